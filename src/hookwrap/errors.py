@@ -1,0 +1,47 @@
+"""The one error hierarchy: core code raises these, the CLI turns them into exit codes."""
+
+from __future__ import annotations
+
+
+class HookwrapError(Exception):
+    """Base of every error hookwrap raises on purpose.
+
+    Attributes:
+        hint: one line telling the user what to do next, or "".
+    """
+
+    def __init__(self, message: str, *, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(ValueError, HookwrapError):
+    """A wrong argument or option value (bad event, bad name, unknown tool)."""
+
+
+class ManifestError(ValueError, HookwrapError):
+    """hookwrap.toml is missing, unparsable, or holds an invalid entry."""
+
+
+class SettingsError(ValueError, HookwrapError):
+    """A settings file cannot be read, parsed or safely rewritten."""
+
+
+class TemplateError(ValueError, HookwrapError):
+    """A template is unknown or cannot be rendered."""
+
+
+class ProjectError(HookwrapError):
+    """The project is not in a state the command needs (not initialised, hook missing...)."""
+
+
+class ConflictError(HookwrapError):
+    """Something hookwrap would write already exists and is not hookwrap's."""
+
+
+class LockError(HookwrapError):
+    """Another hookwrap command holds the project lock for too long."""
