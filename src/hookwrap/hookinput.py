@@ -1,0 +1,163 @@
+"""HookInput: one normalized view of whatever payload either CLI sent (REQ-006.4)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from .platforms import NormalizedEvent, Platform, canonical_event_name, normalize_event
+from .tools import normalize_tool
+
+# Payload keys that have a dedicated HookInput field, beside the REQ-006 ones. Every key a real
+# payload carries stays reachable through raw_input / get() too.
+_STR_FIELDS = (
+    "permission_mode", "tool_use_id", "message", "notification_type", "trigger", "source",
+    "reason", "prompt_response", "last_assistant_message", "timestamp", "prompt_id",
+    "agent_id", "agent_type",
+)
+_ANY_FIELDS = ("error", "llm_request", "llm_response", "mcp_context")
+
+# Alternative spellings seen in the seeds: camelCase (seed 004) and Gemini's older
+# `tool_parameters` (seed 001).
+_ALIASES = {"tool_input": ("toolInput", "tool_parameters", "toolParameters")}
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def _pick(data: dict[str, Any], key: str, default: Any = None) -> Any:
+    """data[key], else its camelCase or alias spelling, else default."""
+    if key in data:
+        return data[key]
+    for alias in (_camel(key), *_ALIASES.get(key, ())):
+        if alias in data:
+            return data[alias]
+    return default
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else str(value)
+
+
+def _unwrap(data: dict[str, Any]) -> dict[str, Any]:
+    """Accept the multi-CLI daemon's envelope {"hook_type": ..., "input_data": {...}}."""
+    inner = data.get("input_data")
+    if isinstance(inner, dict) and "hook_type" in data and "hook_event_name" not in data:
+        merged = dict(inner)
+        merged.setdefault("hook_event_name", data["hook_type"])
+        return merged
+    return data
+
+
+@dataclass
+class HookInput:
+    """A hook payload, normalized.
+
+    The first ten fields are REQ-006's. ``event`` and ``tool_name`` are normalized
+    (``before_tool``, ``shell``); ``raw_event`` and ``raw_tool_name`` keep the names exactly as
+    received, and ``raw_input`` the whole payload. Any other key is reachable with ``get()``.
+    """
+
+    platform: Platform
+    event: NormalizedEvent
+    session_id: str = ""
+    transcript_path: str = ""
+    cwd: str = ""
+    tool_name: str = ""
+    tool_input: dict[str, Any] = field(default_factory=dict)
+    tool_response: Any = None
+    prompt: str = ""
+    raw_input: dict[str, Any] = field(default_factory=dict)
+    raw_event: str = ""
+    raw_tool_name: str = ""
+    permission_mode: str = ""
+    tool_use_id: str = ""
+    message: str = ""
+    notification_type: str = ""
+    stop_hook_active: bool = False
+    trigger: str = ""
+    source: str = ""
+    reason: str = ""
+    prompt_response: str = ""
+    last_assistant_message: str = ""
+    timestamp: str = ""
+    prompt_id: str = ""
+    agent_id: str = ""
+    agent_type: str = ""
+    error: Any = None
+    llm_request: Any = None
+    llm_response: Any = None
+    mcp_context: Any = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], platform: Platform) -> HookInput:
+        """Build a HookInput from a decoded payload.
+
+        Args:
+            data: the JSON object the CLI wrote to stdin (anything else counts as ``{}``).
+            platform: the CLI that sent it.
+
+        Returns:
+            The normalized input; an unknown event becomes ``AFTER_AGENT`` (REQ-006.4.4).
+        """
+        if not isinstance(data, dict):
+            data = {}
+        platform = Platform(platform)
+        fields = _unwrap(data)
+        raw_event = _text(_pick(fields, "hook_event_name", ""))
+        raw_tool = _text(_pick(fields, "tool_name", ""))
+        tool_input = _pick(fields, "tool_input", {})
+        extras: dict[str, Any] = {key: _text(_pick(fields, key)) for key in _STR_FIELDS}
+        extras.update({key: _pick(fields, key) for key in _ANY_FIELDS})
+        return cls(
+            platform=platform,
+            event=normalize_event(raw_event, platform),
+            session_id=_text(_pick(fields, "session_id", "")),
+            transcript_path=_text(_pick(fields, "transcript_path", "")),
+            cwd=_text(_pick(fields, "cwd", "")),
+            tool_name=normalize_tool(raw_tool, platform) if raw_tool else "",
+            tool_input=tool_input if isinstance(tool_input, dict) else {},
+            tool_response=_pick(fields, "tool_response"),
+            prompt=_text(_pick(fields, "prompt", "")),
+            raw_input=data,
+            raw_event=canonical_event_name(raw_event, platform) if raw_event else "",
+            raw_tool_name=raw_tool,
+            stop_hook_active=_pick(fields, "stop_hook_active") is True,
+            **extras,
+        )
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Any payload key by its snake_case name (camelCase spellings are found too)."""
+        return _pick(_unwrap(self.raw_input), key, default)
+
+    @property
+    def project_dir(self) -> str:
+        """The project root: the CLI's project-dir variable, else the payload's cwd."""
+        for var in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"):
+            value = os.environ.get(var)
+            if value:
+                return value
+        return self.cwd or os.getcwd()
+
+
+def normalize_input(raw: str, platform: Platform) -> HookInput:
+    """Parse a raw stdin string into a HookInput.
+
+    Args:
+        raw: the text read from stdin; empty or invalid JSON counts as ``{}`` (REQ-006.4.6).
+        platform: the CLI that sent it.
+
+    Returns:
+        The normalized input.
+    """
+    try:
+        data = json.loads(raw) if raw and raw.strip() else {}
+    except (ValueError, RecursionError):
+        data = {}
+    return HookInput.from_dict(data if isinstance(data, dict) else {}, platform)

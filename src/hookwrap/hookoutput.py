@@ -1,0 +1,212 @@
+"""HookOutput and its translation into the JSON each CLI reads (REQ-006.5-7)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .platforms import EVENT_TO_NORMALIZED, NORMALIZED_TO_EVENT, NormalizedEvent, Platform
+
+_E = NormalizedEvent
+
+# Claude Code events whose hookSpecificOutput accepts additionalContext (2.1.328). Any other
+# event has no such variant, and a hookSpecificOutput there makes Claude reject the whole output.
+_CLAUDE_CONTEXT_EVENTS = frozenset({
+    "PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Setup",
+    "PostModelSwitch", "SubagentStart", "PostToolUse", "PostToolUseFailure", "PostToolBatch",
+    "Stop", "SubagentStop", "Notification",
+})
+_BLOCKING = frozenset({"block", "deny"})
+
+
+@dataclass
+class HookOutput:
+    """What a hook decides, in platform-neutral terms.
+
+    Attributes:
+        decision: "" (no opinion), "block" (or "deny"), "allow", or "ask" (before_tool only).
+        reason: why; for a block it reaches the model (before_tool) or becomes the agent's next
+            instruction (after_agent).
+        context: text for the model.
+        continue_loop: False stops the agent entirely after this hook.
+        stop_reason: shown to the user when continue_loop is False.
+        suppress_output: hide this hook's output from the transcript.
+        raw_output: extra platform fields, merged without overriding what hookwrap sets.
+        updated_input: the complete replacement tool input (before_tool); both CLIs replace
+            the whole object, so merge the original with your changes.
+        system_message: a notice shown to the user, distinct from context.
+    """
+
+    decision: str = ""
+    reason: str = ""
+    context: str = ""
+    continue_loop: bool = True
+    stop_reason: str = ""
+    suppress_output: bool = False
+    raw_output: dict[str, Any] = field(default_factory=dict)
+    updated_input: dict[str, Any] | None = None
+    system_message: str = ""
+
+    @classmethod
+    def block(cls, reason: str, **fields: Any) -> HookOutput:
+        """Block the action (before_tool, before_prompt) or keep the agent working (after_agent)."""
+        return cls(decision="block", reason=reason, **fields)
+
+    @classmethod
+    def allow(cls, **fields: Any) -> HookOutput:
+        """Allow explicitly (on Claude this also skips the permission prompt)."""
+        return cls(decision="allow", **fields)
+
+    @classmethod
+    def ask(cls, reason: str = "", **fields: Any) -> HookOutput:
+        """Ask the user to confirm the tool call (before_tool)."""
+        return cls(decision="ask", reason=reason, **fields)
+
+
+def _event_name(platform: Platform, event: NormalizedEvent, raw_event: str | None) -> str:
+    """The running event's own name: Claude rejects a hookEventName that differs from it."""
+    if raw_event and EVENT_TO_NORMALIZED[platform].get(raw_event) == event:
+        return raw_event
+    return NORMALIZED_TO_EVENT[platform].get(event, "")
+
+
+def _common(output: HookOutput, platform: Platform) -> dict[str, Any]:
+    """The seed's top-level fields (REQ-006.5)."""
+    result: dict[str, Any] = {}
+    decision = output.decision.strip().lower()
+    if decision:
+        result["decision"] = _top_decision(decision, platform)
+        if not result["decision"]:
+            del result["decision"]
+    if output.reason:
+        result["reason"] = output.reason
+    if not output.continue_loop:
+        result["continue"] = False
+        if output.stop_reason:
+            result["stopReason"] = output.stop_reason
+    if output.suppress_output:
+        result["suppressOutput"] = True
+    return result
+
+
+def _top_decision(decision: str, platform: Platform) -> str:
+    if platform is Platform.GEMINI:
+        return "deny" if decision == "block" else decision
+    # Claude's top-level decision accepts only "block" and "approve"; any other value makes
+    # it reject the whole output, so allow becomes approve and ask lives in hookSpecificOutput.
+    if decision in _BLOCKING:
+        return "block"
+    return "approve" if decision in ("allow", "approve") else ""
+
+
+def _claude_specific(output: HookOutput, name: str, event: NormalizedEvent) -> dict[str, Any]:
+    specific: dict[str, Any] = {}
+    decision = output.decision.strip().lower()
+    if output.context and name in _CLAUDE_CONTEXT_EVENTS:
+        specific["additionalContext"] = output.context
+    if name == "PreToolUse":
+        if decision in _BLOCKING:
+            specific["permissionDecision"] = "deny"
+        elif decision in ("allow", "approve", "ask"):
+            specific["permissionDecision"] = "allow" if decision == "approve" else decision
+        elif output.updated_input is not None:
+            specific["permissionDecision"] = "allow"
+        if output.reason and "permissionDecision" in specific:
+            specific["permissionDecisionReason"] = output.reason
+        if output.updated_input is not None and decision not in _BLOCKING:
+            specific["updatedInput"] = output.updated_input
+    elif name == "PermissionRequest" and (decision or output.updated_input is not None):
+        specific["decision"] = _permission_request(output, decision)
+    return specific
+
+
+def _permission_request(output: HookOutput, decision: str) -> dict[str, Any]:
+    if decision in _BLOCKING:
+        verdict: dict[str, Any] = {"behavior": "deny"}
+        if output.reason:
+            verdict["message"] = output.reason
+        return verdict
+    verdict = {"behavior": "allow"}
+    if output.updated_input is not None:
+        verdict["updatedInput"] = output.updated_input
+    return verdict
+
+
+def _gemini_specific(output: HookOutput, event: NormalizedEvent) -> dict[str, Any]:
+    specific: dict[str, Any] = {}
+    if output.context:
+        specific["additionalContext"] = output.context
+    if output.updated_input is not None and event is _E.BEFORE_TOOL:
+        specific["tool_input"] = output.updated_input
+    return specific
+
+
+def _system_message(output: HookOutput, platform: Platform, event: NormalizedEvent) -> str:
+    # REQ-006.6.2: on Claude, context also goes to systemMessage (except SessionStart), combined
+    # with the user notice as the multi-CLI seed does. Claude shows it to the user only.
+    parts = []
+    if platform is Platform.CLAUDE and output.context and event is not _E.SESSION_START:
+        parts.append(output.context)
+    if output.system_message:
+        parts.append(output.system_message)
+    return "\n\n".join(parts)
+
+
+def _merge_raw(result: dict[str, Any], raw: dict[str, Any]) -> None:
+    """REQ-006.7.3: raw fields fill gaps and never override; hookSpecificOutput merges one level."""
+    for key, value in raw.items():
+        if key not in result:
+            result[key] = value
+        elif key == "hookSpecificOutput" and isinstance(value, dict):
+            mine = result[key]
+            if isinstance(mine, dict):
+                for sub_key, sub_value in value.items():
+                    mine.setdefault(sub_key, sub_value)
+
+
+def build_output(
+    output: HookOutput,
+    platform: Platform,
+    event: NormalizedEvent,
+    raw_event: str | None = None,
+) -> dict[str, Any]:
+    """The platform JSON object for ``output`` (see denormalize_output)."""
+    platform = Platform(platform)
+    event = NormalizedEvent(event)
+    name = _event_name(platform, event, raw_event)
+    result = _common(output, platform)
+    message = _system_message(output, platform, event)
+    if message:
+        result["systemMessage"] = message
+    if platform is Platform.CLAUDE:
+        specific = _claude_specific(output, name, event)
+    else:
+        specific = _gemini_specific(output, event)
+    if specific and name:
+        result["hookSpecificOutput"] = {"hookEventName": name, **specific}
+    if isinstance(output.raw_output, dict):
+        _merge_raw(result, output.raw_output)
+    return result
+
+
+def denormalize_output(
+    output: HookOutput,
+    platform: Platform,
+    event: NormalizedEvent,
+    raw_event: str | None = None,
+) -> str:
+    """Serialize a HookOutput to the JSON string ``platform`` reads for ``event``.
+
+    Args:
+        output: what the hook decided.
+        platform: the CLI that runs the hook.
+        event: the normalized event being answered.
+        raw_event: the platform event name as received (``SubagentStop``); Claude requires
+            ``hookSpecificOutput.hookEventName`` to equal it. Defaults to the reverse map.
+
+    Returns:
+        One JSON object; ``"{}"`` when the hook expressed nothing (REQ-006.7.2).
+    """
+    result = build_output(output, platform, event, raw_event)
+    return json.dumps(result) if result else "{}"

@@ -1,0 +1,80 @@
+"""Stdin/stdout I/O and the error document a failed hook prints (REQ-006.8-9)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def read_stdin() -> str:
+    """Read the whole payload from stdin.
+
+    Returns:
+        The text read, decoded as UTF-8 (undecodable bytes replaced); ``""`` when stdin is a
+        TTY, closed, or reading it fails for any reason (REQ-006.8.1-2).
+    """
+    try:
+        stream = sys.stdin
+        if stream is None or stream.isatty():
+            return ""
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            return stream.read()
+        return buffer.read().decode("utf-8", errors="replace")
+    except Exception:
+        return ""
+
+
+def write_stdout(data: str) -> None:
+    """Print ``data`` and a newline to stdout and flush (REQ-006.8.3).
+
+    A closed pipe is ignored: the CLI has stopped listening and there is nobody to tell.
+    """
+    try:
+        print(data, file=sys.stdout, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _safe_str(value: object) -> str:
+    try:
+        return str(value)
+    except Exception:
+        return f"<unprintable {type(value).__name__}>"
+
+
+def _traceback_text(error: BaseException) -> str:
+    import traceback  # only on the error path: it is slow to import
+
+    try:
+        return "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    except Exception:
+        return "<traceback unavailable>"
+
+
+def format_hook_error(error: BaseException, context: str = "") -> dict[str, Any]:
+    """Describe a hook failure as a blocking decision (REQ-006.9.1-2).
+
+    Args:
+        error: the exception the hook raised.
+        context: optional words on where it happened (hook name, event).
+
+    Returns:
+        ``{"decision": "block", "reason": ...}`` where reason holds a "Hook Script Error" header,
+        the context, the error type, its message and the full traceback.
+    """
+    lines = ["Hook Script Error"]
+    if context:
+        lines.append(f"Context: {context}")
+    lines.append(f"Error Type: {type(error).__name__}")
+    lines.append(f"Error Message: {_safe_str(error)}")
+    lines.append("")
+    lines.append("Traceback:")
+    lines.append(_traceback_text(error).rstrip("\n"))
+    return {"decision": "block", "reason": "\n".join(lines)}
+
+
+def output_hook_error(error: BaseException, context: str = "") -> None:
+    """Print format_hook_error's document as JSON on stdout (REQ-006.9.3)."""
+    write_stdout(json.dumps(format_hook_error(error, context)))

@@ -1,0 +1,149 @@
+"""run_hook and main: the whole life of one hook process (REQ-006.10)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Callable, Optional, Sequence
+
+from .hookinput import HookInput, normalize_input
+from .hookoutput import HookOutput, denormalize_output
+from .platforms import NormalizedEvent, Platform, detect_platform
+from .protocol import format_hook_error, output_hook_error, read_stdin, write_stdout
+
+Hook = Callable[[HookInput], Optional[HookOutput]]
+
+
+class _StdoutToStderr:
+    """While the user's hook runs, everything it prints goes to stderr.
+
+    Both sys.stdout and file descriptor 1 are redirected, so a subprocess the hook starts
+    cannot write a second document into the protocol stream either.
+    """
+
+    def __enter__(self) -> None:
+        self._saved = sys.stdout
+        self._fd: int | None = None
+        try:
+            sys.stdout.flush()
+            self._fd = os.dup(1)
+            os.dup2(2, 1)
+        except (OSError, ValueError, AttributeError):
+            self._fd = None
+        sys.stdout = sys.stderr
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        if self._fd is not None:
+            os.dup2(self._fd, 1)
+            os.close(self._fd)
+        sys.stdout = self._saved
+
+
+def _call(hook: Hook, hook_input: HookInput) -> HookOutput:
+    with _StdoutToStderr():
+        try:
+            result = hook(hook_input)
+        except SystemExit as exc:
+            # sys.exit() / sys.exit(0) inside a hook means "done, nothing to say".
+            if exc.code in (None, 0):
+                return HookOutput()
+            raise
+    if result is None:
+        return HookOutput()
+    if not isinstance(result, HookOutput):
+        raise TypeError(f"hook returned {type(result).__name__}; expected HookOutput or None")
+    return result
+
+
+def _report_error(error: BaseException, hook_input: HookInput | None) -> None:
+    context = f"{hook_input.raw_event or hook_input.event} hook" if hook_input else "hook"
+    if hook_input is not None and hook_input.event is NormalizedEvent.AFTER_AGENT and hook_input.stop_hook_active:
+        # A stop hook that crashes on every retry would keep the agent looping (Gemini has no
+        # cap), so a crash inside a retry is reported to the user without blocking again.
+        document = format_hook_error(error, context)
+        write_stdout(json.dumps({"systemMessage": document["reason"]}))
+        return
+    output_hook_error(error, context)
+
+
+def _run(hook: Hook, platform: Platform, raw: str) -> int:
+    hook_input: HookInput | None = None
+    try:
+        hook_input = normalize_input(raw, platform)
+        output = _call(hook, hook_input)
+        text = denormalize_output(output, platform, hook_input.event, hook_input.raw_event)
+    except BaseException as error:  # the agent must never see a crash, whatever happened
+        _report_error(error, hook_input)
+        return 0
+    write_stdout(text)
+    return 0
+
+
+def run_hook(hook: Hook, platform: Platform) -> int:
+    """Run one hook invocation end to end.
+
+    Reads stdin, normalizes it, calls ``hook``, and prints exactly one JSON document: the
+    platform's translation of the hook's HookOutput, or, if anything raised, the error
+    document of ``output_hook_error``. Whatever the hook prints goes to stderr.
+
+    Args:
+        hook: a function taking a HookInput and returning a HookOutput (None = no opinion).
+        platform: the CLI running the hook.
+
+    Returns:
+        0, always: the JSON ``decision`` decides, never the exit code (REQ-006.10.3-5).
+    """
+    try:
+        raw = read_stdin()
+        platform = Platform(platform)
+    except BaseException as error:
+        output_hook_error(error, "hook")
+        return 0
+    return _run(hook, platform, raw)
+
+
+def _platform_from_argv(argv: Sequence[str]) -> Platform | None:
+    for index, arg in enumerate(argv):
+        value = None
+        if arg == "--platform" and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif arg.startswith("--platform="):
+            value = arg.partition("=")[2]
+        if value in ("claude", "gemini"):
+            return Platform(value)
+    return None
+
+
+def _guess_platform(raw: str) -> Platform:
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+        event = data.get("hook_event_name", "") if isinstance(data, dict) else ""
+    except ValueError:
+        event = ""
+    guessed = detect_platform(event) if isinstance(event, str) and event else None
+    if guessed is not None:
+        return guessed
+    # Gemini sets GEMINI_PROJECT_DIR for its hooks; Claude Code never does.
+    return Platform.GEMINI if os.environ.get("GEMINI_PROJECT_DIR") else Platform.CLAUDE
+
+
+def main(hook: Hook, argv: Sequence[str] | None = None) -> int:
+    """Entry point of a generated hook script: ``raise SystemExit(main(hook))``.
+
+    The platform comes from ``--platform claude|gemini`` (hookwrap always registers it);
+    without it, it is inferred from the payload's event name, for hand-run scripts.
+
+    Returns:
+        0, always.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    platform = _platform_from_argv(args)
+    if platform is not None:
+        return run_hook(hook, platform)
+    raw = read_stdin()
+    return _run(hook, _guess_platform(raw), raw)
