@@ -1,0 +1,126 @@
+"""Safe file writes and the project lock: every file hookwrap changes goes through here."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import stat
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from hookwrap.errors import LockError
+
+NEW_FILE_MODE = 0o644
+LOCK_RELPATH = Path(".hookwrap") / ".lock"
+_LOCK_POLL_SECONDS = 0.05
+
+
+def _write_target(path: Path) -> Path:
+    """Where the bytes for `path` really go: a symlink is followed so the link itself survives."""
+    if path.is_symlink():
+        return Path(os.path.realpath(path))
+    return path
+
+
+def _existing_mode(path: Path) -> int:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return NEW_FILE_MODE
+
+
+def _fsync_dir(directory: Path) -> None:
+    # Makes the rename itself durable; some filesystems refuse to open a directory, which is fine.
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path | str, data: bytes) -> None:
+    """Replace the file at `path` with `data` so readers see the old or the new bytes, never half.
+
+    The temp file lives in the target's directory so `os.replace` stays a same-filesystem rename.
+    An existing file's permission bits are kept; a new file gets 0o644. A symlink is followed and
+    its target rewritten, the link is left in place. Missing parent directories are created.
+    """
+    target = _write_target(Path(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mode = _existing_mode(target)
+    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_dir(target.parent)
+
+
+def remove_file(path: Path | str) -> bool:
+    """Delete `path` if it exists; return whether something was removed.
+
+    A symlink is removed as a link: its target may be shared with other projects, so it is never
+    deleted through the link.
+    """
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    _fsync_dir(Path(path).parent)
+    return True
+
+
+def _try_flock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+@contextlib.contextmanager
+def project_lock(root: Path | str, timeout: float = 10.0) -> Iterator[Path]:
+    """Hold an exclusive lock on `root/.hookwrap/.lock` for the duration of the block.
+
+    flock is released by the kernel when the process dies, so a crashed command never leaves a
+    stale lock behind. The lock is per open file: taking it twice in one process blocks too.
+
+    Raises:
+        LockError: another process kept the lock for longer than `timeout` seconds.
+    """
+    lock_path = Path(root) / LOCK_RELPATH
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
+    try:
+        deadline = time.monotonic() + timeout
+        while not _try_flock(fd):
+            if time.monotonic() >= deadline:
+                raise LockError(
+                    f"{lock_path}: another hookwrap command has held the lock for over {timeout:g}s",
+                    hint="wait for the other hookwrap command to finish, then run this one again",
+                )
+            time.sleep(_LOCK_POLL_SECONDS)
+        try:
+            yield lock_path
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
