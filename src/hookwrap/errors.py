@@ -6,6 +6,9 @@ from __future__ import annotations
 class HookwrapError(Exception):
     """Base of every error hookwrap raises on purpose.
 
+    Subclasses also inherit the matching builtin (``SettingsError`` is a ``ValueError``); the
+    builtin comes second so that this ``__init__`` (with ``hint``) is the one that runs.
+
     Attributes:
         hint: one line telling the user what to do next, or "".
     """
@@ -19,19 +22,19 @@ class HookwrapError(Exception):
         return self.message
 
 
-class UsageError(ValueError, HookwrapError):
+class UsageError(HookwrapError, ValueError):
     """A wrong argument or option value (bad event, bad name, unknown tool)."""
 
 
-class ManifestError(ValueError, HookwrapError):
+class ManifestError(HookwrapError, ValueError):
     """hookwrap.toml is missing, unparsable, or holds an invalid entry."""
 
 
-class SettingsError(ValueError, HookwrapError):
+class SettingsError(HookwrapError, ValueError):
     """A settings file cannot be read, parsed or safely rewritten."""
 
 
-class TemplateError(ValueError, HookwrapError):
+class TemplateError(HookwrapError, ValueError):
     """A template is unknown or cannot be rendered."""
 
 
