@@ -128,6 +128,11 @@ def match_target(platform: str, event: str, payload: Mapping) -> str | None:
     return os.path.basename(value) if key == "file_path" else value
 
 
+def is_tool_event(platform: str, event: str) -> bool:
+    """True when the event's matcher selects tool names."""
+    return (_CLAUDE_TARGET if platform == CLAUDE else _GEMINI_TARGET).get(event) == "tool_name"
+
+
 def _js_regex(pattern: str) -> re.Pattern[str] | None:
     """Compile a JavaScript regex (no flags) with ``re``; None when JavaScript would reject it.
 

@@ -1,0 +1,246 @@
+"""The core of `hookwrap test NAME`: run a hook's registered commands as each CLI would.
+
+For each platform the hook is registered on, the exact command from that settings file runs
+through ``hookwrap.host`` with a realistic payload (a built-in sample, a ``--tool``/``--input``
+call, or a payload file), and its result is read by that CLI's rules. Returns data; never prints.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from . import host
+from .errors import ProjectError, SettingsError, UsageError
+from .platforms import NORMALIZED_TO_EVENT, NormalizedEvent, Platform
+from .samples import sample_payload, sample_tools
+from .tools import TOOL_TO_NORMALIZED, platform_tool_names
+
+SETTINGS_FILES = {Platform.CLAUDE: ".claude/settings.json", Platform.GEMINI: ".gemini/settings.json"}
+# How hookwrap recognises its own handlers (settings.OWNED_COMMAND_RE says the same).
+_OWNED = re.compile(r"\.hookwrap/hooks/(?P<name>[a-z][a-z0-9_-]{0,63})\.py")
+
+
+@dataclass
+class PlatformTest:
+    """One platform's run of the hook: what was sent, what happened, what the CLI will do."""
+
+    platform: str
+    event: str
+    command: str
+    summary: str
+    clean: bool
+    ran: bool = True
+    matcher: str | None = None
+    timeout_s: float | None = None
+    payload: dict = field(default_factory=dict)
+    result: host.RunResult | None = None
+    verdict: host.Verdict | None = None
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["result"] = asdict(self.result) if self.result else None
+        data["verdict"] = asdict(self.verdict) if self.verdict else None
+        return data
+
+
+@dataclass
+class HookTestReport:
+    """Every platform's test of one hook. ``ok``: every command ran cleanly."""
+
+    name: str
+    tests: list[PlatformTest]
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.tests) and all(t.clean for t in self.tests)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "ok": self.ok, "tests": [t.to_dict() for t in self.tests]}
+
+
+def describe(verdict: host.Verdict) -> str:
+    """What the CLI will do, in one line ("blocked: <reason>", "allowed", ...)."""
+    text = {
+        "blocked": f"blocked: {verdict.reason}",
+        "kept_working": f"agent kept working: {verdict.reason}",
+        "stopped": f"agent stopped: {verdict.stop_reason or verdict.reason}",
+        "ask": f"asks the user: {verdict.reason}".rstrip(": "),
+        "deferred": "deferred to the calling program",
+        "context": f"context added to the model: {verdict.context}",
+    }.get(verdict.outcome, "allowed")
+    if verdict.outcome not in ("context", "blocked") and verdict.context:
+        text += f"; context added to the model: {verdict.context}"
+    return text
+
+
+def owned_name(command: str) -> str | None:
+    """The hook name in a hookwrap-registered command, or None for someone else's."""
+    match = _OWNED.search(command)
+    return match.group("name") if match else None
+
+
+def read_settings(root: Path, platform: Platform) -> dict | None:
+    """A project settings file, parsed (JSONC for Gemini); None when it does not exist."""
+    from .jsonc import parse
+
+    path = root / SETTINGS_FILES[platform]
+    if not path.is_file():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SettingsError(f"{SETTINGS_FILES[platform]}: cannot read it ({error})") from None
+    return parse(text, label=SETTINGS_FILES[platform], allow_comments=platform == Platform.GEMINI)
+
+
+def run_hook_test(
+    root: Path,
+    name: str,
+    *,
+    platform: str = "all",
+    payload_file: Path | None = None,
+    tool: str | None = None,
+    tool_input: str | dict | None = None,
+    event: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> HookTestReport:
+    """Run hook ``name``'s registered commands on each selected platform.
+
+    Args:
+        platform: "claude", "gemini" or "all" (every platform the hook is registered on).
+        payload_file: a JSON object sent as-is instead of a built-in sample.
+        tool: a normalized tool name (``shell``), translated per platform.
+        tool_input: the tool call's input, a JSON object (text or dict).
+        event: a normalized event, to pick one when the hook is registered under several.
+
+    Raises:
+        UsageError: bad option values. ProjectError: the hook is registered nowhere.
+    """
+    platforms = _platforms(platform)
+    given = _load_payload(payload_file) if payload_file else None
+    args = _ToolArgs(_normalize_tool(tool), _parse_input(tool_input))
+    tests: list[PlatformTest] = []
+    for plat in platforms:
+        commands = _registered(root, plat, name, event)
+        if not commands and platform == "all":
+            continue
+        if not commands:
+            tests.append(PlatformTest(plat.value, "", "", f"not registered in {SETTINGS_FILES[plat]}",
+                                      False, ran=False,
+                                      problems=[f"{name} is not in {SETTINGS_FILES[plat]}"]))
+        for cmd in commands:
+            tests.append(_test_one(root, plat, cmd, given, args, env))
+    if not tests:
+        raise ProjectError(f"{name} is not registered in any settings file",
+                           hint="run `hookwrap sync`, or check the name with `hookwrap list`")
+    return HookTestReport(name, tests)
+
+
+@dataclass(frozen=True)
+class _ToolArgs:
+    tool: str | None
+    tool_input: dict | None
+
+
+def _platforms(value: str) -> list[Platform]:
+    if value == "all":
+        return list(Platform)
+    try:
+        return [Platform(value)]
+    except ValueError:
+        raise UsageError(f"unknown platform {value!r}", hint="use claude, gemini or all") from None
+
+
+def _load_payload(path: Path) -> dict:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UsageError(f"{path}: not a readable JSON file ({error})") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: the payload must be a JSON object")
+    return data
+
+
+def _parse_input(value: str | dict | None) -> dict | None:
+    if value is None or isinstance(value, dict):
+        return value
+    try:
+        data = json.loads(value)
+    except ValueError as error:
+        raise UsageError(f"--input is not JSON: {error}", hint="e.g. --input '{\"command\": \"ls\"}'") from None
+    if not isinstance(data, dict):
+        raise UsageError("--input must be a JSON object")
+    return data
+
+
+def _normalize_tool(tool: str | None) -> str | None:
+    """Accept a normalized name, or any platform's own name for it (``Bash`` -> ``shell``)."""
+    if tool is None:
+        return None
+    for names in TOOL_TO_NORMALIZED.values():
+        if tool in names:
+            return names[tool]
+    return tool
+
+
+def _registered(root: Path, platform: Platform, name: str, event: str | None) -> list[host.HookCommand]:
+    data = read_settings(root, platform)
+    commands = host.commands_from_settings(platform.value, data or {})
+    mine = [c for c in commands if owned_name(c.command) == name]
+    if event is not None:
+        try:
+            wanted = NORMALIZED_TO_EVENT[platform].get(NormalizedEvent(event))
+        except ValueError:
+            raise UsageError(f"unknown event {event!r}",
+                             hint="use a normalized event such as before_tool") from None
+        mine = [c for c in mine if c.event == wanted]
+    return mine
+
+
+def _pick_tool(platform: Platform, cmd: host.HookCommand) -> str | None:
+    """A tool the hook's matcher selects: the sample's tools first, then every known name."""
+    candidates = sample_tools(platform, cmd.event) + list(TOOL_TO_NORMALIZED[platform])
+    for name in candidates:
+        if host.matcher_matches(platform.value, cmd.event, cmd.matcher, name):
+            return name
+    return None
+
+
+def _payload(root: Path, platform: Platform, cmd: host.HookCommand, given: dict | None,
+             args: _ToolArgs) -> dict:
+    if given is not None:
+        return {"hook_event_name": cmd.event, **given}
+    tool = None
+    if host.is_tool_event(platform.value, cmd.event):
+        tool = platform_tool_names(args.tool, platform)[0] if args.tool else _pick_tool(platform, cmd)
+    return sample_payload(platform, cmd.event, project_dir=root, tool=tool, tool_input=args.tool_input)
+
+
+def _test_one(root: Path, platform: Platform, cmd: host.HookCommand, given: dict | None,
+              args: _ToolArgs, env: Mapping[str, str] | None) -> PlatformTest:
+    payload = _payload(root, platform, cmd, given, args)
+    base = PlatformTest(platform.value, cmd.event, cmd.command, "", True, matcher=cmd.matcher,
+                        timeout_s=host.effective_timeout(cmd), payload=payload)
+    target = host.match_target(platform.value, cmd.event, payload)
+    if not host.matcher_matches(platform.value, cmd.event, cmd.matcher, target):
+        base.ran, base.clean = False, False
+        base.summary = f"not run: matcher {cmd.matcher!r} does not select {target!r}"
+        base.problems.append(base.summary + " (pick another call with --tool)")
+        return base
+    result = host.run_command(cmd, payload, project_dir=root, env=env)
+    verdict = host.interpret(platform.value, cmd.event, result, cmd.on_failure)
+    base.result, base.verdict, base.clean = result, verdict, verdict.clean
+    base.summary = describe(verdict)
+    base.problems.extend(verdict.problems)
+    base.notes.extend(verdict.notes)
+    return base
