@@ -1,0 +1,348 @@
+"""Reconcile hookwrap's registrations into one settings file: text in, text out, nothing written.
+
+A handler is hookwrap's when its `command` runs `.hookwrap/hooks/<name>.py`; nothing else marks
+it, because Claude Code drops unknown keys when it rewrites its own settings file. Everything
+that is not hookwrap's (other keys, events, groups, handlers, and their order) is left as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hookwrap import jsonc, schema
+from hookwrap.errors import SettingsError
+from hookwrap.registrations import Registration
+
+FIX_HINT = "fix or remove it, then run hookwrap sync"
+BUG_HINT = "this is a bug in hookwrap; please report it"
+NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
+# The script path may follow a quote, a slash or a space ("$CLAUDE_PROJECT_DIR"/.hookwrap/...,
+# "${GEMINI_PROJECT_DIR}/.hookwrap/...", python3 .hookwrap/...), never a longer directory name.
+OWNED_COMMAND_RE = re.compile(
+    r"(?<![^/\\\s\"'])\.hookwrap[/\\]hooks[/\\](?P<name>[a-z][a-z0-9_-]{0,63})\.py(?![\w.])"
+)
+
+__all__ = [
+    "OWNED_COMMAND_RE", "Change", "OwnedEntry", "Reconciled", "Registration", "load_settings",
+    "owned_entries", "owned_name", "parse_settings", "reconcile",
+]
+
+
+@dataclass(frozen=True)
+class Change:
+    """What reconcile did to one registration: action is create, update, unchanged or remove."""
+
+    name: str
+    platform: str
+    action: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Reconciled:
+    """The new file text (None: the file should not exist), the changes, and whether bytes differ."""
+
+    new_text: str | None
+    changes: list[Change]
+    changed: bool
+
+
+@dataclass(frozen=True)
+class OwnedEntry:
+    """A hookwrap handler found in a settings file, with where it sits."""
+
+    name: str
+    event: str
+    group_index: int
+    handler_index: int
+    matcher: Any
+    handler: dict
+
+
+@dataclass
+class _Slot:
+    # Live references into the document being edited: positions shift while editing, objects don't.
+    name: str
+    event: str
+    group: dict
+    handler: dict
+
+
+def _canonical(value: Any) -> str:
+    # Key order and int/float/bool distinctions count, which == on dicts would ignore.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def owned_name(handler: Any) -> str | None:
+    """The hook name when `handler` runs a hookwrap script, else None."""
+    command = handler.get("command") if isinstance(handler, dict) else None
+    match = OWNED_COMMAND_RE.search(command) if isinstance(command, str) else None
+    return match.group("name") if match else None
+
+
+def _iter_owned(hooks: Any):
+    if not isinstance(hooks, dict):
+        return
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            continue
+        for group_index, group in enumerate(groups):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list):
+                continue
+            for handler_index, handler in enumerate(handlers):
+                name = owned_name(handler)
+                if name:
+                    yield name, event, group_index, handler_index, group, handler
+
+
+def owned_entries(data: Any, platform: str) -> list[OwnedEntry]:
+    """Every hookwrap handler in a parsed settings file, in document order.
+
+    Malformed parts are skipped rather than reported: `schema` is the place for that.
+    """
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    return [OwnedEntry(name, event, gi, hi, group.get("matcher"), handler)
+            for name, event, gi, hi, group, handler in _iter_owned(hooks)]
+
+
+def parse_settings(text: str, platform: str, *, label: str) -> dict[str, Any]:
+    """Parse settings text: JSONC for Gemini, plain JSON for Claude Code (it rejects comments)."""
+    return jsonc.parse(text, label=label, allow_comments=platform != "claude")
+
+
+def load_settings(path: Path | str, platform: str, label: str) -> tuple[str | None, dict[str, Any]]:
+    """Read and parse a settings file; a missing file is `(None, {})`."""
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        return None, {}
+    except OSError as error:
+        raise SettingsError(f"{label}: cannot read it ({error.strerror})", hint=FIX_HINT) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SettingsError(f"{label}: not UTF-8 text (byte {error.start})",
+                            hint=jsonc.PARSE_HINT) from None
+    return text, parse_settings(text, platform, label=label)
+
+
+# --- what hookwrap is asked to write --------------------------------------------------------
+
+def _new_group(registration: Registration) -> dict[str, Any]:
+    group: dict[str, Any] = {}
+    if registration.matcher is not None:
+        group["matcher"] = registration.matcher
+    group["hooks"] = [copy.deepcopy(registration.handler)]
+    return group
+
+
+def _check_registration(registration: Registration, platform: str, label: str) -> None:
+    name, event = registration.name, registration.event
+    where = f"{label}: hooks.{event}: entry for {name!r}"
+    if not NAME_RE.match(name) or owned_name(registration.handler) != name:
+        raise SettingsError(f"{where} does not run .hookwrap/hooks/{name}.py", hint=BUG_HINT)
+    if event not in schema.known_events(platform):
+        raise SettingsError(f"{where}: {event} is not a {platform} event", hint=BUG_HINT)
+    problems = schema.validate_group(_new_group(registration), platform, event,
+                                     path=f"hooks.{event}[new]")
+    errors = schema.errors_only(problems)
+    if errors:
+        raise SettingsError(f"{where} would be invalid: {errors[0]}", hint=BUG_HINT)
+
+
+def _wanted(platform: str, desired: list[Registration], label: str) -> list[Registration]:
+    wanted = [reg for reg in desired if reg.platform == platform]
+    seen: set[str] = set()
+    for registration in wanted:
+        if registration.name in seen:
+            raise SettingsError(f"{label}: {registration.name!r} is registered twice",
+                                hint=BUG_HINT)
+        seen.add(registration.name)
+        _check_registration(registration, platform, label)
+    return wanted
+
+
+# --- the plan: which owned handler to keep, update, move or drop ----------------------------
+
+def _same_matcher(group: dict, matcher: str | None) -> bool:
+    # No "matcher" key is what None means; a stored null is different (and invalid for Claude).
+    if matcher is None:
+        return "matcher" not in group
+    return group.get("matcher") == matcher
+
+
+def _matches(slot: _Slot, registration: Registration) -> bool:
+    return (slot.event == registration.event
+            and _same_matcher(slot.group, registration.matcher)
+            and _canonical(slot.handler) == _canonical(registration.handler))
+
+
+def _pick(found: list[_Slot], registration: Registration) -> _Slot | None:
+    for slot in found:
+        if _matches(slot, registration):
+            return slot
+    return next((slot for slot in found if slot.event == registration.event), None)
+
+
+def _update_detail(keep: _Slot | None, found: list[_Slot], registration: Registration) -> str:
+    parts = []
+    if keep is None:
+        parts.append(f"moved from {found[0].event} to {registration.event}")
+    else:
+        if not _same_matcher(keep.group, registration.matcher):
+            parts.append(f"matcher {keep.group.get('matcher')!r} -> {registration.matcher!r}")
+        keys = [key for key in {**keep.handler, **registration.handler}
+                if _canonical(keep.handler.get(key)) != _canonical(registration.handler.get(key))]
+        if keys:
+            parts.append("changed " + ", ".join(keys))
+        elif _canonical(keep.handler) != _canonical(registration.handler):
+            parts.append("key order")
+        extra = len(found) - 1
+        if extra:
+            parts.append(f"removed {extra} duplicate{'s' if extra > 1 else ''}")
+    return "; ".join(parts)
+
+
+def _plan(slots: list[_Slot], wanted: list[Registration], platform: str):
+    by_name: dict[str, list[_Slot]] = {}
+    for slot in slots:
+        by_name.setdefault(slot.name, []).append(slot)
+    changes, keeps, appends, drops = [], [], [], []
+    for registration in wanted:
+        found = by_name.pop(registration.name, [])
+        keep = _pick(found, registration)
+        drops += [slot for slot in found if slot is not keep]
+        if keep is None:
+            appends.append(registration)
+        else:
+            keeps.append((registration, keep))
+        if not found:
+            action, detail = "create", registration.event
+        elif keep is not None and _matches(keep, registration) and len(found) == 1:
+            action, detail = "unchanged", ""
+        else:
+            action, detail = "update", _update_detail(keep, found, registration)
+        changes.append(Change(registration.name, platform, action, detail))
+    for name, orphans in by_name.items():
+        drops += orphans
+        events = ", ".join(dict.fromkeys(slot.event for slot in orphans))
+        changes.append(Change(name, platform, "remove", events))
+    return changes, keeps, appends, drops
+
+
+# --- edits on the parsed document -----------------------------------------------------------
+
+def _index(items: list, item: Any) -> int:
+    return next(i for i, candidate in enumerate(items) if candidate is item)
+
+
+def _drop(slot: _Slot) -> None:
+    handlers = slot.group["hooks"]
+    del handlers[_index(handlers, slot.handler)]
+
+
+def _set_matcher(group: dict, matcher: str | None) -> None:
+    if matcher is None:
+        group.pop("matcher", None)
+    elif "matcher" in group:
+        group["matcher"] = matcher
+    else:
+        rest = dict(group)
+        group.clear()
+        group.update({"matcher": matcher, **rest})
+
+
+def _update(hooks: dict, registration: Registration, slot: _Slot) -> None:
+    handlers = slot.group["hooks"]
+    position = _index(handlers, slot.handler)
+    if _same_matcher(slot.group, registration.matcher) or len(handlers) == 1:
+        _set_matcher(slot.group, registration.matcher)
+        handlers[position] = copy.deepcopy(registration.handler)
+        return
+    # Shared with other handlers: only ours may change, so it leaves for a group of its own.
+    del handlers[position]
+    groups = hooks[slot.event]
+    groups.insert(_index(groups, slot.group) + 1, _new_group(registration))
+
+
+def _append(data: dict, registration: Registration, label: str) -> None:
+    hooks = data.setdefault("hooks", {})
+    groups = hooks.setdefault(registration.event, [])
+    if not isinstance(groups, list):
+        raise SettingsError(f"{label}: hooks.{registration.event} is not a list", hint=FIX_HINT)
+    groups.append(_new_group(registration))
+
+
+def _prune(data: dict, drops: list[_Slot]) -> None:
+    """Remove what hookwrap's removals left empty: groups, then events, then `hooks` itself."""
+    hooks = data["hooks"]
+    emptied_events = []
+    for slot in drops:
+        groups = hooks.get(slot.event)
+        if slot.group.get("hooks") == [] and isinstance(groups, list) and any(
+                g is slot.group for g in groups):
+            del groups[_index(groups, slot.group)]
+            emptied_events.append(slot.event)
+    emptied = False
+    for event in dict.fromkeys(emptied_events):
+        if hooks.get(event) == []:
+            del hooks[event]
+            emptied = True
+    if emptied and not hooks:
+        del data["hooks"]
+
+
+def _edit(data: dict, platform: str, wanted: list[Registration], label: str) -> list[Change]:
+    hooks = data.get("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        if wanted:
+            raise SettingsError(f"{label}: hooks is not an object", hint=FIX_HINT)
+        return []
+    slots = [_Slot(name, event, group, handler)
+             for name, event, _, _, group, handler in _iter_owned(hooks)]
+    changes, keeps, appends, drops = _plan(slots, wanted, platform)
+    for slot in drops:
+        _drop(slot)
+    for registration, slot in keeps:
+        _update(hooks, registration, slot)
+    for registration in appends:
+        _append(data, registration, label)
+    if drops:
+        _prune(data, drops)
+    return changes
+
+
+def _render(text: str | None, old: dict, new: dict, platform: str, label: str) -> str | None:
+    if text is not None and _canonical(old) == _canonical(new):
+        return text
+    if text is None:
+        return jsonc.dumps(new) if new else None
+    if platform != "claude" and jsonc.parse_document(text, label=label, allow_comments=True).comments:
+        # A commented file is never deleted: its comments would go with it.
+        return jsonc.rewrite_member(text, "hooks", new.get("hooks", jsonc.REMOVE), label=label)
+    return jsonc.dumps(new) if new else None
+
+
+def reconcile(text: str | None, platform: str, desired: list[Registration], *,
+              label: str) -> Reconciled:
+    """Make the settings text hold exactly the `desired` hookwrap registrations of `platform`.
+
+    `text` None means the file does not exist; `new_text` None means it should not exist.
+    Registrations of other platforms are ignored. Nothing is written here.
+
+    Raises:
+        SettingsError: the text does not parse, a part hookwrap must edit is malformed, a
+            comment would be lost, or a desired entry is invalid (a bug: never written).
+    """
+    wanted = _wanted(platform, desired, label)
+    old = {} if text is None else parse_settings(text, platform, label=label)
+    new = copy.deepcopy(old)
+    changes = _edit(new, platform, wanted, label)
+    new_text = _render(text, old, new, platform, label)
+    return Reconciled(new_text, changes, new_text != text)

@@ -1,0 +1,413 @@
+"""Tests for settings: reconciling hookwrap's registrations into Claude and Gemini settings files."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from hookwrap import jsonc
+from hookwrap.errors import SettingsError
+from hookwrap.platforms import Platform
+from hookwrap.registrations import command_for
+from hookwrap.settings import (
+    OWNED_COMMAND_RE,
+    Change,
+    Registration,
+    load_settings,
+    owned_entries,
+    reconcile,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures" / "settings"
+CLAUDE_LABEL = ".claude/settings.json"
+GEMINI_LABEL = ".gemini/settings.json"
+CLAUDE_REFERENCE = (FIXTURES / "claude_reference.json").read_text()
+GEMINI_COMMENTED = (FIXTURES / "gemini_commented.jsonc").read_text()
+
+
+def creg(name: str, event: str = "PreToolUse", matcher: str | None = "Bash", **extra: object) -> Registration:
+    handler = {"type": "command", "command": command_for(name, Platform.CLAUDE), "timeout": 60, **extra}
+    return Registration(name, Platform.CLAUDE, event, matcher, handler)
+
+
+def greg(name: str, event: str = "BeforeTool", matcher: str | None = "^run_shell_command$",
+         **extra: object) -> Registration:
+    handler = {"type": "command", "command": command_for(name, Platform.GEMINI), "timeout": 60000,
+               **extra}
+    return Registration(name, Platform.GEMINI, event, matcher, handler)
+
+
+def claude(text: str | None, *desired: Registration):
+    return reconcile(text, Platform.CLAUDE, list(desired), label=CLAUDE_LABEL)
+
+
+def gemini(text: str | None, *desired: Registration):
+    return reconcile(text, Platform.GEMINI, list(desired), label=GEMINI_LABEL)
+
+
+def data(text: str) -> dict:
+    return jsonc.parse(text, label="t")
+
+
+def canonical(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def actions(result) -> list[tuple[str, str]]:
+    return [(change.name, change.action) for change in result.changes]
+
+
+# --- ownership --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/guard.py --platform claude',
+        'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/hooks/guard.py" --platform gemini',
+        "python3 .hookwrap/hooks/guard.py",
+        "/usr/bin/python3 /home/u/my proj/.hookwrap/hooks/guard.py",
+    ],
+)
+def test_owned_command_re_recognises_hookwrap_commands(command: str) -> None:
+    match = OWNED_COMMAND_RE.search(command)
+    assert match and match.group("name") == "guard"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 .claude/hooks/guard.py",
+        "python3 .hookwrap/hooks/Guard.py",
+        "python3 .hookwrap/hooks/guard.pyc",
+        "python3 my.hookwrap/hooks/guard.py",
+        "python3 x.hookwrap/hooks/guard.py",
+        "python3 .hookwrap/hooks/" + "a" * 65 + ".py",
+        "python3 .hookwrap/hooks/1abc.py",
+    ],
+)
+def test_owned_command_re_ignores_other_commands(command: str) -> None:
+    assert OWNED_COMMAND_RE.search(command) is None
+
+
+def test_owned_entries_reports_positions() -> None:
+    settings = {"hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "x"},
+                            creg("a", "Stop", None).handler]}],
+        "PreToolUse": "broken",
+        "PostToolUse": [{"matcher": "Edit", "hooks": [creg("b").handler]}],
+    }}
+    entries = owned_entries(settings, Platform.CLAUDE)
+    assert [(e.name, e.event, e.group_index, e.handler_index, e.matcher) for e in entries] == [
+        ("a", "Stop", 0, 1, None), ("b", "PostToolUse", 0, 0, "Edit")]
+    assert owned_entries({"hooks": []}, Platform.CLAUDE) == []
+
+
+# --- create, no-op, update, move, remove ----------------------------------------------------
+
+def test_create_new_file_exact_text() -> None:
+    result = claude(None, creg("guard"))
+    assert result.changed
+    assert result.changes == [Change("guard", Platform.CLAUDE, "create", "PreToolUse")]
+    assert result.new_text == (
+        '{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n'
+        '        "hooks": [\n          {\n            "type": "command",\n'
+        '            "command": "python3 \\"$CLAUDE_PROJECT_DIR\\"/.hookwrap/hooks/guard.py'
+        ' --platform claude",\n            "timeout": 60\n          }\n        ]\n'
+        "      }\n    ]\n  }\n}\n"
+    )
+
+
+def test_nothing_desired_and_no_file_stays_absent() -> None:
+    result = claude(None)
+    assert result == type(result)(None, [], False)
+
+
+def test_create_appends_after_foreign_groups_and_events() -> None:
+    result = claude(CLAUDE_REFERENCE, creg("guard"), creg("ctx", "SessionEnd", None))
+    new = data(result.new_text)
+    old = data(CLAUDE_REFERENCE)
+    assert list(new) == list(old)
+    assert new["hooks"]["PreToolUse"][:3] == old["hooks"]["PreToolUse"]
+    assert new["hooks"]["PreToolUse"][3] == {"matcher": "Bash", "hooks": [creg("guard").handler]}
+    assert list(new["hooks"]) == [*old["hooks"], "SessionEnd"]
+    assert new["hooks"]["SessionEnd"] == [{"hooks": [creg("ctx", "SessionEnd", None).handler]}]
+    assert result.new_text.endswith("}\n") and "  " in result.new_text
+
+
+def test_second_reconcile_is_a_no_op() -> None:
+    desired = [creg("guard"), creg("ctx", "UserPromptSubmit", None)]
+    first = claude(CLAUDE_REFERENCE, *desired)
+    second = claude(first.new_text, *desired)
+    assert second.new_text == first.new_text
+    assert second.changed is False
+    assert actions(second) == [("guard", "unchanged"), ("ctx", "unchanged")]
+
+
+def test_untouched_file_keeps_its_formatting() -> None:
+    result = claude(CLAUDE_REFERENCE)
+    assert result.new_text is CLAUDE_REFERENCE and not result.changed
+
+
+def test_update_handler_in_place_keeps_position() -> None:
+    base = claude(CLAUDE_REFERENCE, creg("guard"), creg("audit", "PostToolUse", "Write")).new_text
+    result = claude(base, creg("guard", timeout=5), creg("audit", "PostToolUse", "Write"))
+    hooks = data(result.new_text)["hooks"]
+    assert hooks["PreToolUse"][3]["hooks"][0]["timeout"] == 5
+    assert len(hooks["PreToolUse"]) == 4
+    assert result.changes[0] == Change("guard", Platform.CLAUDE, "update", "changed timeout")
+    assert actions(result)[1] == ("audit", "unchanged")
+
+
+def test_update_matcher_of_own_group_in_place() -> None:
+    base = claude(None, creg("guard", matcher=None)).new_text
+    result = claude(base, creg("guard", matcher="Bash|Edit"))
+    groups = data(result.new_text)["hooks"]["PreToolUse"]
+    assert groups == [{"matcher": "Bash|Edit", "hooks": [creg("guard").handler]}]
+    assert list(groups[0]) == ["matcher", "hooks"]
+    assert "matcher None -> 'Bash|Edit'" in result.changes[0].detail
+    dropped = claude(result.new_text, creg("guard", matcher=None))
+    assert data(dropped.new_text)["hooks"]["PreToolUse"] == [{"hooks": [creg("guard").handler]}]
+
+
+MIXED = {
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "lint.sh", "__marker__": True},
+                creg("guard").handler,
+                {"type": "http", "url": "https://h.example/x"},
+            ]},
+            {"matcher": "Read", "hooks": [{"type": "command", "command": "read.sh"}]},
+        ]
+    }
+}
+
+
+def test_mixed_group_handler_change_edits_only_ours() -> None:
+    text = jsonc.dumps(MIXED)
+    result = claude(text, creg("guard", timeout=9))
+    expected = copy.deepcopy(MIXED)
+    expected["hooks"]["PreToolUse"][0]["hooks"][1]["timeout"] = 9
+    assert canonical(data(result.new_text)) == canonical(expected)
+
+
+def test_mixed_group_matcher_change_moves_ours_right_after() -> None:
+    result = claude(jsonc.dumps(MIXED), creg("guard", matcher="Edit"))
+    groups = data(result.new_text)["hooks"]["PreToolUse"]
+    assert groups[0] == {"matcher": "Bash", "hooks": [MIXED["hooks"]["PreToolUse"][0]["hooks"][0],
+                                                      MIXED["hooks"]["PreToolUse"][0]["hooks"][2]]}
+    assert groups[1] == {"matcher": "Edit", "hooks": [creg("guard").handler]}
+    assert groups[2] == MIXED["hooks"]["PreToolUse"][1]
+    assert claude(result.new_text, creg("guard", matcher="Edit")).changed is False
+
+
+def test_mixed_group_removal_keeps_foreign_handlers() -> None:
+    result = claude(jsonc.dumps(MIXED))
+    groups = data(result.new_text)["hooks"]["PreToolUse"]
+    assert [h.get("command", h.get("url")) for h in groups[0]["hooks"]] == [
+        "lint.sh", "https://h.example/x"]
+    assert actions(result) == [("guard", "remove")]
+
+
+def test_move_to_another_event() -> None:
+    base = claude(CLAUDE_REFERENCE, creg("guard")).new_text
+    result = claude(base, creg("guard", "PostToolUse", "Edit"))
+    new, old = data(result.new_text), data(CLAUDE_REFERENCE)
+    assert new["hooks"]["PreToolUse"] == old["hooks"]["PreToolUse"]
+    assert new["hooks"]["PostToolUse"][-1] == {"matcher": "Edit", "hooks": [creg("guard").handler]}
+    assert result.changes == [Change("guard", Platform.CLAUDE, "update",
+                                     "moved from PreToolUse to PostToolUse")]
+
+
+def test_move_removes_emptied_event() -> None:
+    base = claude(None, creg("guard")).new_text
+    result = claude(base, creg("guard", "Stop", None))
+    assert list(data(result.new_text)["hooks"]) == ["Stop"]
+
+
+def test_orphans_are_removed_with_emptied_containers() -> None:
+    base = claude(CLAUDE_REFERENCE, creg("guard"), creg("ctx", "SessionEnd", None)).new_text
+    result = claude(base, creg("guard"))
+    assert actions(result) == [("guard", "unchanged"), ("ctx", "remove")]
+    assert result.changes[1].detail == "SessionEnd"
+    assert "SessionEnd" not in data(result.new_text)["hooks"]
+
+
+def test_removing_everything_hookwrap_wrote_deletes_the_file() -> None:
+    base = claude(None, creg("guard"), creg("ctx", "Stop", None)).new_text
+    result = claude(base)
+    assert result.new_text is None and result.changed
+    assert sorted(actions(result)) == [("ctx", "remove"), ("guard", "remove")]
+
+
+def test_duplicates_are_collapsed_keeping_the_exact_copy() -> None:
+    stale = dict(creg("guard").handler, timeout=1)
+    text = jsonc.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [stale]},
+        {"matcher": "Bash", "hooks": [creg("guard").handler]},
+        {"hooks": [creg("guard").handler]},
+    ], "Stop": [{"hooks": [creg("guard").handler]}]}})
+    result = claude(text, creg("guard"))
+    assert data(result.new_text) == {"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [creg("guard").handler]}]}}
+    assert result.changes == [Change("guard", Platform.CLAUDE, "update", "removed 3 duplicates")]
+
+
+def test_registrations_of_other_platform_are_ignored() -> None:
+    result = claude(None, creg("guard"), greg("guard"))
+    assert [e.name for e in owned_entries(data(result.new_text), Platform.CLAUDE)] == ["guard"]
+    assert "BeforeTool" not in result.new_text
+
+
+# --- round trips --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("base", [CLAUDE_REFERENCE, jsonc.dumps(data(CLAUDE_REFERENCE)), "{}\n",
+                                  '{"model": "opus"}\n'])
+def test_claude_add_then_remove_restores_the_json(base: str) -> None:
+    added = claude(base, creg("guard"), creg("ctx", "UserPromptSubmit", None),
+                   creg("notify", "Notification", "idle_prompt"))
+    removed = claude(added.new_text)
+    if base == "{}\n":
+        assert removed.new_text is None
+        return
+    assert canonical(data(removed.new_text)) == canonical(data(base))
+    if base == jsonc.dumps(data(base)):
+        assert removed.new_text == base
+
+
+def test_gemini_commented_add_update_remove_keeps_every_byte_outside_our_entries() -> None:
+    added = gemini(GEMINI_COMMENTED, greg("guard"), greg("ctx", "AfterAgent", None),
+                   greg("start", "SessionStart", "startup"), greg("tidy", "AfterModel", None))
+    assert added.changed
+    for comment in ["// Team settings", "/* hooks are on for everyone */", "// see /hooks panel",
+                    "// formatting after edits", "/* last */"]:
+        assert comment in added.new_text
+    hooks = data(added.new_text)["hooks"]
+    assert hooks["BeforeTool"][-1]["hooks"][0] == greg("guard").handler
+    assert list(hooks)[-1] == "AfterModel"
+    updated = gemini(added.new_text, greg("guard", timeout=1000), greg("ctx", "AfterAgent", None),
+                     greg("start", "SessionStart", "startup"), greg("tidy", "AfterModel", None))
+    assert data(updated.new_text)["hooks"]["BeforeTool"][-1]["hooks"][0]["timeout"] == 1000
+    assert gemini(updated.new_text, greg("guard", timeout=1000), greg("ctx", "AfterAgent", None),
+                  greg("start", "SessionStart", "startup"),
+                  greg("tidy", "AfterModel", None)).changed is False
+    removed = gemini(updated.new_text).new_text
+    assert canonical(data(removed)) == canonical(data(GEMINI_COMMENTED))
+    # Outside "hooks" every byte is back; inside, only the events hookwrap touched were re-indented.
+    before, after = _hooks_span(GEMINI_COMMENTED), _hooks_span(removed)
+    assert removed[:after[0]] == GEMINI_COMMENTED[:before[0]]
+    assert removed[after[1]:] == GEMINI_COMMENTED[before[1]:]
+    assert '"AfterTool":    [ { "matcher": "^(write_file|replace)$", "hooks": [ {' in removed
+    assert "// formatting after edits" in removed
+
+
+def _hooks_span(text: str) -> tuple[int, int]:
+    doc = jsonc.parse_document(text, label="t", allow_comments=True)
+    node = next(m.node for m in doc.root.members if m.key == "hooks")
+    return node.start, node.end
+
+
+def test_gemini_comment_inside_changed_event_is_refused() -> None:
+    text = GEMINI_COMMENTED.replace('"sequential": true,', '"sequential": true, // keep order')
+    with pytest.raises(SettingsError) as info:
+        gemini(text, greg("guard"))
+    assert str(info.value).startswith(
+        f'{GEMINI_LABEL}: comments inside "hooks" would be lost (in hooks.BeforeTool)')
+    assert info.value.hint
+    # The same file is fine when the change lands in an event without comments.
+    assert gemini(text, greg("ctx", "AfterAgent", None)).changed
+
+
+def test_gemini_commented_file_emptied_is_kept_not_deleted() -> None:
+    base = "// mine\n{\n}\n"
+    added = gemini(base, greg("guard"))
+    assert added.new_text.startswith("// mine\n{\n  \"hooks\": {")
+    removed = gemini(added.new_text)
+    assert removed.new_text == base
+
+
+def test_gemini_plain_file_is_written_whole() -> None:
+    result = gemini('{"ui": {"theme": "x"}}', greg("guard"))
+    assert result.new_text == jsonc.dumps({"ui": {"theme": "x"},
+                                           "hooks": {"BeforeTool": [{"matcher": "^run_shell_command$",
+                                                                     "hooks": [greg("guard").handler]}]}})
+
+
+# --- invalid input ------------------------------------------------------------------------------
+
+def test_invalid_json_names_line_and_column() -> None:
+    text = '{\n  "hooks": {},\n}\n'
+    with pytest.raises(SettingsError) as info:
+        claude(text, creg("guard"))
+    assert str(info.value) == f"{CLAUDE_LABEL}:3:1: trailing comma before '}}' is not allowed"
+    assert info.value.hint == "fix the file by hand, then run hookwrap sync"
+
+
+def test_claude_file_with_comments_is_an_error() -> None:
+    with pytest.raises(SettingsError, match=r"^\.claude/settings\.json:2:3: comments are not allowed"):
+        claude('{\n  // no\n  "model": "x"\n}\n')
+
+
+def test_gemini_top_level_array_is_an_error() -> None:
+    with pytest.raises(SettingsError, match="1:1: the top level must be a JSON object"):
+        gemini("[]", greg("guard"))
+
+
+def test_hooks_not_an_object() -> None:
+    text = '{"hooks": []}'
+    with pytest.raises(SettingsError) as info:
+        claude(text, creg("guard"))
+    assert str(info.value) == f"{CLAUDE_LABEL}: hooks is not an object"
+    assert info.value.hint == "fix or remove it, then run hookwrap sync"
+    assert claude(text).new_text == text  # nothing to edit: left alone
+
+
+def test_event_not_a_list() -> None:
+    text = jsonc.dumps({"hooks": {"PreToolUse": {"matcher": "Bash", "hooks": []}}})
+    with pytest.raises(SettingsError, match=r"hooks\.PreToolUse is not a list"):
+        claude(text, creg("guard"))
+    assert claude(text, creg("ctx", "Stop", None)).changed
+
+
+@pytest.mark.parametrize(
+    "registration",
+    [
+        greg("guard", timeout=0),
+        greg("guard", "PreToolUse"),
+        Registration("guard", Platform.GEMINI, "BeforeTool", None,
+                     {"type": "command", "command": "python3 other.py"}),
+        Registration("Guard", Platform.GEMINI, "BeforeTool", None,
+                     {"type": "command", "command": "python3 .hookwrap/hooks/Guard.py"}),
+        greg("guard", "SessionStart", "startup|resume"),
+    ],
+)
+def test_invalid_registration_is_refused(registration: Registration) -> None:
+    with pytest.raises(SettingsError) as info:
+        gemini(GEMINI_COMMENTED, registration)
+    assert info.value.hint == "this is a bug in hookwrap; please report it"
+
+
+def test_same_name_twice_is_refused() -> None:
+    with pytest.raises(SettingsError, match="registered twice"):
+        claude(None, creg("guard"), creg("guard", "Stop", None))
+
+
+# --- load_settings ----------------------------------------------------------------------------
+
+def test_load_settings(tmp_path: Path) -> None:
+    assert load_settings(tmp_path / "missing.json", Platform.CLAUDE, CLAUDE_LABEL) == (None, {})
+    real = tmp_path / "store.jsonc"
+    real.write_text(GEMINI_COMMENTED)
+    link = tmp_path / "settings.json"
+    link.symlink_to(real)
+    text, parsed = load_settings(link, Platform.GEMINI, GEMINI_LABEL)
+    assert text == GEMINI_COMMENTED and list(parsed) == ["$schema", "hooksConfig", "hooks", "ui"]
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"a": "\xff"}')
+    with pytest.raises(SettingsError, match="not UTF-8"):
+        load_settings(bad, Platform.CLAUDE, CLAUDE_LABEL)
+    with pytest.raises(SettingsError, match="cannot read"):
+        load_settings(tmp_path, Platform.CLAUDE, CLAUDE_LABEL)
