@@ -1,0 +1,1 @@
+"""End-to-end tests: hookwrap hooks inside the real Claude Code and Gemini CLI."""

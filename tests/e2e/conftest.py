@@ -1,0 +1,101 @@
+"""Fixtures for the end-to-end tests: the real CLIs, a loopback mock model each, a sandbox per test.
+
+Tests ask for ``claude``, ``gemini`` or ``agent`` (both, parametrized) and a ``project`` dir. A test
+that uses a CLI is marked ``e2e`` (``pytest -m "not e2e"`` leaves it out) and skips with the reason
+when the binary is missing. Set ``HOOKWRAP_E2E_KEEP=1`` to keep each sandbox (HOME, TMPDIR) for a look.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .harness import (
+    AGENTS,
+    Agent,
+    Sandbox,
+    find_cli,
+    hook_python,
+    installed_hookwrap_paths,
+)
+
+CLI_FIXTURES = {"claude", "gemini", "agent", "sandbox"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test here that starts a real CLI is an e2e test, whether or not its module says so."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in item.path.resolve().parents and CLI_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def cli_binaries() -> dict[str, tuple[Path | None, str]]:
+    """Each CLI's binary and version (or None and why not), looked up once per session."""
+    found = {}
+    for name, (_, _, pinned) in AGENTS.items():
+        path, info = find_cli(name)
+        if path is not None and pinned not in info:
+            warnings.warn(f"e2e: {name} is {info!r}, these tests were written against {pinned}", stacklevel=1)
+        found[name] = (path, info)
+    return found
+
+
+@pytest.fixture(scope="session")
+def hook_interpreter() -> Path:
+    return hook_python()
+
+
+@pytest.fixture
+def sandbox(hook_interpreter: Path) -> Iterator[Sandbox]:
+    """HOME, TMPDIR and runtime dir for this test's runs, under a short path that is removed after."""
+    root = Path(tempfile.mkdtemp(prefix="hw-e2e-"))
+    box = Sandbox(root, hook_interpreter, installed_hookwrap_paths()).create()
+    yield box
+    if not os.environ.get("HOOKWRAP_E2E_KEEP"):
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """An empty project dir; the CLIs run from here."""
+    path = tmp_path / "proj"
+    path.mkdir()
+    return path
+
+
+def _agent(name: str, cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[Agent]:
+    path, info = cli_binaries[name]
+    if path is None:
+        pytest.skip(info)
+    agent_cls, server_cls, _ = AGENTS[name]
+    server = server_cls().start()
+    try:
+        yield agent_cls(path, server, sandbox, info)
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def claude(cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[Agent]:
+    """Claude Code with its Anthropic mock running."""
+    yield from _agent("claude", cli_binaries, sandbox)
+
+
+@pytest.fixture
+def gemini(cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[Agent]:
+    """Gemini CLI with its Gemini API mock running."""
+    yield from _agent("gemini", cli_binaries, sandbox)
+
+
+@pytest.fixture(params=["claude", "gemini"])
+def agent(request: pytest.FixtureRequest) -> Agent:
+    """Each CLI in turn."""
+    return request.getfixturevalue(request.param)
