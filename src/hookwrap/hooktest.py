@@ -8,20 +8,17 @@ call, or a payload file), and its result is read by that CLI's rules. Returns da
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import host
-from .errors import ProjectError, SettingsError, UsageError
+from .errors import ProjectError, UsageError
 from .platforms import NORMALIZED_TO_EVENT, NormalizedEvent, Platform
+from .registrations import SETTINGS_FILES
 from .samples import sample_payload, sample_tools
+from .settings import OWNED_COMMAND_RE, load_settings
 from .tools import TOOL_TO_NORMALIZED, platform_tool_names
-
-SETTINGS_FILES = {Platform.CLAUDE: ".claude/settings.json", Platform.GEMINI: ".gemini/settings.json"}
-# How hookwrap recognises its own handlers (settings.OWNED_COMMAND_RE says the same).
-_OWNED = re.compile(r"\.hookwrap/hooks/(?P<name>[a-z][a-z0-9_-]{0,63})\.py")
 
 
 @dataclass
@@ -85,22 +82,15 @@ def describe(verdict: host.Verdict) -> str:
 
 def owned_name(command: str) -> str | None:
     """The hook name in a hookwrap-registered command, or None for someone else's."""
-    match = _OWNED.search(command)
+    match = OWNED_COMMAND_RE.search(command)
     return match.group("name") if match else None
 
 
 def read_settings(root: Path, platform: Platform) -> dict | None:
     """A project settings file, parsed (JSONC for Gemini); None when it does not exist."""
-    from .jsonc import parse
-
-    path = root / SETTINGS_FILES[platform]
-    if not path.is_file():
-        return None
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise SettingsError(f"{SETTINGS_FILES[platform]}: cannot read it ({error})") from None
-    return parse(text, label=SETTINGS_FILES[platform], allow_comments=platform == Platform.GEMINI)
+    text, data = load_settings(root / SETTINGS_FILES[platform], platform.value,
+                               SETTINGS_FILES[platform])
+    return None if text is None else data
 
 
 def run_hook_test(

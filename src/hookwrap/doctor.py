@@ -1,0 +1,393 @@
+"""The core of `hookwrap doctor`: find what keeps a project's hooks from running as intended.
+
+Each check returns Findings with a one-line fix. Nothing is printed or written here; a check
+that finds nothing wrong reports one "ok" finding, so the user sees what was checked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from . import schema
+from .errors import HookwrapError
+from .host import commands_from_settings, is_tool_event
+from .platforms import Platform
+from .registrations import SETTINGS_FILES, script_path
+from .settings import owned_entries, parse_settings
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+SYNC = "run `hookwrap sync`"
+_PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD")
+# Gemini substitutes these (no braces) with an already-quoted value before bash runs.
+_GEMINI_SUBSTITUTED = re.compile(r"\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|"
+                                 r"GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)")
+_RELATIVE_SCRIPT = re.compile(r"""(?:^|[\s"'=])((?:\./|\.\./|[\w.-]+/)[^\s"']*\.(?:py|sh|js|mjs|ts|rb|pl))""")
+_CLAUDE_MS_TIMEOUT = 1000  # seconds: far above the 600 s default, so almost surely meant as ms
+_GEMINI_DEAD_KEYS = (("tools", "enableHooks"), ("hooks", "enabled"), ("hooks", "disabled"),
+                     ("hooks", "notifications"))
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One result: which check, ok / warn / fail, what was found, and how to fix it."""
+
+    check: str
+    status: str
+    message: str
+    fix: str = ""
+
+
+@dataclass
+class Scope:
+    """One settings file that can hold hooks for this project."""
+
+    label: str
+    platform: Platform
+    path: Path
+    project: bool
+    data: dict | None = None
+    error: str = ""
+
+
+def exit_code(findings: list[Finding]) -> int:
+    """0 when every finding is ok, 1 when something needs fixing."""
+    return 0 if all(f.status == OK for f in findings) else 1
+
+
+def findings_to_json(findings: list[Finding]) -> list[dict]:
+    """The findings as plain data, for `doctor --json`."""
+    return [asdict(f) for f in findings]
+
+
+def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | None = None,
+             python: str | None = None) -> list[Finding]:
+    """Run every check on the project at ``root``.
+
+    Args:
+        home: the user's home (default ``Path.home()``); user-scope settings are read from it.
+        env: the environment the CLIs would see (default ``os.environ``).
+        python: the interpreter hooks run with (default: the manifest's, else ``python3``).
+    """
+    env = dict(os.environ if env is None else env)
+    home = Path(home) if home is not None else Path.home()
+    scopes = load_scopes(root, home, env)
+    manifest, found = _manifest(root)
+    findings = found + check_parse(scopes)
+    if manifest is not None:
+        findings += check_registrations(root, manifest, scopes)
+        findings += check_orphans(root, manifest, scopes)
+    findings += check_scripts(root, scopes)
+    findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
+    findings += check_schema(scopes)
+    findings += check_gemini_trust(root, home, scopes, env)
+    findings += check_hooks_enabled(scopes)
+    findings += check_dead_keys(scopes)
+    findings += check_duplicates(scopes)
+    findings += check_commands(scopes)
+    return findings
+
+
+# ------------------------------------------------------------------------------ loading
+
+def load_scopes(root: Path, home: Path, env: Mapping[str, str]) -> list[Scope]:
+    """Project, local and user settings of both CLIs, parsed where they exist."""
+    claude_home = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
+    gemini_home = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
+    scopes = [
+        Scope(SETTINGS_FILES[Platform.CLAUDE], Platform.CLAUDE, root / SETTINGS_FILES[Platform.CLAUDE], True),
+        Scope(".claude/settings.local.json", Platform.CLAUDE, root / ".claude/settings.local.json", False),
+        Scope("~/.claude/settings.json", Platform.CLAUDE, claude_home / "settings.json", False),
+        Scope(SETTINGS_FILES[Platform.GEMINI], Platform.GEMINI, root / SETTINGS_FILES[Platform.GEMINI], True),
+        Scope("~/.gemini/settings.json", Platform.GEMINI, gemini_home / "settings.json", False),
+    ]
+    for scope in scopes:
+        if scope.path.is_file():
+            try:
+                scope.data = parse_settings(scope.path.read_text(encoding="utf-8"),
+                                            scope.platform.value, label=scope.label)
+            except (HookwrapError, OSError, UnicodeDecodeError) as error:
+                scope.error = str(error)
+    return scopes
+
+
+def _manifest(root: Path):
+    from .project import load_manifest
+
+    try:
+        return load_manifest(root), []
+    except HookwrapError as error:
+        return None, [Finding("manifest", FAIL, str(error), error.hint or "run `hookwrap init`")]
+
+
+def _owned(scopes: list[Scope], *, project_only: bool = False):
+    for scope in scopes:
+        if scope.data is not None and (scope.project or not project_only):
+            for entry in owned_entries(scope.data, scope.platform.value):
+                yield scope, entry
+
+
+def _ok(check: str, message: str) -> list[Finding]:
+    return [Finding(check, OK, message)]
+
+
+# ------------------------------------------------------------------------------- checks
+
+def check_parse(scopes: list[Scope]) -> list[Finding]:
+    """Every settings file that exists parses (Claude: JSON; Gemini: JSON with comments)."""
+    bad = [Finding("settings-parse", FAIL, s.error, f"fix {s.label} by hand, then {SYNC}")
+           for s in scopes if s.error]
+    return bad or _ok("settings-parse", "every settings file parses")
+
+
+def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
+    """Each manifest hook is present and current on each platform it should be on."""
+    from .project import _python, spec_registrations
+
+    out: list[Finding] = []
+    project = {s.platform: s for s in scopes if s.project}
+    for spec in manifest.hooks:
+        wanted, _ = spec_registrations(spec, _python(manifest))
+        for reg in wanted:
+            scope = project[reg.platform]
+            if scope.error:
+                continue
+            entries = [e for e in owned_entries(scope.data or {}, reg.platform.value) if e.name == reg.name]
+            same = len(entries) == 1 and (entries[0].event, entries[0].matcher, entries[0].handler) == \
+                (reg.event, reg.matcher, reg.handler)
+            if not entries:
+                out.append(Finding("registration", FAIL, f"{reg.name} is missing from {scope.label} "
+                                   "(removed by hand, or dropped when the CLI rewrote the file)", SYNC))
+            elif not same:
+                out.append(Finding("registration", FAIL, f"{reg.name} in {scope.label} differs from "
+                                   "what hookwrap.toml asks for", SYNC))
+        for scope, entry in _owned(scopes, project_only=True):
+            if entry.name == spec.name and scope.platform not in spec.platforms:
+                out.append(Finding("registration", FAIL, f"{spec.name} is registered in {scope.label} "
+                                   f"but hookwrap.toml does not list {scope.platform.value}", SYNC))
+    return out or _ok("registration", "every hook is registered and current")
+
+
+def check_orphans(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
+    """No hookwrap entry or script without a manifest hook."""
+    known = {spec.name for spec in manifest.hooks}
+    out = [Finding("orphans", FAIL, f"{scope.label}: {entry.name} is registered but not in hookwrap.toml",
+                   SYNC if scope.project else f"remove it from {scope.label}")
+           for scope, entry in _owned(scopes) if entry.name not in known]
+    hooks_dir = root / ".hookwrap" / "hooks"
+    for script in sorted(hooks_dir.glob("*.py")) if hooks_dir.is_dir() else ():
+        if script.stem not in known:
+            out.append(Finding("orphans", WARN, f"{script_path(script.stem)} belongs to no hook in "
+                               "hookwrap.toml", f"delete it, or `hookwrap add` a hook named {script.stem}"))
+    return out or _ok("orphans", "no orphaned entries or scripts")
+
+
+def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
+    """Every script a hookwrap entry runs exists (a missing one exits 2 or 127: both can block)."""
+    out = [Finding("scripts", FAIL, f"{scope.label}: {entry.name} runs {script_path(entry.name)}, "
+                   "which does not exist", f"{SYNC} (it restores missing scripts), or remove the hook")
+           for scope, entry in _owned(scopes) if not (root / script_path(entry.name)).is_file()]
+    return out or _ok("scripts", "every registered script exists")
+
+
+def check_python(python: str, env: Mapping[str, str]) -> list[Finding]:
+    """The interpreter the registered commands name is on PATH and is 3.11 or newer."""
+    path = shutil.which(python, path=env.get("PATH"))
+    fix = "install Python 3.11+ as python3, or set `python` in hookwrap.toml, then " + SYNC
+    if path is None:
+        return [Finding("python", FAIL, f"{python} is not on PATH", fix)]
+    try:
+        done = subprocess.run([path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                              capture_output=True, text=True, timeout=20, env=dict(env))
+        major, minor = (int(x) for x in done.stdout.strip().split("."))
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return [Finding("python", FAIL, f"{path} does not run", fix)]
+    if (major, minor) < (3, 11):
+        return [Finding("python", FAIL, f"{python} is Python {major}.{minor}; hooks need 3.11+", fix)]
+    return _ok("python", f"{python} is Python {major}.{minor}")
+
+
+def _schema_overlap(problem: schema.Problem) -> bool:
+    # Reported by their own checks below, with a better fix.
+    return problem.path in ("disableAllHooks", "hooksConfig.enabled") or \
+        problem.path in {f"{a}.{b}" for a, b in _GEMINI_DEAD_KEYS} or \
+        (problem.path.endswith(".timeout") and "milliseconds" in problem.message)
+
+
+def check_schema(scopes: list[Scope]) -> list[Finding]:
+    """Every hooks entry is valid for its CLI: Claude Code drops a whole event (or file) silently."""
+    out = []
+    for scope in scopes:
+        if scope.data is None:
+            continue
+        for problem in schema.validate_settings(scope.data, scope.platform.value):
+            if not _schema_overlap(problem):
+                status = FAIL if problem.severity == schema.ERROR else WARN
+                out.append(Finding("schema", status, f"{scope.label}: {problem}",
+                                   f"fix that key by hand, then {SYNC}"))
+    return out or _ok("schema", "every hooks entry is valid for its CLI")
+
+
+def _trusted_folder(root: Path, gemini_home: Path) -> bool | None:
+    """True/False from ~/.gemini/trustedFolders.json, None when it says nothing about ``root``."""
+    try:
+        rules = json.loads((gemini_home / "trustedFolders.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    verdict, depth = None, -1
+    for folder, rule in (rules.items() if isinstance(rules, dict) else ()):
+        base = Path(folder).parent if rule == "TRUST_PARENT" else Path(folder)
+        covered = root == base or base in root.parents if rule != "DO_NOT_TRUST" else root == Path(folder)
+        if covered and len(base.parts) > depth:  # the most specific rule wins
+            verdict, depth = rule != "DO_NOT_TRUST", len(base.parts)
+    return verdict
+
+
+def check_gemini_trust(root: Path, home: Path, scopes: list[Scope], env: Mapping[str, str]) -> list[Finding]:
+    """Gemini runs no hooks at all in an untrusted folder (project and user hooks alike)."""
+    gemini = [s for s in scopes if s.platform == Platform.GEMINI]
+    if not any(s.data and s.data.get("hooks") for s in gemini):
+        return _ok("gemini-trust", "no Gemini hooks to check")
+    fix = (f"trust the folder in Gemini CLI, or add \"{root}\": \"TRUST_FOLDER\" to "
+           "~/.gemini/trustedFolders.json")
+    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "false" or env.get("GEMINI_RESTRICTED_MODE") == "true":
+        return [Finding("gemini-trust", FAIL, "the environment forces the folder untrusted, so "
+                        "Gemini runs no hooks", "unset GEMINI_CLI_TRUST_WORKSPACE / GEMINI_RESTRICTED_MODE")]
+    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
+        return _ok("gemini-trust", "GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder")
+    user = next((s.data for s in gemini if not s.project and s.data), {})
+    security = user.get("security") if isinstance(user.get("security"), dict) else {}
+    trust = security.get("folderTrust") if isinstance(security.get("folderTrust"), dict) else {}
+    if trust.get("enabled") is False:
+        return _ok("gemini-trust", "folder trust is off in ~/.gemini/settings.json")
+    gemini_home = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
+    trusted = _trusted_folder(root.resolve(), gemini_home)
+    if trusted:
+        return _ok("gemini-trust", "the folder is trusted in ~/.gemini/trustedFolders.json")
+    state = "marked DO_NOT_TRUST" if trusted is False else "not trusted"
+    return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here", fix)]
+
+
+def check_hooks_enabled(scopes: list[Scope]) -> list[Finding]:
+    """Nothing switches hooks off: disableAllHooks, hooksConfig.enabled, hooksConfig.disabled."""
+    out = []
+    for scope in scopes:
+        data = scope.data or {}
+        if scope.platform == Platform.CLAUDE and data.get("disableAllHooks") is True:
+            out.append(Finding("hooks-enabled", FAIL, f"{scope.label}: disableAllHooks is true",
+                               f"remove disableAllHooks from {scope.label}"))
+    gemini = sorted((s for s in scopes if s.platform == Platform.GEMINI and s.data), key=lambda s: s.project)
+    configs = [(s, s.data.get("hooksConfig")) for s in gemini if isinstance(s.data.get("hooksConfig"), dict)]
+    enabled = [(s, c["enabled"]) for s, c in configs if "enabled" in c]
+    if enabled and enabled[-1][1] is False:  # the project file overrides the user file
+        scope = enabled[-1][0]
+        out.append(Finding("hooks-enabled", FAIL, f"{scope.label}: hooksConfig.enabled is false, so "
+                           "Gemini CLI runs no hooks", f"set hooksConfig.enabled to true in {scope.label}"))
+    disabled = {str(n) for s, c in configs for n in (c.get("disabled") or []) if isinstance(n, str)}
+    for scope, entry in _owned(gemini):
+        key = entry.handler.get("name") or entry.handler.get("command")
+        if key in disabled:
+            out.append(Finding("hooks-enabled", FAIL, f"{entry.name} is listed in hooksConfig.disabled",
+                               f"remove {key!r} from hooksConfig.disabled (or `/hooks enable {key}`)"))
+    return out or _ok("hooks-enabled", "no setting turns hookwrap's hooks off")
+
+
+def check_dead_keys(scopes: list[Scope]) -> list[Finding]:
+    """Gemini keys that older guides mention and 0.61.0 never reads."""
+    out = []
+    for scope in scopes:
+        data = scope.data or {}
+        for parent, key in _GEMINI_DEAD_KEYS if scope.platform == Platform.GEMINI else ():
+            if isinstance(data.get(parent), dict) and key in data[parent]:
+                new = "hooksConfig.enabled" if key == "enableHooks" else f"hooksConfig.{key}"
+                out.append(Finding("dead-keys", WARN, f"{scope.label}: {parent}.{key} has no effect",
+                                   f"delete it; the setting is {new}"))
+    return out or _ok("dead-keys", "no dead settings keys")
+
+
+def check_duplicates(scopes: list[Scope]) -> list[Finding]:
+    """A hookwrap hook in a second scope of the same CLI fires twice (when its command differs)."""
+    out = []
+    for platform in Platform:
+        seen: dict[str, tuple[Scope, str]] = {}
+        for scope, entry in _owned([s for s in scopes if s.platform == platform]):
+            command = str(entry.handler.get("command"))
+            first = seen.setdefault(entry.name, (scope, command))
+            if first[0] is scope:
+                continue
+            twice = first[1] != command
+            out.append(Finding("duplicates", FAIL if twice else WARN,
+                               f"{entry.name} is in both {first[0].label} and {scope.label}"
+                               + (" with different commands: it fires twice" if twice else
+                                  " (the CLI runs it once)"), f"remove it from {scope.label}"))
+    return out or _ok("duplicates", "no hook is registered in two scopes")
+
+
+def check_commands(scopes: list[Scope]) -> list[Finding]:
+    """Command strings that break: relative paths, Gemini's quoting, matchers, timeout units."""
+    out = []
+    for scope in scopes:
+        for cmd in commands_from_settings(scope.platform.value, scope.data or {}):
+            out += _command_findings(scope, cmd)
+    return out or _ok("commands", "every command, matcher and timeout looks right")
+
+
+def _command_findings(scope: Scope, cmd) -> list[Finding]:
+    where = f"{scope.label}: {cmd.event} {cmd.command!r}"
+    out = []
+    relative = _relative_script(cmd.command)
+    if relative:
+        out.append(Finding("commands", FAIL, f"{where} runs {relative} relative to the working "
+                           "directory, which is not always the project root",
+                           f"start the path with \"$CLAUDE_PROJECT_DIR\" (Claude) or "
+                           f"\"${{GEMINI_PROJECT_DIR}}\" (Gemini), or {SYNC}"))
+    if scope.platform == Platform.GEMINI and _quoted_substitution(cmd.command):
+        out.append(Finding("commands", FAIL, f"{where}: Gemini replaces $VAR with an already "
+                           "quoted value, so inside quotes it breaks on a path with a space "
+                           "(exit 127, which blocks)", 'write "${GEMINI_PROJECT_DIR}/..." instead'))
+    matcher = (cmd.matcher or "").strip()
+    if scope.platform == Platform.GEMINI and is_tool_event("gemini", cmd.event) and \
+            matcher not in ("", "*") and not (matcher.startswith("^") and matcher.endswith("$")):
+        out.append(Finding("commands", WARN, f"{where}: matcher {matcher!r} is an unanchored regex "
+                           "and also matches longer tool names (mcp_x_read_file)",
+                           f"anchor it: ^({matcher})$"))
+    timeout = cmd.timeout_s
+    if scope.platform == Platform.CLAUDE and timeout is not None and timeout >= _CLAUDE_MS_TIMEOUT:
+        out.append(Finding("commands", WARN, f"{where}: timeout {timeout:g} is seconds on Claude "
+                           "Code and looks like milliseconds", f"use {max(timeout / 1000, 1):g}"))
+    if scope.platform == Platform.GEMINI and timeout is not None and 0 < timeout < 1:
+        out.append(Finding("commands", WARN, f"{where}: timeout {timeout * 1000:g} is milliseconds "
+                           "on Gemini CLI and looks like seconds", f"use {timeout * 1e6:g}"))
+    return out
+
+
+def _relative_script(command: str) -> str | None:
+    """A script path in ``command`` that does not start at a variable or the root."""
+    for match in _RELATIVE_SCRIPT.finditer(command):
+        path = match.group(1)
+        start = match.start(1)
+        before = command[:start].rstrip("\"'")
+        if not before.endswith(("}", "/")) and not any(before.endswith(v) for v in _PROJECT_VARS):
+            return path
+    return None
+
+
+def _quoted_substitution(command: str) -> bool:
+    """True when Gemini's textual ``$VAR`` substitution lands inside quotes: the value arrives
+    already quoted, so the quotes end up inside the word."""
+    quote = None
+    for index, char in enumerate(command):
+        if quote is None and char in "\"'":
+            quote = char
+        elif char == quote:
+            quote = None
+        elif quote is not None and _GEMINI_SUBSTITUTED.match(command, index):
+            return True
+    return False
+
