@@ -167,7 +167,8 @@ def _parse_input(value: str | dict | None) -> dict | None:
     try:
         data = json.loads(value)
     except ValueError as error:
-        raise UsageError(f"--input is not JSON: {error}", hint="e.g. --input '{\"command\": \"ls\"}'") from None
+        raise UsageError(f"--input is not JSON: {error}",
+                         hint="e.g. --input '{\"command\": \"ls\"}'") from None
     if not isinstance(data, dict):
         raise UsageError("--input must be a JSON object")
     return data

@@ -629,7 +629,8 @@ def aggregate(verdicts: Sequence[Verdict]) -> Verdict:
         context=join(v.context for v in verdicts),
         system_message=join(v.system_message for v in verdicts),
         stop_reason=join(stops) if stops else None,
-        updated_input=next((v.updated_input for v in reversed(verdicts) if v.updated_input is not None), None),
+        updated_input=next((v.updated_input for v in reversed(verdicts)
+                            if v.updated_input is not None), None),
         modifications=mods,
         success=all(v.success for v in verdicts),
         clean=all(v.clean for v in verdicts),
@@ -726,7 +727,8 @@ def commands_from_settings(platform: str, settings: Mapping) -> list[HookCommand
 
 def _command(platform: str, event: str, group: Mapping, handler: Mapping) -> HookCommand:
     timeout = handler.get("timeout")
-    timeout_s = float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
+    number = isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+    timeout_s = float(timeout) if number else None
     if timeout_s is not None and platform == GEMINI:
         timeout_s /= 1000.0
     matcher = group.get("matcher")
