@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""my_hook: a hookwrap hook for before_prompt, on Claude Code and Gemini CLI.
+
+Rendered once by `hookwrap add`; it is yours now. It does nothing yet: fill in hook().
+Try it with `hookwrap test my_hook`.
+"""
+
+import os
+import sys
+
+# The hookwrap runtime travels with the repo in .hookwrap/lib, so a plain python3 runs this
+# script on a machine where hookwrap is not installed. (os.path rather than pathlib: this
+# runs as a new process on every event, and start-up time counts.)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+
+from hookwrap import HookInput, HookOutput, main  # noqa: E402
+
+# What arrives (before_prompt; Claude Code: UserPromptSubmit, Gemini CLI: BeforeAgent):
+#   event.prompt       the user's message (Gemini, headless: may start with the context
+#                      a session_start hook added)
+#   event.cwd, event.session_id: on both; Claude only: event.permission_mode
+#   Any other payload key: event.get("key"); the whole payload: event.raw_input.
+
+
+def hook(event: HookInput) -> HookOutput | None:
+    """Return None for no opinion, or a HookOutput (decision, reason, context...)."""
+    # Example: add context to the prompt, or block it (it is then dropped):
+    #     if "deploy" in event.prompt:
+    #         return HookOutput(context="Deploys go through `make deploy`, never by hand.")
+    return None
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(hook))

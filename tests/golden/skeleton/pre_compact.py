@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""my_hook: a hookwrap hook for pre_compact, on Claude Code and Gemini CLI.
+
+Rendered once by `hookwrap add`; it is yours now. It does nothing yet: fill in hook().
+Try it with `hookwrap test my_hook`.
+"""
+
+import os
+import sys
+
+# The hookwrap runtime travels with the repo in .hookwrap/lib, so a plain python3 runs this
+# script on a machine where hookwrap is not installed. (os.path rather than pathlib: this
+# runs as a new process on every event, and start-up time counts.)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+
+from hookwrap import HookInput, HookOutput, main  # noqa: E402
+
+# What arrives (pre_compact; Claude Code: PreCompact, Gemini CLI: PreCompress):
+#   event.trigger      "manual" or "auto"; Claude also event.get("custom_instructions")
+#   Any other payload key: event.get("key"); the whole payload: event.raw_input.
+
+
+def hook(event: HookInput) -> HookOutput | None:
+    """Return None for no opinion, or a HookOutput (decision, reason, context...)."""
+    # This event cannot block; use it for side effects (logs, notifications), and return
+    # None. Context, where the CLI accepts it: return HookOutput(context="...").
+    return None
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(hook))

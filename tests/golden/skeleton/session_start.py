@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""my_hook: a hookwrap hook for session_start, on Claude Code and Gemini CLI.
+
+Rendered once by `hookwrap add`; it is yours now. It does nothing yet: fill in hook().
+Try it with `hookwrap test my_hook`.
+"""
+
+import os
+import sys
+
+# The hookwrap runtime travels with the repo in .hookwrap/lib, so a plain python3 runs this
+# script on a machine where hookwrap is not installed. (os.path rather than pathlib: this
+# runs as a new process on every event, and start-up time counts.)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+
+from hookwrap import HookInput, HookOutput, main  # noqa: E402
+
+# What arrives (session_start; SessionStart on both CLIs):
+#   event.source       why: "startup", "resume", "clear" (Claude also "compact", "fork")
+#   event.cwd, event.session_id: on both
+#   Any other payload key: event.get("key"); the whole payload: event.raw_input.
+
+
+def hook(event: HookInput) -> HookOutput | None:
+    """Return None for no opinion, or a HookOutput (decision, reason, context...)."""
+    # Example: give the model context for the whole session (it cannot be blocked):
+    #     return HookOutput(context="Run tests with `python3 -m pytest -q`.")
+    return None
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(hook))

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""stop_gate: keeps the agent working until a check command passes.
+
+Rendered once by `hookwrap add` from the stop_gate template; it is yours now. When the agent
+wants to stop, it runs `check` from hookwrap.toml ([hooks.stop_gate]). If the check fails,
+the hook blocks the stop and gives the agent the end of the check's output. After
+`max_retries` blocks in a row it lets the agent stop and says so, so it can never loop
+forever; a passing check resets the count.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+
+# The hookwrap runtime travels with the repo in .hookwrap/lib, so a plain python3 runs this
+# script on a machine where hookwrap is not installed. (os.path rather than pathlib: this
+# runs as a new process on every event, and start-up time counts.)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+
+from hookwrap import HookInput, HookOutput, main  # noqa: E402
+
+HOOK_NAME = 'stop_gate'
+DEFAULT_CHECK = 'python3 -m pytest -q'
+DEFAULT_MAX_RETRIES = 3
+TAIL_LINES = 40
+TAIL_CHARS = 3000
+
+HOOKS_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HOOKS_DIR))  # .hookwrap/hooks -> the repo root
+MANIFEST = os.path.join(ROOT, "hookwrap.toml")
+
+
+def _manifest_entry() -> dict:
+    """This hook's [hooks.<name>] table, read on every run so edits apply at once; {} if unreadable."""
+    try:
+        import tomllib
+
+        with open(MANIFEST, "rb") as file:
+            entry = tomllib.load(file).get("hooks", {}).get(HOOK_NAME, {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return entry if isinstance(entry, dict) else {}
+
+
+def _option(entry: dict, key: str, default):
+    """entry[key] when it has the default's type; else the default."""
+    value = entry.get(key, default)
+    return value if isinstance(value, type(default)) and not isinstance(value, bool) else default
+
+
+def _time_limit(entry: dict) -> int:
+    """Seconds for our subprocess: the hook's timeout minus a margin to answer in time."""
+    timeout = entry.get("timeout")
+    if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout <= 0:
+        timeout = 60  # both CLIs' default for a hook without a timeout
+    return max(5, timeout - 10)
+
+
+STATE_DIR = os.path.join(ROOT, ".hookwrap", "state")
+
+# What arrives (after_agent; Claude Code: Stop and SubagentStop, Gemini CLI: AfterAgent):
+#   event.stop_hook_active  True when the agent is already working again because a stop
+#                      hook blocked: check it, or a hook that always blocks loops
+#   Claude: event.last_assistant_message   the agent's final text
+#   Gemini: event.prompt (the user's request), event.prompt_response (the agent's answer)
+#   event.cwd, event.session_id: on both
+#   Any other payload key: event.get("key"); the whole payload: event.raw_input.
+
+
+def hook(event: HookInput) -> HookOutput | None:
+    """Block the stop while the check fails, at most max_retries times in a row."""
+    entry = _manifest_entry()
+    check = _option(entry, "check", DEFAULT_CHECK)
+    max_retries = _option(entry, "max_retries", DEFAULT_MAX_RETRIES)
+    counter = _counter_file(event.session_id)
+    # stop_hook_active is False on a fresh stop: earlier blocks no longer count.
+    blocks = _read_count(counter) if event.stop_hook_active else 0
+    limit = _time_limit(entry)
+    code, output = _run(check, limit)
+    if code == 0:
+        _write_count(counter, 0)
+        return None
+    if code is None:
+        _write_count(counter, 0)
+        return HookOutput(system_message=(
+            f"{HOOK_NAME}: `{check}` did not finish within {limit} s, so the agent was let stop; "
+            f"raise timeout in [hooks.{HOOK_NAME}] of hookwrap.toml."))
+    if blocks >= max_retries:
+        _write_count(counter, 0)
+        return HookOutput(system_message=(
+            f"{HOOK_NAME}: `{check}` still fails after {blocks} attempts; letting the agent stop."))
+    if not _write_count(counter, blocks + 1):
+        # Without the count the cap cannot work, and Gemini has no cap of its own.
+        return HookOutput(system_message=(
+            f"{HOOK_NAME}: `{check}` fails, but the retry count cannot be saved under "
+            f".hookwrap/state/, so the agent was let stop rather than risk a loop."))
+    return HookOutput.block(
+        f"`{check}` failed (exit code {code}); attempt {blocks + 1} of {max_retries}. "
+        f"Fix what it reports, then finish. The end of its output:\n\n{_tail(output)}"
+    )
+
+
+def _run(check: str, limit: int) -> tuple[int | None, str]:
+    """(exit code, output) of the check; exit code None when it ran out of time."""
+    try:
+        # A session of its own, so a timeout kills the whole tree (pytest's children too).
+        process = subprocess.Popen(
+            check, shell=True, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    except OSError as error:
+        return 127, str(error)
+    try:
+        output, _ = process.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass  # already gone
+        process.communicate()
+        return None, ""
+    return process.returncode, output.decode("utf-8", errors="replace")
+
+
+def _tail(output: str) -> str:
+    tail = "\n".join(output.rstrip().splitlines()[-TAIL_LINES:])
+    return tail[-TAIL_CHARS:] or "(no output)"
+
+
+def _counter_file(session_id: str) -> str:
+    safe = "".join(char for char in session_id if char.isalnum() or char in "-_")[:100]
+    return os.path.join(STATE_DIR, f"{HOOK_NAME}.{safe or 'unknown'}.count")
+
+
+def _read_count(path: str) -> int:
+    try:
+        with open(path, encoding="utf-8") as file:
+            return max(0, int(file.read().strip() or 0))
+    except (OSError, ValueError):
+        return 0
+
+
+def _write_count(path: str, count: int) -> bool:
+    """Save the count (0 removes the file); False when it cannot be saved."""
+    try:
+        if count == 0:
+            if os.path.exists(path):
+                os.remove(path)
+            return True
+        os.makedirs(STATE_DIR, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(str(count))
+        return True
+    except OSError as error:
+        print(f"{HOOK_NAME}: cannot record the retry count in {path}: {error}", file=sys.stderr)
+        return False
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(hook))
