@@ -1,0 +1,224 @@
+"""The `hookwrap` command: parses options, calls one core function, prints, returns an exit code."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import __version__
+from .errors import HookwrapError
+
+EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 3, 130
+
+app = typer.Typer(
+    name="hookwrap",
+    help="Write an AI-agent hook once in Python; run it on Claude Code and Gemini CLI.\n\n"
+         "hookwrap.toml is the source of truth: `add`, `remove` and `sync` keep "
+         ".claude/settings.json and .gemini/settings.json in step with it.",
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class PlatformChoice(str, Enum):
+    """Values of --platform."""
+
+    claude = "claude"
+    gemini = "gemini"
+    all = "all"
+
+
+class _State:
+    directory: Path = Path(".")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"hookwrap {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    directory: Path = typer.Option(Path("."), "-C", "--directory", metavar="DIR",
+                                   help="Run as if started in DIR."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    _State.directory = directory
+
+
+def _cwd() -> Path:
+    return _State.directory.resolve()
+
+
+def _root_dir() -> Path:
+    from .project import find_root
+
+    return find_root(_cwd())
+
+
+def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
+    prefix = "would " if (dry_run or check) else ""
+    for warning in plan.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    for change in plan.pending:
+        detail = f": {'; '.join(change.detail)}" if change.detail else ""
+        typer.echo(f"{prefix}{change.action:<7} {change.rel}{detail}")
+    for note in plan.notes:
+        typer.echo(f"note: {note}")
+    if not plan.pending:
+        typer.echo("nothing to change: everything matches hookwrap.toml")
+
+
+def _execute(root: Path, build, *, dry_run: bool = False) -> None:
+    from .fsutil import project_lock
+
+    with project_lock(root):
+        plan = build()
+        if not dry_run:
+            plan.apply()
+    _print_plan(plan, dry_run=dry_run)
+
+
+@app.command()
+def init(dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing.")) -> None:
+    """Set up hookwrap here: hookwrap.toml and the runtime under .hookwrap/ (safe to re-run)."""
+    from .project import init_plan
+
+    root = _cwd()
+    _execute(root, lambda: init_plan(root), dry_run=dry_run)
+
+
+@app.command()
+def add(
+    event: str = typer.Argument(..., help="Normalized event: before_tool, after_tool, before_prompt, "
+                                          "after_agent, session_start, session_end, ..."),
+    name: str = typer.Argument(..., help="Hook name; a template's name (guard, context, audit, "
+                                         "stop_gate, format) picks that template."),
+    template: Optional[str] = typer.Option(None, "--template", "-t", help="Template to render (default: NAME if it is one, else the event's skeleton)."),
+    matcher: Optional[str] = typer.Option(None, "--matcher", "-m", help="Normalized tool names joined by |, e.g. shell|write_file; or a lifecycle value such as startup."),
+    platform: PlatformChoice = typer.Option(PlatformChoice.all, "--platform", "-p", help="Where to register it."),
+    timeout: Optional[int] = typer.Option(None, "--timeout", help="Timeout in seconds (Gemini gets milliseconds)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
+    """Render a hook script, record it in hookwrap.toml, register it with both CLIs."""
+    from .project import add_plan
+
+    root = _root_dir()
+    _execute(root, lambda: add_plan(root, event=event, name=name, template=template,
+                                    matcher=matcher, platforms=platform.value, timeout=timeout),
+             dry_run=dry_run)
+
+
+@app.command()
+def remove(
+    name: str = typer.Argument(..., help="The hook to remove."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
+    """Delete a hook: its script, its manifest entry, and both registrations."""
+    from .project import remove_plan
+
+    root = _root_dir()
+    _execute(root, lambda: remove_plan(root, name=name), dry_run=dry_run)
+
+
+@app.command("list")
+def list_(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Show the hooks and, per platform, whether each registration is present and current."""
+    from .inventory import format_table, list_hooks
+
+    rows = list_hooks(_root_dir())
+    typer.echo(json.dumps(rows, indent=2) if as_json else format_table(rows))
+
+
+@app.command()
+def sync(
+    check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if anything differs."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
+    """Make the runtime, the scripts and both settings files match hookwrap.toml."""
+    from .fsutil import project_lock
+    from .project import sync_plan
+
+    root = _root_dir()
+    if check:
+        plan = sync_plan(root)
+        _print_plan(plan, check=True)
+        if plan.pending:
+            typer.echo("hint: run `hookwrap sync` to fix", err=True)
+            raise typer.Exit(EXIT_USER)
+        return
+    with project_lock(root):
+        plan = sync_plan(root)
+        if not dry_run:
+            plan.apply()
+    _print_plan(plan, dry_run=dry_run)
+
+
+@app.command()
+def templates() -> None:
+    """List the templates `hookwrap add` can render."""
+    from .render import TEMPLATES
+
+    for name, info in TEMPLATES.items():
+        events = ", ".join(e.value for e in info.events) if info.events else "any event"
+        typer.echo(f"{name:<10} {info.summary} [{events}]")
+
+
+def _register_optional_commands() -> None:
+    """test and doctor live in their own module so the core commands stay small."""
+    try:
+        from . import cli_checks
+    except ImportError:
+        return
+    cli_checks.register(app)
+
+
+_register_optional_commands()
+
+
+def _print_error(error: HookwrapError) -> None:
+    typer.echo(f"error: {error.message}", err=True)
+    if error.hint:
+        typer.echo(f"hint: {error.hint}", err=True)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Run the CLI and map every outcome to hookwrap's exit codes (never a traceback for users)."""
+    import click
+
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args=argv, prog_name="hookwrap", standalone_mode=False)
+        return result if isinstance(result, int) else EXIT_OK
+    except HookwrapError as error:
+        _print_error(error)
+        return EXIT_USER
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        typer.echo("interrupted", err=True)
+        return EXIT_INTERRUPT
+    except click.exceptions.ClickException as error:
+        error.show()
+        return EXIT_USAGE if isinstance(error, click.UsageError) else EXIT_USER
+    except Exception as error:  # a bug: say so plainly, with the traceback for the report
+        import traceback
+
+        traceback.print_exc()
+        typer.echo(f"internal error: {type(error).__name__}: {error}\n"
+                   "hint: please report this with the traceback above", err=True)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

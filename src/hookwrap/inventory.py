@@ -1,0 +1,101 @@
+"""`hookwrap list`: each manifest hook and the state of its registration on each platform."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import registrations as regs
+from .platforms import NORMALIZED_TO_EVENT, Platform
+
+# Per-platform status words, from best to worst.
+CURRENT, DRIFTED, MISSING, NOT_SELECTED, NO_EVENT = (
+    "current", "drifted", "missing", "not selected", "no such event")
+
+
+def _owned(root: Path) -> dict[Platform, list]:
+    from .project import read_settings_text
+    from .settings import owned_entries, parse_settings
+
+    found: dict[Platform, list] = {}
+    for platform in Platform:
+        text = read_settings_text(root, platform)
+        data = parse_settings(text, platform, label=regs.SETTINGS_FILES[platform]) if text else {}
+        found[platform] = owned_entries(data, platform)
+    return found
+
+
+def _status(registration, entries) -> str:
+    mine = [e for e in entries if e.name == registration.name]
+    if not mine:
+        return MISSING
+    entry = mine[0]
+    same = (entry.event == registration.event and entry.matcher == registration.matcher
+            and entry.handler == registration.handler and len(mine) == 1)
+    return CURRENT if same else DRIFTED
+
+
+def _platform_row(spec, platform: Platform, registration, entries) -> dict:
+    if platform not in spec.platforms:
+        return {"status": NOT_SELECTED, "registered": False, "current": False}
+    if registration is None:
+        return {"status": NO_EVENT, "registered": False, "current": False}
+    status = _status(registration, entries)
+    return {"status": status, "registered": status != MISSING, "current": status == CURRENT,
+            "event": registration.event, "matcher": registration.matcher}
+
+
+def list_hooks(root: Path) -> list[dict]:
+    """One object per manifest hook (name, event, template, matcher, platforms, script),
+    then one per orphaned hookwrap registration (``"orphan": true``)."""
+    from .project import _python, load_manifest, spec_registrations
+
+    manifest = load_manifest(root)
+    owned = _owned(root)
+    rows: list[dict] = []
+    for spec in manifest.hooks:
+        found, _ = spec_registrations(spec, _python(manifest))
+        by_platform = {r.platform: r for r in found}
+        rows.append({
+            "name": spec.name,
+            "event": spec.event.value,
+            "template": spec.template,
+            "matcher": spec.matcher,
+            "timeout": spec.timeout,
+            "script": (root / regs.script_path(spec.name)).is_file(),
+            "platforms": {p.value: _platform_row(spec, p, by_platform.get(p), owned[p])
+                          for p in Platform},
+        })
+    known = {spec.name for spec in manifest.hooks}
+    for platform, entries in owned.items():
+        for entry in entries:
+            if entry.name not in known:
+                rows.append({"name": entry.name, "event": entry.event, "orphan": True,
+                             "matcher": entry.matcher,
+                             "platforms": {platform.value: {"status": "orphan",
+                                                            "registered": True,
+                                                            "current": False}}})
+    return rows
+
+
+def format_table(rows: list[dict]) -> str:
+    """A plain-text table for people; `--json` is the one for scripts."""
+    if not rows:
+        return "no hooks yet: try `hookwrap add before_tool guard`"
+    header = ("NAME", "EVENT", "MATCHER", "CLAUDE", "GEMINI")
+    lines = [header]
+    for row in rows:
+        platforms = row["platforms"]
+        lines.append((row["name"], row["event"], row.get("matcher") or "*",
+                      platforms.get("claude", {}).get("status", "-"),
+                      platforms.get("gemini", {}).get("status", "-")))
+    widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
+    text = "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
+                     for line in lines)
+    if any(row.get("orphan") for row in rows):
+        text += "\n\nhint: orphaned entries are removed by `hookwrap sync`"
+    elif any(p.get("status") in (MISSING, DRIFTED) for row in rows for p in row["platforms"].values()):
+        text += "\n\nhint: run `hookwrap sync` to repair missing or drifted registrations"
+    return text
+
+
+__all__ = ["list_hooks", "format_table", "NORMALIZED_TO_EVENT"]
