@@ -263,8 +263,8 @@ class _Validator:
         from hookwrap.render import TEMPLATES
 
         template = entry.get("template", "skeleton")
-        if template not in TEMPLATES:
-            self._fail(f"hooks.{name}.template", f"{template!r} is not a template",
+        if not isinstance(template, str) or template not in TEMPLATES:
+            self._fail(f"hooks.{name}.template", f"{_show(template)} is not a template",
                        hint=f"templates: {', '.join(TEMPLATES)}")
         return template
 
