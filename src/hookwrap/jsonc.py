@@ -63,18 +63,6 @@ class Document:
         return any(start <= c_start < end for c_start, _ in self.comments)
 
 
-def settings_error(message: str, *, hint: str) -> SettingsError:
-    """Build a SettingsError carrying `hint`.
-
-    `SettingsError(message, hint=...)` currently fails: ValueError's __init__ comes first in the
-    MRO and rejects keyword arguments, so the attributes are set here instead.
-    """
-    error = SettingsError(message)
-    error.message = message
-    error.hint = hint
-    return error
-
-
 def position(text: str, offset: int) -> tuple[int, int]:
     """1-based (line, column) of `offset` in `text`."""
     line = text.count("\n", 0, offset) + 1
@@ -84,7 +72,7 @@ def position(text: str, offset: int) -> tuple[int, int]:
 
 def parse_error(text: str, offset: int, message: str, *, label: str) -> SettingsError:
     line, column = position(text, offset)
-    return settings_error(f"{label}:{line}:{column}: {message}", hint=PARSE_HINT)
+    return SettingsError(f"{label}:{line}:{column}: {message}", hint=PARSE_HINT)
 
 
 class _Parser:
@@ -356,7 +344,7 @@ def _remove_member(text: str, obj: Node, index: int) -> str:
 
 def _refuse_if_commented(doc: Document, node: Node, key: str, path: str, label: str) -> None:
     if doc.has_comments_in(node.start, node.end):
-        raise settings_error(
+        raise SettingsError(
             f'{label}: comments inside "{key}" would be lost (in {path}); '
             "hookwrap will not rewrite this file",
             hint=COMMENT_HINT,
@@ -427,7 +415,7 @@ def rewrite_member(text: str, key: str, value: Any, *, label: str) -> str:
     new_text = _rewrite(text, doc, key, value, label)
     if not _same(parse(new_text, label=label), expected):
         # Only duplicate keys can get here: the edit hit one copy and another one still shows.
-        raise settings_error(
+        raise SettingsError(
             f'{label}: "{key}" cannot be rewritten safely (is a key repeated?); '
             "hookwrap will not rewrite this file",
             hint="remove the repeated key by hand, then run hookwrap sync",
