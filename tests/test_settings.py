@@ -411,3 +411,159 @@ def test_load_settings(tmp_path: Path) -> None:
         load_settings(bad, Platform.CLAUDE, CLAUDE_LABEL)
     with pytest.raises(SettingsError, match="cannot read"):
         load_settings(tmp_path, Platform.CLAUDE, CLAUDE_LABEL)
+
+
+# --- properties -------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from hookwrap.schema import CLAUDE_EVENTS, GEMINI_EVENTS  # noqa: E402
+from hookwrap.settings import owned_name  # noqa: E402
+
+NAMES = ["alpha", "beta", "gamma", "delta"]
+TARGETS = {
+    Platform.CLAUDE: (["PreToolUse", "PostToolUse", "Stop"], [None, "Bash", "Edit|Write"], 1),
+    Platform.GEMINI: (["BeforeTool", "AfterTool", "AfterAgent"], [None, "^run_shell_command$",
+                                                                 "write_file"], 1000),
+}
+FOREIGN_COMMANDS = ["lint.sh", "python3 .claude/hooks/x.py", "echo '.hookwrap/hooks/'",
+                    "python3 my.hookwrap/hooks/alpha.py", "npx prettier --write"]
+_scalars = st.none() | st.booleans() | st.integers(-99, 99) | st.text(max_size=5)
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=2)
+                       | st.dictionaries(st.text(max_size=4), inner, max_size=2), max_leaves=6)
+
+
+def _owned_handler(platform: Platform):
+    scale = TARGETS[platform][2]
+    return st.builds(lambda name, t: {"type": "command", "command": command_for(name, platform),
+                                      "timeout": t * scale},
+                     st.sampled_from(NAMES), st.integers(1, 3))
+
+
+_foreign_handler = st.fixed_dictionaries(
+    {"type": st.just("command"), "command": st.sampled_from(FOREIGN_COMMANDS)},
+    optional={"timeout": st.integers(1, 9), "__marker__": st.booleans()},
+) | st.just({"type": "http", "url": "https://hooks.example/x"})
+
+
+def _group(handlers):
+    return st.builds(
+        lambda matcher, hs, extra: {**({} if matcher is None else {"matcher": matcher}),
+                                    "hooks": hs, **extra},
+        st.none() | st.sampled_from(["Bash", "Edit", "^read_file$", ""]),
+        handlers,
+        st.dictionaries(st.sampled_from(["note", "sequential"]), st.booleans(), max_size=1),
+    )
+
+
+def _settings(platform: Platform):
+    owned = _owned_handler(platform)
+    anyone = _foreign_handler | owned
+    # Every event keeps at least one foreign handler, so no event is foreign-empty to begin with.
+    anchored = st.tuples(_foreign_handler, st.lists(anyone, max_size=2), st.integers(0, 2)).map(
+        lambda t: t[1][: t[2]] + [t[0]] + t[1][t[2]:])
+    groups = st.tuples(_group(anchored), st.lists(_group(st.lists(anyone, min_size=1, max_size=3)),
+                                                   max_size=2), st.integers(0, 2)).map(
+        lambda t: t[1][: t[2]] + [t[0]] + t[1][t[2]:])
+    events = list(CLAUDE_EVENTS if platform is Platform.CLAUDE else GEMINI_EVENTS) + ["Custom"]
+    hooks = st.dictionaries(st.sampled_from(events), groups, min_size=1, max_size=5)
+    keys = st.text(alphabet="abxyz$_", min_size=1, max_size=5)
+    return st.tuples(st.dictionaries(keys, _values, max_size=4), st.none() | hooks,
+                     st.integers(0, 4)).map(_place_hooks)
+
+
+def _place_hooks(parts) -> dict:
+    foreign, hooks, at = parts
+    items = list(foreign.items())
+    if hooks is not None:
+        items.insert(min(at, len(items)), ("hooks", hooks))
+    return dict(items)
+
+
+def _desired(platform: Platform):
+    events, matchers, scale = TARGETS[platform]
+    one = st.tuples(st.sampled_from(NAMES), st.sampled_from(events), st.sampled_from(matchers),
+                    st.integers(1, 3))
+    return st.lists(one, max_size=4, unique_by=lambda t: t[0]).map(lambda regs: [
+        Registration(name, platform, event, matcher,
+                     {"type": "command", "command": command_for(name, platform),
+                      "timeout": t * scale})
+        for name, event, matcher, t in regs])
+
+
+def strip_owned(value: dict) -> dict:
+    """The settings without hookwrap's handlers, and without containers that held only those."""
+    result = copy.deepcopy(value)
+    hooks = result.get("hooks")
+    if not isinstance(hooks, dict):
+        return result
+    for event in list(hooks):
+        kept = []
+        for group in hooks[event]:
+            mine = [h for h in group["hooks"] if owned_name(h)]
+            if mine and len(mine) == len(group["hooks"]):
+                continue
+            group["hooks"] = [h for h in group["hooks"] if not owned_name(h)]
+            kept.append(group)
+        hooks[event] = kept
+        if not kept:
+            del hooks[event]
+    if not hooks:
+        del result["hooks"]
+    return result
+
+
+def _signature(entries) -> list[tuple]:
+    return sorted((e.name, e.event, e.matcher, canonical(e.handler)) for e in entries)
+
+
+def _check_sequence(platform: Platform, initial: dict, sequence, prefix: str) -> None:
+    label = CLAUDE_LABEL if platform is Platform.CLAUDE else GEMINI_LABEL
+    foreign = canonical(strip_owned(initial))
+    text: str | None = prefix + jsonc.dumps(initial)
+    for desired in sequence:
+        result = reconcile(text, platform, desired, label=label)
+        after = {} if result.new_text is None else jsonc.parse(result.new_text, label=label)
+        assert canonical(strip_owned(after)) == foreign
+        assert _signature(owned_entries(after, platform)) == sorted(
+            (r.name, r.event, r.matcher, canonical(r.handler)) for r in desired)
+        again = reconcile(result.new_text, platform, desired, label=label)
+        assert again.new_text == result.new_text and again.changed is False
+        assert {c.action for c in again.changes} <= {"unchanged"}
+        text = result.new_text
+
+
+_property_settings = settings(max_examples=120, deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+
+
+@_property_settings
+@given(st.data())
+def test_property_claude_foreign_content_survives_and_reconcile_is_idempotent(draw) -> None:
+    initial = draw.draw(_settings(Platform.CLAUDE))
+    sequence = draw.draw(st.lists(_desired(Platform.CLAUDE), min_size=1, max_size=4))
+    _check_sequence(Platform.CLAUDE, initial, [*sequence, []], "")
+
+
+@_property_settings
+@given(st.data(), st.booleans())
+def test_property_gemini_foreign_content_survives_and_reconcile_is_idempotent(draw, commented) -> None:
+    initial = draw.draw(_settings(Platform.GEMINI))
+    sequence = draw.draw(st.lists(_desired(Platform.GEMINI), min_size=1, max_size=4))
+    _check_sequence(Platform.GEMINI, initial, [*sequence, []], "// team file\n" if commented else "")
+
+
+@_property_settings
+@given(st.data())
+def test_property_add_then_remove_restores_the_json(draw) -> None:
+    platform = draw.draw(st.sampled_from([Platform.CLAUDE, Platform.GEMINI]))
+    initial = strip_owned(draw.draw(_settings(platform)))
+    label = CLAUDE_LABEL if platform is Platform.CLAUDE else GEMINI_LABEL
+    text = jsonc.dumps(initial)
+    added = reconcile(text, platform, draw.draw(_desired(platform)), label=label)
+    removed = reconcile(added.new_text, platform, [], label=label)
+    if initial:
+        assert removed.new_text == text
+    else:
+        assert removed.new_text in (None, text)
