@@ -5,10 +5,16 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any
 
 from .platforms import NormalizedEvent, Platform, canonical_event_name, normalize_event
 from .tools import normalize_tool
+
+# Imported for type checkers only: `typing` costs ~5 ms on an interpreter whose start-up has not
+# loaded it already, and with `from __future__ import annotations` no annotation here is evaluated
+# at run time. (TYPE_CHECKING is false when run and true for mypy and pyright.)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Payload keys that have a dedicated HookInput field, beside the REQ-006 ones. Every key a real
 # payload carries stays reachable through raw_input / get() too.

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from .platforms import EVENT_TO_NORMALIZED, NORMALIZED_TO_EVENT, NormalizedEvent, Platform
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _E = NormalizedEvent
 
@@ -65,9 +69,17 @@ class HookOutput:
 
 
 def _event_name(platform: Platform, event: NormalizedEvent, raw_event: str | None) -> str:
-    """The running event's own name: Claude rejects a hookEventName that differs from it."""
-    if raw_event and EVENT_TO_NORMALIZED[platform].get(raw_event) == event:
-        return raw_event
+    """The running event's own name: Claude rejects a hookEventName that differs from it.
+
+    "" when the running event is one hookwrap does not map (Claude's MessageDisplay, Setup,
+    ...): naming another event there would void the whole output, so none is sent.
+    """
+    if raw_event:
+        known = EVENT_TO_NORMALIZED[platform].get(raw_event)
+        if known == event:
+            return raw_event
+        if known is None and platform is Platform.CLAUDE:
+            return ""
     return NORMALIZED_TO_EVENT[platform].get(event, "")
 
 

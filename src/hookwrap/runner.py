@@ -5,14 +5,27 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Callable, Optional, Sequence
 
 from .hookinput import HookInput, normalize_input
 from .hookoutput import HookOutput, denormalize_output
 from .platforms import NormalizedEvent, Platform, detect_platform
 from .protocol import format_hook_error, output_hook_error, read_stdin, write_stdout
 
-Hook = Callable[[HookInput], Optional[HookOutput]]
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Optional, Sequence
+
+    Hook = Callable[[HookInput], Optional[HookOutput]]
+
+
+def __getattr__(name: str) -> object:
+    """``runner.Hook``, the hook function's type, built on first use: it needs typing."""
+    if name == "Hook":
+        from typing import Callable, Optional
+
+        return Callable[[HookInput], Optional[HookOutput]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _StdoutToStderr:
@@ -34,10 +47,15 @@ class _StdoutToStderr:
         sys.stdout = sys.stderr
 
     def __exit__(self, *exc: object) -> None:
-        try:
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
+        # Flush every stream that may hold the hook's text while fd 1 still points at stderr:
+        # a write to sys.__stdout__ (or a saved sys.stdout) is buffered, and flushed later it
+        # would land in front of the JSON document.
+        for stream in (sys.stderr, sys.__stdout__, self._saved):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
         if self._fd is not None:
             os.dup2(self._fd, 1)
             os.close(self._fd)
@@ -71,6 +89,20 @@ def _report_error(error: BaseException, hook_input: HookInput | None) -> None:
     output_hook_error(error, context)
 
 
+def _seal_stdout() -> None:
+    """After the one document is out, send anything printed later (a thread the hook left
+    running, an atexit handler) to stderr. Only in a real hook process: an in-process caller
+    that replaced sys.stdout keeps its streams."""
+    if sys.stdout is not sys.__stdout__:
+        return
+    try:
+        sys.stdout.flush()
+        os.dup2(2, 1)
+    except (OSError, ValueError, AttributeError):
+        return
+    sys.stdout = sys.stderr
+
+
 def _run(hook: Hook, platform: Platform, raw: str) -> int:
     hook_input: HookInput | None = None
     try:
@@ -79,8 +111,9 @@ def _run(hook: Hook, platform: Platform, raw: str) -> int:
         text = denormalize_output(output, platform, hook_input.event, hook_input.raw_event)
     except BaseException as error:  # the agent must never see a crash, whatever happened
         _report_error(error, hook_input)
-        return 0
-    write_stdout(text)
+    else:
+        write_stdout(text)
+    _seal_stdout()
     return 0
 
 
