@@ -1,0 +1,415 @@
+"""Hook latency and CLI wall time, side by side with the interpreter's floor.
+
+Usage: python benchmarks/run.py [--quick] [--runs N] [--hooks N] [--cache-dir DIR]
+
+Every hook is a new process on every tool call, so what matters is the wall time of one
+process, compared with the cheapest possible hook on the same interpreter, measured in the same
+run. The commands are run in turns (the order rotates every round) so that drift in the
+machine's speed hits them all alike; the table shows medians. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CCHOOKS_VERSION = "0.1.5"  # newest on PyPI when this benchmark was written; pinned for comparability
+CLI_TARGET_MS = 300.0
+GUARD_TARGET, GUARD_STRETCH = 1.6, 1.3
+RUNTIME_MODULES = ("__init__", "platforms", "tools", "hookinput", "hookoutput", "protocol", "runner")
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+PAYLOAD_DIRS = (REPO / "tests" / "fixtures" / "payloads",)
+EVENTS = ("before_tool", "after_tool", "session_start", "before_prompt", "after_agent")
+
+FLOOR_HOOK = 'import json, sys\njson.load(sys.stdin)\nprint("{}")\n'
+
+# The peer row runs the very rules of hookwrap's rendered guard.py (same regexes, same shell
+# parsing) with cchooks doing the I/O: the hookwrap import is swapped for this shim and the
+# `main(hook)` call for cchooks' context. Claude Code only: cchooks does not speak Gemini.
+CCHOOKS_SHIM = """\
+from types import SimpleNamespace
+from cchooks import PreToolUseContext, create_context
+
+
+class HookOutput:  # what the guard's rules return, handed to cchooks below
+    def __init__(self, reason):
+        self.reason = reason
+
+    @classmethod
+    def block(cls, reason):
+        return cls(reason)
+
+
+HookInput = object
+"""
+CCHOOKS_MAIN = """\
+_TOOLS = {"Bash": "shell", "Write": "write_file", "Edit": "edit_file"}
+c = create_context()
+if isinstance(c, PreToolUseContext):
+    decision = hook(SimpleNamespace(tool_name=_TOOLS.get(c.tool_name, c.tool_name.lower()),
+                                    tool_input=c.tool_input, cwd=c.cwd))
+    if decision is not None:
+        c.output.deny(decision.reason)
+    else:
+        c.output.exit_success()
+c.output.exit_success()
+"""
+GUARD_IMPORT = "from hookwrap import HookInput, HookOutput, main  # noqa: E402\n"
+GUARD_MAIN = 'if __name__ == "__main__":\n    raise SystemExit(main(hook))\n'
+
+
+def cchooks_guard(guard_source: str) -> str:
+    """The rendered guard with cchooks in place of hookwrap (Unavailable if its shape changed)."""
+    if GUARD_IMPORT not in guard_source or GUARD_MAIN not in guard_source:
+        raise Unavailable("the rendered guard.py no longer has the import / main lines this row swaps")
+    return guard_source.replace(GUARD_IMPORT, CCHOOKS_SHIM).replace(GUARD_MAIN, CCHOOKS_MAIN)
+
+
+@dataclass
+class Row:
+    """One line of the table: a command to time, or the reason it cannot be timed."""
+
+    label: str
+    argv: list[str] | None = None
+    stdin: bytes = b""
+    env: dict[str, str] | None = None
+    cwd: Path | None = None
+    kind: str = "hook"  # "hook": ratio to floor; "cli": vs the 300 ms target; "import": -X importtime
+    after: list[str] | None = None  # untimed clean-up after each timed run (remove what add made)
+    unavailable: str = ""
+    samples: list[float] = field(default_factory=list)
+
+
+class Unavailable(Exception):
+    """A row cannot be measured here; the message says why."""
+
+
+def _run(argv, *, cwd=None, env=None, stdin=b"", check=True):
+    proc = subprocess.run(argv, cwd=cwd, env=env, input=stdin, capture_output=True)
+    if check and proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).decode(errors="replace").strip().splitlines()[-1:]
+        raise Unavailable(f"{' '.join(map(str, argv[:4]))} exited {proc.returncode}: {' '.join(tail)}")
+    return proc
+
+
+def machine_line(python: str) -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    version = _run([python, "-c", "import sys; print(sys.version.split()[0])"]).stdout.decode().strip()
+    load = "/".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return (f"machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+            f"Python {version} ({python}), load average {load} at start")
+
+
+def versions_line(python: str) -> str:
+    """The CLI rows depend on these: typer 0.29 and later import pydantic, for one."""
+    code = ("from importlib.metadata import version\n"
+            "for n in ('hookwrap', 'typer', 'click', 'pydantic', 'tomlkit', 'jinja2'):\n"
+            "    try: print(f'{n} {version(n)}', end='; ')\n"
+            "    except Exception: print(f'{n} absent', end='; ')")
+    return "packages: " + _run([python, "-c", code]).stdout.decode().strip(" ;")
+
+
+def compile_line(work: Path) -> str:
+    """A script run as `python3 script.py` is compiled on every run (only imports get a .pyc)."""
+    guard = work / "guard" / ".hookwrap" / "hooks" / "guard.py"
+    if not guard.is_file():
+        return "guard.py: not rendered"
+    source = guard.read_text()
+    times = []
+    for _ in range(50):
+        start = time.perf_counter()
+        compile(source, str(guard), "exec")
+        times.append((time.perf_counter() - start) * 1000)
+    return (f"guard.py: {source.count(chr(10))} lines, compiled on every run in "
+            f"{statistics.median(times):.1f} ms (median of 50, in this process)")
+
+
+def site_line(python: str) -> str:
+    """Which .pth files run code at every interpreter start: the floor pays for them too."""
+    code = "import site, sys; print('\\n'.join(site.getsitepackages() + [site.getusersitepackages()]))"
+    dirs = _run([python, "-c", code]).stdout.decode().split()
+    hooks = []
+    for d in dirs:
+        for pth in sorted(Path(d).glob("*.pth")) if Path(d).is_dir() else ():
+            text = pth.read_text(errors="replace")
+            if any(line.startswith(("import ", "import\t")) for line in text.splitlines()):
+                mods = sorted(set(re.findall(r"\bimport ([A-Za-z_][\w.]*)", text)) - {"os", "sys"})
+                hooks.append(f"{pth.name} (imports {', '.join(mods) or 'os'})")
+    return "site: .pth files that run code at start-up: " + ("; ".join(hooks) or "none")
+
+
+def child_env(bindir: Path, **extra: str) -> dict[str, str]:
+    """The environment of every timed process: the benchmarked interpreter first on PATH.
+
+    PYTHONDONTWRITEBYTECODE is dropped so that, as on a user's machine, the first run writes
+    the runtime's .pyc files and later runs read them (one row measures the opposite).
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
+    env.update(extra)
+    return env
+
+
+def payload(platform_dir: str, names: tuple[str, ...]) -> bytes:
+    for base in (*PAYLOAD_DIRS, Path("/work/shared/reference/payloads")):
+        for name in names:
+            path = base / platform_dir / name
+            if path.is_file():
+                return path.read_bytes()
+    raise Unavailable(f"no {platform_dir} payload among {', '.join(names)}")
+
+
+def interpreter_rows(work: Path, bindir: Path, claude_payload: bytes) -> list[Row]:
+    floor = work / "floor.py"
+    floor.write_text(FLOOR_HOOK)
+    env = child_env(bindir)
+    return [
+        Row("floor: json.load(stdin), print {} (bash -c 'python3 floor.py')",
+            ["bash", "-c", f'python3 "{floor}"'], claude_payload, env, work),
+        Row("interpreter start: python3 -c pass", ["bash", "-c", "python3 -c pass"], b"", env, work),
+        Row("interpreter start without site: python3 -S -c pass",
+            ["bash", "-c", "python3 -S -c pass"], b"", env, work),
+    ]
+
+
+def import_rows(work: Path, python: str) -> list[Row]:
+    """`import hookwrap` as a hook imports it: the runtime files alone, on their own sys.path."""
+    src = _run([python, "-c", "import hookwrap, os; print(os.path.dirname(hookwrap.__file__))"])
+    lib = work / "lib" / "hookwrap"
+    lib.mkdir(parents=True)
+    for name in RUNTIME_MODULES:
+        shutil.copy2(Path(src.stdout.decode().strip()) / f"{name}.py", lib / f"{name}.py")
+    env = child_env(Path(python).parent, PYTHONPATH=str(lib.parent))
+    no_site = child_env(Path(python).parent)
+    path = f"import sys; sys.path.insert(0, {str(lib.parent)!r}); "
+    return [
+        Row("import hookwrap (-X importtime, cumulative)",
+            [python, "-X", "importtime", "-c", "import hookwrap"], env=env, cwd=work, kind="import"),
+        Row("import hookwrap after json, sys (what a hook adds to the floor)",
+            [python, "-X", "importtime", "-c", "import json, sys; import hookwrap"],
+            env=env, cwd=work, kind="import"),
+        Row("import hookwrap without site (-S: a machine with no .pth start-up code)",
+            [python, "-S", "-X", "importtime", "-c", path + "import hookwrap"],
+            env=no_site, cwd=work, kind="import"),
+    ]
+
+
+def cchooks_row(python: str, cache: Path, work: Path, claude_payload: bytes) -> Row:
+    row = Row(f"peer: the same guard rules with cchooks {CCHOOKS_VERSION}, claude")
+    try:
+        source = cchooks_guard((work / "guard" / ".hookwrap" / "hooks" / "guard.py").read_text())
+    except (Unavailable, OSError) as exc:
+        row.unavailable = f"no guard to port: {exc}"
+        return row
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    venv = cache / f"cchooks-{CCHOOKS_VERSION}-{tag}"
+    try:
+        if not (venv / ".installed").exists():
+            shutil.rmtree(venv, ignore_errors=True)
+            # --system-site-packages: the same .pth start-up code runs as for the other rows.
+            _run([python, "-m", "venv", "--system-site-packages", str(venv)])
+            _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                  "--disable-pip-version-check", f"cchooks=={CCHOOKS_VERSION}"])
+            (venv / ".installed").write_text(CCHOOKS_VERSION)
+    except (Unavailable, OSError) as exc:
+        row.unavailable = f"cchooks could not be installed: {exc}"
+        return row
+    script = work / "cchooks_guard.py"
+    script.write_text(source)
+    row.argv = ["bash", "-c", f'python3 "{script}"']
+    row.stdin, row.cwd = claude_payload, work
+    row.env = child_env(venv / "bin", CLAUDE_PROJECT_DIR=str(work))
+    return row
+
+
+def _hookwrap(python: str) -> list[str]:
+    script = Path(python).parent / "hookwrap"
+    return [str(script)] if script.is_file() else [python, "-m", "hookwrap"]
+
+
+def _registered_command(path: Path, hook: str) -> str:
+    text = path.read_text()
+    try:
+        data = json.loads(text)
+        for groups in data.get("hooks", {}).values():
+            for group in groups:
+                for handler in group.get("hooks", []):
+                    if f"/.hookwrap/hooks/{hook}.py" in handler.get("command", ""):
+                        return handler["command"]
+    except ValueError:  # JSONC: fall back to the string itself
+        string = r'"(?:[^"\\]|\\.)*/\.hookwrap/hooks/' + hook + r'\.py(?:[^"\\]|\\.)*"'
+        match = re.search(r'"command"\s*:\s*(' + string + ")", text)
+        if match:
+            return json.loads(match.group(1))
+    raise Unavailable(f"no command for {hook} in {path}")
+
+
+def new_project(root: Path, hw: list[str], env: dict[str, str]) -> Path:
+    root.mkdir(parents=True)
+    _run(["git", "init", "-q", str(root)])
+    _run([*hw, "init"], cwd=root, env=env)
+    return root
+
+
+def guard_rows(work: Path, python: str, bindir: Path) -> list[Row]:
+    hw = _hookwrap(python)
+    env = child_env(bindir)
+    cases = (("claude", ".claude", "CLAUDE_PROJECT_DIR", ("PreToolUse.json",)),
+             ("gemini", ".gemini", "GEMINI_PROJECT_DIR",
+              ("BeforeTool.run_shell_command.json", "BeforeTool.json")))
+    rows = [Row(f"hookwrap guard, {name} (registered command, bash -c)") for name, *_ in cases]
+    rows.append(Row("hookwrap guard, claude, no .pyc (PYTHONDONTWRITEBYTECODE=1, fresh checkout)"))
+    try:
+        project = new_project(work / "guard", hw, env)
+        _run([*hw, "add", "before_tool", "guard"], cwd=project, env=env)
+        bare = new_project(work / "guard-nopyc", hw, env)
+        _run([*hw, "add", "before_tool", "guard"], cwd=bare, env=env)
+        for row, (name, folder, var, payloads) in zip(rows, cases):
+            command = _registered_command(project / folder / "settings.json", "guard")
+            row.argv, row.cwd = ["bash", "-c", command], project
+            row.stdin = payload(name, payloads)
+            row.env = child_env(bindir, **{var: str(project)})
+        command = _registered_command(bare / ".claude" / "settings.json", "guard")
+        shutil.rmtree(bare / ".hookwrap" / "lib" / "hookwrap" / "__pycache__", ignore_errors=True)
+        rows[2].argv, rows[2].cwd, rows[2].stdin = ["bash", "-c", command], bare, rows[0].stdin
+        rows[2].env = {**child_env(bindir, CLAUDE_PROJECT_DIR=str(bare)), "PYTHONDONTWRITEBYTECODE": "1"}
+    except (Unavailable, OSError) as exc:
+        for row in rows:
+            row.unavailable = row.unavailable or str(exc)
+    return rows
+
+
+def cli_rows(work: Path, python: str, bindir: Path, hooks: int) -> list[Row]:
+    hw = _hookwrap(python)
+    env = child_env(bindir)
+    rows = [Row(f"hookwrap list ({hooks} hooks)"), Row(f"hookwrap sync --check ({hooks} hooks)"),
+            Row(f"hookwrap add ({hooks} hooks; the new one removed, untimed, after each run)")]
+    try:
+        project = new_project(work / "many", hw, env)
+        for i in range(hooks):
+            _run([*hw, "add", EVENTS[i % len(EVENTS)], f"hook{i:02d}"], cwd=project, env=env)
+        argvs = ([*hw, "list"], [*hw, "sync", "--check"], [*hw, "add", "before_tool", "bench_new"])
+        for row, argv in zip(rows, argvs):
+            row.argv, row.env, row.cwd, row.kind = argv, env, project, "cli"
+        rows[2].after = [*hw, "remove", "bench_new"]
+    except (Unavailable, OSError) as exc:
+        for row in rows:
+            row.unavailable = str(exc)
+    return rows
+
+
+def _importtime_ms(stderr: bytes) -> float:
+    for line in stderr.decode(errors="replace").splitlines():
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) == 3 and parts[2] == "hookwrap":  # the top-level package line
+            return int(parts[1]) / 1000
+    raise Unavailable("no `hookwrap` line in -X importtime output")
+
+
+def measure(row: Row) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(row.argv, cwd=row.cwd, env=row.env, input=row.stdin, capture_output=True)
+    elapsed = (time.perf_counter() - start) * 1000
+    if proc.returncode != 0:
+        raise Unavailable(f"exit {proc.returncode}: {proc.stderr.decode(errors='replace').strip()[-300:]}")
+    if row.kind == "hook" and proc.stdout.strip():
+        json.loads(proc.stdout)  # a hook prints one JSON document, or nothing
+    if row.after:
+        _run(row.after, cwd=row.cwd, env=row.env)
+    return _importtime_ms(proc.stderr) if row.kind == "import" else elapsed
+
+
+def run_rounds(rows: list[Row], runs: int, warmup: int) -> None:
+    live = [r for r in rows if not r.unavailable]
+    for round_no in range(warmup + runs):
+        shift = round_no % len(live) if live else 0
+        for row in live[shift:] + live[:shift]:  # rotate: no command always goes first
+            if row.unavailable:
+                continue
+            try:
+                value = measure(row)
+            except (Unavailable, ValueError) as exc:
+                row.unavailable = f"failed: {exc}"
+                continue
+            if round_no >= warmup:
+                row.samples.append(value)
+
+
+def table(rows: list[Row], floor: float | None) -> str:
+    lines = ["| what | median ms | min ms | vs floor / target |", "|---|---:|---:|---|"]
+    for row in rows:
+        if row.unavailable or not row.samples:
+            lines.append(f"| {row.label} | - | - | unavailable: {row.unavailable or 'no samples'} |")
+            continue
+        med, low = statistics.median(row.samples), min(row.samples)
+        if row.kind == "cli":
+            note = f"{'under' if med <= CLI_TARGET_MS else 'OVER'} the {CLI_TARGET_MS:.0f} ms target"
+        elif row.kind == "import":
+            note = "import time only (not wall time)"
+        elif floor:
+            note = f"x{med / floor:.2f}"
+            if row.label.startswith("hookwrap guard") and "no .pyc" not in row.label:
+                note += f" (target x{GUARD_TARGET}, stretch x{GUARD_STRETCH})"
+        else:
+            note = "-"
+        lines.append(f"| {row.label} | {med:.1f} | {low:.1f} | {note} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smoke run: 5 runs, 10 hooks")
+    parser.add_argument("--runs", type=int, help="timed rounds (default 30, 5 with --quick)")
+    parser.add_argument("--hooks", type=int, help="hooks in the CLI's project (default 50)")
+    parser.add_argument("--python", default=sys.executable, help="interpreter to benchmark")
+    default_cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hookwrap-bench"
+    parser.add_argument("--cache-dir", type=Path, default=default_cache, help="where the cchooks venv lives")
+    args = parser.parse_args(argv)
+    runs = args.runs or (5 if args.quick else 30)
+    hooks = args.hooks or (10 if args.quick else 50)
+    python = str(Path(args.python).resolve())
+    print(machine_line(python))
+    print(versions_line(python))
+    print(site_line(python))
+    found = shutil.which("python3")
+    print(f"python3 on PATH: {found}; the benchmark puts {Path(python).parent} first on PATH")
+    with tempfile.TemporaryDirectory(prefix="hookwrap-bench-") as tmp:
+        work = Path(tmp)
+        bindir = work / "bin"
+        bindir.mkdir()
+        (bindir / "python3").symlink_to(python)
+        claude_payload = payload("claude", ("PreToolUse.json",))
+        rows = interpreter_rows(work, bindir, claude_payload)
+        rows += guard_rows(work, python, bindir)
+        rows.append(cchooks_row(python, args.cache_dir.resolve(), work, claude_payload))
+        rows += import_rows(work, python)
+        rows += cli_rows(work, python, bindir, hooks)
+        print(f"{runs} rounds (+2 warm-up), commands rotated each round; medians:", flush=True)
+        run_rounds(rows, runs, warmup=2)
+        floor = statistics.median(rows[0].samples) if rows[0].samples else None
+        print(table(rows, floor))
+        print(compile_line(work))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
