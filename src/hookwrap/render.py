@@ -181,10 +181,10 @@ def _plain(value: Any) -> Any:
         return value
     if isinstance(value, str):
         return str(value)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_plain(item) for item in value) if type(value) in (list, tuple) else [
-            _plain(item) for item in value
-        ]
+    if isinstance(value, tuple):
+        return tuple(_plain(item) for item in value)
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
     if isinstance(value, dict):
         return {_plain(key): _plain(item) for key, item in value.items()}
     raise TemplateError(f"cannot write a {type(value).__name__} into a script as a Python literal")
