@@ -66,8 +66,9 @@ class HookInput:
     """A hook payload, normalized.
 
     The first ten fields are REQ-006's. ``event`` and ``tool_name`` are normalized
-    (``before_tool``, ``shell``); ``raw_event`` and ``raw_tool_name`` keep the names exactly as
-    received, and ``raw_input`` the whole payload. Any other key is reachable with ``get()``.
+    (``before_tool``, ``shell``); ``raw_tool_name`` keeps the tool name exactly as received,
+    ``raw_event`` the platform's own event name (``pre-tool-use`` is stored as ``PreToolUse``,
+    the spelling a reply must name), and ``raw_input`` the whole payload as received. Any other key is reachable with ``get()``.
     """
 
     platform: Platform
