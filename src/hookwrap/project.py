@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from . import registrations as regs
@@ -17,7 +16,6 @@ RUNTIME_MODULES = ("__init__.py", "platforms.py", "tools.py", "hookinput.py",
                    "hookoutput.py", "protocol.py", "runner.py")
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
                      "__pycache__/\nlogs/\nstate/\n.lock\n"
-NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 
 
 def find_root(start: Path) -> Path:
@@ -96,8 +94,6 @@ def _plan_settings(plan: Plan, specs, python: str) -> None:
         detail = [f"{c.action} {c.name} ({c.detail})" if c.detail else f"{c.action} {c.name}"
                   for c in result.changes if c.action != "unchanged"]
         new = None if result.new_text is None else result.new_text.encode("utf-8")
-        if new is None and text is not None and not result.changed:
-            new = text.encode("utf-8")
         plan.add(rel, new, detail=detail)
 
 
@@ -172,15 +168,6 @@ def parse_platforms(value: str | None) -> tuple[Platform, ...]:
         raise UsageError(f"unknown platform {value!r}", hint="use claude, gemini or all") from None
 
 
-def check_name(name: str) -> str:
-    """Hook names become file names and settings keys: keep them plain."""
-    if not NAME_RE.match(name):
-        raise UsageError(
-            f"invalid hook name {name!r}",
-            hint="use 1-64 characters: a lower-case letter, then letters, digits, - or _")
-    return name
-
-
 def _with_event(platforms: tuple[Platform, ...], event: NormalizedEvent) -> tuple[Platform, ...]:
     """Only the platforms that have ``event``, so the manifest says where the hook really runs
     (or all of them, to let the caller report that none has it)."""
@@ -191,7 +178,7 @@ def _with_event(platforms: tuple[Platform, ...], event: NormalizedEvent) -> tupl
 def build_spec(manifest, *, event: str, name: str, template: str | None, matcher: str | None,
                platforms: str | None, timeout: int | None):
     """The manifest entry `hookwrap add` would create, with the template's defaults."""
-    from .manifest import HookSpec
+    from .manifest import HookSpec, check_name
     from .render import TEMPLATES, check_event, choose_template
 
     check_name(name)
