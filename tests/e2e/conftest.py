@@ -1,8 +1,9 @@
 """Fixtures for the end-to-end tests: the real CLIs, a loopback mock model each, a sandbox per test.
 
-Tests ask for ``claude``, ``gemini`` or ``agent`` (both, parametrized) and a ``project`` dir. A test
-that uses a CLI is marked ``e2e`` (``pytest -m "not e2e"`` leaves it out) and skips with the reason
-when the binary is missing. Set ``HOOKWRAP_E2E_KEEP=1`` to keep each sandbox (HOME, TMPDIR) for a look.
+Tests ask for ``claude``, ``gemini`` or ``agent`` (both, parametrized; ask for it first, so that a
+missing binary skips before anything else runs) and a ``project`` dir, or a ``repo``: the project
+after ``hookwrap init``. A test that uses a CLI is marked ``e2e`` (``pytest -m "not e2e"`` leaves it
+out) and skips with the reason when the binary is missing. Set ``HOOKWRAP_E2E_KEEP=1`` to keep each sandbox (HOME, TMPDIR) for a look.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ import pytest
 
 from .harness import (
     AGENTS,
+    RUN_TIMES,
     Agent,
     Sandbox,
     find_cli,
     hook_python,
     installed_hookwrap_paths,
 )
+from .hwrepo import HookwrapRepo
 
 CLI_FIXTURES = {"claude", "gemini", "agent", "sandbox"}
 
@@ -34,6 +37,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if here in item.path.resolve().parents and CLI_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line per CLI: how many runs and how long they took (the suite must stay under 5 minutes)."""
+    for name in AGENTS:
+        times = [t for agent, t in RUN_TIMES if agent == name]
+        if times:
+            terminalreporter.write_line(
+                f"e2e {name}: {len(times)} runs, {sum(times):.1f}s total, "
+                f"{sum(times) / len(times):.1f}s mean, {max(times):.1f}s max")
 
 
 @pytest.fixture(scope="session")
@@ -99,3 +112,9 @@ def gemini(cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -
 def agent(request: pytest.FixtureRequest) -> Agent:
     """Each CLI in turn."""
     return request.getfixturevalue(request.param)
+
+
+@pytest.fixture
+def repo(project: Path, sandbox: Sandbox) -> HookwrapRepo:
+    """The project after ``hookwrap init`` (run as a subprocess, with the sandbox's HOME)."""
+    return HookwrapRepo(project, sandbox).init()

@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,8 @@ SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
 # Captured when this module is imported, before any fixture points HOME at a temp dir.
 REAL_HOME = Path(os.environ.get("HOME") or os.path.expanduser("~"))
 DEFAULT_TIMEOUT = 90.0
+# (agent, seconds) of every CLI run in this session, for the timing line at the end of a test run.
+RUN_TIMES: list[tuple[str, float]] = []
 
 GEMINI_USER_SETTINGS: dict[str, Any] = {
     "security": {"auth": {"selectedType": "gemini-api-key"}},
@@ -57,13 +60,13 @@ def find_cli(name: str) -> tuple[Path | None, str]:
     if not path.exists():
         where = f"${var}" if override else "the CLI cache"
         return None, f"{name} not found at {path} ({where}); run .ci/install-clis.sh or set ${var}"
-    if shutil.which("node", path=_default_path()) is None and name == "gemini":
+    if name == "gemini" and shutil.which("node", path=_default_path()) is None:
         return None, "gemini needs node on PATH"
     try:
-        proc = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=60,
-                              env={"PATH": _default_path(), "HOME": str(REAL_HOME),
-                                   "GEMINI_CLI_NO_RELAUNCH": "true", "DISABLE_AUTOUPDATER": "1"},
-                              stdin=subprocess.DEVNULL)
+        with tempfile.TemporaryDirectory(prefix="hw-e2e-version-") as home:
+            proc = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=60,
+                                  env={"PATH": _default_path(), "HOME": home, "GEMINI_CLI_NO_RELAUNCH": "true",
+                                       "DISABLE_AUTOUPDATER": "1"}, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return None, f"{name} at {path} does not run: {exc}"
     if proc.returncode != 0:
@@ -105,7 +108,11 @@ def hook_python() -> Path:
 
 
 def installed_hookwrap_paths() -> list[str]:
-    """``sys.path`` entries through which the test interpreter imports hookwrap (editable or not)."""
+    """The ``sys.path`` entry through which the test interpreter imports hookwrap.
+
+    For an editable install that is the source dir; for a regular one, site-packages itself, which
+    is fine to hide too: the hooks must run on the standard library and the repo's own runtime.
+    """
     spec = importlib.util.find_spec("hookwrap")
     if spec is None or not spec.origin:
         return []
@@ -214,6 +221,7 @@ class RunResult:
     all_requests: list[Recorded]
     hook_runs: list[HookRun]
     events: list[dict[str, Any]] = field(default_factory=list)
+    started: float = 0.0  # time.monotonic() at launch, to place the requests in time
 
     @property
     def requests(self) -> list[Recorded]:
@@ -232,13 +240,19 @@ class RunResult:
         reader = mock_anthropic if self.agent == "claude" else mock_gemini
         return reader.tool_results(self.requests[-1].body)
 
-    def runs_of(self, hook: str) -> list[HookRun]:
-        """Probe records of the hook script named ``hook`` (file stem)."""
-        return [r for r in self.hook_runs if r.name == hook]
+    @property
+    def hooks(self) -> list[tuple[str, str | None]]:
+        """(file stem, ``--platform`` value) of every python script started during the run, in order:
+        the hook scripts, and any script a tool call ran."""
+        return [(r.name, r.platform) for r in self.hook_runs]
 
     def hook_events(self, subtype: str = "hook_response") -> list[dict[str, Any]]:
         """Claude only: ``hook_started`` / ``hook_response`` events from ``--include-hook-events``."""
         return [e for e in self.events if e.get("type") == "system" and e.get("subtype") == subtype]
+
+    def failed_hooks(self) -> list[dict[str, Any]]:
+        """Claude only: hook runs that did not exit 0 with valid output (Gemini reports none headless)."""
+        return [e for e in self.hook_events() if e.get("exit_code") != 0 or e.get("outcome") != "success"]
 
     @property
     def final_text(self) -> str:
@@ -254,7 +268,8 @@ class RunResult:
         """A summary for assertion messages."""
         lines = [f"{self.agent} rc={self.rc} in {self.duration:.1f}s: {' '.join(self.command[1:4])} ..."]
         for i, r in enumerate(self.all_requests):
-            lines.append(f"  request {i}: {r.method} {r.path} status={r.status} turn={r.turn} -> {r.step}")
+            lines.append(f"  request {i} at {r.received_at - self.started:.1f}s: {r.method} {r.path} "
+                         f"status={r.status} turn={r.turn} -> {r.step}")
         lines.append(f"  hooks run: {[(h.name, h.platform) for h in self.hook_runs]}")
         for tr in self.tool_results():
             lines.append(f"  tool result (error={tr['is_error']}): {tr['text'][:300]!r}")
@@ -318,8 +333,9 @@ class Agent:
         start = time.monotonic()
         rc, out, err = _run(cmd, cwd=project, env=full_env, timeout=timeout)
         duration = time.monotonic() - start
+        RUN_TIMES.append((self.name, duration))
         return RunResult(self.name, cmd, project, rc, out, err, duration, self.server.requests,
-                         self.sandbox.hook_runs(), self.parse_events(out))
+                         self.sandbox.hook_runs(), self.parse_events(out), start)
 
 
 class Claude(Agent):

@@ -1,0 +1,38 @@
+"""Scenario 2: the text of a ``context`` hook's Markdown file reaches the model's request."""
+
+from __future__ import annotations
+
+import pytest
+
+from .harness import Agent
+from .hwrepo import HookwrapRepo
+from .mockmodel import Reply
+
+pytestmark = pytest.mark.e2e
+
+
+def test_session_start_context_reaches_the_first_request(agent: Agent, repo: HookwrapRepo) -> None:
+    repo.add("session_start", "context")
+    (repo.root / ".hookwrap" / "context.md").write_text(
+        "<!-- a note for people, left out -->\nThe release codename is BLUE-HERON-4417.\n")
+    result = agent.run(repo.root, [Reply("Noted.")])
+
+    assert result.rc == 0, result.describe()
+    assert len(result.requests) == 1, result.describe()
+    sent = result.conversation(0)
+    assert "The release codename is BLUE-HERON-4417." in sent, result.describe()
+    assert "a note for people" not in sent, result.describe()
+    assert result.hooks == [("context", agent.name)], result.describe()
+    assert not result.failed_hooks(), result.describe()
+
+
+def test_before_prompt_context_reaches_the_first_request(agent: Agent, repo: HookwrapRepo) -> None:
+    repo.add("before_prompt", "prompt_notes", "--template", "context")
+    (repo.root / ".hookwrap" / "prompt_notes.md").write_text("Answer in French: ORANGE-OTTER-2291.\n")
+    result = agent.run(repo.root, [Reply("D'accord.")])
+
+    assert result.rc == 0, result.describe()
+    assert len(result.requests) == 1, result.describe()
+    assert "Answer in French: ORANGE-OTTER-2291." in result.conversation(0), result.describe()
+    assert result.hooks == [("prompt_notes", agent.name)], result.describe()
+    assert not result.failed_hooks(), result.describe()
