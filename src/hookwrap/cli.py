@@ -192,10 +192,17 @@ def _print_error(error: HookwrapError) -> None:
         typer.echo(f"hint: {error.hint}", err=True)
 
 
+def _click_exceptions():
+    """The exceptions module of the click typer runs on: click's own before typer 0.26,
+    typer's bundled copy after. Asking typer's public class keeps both working."""
+    import importlib
+
+    return importlib.import_module(typer.BadParameter.__module__)
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the CLI and map every outcome to hookwrap's exit codes (never a traceback for users)."""
-    import click
-
+    exceptions = _click_exceptions()
     command = typer.main.get_command(app)
     try:
         result = command.main(args=argv, prog_name="hookwrap", standalone_mode=False)
@@ -203,14 +210,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     except HookwrapError as error:
         _print_error(error)
         return EXIT_USER
-    except click.exceptions.Exit as done:
+    except typer.Exit as done:  # click's Exit before typer 0.26, typer's own after
         return done.exit_code
-    except (click.exceptions.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt):
         typer.echo("interrupted", err=True)
         return EXIT_INTERRUPT
-    except click.exceptions.ClickException as error:
+    except exceptions.ClickException as error:
         error.show()
-        return EXIT_USAGE if isinstance(error, click.UsageError) else EXIT_USER
+        return EXIT_USAGE if isinstance(error, exceptions.UsageError) else EXIT_USER
     except Exception as error:  # a bug: say so plainly, with the traceback for the report
         import traceback
 

@@ -68,6 +68,25 @@ class Manifest:
         return cls.loads(text, path.name)
 
     @classmethod
+    def read(cls, path: Path | str) -> Manifest:
+        """Read-only load with the stdlib's tomllib, for commands that never edit the file.
+
+        tomlkit costs tens of milliseconds to import and parse; `sync --check` and `list` run
+        in pre-commit and CI on every commit. A file tomllib rejects goes through load(), whose
+        errors name the line and column. add(), remove() and dumps() need load().
+        """
+        import tomllib
+
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+            data = tomllib.loads(text)
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return cls.load(path)
+        document = _PlainDocument(data)
+        return cls(document, path.name, _Validator(document, text, path.name).hooks())
+
+    @classmethod
     def loads(cls, text: str, label: str = "hookwrap.toml") -> Manifest:
         """Parse and validate manifest ``text``; ``label`` names it in error messages."""
         document = _parse(text, label)
@@ -170,6 +189,16 @@ version = 1
 #                                               # appended as the last argument
 #              suffixes = [".py", ".pyi"]       # files it applies to; [] = every file
 """
+
+
+class _PlainDocument(dict):
+    """tomllib's result dressed as the part of a tomlkit document that reading needs."""
+
+    def unwrap(self) -> dict[str, Any]:
+        return dict(self)
+
+    def as_string(self) -> str:
+        raise TypeError("a manifest from Manifest.read() is read-only; use Manifest.load()")
 
 
 def _parse(text: str, label: str) -> TOMLDocument:

@@ -28,14 +28,15 @@ def find_root(start: Path) -> Path:
                        hint="run `hookwrap init` at the root of your project first")
 
 
-def load_manifest(root: Path):
-    """The project's manifest (raises ManifestError on a broken file)."""
+def load_manifest(root: Path, *, editable: bool = False):
+    """The project's manifest (raises ManifestError on a broken file); read-only unless
+    ``editable``, which costs a tomlkit parse."""
     from .manifest import Manifest
 
     path = root / MANIFEST
     if not path.is_file():
         raise ProjectError(f"{MANIFEST} not found in {root}", hint="run `hookwrap init` first")
-    return Manifest.load(path)
+    return Manifest.load(path) if editable else Manifest.read(path)
 
 
 def _python(manifest) -> str:
@@ -215,7 +216,7 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
              matcher: str | None = None, platforms: str | None = None,
              timeout: int | None = None) -> Plan:
     """Render a hook, record it in the manifest, and register it on each platform."""
-    manifest = load_manifest(root)
+    manifest = load_manifest(root, editable=True)
     spec = build_spec(manifest, event=event, name=name, template=template, matcher=matcher,
                       platforms=platforms, timeout=timeout)
     found, skipped = spec_registrations(spec, _python(manifest))
@@ -243,7 +244,7 @@ def remove_plan(root: Path, *, name: str) -> Plan:
     """Delete a hook's script, its manifest entry and its registrations."""
     from .render import render_hook_files
 
-    manifest = load_manifest(root)
+    manifest = load_manifest(root, editable=True)
     spec = manifest.get(name)
     if spec is None:
         raise ProjectError(f"no hook named {name!r} in {MANIFEST}",
