@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from ._dataclasses import dataclass, field
 
 from .platforms import NormalizedEvent, Platform, canonical_event_name, normalize_event
 from .tools import normalize_tool

@@ -12,7 +12,7 @@ from .platforms import NORMALIZED_TO_EVENT, NormalizedEvent, Platform
 MANIFEST = "hookwrap.toml"
 RUNTIME_DIR = ".hookwrap/lib/hookwrap"
 # The stdlib-only runtime copied into every project so hooks run where hookwrap is not installed.
-RUNTIME_MODULES = ("__init__.py", "platforms.py", "tools.py", "hookinput.py",
+RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py", "hookinput.py",
                    "hookoutput.py", "protocol.py", "runner.py")
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
                      "__pycache__/\nlogs/\nstate/\n.lock\n"

@@ -6,13 +6,15 @@ import ast
 import subprocess
 import sys
 
+from hookwrap.project import RUNTIME_MODULES
+
 from runtime_support import SRC, cli_env
 
-FORBIDDEN = ("typer", "click", "jinja2", "tomlkit", "rich", "pydantic", "importlib.metadata")
-RUNTIME = {
-    "hookwrap", "hookwrap.platforms", "hookwrap.tools", "hookwrap.hookinput",
-    "hookwrap.hookoutput", "hookwrap.protocol", "hookwrap.runner",
-}
+# inspect too: dataclasses imports it, and hookwrap defers it (hookwrap/_dataclasses.py).
+FORBIDDEN = ("typer", "click", "jinja2", "tomlkit", "rich", "pydantic", "importlib.metadata",
+             "inspect")
+# The modules `hookwrap init` copies into a repo are exactly the ones `import hookwrap` loads.
+RUNTIME = {"hookwrap"} | {f"hookwrap.{m[:-3]}" for m in RUNTIME_MODULES if m != "__init__.py"}
 
 
 def _modules(code: str, *flags: str) -> set[str]:
@@ -70,3 +72,21 @@ def test_running_a_hook_loads_no_cli_dependency() -> None:
     loaded = _modules(code)
     assert sorted(m for m in loaded if _is_forbidden(m)) == []
     assert "traceback" in loaded  # the error path ran
+
+
+def test_inspect_stays_the_real_module_for_everyone_else() -> None:
+    code = (
+        "import hookwrap, sys, dataclasses\n"
+        "assert 'inspect' not in sys.modules\n"
+        "import inspect\n"
+        "assert inspect.signature(hookwrap.HookOutput.block).parameters['reason']\n"
+        "@dataclasses.dataclass\n"
+        "class NoDoc:\n"
+        "    a: int = 1\n"
+        "print(NoDoc.__doc__)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, env=cli_env(),
+                          timeout=60, text=True)
+    assert proc.returncode == 0, proc.stderr
+    # dataclasses builds this docstring with inspect.signature: the deferred module served it.
+    assert proc.stdout.strip() == "NoDoc(a: int = 1)"

@@ -13,9 +13,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = REPO_ROOT / "tests" / "golden"
 PAYLOADS = REPO_ROOT / "tests" / "fixtures" / "payloads"
 RUNTIME_SRC = REPO_ROOT / "src" / "hookwrap"
-RUNTIME_MODULES = (
-    "__init__.py", "platforms.py", "tools.py", "hookinput.py", "hookoutput.py", "protocol.py", "runner.py",
-)
+from hookwrap.project import RUNTIME_MODULES  # noqa: E402
 
 
 def load_payload(platform: str, name: str) -> dict[str, Any]:
