@@ -85,8 +85,16 @@ def _execute(root: Path, build, *, dry_run: bool = False) -> None:
     with project_lock(root):
         plan = build()
         if not dry_run:
-            plan.apply()
+            _apply(plan)
     _print_plan(plan, dry_run=dry_run)
+
+
+def _apply(plan) -> None:
+    from .project import compile_runtime
+
+    plan.apply()
+    if (plan.root / "hookwrap.toml").is_file():
+        compile_runtime(plan.root)
 
 
 @app.command()
@@ -160,7 +168,7 @@ def sync(
     with project_lock(root):
         plan = sync_plan(root)
         if not dry_run:
-            plan.apply()
+            _apply(plan)
     _print_plan(plan, dry_run=dry_run)
 
 
