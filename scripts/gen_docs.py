@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Write the generated parts of the docs from the code, or check that they are current.
+
+- README.md: the event and tool-name tables, between ``<!-- BEGIN generated: NAME -->`` and
+  ``<!-- END generated: NAME -->``, from hookwrap's runtime maps.
+- docs/cli.md: the whole file, from the typer app (every command, its help, arguments, options).
+
+Usage:
+    python scripts/gen_docs.py            # rewrite what is out of date
+    python scripts/gen_docs.py --check    # write nothing; exit 1 if anything is out of date
+
+Standard library and hookwrap only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import sys
+from enum import Enum
+from pathlib import Path
+
+from hookwrap import (
+    EVENT_TO_NORMALIZED,
+    NORMALIZED_TO_EVENT,
+    NORMALIZED_TO_TOOL,
+    TOOL_TO_NORMALIZED,
+    NormalizedEvent,
+    Platform,
+    platform_tool_names,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+LABELS = {Platform.CLAUDE: "Claude Code", Platform.GEMINI: "Gemini CLI"}
+NONE = "—"
+_BLOCK = re.compile(
+    r"(<!-- BEGIN generated: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- END generated: (?P=name) -->)",
+    re.DOTALL,
+)
+
+
+# ------------------------------------------------------------------------------ tables
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _event_cell(platform: Platform, event: NormalizedEvent) -> str:
+    """The platform's event names for ``event``; the one hookwrap registers comes first."""
+    preferred = NORMALIZED_TO_EVENT[platform].get(event)
+    if preferred is None:
+        return NONE
+    others = [n for n, e in EVENT_TO_NORMALIZED[platform].items() if e == event and n != preferred]
+    cell = f"`{preferred}`"
+    if others:
+        cell += " (also " + ", ".join(f"`{n}`" for n in others) + ")"
+    return cell
+
+
+def events_table() -> str:
+    """One row per NormalizedEvent: its name on each CLI."""
+    rows = [[f"`{event.value}`", *(_event_cell(p, event) for p in Platform)]
+            for event in NormalizedEvent]
+    return _table(["normalized event", *(LABELS[p] for p in Platform)], rows)
+
+
+def _tool_order() -> list[str]:
+    seen: list[str] = []
+    for platform in Platform:
+        for normalized in TOOL_TO_NORMALIZED[platform].values():
+            if normalized not in seen:
+                seen.append(normalized)
+    return seen
+
+
+def _tool_cell(platform: Platform, tool: str) -> str:
+    if tool not in NORMALIZED_TO_TOOL[platform]:
+        return NONE
+    names = platform_tool_names(tool, platform)
+    cell = f"`{names[0]}`"
+    if len(names) > 1:
+        cell += " (also " + ", ".join(f"`{n}`" for n in names[1:]) + ")"
+    return cell
+
+
+def tools_table() -> str:
+    """One row per normalized tool name: the names each CLI uses for it."""
+    rows = [[f"`{tool}`", *(_tool_cell(p, tool) for p in Platform)] for tool in _tool_order()]
+    return _table(["normalized tool", *(LABELS[p] for p in Platform)], rows)
+
+
+GENERATED_BLOCKS = {"events": events_table, "tools": tools_table}
+
+
+def fill_blocks(text: str, label: str) -> str:
+    """``text`` with every generated block replaced by its current content."""
+    found = set()
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group("name")
+        if name not in GENERATED_BLOCKS:
+            raise SystemExit(f"{label}: unknown generated block {name!r}")
+        found.add(name)
+        return match.group(1) + GENERATED_BLOCKS[name]() + match.group(4)
+
+    new = _BLOCK.sub(replace, text)
+    missing = sorted(set(GENERATED_BLOCKS) - found)
+    if missing:
+        raise SystemExit(f"{label}: no <!-- BEGIN generated: {missing[0]} --> block")
+    return new
+
+
+# ----------------------------------------------------------------------------- CLI page
+
+def _annotation(command, name: str):
+    """The Python type of the command function's parameter ``name`` (typer builds the
+    option from it), unwrapped from Optional; None when unknown."""
+    import typing
+
+    try:
+        hints = typing.get_type_hints(command.callback)
+    except Exception:  # a callback typer added itself (completion), or no callback
+        return None
+    hint = hints.get(name)
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    return args[0] if typing.get_origin(hint) is typing.Union and len(args) == 1 else hint
+
+
+_TYPE_NAMES = {str: "TEXT", int: "INTEGER", float: "FLOAT", Path: "PATH", bool: "BOOLEAN"}
+
+
+def _type_name(command, param) -> str:
+    hint = _annotation(command, param.name)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return "|".join(str(member.value) for member in hint)
+    return _TYPE_NAMES.get(hint, "TEXT")
+
+
+def _default(param) -> str:
+    default = param.default
+    if default is None or getattr(param, "is_flag", False) or callable(default):
+        return ""
+    value = getattr(default, "value", default)
+    return f"`{value}`"
+
+
+def _help(command, param) -> str:
+    """The help text as written in the typer.Argument/typer.Option of the command function
+    (typer versions differ in whether they copy an argument's help onto the click object)."""
+    import inspect
+
+    text = None
+    try:
+        info = inspect.signature(command.callback).parameters[param.name].default
+        text = getattr(info, "help", None)
+    except (TypeError, ValueError, KeyError):
+        pass
+    text = text or getattr(param, "help", None) or ""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _param_rows(command) -> tuple[list[list[str]], list[list[str]]]:
+    arguments, options = [], []
+    for param in command.params:
+        if getattr(param, "hidden", False):
+            continue
+        if param.param_type_name == "argument":
+            arguments.append([f"`{param.name.upper()}`", "yes" if param.required else "no",
+                              _help(command, param)])
+        else:
+            names = ", ".join(f"`{o}`" for o in [*param.opts, *param.secondary_opts])
+            kind = "flag" if getattr(param, "is_flag", False) else \
+                f"`{param.metavar or _type_name(command, param)}`".replace("|", "\\|")
+            options.append([names, kind, _default(param), _help(command, param)])
+    options.append(["`-h`, `--help`", "flag", "", "Show the help and exit."])
+    return arguments, options
+
+
+def _usage(prefix: str, command) -> str:
+    parts = [prefix, "[OPTIONS]"]  # every command has at least --help
+    for param in command.params:
+        if param.param_type_name == "argument":
+            parts.append(param.name.upper() if param.required else f"[{param.name.upper()}]")
+    if hasattr(command, "commands"):
+        parts.append("COMMAND [ARGS]...")
+    return " ".join(parts)
+
+
+def _command_section(prefix: str, command, level: str) -> list[str]:
+    out = [f"{level} `{prefix}`", "", "```", _usage(prefix, command), "```", ""]
+    help_text = (command.help or "").strip()
+    if help_text:
+        out += [help_text, ""]
+    arguments, options = _param_rows(command)
+    if arguments:
+        out += ["Arguments:", "", _table(["argument", "required", "help"], arguments)]
+    out += ["Options:", "", _table(["option", "type", "default", "help"], options)]
+    return out
+
+
+def cli_markdown() -> str:
+    """docs/cli.md: the reference for every command, built from the typer app."""
+    import typer
+
+    from hookwrap.cli import app
+
+    root = typer.main.get_command(app)
+    lines = [
+        "# CLI reference",
+        "",
+        "<!-- Generated by scripts/gen_docs.py from the typer app; do not edit by hand. -->",
+        "<!-- Run `python scripts/gen_docs.py` after changing a command. -->",
+        "",
+        "Exit codes for every command: 0 ok; 1 a user error, drift found by `sync --check`, a",
+        "failing `doctor` check or an unclean `test` run; 2 a usage error; 3 an internal error;",
+        "130 interrupted.",
+        "",
+        "Commands: " + ", ".join(f"[`{name}`](#hookwrap-{name})" for name in root.commands) + ".",
+        "",
+    ]
+    lines += _command_section("hookwrap", root, "##")
+    for name, command in root.commands.items():
+        lines += _command_section(f"hookwrap {name}", command, "##")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# --------------------------------------------------------------------------------- main
+
+def targets(root: Path) -> dict[Path, str]:
+    """Every generated file and the text it should have."""
+    readme = root / "README.md"
+    return {
+        readme: fill_blocks(readme.read_text(encoding="utf-8"), "README.md"),
+        root / "docs" / "cli.md": cli_markdown(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if a generated part is out of date")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the repository root (default: this script's repository)")
+    args = parser.parse_args(argv)
+    stale = []
+    for path, wanted in targets(args.root).items():
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        if current == wanted:
+            continue
+        stale.append(path)
+        rel = path.relative_to(args.root)
+        if args.check:
+            diff = difflib.unified_diff(current.splitlines(True), wanted.splitlines(True),
+                                        f"{rel} (current)", f"{rel} (generated)")
+            sys.stdout.writelines(diff)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(wanted, encoding="utf-8")
+            print(f"wrote {rel}")
+    if args.check and stale:
+        names = ", ".join(str(p.relative_to(args.root)) for p in stale)
+        print(f"out of date: {names}\nhint: run `python scripts/gen_docs.py`", file=sys.stderr)
+        return 1
+    if not stale:
+        print("generated docs are current")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""The generated parts of the docs (README tables, docs/cli.md) match the code."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hookwrap import NORMALIZED_TO_TOOL, NormalizedEvent, Platform
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "scripts" / "gen_docs.py"
+
+
+def gen_docs(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.fixture
+def copy_root(tmp_path: Path) -> Path:
+    """A copy of the two generated files, to alter without touching the repo."""
+    (tmp_path / "docs").mkdir()
+    shutil.copy(REPO / "README.md", tmp_path / "README.md")
+    shutil.copy(REPO / "docs" / "cli.md", tmp_path / "docs" / "cli.md")
+    return tmp_path
+
+
+def test_generated_docs_are_current() -> None:
+    done = gen_docs("--check")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("rel, old, new", [
+    ("README.md", "| `before_tool` | `PreToolUse` | `BeforeTool` |", "| `before_tool` | `PreToolUse` | `BeforeToolX` |"),
+    ("README.md", "| `shell` | `Bash` | `run_shell_command` |\n", ""),
+    ("docs/cli.md", "Render a hook script", "Render a script"),
+])
+def test_check_fails_when_a_generated_part_is_altered(copy_root: Path, rel: str, old: str, new: str) -> None:
+    path = copy_root / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    done = gen_docs("--check", "--root", str(copy_root))
+    assert done.returncode == 1
+    assert rel in done.stderr
+    assert path.read_text(encoding="utf-8") != text, "--check must write nothing"
+
+    assert gen_docs("--root", str(copy_root)).returncode == 0
+    assert path.read_text(encoding="utf-8") == text
+    assert gen_docs("--check", "--root", str(copy_root)).returncode == 0
+
+
+def test_check_fails_when_a_marker_is_missing(copy_root: Path) -> None:
+    readme = copy_root / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8").replace(
+        "<!-- BEGIN generated: tools -->", "<!-- tools -->"), encoding="utf-8")
+    done = gen_docs("--check", "--root", str(copy_root))
+    assert done.returncode != 0
+    assert "tools" in done.stdout + done.stderr
+
+
+def test_tables_name_every_event_and_tool() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for event in NormalizedEvent:
+        assert f"| `{event.value}` |" in readme
+    for platform in Platform:
+        for tool, name in NORMALIZED_TO_TOOL[platform].items():
+            assert f"| `{tool}` |" in readme
+            assert f"`{name}`" in readme
+
+
+def test_cli_page_lists_every_command_and_option() -> None:
+    import typer
+
+    from hookwrap.cli import app
+
+    page = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    root = typer.main.get_command(app)
+    for name, command in root.commands.items():
+        assert f"## `hookwrap {name}`" in page
+        for param in command.params:
+            for opt in getattr(param, "opts", []):
+                if opt.startswith("-"):
+                    assert f"`{opt}`" in page, (name, opt)
+
+
+def test_help_offers_shell_completion() -> None:
+    done = subprocess.run([sys.executable, "-m", "hookwrap", "--help"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "--install-completion" in done.stdout
+    assert "--show-completion" in done.stdout
+
+
+def test_pre_commit_hook_definition() -> None:
+    text = (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    assert "- id: hookwrap-sync-check" in text
+    assert "entry: hookwrap sync --check" in text
+    assert "language: python" in text
+    assert "pass_filenames: false" in text
+    files = next(line.split(":", 1)[1].strip() for line in text.splitlines()
+                 if line.strip().startswith("files:"))
+    import re
+
+    pattern = re.compile(files)
+    for path in ("hookwrap.toml", ".claude/settings.json", ".gemini/settings.json",
+                 ".hookwrap/hooks/guard.py", ".hookwrap/lib/hookwrap/runner.py"):
+        assert pattern.search(path), path
+    for path in ("src/app.py", "README.md", ".claude/settings.local.json"):
+        assert not pattern.search(path), path
