@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .harness import Agent
@@ -22,6 +24,14 @@ def test_session_start_context_reaches_the_first_request(agent: Agent, repo: Hoo
     sent = result.conversation(0)
     assert "The release codename is BLUE-HERON-4417." in sent, result.describe()
     assert "a note for people" not in sent, result.describe()
+    first = result.requests[0].body
+    if agent.name == "claude":  # a system-role message
+        assert any(m["role"] == "system" and "SessionStart hook additional context: The release codename"
+                   in json.dumps(m["content"]) for m in first["messages"]), result.describe()
+    else:  # prepended to the prompt
+        prompt = first["contents"][0]["parts"][-1]["text"]
+        assert prompt == ("<hook_context>The release codename is BLUE-HERON-4417.</hook_context>\n\n"
+                          "Please do the task."), result.describe()
     assert result.hooks == [("context", agent.name)], result.describe()
     assert not result.failed_hooks(), result.describe()
 
@@ -34,5 +44,13 @@ def test_before_prompt_context_reaches_the_first_request(agent: Agent, repo: Hoo
     assert result.rc == 0, result.describe()
     assert len(result.requests) == 1, result.describe()
     assert "Answer in French: ORANGE-OTTER-2291." in result.conversation(0), result.describe()
+    first = result.requests[0].body
+    if agent.name == "claude":  # a system-role message
+        assert any(m["role"] == "system" and "UserPromptSubmit hook additional context: Answer in French"
+                   in json.dumps(m["content"]) for m in first["messages"]), result.describe()
+    else:  # an extra text part after the prompt
+        parts = [p.get("text") for p in first["contents"][-1]["parts"]]
+        assert parts[-2:] == ["Please do the task.", "<hook_context>Answer in French: ORANGE-OTTER-2291.</hook_context>"
+                              ], result.describe()
     assert result.hooks == [("prompt_notes", agent.name)], result.describe()
     assert not result.failed_hooks(), result.describe()

@@ -113,6 +113,7 @@ def test_tool_decisions(agent: Agent, repo: HookwrapRepo) -> None:
     else:
         assert results["after-block"] == {"text": "REASON-AFTER-BLOCK", "is_error": True,
                                           "name": "run_shell_command"}, why
+        assert "Tool result blocked: REASON-AFTER-BLOCK" in result.stderr, why
     if claude:
         assert "PostToolUse:Bash hook additional context: CONTEXT-AFTER-TOOL" in sent, why
     else:

@@ -45,5 +45,8 @@ def test_updated_input_changes_what_runs(agent: Agent, repo: HookwrapRepo) -> No
     assert (repo.root / "rewritten.txt").read_text() == "payload\n", result.describe()
     [tool_result] = result.tool_results()
     assert not tool_result["is_error"], result.describe()
+    # Only Gemini tells the model that the input was changed.
+    notice = "[System] Tool input parameters were modified by a hook before execution."
+    assert (notice in tool_result["text"]) == (agent.name == "gemini"), result.describe()
     assert result.hooks == [("rewrite", agent.name)], result.describe()
     assert not result.failed_hooks(), result.describe()
