@@ -3,7 +3,8 @@
 Tests ask for ``claude``, ``gemini`` or ``agent`` (both, parametrized; ask for it first, so that a
 missing binary skips before anything else runs) and a ``project`` dir, or a ``repo``: the project
 after ``hookwrap init``. A test that uses a CLI is marked ``e2e`` (``pytest -m "not e2e"`` leaves it
-out) and skips with the reason when the binary is missing. Set ``HOOKWRAP_E2E_KEEP=1`` to keep each sandbox (HOME, TMPDIR) for a look.
+out) and skips with the reason when the binary is missing. Set ``HOOKWRAP_E2E_KEEP=1`` to keep
+each sandbox (HOME, TMPDIR) for a look.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ from typing import Any
 
 from .mockmodel import Recorded, Reply, ScriptedModelServer, Step, ToolCall, json_bytes, sse
 
-_USAGE = {"input_tokens": 12, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+_USAGE = {"input_tokens": 12, "output_tokens": 1, "cache_creation_input_tokens": 0,
+          "cache_read_input_tokens": 0}
 
 
 class AnthropicMock(ScriptedModelServer):

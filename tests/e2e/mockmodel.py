@@ -103,7 +103,8 @@ class ScriptedModelServer:
         httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         httpd.daemon_threads = True
         self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, name=f"mock-{self.api_name}", daemon=True)
+        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name=f"mock-{self.api_name}", daemon=True)
         self._thread.start()
         return self
 

@@ -34,5 +34,6 @@ def test_audit_logs_each_matching_tool_call_and_session_start(agent: Agent, repo
     [session] = repo.log_lines("session_audit")
     assert (session["event"], session["raw_event"], session["platform"]) == (
         "session_start", "SessionStart", agent.name)
-    assert sorted(result.hooks) == [("audit", agent.name)] * 2 + [("session_audit", agent.name)], result.describe()
+    expected = [("audit", agent.name)] * 2 + [("session_audit", agent.name)]
+    assert sorted(result.hooks) == expected, result.describe()
     assert not result.failed_hooks(), result.describe()

@@ -50,7 +50,7 @@ def test_before_prompt_context_reaches_the_first_request(agent: Agent, repo: Hoo
                    in json.dumps(m["content"]) for m in first["messages"]), result.describe()
     else:  # an extra text part after the prompt
         parts = [p.get("text") for p in first["contents"][-1]["parts"]]
-        assert parts[-2:] == ["Please do the task.", "<hook_context>Answer in French: ORANGE-OTTER-2291.</hook_context>"
-                              ], result.describe()
+        expected = ["Please do the task.", "<hook_context>Answer in French: ORANGE-OTTER-2291.</hook_context>"]
+        assert parts[-2:] == expected, result.describe()
     assert result.hooks == [("prompt_notes", agent.name)], result.describe()
     assert not result.failed_hooks(), result.describe()

@@ -117,9 +117,11 @@ def test_tool_decisions(agent: Agent, repo: HookwrapRepo) -> None:
     if claude:
         assert "PostToolUse:Bash hook additional context: CONTEXT-AFTER-TOOL" in sent, why
     else:
-        assert results["after-context"]["text"].endswith("\n\n<hook_context>CONTEXT-AFTER-TOOL</hook_context>"), why
+        appended = "\n\n<hook_context>CONTEXT-AFTER-TOOL</hook_context>"
+        assert results["after-context"]["text"].endswith(appended), why
     if claude:
-        assert [e.get("terminal_reason") for e in result.events if e.get("type") == "result"] == ["hook_stopped"], why
+        ends = [e.get("terminal_reason") for e in result.events if e.get("type") == "result"]
+        assert ends == ["hook_stopped"], why
     else:
         assert "Agent execution stopped by hook: STOP-BEFORE-TOOL" in result.stderr, why
     assert "STOP-BEFORE-TOOL" not in sent, why
@@ -144,4 +146,5 @@ def test_before_prompt_block_means_no_model_call(agent: Agent, repo: HookwrapRep
                                      "Original prompt: Please do the task."), result.describe()
     else:
         assert result.final_text == "", result.describe()
-        assert result.events[0]["warnings"] == ["Agent execution blocked: REASON-PROMPT-BLOCK"], result.describe()
+        warnings = result.events[0]["warnings"]
+        assert warnings == ["Agent execution blocked: REASON-PROMPT-BLOCK"], result.describe()

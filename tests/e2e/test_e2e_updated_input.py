@@ -27,7 +27,8 @@ def hook(event: HookInput) -> HookOutput | None:
     if event.tool_name != "shell" or not isinstance(command, str) or "original.txt" not in command:
         return None
     # Both CLIs replace the whole input: keep every other key the model sent.
-    return HookOutput(updated_input={**event.tool_input, "command": command.replace("original.txt", "rewritten.txt")})
+    rewritten = command.replace("original.txt", "rewritten.txt")
+    return HookOutput(updated_input={**event.tool_input, "command": rewritten})
 
 
 if __name__ == "__main__":

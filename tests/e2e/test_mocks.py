@@ -95,7 +95,8 @@ def test_gemini_answers_tool_calls_and_side_requests(gemini_mock: GeminiMock) ->
 
     # A schema-constrained side request is answered without moving the script.
     _, _, text = post(url + ":generateContent", {"generationConfig": {"responseMimeType": "application/json"}})
-    assert json.loads(json.loads(text)["candidates"][0]["content"]["parts"][0]["text"])["complexity_score"] == 1
+    answer = json.loads(text)["candidates"][0]["content"]["parts"][0]["text"]
+    assert json.loads(answer)["complexity_score"] == 1
 
     history = [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": []},
                {"role": "user", "parts": [{"functionResponse": {"name": "run_shell_command",

@@ -21,4 +21,5 @@ if _log and sys.argv and sys.argv[0] not in ("", "-c", "-m"):
     import time
 
     with open(_log, "a", encoding="utf-8") as _f:
-        _f.write(json.dumps({"argv": sys.argv, "cwd": os.getcwd(), "pid": os.getpid(), "t": time.time()}) + "\n")
+        _record = {"argv": sys.argv, "cwd": os.getcwd(), "pid": os.getpid(), "t": time.time()}
+        _f.write(json.dumps(_record) + "\n")
