@@ -78,3 +78,49 @@ def test_readme_hook_rewrites_pytest(tmp_path: Path) -> None:
     output = json.loads(_run_readme_hook(tmp_path, payload, "claude"))
     assert output["hookSpecificOutput"]["updatedInput"] == {
         "command": "pytest tests -q", "description": "run the tests"}
+
+
+@pytest.fixture(scope="module")
+def quickstart(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """`hookwrap init`, `add before_tool guard` and the README's `test` call, run for real."""
+    root = tmp_path_factory.mktemp("quickstart")
+    outputs = {}
+    for key, args in (("init", ["init"]), ("add", ["add", "before_tool", "guard"]),
+                      ("test", ["test", "guard", "--tool", "shell", "--input", '{"command":"rm -rf /"}'])):
+        done = subprocess.run([sys.executable, "-m", "hookwrap", *args], cwd=root,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        outputs[key] = done.stdout
+    outputs["root"] = root
+    return outputs
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/getting-started.md"])
+def test_pasted_quickstart_output_is_current(quickstart: dict, doc: str) -> None:
+    text = (REPO / doc).read_text(encoding="utf-8")
+    assert "$ hookwrap init\n" + quickstart["init"] in text
+    assert "$ hookwrap add before_tool guard\n" + quickstart["add"] in text
+    assert "$ hookwrap test guard --tool shell --input '{\"command\":\"rm -rf /\"}'\n" \
+        + quickstart["test"] in text
+
+
+def test_getting_started_shows_the_files_add_writes(quickstart: dict) -> None:
+    text = (REPO / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    root = quickstart["root"]
+    for rel in (".claude/settings.json", ".gemini/settings.json"):
+        assert (root / rel).read_text(encoding="utf-8") in text, rel
+    manifest = (root / "hookwrap.toml").read_text(encoding="utf-8")
+    assert manifest[manifest.rindex("\n[hooks.guard]") + 1:] in text
+
+
+def test_templates_page_lists_what_hookwrap_templates_prints() -> None:
+    done = subprocess.run([sys.executable, "-m", "hookwrap", "templates"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    text = (REPO / "docs" / "templates.md").read_text(encoding="utf-8")
+    assert "$ hookwrap templates\n" + done.stdout in text
+    from hookwrap.render import TEMPLATES
+
+    for name, info in TEMPLATES.items():
+        assert f"## {name}" in text
+        assert f"| `{name}` |" in text

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from hookwrap.project import RUNTIME_MODULES
+
 REPO = Path(__file__).resolve().parents[2]
-RUNTIME_MODULES = ("__init__.py", "platforms.py", "tools.py", "hookinput.py", "hookoutput.py",
-                   "protocol.py", "runner.py")
 # Taken before the autouse fixture points HOME at a temp dir: pip's cache lets a later run
 # install the dependencies again when the index cannot be reached.
 PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or str(Path.home() / ".cache" / "pip")
