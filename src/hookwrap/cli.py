@@ -82,11 +82,13 @@ def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
 def _execute(root: Path, build, *, dry_run: bool = False) -> None:
     from .fsutil import project_lock
 
+    if dry_run:  # writes nothing, so it takes no lock (the lock file is a write too)
+        _print_plan(build(), dry_run=True)
+        return
     with project_lock(root):
         plan = build()
-        if not dry_run:
-            _apply(plan)
-    _print_plan(plan, dry_run=dry_run)
+        _apply(plan)
+    _print_plan(plan)
 
 
 def _apply(plan) -> None:
@@ -165,11 +167,13 @@ def sync(
             typer.echo("hint: run `hookwrap sync` to fix", err=True)
             raise typer.Exit(EXIT_USER)
         return
+    if dry_run:
+        _print_plan(sync_plan(root), dry_run=True)
+        return
     with project_lock(root):
         plan = sync_plan(root)
-        if not dry_run:
-            _apply(plan)
-    _print_plan(plan, dry_run=dry_run)
+        _apply(plan)
+    _print_plan(plan)
 
 
 @app.command()

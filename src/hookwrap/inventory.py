@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import registrations as regs
-from .platforms import NORMALIZED_TO_EVENT, Platform
+from .platforms import Platform
 
 # Per-platform status words, from best to worst.
 CURRENT, DRIFTED, MISSING, NOT_SELECTED, NO_EVENT = (
@@ -25,12 +25,14 @@ def _owned(root: Path) -> dict[Platform, list]:
 
 
 def _status(registration, entries) -> str:
+    from .settings import same_handler
+
     mine = [e for e in entries if e.name == registration.name]
     if not mine:
         return MISSING
     entry = mine[0]
     same = (entry.event == registration.event and entry.matcher == registration.matcher
-            and entry.handler == registration.handler and len(mine) == 1)
+            and same_handler(entry.handler, registration.handler) and len(mine) == 1)
     return CURRENT if same else DRIFTED
 
 
@@ -97,5 +99,3 @@ def format_table(rows: list[dict]) -> str:
         text += "\n\nhint: run `hookwrap sync` to repair missing or drifted registrations"
     return text
 
-
-__all__ = ["list_hooks", "format_table", "NORMALIZED_TO_EVENT"]

@@ -54,6 +54,7 @@ class Manifest:
         self._document = document
         self._label = label
         self._hooks = hooks
+        self._trim_end = False
 
     @classmethod
     def load(cls, path: Path | str) -> Manifest:
@@ -128,13 +129,20 @@ class Manifest:
                 f"{self._label}: there is no hook named {name!r}",
                 hint="`hookwrap list` shows the hooks",
             )
+        was_last = self._hooks[-1] is spec
         del self._hooks_table(create=False)[name]
         self._hooks.remove(spec)
+        # tomlkit leaves the blank line that separated the last table; without this, add then
+        # remove would not give back the file as it was.
+        self._trim_end = self._trim_end or was_last
         return spec
 
     def dumps(self) -> str:
         """The document as text: untouched parts are byte-for-byte what was read."""
-        return self._document.as_string()
+        text = self._document.as_string()
+        if self._trim_end and text.endswith("\n\n"):
+            text = text.rstrip("\n") + "\n"
+        return text
 
     def _hooks_table(self, *, create: bool) -> Any:
         import tomlkit

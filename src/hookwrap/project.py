@@ -220,7 +220,8 @@ def build_spec(manifest, *, event: str, name: str, template: str | None, matcher
     check_event(chosen, normalized)
     info = TEMPLATES[chosen]
     if timeout is not None and timeout <= 0:
-        raise UsageError(f"--timeout must be a positive number of seconds, not {timeout}")
+        raise UsageError(f"--timeout must be a positive number of seconds, not {timeout}",
+                         hint="leave it out for the template's default, e.g. --timeout 30")
     if matcher is not None:
         regs.split_matcher(matcher)
     elif any(normalized in regs.TOOL_EVENTS[p] for p in Platform):

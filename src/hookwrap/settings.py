@@ -29,7 +29,7 @@ OWNED_COMMAND_RE = re.compile(
 
 __all__ = [
     "OWNED_COMMAND_RE", "Change", "OwnedEntry", "Reconciled", "Registration", "load_settings",
-    "owned_entries", "owned_name", "parse_settings", "reconcile",
+    "owned_entries", "owned_name", "parse_settings", "reconcile", "same_handler",
 ]
 
 
@@ -76,6 +76,11 @@ class _Slot:
 def _canonical(value: Any) -> str:
     # Key order and int/float/bool distinctions count, which == on dicts would ignore.
     return json.dumps(value, ensure_ascii=False)
+
+
+def same_handler(a: Any, b: Any) -> bool:
+    """Whether two handlers are written identically: the test `reconcile` and `list` share."""
+    return _canonical(a) == _canonical(b)
 
 
 def owned_name(handler: Any) -> str | None:
@@ -180,7 +185,7 @@ def _same_matcher(group: dict, matcher: str | None) -> bool:
 def _matches(slot: _Slot, registration: Registration) -> bool:
     return (slot.event == registration.event
             and _same_matcher(slot.group, registration.matcher)
-            and _canonical(slot.handler) == _canonical(registration.handler))
+            and same_handler(slot.handler, registration.handler))
 
 
 def _pick(found: list[_Slot], registration: Registration) -> _Slot | None:
