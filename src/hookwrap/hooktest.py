@@ -65,6 +65,9 @@ class HookTestReport:
         return {"name": self.name, "ok": self.ok, "tests": [t.to_dict() for t in self.tests]}
 
 
+HOOK_ERROR_HEADER = "Hook Script Error"  # the first line of protocol.format_hook_error's reason
+
+
 def describe(verdict: host.Verdict) -> str:
     """What the CLI will do, in one line ("blocked: <reason>", "allowed", ...)."""
     text = {
@@ -77,6 +80,8 @@ def describe(verdict: host.Verdict) -> str:
     }.get(verdict.outcome, "allowed")
     if verdict.outcome not in ("context", "blocked") and verdict.context:
         text += f"; context added to the model: {verdict.context}"
+    if verdict.updated_input is not None and verdict.outcome != "blocked":
+        text += f"; tool input rewritten to {json.dumps(verdict.updated_input)}"
     return text
 
 
@@ -234,4 +239,9 @@ def _test_one(root: Path, platform: Platform, cmd: host.HookCommand, given: dict
     base.summary = describe(verdict)
     base.problems.extend(verdict.problems)
     base.notes.extend(verdict.notes)
+    if verdict.reason.startswith(HOOK_ERROR_HEADER):
+        # The runtime turned an exception into a block: the protocol held, the hook did not.
+        base.clean = False
+        base.problems.append("the hook raised an exception; the runtime reported it as a block "
+                             "(the traceback is in the reason; run with -v to see it whole)")
     return base

@@ -186,7 +186,7 @@ version = 1
 # platforms = ["claude", "gemini"]
 #                              # where to register the hook
 # timeout = 10                 # seconds before the CLI gives up on the hook; leave it out
-#                              # for the CLI's default
+#                              # for hookwrap's default, 60 seconds on both CLIs
 #
 # Template options go in the same table, and the scripts read them when they run:
 #   stop_gate: check = "python3 -m pytest -q"   # shell command that must pass before the
@@ -344,7 +344,7 @@ class _Validator:
         value = entry.get("timeout")
         if value is not None and (type(value) is not int or value <= 0):
             self._fail(f"hooks.{name}.timeout", f"{_show(value)} is not a positive whole number of seconds",
-                       hint="e.g. timeout = 30, or leave it out for the CLI's default")
+                       hint="e.g. timeout = 30, or leave it out for the default (60 seconds)")
         return value
 
     def _options(self, name: str, entry: dict[str, Any], template: str) -> dict[str, object]:

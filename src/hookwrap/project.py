@@ -96,6 +96,20 @@ def _plan_settings(plan: Plan, specs, python: str) -> None:
                   for c in result.changes if c.action != "unchanged"]
         new = None if result.new_text is None else result.new_text.encode("utf-8")
         plan.add(rel, new, detail=detail)
+        if result.new_text is not None:
+            plan.warnings.extend(_invalid_entries(result.new_text, platform, rel))
+
+
+def _invalid_entries(text: str, platform: Platform, rel: str) -> list[str]:
+    """Errors in entries hookwrap does not own: the CLI may drop hookwrap's hooks with them
+    (Claude Code drops every hook of an event when one entry of it is invalid)."""
+    from .schema import validate_settings
+    from .settings import parse_settings
+
+    problems = validate_settings(parse_settings(text, platform, label=rel), platform)
+    return [f"{rel}: {p.path}: {p.message} ({regs.PLATFORM_LABELS[platform]} may ignore the "
+            f"hooks around it, hookwrap's included; `hookwrap doctor` explains)"
+            for p in problems if p.severity == "error"]
 
 
 def _plan_runtime(plan: Plan) -> None:

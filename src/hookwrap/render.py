@@ -29,7 +29,7 @@ class TemplateInfo:
         events: the events it handles; None = any event.
         default_event: the event to suggest when none is given.
         default_matcher: normalized tool names joined by "|", or None = every call.
-        default_timeout: seconds, or None for the CLI's default.
+        default_timeout: seconds, or None for hookwrap's default (60 s on both CLIs).
         fail_closed: True when a crash or timeout of the hook should stop the action
             (its Claude registration gets ``onFailure: "block"``).
         default_options: the template options `hookwrap add` writes to the manifest.

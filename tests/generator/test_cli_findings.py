@@ -1,0 +1,71 @@
+"""What add/sync and test tell the user beyond their own changes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def hookwrap(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hookwrap", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    assert hookwrap("init", cwd=tmp_path).returncode == 0
+    return tmp_path
+
+
+def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(project: Path):
+    (project / ".claude").mkdir()
+    foreign = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "./lint.sh", "timeout": "10"}]}]}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(foreign))
+    result = hookwrap("add", "before_tool", "guard", cwd=project)
+    assert result.returncode == 0
+    assert ("warning: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout: "
+            "must be a positive number") in result.stderr
+    # The foreign entry is reported, never repaired: it is not hookwrap's to change.
+    data = json.loads((project / ".claude" / "settings.json").read_text())
+    assert data["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] == "10"
+
+
+def test_sync_is_quiet_about_valid_files(project: Path):
+    result = hookwrap("add", "before_tool", "guard", cwd=project)
+    assert "warning" not in result.stderr
+
+
+def _write_hook(project: Path, name: str, body: str) -> None:
+    script = project / ".hookwrap" / "hooks" / f"{name}.py"
+    script.write_text("import os, sys\n"
+                      "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "
+                      "os.pardir, 'lib'))\n"
+                      "from hookwrap import HookOutput, main\n"
+                      f"def hook(event):\n    {body}\n"
+                      "raise SystemExit(main(hook))\n")
+
+
+def test_test_reports_a_crashing_hook_as_a_problem(project: Path):
+    assert hookwrap("add", "before_tool", "boom", cwd=project).returncode == 0
+    _write_hook(project, "boom", "raise RuntimeError('kaboom')")
+    result = hookwrap("test", "boom", "--tool", "shell", "--input", '{"command": "ls"}', cwd=project)
+    assert result.returncode == 1
+    assert "claude: blocked: Hook Script Error" in result.stdout
+    assert "problem: the hook raised an exception" in result.stdout
+
+
+def test_test_mentions_a_rewritten_tool_input(project: Path):
+    assert hookwrap("add", "before_tool", "rewrite", cwd=project).returncode == 0
+    _write_hook(project, "rewrite",
+                "return HookOutput(updated_input={**event.tool_input, 'command': 'ls -la'})")
+    result = hookwrap("test", "rewrite", "--tool", "shell", "--input", '{"command": "ls"}',
+                      cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert 'claude: allowed; tool input rewritten to {"command": "ls -la"}' in lines
+    assert 'gemini: allowed; tool input rewritten to {"command": "ls -la"}' in lines
