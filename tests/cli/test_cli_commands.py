@@ -1,0 +1,531 @@
+"""Every command through `hookwrap.cli.main` (CliRunner stream isolation): happy paths with their
+exact output, error paths with exit code, message and hint, --help, --dry-run and sync --check."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from cli_support import (CLAUDE, GEMINI, MANIFEST, RUNTIME_FILES, hw, hw_module, owned_names,
+                         read_json, snapshot, write_json)
+
+import hookwrap
+from hookwrap.manifest import Manifest, new_manifest_text
+from hookwrap.platforms import NormalizedEvent
+
+SRC = Path(hookwrap.__file__).resolve().parent
+VALID_EVENTS = ", ".join(e.value for e in NormalizedEvent)
+INIT_LINES = [
+    "create  hookwrap.toml",
+    *[f"create  .hookwrap/lib/hookwrap/{module}" for module in RUNTIME_FILES],
+    "create  .hookwrap/.gitignore",
+]
+IN_SYNC = "nothing to change: everything matches hookwrap.toml"
+
+
+def claude_group(root: Path, event: str, name: str) -> dict:
+    for group in read_json(root, CLAUDE)["hooks"][event]:
+        if any(f"/hooks/{name}.py" in h["command"] for h in group["hooks"]):
+            return group
+    raise AssertionError(f"{name} not registered under {event}")
+
+
+def gemini_group(root: Path, event: str, name: str) -> dict:
+    for group in read_json(root, GEMINI)["hooks"][event]:
+        if any(h.get("name") == name for h in group["hooks"]):
+            return group
+    raise AssertionError(f"{name} not registered under {event}")
+
+
+# --- init -------------------------------------------------------------------------------------
+
+def test_init_in_a_plain_directory_creates_the_manifest_and_the_runtime(empty_dir: Path) -> None:
+    result = hw(empty_dir, "init")
+    assert (result.code, result.out_lines, result.err) == (0, INIT_LINES, "")
+    manifest = (empty_dir / MANIFEST).read_text()
+    assert manifest == new_manifest_text()
+    assert manifest.startswith("# hookwrap.toml") and manifest.count("\n#") > 10
+    assert Manifest.loads(manifest).hooks == []
+    for module in RUNTIME_FILES:
+        assert (empty_dir / ".hookwrap/lib/hookwrap" / module).read_bytes() == (SRC / module).read_bytes()
+    assert "logs/" in (empty_dir / ".hookwrap/.gitignore").read_text()
+    # No hooks yet: no settings file is created for nothing.
+    assert not (empty_dir / ".claude").exists() and not (empty_dir / ".gemini").exists()
+
+
+def test_init_in_a_git_repo(empty_dir: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(empty_dir)], check=True)
+    result = hw(empty_dir, "init")
+    assert (result.code, result.out_lines) == (0, INIT_LINES)
+    assert (empty_dir / ".git").is_dir()
+
+
+def test_init_again_changes_nothing(project: Path) -> None:
+    hw(project, "add", "before_tool", "guard")
+    before = snapshot(project)
+    result = hw(project, "init")
+    assert (result.code, result.out_lines, result.err) == (0, [IN_SYNC], "")
+    assert snapshot(project) == before
+
+
+def test_init_keeps_an_existing_manifest_and_foreign_settings(empty_dir: Path) -> None:
+    manifest = ("# team hooks, keep this comment\nversion = 1\n\n"
+                "[hooks.guard]  # the guard\nevent = \"before_tool\"\ntemplate = \"guard\"\n")
+    (empty_dir / MANIFEST).write_text(manifest)
+    write_json(empty_dir, CLAUDE, {"model": "opus", "hooks": {"Stop": [
+        {"hooks": [{"type": "command", "command": "notify-send done"}]}]}})
+    result = hw(empty_dir, "init")
+    assert result.code == 0, result.err
+    assert "create  .hookwrap/hooks/guard.py: script was missing" in result.out_lines
+    assert (empty_dir / MANIFEST).read_text() == manifest
+    data = read_json(empty_dir, CLAUDE)
+    assert list(data) == ["model", "hooks"] and list(data["hooks"]) == ["Stop", "PreToolUse"]
+    assert data["hooks"]["Stop"][0]["hooks"][0]["command"] == "notify-send done"
+
+
+@pytest.mark.parametrize("command", ["init", "sync"])
+def test_init_and_sync_refresh_an_outdated_runtime(project: Path, command: str) -> None:
+    runtime = project / ".hookwrap/lib/hookwrap"
+    (runtime / "runner.py").write_text("# an older hookwrap's runner\n")
+    (runtime / "legacy.py").write_text("# a module older versions shipped\n")
+    result = hw(project, command)
+    assert result.code == 0, result.err
+    assert result.out_lines == ["update  .hookwrap/lib/hookwrap/runner.py",
+                                "remove  .hookwrap/lib/hookwrap/legacy.py: not part of this runtime"]
+    assert (runtime / "runner.py").read_bytes() == (SRC / "runner.py").read_bytes()
+    assert not (runtime / "legacy.py").exists()
+
+
+# --- add --------------------------------------------------------------------------------------
+
+def test_add_guard_output_and_files(project: Path) -> None:
+    result = hw(project, "add", "before_tool", "guard")
+    assert result.code == 0, result.err
+    assert result.out_lines == [
+        "create  .hookwrap/hooks/guard.py",
+        "update  hookwrap.toml",
+        "create  .claude/settings.json: create guard (PreToolUse)",
+        "create  .gemini/settings.json: create guard (BeforeTool)",
+    ]
+    assert result.err == ""
+    assert claude_group(project, "PreToolUse", "guard") == {
+        "matcher": "Bash|Write|Edit",
+        "hooks": [{"type": "command",
+                   "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/guard.py --platform claude',
+                   "timeout": 10, "onFailure": "block"}]}
+    group = gemini_group(project, "BeforeTool", "guard")
+    assert group["matcher"] == "^(run_shell_command|write_file|replace)$"
+    handler = group["hooks"][0]
+    assert handler["name"] == "guard" and handler["description"].startswith("hookwrap guard: ")
+    assert handler["command"] == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/hooks/guard.py" --platform gemini'
+    assert handler["timeout"] == 10000
+    spec = Manifest.load(project / MANIFEST).get("guard")
+    assert (spec.event, spec.template, spec.matcher) == ("before_tool", "guard", "shell|write_file|edit_file")
+
+
+def test_add_keeps_manifest_comments(project: Path) -> None:
+    hw(project, "add", "before_tool", "guard")
+    text = (project / MANIFEST).read_text()
+    assert text.startswith(new_manifest_text())
+    assert "[hooks.guard]" in text[len(new_manifest_text()):]
+
+
+def test_add_second_hook_updates_existing_settings(project: Path) -> None:
+    hw(project, "add", "before_tool", "guard")
+    result = hw(project, "add", "session_start", "context")
+    assert result.out_lines == [
+        "create  .hookwrap/hooks/context.py",
+        "create  .hookwrap/context.md",
+        "update  hookwrap.toml",
+        "update  .claude/settings.json: create context (SessionStart)",
+        "update  .gemini/settings.json: create context (SessionStart)",
+    ]
+    assert owned_names(project, CLAUDE) == ["guard", "context"]
+
+
+@pytest.mark.parametrize("matcher, claude, gemini", [
+    ("shell|write_file|edit_file", "Bash|Write|Edit", "^(run_shell_command|write_file|replace)$"),
+    ("shell", "Bash", "^run_shell_command$"),
+    ("read_file", "Read", "^read_file$"),
+])
+def test_add_translates_the_matcher_per_platform(project: Path, matcher: str, claude: str, gemini: str) -> None:
+    result = hw(project, "add", "before_tool", "check", "--matcher", matcher)
+    assert result.code == 0, result.err
+    assert claude_group(project, "PreToolUse", "check")["matcher"] == claude
+    assert gemini_group(project, "BeforeTool", "check")["matcher"] == gemini
+    assert Manifest.load(project / MANIFEST).get("check").template == "skeleton"
+
+
+def test_add_lifecycle_event_takes_an_exact_matcher(project: Path) -> None:
+    assert hw(project, "add", "session_start", "boot", "--matcher", "startup").code == 0
+    assert claude_group(project, "SessionStart", "boot")["matcher"] == "startup"
+    assert gemini_group(project, "SessionStart", "boot")["matcher"] == "startup"
+
+
+def test_add_lifecycle_event_without_matcher_has_no_matcher_key(project: Path) -> None:
+    assert hw(project, "add", "session_end", "bye").code == 0
+    assert "matcher" not in claude_group(project, "SessionEnd", "bye")
+    assert "matcher" not in gemini_group(project, "SessionEnd", "bye")
+
+
+def test_add_event_missing_on_a_platform_warns_and_registers_on_the_other(project: Path) -> None:
+    result = hw(project, "add", "before_model", "m")
+    assert result.code == 0
+    assert result.err_lines == [
+        "warning: Claude Code has no before_model event: m is registered on the other platform only"]
+    assert result.out_lines == [
+        "create  .hookwrap/hooks/m.py",
+        "update  hookwrap.toml",
+        "create  .gemini/settings.json: create m (BeforeModel)",
+    ]
+    assert not (project / CLAUDE).exists()
+    assert owned_names(project, GEMINI) == ["m"]
+
+
+def test_add_timeout_is_seconds_on_claude_and_ms_on_gemini(project: Path) -> None:
+    assert hw(project, "add", "after_tool", "fmt", "--template", "format", "--timeout", "7").code == 0
+    assert claude_group(project, "PostToolUse", "fmt")["hooks"][0]["timeout"] == 7
+    assert gemini_group(project, "AfterTool", "fmt")["hooks"][0]["timeout"] == 7000
+    assert Manifest.load(project / MANIFEST).get("fmt").timeout == 7
+
+
+@pytest.mark.parametrize("platform, present, absent", [("claude", CLAUDE, GEMINI), ("gemini", GEMINI, CLAUDE)])
+def test_add_on_one_platform(project: Path, platform: str, present: str, absent: str) -> None:
+    assert hw(project, "add", "before_tool", "guard", "--platform", platform).code == 0
+    assert owned_names(project, present) == ["guard"]
+    assert not (project / absent).exists()
+    assert Manifest.load(project / MANIFEST).get("guard").platforms == (platform,)
+
+
+@pytest.mark.parametrize("name", ["a", "x-y_z9", "a" * 64])
+def test_add_accepts_valid_names(project: Path, name: str) -> None:
+    assert hw(project, "add", "before_tool", name).code == 0
+    assert (project / f".hookwrap/hooks/{name}.py").is_file()
+
+
+def test_add_from_a_subdirectory_finds_the_project(project: Path) -> None:
+    sub = project / "src" / "deep"
+    sub.mkdir(parents=True)
+    assert hw(sub, "add", "before_tool", "guard").code == 0
+    assert (project / ".hookwrap/hooks/guard.py").is_file()
+    assert not (sub / ".hookwrap").exists()
+
+
+NAME_HINT = "hint: use 1-64 characters: a lower-case letter, then a-z, 0-9, '_' or '-'"
+ADD_ERRORS = [
+    (["bogus", "x"], ["error: unknown event 'bogus'", f"hint: valid events: {VALID_EVENTS}"]),
+    (["before_tool", "Bad"], ["error: 'Bad' is not a valid hook name", NAME_HINT]),
+    (["before_tool", "1abc"], ["error: '1abc' is not a valid hook name", NAME_HINT]),
+    (["before_tool", "a.b"], ["error: 'a.b' is not a valid hook name", NAME_HINT]),
+    (["before_tool", "a" * 65], [f"error: '{'a' * 65}' is not a valid hook name", NAME_HINT]),
+    (["before_tool", "guard"], ["error: a hook named 'guard' is already in hookwrap.toml",
+                                "hint: choose another name, or `hookwrap remove guard` first"]),
+    (["before_tool", "x", "--matcher", "shell||write_file"],
+     ["error: matcher 'shell||write_file' has an empty name",
+      "hint: separate tool names with a single |, e.g. shell|write_file"]),
+    (["before_tool", "x", "--matcher", "sh ell"],
+     ["error: matcher 'sh ell': 'sh ell' is not a tool name",
+      "hint: use normalized tool names such as shell, write_file, edit_file"]),
+    (["session_start", "x", "--matcher", "startup|resume"],
+     ["error: Gemini CLI matches session_start by one exact value; 'startup|resume' would match nothing",
+      "hint: give one value, or add a separate hook per value"]),
+    (["session_start", "x", "--matcher", "bogus"],
+     ["error: Claude Code never sends session_start with 'bogus'",
+      "hint: use one of: startup, resume, clear, compact, fork"]),
+    (["after_agent", "x", "--matcher", "shell"],
+     ["error: after_agent has no matcher on these platforms: it runs every time", "hint: drop --matcher"]),
+    (["before_tool", "x", "--template", "nope"],
+     ["error: 'nope' is not a template", "hint: templates: guard, context, audit, stop_gate, format, skeleton"]),
+    (["session_start", "x", "--template", "guard"],
+     ["error: the guard template does not handle session_start", "hint: valid events for guard: before_tool"]),
+    (["before_model", "x", "--platform", "claude"],
+     ["error: before_model exists on none of the chosen platforms",
+      "hint: x: Claude Code has no before_model event; not registered there"]),
+]
+
+
+@pytest.mark.parametrize("args, err", ADD_ERRORS, ids=[" ".join(a)[:40] for a, _ in ADD_ERRORS])
+def test_add_errors_exit_1_with_message_and_hint_and_write_nothing(project: Path, args: list[str],
+                                                                    err: list[str]) -> None:
+    hw(project, "add", "before_tool", "guard")
+    before = snapshot(project)
+    result = hw(project, "add", *args)
+    assert (result.code, result.out, result.err_lines) == (1, "", err)
+    assert snapshot(project) == before
+
+
+@pytest.mark.parametrize("value", ["0", "-5"])
+def test_add_non_positive_timeout_is_refused(project: Path, value: str) -> None:
+    before = snapshot(project)
+    result = hw(project, "add", "before_tool", "x", "--timeout", value)
+    assert result.code == 1
+    assert result.err_lines[0] == f"error: --timeout must be a positive number of seconds, not {value}"
+    assert snapshot(project) == before
+
+
+def test_add_non_positive_timeout_error_has_a_hint(project: Path) -> None:
+    result = hw(project, "add", "before_tool", "x", "--timeout", "0")
+    assert len(result.err_lines) == 2 and result.err_lines[1].startswith("hint: ")
+
+
+def test_add_refuses_to_overwrite_a_script_it_did_not_write(project: Path) -> None:
+    script = project / ".hookwrap/hooks/guard.py"
+    script.parent.mkdir(parents=True)
+    script.write_text("# mine\n")
+    before = snapshot(project)
+    result = hw(project, "add", "before_tool", "guard")
+    assert (result.code, result.err_lines) == (1, [
+        "error: .hookwrap/hooks/guard.py already exists and hookwrap did not write it",
+        "hint: move it away or pick another hook name"])
+    assert snapshot(project) == before
+
+
+# --- remove -----------------------------------------------------------------------------------
+
+def test_remove_deletes_script_manifest_entry_and_both_registrations(project: Path) -> None:
+    hw(project, "add", "before_tool", "guard")
+    result = hw(project, "remove", "guard")
+    assert (result.code, result.err) == (0, "")
+    assert result.out_lines == [
+        "remove  .hookwrap/hooks/guard.py",
+        "update  hookwrap.toml",
+        "remove  .claude/settings.json: remove guard (PreToolUse)",
+        "remove  .gemini/settings.json: remove guard (BeforeTool)",
+    ]
+    assert Manifest.load(project / MANIFEST).hooks == []
+    assert not (project / ".hookwrap/hooks/guard.py").exists()
+
+
+def test_add_then_remove_gives_back_the_manifest_init_wrote(project: Path) -> None:
+    hw(project, "add", "before_tool", "guard")
+    hw(project, "remove", "guard")
+    assert (project / MANIFEST).read_text() == new_manifest_text()
+
+
+def test_remove_keeps_other_hooks(project: Path) -> None:
+    hw(project, "add", "before_tool", "guard")
+    hw(project, "add", "before_tool", "audit")
+    assert hw(project, "remove", "guard").code == 0
+    assert owned_names(project, CLAUDE) == ["audit"] and owned_names(project, GEMINI) == ["audit"]
+    assert [s.name for s in Manifest.load(project / MANIFEST).hooks] == ["audit"]
+
+
+def test_remove_keeps_an_edited_context_file(project: Path) -> None:
+    hw(project, "add", "session_start", "context")
+    (project / ".hookwrap/context.md").write_text("our conventions\n")
+    result = hw(project, "remove", "context")
+    assert result.code == 0
+    assert "note: kept .hookwrap/context.md: it was edited (delete it by hand if unneeded)" in result.out_lines
+    assert (project / ".hookwrap/context.md").read_text() == "our conventions\n"
+
+
+def test_add_then_remove_restores_each_settings_file(project: Path) -> None:
+    claude = {"permissions": {"allow": ["Bash(ls)"]}, "hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint.sh"}]}]}, "model": "opus"}
+    gemini = {"general": {"vimMode": True}, "hooks": {"BeforeTool": [
+        {"matcher": "read_file", "hooks": [{"type": "command", "command": "echo hi", "name": "hi"}]}]}}
+    write_json(project, CLAUDE, claude)
+    write_json(project, GEMINI, gemini)
+    before = {rel: (project / rel).read_bytes() for rel in (CLAUDE, GEMINI, MANIFEST)}
+    for event, name in [("before_tool", "guard"), ("session_start", "context"), ("after_tool", "format")]:
+        assert hw(project, "add", event, name).code == 0
+    assert owned_names(project, CLAUDE) == ["guard", "context", "format"]
+    for name in ["context", "guard", "format"]:
+        assert hw(project, "remove", name).code == 0
+    assert {rel: (project / rel).read_bytes() for rel in (CLAUDE, GEMINI, MANIFEST)} == before
+    assert sorted(p.name for p in (project / ".hookwrap").rglob("*.py")) == sorted(RUNTIME_FILES)
+
+
+def test_remove_unknown_hook(project: Path) -> None:
+    before = snapshot(project)
+    result = hw(project, "remove", "nope")
+    assert (result.code, result.err_lines) == (1, ["error: no hook named 'nope' in hookwrap.toml",
+                                                   "hint: `hookwrap list` shows the hooks"])
+    assert snapshot(project) == before
+
+
+# --- list -------------------------------------------------------------------------------------
+
+def test_list_table(project: Path) -> None:
+    for args in (["before_tool", "guard"], ["session_start", "context"], ["before_model", "m"]):
+        hw(project, "add", *args)
+    result = hw(project, "list")
+    assert (result.code, result.err) == (0, "")
+    assert result.out_lines == [
+        "NAME     EVENT          MATCHER                     CLAUDE        GEMINI",
+        "guard    before_tool    shell|write_file|edit_file  current       current",
+        "context  session_start  *                           current       current",
+        "m        before_model   *                           not selected  current",
+    ]
+
+
+def test_list_empty(project: Path) -> None:
+    result = hw(project, "list")
+    assert (result.code, result.out_lines) == (0, ["no hooks yet: try `hookwrap add before_tool guard`"])
+
+
+def test_list_json(project: Path) -> None:
+    hw(project, "add", "before_tool", "guard")
+    hw(project, "add", "before_tool", "audit", "--matcher", "shell", "--platform", "gemini")
+    result = hw(project, "list", "--json")
+    assert result.code == 0
+    rows = json.loads(result.out)
+    assert isinstance(rows, list) and [r["name"] for r in rows] == ["guard", "audit"]
+    guard, audit = rows
+    assert (guard["event"], guard["matcher"]) == ("before_tool", "shell|write_file|edit_file")
+    assert guard["platforms"]["claude"] == {"status": "current", "registered": True, "current": True,
+                                            "event": "PreToolUse", "matcher": "Bash|Write|Edit"}
+    assert guard["platforms"]["gemini"]["matcher"] == "^(run_shell_command|write_file|replace)$"
+    assert audit["platforms"]["claude"]["status"] == "not selected"
+    assert audit["platforms"]["claude"]["registered"] is False
+    assert audit["platforms"]["gemini"]["current"] is True
+
+
+# --- sync -------------------------------------------------------------------------------------
+
+def test_sync_in_sync_prints_nothing_to_change_and_writes_nothing(project: Path) -> None:
+    hw(project, "add", "before_tool", "guard")
+    before = snapshot(project)
+    for args in (["sync"], ["sync", "--check"], ["sync", "--dry-run"]):
+        result = hw(project, *args)
+        assert (result.code, result.out_lines, result.err) == (0, [IN_SYNC], "")
+    assert snapshot(project) == before
+
+
+def test_sync_check_reports_the_difference_and_exits_1(project: Path) -> None:
+    hw(project, "add", "before_tool", "guard")
+    (project / CLAUDE).unlink()
+    before = snapshot(project)
+    result = hw(project, "sync", "--check")
+    assert result.code == 1
+    assert result.out_lines == ["would create  .claude/settings.json: create guard (PreToolUse)"]
+    assert result.err_lines == ["hint: run `hookwrap sync` to fix"]
+    assert snapshot(project) == before
+    fixed = hw(project, "sync")
+    assert (fixed.code, fixed.out_lines) == (0, ["create  .claude/settings.json: create guard (PreToolUse)"])
+    assert hw(project, "sync", "--check").code == 0
+
+
+# --- --dry-run --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, first_line", [
+    (["add", "before_tool", "guard"], "would create  .hookwrap/hooks/guard.py"),
+    (["remove", "audit"], "would remove  .hookwrap/hooks/audit.py"),
+    (["sync"], "would create  .gemini/settings.json: create audit (BeforeTool)"),
+    (["init"], "would create  .gemini/settings.json: create audit (BeforeTool)"),
+])
+def test_dry_run_prints_the_plan_and_writes_nothing(project: Path, args: list[str], first_line: str) -> None:
+    hw(project, "add", "before_tool", "audit")
+    (project / GEMINI).unlink()
+    before = snapshot(project)
+    result = hw(project, *args, "--dry-run")
+    assert result.code == 0, result.err
+    assert result.out_lines[0] == first_line
+    assert all(line.startswith("would ") for line in result.out_lines)
+    assert snapshot(project) == before
+
+
+@pytest.mark.parametrize("args", [["init"], ["add", "before_tool", "guard"], ["sync"]])
+def test_dry_run_in_a_fresh_checkout_creates_nothing(empty_dir: Path, args: list[str]) -> None:
+    if args != ["init"]:  # a teammate's clone: the manifest is committed, .hookwrap/.lock is git-ignored
+        hw(empty_dir, "init")
+        (empty_dir / ".hookwrap/.lock").unlink()
+    before = snapshot(empty_dir)
+    result = hw(empty_dir, *args, "--dry-run")
+    assert result.code == 0
+    assert snapshot(empty_dir) == before
+
+
+# --- outside a project, help, usage errors, exit codes ----------------------------------------
+
+@pytest.mark.parametrize("args", [["add", "before_tool", "guard"], ["remove", "guard"], ["list"],
+                                  ["sync"], ["sync", "--check"]])
+def test_commands_outside_a_project(empty_dir: Path, args: list[str]) -> None:
+    result = hw(empty_dir, *args)
+    assert (result.code, result.out) == (1, "")
+    assert result.err_lines == [f"error: no hookwrap.toml in {empty_dir} or any parent directory",
+                                "hint: run `hookwrap init` at the root of your project first"]
+    assert list(empty_dir.iterdir()) == []
+
+
+@pytest.mark.parametrize("command, options", [
+    ([], ["-C, --directory", "--version"]),
+    (["init"], ["--dry-run"]),
+    (["add"], ["--template", "--matcher", "--platform", "--timeout", "--dry-run", "claude|gemini|all"]),
+    (["remove"], ["--dry-run"]),
+    (["list"], ["--json"]),
+    (["sync"], ["--check", "--dry-run"]),
+])
+def test_help_mentions_every_option(empty_dir: Path, command: list[str], options: list[str]) -> None:
+    result = hw(empty_dir, *command, "--help")
+    assert result.code == 0
+    assert result.out.startswith(f"Usage: hookwrap {' '.join(command)}".rstrip() + " ")
+    for option in options:
+        assert option in result.out
+
+
+def test_version(empty_dir: Path) -> None:
+    result = hw(empty_dir, "--version")
+    assert (result.code, result.out_lines) == (0, [f"hookwrap {hookwrap.__version__}"])
+
+
+USAGE_ERRORS = [
+    ["add"],
+    ["add", "before_tool"],
+    ["add", "before_tool", "x", "--timeout", "abc"],
+    ["add", "before_tool", "x", "--platform", "nope"],
+    ["add", "before_tool", "x", "--bogus"],
+    ["remove"],
+    ["bogus"],
+    [],
+]
+
+
+@pytest.mark.parametrize("args", USAGE_ERRORS, ids=[" ".join(a) or "(none)" for a in USAGE_ERRORS])
+def test_usage_errors_exit_2_without_a_traceback(project: Path, args: list[str]) -> None:
+    before = snapshot(project)
+    result = hw(project, *args)
+    assert result.code == 2
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    assert "Usage: hookwrap" in result.err + result.out
+    assert snapshot(project) == before
+
+
+def test_usage_errors_never_write(project: Path) -> None:
+    before = snapshot(project)
+    for args in USAGE_ERRORS:
+        assert hw(project, *args).code != 0
+    assert snapshot(project) == before
+
+
+def test_usage_error_exit_code_from_python_m(project: Path) -> None:
+    proc = hw_module(project, "add", "before_tool", "x", "--timeout", "abc")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_ctrl_c_exits_130(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hookwrap.project
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(hookwrap.project, "add_plan", interrupted)
+    before = snapshot(project)
+    result = hw(project, "add", "before_tool", "guard")
+    assert result.code == 130 and "Traceback" not in result.err
+    assert snapshot(project) == before
+
+
+def test_internal_error_exits_3_with_a_hint(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hookwrap.project
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(hookwrap.project, "sync_plan", broken)
+    result = hw(project, "sync")
+    assert result.code == 3
+    assert result.err_lines[-2:] == ["internal error: RuntimeError: boom",
+                                     "hint: please report this with the traceback above"]
