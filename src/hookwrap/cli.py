@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from . import __version__
-from .errors import HookwrapError
+from .cli_types import PlatformChoice
+from .errors import HookwrapError, UsageError
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 
@@ -26,14 +26,6 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-
-class PlatformChoice(str, Enum):
-    """Values of --platform."""
-
-    claude = "claude"
-    gemini = "gemini"
-    all = "all"
 
 
 class _State:
@@ -70,6 +62,11 @@ def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
     prefix = "would " if (dry_run or check) else ""
     for warning in plan.warnings:
         typer.echo(f"warning: {warning}", err=True)
+    for problem in plan.problems:
+        typer.echo(f"problem: {problem}", err=True)
+    if plan.problems:
+        typer.echo("hint: fix or remove those entries (they are not hookwrap's); "
+                   "`hookwrap doctor` lists them", err=True)
     for change in plan.pending:
         detail = f": {'; '.join(change.detail)}" if change.detail else ""
         typer.echo(f"{prefix}{change.action:<7} {change.rel}{detail}")
@@ -165,6 +162,7 @@ def sync(
         _print_plan(plan, check=True)
         if plan.pending:
             typer.echo("hint: run `hookwrap sync` to fix", err=True)
+        if plan.pending or plan.problems:
             raise typer.Exit(EXIT_USER)
         return
     if dry_run:
@@ -219,6 +217,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         result = command.main(args=argv, prog_name="hookwrap", standalone_mode=False)
         return result if isinstance(result, int) else EXIT_OK
+    except UsageError as error:  # a wrong argument value, as click's own BadParameter
+        _print_error(error)
+        return EXIT_USAGE
     except HookwrapError as error:
         _print_error(error)
         return EXIT_USER

@@ -8,6 +8,8 @@ from typing import Optional
 
 import typer
 
+from .cli_types import PlatformChoice
+
 
 def _print_test(report, *, verbose: bool) -> None:
     for test in report.tests:
@@ -28,7 +30,7 @@ def _print_test(report, *, verbose: bool) -> None:
 
 def test_command(
     name: str = typer.Argument(..., help="The hook to run."),
-    platform: str = typer.Option("all", "--platform", "-p", help="claude, gemini or all."),
+    platform: PlatformChoice = typer.Option(PlatformChoice.all, "--platform", "-p", help="Which CLI's registration to run."),
     payload: Optional[Path] = typer.Option(None, "--payload", help="A JSON file to send instead of a built-in sample.", exists=True, dir_okay=False),
     tool: Optional[str] = typer.Option(None, "--tool", help="Normalized tool name of the call (shell, write_file, ...)."),
     tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\'.'),
@@ -42,7 +44,7 @@ def test_command(
 
     if payload is not None and (tool or tool_input):
         raise typer.BadParameter("use --payload, or --tool/--input, not both")
-    report = run_hook_test(_root_dir(), name, platform=platform, payload_file=payload,
+    report = run_hook_test(_root_dir(), name, platform=platform.value, payload_file=payload,
                            tool=tool, tool_input=tool_input, event=event)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2, default=str))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import schema
 from .errors import HookwrapError
-from .host import commands_from_settings, is_tool_event
+from .host import GEMINI_VARS, commands_from_settings, is_tool_event
 from .platforms import Platform
 from .registrations import SETTINGS_FILES, script_path
 from .settings import owned_entries, parse_settings
@@ -25,9 +25,9 @@ from .settings import owned_entries, parse_settings
 OK, WARN, FAIL = "ok", "warn", "fail"
 SYNC = "run `hookwrap sync`"
 _PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD")
-# Gemini substitutes these (no braces) with an already-quoted value before bash runs.
-_GEMINI_SUBSTITUTED = re.compile(r"\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|"
-                                 r"GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)")
+# Gemini substitutes these (no braces) with an already-quoted value before bash runs; host.py
+# runs that substitution with the same pattern.
+_GEMINI_SUBSTITUTED = GEMINI_VARS
 _RELATIVE_SCRIPT = re.compile(r"""(?:^|[\s"'=])((?:\./|\.\./|[\w.-]+/)[^\s"']*\.(?:py|sh|js|mjs|ts|rb|pl))""")
 _CLAUDE_MS_TIMEOUT = 1000  # seconds: far above the 600 s default, so almost surely meant as ms
 _GEMINI_DEAD_KEYS = (("tools", "enableHooks"), ("hooks", "enabled"), ("hooks", "disabled"),
@@ -148,23 +148,28 @@ def check_parse(scopes: list[Scope]) -> list[Finding]:
 
 def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
     """Each manifest hook is present and current on each platform it should be on."""
+    from .inventory import CURRENT, MISSING, registration_status
     from .project import _python, spec_registrations
 
     out: list[Finding] = []
     project = {s.platform: s for s in scopes if s.project}
     for spec in manifest.hooks:
-        wanted, _ = spec_registrations(spec, _python(manifest))
+        try:
+            wanted, _ = spec_registrations(spec, _python(manifest))
+        except HookwrapError as error:
+            out.append(Finding("registration", FAIL, f"hookwrap.toml: hooks.{spec.name}: {error}",
+                               error.hint or "fix the entry in hookwrap.toml"))
+            continue
         for reg in wanted:
             scope = project[reg.platform]
             if scope.error:
                 continue
-            entries = [e for e in owned_entries(scope.data or {}, reg.platform.value) if e.name == reg.name]
-            same = len(entries) == 1 and (entries[0].event, entries[0].matcher, entries[0].handler) == \
-                (reg.event, reg.matcher, reg.handler)
-            if not entries:
+            # The same comparison as `list` and `sync`, so the three never disagree.
+            status = registration_status(reg, owned_entries(scope.data or {}, reg.platform.value))
+            if status == MISSING:
                 out.append(Finding("registration", FAIL, f"{reg.name} is missing from {scope.label} "
                                    "(removed by hand, or dropped when the CLI rewrote the file)", SYNC))
-            elif not same:
+            elif status != CURRENT:
                 out.append(Finding("registration", FAIL, f"{reg.name} in {scope.label} differs from "
                                    "what hookwrap.toml asks for", SYNC))
         for scope, entry in _owned(scopes, project_only=True):

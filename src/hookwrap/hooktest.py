@@ -222,11 +222,30 @@ def _payload(root: Path, platform: Platform, cmd: host.HookCommand, given: dict 
     return sample_payload(platform, cmd.event, project_dir=root, tool=tool, tool_input=args.tool_input)
 
 
+def _dropped_by(root: Path, platform: Platform, event: str) -> list[str]:
+    """Errors that make Claude Code drop every hook of ``event`` in the project file."""
+    if platform is not Platform.CLAUDE:
+        return []  # Gemini skips an invalid entry on its own; the others still run
+    from .schema import validate_settings
+
+    data = read_settings(root, platform) or {}
+    prefix = f"hooks.{event}"
+    return [f"{p.path}: {p.message}" for p in validate_settings(data, platform.value)
+            if p.severity == "error" and (p.path == prefix or p.path.startswith(prefix + "["))]
+
+
 def _test_one(root: Path, platform: Platform, cmd: host.HookCommand, given: dict | None,
               args: _ToolArgs, env: Mapping[str, str] | None) -> PlatformTest:
     payload = _payload(root, platform, cmd, given, args)
     base = PlatformTest(platform.value, cmd.event, cmd.command, "", True, matcher=cmd.matcher,
                         timeout_s=host.effective_timeout(cmd), payload=payload)
+    dropped = _dropped_by(root, platform, cmd.event)
+    if dropped:
+        base.ran, base.clean = False, False
+        base.summary = (f"not run: Claude Code drops every {cmd.event} hook of "
+                        f"{SETTINGS_FILES[platform]} ({dropped[0]})")
+        base.problems.extend(dropped)
+        return base
     target = host.match_target(platform.value, cmd.event, payload)
     if not host.matcher_matches(platform.value, cmd.event, cmd.matcher, target):
         base.ran, base.clean = False, False

@@ -171,7 +171,7 @@ def plan(platform: str, event: str, commands: Sequence[HookCommand], payload: Ma
 
 # ---------------------------------------------------------------------------------- running
 
-_GEMINI_VARS = re.compile(r"\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID"
+GEMINI_VARS = re.compile(r"\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID"
                           r"|CLAUDE_PROJECT_DIR)")
 _SAFE_WORD = re.compile(r"([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\[\\\]^`{|}~])")
 
@@ -197,7 +197,7 @@ def gemini_expand_command(command: str, env: Mapping[str, str]) -> str:
     """Gemini's textual substitution: literal ``$NAME`` (no braces, no word boundary) becomes
     the shell-quoted value; ``${NAME}`` is left for bash. So ``"$GEMINI_PROJECT_DIR/x"`` breaks
     on a path with a space, while ``"${GEMINI_PROJECT_DIR}/x"`` works."""
-    return _GEMINI_VARS.sub(lambda m: shell_quote(env.get(m.group(1), "")), command)
+    return GEMINI_VARS.sub(lambda m: shell_quote(env.get(m.group(1), "")), command)
 
 
 def hook_env(platform: str, payload: Mapping, *, project_dir: str | Path,

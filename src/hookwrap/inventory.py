@@ -24,6 +24,11 @@ def _owned(root: Path) -> dict[Platform, list]:
     return found
 
 
+def registration_status(registration, entries) -> str:
+    """current, drifted or missing: how ``entries`` (a file's owned entries) hold it."""
+    return _status(registration, entries)
+
+
 def _status(registration, entries) -> str:
     from .settings import same_handler
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookwrap.errors import ManifestError, UsageError
 from hookwrap.platforms import NormalizedEvent, Platform
+from hookwrap.registrations import MATCHER_RE
 
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument
@@ -22,7 +23,6 @@ COMMON_KEYS = ("event", "template", "matcher", "platforms", "timeout")
 _TOP_KEYS = ("version", "python", "hooks")
 # A matcher is normalized tool names joined by "|" ("shell|write_file"), an MCP pattern
 # ("mcp__github__.*") or a lifecycle value ("startup"); registrations translate it per CLI.
-_MATCHER_RE = re.compile(r"^[A-Za-z0-9_.*:-]+(\|[A-Za-z0-9_.*:-]+)*$")
 
 
 @dataclass(frozen=True)
@@ -323,7 +323,7 @@ class _Validator:
 
     def _matcher(self, name: str, entry: dict[str, Any]) -> str | None:
         value = entry.get("matcher")
-        if value is not None and (not isinstance(value, str) or not _MATCHER_RE.match(value)):
+        if value is not None and (not isinstance(value, str) or not MATCHER_RE.match(value)):
             self._fail(f"hooks.{name}.matcher", f"{_show(value)} is not a matcher",
                        hint='use tool names joined by "|" such as "shell|write_file", or leave it out')
         return value

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import registrations as regs
-from .errors import ConflictError, ProjectError, SettingsError, UsageError
+from .errors import ConflictError, ManifestError, ProjectError, SettingsError, UsageError
 from .plan import Plan
 from .platforms import NORMALIZED_TO_EVENT, NormalizedEvent, Platform
 
@@ -61,7 +61,11 @@ def _desired(specs, python: str) -> tuple[dict[Platform, list], list[str]]:
     desired: dict[Platform, list] = {p: [] for p in Platform}
     warnings: list[str] = []
     for spec in specs:
-        found, skipped = spec_registrations(spec, python)
+        try:
+            found, skipped = spec_registrations(spec, python)
+        except UsageError as error:  # a value the manifest allows but a platform cannot take
+            raise ManifestError(f"{MANIFEST}: hooks.{spec.name}.matcher: {error.message}",
+                                hint=error.hint) from None
         warnings.extend(skipped)
         for registration in found:
             desired[registration.platform].append(registration)
@@ -97,19 +101,32 @@ def _plan_settings(plan: Plan, specs, python: str) -> None:
         new = None if result.new_text is None else result.new_text.encode("utf-8")
         plan.add(rel, new, detail=detail)
         if result.new_text is not None:
-            plan.warnings.extend(_invalid_entries(result.new_text, platform, rel))
+            events = {r.event: r.name for r in desired[platform]}
+            plan.problems.extend(_invalid_entries(result.new_text, platform, rel, events))
 
 
-def _invalid_entries(text: str, platform: Platform, rel: str) -> list[str]:
-    """Errors in entries hookwrap does not own: the CLI may drop hookwrap's hooks with them
-    (Claude Code drops every hook of an event when one entry of it is invalid)."""
+def _invalid_entries(text: str, platform: Platform, rel: str, events: dict[str, str]) -> list[str]:
+    """Errors in entries hookwrap does not own that take hookwrap's hooks down with them.
+
+    Claude Code drops every hook of an event when one entry of it is invalid, and a file-level
+    error drops the whole file. ``events`` maps each event hookwrap writes to one hook name.
+    """
     from .schema import validate_settings
     from .settings import parse_settings
 
-    problems = validate_settings(parse_settings(text, platform, label=rel), platform)
-    return [f"{rel}: {p.path}: {p.message} ({regs.PLATFORM_LABELS[platform]} may ignore the "
-            f"hooks around it, hookwrap's included; `hookwrap doctor` explains)"
-            for p in problems if p.severity == "error"]
+    label = regs.PLATFORM_LABELS[platform]
+    found = []
+    for problem in validate_settings(parse_settings(text, platform, label=rel), platform):
+        if problem.severity != "error":
+            continue
+        event = problem.path.split(".")[1].split("[")[0] if problem.path.startswith("hooks.") else None
+        if event is None:
+            found.append(f"{rel}: {problem.path}: {problem.message}; {label} may ignore this "
+                         f"whole file, hookwrap's hooks included")
+        elif platform is Platform.CLAUDE and event in events:
+            found.append(f"{rel}: {problem.path}: {problem.message}; {label} drops every {event} "
+                         f"hook of this file, {events[event]} included")
+    return found
 
 
 def _plan_runtime(plan: Plan) -> None:
@@ -249,7 +266,12 @@ def build_spec(manifest, *, event: str, name: str, template: str | None, matcher
 def _plan_new_files(plan: Plan, spec) -> None:
     from .render import render_hook_files
 
+    script = regs.script_path(spec.name)
     for rel, text in render_hook_files(spec).items():
+        if rel != script and (plan.root / rel).is_file():
+            # The hook's data (a context hook's .md) outlives `remove` when edited: reuse it.
+            plan.notes.append(f"kept the existing {rel}")
+            continue
         change = plan.add(rel, text.encode())
         if change.action == "update":
             raise ConflictError(f"{rel} already exists and hookwrap did not write it",
@@ -264,6 +286,9 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     spec = build_spec(manifest, event=event, name=name, template=template, matcher=matcher,
                       platforms=platforms, timeout=timeout)
     found, skipped = spec_registrations(spec, _python(manifest))
+    name_warnings = []
+    if any(spec.event in regs.TOOL_EVENTS[p] for p in spec.platforms):
+        name_warnings = regs.check_tool_names(spec.matcher)
     if not found:
         raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",
                          hint="; ".join(skipped) or "choose another --platform")
@@ -273,10 +298,12 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
                          hint="drop --matcher")
     manifest.add(spec)
     plan = Plan(root)
+    plan.warnings.extend(name_warnings)
     for platform in parse_platforms(platforms):
         if platform not in spec.platforms:
+            there = ", ".join(regs.PLATFORM_LABELS[p] for p in spec.platforms)
             plan.warnings.append(f"{regs.PLATFORM_LABELS[platform]} has no {spec.event.value} "
-                                 f"event: {name} is registered on the other platform only")
+                                 f"event: {name} is registered on {there} only")
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
@@ -297,10 +324,16 @@ def remove_plan(root: Path, *, name: str) -> Plan:
     plan = Plan(root)
     for rel, text in render_hook_files(spec).items():
         path = root / rel
-        if rel == regs.script_path(name) or not path.is_file() or path.read_text() == text:
+        edited = path.is_file() and path.read_bytes() != text.encode()
+        if rel == regs.script_path(name):
             plan.add(rel, None)
-        else:
+            if edited:
+                plan.notes.append(f"removed {rel}, which had your edits (version control still "
+                                  "has them)")
+        elif edited:
             plan.notes.append(f"kept {rel}: it was edited (delete it by hand if unneeded)")
+        else:
+            plan.add(rel, None)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_settings(plan, manifest.hooks, _python(manifest))
     return plan

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .errors import UsageError
 from .platforms import NORMALIZED_TO_EVENT, NormalizedEvent, Platform
-from .tools import platform_tool_names
+from .tools import NORMALIZED_TO_TOOL, TOOL_TO_NORMALIZED, platform_tool_names
 
 _E = NormalizedEvent
 
@@ -36,7 +36,11 @@ LIFECYCLE_VALUES = {
     },
 }
 _SIMPLE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
-_MATCHER_PART = re.compile(r"^[A-Za-z0-9_.*+?\-\[\]]+$")
+# One matcher part: a tool name (MCP names may hold "." and ":") or a simple regex of one.
+_PART = r"[A-Za-z0-9_.:*+?\-\[\]]+"
+_MATCHER_PART = re.compile(rf"^{_PART}$")
+# A whole matcher as hookwrap.toml and --matcher take it: parts joined by "|".
+MATCHER_RE = re.compile(rf"^{_PART}(\|{_PART})*$")
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,30 @@ def split_matcher(matcher: str | None) -> list[str]:
         raise UsageError(f"matcher {matcher!r}: {bad[0]!r} is not a tool name",
                          hint="use normalized tool names such as shell, write_file, edit_file")
     return parts
+
+
+def check_tool_names(matcher: str | None) -> list[str]:
+    """Reject a platform's own tool name where a normalized one belongs; warn on unknown names.
+
+    ``Bash`` would be written to Gemini as ``^Bash$`` and never fire there, so it is an error
+    that names the normalized name. Returns warnings for names no platform map knows.
+    """
+    known = {tool for names in NORMALIZED_TO_TOOL.values() for tool in names}
+    warnings = []
+    for part in split_matcher(matcher):
+        if part in known:
+            continue
+        for platform in Platform:
+            normalized = TOOL_TO_NORMALIZED[platform].get(part)
+            if normalized is not None:
+                raise UsageError(
+                    f"{part!r} is {PLATFORM_LABELS[platform]}'s name for {normalized!r}; "
+                    "matchers take normalized tool names",
+                    hint=f"use --matcher {normalized} (hookwrap writes each CLI's own names)")
+        if _SIMPLE_NAME.match(part) and not part.startswith("mcp"):
+            warnings.append(f"{part!r} is not a tool hookwrap knows: it matches only a tool named "
+                            f"exactly that (known: {', '.join(sorted(known))})")
+    return warnings
 
 
 def tool_matcher(matcher: str | None, platform: Platform) -> str | None:

@@ -174,7 +174,7 @@ def test_add_event_missing_on_a_platform_warns_and_registers_on_the_other(projec
     result = hw(project, "add", "before_model", "m")
     assert result.code == 0
     assert result.err_lines == [
-        "warning: Claude Code has no before_model event: m is registered on the other platform only"]
+        "warning: Claude Code has no before_model event: m is registered on Gemini CLI only"]
     assert result.out_lines == [
         "create  .hookwrap/hooks/m.py",
         "update  hookwrap.toml",
@@ -247,12 +247,14 @@ ADD_ERRORS = [
 
 
 @pytest.mark.parametrize("args, err", ADD_ERRORS, ids=[" ".join(a)[:40] for a, _ in ADD_ERRORS])
-def test_add_errors_exit_1_with_message_and_hint_and_write_nothing(project: Path, args: list[str],
-                                                                    err: list[str]) -> None:
+def test_add_errors_exit_with_message_and_hint_and_write_nothing(project: Path, args: list[str],
+                                                                  err: list[str]) -> None:
     hw(project, "add", "before_tool", "guard")
     before = snapshot(project)
     result = hw(project, "add", *args)
-    assert (result.code, result.out, result.err_lines) == (1, "", err)
+    # A wrong argument value is a usage error (2); a clash with the project's state is 1.
+    code = 1 if "already in hookwrap.toml" in err[0] else 2
+    assert (result.code, result.out, result.err_lines) == (code, "", err)
     assert snapshot(project) == before
 
 
@@ -260,7 +262,7 @@ def test_add_errors_exit_1_with_message_and_hint_and_write_nothing(project: Path
 def test_add_non_positive_timeout_is_refused(project: Path, value: str) -> None:
     before = snapshot(project)
     result = hw(project, "add", "before_tool", "x", "--timeout", value)
-    assert result.code == 1
+    assert result.code == 2
     assert result.err_lines[0] == f"error: --timeout must be a positive number of seconds, not {value}"
     assert snapshot(project) == before
 

@@ -160,7 +160,12 @@ def test_foreign_content_survives_any_sequence(claude, gemini, commented, ops) -
                 if not drifted:
                     assert _owned(doc) == {n for n in present if platform in HOOKS[n][1]}, (op, arg, rel)
         assert hw(root, "sync").code == 0
-        assert hw(root, "sync", "--check").code == 0
+        # Nothing of hookwrap's is left to change. Random foreign content may still be invalid for
+        # a CLI (e.g. "permissions": null makes Claude Code drop the file): --check reports that
+        # as a problem, which is its job, so only the planned changes are compared here.
+        check = hw(root, "sync", "--check")
+        assert check.out == "nothing to change: everything matches hookwrap.toml\n"
+        assert check.code == (1 if "problem: " in check.err else 0)
         for name in sorted(present):
             assert hw(root, "remove", name).code == 0
         for rel, original in originals.items():

@@ -239,9 +239,9 @@ def test_python_m_hookwrap_list_and_sync_from_a_subdirectory(spaced_project: Pat
     assert [row["name"] for row in rows] == ["guard", "context", "stop_gate", "format", "audit", "m"]
 
 
-def test_python_m_hookwrap_errors_go_to_stderr_with_exit_1(spaced_project: Path) -> None:
+def test_python_m_hookwrap_errors_go_to_stderr_with_exit_2(spaced_project: Path) -> None:
     proc = hw_module(spaced_project, "add", "nope", "x")
-    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.splitlines()[0] == "error: unknown event 'nope'"
     assert proc.stderr.splitlines()[1].startswith("hint: valid events: after_agent, before_tool")
 

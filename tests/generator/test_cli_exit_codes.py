@@ -33,11 +33,19 @@ def test_usage_errors_exit_2_without_a_traceback(project: Path, args, message):
     assert "Traceback" not in result.stderr
 
 
-def test_user_errors_exit_1_with_a_hint(project: Path):
+def test_a_bad_argument_value_of_hookwrap_own_is_a_usage_error_too(project: Path):
     result = hookwrap("add", "pre_tool", "x", cwd=project)
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert "error: unknown event 'pre_tool'" in result.stderr
     assert "hint: valid events: after_agent, before_tool" in result.stderr
+
+
+def test_user_errors_exit_1_with_a_hint(project: Path):
+    assert hookwrap("add", "before_tool", "guard", cwd=project).returncode == 0
+    result = hookwrap("add", "before_tool", "guard", cwd=project)
+    assert result.returncode == 1
+    assert "error: a hook named 'guard' is already in hookwrap.toml" in result.stderr
+    assert "hint: choose another name, or `hookwrap remove guard` first" in result.stderr
 
 
 def test_drift_exits_1_and_sync_repairs_it(project: Path):

@@ -27,9 +27,12 @@ def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(proje
         {"type": "command", "command": "./lint.sh", "timeout": "10"}]}]}}
     (project / ".claude" / "settings.json").write_text(json.dumps(foreign))
     result = hookwrap("add", "before_tool", "guard", cwd=project)
-    assert result.returncode == 0
-    assert ("warning: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout: "
-            "must be a positive number") in result.stderr
+    assert result.returncode == 0  # hookwrap's part is done; the foreign entry is reported
+    assert ("problem: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout: "
+            "must be a positive number; Claude Code drops every PreToolUse hook of this file, "
+            "guard included") in result.stderr
+    check = hookwrap("sync", "--check", cwd=project)
+    assert check.returncode == 1 and "nothing to change" in check.stdout
     # The foreign entry is reported, never repaired: it is not hookwrap's to change.
     data = json.loads((project / ".claude" / "settings.json").read_text())
     assert data["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] == "10"
@@ -37,7 +40,21 @@ def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(proje
 
 def test_sync_is_quiet_about_valid_files(project: Path):
     result = hookwrap("add", "before_tool", "guard", cwd=project)
-    assert "warning" not in result.stderr
+    assert "warning" not in result.stderr and "problem" not in result.stderr
+
+
+def test_test_says_claude_drops_the_event_instead_of_running_the_hook(project: Path):
+    assert hookwrap("add", "before_tool", "guard", cwd=project).returncode == 0
+    path = project / ".claude" / "settings.json"
+    data = json.loads(path.read_text())
+    data["hooks"]["PreToolUse"].insert(0, {"matcher": "Bash", "hooks": "oops"})
+    path.write_text(json.dumps(data))
+    result = hookwrap("test", "guard", "-p", "claude", "--tool", "shell",
+                      "--input", '{"command": "rm -rf /"}', cwd=project)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == (
+        "claude: not run: Claude Code drops every PreToolUse hook of .claude/settings.json "
+        "(hooks.PreToolUse[0].hooks: must be a list)")
 
 
 def _write_hook(project: Path, name: str, body: str) -> None:
