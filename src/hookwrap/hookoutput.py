@@ -22,6 +22,8 @@ _CLAUDE_CONTEXT_EVENTS = frozenset({
     "Stop", "SubagentStop", "Notification",
 })
 _BLOCKING = frozenset({"block", "deny"})
+_ALLOWING = frozenset({"allow", "approve"})
+_DECISIONS = ("", "block", "deny", "allow", "approve", "ask")
 
 
 @dataclass
@@ -29,7 +31,16 @@ class HookOutput:
     """What a hook decides, in platform-neutral terms.
 
     Attributes:
-        decision: "" (no opinion), "block" (or "deny"), "allow", or "ask" (before_tool only).
+        decision: one of these, compared case-insensitively and without surrounding spaces;
+            any other value makes building the output raise ValueError, which run_hook
+            reports as the hook's error (fail closed):
+
+            - "": no opinion.
+            - "block" or "deny": block the action, or keep the agent working (after_agent).
+            - "allow" or "approve": allow explicitly. On Claude this skips the permission
+              prompt (before_tool) or grants the permission (permission_request).
+            - "ask": ask the user to confirm (before_tool). On Claude's permission_request
+              nothing is decided (nor is updated_input sent), so the dialog shows as usual.
         reason: why; for a block it reaches the model (before_tool) or becomes the agent's next
             instruction (after_agent).
         context: text for the model.
@@ -83,10 +94,22 @@ def _event_name(platform: Platform, event: NormalizedEvent, raw_event: str | Non
     return NORMALIZED_TO_EVENT[platform].get(event, "")
 
 
-def _common(output: HookOutput, platform: Platform) -> dict[str, Any]:
+def _decision(output: HookOutput) -> str:
+    """The decision, lower-cased and stripped; ValueError for a value no CLI would read as meant.
+
+    A typo such as "reject" must not pass for an allow, so it fails the hook instead.
+    """
+    value = output.decision
+    decision = value.strip().lower() if isinstance(value, str) else None
+    if decision not in _DECISIONS:
+        allowed = ", ".join(repr(known) for known in _DECISIONS)
+        raise ValueError(f"HookOutput.decision is {value!r}; expected one of {allowed}")
+    return decision
+
+
+def _common(output: HookOutput, platform: Platform, decision: str) -> dict[str, Any]:
     """The seed's top-level fields (REQ-006.5)."""
     result: dict[str, Any] = {}
-    decision = output.decision.strip().lower()
     if decision:
         result["decision"] = _top_decision(decision, platform)
         if not result["decision"]:
@@ -109,18 +132,17 @@ def _top_decision(decision: str, platform: Platform) -> str:
     # it reject the whole output, so allow becomes approve and ask lives in hookSpecificOutput.
     if decision in _BLOCKING:
         return "block"
-    return "approve" if decision in ("allow", "approve") else ""
+    return "approve" if decision in _ALLOWING else ""
 
 
-def _claude_specific(output: HookOutput, name: str, event: NormalizedEvent) -> dict[str, Any]:
+def _claude_specific(output: HookOutput, name: str, decision: str) -> dict[str, Any]:
     specific: dict[str, Any] = {}
-    decision = output.decision.strip().lower()
     if output.context and name in _CLAUDE_CONTEXT_EVENTS:
         specific["additionalContext"] = output.context
     if name == "PreToolUse":
         if decision in _BLOCKING:
             specific["permissionDecision"] = "deny"
-        elif decision in ("allow", "approve", "ask"):
+        elif decision in _ALLOWING or decision == "ask":
             specific["permissionDecision"] = "allow" if decision == "approve" else decision
         elif output.updated_input is not None:
             specific["permissionDecision"] = "allow"
@@ -128,17 +150,28 @@ def _claude_specific(output: HookOutput, name: str, event: NormalizedEvent) -> d
             specific["permissionDecisionReason"] = output.reason
         if output.updated_input is not None and decision not in _BLOCKING:
             specific["updatedInput"] = output.updated_input
-    elif name == "PermissionRequest" and (decision or output.updated_input is not None):
-        specific["decision"] = _permission_request(output, decision)
+    elif name == "PermissionRequest":
+        verdict = _permission_request(output, decision)
+        if verdict:
+            specific["decision"] = verdict
     return specific
 
 
-def _permission_request(output: HookOutput, decision: str) -> dict[str, Any]:
+def _permission_request(output: HookOutput, decision: str) -> dict[str, Any] | None:
+    """The PermissionRequest verdict, or None to leave the permission dialog to the user.
+
+    Only an explicit allow grants the permission, or no decision with an updated_input (as on
+    PreToolUse, the rewrite implies an allow; it has no other way to reach Claude). "ask"
+    decides nothing: Claude's verdict is allow or deny, and no verdict shows the dialog.
+    """
     if decision in _BLOCKING:
         verdict: dict[str, Any] = {"behavior": "deny"}
         if output.reason:
             verdict["message"] = output.reason
         return verdict
+    granted = decision in _ALLOWING or (not decision and output.updated_input is not None)
+    if not granted:
+        return None
     verdict = {"behavior": "allow"}
     if output.updated_input is not None:
         verdict["updatedInput"] = output.updated_input
@@ -187,12 +220,13 @@ def build_output(
     platform = Platform(platform)
     event = NormalizedEvent(event)
     name = _event_name(platform, event, raw_event)
-    result = _common(output, platform)
+    decision = _decision(output)
+    result = _common(output, platform, decision)
     message = _system_message(output, platform, event)
     if message:
         result["systemMessage"] = message
     if platform is Platform.CLAUDE:
-        specific = _claude_specific(output, name, event)
+        specific = _claude_specific(output, name, decision)
     else:
         specific = _gemini_specific(output, event)
     if specific and name:

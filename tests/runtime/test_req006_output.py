@@ -329,10 +329,75 @@ def test_ask_on_gemini() -> None:
 
 
 @pytest.mark.parametrize("event", CLAUDE_EVENTS)
-@pytest.mark.parametrize("decision", ["ask", "allow", "approve", "maybe", "deny", "block"])
+@pytest.mark.parametrize("decision", ["", "ask", "allow", "approve", "deny", "block", " ASK ", "Approve"])
 def test_claude_top_level_decision_is_only_approve_or_block(event: E, decision: str) -> None:
     document = out(HookOutput(decision=decision), CLAUDE, event)
     assert document.get("decision", "approve") in ("approve", "block")
+
+
+# HookOutput.decision accepts only the documented values, on every event of both CLIs.
+
+UNKNOWN_DECISIONS = ["reject", "maybe", "yes", "allowed", "denied", "block it", "a sk", None, 1, True]
+
+
+@pytest.mark.parametrize(("platform", "event"), ALL_PAIRS)
+@pytest.mark.parametrize("decision", UNKNOWN_DECISIONS)
+def test_unknown_decision_raises_instead_of_passing_through(platform: Platform, event: E, decision: Any) -> None:
+    with pytest.raises(ValueError, match="HookOutput.decision is .*; expected one of '', 'block', 'deny', "
+                                         "'allow', 'approve', 'ask'"):
+        denormalize_output(HookOutput(decision=decision), platform, event)
+
+
+def test_unknown_decision_message_names_the_value() -> None:
+    with pytest.raises(ValueError) as raised:
+        denormalize_output(HookOutput(decision="reject"), GEMINI, E.BEFORE_TOOL)
+    assert str(raised.value).startswith("HookOutput.decision is 'reject';")
+
+
+@pytest.mark.parametrize(("platform", "event"), ALL_PAIRS)
+@pytest.mark.parametrize("decision", ["", "block", "deny", "allow", "approve", "ask"])
+def test_known_decisions_are_read_case_insensitively_and_stripped(
+    platform: Platform, event: E, decision: str
+) -> None:
+    output = HookOutput(decision=decision, reason="r", updated_input={"command": "ls"})
+    variant = dataclasses.replace(output, decision=f"  {decision.upper()}\t")
+    assert out(variant, platform, event) == out(output, platform, event)
+
+
+# Claude's PermissionRequest: only an explicit allow grants the permission (§2.2).
+
+def test_permission_request_ask_leaves_the_dialog_to_the_user() -> None:
+    assert out(HookOutput.ask("confirm?"), CLAUDE, E.PERMISSION_REQUEST) == {"reason": "confirm?"}
+    document = out(HookOutput.ask("confirm?", updated_input={"command": "ls"}), CLAUDE, E.PERMISSION_REQUEST)
+    assert document == {"reason": "confirm?"}
+
+
+@pytest.mark.parametrize("decision", ["allow", "approve", " Approve "])
+def test_permission_request_allow_and_approve_grant(decision: str) -> None:
+    document = out(HookOutput(decision=decision), CLAUDE, E.PERMISSION_REQUEST)
+    assert document == {
+        "decision": "approve",
+        "hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}},
+    }
+
+
+def test_permission_request_without_a_decision_decides_nothing() -> None:
+    assert out(HookOutput(), CLAUDE, E.PERMISSION_REQUEST) == {}
+    assert out(HookOutput(reason="r", context="c"), CLAUDE, E.PERMISSION_REQUEST) == {
+        "reason": "r", "systemMessage": "c",
+    }
+
+
+def test_permission_request_updated_input_alone_allows_the_rewrite() -> None:
+    # As on PreToolUse: a rewrite with no decision runs; on PermissionRequest only an allow carries it.
+    document = out(HookOutput(updated_input={"command": "ls"}), CLAUDE, E.PERMISSION_REQUEST)
+    assert document["hookSpecificOutput"]["decision"] == {"behavior": "allow", "updatedInput": {"command": "ls"}}
+
+
+@pytest.mark.parametrize("decision", ["reject", "maybe", "no"])
+def test_permission_request_typo_does_not_grant(decision: str) -> None:
+    with pytest.raises(ValueError):
+        denormalize_output(HookOutput(decision=decision), CLAUDE, E.PERMISSION_REQUEST, "PermissionRequest")
 
 
 def test_block_and_context_before_tool_on_claude() -> None:

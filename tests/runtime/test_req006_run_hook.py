@@ -172,6 +172,20 @@ def test_unserializable_output_is_an_error_not_a_crash() -> None:
     assert "Error Type: TypeError" in document["reason"]
 
 
+@pytest.mark.parametrize(("platform", "name"), [
+    (CLAUDE, "claude/PreToolUse.json"), (CLAUDE, "claude/PermissionRequest.DefaultMode.json"),
+    (GEMINI, "gemini/BeforeTool.json"),
+])
+def test_unknown_decision_becomes_the_error_json(platform: Platform, name: str) -> None:
+    run = run_in_process(lambda inp: HookOutput(decision="reject"), platform, payload_text(name))
+    assert run.rc == 0
+    document = single_json_object(run.stdout)
+    assert document["decision"] == "block"
+    assert "Error Type: ValueError" in document["reason"]
+    assert "HookOutput.decision is 'reject'" in document["reason"]
+    assert "hookSpecificOutput" not in document
+
+
 def test_unknown_platform_is_an_error_not_a_crash() -> None:
     run = run_in_process(lambda inp: None, "vim", "{}")
     assert run.rc == 0

@@ -22,10 +22,11 @@ HOOK_NAME = 'guard'
 
 # Shell rules: (what it is, regex, what to do instead). Each regex is searched in every
 # command the shell line would run, normalized first (see _commands): quotes removed,
-# `sudo`, `env`, `nohup`, `VAR=value`... prefixes dropped, `bash -c '...'` and `eval` bodies
-# checked as commands of their own, lines split at ; && || & ( ), and the stages of a
-# pipeline joined by " | ". So the first rule also catches `sudo rm -fr ~`,
-# `cd x && rm -r -f $HOME` and `bash -c 'rm --recursive --force ..'`.
+# `sudo`, `env`, `timeout 5`, `xargs`, `nohup`, `VAR=value`... prefixes dropped (_WRAPPERS),
+# `bash -c '...'` and `eval` bodies checked as commands of their own, lines split at
+# ; && || & ( ), and the stages of a pipeline joined by " | ". So the first rule also catches
+# `sudo rm -fr ~`, `cd x && rm -r -f $HOME`, `timeout -s KILL 5 rm -rf /`,
+# `find . | xargs -0 rm -rf ~` and `bash -c 'rm --recursive --force ..'`.
 SHELL_RULES = [
     (
         "recursive forced delete of /, ~, $HOME or ..",
@@ -83,10 +84,26 @@ PATH_RULES = [
 # File names no rule blocks: templates that hold no secrets by convention.
 ALLOWED_NAMES = [".env.example", ".env.sample", ".env.template"]
 
-# Words that only run the next word as the command (their own options are skipped; for the
-# letters listed, the option's value too).
-_WRAPPERS = {"sudo": "ughpCDrtU", "doas": "uC", "env": "uCS", "nice": "n", "nohup": "",
-             "command": "", "exec": "", "time": "", "builtin": ""}
+# Words that run the rest of the line as a command: {word: (options that take a value,
+# arguments before the command)}. Their options are skipped; a listed option given as
+# `-s KILL` or `--signal KILL` skips its value too (`-sKILL`, `--signal=KILL` are one word).
+# `timeout` takes one argument, its duration, before the command.
+_WRAPPERS = {
+    "sudo": ({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "--user", "--group", "--host",
+              "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user"}, 0),
+    "doas": ({"-u", "-C"}, 0),
+    "env": ({"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}, 0),
+    "nice": ({"-n", "--adjustment"}, 0),
+    "nohup": (set(), 0),
+    "timeout": ({"-s", "-k", "--signal", "--kill-after"}, 1),
+    "xargs": ({"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter",
+               "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, 0),
+    "stdbuf": ({"-i", "-o", "-e", "--input", "--output", "--error"}, 0),
+    "time": ({"-f", "-o", "--format", "--output"}, 0),
+    "command": (set(), 0),
+    "exec": ({"-a"}, 0),
+    "builtin": (set(), 0),
+}
 _KEYWORDS = {"{", "}", "!", "if", "then", "elif", "else", "do", "while", "until"}
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish"}
 _SEPARATORS = {";", ";;", "&", "&&", "||", "(", ")"}
@@ -211,17 +228,20 @@ def _strip_wrappers(words: list[str]) -> list[str]:
         if first in _KEYWORDS or re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", first):
             words.pop(0)
         elif first in _WRAPPERS:
-            words = _skip_options(words[1:], _WRAPPERS[first])
+            with_value, arguments = _WRAPPERS[first]
+            words = _skip_options(words[1:], with_value)[arguments:]
         else:
             words[0] = first
             break
     return words
 
 
-def _skip_options(words: list[str], with_value: str) -> list[str]:
+def _skip_options(words: list[str], with_value: set[str]) -> list[str]:
     while words and words[0].startswith("-"):
         option = words.pop(0)
-        if len(option) == 2 and option[1] in with_value and words:
+        if option == "--":  # the end of the options
+            break
+        if option in with_value and words:
             words.pop(0)
     return words
 

@@ -5,10 +5,12 @@ Rendered once by `hookwrap add` from the stop_gate template; it is yours now. Wh
 wants to stop, it runs `check` from hookwrap.toml ([hooks.stop_gate]). If the check fails,
 the hook blocks the stop and gives the agent the end of the check's output. After
 `max_retries` blocks in a row it lets the agent stop and says so, so it can never loop
-forever; a passing check resets the count.
+forever; a passing check resets the count. When the check runs pytest, pytest's exit code 5
+("no tests collected") counts as passing: there is nothing for the agent to fix.
 """
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -25,6 +27,9 @@ DEFAULT_CHECK = 'python3 -m pytest -q'
 DEFAULT_MAX_RETRIES = 3
 TAIL_LINES = 40
 TAIL_CHARS = 3000
+# pytest exits 5 when it collects no tests. Blocking on that would keep the agent working
+# (up to max_retries) on nothing it could fix, so a check that runs pytest passes with it.
+PYTEST_NO_TESTS = 5
 
 HOOKS_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HOOKS_DIR))  # .hookwrap/hooks -> the repo root
@@ -78,7 +83,7 @@ def hook(event: HookInput) -> HookOutput | None:
     blocks = _read_count(counter) if event.stop_hook_active else 0
     limit = _time_limit(entry)
     code, output = _run(check, limit)
-    if code == 0:
+    if code == 0 or (code == PYTEST_NO_TESTS and _runs_pytest(check)):
         _write_count(counter, 0)
         return None
     if code is None:
@@ -121,6 +126,17 @@ def _run(check: str, limit: int) -> tuple[int | None, str]:
         process.communicate()
         return None, ""
     return process.returncode, output.decode("utf-8", errors="replace")
+
+
+def _runs_pytest(check: str) -> bool:
+    """True when a word of the check is pytest: `pytest`, `python -m pytest`, `.venv/bin/pytest`."""
+    lexer = shlex.shlex(check, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:  # unbalanced quotes: fall back to plain words
+        words = check.split()
+    return any(os.path.basename(word) in ("pytest", "py.test") for word in words)
 
 
 def _tail(output: str) -> str:
