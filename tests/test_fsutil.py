@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from hookwrap.errors import LockError
-from hookwrap.fsutil import LOCK_RELPATH, atomic_write, project_lock, remove_file
+from hookwrap import fsutil
+from hookwrap.fsutil import (
+    LOCK_RELPATH,
+    atomic_write,
+    commit_staged,
+    discard_staged,
+    project_lock,
+    remove_file,
+    stage_write,
+)
 
 
 def _mode(path: Path) -> int:
@@ -76,6 +85,107 @@ def test_atomic_write_through_dangling_symlink_creates_target(tmp_path: Path) ->
     atomic_write(link, b"z")
     assert link.is_symlink()
     assert (tmp_path / "store" / "settings.json").read_bytes() == b"z"
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None)
+            for p in sorted(root.rglob("*"))}
+
+
+def test_stage_write_leaves_the_target_alone_until_commit(tmp_path: Path) -> None:
+    target = tmp_path / "settings.json"
+    target.write_bytes(b"old")
+    target.chmod(0o600)
+    staged = stage_write(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert staged.target == target and staged.temp.parent == tmp_path
+    assert staged.temp.read_bytes() == b"new" and _mode(staged.temp) == 0o600
+    commit_staged(staged)
+    assert target.read_bytes() == b"new" and _mode(target) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]
+
+
+def test_stage_write_through_symlink_stages_beside_the_real_file(tmp_path: Path) -> None:
+    shared = tmp_path / "dotfiles" / "claude.json"
+    shared.parent.mkdir()
+    shared.write_bytes(b"old")
+    link = tmp_path / "proj" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(shared)
+    staged = stage_write(link, b"new")
+    assert staged.target == shared and staged.temp.parent == shared.parent
+    commit_staged(staged)
+    assert link.is_symlink() and shared.read_bytes() == b"new"
+
+
+def test_discard_staged_removes_temp_files_and_the_dirs_made_for_them(tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_bytes(b"x")
+    before = _tree(tmp_path)
+    staged = [stage_write(tmp_path / "a" / "b" / "one.json", b"1"),
+              stage_write(tmp_path / "a" / "two.json", b"2"),
+              stage_write(tmp_path / "keep.txt", b"y")]
+    assert staged[0].made_dirs == (tmp_path / "a", tmp_path / "a" / "b")
+    discard_staged(staged)
+    assert _tree(tmp_path) == before
+
+
+def test_stage_write_onto_a_directory_fails_before_anything_is_left(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").mkdir()
+    before = _tree(tmp_path)
+    with pytest.raises(IsADirectoryError):
+        stage_write(tmp_path / "settings.json", b"{}")
+    assert _tree(tmp_path) == before
+
+
+def test_stage_write_under_a_regular_file_fails_cleanly(tmp_path: Path) -> None:
+    (tmp_path / ".gemini").write_bytes(b"not a directory")
+    before = _tree(tmp_path)
+    with pytest.raises(OSError):
+        stage_write(tmp_path / ".gemini" / "sub" / "settings.json", b"{}")
+    assert _tree(tmp_path) == before
+
+
+def test_stage_write_whose_mkdir_fails_partway_removes_what_it_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_mkdir = Path.mkdir
+
+    def mkdir_one_level(self: Path, mode: int = 0o777, parents: bool = False,
+                        exist_ok: bool = False) -> None:
+        if self.name == "b":
+            real_mkdir(self.parent, exist_ok=True)
+            raise OSError(28, "No space left on device")
+        real_mkdir(self, mode, parents, exist_ok)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir_one_level)
+    with pytest.raises(OSError, match="No space left"):
+        stage_write(tmp_path / "a" / "b" / "settings.json", b"{}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_stage_write_failing_mid_write_deletes_its_temp_file_and_dirs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(fd: int, data: bytes, mode: int) -> None:
+        os.write(fd, data[:1])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fsutil, "_fill", full)
+    with pytest.raises(OSError, match="No space left"):
+        stage_write(tmp_path / "new" / "settings.json", b"{}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_atomic_write_whose_rename_fails_leaves_no_temp_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "settings.json"
+    target.write_bytes(b"old")
+
+    def refuse(src: str, dst: str) -> None:
+        raise PermissionError(1, "Operation not permitted", dst)
+
+    monkeypatch.setattr(fsutil.os, "replace", refuse)
+    with pytest.raises(PermissionError):
+        atomic_write(target, b"new")
+    assert _tree(tmp_path) == {"settings.json": b"old"}
 
 
 def test_remove_file(tmp_path: Path) -> None:

@@ -365,6 +365,93 @@ def test_hooks_not_an_object() -> None:
     assert claude(text).new_text == text  # nothing to edit: left alone
 
 
+@pytest.mark.parametrize(("value", "kind"), [
+    ("null", " (null)"), ("[]", ""), ('"PreToolUse"', ""), ("3", ""), ("true", ""),
+])
+@pytest.mark.parametrize("platform", [Platform.CLAUDE, Platform.GEMINI])
+def test_hooks_of_any_other_type_is_a_settings_error(platform: Platform, value: str,
+                                                     kind: str) -> None:
+    text = f'{{"model": "x", "hooks": {value}}}\n'
+    label = CLAUDE_LABEL if platform == Platform.CLAUDE else GEMINI_LABEL
+    desired = creg("guard") if platform == Platform.CLAUDE else greg("guard")
+    with pytest.raises(SettingsError) as info:
+        reconcile(text, platform, [desired], label=label)
+    assert str(info.value) == f"{label}: hooks is not an object{kind}"
+    assert info.value.hint == "fix or remove it, then run hookwrap sync"
+    assert reconcile(text, platform, [], label=label).new_text == text
+
+
+def test_hooks_null_in_a_commented_gemini_file_is_a_settings_error() -> None:
+    text = '{\n  // hooks come later\n  "hooks": null\n}\n'
+    with pytest.raises(SettingsError, match=r"hooks is not an object \(null\)"):
+        gemini(text, greg("guard"))
+    assert gemini(text).new_text == text
+
+
+@pytest.mark.parametrize(("value", "kind"), [("null", " (null)"), ('"Bash"', ""), ("{}", "")])
+def test_event_of_another_type_is_a_settings_error(value: str, kind: str) -> None:
+    text = f'{{"hooks": {{"PreToolUse": {value}}}}}'
+    with pytest.raises(SettingsError) as info:
+        claude(text, creg("guard"))
+    assert str(info.value) == f"{CLAUDE_LABEL}: hooks.PreToolUse is not a list{kind}"
+    assert info.value.hint == "fix or remove it, then run hookwrap sync"
+
+
+@pytest.mark.parametrize("rel", [CLAUDE_LABEL, GEMINI_LABEL])
+def test_cli_add_with_hooks_null_exits_1_and_writes_nothing(
+        tmp_path: Path, rel: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from hookwrap.cli import main
+
+    assert main(["-C", str(tmp_path), "init"]) == 0
+    (tmp_path / rel).parent.mkdir()
+    (tmp_path / rel).write_bytes(b'{"hooks": null}\n')
+    before = {str(p): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    capsys.readouterr()
+    assert main(["-C", str(tmp_path), "add", "before_tool", "guard"]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"error: {rel}: hooks is not an object (null)\n"
+                   "hint: fix or remove it, then run hookwrap sync\n")
+    assert {str(p): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+_ODD = [None, [], "s", 1, True, {}, [None], ["s"], [[]], [{}]]
+
+
+def _odd_documents(event: str, owned: dict) -> list[dict]:
+    documents = []
+    for odd in _ODD:
+        documents += [
+            {"hooks": odd},
+            {"hooks": {event: odd}},
+            {"hooks": {event: [odd]}},
+            {"hooks": {event: [{"matcher": "Bash", "hooks": odd}]}},
+            {"hooks": {event: [{"matcher": "Bash", "hooks": [odd, owned]}]}},
+            {"hooks": {event: [{"matcher": odd, "hooks": [owned]}, odd]}},
+            {"hooks": {event: [{"hooks": [{**owned, "timeout": odd}]}], "Stop": odd}},
+            {"hooks": {"Stop": [{"hooks": [owned]}], event: odd}},
+        ]
+    return documents
+
+
+@pytest.mark.parametrize("platform", [Platform.CLAUDE, Platform.GEMINI])
+def test_malformed_hooks_shapes_give_a_result_or_a_settings_error_never_a_crash(
+        platform: Platform) -> None:
+    make = creg if platform == Platform.CLAUDE else greg
+    event = "PreToolUse" if platform == Platform.CLAUDE else "BeforeTool"
+    owned = dict(make("guard").handler)
+    desired_sets = [[], [make("guard")], [make("guard", matcher=None)], [make("other")],
+                    [make("guard", "Stop" if platform == Platform.CLAUDE else "AfterAgent", None)]]
+    for document in _odd_documents(event, owned):
+        text = json.dumps(document)
+        for desired in desired_sets:
+            try:
+                result = reconcile(text, platform, desired, label="settings.json")
+            except SettingsError:
+                continue
+            if result.new_text is not None:
+                jsonc.parse(result.new_text, label="t")
+
+
 def test_event_not_a_list() -> None:
     text = jsonc.dumps({"hooks": {"PreToolUse": {"matcher": "Bash", "hooks": []}}})
     with pytest.raises(SettingsError, match=r"hooks\.PreToolUse is not a list"):

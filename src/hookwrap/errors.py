@@ -48,3 +48,7 @@ class ConflictError(HookwrapError):
 
 class LockError(HookwrapError):
     """Another hookwrap command holds the project lock for too long."""
+
+
+class WriteError(HookwrapError, OSError):
+    """A file could not be written or removed; the message says what was and was not changed."""

@@ -10,6 +10,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from hookwrap.errors import LockError
@@ -47,29 +48,105 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+@dataclass(frozen=True)
+class StagedWrite:
+    """New bytes fsynced to a temp file next to their target, not yet renamed into place."""
+
+    target: Path                  # the file `commit_staged` replaces (a symlink already followed)
+    temp: Path
+    made_dirs: tuple[Path, ...]   # directories created for it, outermost first
+
+
+def _make_parents(directory: Path) -> tuple[Path, ...]:
+    missing = []
+    current = directory
+    while not current.exists() and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    made = tuple(reversed(missing))
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except BaseException:
+        _remove_dirs(made)
+        raise
+    return made
+
+
+def _remove_dirs(dirs: tuple[Path, ...]) -> None:
+    for directory in reversed(dirs):
+        try:
+            directory.rmdir()
+        except FileNotFoundError:  # never made (a failed mkdir) or already gone
+            continue
+        except OSError:  # not empty any more: leave it and its parents
+            return
+
+
+def _fill(fd: int, data: bytes, mode: int) -> None:
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fchmod(handle.fileno(), mode)
+        os.fsync(handle.fileno())
+
+
+def stage_write(path: Path | str, data: bytes) -> StagedWrite:
+    """Write `data` to a temp file beside `path`'s target and fsync it; the target is untouched.
+
+    The temp file lives in the target's directory so `os.replace` stays a same-filesystem rename.
+    An existing file's permission bits are given to it; a new file gets 0o644. A symlink is
+    followed: its target is what `commit_staged` replaces, the link is left in place. Missing
+    parent directories are created (and removed again if staging fails or is discarded).
+
+    Raises:
+        OSError: the temp file could not be created or written; nothing is left behind.
+    """
+    target = _write_target(Path(path))
+    made = _make_parents(target.parent)
+    try:
+        if target.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+        mode = _existing_mode(target)
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except BaseException:
+        _remove_dirs(made)
+        raise
+    staged = StagedWrite(target, Path(temp), made)
+    try:
+        _fill(fd, data, mode)
+    except BaseException:
+        discard_staged([staged])
+        raise
+    return staged
+
+
+def commit_staged(staged: StagedWrite) -> None:
+    """Rename a staged temp file over its target: readers see the old or new bytes, never half."""
+    os.replace(staged.temp, staged.target)
+    _fsync_dir(staged.target.parent)
+
+
+def discard_staged(staged: list[StagedWrite]) -> None:
+    """Delete the temp files of writes not committed, then the directories made only for them."""
+    for item in staged:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(item.temp)
+    for item in reversed(staged):
+        _remove_dirs(item.made_dirs)
+
+
 def atomic_write(path: Path | str, data: bytes) -> None:
     """Replace the file at `path` with `data` so readers see the old or the new bytes, never half.
 
-    The temp file lives in the target's directory so `os.replace` stays a same-filesystem rename.
-    An existing file's permission bits are kept; a new file gets 0o644. A symlink is followed and
-    its target rewritten, the link is left in place. Missing parent directories are created.
+    `stage_write` then `commit_staged`: same directory temp file, fsync, `os.replace`, the old
+    mode kept, a symlink followed and its target rewritten, missing parents created.
     """
-    target = _write_target(Path(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    mode = _existing_mode(target)
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    staged = stage_write(path, data)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
+        commit_staged(staged)
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp_name)
+        discard_staged([staged])
         raise
-    _fsync_dir(target.parent)
 
 
 def remove_file(path: Path | str) -> bool:

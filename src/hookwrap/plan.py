@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import fsutil
+from .errors import ProjectError, WriteError
 
 ACTIONS = ("create", "update", "remove", "unchanged", "conflict")
 
@@ -23,6 +25,14 @@ class FileChange:
     detail: list[str] = field(default_factory=list)
 
 
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error) or type(error).__name__
+
+
+def _listed(rels: list[str]) -> str:
+    return ", ".join(rels) if rels else "nothing"
+
+
 @dataclass
 class Plan:
     """Everything a command would do to the project, computed before anything is written."""
@@ -31,20 +41,42 @@ class Plan:
     changes: list[FileChange] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Found while planning and not hookwrap's to fix (an invalid foreign settings entry that
+    # makes a CLI drop hookwrap's hooks too): reported, and `sync --check` fails on them.
+    problems: list[str] = field(default_factory=list)
 
-    def add(self, rel: str, new: bytes | None, *, detail: list[str] | None = None) -> FileChange:
-        """Record that ``rel`` should hold ``new`` (None = should not exist); the action follows."""
+    def add(self, rel: str, new: bytes | None, *, detail: list[str] | None = None,
+            keep_link_as: bytes | None = None) -> FileChange:
+        """Record that ``rel`` should hold ``new`` (None = should not exist); the action follows.
+
+        ``keep_link_as``: when ``new`` is None and ``rel`` is a symlink, write these bytes through
+        the link instead of deleting it. Deleting only the link would leave its target (often a
+        shared dotfile) holding exactly what this change meant to take out of it.
+        """
         path = self.root / rel
-        old = path.read_bytes() if path.is_file() else None
+        old = self._read(rel)
+        notes = list(detail or [])
+        if new is None and keep_link_as is not None and old is not None and path.is_symlink():
+            new = keep_link_as
+            notes.append(f"a symlink: kept, its target {os.readlink(path)} rewritten")
         if new is None:
             action = "remove" if old is not None else "unchanged"
         elif old is None:
             action = "create"
         else:
             action = "unchanged" if old == new else "update"
-        change = FileChange(rel, action, new, list(detail or []))
+        change = FileChange(rel, action, new, notes)
         self.changes.append(change)
         return change
+
+    def _read(self, rel: str) -> bytes | None:
+        path = self.root / rel
+        try:
+            return path.read_bytes() if path.is_file() else None
+        except OSError as error:
+            raise ProjectError(f"{rel}: cannot read it ({_reason(error)})",
+                               hint=f"check the permissions of {rel}, then run the command again"
+                               ) from error
 
     @property
     def pending(self) -> list[FileChange]:
@@ -52,10 +84,71 @@ class Plan:
         return [c for c in self.changes if c.action in ("create", "update", "remove")]
 
     def apply(self) -> None:
-        """Write every pending change: atomic writes, removals last."""
-        for change in self.pending:
-            if change.action != "remove":
-                fsutil.atomic_write(self.root / change.rel, change.data or b"")
-        for change in self.pending:
-            if change.action == "remove":
+        """Write every pending change so that a failure leaves nothing half-done.
+
+        Phase 1 writes each new content to a fsynced temp file beside its target; only when all
+        exist does phase 2 rename them into place (`os.replace`, symlinks followed, modes kept);
+        removals come last.
+
+        Raises:
+            WriteError: a temp file could not be written (every temp file is deleted again and
+                nothing was changed), or, rarely, a rename or removal failed (the message lists
+                what was and was not written).
+        """
+        writes = [c for c in self.pending if c.action != "remove"]
+        removals = [c for c in self.pending if c.action == "remove"]
+        done = self._commit(writes, self._stage(writes), removals)
+        for index, change in enumerate(removals):
+            try:
                 fsutil.remove_file(self.root / change.rel)
+            except OSError as error:
+                raise self._partial(change, error, done, removals[index:]) from error
+            done.append(change.rel)
+
+    def _stage(self, writes: list[FileChange]) -> list[fsutil.StagedWrite]:
+        staged: list[fsutil.StagedWrite] = []
+        for change in writes:
+            try:
+                staged.append(fsutil.stage_write(self.root / change.rel, change.data or b""))
+            except OSError as error:
+                fsutil.discard_staged(staged)
+                directory = Path(change.rel).parent.as_posix()
+                where = "the project directory" if directory == "." else f"{directory}/"
+                raise WriteError(
+                    f"{self._label(change.rel)}: cannot write it ({_reason(error)}); "
+                    "nothing was changed",
+                    hint=f"check the permissions of {where} and the free space, then run the "
+                         "command again",
+                ) from error
+            except BaseException:
+                fsutil.discard_staged(staged)
+                raise
+        return staged
+
+    def _commit(self, writes: list[FileChange], staged: list[fsutil.StagedWrite],
+                removals: list[FileChange]) -> list[str]:
+        done: list[str] = []
+        for index, (change, item) in enumerate(zip(writes, staged)):
+            try:
+                fsutil.commit_staged(item)
+            except BaseException as error:
+                fsutil.discard_staged(staged[index:])
+                if not isinstance(error, OSError):
+                    raise
+                raise self._partial(change, error, done, writes[index:] + removals) from error
+            done.append(change.rel)
+        return done
+
+    def _label(self, rel: str) -> str:
+        path = self.root / rel
+        return f"{rel} (-> {os.readlink(path)})" if path.is_symlink() else rel
+
+    def _partial(self, change: FileChange, error: OSError, done: list[str],
+                 rest: list[FileChange]) -> WriteError:
+        verb = "remove" if change.action == "remove" else "replace"
+        return WriteError(
+            f"{self._label(change.rel)}: cannot {verb} it ({_reason(error)}); "
+            f"changed: {_listed(done)}; not changed: {_listed([c.rel for c in rest])}",
+            hint="fix the cause, then run hookwrap sync to bring the other files in line with "
+                 "hookwrap.toml",
+        )

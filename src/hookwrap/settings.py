@@ -276,11 +276,17 @@ def _update(hooks: dict, registration: Registration, slot: _Slot) -> None:
     groups.insert(_index(groups, slot.group) + 1, _new_group(registration))
 
 
+def _if_null(value: Any) -> str:
+    # A present null is easily read as "not set"; saying it makes the message point at the fix.
+    return " (null)" if value is None else ""
+
+
 def _append(data: dict, registration: Registration, label: str) -> None:
     hooks = data.setdefault("hooks", {})
     groups = hooks.setdefault(registration.event, [])
     if not isinstance(groups, list):
-        raise SettingsError(f"{label}: hooks.{registration.event} is not a list", hint=FIX_HINT)
+        raise SettingsError(f"{label}: hooks.{registration.event} is not a list"
+                            f"{_if_null(groups)}", hint=FIX_HINT)
     groups.append(_new_group(registration))
 
 
@@ -304,10 +310,12 @@ def _prune(data: dict, drops: list[_Slot]) -> None:
 
 
 def _edit(data: dict, platform: str, wanted: list[Registration], label: str) -> list[Change]:
+    # A present `"hooks": null` is as malformed as a list: only a missing key means "none yet".
     hooks = data.get("hooks")
-    if hooks is not None and not isinstance(hooks, dict):
+    if "hooks" in data and not isinstance(hooks, dict):
         if wanted:
-            raise SettingsError(f"{label}: hooks is not an object", hint=FIX_HINT)
+            raise SettingsError(f"{label}: hooks is not an object{_if_null(hooks)}",
+                                hint=FIX_HINT)
         return []
     slots = [_Slot(name, event, group, handler)
              for name, event, _, _, group, handler in _iter_owned(hooks)]
