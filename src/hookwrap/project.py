@@ -99,7 +99,9 @@ def _plan_settings(plan: Plan, specs, python: str) -> None:
         detail = [f"{c.action} {c.name} ({c.detail})" if c.detail else f"{c.action} {c.name}"
                   for c in result.changes if c.action != "unchanged"]
         new = None if result.new_text is None else result.new_text.encode("utf-8")
-        plan.add(rel, new, detail=detail)
+        # A symlinked settings file left empty is written as {} through the link, never
+        # unlinked: its target may be shared, and would keep a stale hookwrap entry.
+        plan.add(rel, new, detail=detail, keep_link_as=b"{}\n")
         if result.new_text is not None:
             events = {r.event: r.name for r in desired[platform]}
             plan.problems.extend(_invalid_entries(result.new_text, platform, rel, events))

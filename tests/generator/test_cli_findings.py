@@ -86,3 +86,16 @@ def test_test_mentions_a_rewritten_tool_input(project: Path):
     lines = result.stdout.splitlines()
     assert 'claude: allowed; tool input rewritten to {"command": "ls -la"}' in lines
     assert 'gemini: allowed; tool input rewritten to {"command": "ls -la"}' in lines
+
+
+def test_remove_keeps_a_symlinked_settings_file_and_empties_it(project: Path, tmp_path_factory):
+    shared = tmp_path_factory.mktemp("shared") / "claude.json"
+    shared.write_text("{}\n")
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").symlink_to(shared)
+    assert hookwrap("add", "before_tool", "guard", cwd=project).returncode == 0
+    assert "guard.py" in shared.read_text()
+    assert hookwrap("remove", "guard", cwd=project).returncode == 0
+    link = project / ".claude" / "settings.json"
+    assert link.is_symlink() and link.resolve() == shared.resolve()
+    assert shared.read_text() == "{}\n"  # no stale entry left behind for a deleted script
