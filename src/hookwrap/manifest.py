@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from hookwrap.errors import ManifestError, UsageError
 from hookwrap.platforms import NormalizedEvent, Platform
-from hookwrap.registrations import MATCHER_RE
+from hookwrap.registrations import MATCHER_RE, NAME_RE
 
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument
 
-NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 MANIFEST_VERSION = 1
 ALL_PLATFORMS: tuple[Platform, ...] = (Platform.CLAUDE, Platform.GEMINI)
 

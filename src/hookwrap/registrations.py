@@ -35,6 +35,8 @@ LIFECYCLE_VALUES = {
         _E.PRE_COMPACT: ("manual", "auto"),
     },
 }
+# A hook name: it becomes a file name and part of a shell command, so it stays plain.
+NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 _SIMPLE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 # One matcher part: a tool name (MCP names may hold "." and ":") or a simple regex of one.
 _PART = r"[A-Za-z0-9_.:*+?\-\[\]]+"

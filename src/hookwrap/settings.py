@@ -16,11 +16,10 @@ from typing import Any
 
 from hookwrap import jsonc, schema
 from hookwrap.errors import SettingsError
-from hookwrap.registrations import Registration
+from hookwrap.registrations import NAME_RE, Registration
 
 FIX_HINT = "fix or remove it, then run hookwrap sync"
 BUG_HINT = "this is a bug in hookwrap; please report it"
-NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 # The script path may follow a quote, a slash or a space ("$CLAUDE_PROJECT_DIR"/.hookwrap/...,
 # "${GEMINI_PROJECT_DIR}/.hookwrap/...", python3 .hookwrap/...), never a longer directory name.
 OWNED_COMMAND_RE = re.compile(
