@@ -72,7 +72,9 @@ def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
         typer.echo(f"{prefix}{change.action:<7} {change.rel}{detail}")
     for note in plan.notes:
         typer.echo(f"note: {note}")
-    if not plan.pending:
+    if not plan.pending and plan.problems:
+        typer.echo("nothing of hookwrap's to change, but the problems above need fixing")
+    elif not plan.pending:
         typer.echo("nothing to change: everything matches hookwrap.toml")
 
 

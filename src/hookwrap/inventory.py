@@ -54,13 +54,13 @@ def _platform_row(spec, platform: Platform, registration, entries) -> dict:
 def list_hooks(root: Path) -> list[dict]:
     """One object per manifest hook (name, event, template, matcher, platforms, script),
     then one per orphaned hookwrap registration (``"orphan": true``)."""
-    from .project import _python, load_manifest, spec_registrations
+    from .project import _python, load_manifest, manifest_registrations
 
     manifest = load_manifest(root)
     owned = _owned(root)
     rows: list[dict] = []
     for spec in manifest.hooks:
-        found, _ = spec_registrations(spec, _python(manifest))
+        found, _ = manifest_registrations(spec, _python(manifest))
         by_platform = {r.platform: r for r in found}
         rows.append({
             "name": spec.name,

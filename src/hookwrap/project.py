@@ -57,15 +57,21 @@ def spec_registrations(spec, python: str = "python3"):
         summary=info.summary if info else "", python=python)
 
 
+def manifest_registrations(spec, python: str = "python3"):
+    """spec_registrations for an entry read from hookwrap.toml: a value the manifest's syntax
+    allows but a platform cannot take is the manifest's error, named by its key."""
+    try:
+        return spec_registrations(spec, python)
+    except UsageError as error:
+        raise ManifestError(f"{MANIFEST}: hooks.{spec.name}.matcher: {error.message}",
+                            hint=error.hint) from None
+
+
 def _desired(specs, python: str) -> tuple[dict[Platform, list], list[str]]:
     desired: dict[Platform, list] = {p: [] for p in Platform}
     warnings: list[str] = []
     for spec in specs:
-        try:
-            found, skipped = spec_registrations(spec, python)
-        except UsageError as error:  # a value the manifest allows but a platform cannot take
-            raise ManifestError(f"{MANIFEST}: hooks.{spec.name}.matcher: {error.message}",
-                                hint=error.hint) from None
+        found, skipped = manifest_registrations(spec, python)
         warnings.extend(skipped)
         for registration in found:
             desired[registration.platform].append(registration)
@@ -102,7 +108,9 @@ def _plan_settings(plan: Plan, specs, python: str) -> None:
         # A symlinked settings file left empty is written as {} through the link, never
         # unlinked: its target may be shared, and would keep a stale hookwrap entry.
         plan.add(rel, new, detail=detail, keep_link_as=b"{}\n")
-        if result.new_text is not None:
+        if result.new_text is not None and platform is Platform.CLAUDE and desired[platform]:
+            # Gemini only warns about invalid entries and skips them one by one; Claude Code
+            # drops their neighbours too. Only a file holding hookwrap's hooks can hurt them.
             events = {r.event: r.name for r in desired[platform]}
             plan.problems.extend(_invalid_entries(result.new_text, platform, rel, events))
 
@@ -125,7 +133,7 @@ def _invalid_entries(text: str, platform: Platform, rel: str, events: dict[str, 
         if event is None:
             found.append(f"{rel}: {problem.path}: {problem.message}; {label} may ignore this "
                          f"whole file, hookwrap's hooks included")
-        elif platform is Platform.CLAUDE and event in events:
+        elif event in events:
             found.append(f"{rel}: {problem.path}: {problem.message}; {label} drops every {event} "
                          f"hook of this file, {events[event]} included")
     return found
@@ -256,7 +264,7 @@ def build_spec(manifest, *, event: str, name: str, template: str | None, matcher
         raise UsageError(f"--timeout must be a positive number of seconds, not {timeout}",
                          hint="leave it out for the template's default, e.g. --timeout 30")
     if matcher is not None:
-        regs.split_matcher(matcher)
+        matcher = "|".join(regs.split_matcher(matcher))  # "shell | write_file" -> "shell|write_file"
     elif any(normalized in regs.TOOL_EVENTS[p] for p in Platform):
         matcher = info.default_matcher
     return HookSpec(name=name, event=normalized, template=chosen, matcher=matcher or None,

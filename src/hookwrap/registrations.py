@@ -70,8 +70,8 @@ def command_for(name: str, platform: Platform, python: str = "python3") -> str:
 
 
 def split_matcher(matcher: str | None) -> list[str]:
-    """``"shell|write_file"`` -> ``["shell", "write_file"]``; None or "" -> []."""
-    if not matcher:
+    """``"shell|write_file"`` -> ``["shell", "write_file"]``; None, "" or "*" -> [] (every tool)."""
+    if not matcher or matcher.strip() == "*":
         return []
     parts = [part.strip() for part in matcher.split("|")]
     if any(not part for part in parts):
@@ -81,6 +81,15 @@ def split_matcher(matcher: str | None) -> list[str]:
     if bad:
         raise UsageError(f"matcher {matcher!r}: {bad[0]!r} is not a tool name",
                          hint="use normalized tool names such as shell, write_file, edit_file")
+    for part in parts:
+        if not _SIMPLE_NAME.match(part):
+            # Both CLIs silently match nothing with an invalid regex: refuse it here instead.
+            try:
+                re.compile(f"^(?:{part})$")
+            except re.error as error:
+                raise UsageError(f"matcher {matcher!r}: {part!r} is not a valid regex ({error})",
+                                 hint="e.g. mcp__github__.* for every tool of one MCP server"
+                                 ) from None
     return parts
 
 

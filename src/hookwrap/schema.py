@@ -173,15 +173,17 @@ _CLAUDE_TYPES: dict[str, tuple[tuple[str, ...], dict[str, Check]]] = {
 
 
 def _claude_event_fit(handler: dict, event: str, path: str) -> list[Problem]:
+    # Valid entries that Claude Code loads and then skips when the event fires: this hook never
+    # runs, but unlike a schema error it takes no other hook down with it, hence warnings.
     kind = handler.get("type")
     problems = []
     if "if" in handler and event not in _CLAUDE_TOOL_EVENTS:
         problems.append(Problem(f"{path}.if", f"is only evaluated on tool events; on {event} "
-                                "Claude Code skips this hook"))
+                                "Claude Code skips this hook", WARNING))
     if kind in ("prompt", "agent") and event in _CLAUDE_NO_LLM_EVENTS:
-        problems.append(Problem(f"{path}.type", f"{kind} hooks never run on {event}"))
+        problems.append(Problem(f"{path}.type", f"{kind} hooks never run on {event}", WARNING))
     if kind == "http" and event in _CLAUDE_NO_HTTP_EVENTS:
-        problems.append(Problem(f"{path}.type", f"http hooks are skipped on {event}"))
+        problems.append(Problem(f"{path}.type", f"http hooks are skipped on {event}", WARNING))
     return problems
 
 

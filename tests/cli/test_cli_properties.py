@@ -164,8 +164,11 @@ def test_foreign_content_survives_any_sequence(claude, gemini, commented, ops) -
         # a CLI (e.g. "permissions": null makes Claude Code drop the file): --check reports that
         # as a problem, which is its job, so only the planned changes are compared here.
         check = hw(root, "sync", "--check")
-        assert check.out == "nothing to change: everything matches hookwrap.toml\n"
-        assert check.code == (1 if "problem: " in check.err else 0)
+        if "problem: " in check.err:
+            assert (check.code, check.out) == (
+                1, "nothing of hookwrap's to change, but the problems above need fixing\n")
+        else:
+            assert (check.code, check.out) == (0, "nothing to change: everything matches hookwrap.toml\n")
         for name in sorted(present):
             assert hw(root, "remove", name).code == 0
         for rel, original in originals.items():

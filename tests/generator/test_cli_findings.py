@@ -32,7 +32,8 @@ def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(proje
             "must be a positive number; Claude Code drops every PreToolUse hook of this file, "
             "guard included") in result.stderr
     check = hookwrap("sync", "--check", cwd=project)
-    assert check.returncode == 1 and "nothing to change" in check.stdout
+    assert check.returncode == 1
+    assert check.stdout == "nothing of hookwrap's to change, but the problems above need fixing\n"
     # The foreign entry is reported, never repaired: it is not hookwrap's to change.
     data = json.loads((project / ".claude" / "settings.json").read_text())
     assert data["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] == "10"
@@ -99,3 +100,64 @@ def test_remove_keeps_a_symlinked_settings_file_and_empties_it(project: Path, tm
     link = project / ".claude" / "settings.json"
     assert link.is_symlink() and link.resolve() == shared.resolve()
     assert shared.read_text() == "{}\n"  # no stale entry left behind for a deleted script
+
+
+def _put(project: Path, rel: str, data: dict) -> None:
+    path = project / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+
+
+def test_hooks_claude_loads_but_skips_are_no_problem_for_hookwrap(project: Path):
+    # An http hook on SessionStart is valid; Claude Code only skips it when the event fires.
+    _put(project, ".claude/settings.json", {"hooks": {"SessionStart": [
+        {"hooks": [{"type": "http", "url": "https://example.com/h"}]}]}})
+    assert hookwrap("add", "session_start", "context", "-p", "claude", cwd=project).returncode == 0
+    check = hookwrap("sync", "--check", cwd=project)
+    assert (check.returncode, "problem" in check.stderr) == (0, False)
+    doctor = hookwrap("doctor", "--json", cwd=project)
+    schema = [f for f in json.loads(doctor.stdout) if f["check"] == "schema"]
+    assert [f["status"] for f in schema] == ["warn"]  # the foreign hook itself never runs
+
+
+def test_gemini_settings_problems_and_files_without_hookwrap_hooks_are_not_reported(project: Path):
+    _put(project, ".gemini/settings.json", {"hooksConfig": []})   # Gemini only warns about it
+    _put(project, ".claude/settings.json", {"hooks": None})       # no hookwrap hook lives here
+    assert hookwrap("add", "before_model", "m", cwd=project).returncode == 0  # Gemini only
+    check = hookwrap("sync", "--check", cwd=project)
+    assert (check.returncode, check.stderr) == (0, "")
+
+
+@pytest.mark.parametrize(("matcher", "message"), [
+    ("shell[", "'shell[' is not a valid regex"),
+    ("?", "'?' is not a valid regex"),
+])
+def test_a_matcher_that_is_no_valid_regex_is_refused(project: Path, matcher, message):
+    result = hookwrap("add", "before_tool", "x", "--matcher", matcher, cwd=project)
+    assert result.returncode == 2 and message in result.stderr
+    assert not (project / ".claude").exists()
+
+
+def test_a_star_matcher_means_every_tool(project: Path):
+    assert hookwrap("add", "before_tool", "x", "--matcher", "*", cwd=project).returncode == 0
+    entry = json.loads((project / ".claude" / "settings.json").read_text())["hooks"]["PreToolUse"][0]
+    assert "matcher" not in entry
+    assert "matcher" not in (project / "hookwrap.toml").read_text().split("[hooks.x]")[1]
+
+
+def test_a_matcher_with_spaces_is_stored_normalized(project: Path):
+    assert hookwrap("add", "before_tool", "x", "--matcher", "shell | write_file",
+                    cwd=project).returncode == 0
+    assert 'matcher = "shell|write_file"' in (project / "hookwrap.toml").read_text()
+
+
+def test_list_blames_hookwrap_toml_for_a_matcher_a_platform_cannot_take(project: Path):
+    manifest = project / "hookwrap.toml"
+    manifest.write_text(manifest.read_text() + '\n[hooks.ctx]\nevent = "session_start"\n'
+                        'template = "context"\nmatcher = "startup|resume"\n'
+                        'platforms = ["claude", "gemini"]\n')
+    for command in (["list"], ["sync"]):
+        result = hookwrap(*command, cwd=project)
+        assert result.returncode == 1
+        assert "error: hookwrap.toml: hooks.ctx.matcher: Gemini CLI matches session_start by one" \
+            in result.stderr

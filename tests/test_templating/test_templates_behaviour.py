@@ -446,6 +446,14 @@ def test_stop_gate_exit_5_of_other_commands_and_pytest_failures_still_block(gate
     assert stop_blocked("claude", failing) and "exit code 1" in failing["reason"], failing
 
 
+def test_stop_gate_exit_5_of_a_chain_with_pytest_still_blocks(gate_repo: HookRepo) -> None:
+    # `pytest && mypy`: 5 means pytest found nothing and the rest never ran, so it is no pass.
+    gate_repo.write("tests/README.md", "no tests yet\n")
+    write_manifest(gate_repo, "gate", check=f"{PYTEST} tests && {sys.executable} -c pass")
+    chained = gate_repo.run("gate", "claude", stop_payload("claude", gate_repo, active=False))
+    assert stop_blocked("claude", chained) and "exit code 5" in chained["reason"], chained
+
+
 def test_stop_gate_gives_up_on_a_check_that_runs_too_long(gate_repo: HookRepo) -> None:
     write_manifest(gate_repo, "gate", check="sleep 30", timeout=1)
     output = gate_repo.run("gate", "claude", stop_payload("claude", gate_repo, active=False), timeout=20)

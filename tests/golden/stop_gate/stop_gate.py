@@ -5,8 +5,8 @@ Rendered once by `hookwrap add` from the stop_gate template; it is yours now. Wh
 wants to stop, it runs `check` from hookwrap.toml ([hooks.stop_gate]). If the check fails,
 the hook blocks the stop and gives the agent the end of the check's output. After
 `max_retries` blocks in a row it lets the agent stop and says so, so it can never loop
-forever; a passing check resets the count. When the check runs pytest, pytest's exit code 5
-("no tests collected") counts as passing: there is nothing for the agent to fix.
+forever; a passing check resets the count. When the check is a single pytest command, its
+exit code 5 ("no tests collected") counts as passing: there is nothing for the agent to fix.
 """
 
 import os
@@ -28,7 +28,8 @@ DEFAULT_MAX_RETRIES = 3
 TAIL_LINES = 40
 TAIL_CHARS = 3000
 # pytest exits 5 when it collects no tests. Blocking on that would keep the agent working
-# (up to max_retries) on nothing it could fix, so a check that runs pytest passes with it.
+# (up to max_retries) on nothing it could fix, so a check that is one pytest command passes
+# with it. Not in a chain (`pytest -q && mypy src`): there 5 may mean the rest never ran.
 PYTEST_NO_TESTS = 5
 
 HOOKS_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -129,14 +130,20 @@ def _run(check: str, limit: int) -> tuple[int | None, str]:
 
 
 def _runs_pytest(check: str) -> bool:
-    """True when a word of the check is pytest: `pytest`, `python -m pytest`, `.venv/bin/pytest`."""
+    """True when the check is one pytest command: `pytest -q`, `python3 -m pytest`,
+    `.venv/bin/pytest`; False for chains and pipelines, whose exit code is not pytest's alone."""
     lexer = shlex.shlex(check, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:
         words = list(lexer)
-    except ValueError:  # unbalanced quotes: fall back to plain words
-        words = check.split()
-    return any(os.path.basename(word) in ("pytest", "py.test") for word in words)
+    except ValueError:  # unbalanced quotes: not a command we can read
+        return False
+    if not words or any(word and set(word) <= set("&|;()<>") for word in words):
+        return False
+    program = os.path.basename(words[0])
+    if program in ("pytest", "py.test"):
+        return True
+    return program.startswith("python") and words[1:3] == ["-m", "pytest"]
 
 
 def _tail(output: str) -> str:
