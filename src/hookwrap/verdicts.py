@@ -199,9 +199,10 @@ def _claude_json(event: str, data: dict) -> Verdict:
         return _settle(replace(base, updated_input=updated), outcome, reason)
     if event == "PermissionRequest":
         choice = hso.get("decision") if isinstance(hso.get("decision"), dict) else {}
-        deny = choice.get("behavior") == "deny"
+        # No decision object: Claude Code goes on to its own dialog, which asks the user.
+        outcome = {"deny": "blocked", "allow": None}.get(choice.get("behavior"), "ask")
         return _settle(replace(base, updated_input=choice.get("updatedInput")),
-                       "blocked" if deny else None, str(choice.get("message") or ""))
+                       outcome, str(choice.get("message") or ""))
     if event == "PostToolUse" and "updatedToolOutput" in hso:
         base = replace(base, modifications={"updatedToolOutput": hso["updatedToolOutput"]})
     outcome = None

@@ -161,3 +161,13 @@ def test_list_blames_hookwrap_toml_for_a_matcher_a_platform_cannot_take(project:
         assert result.returncode == 1
         assert "error: hookwrap.toml: hooks.ctx.matcher: Gemini CLI matches session_start by one" \
             in result.stderr
+
+
+def test_test_says_claude_asks_when_a_permission_hook_decides_nothing(project: Path):
+    assert hookwrap("add", "permission_request", "perm", cwd=project).returncode == 0
+    quiet = hookwrap("test", "perm", cwd=project)
+    assert (quiet.returncode, quiet.stdout) == (0, "claude: asks the user\n")
+    _write_hook(project, "perm", "return HookOutput.allow()")
+    assert hookwrap("test", "perm", cwd=project).stdout == "claude: allowed\n"
+    _write_hook(project, "perm", "return HookOutput.block('not here')")
+    assert hookwrap("test", "perm", cwd=project).stdout == "claude: blocked: not here\n"
