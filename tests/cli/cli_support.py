@@ -41,6 +41,17 @@ class Result:
         return self.err.splitlines()
 
 
+# The hooks the golden and subprocess tests add: every template, and an event Claude lacks.
+ALL_ADDS = [
+    ["before_tool", "guard"],
+    ["session_start", "context"],
+    ["after_agent", "stop_gate"],
+    ["after_tool", "format"],
+    ["before_tool", "audit", "--matcher", "shell"],
+    ["before_model", "m"],
+]
+
+
 def hw(root: Path, *args: str) -> Result:
     """``hookwrap -C root ARGS`` through ``hookwrap.cli.main`` inside CliRunner's stream isolation."""
     runner = CliRunner()

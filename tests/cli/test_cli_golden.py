@@ -9,17 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_support import ALL_ADDS as ADDS
 from cli_support import CLAUDE, GEMINI, GOLDEN, MANIFEST, hw
 
 GOLDEN_SETTINGS = GOLDEN / "settings"
-ADDS = [
-    ["before_tool", "guard"],
-    ["session_start", "context"],
-    ["after_agent", "stop_gate"],
-    ["after_tool", "format"],
-    ["before_tool", "audit", "--matcher", "shell"],
-    ["before_model", "m"],
-]
 FILES = {CLAUDE: "claude.settings.json", GEMINI: "gemini.settings.json", MANIFEST: "hookwrap.toml"}
 
 

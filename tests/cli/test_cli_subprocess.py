@@ -12,19 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import ALL_ADDS as ADDS
 from cli_support import CLAUDE, GEMINI, MANIFEST, hw_module, payload, read_json
 
 from hookwrap.host import gemini_expand_command
 from hookwrap.manifest import Manifest
 
-ADDS = [
-    ["before_tool", "guard"],
-    ["session_start", "context"],
-    ["after_agent", "stop_gate"],
-    ["after_tool", "format"],
-    ["before_tool", "audit", "--matcher", "shell"],
-    ["before_model", "m"],
-]
 # A captured payload for each event the project registers.
 PAYLOADS = {
     ("claude", "PreToolUse"): "PreToolUse",

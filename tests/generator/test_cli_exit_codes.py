@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from gen_support import hookwrap
 
-
-def hookwrap(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hookwrap", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    assert hookwrap("init", cwd=tmp_path).returncode == 0
-    return tmp_path
 
 
 @pytest.mark.parametrize(("args", "message"), [
