@@ -200,6 +200,7 @@ def import_rows(work: Path, python: str) -> list[Row]:
     lib = work / "lib" / "hookwrap"
     lib.mkdir(parents=True)
     for name in modules.split():
+        (lib / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(Path(source_dir) / name, lib / name)
     env = child_env(Path(python).parent, PYTHONPATH=str(lib.parent))
     no_site = child_env(Path(python).parent)

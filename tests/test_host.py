@@ -8,12 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import host
+from hookwrap import host, testing
+from hookwrap.clis.gemini import shell_quote
 from hookwrap.host import HookCommand, RunResult, Verdict
-from hookwrap.platforms import Platform
+from hookwrap.platforms import Platform, cli
 from hookwrap.samples import has_sample, sample_events, sample_payload
 
 CLAUDE, GEMINI = "claude", "gemini"
+
+
+def gemini_expand(command: str, env: dict) -> str:
+    return cli(GEMINI).expand_command(command, env)
 
 
 @pytest.fixture
@@ -121,12 +126,12 @@ def test_gemini_broken_quoting_on_a_missing_interpreter_path_exits_127(project: 
 
 def test_gemini_expand_command_is_textual_and_quoted() -> None:
     env = {"GEMINI_PROJECT_DIR": "/p q", "GEMINI_CWD": "/c", "CLAUDE_PROJECT_DIR": "/p q"}
-    assert host.gemini_expand_command('"$GEMINI_PROJECT_DIR/x"', env) == "\"'/p q'/x\""
-    assert host.gemini_expand_command('"${GEMINI_PROJECT_DIR}/x"', env) == '"${GEMINI_PROJECT_DIR}/x"'
-    assert host.gemini_expand_command("$GEMINI_CWD/a", env) == "/c/a"
+    assert gemini_expand('"$GEMINI_PROJECT_DIR/x"', env) == "\"'/p q'/x\""
+    assert gemini_expand('"${GEMINI_PROJECT_DIR}/x"', env) == '"${GEMINI_PROJECT_DIR}/x"'
+    assert gemini_expand("$GEMINI_CWD/a", env) == "/c/a"
     # no word boundary: the known prefix is replaced inside a longer name
-    assert host.gemini_expand_command("$GEMINI_PROJECT_DIRX", env) == "'/p q'X"
-    assert host.gemini_expand_command("$HOME/x", env) == "$HOME/x"
+    assert gemini_expand("$GEMINI_PROJECT_DIRX", env) == "'/p q'X"
+    assert gemini_expand("$HOME/x", env) == "$HOME/x"
 
 
 @pytest.mark.parametrize("value, quoted", [
@@ -134,7 +139,7 @@ def test_gemini_expand_command_is_textual_and_quoted() -> None:
     ("/a:b", "/a\\:b"), ("/a$b", "/a\\$b"), ("/it's!", "'/it'\"'\"'s!'"),
 ])
 def test_shell_quote(value: str, quoted: str) -> None:
-    assert host.shell_quote(value) == quoted
+    assert shell_quote(value) == quoted
 
 
 # ------------------------------------------------------------------------ Claude's exit rules
@@ -306,47 +311,47 @@ def test_gemini_per_event_decisions() -> None:
 # ------------------------------------------------------------- the seed contract (HOOK-063..070)
 
 def test_contract_exit_0() -> None:
-    assert host.interpret_contract("BeforeTool", result(0, DENY_JSON[6:-1])).outcome == "blocked"
-    text = host.interpret_contract("BeforeTool", result(0, "just text"))
+    assert testing.interpret_contract("BeforeTool", result(0, DENY_JSON[6:-1])).outcome == "blocked"
+    text = testing.interpret_contract("BeforeTool", result(0, "just text"))
     assert (text.outcome, text.system_message, text.output) == ("allowed", "just text", {"decision": "allow"})
-    empty = host.interpret_contract("BeforeTool", result(0))
+    empty = testing.interpret_contract("BeforeTool", result(0))
     assert (empty.outcome, empty.success, empty.clean) == ("allowed", True, True)
 
 
 def test_contract_exit_2_blocks_with_stderr_or_a_default_reason() -> None:
-    v = host.interpret_contract("BeforeTool", result(2, '{"decision":"allow"}', "stderr reason"))
+    v = testing.interpret_contract("BeforeTool", result(2, '{"decision":"allow"}', "stderr reason"))
     assert (v.outcome, v.reason, v.success) == ("blocked", "stderr reason", False)
-    assert host.interpret_contract("BeforeTool", result(2)).reason == host.DEFAULT_BLOCK_REASON
+    assert testing.interpret_contract("BeforeTool", result(2)).reason == testing.DEFAULT_BLOCK_REASON
 
 
 @pytest.mark.parametrize("r", [result(1, "", "trace"), result(127, "", "trace"),
                                result(None, "", "trace", signal=9)])
 def test_contract_other_exits_fail_open_and_keep_stderr(r: RunResult) -> None:
-    v = host.interpret_contract("BeforeTool", r)
+    v = testing.interpret_contract("BeforeTool", r)
     assert v.outcome == "allowed" and not v.success and not v.clean
     assert "stderr: trace" in v.problems
 
 
 def test_contract_never_parses_stderr_for_decisions() -> None:
-    v = host.interpret_contract("BeforeTool", result(0, "", '{"decision":"deny"}'))
+    v = testing.interpret_contract("BeforeTool", result(0, "", '{"decision":"deny"}'))
     assert v.outcome == "allowed"
 
 
 def test_contract_decision_matrix() -> None:
     deny = result(0, '{"decision":"deny","reason":"r"}')
-    assert host.interpret_contract("BeforeTool", deny).outcome == "blocked"
-    assert host.interpret_contract("BeforeModel", deny).outcome == "blocked"
+    assert testing.interpret_contract("BeforeTool", deny).outcome == "blocked"
+    assert testing.interpret_contract("BeforeModel", deny).outcome == "blocked"
     for event in ("AfterTool", "AfterModel", "BeforeToolSelection"):  # HOOK-178, 180, 181
-        v = host.interpret_contract(event, deny)
+        v = testing.interpret_contract(event, deny)
         assert v.outcome == "allowed" and "cannot block" in v.notes[0]
     for event in ("AfterTool", "AfterModel", "BeforeToolSelection", "BeforeTool"):
-        assert host.interpret_contract(event, result(0, '{"continue":false}')).outcome == "stopped"
+        assert testing.interpret_contract(event, result(0, '{"continue":false}')).outcome == "stopped"
     rewrite = result(0, json.dumps({"hookSpecificOutput": {"tool_input": {"a": 1}}}))
-    assert host.interpret_contract("BeforeTool", rewrite).updated_input == {"a": 1}
+    assert testing.interpret_contract("BeforeTool", rewrite).updated_input == {"a": 1}
     tools = result(0, json.dumps({"hookSpecificOutput": {"toolConfig": {"mode": "NONE"}}}))
-    assert host.interpret_contract("BeforeToolSelection", tools).modifications == {"toolConfig": {"mode": "NONE"}}
+    assert testing.interpret_contract("BeforeToolSelection", tools).modifications == {"toolConfig": {"mode": "NONE"}}
     ctx = result(0, json.dumps({"hookSpecificOutput": {"additionalContext": "c"}}))
-    assert host.interpret_contract("AfterTool", ctx).context == "c"
+    assert testing.interpret_contract("AfterTool", ctx).context == "c"
 
 
 # ---------------------------------------------------------------------------------- matchers
@@ -391,18 +396,18 @@ def test_plan_filters_dedupes_and_picks_sequential() -> None:
     b = HookCommand(GEMINI, "BeforeTool", "b", matcher="read_file", name="b", sequential=True)
     dup = HookCommand(GEMINI, "BeforeTool", "a", name="a")
     other = HookCommand(GEMINI, "AfterTool", "c")
-    p = host.plan(GEMINI, "BeforeTool", [a, b, dup, other], {"tool_name": "glob"})
+    p = testing.plan(GEMINI, "BeforeTool", [a, b, dup, other], {"tool_name": "glob"})
     assert p.commands == (a,) and not p.sequential
-    p = host.plan(GEMINI, "BeforeTool", [a, b], {"tool_name": "read_file"})
+    p = testing.plan(GEMINI, "BeforeTool", [a, b], {"tool_name": "read_file"})
     assert p.commands == (b,) and p.sequential
     claude = [HookCommand(CLAUDE, "Stop", "x", matcher="ignored"), HookCommand(CLAUDE, "Stop", "x")]
-    assert len(host.plan(CLAUDE, "Stop", claude, {}).commands) == 1
+    assert len(testing.plan(CLAUDE, "Stop", claude, {}).commands) == 1
 
 
 def test_parallel_execution_runs_hooks_at_the_same_time(project: Path) -> None:
     cmds = [HookCommand(CLAUDE, "PreToolUse", f"sleep 0.6; echo {i}") for i in range(3)]
     start = time.monotonic()
-    event = host.fire(CLAUDE, "PreToolUse", cmds, {"tool_name": "Bash"}, project_dir=project)
+    event = testing.fire(CLAUDE, "PreToolUse", cmds, {"tool_name": "Bash"}, project_dir=project)
     assert time.monotonic() - start < 1.5
     assert len(event.runs) == 3 and event.verdict.outcome == "allowed"
 
@@ -412,7 +417,7 @@ def test_sequential_execution_chains_tool_input(project: Path) -> None:
                         name="first", sequential=True)
     second = HookCommand(GEMINI, "BeforeTool", "cat > second.json", name="second")
     payload = {"tool_name": "x", "tool_input": {"a": 1}}
-    event = host.fire(GEMINI, "BeforeTool", [first, second], payload, project_dir=project)
+    event = testing.fire(GEMINI, "BeforeTool", [first, second], payload, project_dir=project)
     assert event.plan.sequential
     assert json.loads((project / "second.json").read_text())["tool_input"] == {"a": 1, "b": 2}
     assert event.verdict.updated_input == {"b": 2}
@@ -422,25 +427,25 @@ def test_any_block_blocks_and_texts_are_joined(project: Path) -> None:
     allow = HookCommand(CLAUDE, "UserPromptSubmit", "echo one")
     deny = HookCommand(CLAUDE, "UserPromptSubmit", "echo denied >&2; exit 2")
     ctx = HookCommand(CLAUDE, "UserPromptSubmit", "echo two")
-    event = host.fire(CLAUDE, "UserPromptSubmit", [allow, deny, ctx], {}, project_dir=project)
+    event = testing.fire(CLAUDE, "UserPromptSubmit", [allow, deny, ctx], {}, project_dir=project)
     assert (event.verdict.outcome, event.verdict.reason) == ("blocked", "denied")
     assert event.verdict.context == "one\ntwo"
     assert not event.verdict.success and event.verdict.clean
 
 
 def test_aggregate_precedence_and_empty() -> None:
-    assert host.aggregate([]).outcome == "allowed"
-    v = host.aggregate([Verdict("ask", reason="?"), Verdict("context", context="c"),
+    assert testing.aggregate([]).outcome == "allowed"
+    v = testing.aggregate([Verdict("ask", reason="?"), Verdict("context", context="c"),
                         Verdict("kept_working", reason="more", clean=False, problems=("p",))])
     assert (v.outcome, v.reason, v.context, v.clean, v.problems) == ("kept_working", "more", "c", False, ("p",))
 
 
 def test_fire_by_the_contract(project: Path) -> None:
     cmd = HookCommand(GEMINI, "AfterTool", "exit 2")
-    assert host.fire(GEMINI, "AfterTool", [cmd], {}, project_dir=project, contract=True).verdict.outcome == "allowed"
+    assert testing.fire(GEMINI, "AfterTool", [cmd], {}, project_dir=project, contract=True).verdict.outcome == "allowed"
     cmd = HookCommand(GEMINI, "BeforeTool", "exit 2")
-    v = host.fire(GEMINI, "BeforeTool", [cmd], {}, project_dir=project, contract=True).verdict
-    assert (v.outcome, v.reason) == ("blocked", host.DEFAULT_BLOCK_REASON)
+    v = testing.fire(GEMINI, "BeforeTool", [cmd], {}, project_dir=project, contract=True).verdict
+    assert (v.outcome, v.reason) == ("blocked", testing.DEFAULT_BLOCK_REASON)
 
 
 # ------------------------------------------------------------------- timeouts and settings

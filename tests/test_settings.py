@@ -505,7 +505,7 @@ def test_load_settings(tmp_path: Path) -> None:
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from hookwrap.schema import CLAUDE_EVENTS, GEMINI_EVENTS  # noqa: E402
+from hookwrap.schema import known_events  # noqa: E402
 from hookwrap.settings import owned_name  # noqa: E402
 
 NAMES = ["alpha", "beta", "gamma", "delta"]
@@ -553,7 +553,7 @@ def _settings(platform: Platform):
     groups = st.tuples(_group(anchored), st.lists(_group(st.lists(anyone, min_size=1, max_size=3)),
                                                    max_size=2), st.integers(0, 2)).map(
         lambda t: t[1][: t[2]] + [t[0]] + t[1][t[2]:])
-    events = list(CLAUDE_EVENTS if platform is Platform.CLAUDE else GEMINI_EVENTS) + ["Custom"]
+    events = list(known_events(platform)) + ["Custom"]
     hooks = st.dictionaries(st.sampled_from(events), groups, min_size=1, max_size=5)
     keys = st.text(alphabet="abxyz$_", min_size=1, max_size=5)
     return st.tuples(st.dictionaries(keys, _values, max_size=4), st.none() | hooks,

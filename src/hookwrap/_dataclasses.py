@@ -38,6 +38,11 @@ def _import_dataclasses() -> ModuleType:
     return dataclasses
 
 
-_dc = _import_dataclasses()
-dataclass = _dc.dataclass
-field = _dc.field
+# Type checkers see the real decorator, so they check HookOutput(...) calls like any dataclass.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:
+    _dc = _import_dataclasses()
+    dataclass = _dc.dataclass
+    field = _dc.field

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from . import __version__
-from .cli_types import PlatformChoice
 from .errors import HookwrapError, UsageError
+from .platforms import Platform
 
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 3, 130
+
+# Values of --platform: every platform, then "all".
+PlatformChoice = Enum("PlatformChoice", {**{p.value: p.value for p in Platform}, "all": "all"},
+                      type=str)
 
 app = typer.Typer(
     name="hookwrap",
@@ -78,24 +83,24 @@ def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
         typer.echo("nothing to change: everything matches hookwrap.toml")
 
 
-def _execute(root: Path, build, *, dry_run: bool = False) -> None:
+def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False) -> None:
+    """The one way a command that writes runs: plan, then apply under the project lock, or
+    only print (``dry_run``), or fail on drift (``check``); neither takes the lock (the lock
+    file is a write too)."""
     from .fsutil import project_lock
 
-    if dry_run:  # writes nothing, so it takes no lock (the lock file is a write too)
-        _print_plan(build(), dry_run=True)
+    if dry_run or check:
+        plan = build()
+        _print_plan(plan, dry_run=dry_run, check=check)
+        if check and plan.pending:
+            typer.echo("hint: run `hookwrap sync` to fix", err=True)
+        if check and (plan.pending or plan.problems):
+            raise typer.Exit(EXIT_USER)
         return
     with project_lock(root):
         plan = build()
-        _apply(plan)
+        plan.apply()
     _print_plan(plan)
-
-
-def _apply(plan) -> None:
-    from .project import compile_runtime
-
-    plan.apply()
-    if (plan.root / "hookwrap.toml").is_file():
-        compile_runtime(plan.root)
 
 
 @app.command()
@@ -115,7 +120,7 @@ def add(
                                          "stop_gate, format) picks that template."),
     template: Optional[str] = typer.Option(None, "--template", "-t", help="Template to render (default: NAME if it is one, else the event's skeleton)."),
     matcher: Optional[str] = typer.Option(None, "--matcher", "-m", help="Normalized tool names joined by |, e.g. shell|write_file; or a lifecycle value such as startup."),
-    platform: PlatformChoice = typer.Option(PlatformChoice.all, "--platform", "-p", help="Where to register it."),
+    platform: PlatformChoice = typer.Option("all", "--platform", "-p", help="Where to register it."),
     timeout: Optional[int] = typer.Option(None, "--timeout", help="Timeout in seconds (Gemini gets milliseconds)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
@@ -155,25 +160,10 @@ def sync(
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
     """Make the runtime, the scripts and both settings files match hookwrap.toml."""
-    from .fsutil import project_lock
     from .project import sync_plan
 
     root = _root_dir()
-    if check:
-        plan = sync_plan(root)
-        _print_plan(plan, check=True)
-        if plan.pending:
-            typer.echo("hint: run `hookwrap sync` to fix", err=True)
-        if plan.pending or plan.problems:
-            raise typer.Exit(EXIT_USER)
-        return
-    if dry_run:
-        _print_plan(sync_plan(root), dry_run=True)
-        return
-    with project_lock(root):
-        plan = sync_plan(root)
-        _apply(plan)
-    _print_plan(plan)
+    _execute(root, lambda: sync_plan(root), dry_run=dry_run and not check, check=check)
 
 
 @app.command()
@@ -186,16 +176,68 @@ def templates() -> None:
         typer.echo(f"{name:<10} {info.summary} [{events}]")
 
 
-def _register_optional_commands() -> None:
-    """test and doctor live in their own module so the core commands stay small."""
+def _print_test(report, *, verbose: bool) -> None:
+    for test in report.tests:
+        typer.echo(f"{test.platform}: {test.summary}")
+        for problem in test.problems:
+            typer.echo(f"  problem: {problem}")
+        for note in test.notes:
+            typer.echo(f"  note: {note}")
+        if verbose and test.result is not None:
+            result = test.result
+            typer.echo(f"  event: {test.event}")
+            typer.echo(f"  command: {test.command}")
+            typer.echo(f"  exit code: {result.exit_code}  duration: {result.duration_ms:.0f} ms"
+                       + ("  (timed out)" if result.timed_out else ""))
+            typer.echo(f"  stdout: {result.stdout.rstrip() or '(empty)'}")
+            typer.echo(f"  stderr: {result.stderr.rstrip() or '(empty)'}")
+
+
+@app.command("test")
+def test_command(
+    name: str = typer.Argument(..., help="The hook to run."),
+    platform: PlatformChoice = typer.Option("all", "--platform", "-p", help="Which CLI's registration to run."),
+    payload: Optional[Path] = typer.Option(None, "--payload", help="A JSON file to send instead of a built-in sample.", exists=True, dir_okay=False),
+    tool: Optional[str] = typer.Option(None, "--tool", help="Normalized tool name of the call (shell, write_file, ...)."),
+    tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\'.'),
+    event: Optional[str] = typer.Option(None, "--event", help="Normalized event, when the hook has several."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show exit code, stdout, stderr and duration."),
+) -> None:
+    """Run a hook exactly as each CLI would, and say what the CLI will do with its answer."""
+    from .hooktest import run_hook_test
+
+    if payload is not None and (tool or tool_input):
+        raise typer.BadParameter("use --payload, or --tool/--input, not both")
+    report = run_hook_test(_root_dir(), name, platform=platform.value, payload_file=payload,
+                           tool=tool, tool_input=tool_input, event=event)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2, default=str))
+    else:
+        _print_test(report, verbose=verbose)
+    raise typer.Exit(report.exit_code)
+
+
+@app.command("doctor")
+def doctor_command(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Find what would make hooks fail silently, each with a one-line fix."""
+    from .doctor import diagnose, exit_code, findings_to_json
+    from .errors import ProjectError
+    from .project import find_root
+
     try:
-        from . import cli_checks
-    except ImportError:
-        return
-    cli_checks.register(app)
-
-
-_register_optional_commands()
+        root = find_root(_cwd())
+    except ProjectError:
+        root = _cwd()  # doctor still checks the settings files of a project without a manifest
+    findings = diagnose(root)
+    if as_json:
+        typer.echo(json.dumps(findings_to_json(findings), indent=2))
+    else:
+        for finding in findings:
+            typer.echo(f"{finding.status:4} {finding.check}: {finding.message}")
+            if finding.status != "ok" and finding.fix:
+                typer.echo(f"     fix: {finding.fix}")
+    raise typer.Exit(exit_code(findings))
 
 
 def _print_error(error: HookwrapError) -> None:

@@ -17,21 +17,15 @@ from pathlib import Path
 
 from . import schema
 from .errors import HookwrapError
-from .host import GEMINI_VARS, commands_from_settings, is_tool_event
-from .platforms import Platform
-from .registrations import SETTINGS_FILES, script_path
-from .settings import owned_entries, parse_settings
+from .host import commands_from_settings
+from .platforms import Platform, all_clis, cli
+from .registrations import script_path
+from .settings import load_settings, owned_entries
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 SYNC = "run `hookwrap sync`"
 _PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD")
-# Gemini substitutes these (no braces) with an already-quoted value before bash runs; host.py
-# runs that substitution with the same pattern.
-_GEMINI_SUBSTITUTED = GEMINI_VARS
 _RELATIVE_SCRIPT = re.compile(r"""(?:^|[\s"'=])((?:\./|\.\./|[\w.-]+/)[^\s"']*\.(?:py|sh|js|mjs|ts|rb|pl))""")
-_CLAUDE_MS_TIMEOUT = 1000  # seconds: far above the 600 s default, so almost surely meant as ms
-_GEMINI_DEAD_KEYS = (("tools", "enableHooks"), ("hooks", "enabled"), ("hooks", "disabled"),
-                     ("hooks", "notifications"))
 
 
 @dataclass(frozen=True)
@@ -86,7 +80,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     findings += check_scripts(root, scopes)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
     findings += check_schema(scopes)
-    findings += check_gemini_trust(root, home, scopes, env)
+    findings += check_trust(root, home, scopes, env)
     findings += check_hooks_enabled(scopes)
     findings += check_dead_keys(scopes)
     findings += check_duplicates(scopes)
@@ -97,23 +91,17 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
 # ------------------------------------------------------------------------------ loading
 
 def load_scopes(root: Path, home: Path, env: Mapping[str, str]) -> list[Scope]:
-    """Project, local and user settings of both CLIs, parsed where they exist."""
-    claude_home = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
-    gemini_home = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
-    scopes = [
-        Scope(SETTINGS_FILES[Platform.CLAUDE], Platform.CLAUDE, root / SETTINGS_FILES[Platform.CLAUDE], True),
-        Scope(".claude/settings.local.json", Platform.CLAUDE, root / ".claude/settings.local.json", False),
-        Scope("~/.claude/settings.json", Platform.CLAUDE, claude_home / "settings.json", False),
-        Scope(SETTINGS_FILES[Platform.GEMINI], Platform.GEMINI, root / SETTINGS_FILES[Platform.GEMINI], True),
-        Scope("~/.gemini/settings.json", Platform.GEMINI, gemini_home / "settings.json", False),
-    ]
+    """Every settings file of every CLI that can hold hooks for this project, parsed where it
+    exists (each CLI's module names them: project, local and user files)."""
+    scopes = [Scope(label, agent.platform, path, project)
+              for agent in all_clis() for label, path, project in agent.scopes(root, home, env)]
     for scope in scopes:
-        if scope.path.is_file():
-            try:
-                scope.data = parse_settings(scope.path.read_text(encoding="utf-8"),
-                                            scope.platform.value, label=scope.label)
-            except (HookwrapError, OSError, UnicodeDecodeError) as error:
-                scope.error = str(error)
+        try:
+            text, data = load_settings(scope.path, scope.platform, scope.label)
+        except HookwrapError as error:
+            scope.error = str(error)
+        else:
+            scope.data = data if text is not None else None
     return scopes
 
 
@@ -218,10 +206,9 @@ def check_python(python: str, env: Mapping[str, str]) -> list[Finding]:
     return _ok("python", f"{python} is Python {major}.{minor}")
 
 
-def _schema_overlap(problem: schema.Problem) -> bool:
+def _schema_overlap(problem: schema.Problem, platform: Platform) -> bool:
     # Reported by their own checks below, with a better fix.
-    return problem.path in ("disableAllHooks", "hooksConfig.enabled") or \
-        problem.path in {f"{a}.{b}" for a, b in _GEMINI_DEAD_KEYS} or \
+    return problem.path in cli(platform).doctor_reported_paths or \
         (problem.path.endswith(".timeout") and "milliseconds" in problem.message)
 
 
@@ -231,88 +218,35 @@ def check_schema(scopes: list[Scope]) -> list[Finding]:
     for scope in scopes:
         if scope.data is None:
             continue
-        for problem in schema.validate_settings(scope.data, scope.platform.value):
-            if not _schema_overlap(problem):
+        for problem in schema.validate_settings(scope.data, scope.platform):
+            if not _schema_overlap(problem, scope.platform):
                 status = FAIL if problem.severity == schema.ERROR else WARN
                 out.append(Finding("schema", status, f"{scope.label}: {problem}",
                                    f"fix that key by hand, then {SYNC}"))
     return out or _ok("schema", "every hooks entry is valid for its CLI")
 
 
-def _trusted_folder(root: Path, gemini_home: Path) -> bool | None:
-    """True/False from ~/.gemini/trustedFolders.json, None when it says nothing about ``root``."""
-    try:
-        rules = json.loads((gemini_home / "trustedFolders.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    verdict, depth = None, -1
-    for folder, rule in (rules.items() if isinstance(rules, dict) else ()):
-        base = Path(folder).parent if rule == "TRUST_PARENT" else Path(folder)
-        covered = root == base or base in root.parents if rule != "DO_NOT_TRUST" else root == Path(folder)
-        if covered and len(base.parts) > depth:  # the most specific rule wins
-            verdict, depth = rule != "DO_NOT_TRUST", len(base.parts)
-    return verdict
+def _of(scopes: list[Scope], platform: Platform) -> list[Scope]:
+    return [s for s in scopes if s.platform == platform]
 
 
-def check_gemini_trust(root: Path, home: Path, scopes: list[Scope], env: Mapping[str, str]) -> list[Finding]:
-    """Gemini runs no hooks at all in an untrusted folder (project and user hooks alike)."""
-    gemini = [s for s in scopes if s.platform == Platform.GEMINI]
-    if not any(s.data and s.data.get("hooks") for s in gemini):
-        return _ok("gemini-trust", "no Gemini hooks to check")
-    fix = (f"trust the folder in Gemini CLI, or add \"{root}\": \"TRUST_FOLDER\" to "
-           "~/.gemini/trustedFolders.json")
-    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "false" or env.get("GEMINI_RESTRICTED_MODE") == "true":
-        return [Finding("gemini-trust", FAIL, "the environment forces the folder untrusted, so "
-                        "Gemini runs no hooks", "unset GEMINI_CLI_TRUST_WORKSPACE / GEMINI_RESTRICTED_MODE")]
-    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
-        return _ok("gemini-trust", "GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder")
-    user = next((s.data for s in gemini if not s.project and s.data), {})
-    security = user.get("security") if isinstance(user.get("security"), dict) else {}
-    trust = security.get("folderTrust") if isinstance(security.get("folderTrust"), dict) else {}
-    if trust.get("enabled") is False:
-        return _ok("gemini-trust", "folder trust is off in ~/.gemini/settings.json")
-    gemini_home = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
-    trusted = _trusted_folder(root.resolve(), gemini_home)
-    if trusted:
-        return _ok("gemini-trust", "the folder is trusted in ~/.gemini/trustedFolders.json")
-    state = "marked DO_NOT_TRUST" if trusted is False else "not trusted"
-    return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here", fix)]
+def check_trust(root: Path, home: Path, scopes: list[Scope], env: Mapping[str, str]) -> list[Finding]:
+    """Each CLI with a trust gate trusts this folder (Gemini runs no hook at all otherwise)."""
+    return [finding for agent in all_clis()
+            for finding in agent.trust_findings(root, home, _of(scopes, agent.platform), env)]
 
 
 def check_hooks_enabled(scopes: list[Scope]) -> list[Finding]:
-    """Nothing switches hooks off: disableAllHooks, hooksConfig.enabled, hooksConfig.disabled."""
-    out = []
-    for scope in scopes:
-        data = scope.data or {}
-        if scope.platform == Platform.CLAUDE and data.get("disableAllHooks") is True:
-            out.append(Finding("hooks-enabled", FAIL, f"{scope.label}: disableAllHooks is true",
-                               f"remove disableAllHooks from {scope.label}"))
-    gemini = sorted((s for s in scopes if s.platform == Platform.GEMINI and s.data), key=lambda s: s.project)
-    configs = [(s, s.data.get("hooksConfig")) for s in gemini if isinstance(s.data.get("hooksConfig"), dict)]
-    enabled = [(s, c["enabled"]) for s, c in configs if "enabled" in c]
-    if enabled and enabled[-1][1] is False:  # the project file overrides the user file
-        scope = enabled[-1][0]
-        out.append(Finding("hooks-enabled", FAIL, f"{scope.label}: hooksConfig.enabled is false, so "
-                           "Gemini CLI runs no hooks", f"set hooksConfig.enabled to true in {scope.label}"))
-    disabled = {str(n) for s, c in configs for n in (c.get("disabled") or []) if isinstance(n, str)}
-    for scope, entry in _owned(gemini):
-        key = entry.handler.get("name") or entry.handler.get("command")
-        if key in disabled:
-            out.append(Finding("hooks-enabled", FAIL, f"{entry.name} is listed in hooksConfig.disabled",
-                               f"remove {key!r} from hooksConfig.disabled (or `/hooks enable {key}`)"))
+    """Nothing switches hooks off (Claude's disableAllHooks, Gemini's hooksConfig, ...)."""
+    out = [finding for agent in all_clis()
+           for finding in agent.hooks_off_findings(_of(scopes, agent.platform))]
     return out or _ok("hooks-enabled", "no setting turns hookwrap's hooks off")
 
 
 def check_dead_keys(scopes: list[Scope]) -> list[Finding]:
-    """Gemini keys that older guides mention and 0.61.0 never reads."""
-    out = []
-    for scope in scopes:
-        data = scope.data or {}
-        for parent, key in _GEMINI_DEAD_KEYS if scope.platform == Platform.GEMINI else ():
-            if isinstance(data.get(parent), dict) and key in data[parent]:
-                new = "hooksConfig.enabled" if key == "enableHooks" else f"hooksConfig.{key}"
-                out.append(Finding("dead-keys", WARN, f"{scope.label}: {parent}.{key} has no effect",
-                                   f"delete it; the setting is {new}"))
+    """Settings keys that older guides mention and the CLI never reads."""
+    out = [finding for agent in all_clis()
+           for finding in agent.dead_key_findings(_of(scopes, agent.platform))]
     return out or _ok("dead-keys", "no dead settings keys")
 
 
@@ -338,7 +272,7 @@ def check_commands(scopes: list[Scope]) -> list[Finding]:
     """Command strings that break: relative paths, Gemini's quoting, matchers, timeout units."""
     out = []
     for scope in scopes:
-        for cmd in commands_from_settings(scope.platform.value, scope.data or {}):
+        for cmd in commands_from_settings(scope.platform, scope.data or {}):
             out += _command_findings(scope, cmd)
     return out or _ok("commands", "every command, matcher and timeout looks right")
 
@@ -352,24 +286,7 @@ def _command_findings(scope: Scope, cmd) -> list[Finding]:
                            "directory, which is not always the project root",
                            f"start the path with \"$CLAUDE_PROJECT_DIR\" (Claude) or "
                            f"\"${{GEMINI_PROJECT_DIR}}\" (Gemini), or {SYNC}"))
-    if scope.platform == Platform.GEMINI and _quoted_substitution(cmd.command):
-        out.append(Finding("commands", FAIL, f"{where}: Gemini replaces $VAR with an already "
-                           "quoted value, so inside quotes it breaks on a path with a space "
-                           "(exit 127, which blocks)", 'write "${GEMINI_PROJECT_DIR}/..." instead'))
-    matcher = (cmd.matcher or "").strip()
-    if scope.platform == Platform.GEMINI and is_tool_event("gemini", cmd.event) and \
-            matcher not in ("", "*") and not (matcher.startswith("^") and matcher.endswith("$")):
-        out.append(Finding("commands", WARN, f"{where}: matcher {matcher!r} is an unanchored regex "
-                           "and also matches longer tool names (mcp_x_read_file)",
-                           f"anchor it: ^({matcher})$"))
-    timeout = cmd.timeout_s
-    if scope.platform == Platform.CLAUDE and timeout is not None and timeout >= _CLAUDE_MS_TIMEOUT:
-        out.append(Finding("commands", WARN, f"{where}: timeout {timeout:g} is seconds on Claude "
-                           "Code and looks like milliseconds", f"use {max(timeout / 1000, 1):g}"))
-    if scope.platform == Platform.GEMINI and timeout is not None and 0 < timeout < 1:
-        out.append(Finding("commands", WARN, f"{where}: timeout {timeout * 1000:g} is milliseconds "
-                           "on Gemini CLI and looks like seconds", f"use {timeout * 1e6:g}"))
-    return out
+    return out + cli(scope.platform).command_findings(scope, cmd)
 
 
 def _relative_script(command: str) -> str | None:
@@ -381,18 +298,3 @@ def _relative_script(command: str) -> str | None:
         if not before.endswith(("}", "/")) and not any(before.endswith(v) for v in _PROJECT_VARS):
             return path
     return None
-
-
-def _quoted_substitution(command: str) -> bool:
-    """True when Gemini's textual ``$VAR`` substitution lands inside quotes: the value arrives
-    already quoted, so the quotes end up inside the word."""
-    quote = None
-    for index, char in enumerate(command):
-        if quote is None and char in "\"'":
-            quote = char
-        elif char == quote:
-            quote = None
-        elif quote is not None and _GEMINI_SUBSTITUTED.match(command, index):
-            return True
-    return False
-

@@ -26,6 +26,18 @@ class UsageError(HookwrapError, ValueError):
     """A wrong argument or option value (bad event, bad name, unknown tool)."""
 
 
+class EntryError(UsageError):
+    """A value of a hook entry is invalid; ``key`` names it (``matcher``), "" for the table.
+
+    `hookwrap add` shows it as a usage error; hookwrap.toml's reader turns it into a
+    ManifestError with the file, key and line.
+    """
+
+    def __init__(self, key: str, message: str, *, hint: str = "") -> None:
+        super().__init__(message, hint=hint)
+        self.key = key
+
+
 class ManifestError(HookwrapError, ValueError):
     """hookwrap.toml is missing, unparsable, or holds an invalid entry."""
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import os
 from ._dataclasses import dataclass, field
-
-from .platforms import NormalizedEvent, Platform, canonical_event_name, normalize_event
-from .tools import normalize_tool
+from .platforms import NormalizedEvent, Platform, all_clis, cli
 
 # Imported for type checkers only: `typing` costs ~5 ms on an interpreter whose start-up has not
 # loaded it already, and with `from __future__ import annotations` no annotation here is evaluated
@@ -116,6 +114,7 @@ class HookInput:
         if not isinstance(data, dict):
             data = {}
         platform = Platform(platform)
+        agent = cli(platform)
         fields = _unwrap(data)
         raw_event = _text(_pick(fields, "hook_event_name", ""))
         raw_tool = _text(_pick(fields, "tool_name", ""))
@@ -124,16 +123,16 @@ class HookInput:
         extras.update({key: _pick(fields, key) for key in _ANY_FIELDS})
         return cls(
             platform=platform,
-            event=normalize_event(raw_event, platform),
+            event=agent.normalize_event(raw_event),
             session_id=_text(_pick(fields, "session_id", "")),
             transcript_path=_text(_pick(fields, "transcript_path", "")),
             cwd=_text(_pick(fields, "cwd", "")),
-            tool_name=normalize_tool(raw_tool, platform) if raw_tool else "",
+            tool_name=agent.normalize_tool(raw_tool) if raw_tool else "",
             tool_input=tool_input if isinstance(tool_input, dict) else {},
             tool_response=_pick(fields, "tool_response"),
             prompt=_text(_pick(fields, "prompt", "")),
             raw_input=data,
-            raw_event=canonical_event_name(raw_event, platform) if raw_event else "",
+            raw_event=agent.canonical_event_name(raw_event) if raw_event else "",
             raw_tool_name=raw_tool,
             stop_hook_active=_pick(fields, "stop_hook_active") is True,
             **extras,
@@ -145,12 +144,20 @@ class HookInput:
 
     @property
     def project_dir(self) -> str:
-        """The project root: the CLI's project-dir variable, else the payload's cwd."""
-        for var in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"):
+        """The project root: the running CLI's project-dir variable (else another CLI's), else
+        the payload's cwd."""
+        for var in _project_vars(self.platform):
             value = os.environ.get(var)
             if value:
                 return value
         return self.cwd or os.getcwd()
+
+
+def _project_vars(platform: Platform) -> list[str]:
+    names = list(cli(platform).project_dir_vars)
+    for agent in all_clis():
+        names += [var for var in agent.project_dir_vars if var not in names]
+    return names
 
 
 def normalize_input(raw: str, platform: Platform) -> HookInput:

@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import json
 from ._dataclasses import dataclass, field
-
-from .platforms import EVENT_TO_NORMALIZED, NORMALIZED_TO_EVENT, NormalizedEvent, Platform
+from .platforms import NormalizedEvent, Platform, cli
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_E = NormalizedEvent
+    from .clis._base import AgentCLI
 
-# Claude Code events whose hookSpecificOutput accepts additionalContext (2.1.328). Any other
-# event has no such variant, and a hookSpecificOutput there makes Claude reject the whole output.
-_CLAUDE_CONTEXT_EVENTS = frozenset({
-    "PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Setup",
-    "PostModelSwitch", "SubagentStart", "PostToolUse", "PostToolUseFailure", "PostToolBatch",
-    "Stop", "SubagentStop", "Notification",
-})
-_BLOCKING = frozenset({"block", "deny"})
-_ALLOWING = frozenset({"allow", "approve"})
+
 _DECISIONS = ("", "block", "deny", "allow", "approve", "ask")
 
 
@@ -79,21 +70,6 @@ class HookOutput:
         return cls(decision="ask", reason=reason, **fields)
 
 
-def _event_name(platform: Platform, event: NormalizedEvent, raw_event: str | None) -> str:
-    """The running event's own name: Claude rejects a hookEventName that differs from it.
-
-    "" when the running event is one hookwrap does not map (Claude's MessageDisplay, Setup,
-    ...): naming another event there would void the whole output, so none is sent.
-    """
-    if raw_event:
-        known = EVENT_TO_NORMALIZED[platform].get(raw_event)
-        if known == event:
-            return raw_event
-        if known is None and platform is Platform.CLAUDE:
-            return ""
-    return NORMALIZED_TO_EVENT[platform].get(event, "")
-
-
 def _decision(output: HookOutput) -> str:
     """The decision, lower-cased and stripped; ValueError for a value no CLI would read as meant.
 
@@ -107,13 +83,12 @@ def _decision(output: HookOutput) -> str:
     return decision
 
 
-def _common(output: HookOutput, platform: Platform, decision: str) -> dict[str, Any]:
+def _common(output: HookOutput, agent: AgentCLI, decision: str) -> dict[str, Any]:
     """The seed's top-level fields (REQ-006.5)."""
     result: dict[str, Any] = {}
-    if decision:
-        result["decision"] = _top_decision(decision, platform)
-        if not result["decision"]:
-            del result["decision"]
+    top = agent.top_decision(decision) if decision else ""
+    if top:
+        result["decision"] = top
     if output.reason:
         result["reason"] = output.reason
     if not output.continue_loop:
@@ -125,73 +100,11 @@ def _common(output: HookOutput, platform: Platform, decision: str) -> dict[str, 
     return result
 
 
-def _top_decision(decision: str, platform: Platform) -> str:
-    if platform is Platform.GEMINI:
-        return "deny" if decision == "block" else decision
-    # Claude's top-level decision accepts only "block" and "approve"; any other value makes
-    # it reject the whole output, so allow becomes approve and ask lives in hookSpecificOutput.
-    if decision in _BLOCKING:
-        return "block"
-    return "approve" if decision in _ALLOWING else ""
-
-
-def _claude_specific(output: HookOutput, name: str, decision: str) -> dict[str, Any]:
-    specific: dict[str, Any] = {}
-    if output.context and name in _CLAUDE_CONTEXT_EVENTS:
-        specific["additionalContext"] = output.context
-    if name == "PreToolUse":
-        if decision in _BLOCKING:
-            specific["permissionDecision"] = "deny"
-        elif decision in _ALLOWING or decision == "ask":
-            specific["permissionDecision"] = "allow" if decision == "approve" else decision
-        elif output.updated_input is not None:
-            specific["permissionDecision"] = "allow"
-        if output.reason and "permissionDecision" in specific:
-            specific["permissionDecisionReason"] = output.reason
-        if output.updated_input is not None and decision not in _BLOCKING:
-            specific["updatedInput"] = output.updated_input
-    elif name == "PermissionRequest":
-        verdict = _permission_request(output, decision)
-        if verdict:
-            specific["decision"] = verdict
-    return specific
-
-
-def _permission_request(output: HookOutput, decision: str) -> dict[str, Any] | None:
-    """The PermissionRequest verdict, or None to leave the permission dialog to the user.
-
-    Only an explicit allow grants the permission, or no decision with an updated_input (as on
-    PreToolUse, the rewrite implies an allow; it has no other way to reach Claude). "ask"
-    decides nothing: Claude's verdict is allow or deny, and no verdict shows the dialog.
-    """
-    if decision in _BLOCKING:
-        verdict: dict[str, Any] = {"behavior": "deny"}
-        if output.reason:
-            verdict["message"] = output.reason
-        return verdict
-    granted = decision in _ALLOWING or (not decision and output.updated_input is not None)
-    if not granted:
-        return None
-    verdict = {"behavior": "allow"}
-    if output.updated_input is not None:
-        verdict["updatedInput"] = output.updated_input
-    return verdict
-
-
-def _gemini_specific(output: HookOutput, event: NormalizedEvent) -> dict[str, Any]:
-    specific: dict[str, Any] = {}
-    if output.context:
-        specific["additionalContext"] = output.context
-    if output.updated_input is not None and event is _E.BEFORE_TOOL:
-        specific["tool_input"] = output.updated_input
-    return specific
-
-
-def _system_message(output: HookOutput, platform: Platform, event: NormalizedEvent) -> str:
-    # REQ-006.6.2: on Claude, context also goes to systemMessage (except SessionStart), combined
-    # with the user notice as the multi-CLI seed does. Claude shows it to the user only.
+def _system_message(output: HookOutput, agent: AgentCLI, event: NormalizedEvent) -> str:
+    # REQ-006.6.2: some CLIs also show context to the user, combined with the user notice as
+    # the multi-CLI seed does.
     parts = []
-    if platform is Platform.CLAUDE and output.context and event is not _E.SESSION_START:
+    if output.context and agent.context_in_system_message(event):
         parts.append(output.context)
     if output.system_message:
         parts.append(output.system_message)
@@ -217,18 +130,15 @@ def build_output(
     raw_event: str | None = None,
 ) -> dict[str, Any]:
     """The platform JSON object for ``output`` (see denormalize_output)."""
-    platform = Platform(platform)
+    agent = cli(platform)
     event = NormalizedEvent(event)
-    name = _event_name(platform, event, raw_event)
+    name = agent.reply_event_name(event, raw_event)
     decision = _decision(output)
-    result = _common(output, platform, decision)
-    message = _system_message(output, platform, event)
+    result = _common(output, agent, decision)
+    message = _system_message(output, agent, event)
     if message:
         result["systemMessage"] = message
-    if platform is Platform.CLAUDE:
-        specific = _claude_specific(output, name, decision)
-    else:
-        specific = _gemini_specific(output, event)
+    specific = agent.specific_output(output, event, name, decision)
     if specific and name:
         result["hookSpecificOutput"] = {"hookEventName": name, **specific}
     if isinstance(output.raw_output, dict):

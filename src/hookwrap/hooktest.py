@@ -14,11 +14,11 @@ from pathlib import Path
 
 from . import host
 from .errors import ProjectError, UsageError
-from .platforms import NORMALIZED_TO_EVENT, NormalizedEvent, Platform
-from .registrations import SETTINGS_FILES
+from .hookentry import check_event
+from .platforms import Platform, all_clis, cli
 from .samples import sample_payload, sample_tools
-from .settings import OWNED_COMMAND_RE, load_settings
-from .tools import TOOL_TO_NORMALIZED, platform_tool_names
+from .schema import validate_settings
+from .settings import OWNED_COMMAND_RE, project_settings
 
 
 @dataclass
@@ -93,8 +93,7 @@ def owned_name(command: str) -> str | None:
 
 def read_settings(root: Path, platform: Platform) -> dict | None:
     """A project settings file, parsed (JSONC for Gemini); None when it does not exist."""
-    text, data = load_settings(root / SETTINGS_FILES[platform], platform.value,
-                               SETTINGS_FILES[platform])
+    text, data = project_settings(root, platform)
     return None if text is None else data
 
 
@@ -130,9 +129,9 @@ def run_hook_test(
         if not commands and platform == "all":
             continue
         if not commands:
-            tests.append(PlatformTest(plat.value, "", "", f"not registered in {SETTINGS_FILES[plat]}",
-                                      False, ran=False,
-                                      problems=[f"{name} is not in {SETTINGS_FILES[plat]}"]))
+            rel = cli(plat).settings_file
+            tests.append(PlatformTest(plat.value, "", "", f"not registered in {rel}",
+                                      False, ran=False, problems=[f"{name} is not in {rel}"]))
         for cmd in commands:
             tests.append(_test_one(root, plat, cmd, given, args, env))
     if not tests:
@@ -153,7 +152,8 @@ def _platforms(value: str) -> list[Platform]:
     try:
         return [Platform(value)]
     except ValueError:
-        raise UsageError(f"unknown platform {value!r}", hint="use claude, gemini or all") from None
+        names = ", ".join(p.value for p in Platform)
+        raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all") from None
 
 
 def _load_payload(path: Path) -> dict:
@@ -183,9 +183,9 @@ def _normalize_tool(tool: str | None) -> str | None:
     """Accept a normalized name, or any platform's own name for it (``Bash`` -> ``shell``)."""
     if tool is None:
         return None
-    for names in TOOL_TO_NORMALIZED.values():
-        if tool in names:
-            return names[tool]
+    for agent in all_clis():
+        if tool in agent.tools:
+            return agent.tools[tool]
     return tool
 
 
@@ -194,18 +194,14 @@ def _registered(root: Path, platform: Platform, name: str, event: str | None) ->
     commands = host.commands_from_settings(platform.value, data or {})
     mine = [c for c in commands if owned_name(c.command) == name]
     if event is not None:
-        try:
-            wanted = NORMALIZED_TO_EVENT[platform].get(NormalizedEvent(event))
-        except ValueError:
-            raise UsageError(f"unknown event {event!r}",
-                             hint="use a normalized event such as before_tool") from None
+        wanted = cli(platform).event_names().get(check_event(None, event))
         mine = [c for c in mine if c.event == wanted]
     return mine
 
 
 def _pick_tool(platform: Platform, cmd: host.HookCommand) -> str | None:
     """A tool the hook's matcher selects: the sample's tools first, then every known name."""
-    candidates = sample_tools(platform, cmd.event) + list(TOOL_TO_NORMALIZED[platform])
+    candidates = sample_tools(platform, cmd.event) + list(cli(platform).tools)
     for name in candidates:
         if host.matcher_matches(platform.value, cmd.event, cmd.matcher, name):
             return name
@@ -218,16 +214,15 @@ def _payload(root: Path, platform: Platform, cmd: host.HookCommand, given: dict 
         return {"hook_event_name": cmd.event, **given}
     tool = None
     if host.is_tool_event(platform.value, cmd.event):
-        tool = platform_tool_names(args.tool, platform)[0] if args.tool else _pick_tool(platform, cmd)
+        tool = cli(platform).platform_tool_names(args.tool)[0] if args.tool else _pick_tool(platform, cmd)
     return sample_payload(platform, cmd.event, project_dir=root, tool=tool, tool_input=args.tool_input)
 
 
 def _dropped_by(root: Path, platform: Platform, event: str) -> list[str]:
-    """Errors that make Claude Code drop every hook of ``event`` in the project file."""
-    if platform is not Platform.CLAUDE:
-        return []  # Gemini skips an invalid entry on its own; the others still run
-    from .schema import validate_settings
-
+    """Errors that make the CLI drop every hook of ``event`` in the project file (Claude Code
+    does; most CLIs skip an invalid entry on its own and run the others)."""
+    if not cli(platform).invalid_entry_drops_event:
+        return []
     data = read_settings(root, platform) or {}
     prefix = f"hooks.{event}"
     return [f"{p.path}: {p.message}" for p in validate_settings(data, platform.value)
@@ -242,8 +237,8 @@ def _test_one(root: Path, platform: Platform, cmd: host.HookCommand, given: dict
     dropped = _dropped_by(root, platform, cmd.event)
     if dropped:
         base.ran, base.clean = False, False
-        base.summary = (f"not run: Claude Code drops every {cmd.event} hook of "
-                        f"{SETTINGS_FILES[platform]} ({dropped[0]})")
+        base.summary = (f"not run: {cli(platform).label} drops every {cmd.event} hook of "
+                        f"{cli(platform).settings_file} ({dropped[0]})")
         base.problems.extend(dropped)
         return base
     target = host.match_target(platform.value, cmd.event, payload)

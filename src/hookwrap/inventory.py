@@ -13,15 +13,10 @@ CURRENT, DRIFTED, MISSING, NOT_SELECTED, NO_EVENT = (
 
 
 def _owned(root: Path) -> dict[Platform, list]:
-    from .project import read_settings_text
-    from .settings import owned_entries, parse_settings
+    from .settings import owned_entries, project_settings
 
-    found: dict[Platform, list] = {}
-    for platform in Platform:
-        text = read_settings_text(root, platform)
-        data = parse_settings(text, platform, label=regs.SETTINGS_FILES[platform]) if text else {}
-        found[platform] = owned_entries(data, platform)
-    return found
+    return {platform: owned_entries(project_settings(root, platform)[1], platform)
+            for platform in Platform}
 
 
 def registration_status(registration, entries) -> str:

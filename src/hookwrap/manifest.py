@@ -3,57 +3,34 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from hookwrap.errors import ManifestError, UsageError
-from hookwrap.platforms import NormalizedEvent, Platform
-from hookwrap.registrations import MATCHER_RE, NAME_RE
+from hookwrap.errors import EntryError, ManifestError
+from hookwrap.hookentry import ALL_PLATFORMS, COMMON_KEYS, HookSpec, check_entry, check_name, show
 
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument
 
 MANIFEST_VERSION = 1
-ALL_PLATFORMS: tuple[Platform, ...] = (Platform.CLAUDE, Platform.GEMINI)
 
-# Keys every hook table may hold, in the order `add` writes them; template options follow.
-COMMON_KEYS = ("event", "template", "matcher", "platforms", "timeout")
 _TOP_KEYS = ("version", "python", "hooks")
-# A matcher is normalized tool names joined by "|" ("shell|write_file"), an MCP pattern
-# ("mcp__github__.*") or a lifecycle value ("startup"); registrations translate it per CLI.
 
-
-@dataclass(frozen=True)
-class HookSpec:
-    """One hook as the manifest records it (see docs/internals.md)."""
-
-    name: str
-    event: NormalizedEvent
-    template: str
-    matcher: str | None
-    platforms: tuple[Platform, ...]
-    timeout: int | None
-    options: dict[str, object]
-
-
-def check_name(name: str) -> None:
-    """Raise UsageError unless ``name`` can name a hook (it becomes a file name)."""
-    if not isinstance(name, str) or not NAME_RE.match(name):
-        raise UsageError(
-            f"{name!r} is not a valid hook name",
-            hint="use 1-64 characters: a lower-case letter, then a-z, 0-9, '_' or '-'",
-        )
+__all__ = ["ALL_PLATFORMS", "COMMON_KEYS", "MANIFEST_VERSION", "HookSpec", "Manifest",
+           "check_name", "new_manifest_text"]
 
 
 class Manifest:
     """A parsed hookwrap.toml: validated hooks plus the tomlkit document they came from."""
 
-    def __init__(self, document: TOMLDocument, label: str, hooks: list[HookSpec]) -> None:
+    def __init__(self, document: TOMLDocument, label: str, hooks: list[HookSpec],
+                 warnings: list[str] | None = None) -> None:
         self._document = document
         self._label = label
         self._hooks = hooks
         self._trim_end = False
+        # What the entry check noticed without refusing (a matcher naming an unknown tool).
+        self.warnings = list(warnings or [])
 
     @classmethod
     def load(cls, path: Path | str) -> Manifest:
@@ -84,14 +61,15 @@ class Manifest:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             return cls.load(path)
         document = _PlainDocument(data)
-        return cls(document, path.name, _Validator(document, text, path.name).hooks())
+        validator = _Validator(document, text, path.name)
+        return cls(document, path.name, validator.hooks(), validator.warnings)
 
     @classmethod
     def loads(cls, text: str, label: str = "hookwrap.toml") -> Manifest:
         """Parse and validate manifest ``text``; ``label`` names it in error messages."""
         document = _parse(text, label)
-        hooks = _Validator(document, text, label).hooks()
-        return cls(document, label, hooks)
+        validator = _Validator(document, text, label)
+        return cls(document, label, validator.hooks(), validator.warnings)
 
     @property
     def hooks(self) -> list[HookSpec]:
@@ -256,6 +234,7 @@ class _Validator:
         self._document = document
         self._text = text
         self._label = label
+        self.warnings: list[str] = []
 
     def hooks(self) -> list[HookSpec]:
         data = self._document.unwrap()
@@ -278,137 +257,18 @@ class _Validator:
             self._fail("python", "must be a non-empty string such as \"python3\"")
 
     def _hook(self, name: str, entry: Any) -> HookSpec:
-        where = f"hooks.{name}"
-        if not NAME_RE.match(name):
-            self._fail(where, "is not a valid hook name",
-                       hint="use a lower-case letter, then up to 63 of a-z, 0-9, '_' or '-'")
-        if not isinstance(entry, dict):
-            self._fail(where, "must be a table")
-        template = self._template(name, entry)
-        return HookSpec(
-            name=name,
-            event=self._event(name, entry, template),
-            template=template,
-            matcher=self._matcher(name, entry),
-            platforms=self._platforms(name, entry),
-            timeout=self._timeout(name, entry),
-            options=self._options(name, entry, template),
-        )
+        try:
+            spec, warnings = check_entry(name, entry)
+        except EntryError as error:
+            key = f"hooks.{name}" + (f".{error.key}" if error.key and error.key != "name" else "")
+            self._fail(key, error.message, hint=error.hint)
+        self.warnings += [f"{self._label}: hooks.{name}.matcher: {w}" for w in warnings]
+        return spec
 
-    def _template(self, name: str, entry: dict[str, Any]) -> str:
-        from hookwrap.render import TEMPLATES
-
-        template = entry.get("template", "skeleton")
-        if not isinstance(template, str) or template not in TEMPLATES:
-            self._fail(f"hooks.{name}.template", f"{_show(template)} is not a template",
-                       hint=f"templates: {', '.join(TEMPLATES)}")
-        return template
-
-    def _event(self, name: str, entry: dict[str, Any], template: str) -> NormalizedEvent:
-        from hookwrap.render import TEMPLATES
-
-        key = f"hooks.{name}.event"
-        if "event" not in entry:
-            self._fail(f"hooks.{name}", "has no event", hint="add e.g. event = \"before_tool\"")
-        value = entry["event"]
-        if not _is_one_of(value, NormalizedEvent):
-            self._fail(key, f"{_show(value)} is not an event",
-                       hint=f"events: {', '.join(NormalizedEvent)}")
-        allowed = TEMPLATES[template].events
-        if allowed is not None and value not in allowed:
-            self._fail(key, f"the {template} template does not handle {value}",
-                       hint=f"use {', '.join(allowed)}")
-        return NormalizedEvent(value)
-
-    def _matcher(self, name: str, entry: dict[str, Any]) -> str | None:
-        value = entry.get("matcher")
-        if value is not None and (not isinstance(value, str) or not MATCHER_RE.match(value)):
-            self._fail(f"hooks.{name}.matcher", f"{_show(value)} is not a matcher",
-                       hint='use tool names joined by "|" such as "shell|write_file", or leave it out')
-        return value
-
-    def _platforms(self, name: str, entry: dict[str, Any]) -> tuple[Platform, ...]:
-        value = entry.get("platforms", list(ALL_PLATFORMS))
-        key = f"hooks.{name}.platforms"
-        if not isinstance(value, list) or not value:
-            self._fail(key, "must be a non-empty list", hint='e.g. platforms = ["claude", "gemini"]')
-        for item in value:
-            if not _is_one_of(item, Platform):
-                self._fail(key, f"{_show(item)} is not a platform", hint="use claude and/or gemini")
-        if len(set(value)) != len(value):
-            self._fail(key, "lists a platform twice")
-        return tuple(Platform(item) for item in value)
-
-    def _timeout(self, name: str, entry: dict[str, Any]) -> int | None:
-        value = entry.get("timeout")
-        if value is not None and (type(value) is not int or value <= 0):
-            self._fail(f"hooks.{name}.timeout", f"{_show(value)} is not a positive whole number of seconds",
-                       hint="e.g. timeout = 30, or leave it out for the default (60 seconds)")
-        return value
-
-    def _options(self, name: str, entry: dict[str, Any], template: str) -> dict[str, object]:
-        from hookwrap.render import TEMPLATES
-
-        allowed = TEMPLATES[template].default_options
-        options: dict[str, object] = {}
-        for key, value in entry.items():
-            if key in COMMON_KEYS:
-                continue
-            if key not in allowed:
-                valid = ", ".join((*COMMON_KEYS, *allowed))
-                self._fail(f"hooks.{name}.{key}", "unknown key", hint=f"valid keys here: {valid}")
-            problem = _OPTION_CHECKS[key](value)
-            if problem:
-                self._fail(f"hooks.{name}.{key}", f"{_show(value)} {problem}")
-            options[key] = value
-        return options
-
-    def _fail(self, key: str, problem: str, *, hint: str = "") -> None:
+    def _fail(self, key: str, problem: str, *, hint: str = "") -> NoReturn:
         line = _line_of(self._text, key)
         where = f" (line {line})" if line else ""
         raise ManifestError(f"{self._label}: {key}: {problem}{where}", hint=hint)
-
-
-def _is_one_of(value: object, choices: type[NormalizedEvent] | type[Platform]) -> bool:
-    return isinstance(value, str) and value in {choice.value for choice in choices}
-
-
-def _show(value: object) -> str:
-    """A value as TOML would spell it, for messages: strings in double quotes."""
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return repr(value)
-
-
-def _check_string(value: object) -> str:
-    return "" if isinstance(value, str) and value.strip() else "must be a non-empty string"
-
-
-def _check_count(value: object) -> str:
-    return "" if type(value) is int and value >= 0 else "must be a whole number, 0 or more"
-
-
-def _check_command(value: object) -> str:
-    if isinstance(value, str) and value.strip():
-        return ""
-    if isinstance(value, list) and value and all(isinstance(item, str) and item for item in value):
-        return ""
-    return "must be a command: a non-empty string or list of strings"
-
-
-def _check_suffixes(value: object) -> str:
-    if isinstance(value, list) and all(isinstance(item, str) and item.startswith(".") for item in value):
-        return ""
-    return 'must be a list of file suffixes such as [".py"]'
-
-
-# One check per template option name (the names come from render.TEMPLATES).
-_OPTION_CHECKS = {
-    "check": _check_string,
-    "max_retries": _check_count,
-    "command": _check_command,
-    "suffixes": _check_suffixes,
-}
 
 
 def _line_of(text: str, key: str) -> int | None:

@@ -44,6 +44,8 @@ class Plan:
     # Found while planning and not hookwrap's to fix (an invalid foreign settings entry that
     # makes a CLI drop hookwrap's hooks too): reported, and `sync --check` fails on them.
     problems: list[str] = field(default_factory=list)
+    # Python sources (project-relative) to cache as checked-hash bytecode once applied.
+    bytecode: list[str] = field(default_factory=list)
 
     def add(self, rel: str, new: bytes | None, *, detail: list[str] | None = None,
             keep_link_as: bytes | None = None) -> FileChange:
@@ -104,6 +106,7 @@ class Plan:
             except OSError as error:
                 raise self._partial(change, error, done, removals[index:]) from error
             done.append(change.rel)
+        _compile(self.root, self.bytecode)
 
     def _stage(self, writes: list[FileChange]) -> list[fsutil.StagedWrite]:
         staged: list[fsutil.StagedWrite] = []
@@ -152,3 +155,32 @@ class Plan:
             hint="fix the cause, then run hookwrap sync to bring the other files in line with "
                  "hookwrap.toml",
         )
+
+
+def _compile(root: Path, rels: list[str]) -> list[str]:
+    """Write checked-hash .pyc files for ``rels``; returns the ones compiled.
+
+    Python caches bytecode itself, unless PYTHONDONTWRITEBYTECODE is set (common in
+    containers) or the checkout is read-only: then every hook call recompiles the runtime,
+    ~12 ms. Checked-hash files (PEP 552) stay valid across git checkouts, which reset mtimes.
+    They are a cache, not project state: `sync --check` ignores them and git ignores them.
+    """
+    import importlib.util
+    import py_compile
+
+    compiled = []
+    for rel in rels:
+        source = root / rel
+        if not source.is_file():
+            continue
+        cache = Path(importlib.util.cache_from_source(str(source)))
+        expected = importlib.util.source_hash(source.read_bytes())
+        try:
+            current = cache.read_bytes()[8:16]
+        except OSError:
+            current = b""
+        if current != expected:
+            py_compile.compile(str(source), cfile=str(cache), doraise=False, quiet=2,
+                               invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+            compiled.append(rel)
+    return compiled

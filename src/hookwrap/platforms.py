@@ -1,18 +1,48 @@
-"""Platforms, normalized events, and the event-name maps between them (REQ-006.1-2)."""
+"""Platforms, normalized events, and the way to the one module that describes each CLI.
+
+Everything hookwrap knows about one agent CLI lives in ``hookwrap/clis/<platform>.py``;
+``cli(platform)`` returns that module's description. The maps the seed names
+(``EVENT_TO_NORMALIZED``, ``NORMALIZED_TO_EVENT``, REQ-006.1-2) are built from those modules on
+first use, so a hook process imports only the module of the CLI that runs it.
+"""
 
 from __future__ import annotations
 
-from enum import StrEnum
+import sys
+from enum import Enum
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .clis._base import AgentCLI
+
+    EVENT_TO_NORMALIZED: dict[Platform, dict[str, NormalizedEvent]]
+    NORMALIZED_TO_EVENT: dict[Platform, dict[NormalizedEvent, str]]
 
 
-class Platform(StrEnum):
-    """The agent CLIs a hook can run under."""
+if sys.version_info >= (3, 11):
+    from enum import StrEnum as _StrEnum  # novm: only imported on 3.11 and newer
+else:  # pragma: no cover - Python 3.9 and 3.10, the floor of the vendored runtime
+
+    class _StrEnum(str, Enum):
+        """enum.StrEnum as 3.11 has it: members are their values, in str() and f"{}" too."""
+
+        __str__ = str.__str__
+        __format__ = str.__format__
+
+
+class Platform(_StrEnum):
+    """The agent CLIs a hook can run under; each has its module in ``hookwrap/clis/``."""
 
     CLAUDE = "claude"
     GEMINI = "gemini"
 
 
-class NormalizedEvent(StrEnum):
+# Assumed by a hook run by hand, when neither --platform nor the payload says which CLI it is.
+DEFAULT_PLATFORM = Platform.CLAUDE
+
+
+class NormalizedEvent(_StrEnum):
     """Platform-neutral event names; the value is the lower-case member name.
 
     The first eight are REQ-006's; the rest cover events that only one CLI (or both, under
@@ -39,85 +69,49 @@ class NormalizedEvent(StrEnum):
     BEFORE_TOOL_SELECTION = "before_tool_selection"
 
 
-_E = NormalizedEvent
-
-EVENT_TO_NORMALIZED: dict[Platform, dict[str, NormalizedEvent]] = {
-    Platform.CLAUDE: {
-        "Stop": _E.AFTER_AGENT,
-        "SubagentStop": _E.AFTER_AGENT,
-        "PreToolUse": _E.BEFORE_TOOL,
-        "PostToolUse": _E.AFTER_TOOL,
-        "UserPromptSubmit": _E.BEFORE_PROMPT,
-        "SessionStart": _E.SESSION_START,
-        "SessionEnd": _E.SESSION_END,
-        "PostToolUseFailure": _E.AFTER_TOOL_FAILURE,
-        "PostToolBatch": _E.AFTER_TOOL_BATCH,
-        "PermissionRequest": _E.PERMISSION_REQUEST,
-        "PermissionDenied": _E.PERMISSION_DENIED,
-        "Notification": _E.NOTIFICATION,
-        "PreCompact": _E.PRE_COMPACT,
-        "PostCompact": _E.POST_COMPACT,
-        "SubagentStart": _E.SUBAGENT_START,
-        "StopFailure": _E.STOP_FAILURE,
-    },
-    Platform.GEMINI: {
-        "AfterAgent": _E.AFTER_AGENT,
-        "BeforeTool": _E.BEFORE_TOOL,
-        "AfterTool": _E.AFTER_TOOL,
-        "BeforeAgent": _E.BEFORE_PROMPT,
-        "SessionStart": _E.SESSION_START,
-        "SessionEnd": _E.SESSION_END,
-        "BeforeModel": _E.BEFORE_MODEL,
-        "AfterModel": _E.AFTER_MODEL,
-        "BeforeToolSelection": _E.BEFORE_TOOL_SELECTION,
-        "Notification": _E.NOTIFICATION,
-        "PreCompress": _E.PRE_COMPACT,
-    },
-}
-
-# Where several platform events share one normalized event (Stop and SubagentStop), the
-# reverse map names the main one: registrations go to it.
-_PREFERRED = {(Platform.CLAUDE, _E.AFTER_AGENT): "Stop"}
+_LOADED: dict[Platform, AgentCLI] = {}
 
 
-def _reverse(platform: Platform) -> dict[NormalizedEvent, str]:
-    reverse: dict[NormalizedEvent, str] = {}
-    for name, event in EVENT_TO_NORMALIZED[platform].items():
-        reverse.setdefault(event, _PREFERRED.get((platform, event), name))
-    return reverse
+def cli(platform: Platform | str) -> AgentCLI:
+    """The description of ``platform``'s CLI (``hookwrap.clis.<value>.CLI``), imported once."""
+    platform = Platform(platform)
+    found = _LOADED.get(platform)
+    if found is None:
+        from importlib import import_module
+
+        found = import_module(f"{__package__}.clis.{platform.value}").CLI
+        _LOADED[platform] = found
+    return found
 
 
-NORMALIZED_TO_EVENT: dict[Platform, dict[NormalizedEvent, str]] = {
-    platform: _reverse(platform) for platform in Platform
-}
-
-# Payloads sometimes carry kebab-case names (`pre-tool-use`, the multi-CLI daemon seed); they
-# are folded to the platform's own spelling before the lookup.
-_FOLDED: dict[Platform, dict[str, str]] = {
-    platform: {name.lower(): name for name in names}
-    for platform, names in EVENT_TO_NORMALIZED.items()
-}
+def all_clis() -> list[AgentCLI]:
+    """Every CLI's description, in Platform order."""
+    return [cli(platform) for platform in Platform]
 
 
 def canonical_event_name(raw: str, platform: Platform) -> str:
     """Return the platform's spelling of ``raw`` (``pre-tool-use`` -> ``PreToolUse``), or ``raw``."""
-    if raw in EVENT_TO_NORMALIZED[platform]:
-        return raw
-    folded = raw.replace("-", "").replace("_", "").lower()
-    return _FOLDED[platform].get(folded, raw)
+    return cli(platform).canonical_event_name(raw)
 
 
 def normalize_event(raw: str, platform: Platform) -> NormalizedEvent:
     """Map a platform event name to a NormalizedEvent; unknown names give AFTER_AGENT (REQ-006.4.4)."""
-    return EVENT_TO_NORMALIZED[platform].get(
-        canonical_event_name(raw, platform), NormalizedEvent.AFTER_AGENT
-    )
+    return cli(platform).normalize_event(raw)
 
 
 def detect_platform(raw_event: str) -> Platform | None:
-    """Guess the platform from an event name alone; None when both CLIs use that name."""
-    claude = canonical_event_name(raw_event, Platform.CLAUDE) in EVENT_TO_NORMALIZED[Platform.CLAUDE]
-    gemini = canonical_event_name(raw_event, Platform.GEMINI) in EVENT_TO_NORMALIZED[Platform.GEMINI]
-    if claude == gemini:
-        return None
-    return Platform.CLAUDE if claude else Platform.GEMINI
+    """Guess the platform from an event name alone; None unless exactly one CLI knows it."""
+    knowing = [c.platform for c in all_clis() if c.knows_event(raw_event)]
+    return knowing[0] if len(knowing) == 1 else None
+
+
+def __getattr__(name: str) -> object:
+    """EVENT_TO_NORMALIZED and NORMALIZED_TO_EVENT, built from every CLI module on first use."""
+    if name == "EVENT_TO_NORMALIZED":
+        value: object = {c.platform: dict(c.events) for c in all_clis()}
+    elif name == "NORMALIZED_TO_EVENT":
+        value = {c.platform: c.event_names() for c in all_clis()}
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value

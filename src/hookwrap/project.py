@@ -7,13 +7,14 @@ from pathlib import Path
 from . import registrations as regs
 from .errors import ConflictError, ManifestError, ProjectError, SettingsError, UsageError
 from .plan import Plan
-from .platforms import NORMALIZED_TO_EVENT, NormalizedEvent, Platform
+from .platforms import Platform, cli
 
 MANIFEST = "hookwrap.toml"
 RUNTIME_DIR = ".hookwrap/lib/hookwrap"
 # The stdlib-only runtime copied into every project so hooks run where hookwrap is not installed.
 RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py", "hookinput.py",
-                   "hookoutput.py", "protocol.py", "runner.py")
+                   "hookoutput.py", "protocol.py", "runner.py", "options.py", "clis/__init__.py",
+                   "clis/_base.py", "clis/claude.py", "clis/gemini.py")
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
                      "__pycache__/\nlogs/\nstate/\n.lock\n"
 
@@ -79,18 +80,11 @@ def _desired(specs, python: str) -> tuple[dict[Platform, list], list[str]]:
 
 
 def read_settings_text(root: Path, platform: Platform) -> str | None:
-    """The settings file's text, or None when it does not exist."""
-    rel = regs.SETTINGS_FILES[platform]
-    path = root / rel
-    if not path.exists():
-        return None
-    try:
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise SettingsError(f"{rel}: not UTF-8 text (byte {error.start})",
-                            hint="fix the file by hand, then run hookwrap sync") from None
-    except OSError as error:
-        raise SettingsError(f"{rel}: cannot read it ({error.strerror})") from None
+    """The project settings file's text, or None when it does not exist."""
+    from .settings import read_text
+
+    rel = cli(platform).settings_file
+    return read_text(root / rel, rel)
 
 
 def _plan_settings(plan: Plan, specs, python: str) -> None:
@@ -99,7 +93,7 @@ def _plan_settings(plan: Plan, specs, python: str) -> None:
     desired, warnings = _desired(specs, python)
     plan.warnings.extend(warnings)
     for platform in Platform:
-        rel = regs.SETTINGS_FILES[platform]
+        rel = cli(platform).settings_file
         text = read_settings_text(plan.root, platform)
         result = reconcile(text, platform, desired[platform], label=rel)
         detail = [f"{c.action} {c.name} ({c.detail})" if c.detail else f"{c.action} {c.name}"
@@ -108,9 +102,10 @@ def _plan_settings(plan: Plan, specs, python: str) -> None:
         # A symlinked settings file left empty is written as {} through the link, never
         # unlinked: its target may be shared, and would keep a stale hookwrap entry.
         plan.add(rel, new, detail=detail, keep_link_as=b"{}\n")
-        if result.new_text is not None and platform is Platform.CLAUDE and desired[platform]:
-            # Gemini only warns about invalid entries and skips them one by one; Claude Code
-            # drops their neighbours too. Only a file holding hookwrap's hooks can hurt them.
+        if result.new_text is not None and cli(platform).invalid_entry_drops_event \
+                and desired[platform]:
+            # Most CLIs skip an invalid entry on its own; Claude Code drops its neighbours
+            # too. Only a file holding hookwrap's hooks can hurt them.
             events = {r.event: r.name for r in desired[platform]}
             plan.problems.extend(_invalid_entries(result.new_text, platform, rel, events))
 
@@ -124,7 +119,7 @@ def _invalid_entries(text: str, platform: Platform, rel: str, events: dict[str, 
     from .schema import validate_settings
     from .settings import parse_settings
 
-    label = regs.PLATFORM_LABELS[platform]
+    label = cli(platform).label
     found = []
     for problem in validate_settings(parse_settings(text, platform, label=rel), platform):
         if problem.severity != "error":
@@ -144,40 +139,24 @@ def _plan_runtime(plan: Plan) -> None:
     for module in RUNTIME_MODULES:
         plan.add(f"{RUNTIME_DIR}/{module}", (source / module).read_bytes())
     target = plan.root / RUNTIME_DIR
-    if target.is_dir():
-        for extra in sorted(target.glob("*.py")):
-            if extra.name not in RUNTIME_MODULES:
-                plan.add(f"{RUNTIME_DIR}/{extra.name}", None, detail=["not part of this runtime"])
+    for folder in sorted({str(Path(module).parent) for module in RUNTIME_MODULES}):
+        if not (target / folder).is_dir():
+            continue
+        for extra in sorted((target / folder).glob("*.py")):
+            rel = extra.relative_to(target).as_posix()
+            if rel not in RUNTIME_MODULES:
+                plan.add(f"{RUNTIME_DIR}/{rel}", None, detail=["not part of this runtime"])
     plan.add(".hookwrap/.gitignore", HOOKWRAP_GITIGNORE.encode())
+    plan.bytecode.extend(f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES)
 
 
 def compile_runtime(root: Path) -> list[str]:
-    """Write checked-hash .pyc files for the copied runtime; returns the modules compiled.
+    """Write checked-hash .pyc files for the copied runtime; returns the modules compiled
+    (every plan that copies the runtime does this when applied)."""
+    from .plan import _compile
 
-    Python caches bytecode itself, unless PYTHONDONTWRITEBYTECODE is set (common in
-    containers) or the checkout is read-only: then every hook call recompiles the runtime,
-    ~12 ms. Checked-hash files (PEP 552) stay valid across git checkouts, which reset mtimes.
-    They are a cache, not project state: `sync --check` ignores them and git ignores them.
-    """
-    import importlib.util
-    import py_compile
-
-    compiled = []
-    for module in RUNTIME_MODULES:
-        source = root / RUNTIME_DIR / module
-        if not source.is_file():
-            continue
-        cache = Path(importlib.util.cache_from_source(str(source)))
-        expected = importlib.util.source_hash(source.read_bytes())
-        try:
-            current = cache.read_bytes()[8:16]
-        except OSError:
-            current = b""
-        if current != expected:
-            py_compile.compile(str(source), cfile=str(cache), doraise=False, quiet=2,
-                               invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
-            compiled.append(module)
-    return compiled
+    done = _compile(root, [f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES])
+    return [rel[len(RUNTIME_DIR) + 1:] for rel in done]
 
 
 def _plan_missing_scripts(plan: Plan, specs) -> None:
@@ -195,6 +174,7 @@ def sync_plan(root: Path) -> Plan:
     """What it takes for the runtime, the scripts and both settings files to match the manifest."""
     manifest = load_manifest(root)
     plan = Plan(root)
+    plan.warnings.extend(manifest.warnings)
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     _plan_settings(plan, manifest.hooks, _python(manifest))
@@ -220,57 +200,31 @@ def init_plan(root: Path) -> Plan:
     return plan
 
 
-def parse_event(value: str) -> NormalizedEvent:
-    """A NormalizedEvent from its value; the error lists every valid one."""
-    try:
-        return NormalizedEvent(value)
-    except ValueError:
-        valid = ", ".join(e.value for e in NormalizedEvent)
-        raise UsageError(f"unknown event {value!r}", hint=f"valid events: {valid}") from None
-
-
 def parse_platforms(value: str | None) -> tuple[Platform, ...]:
-    """``claude``, ``gemini`` or ``all`` (the default)."""
+    """A platform's name, or ``all`` (the default): every platform a hook goes to by default."""
+    from .hookentry import ALL_PLATFORMS
+
     if value in (None, "", "all"):
-        return (Platform.CLAUDE, Platform.GEMINI)
+        return ALL_PLATFORMS
     try:
         return (Platform(value),)
     except ValueError:
-        raise UsageError(f"unknown platform {value!r}", hint="use claude, gemini or all") from None
-
-
-def _with_event(platforms: tuple[Platform, ...], event: NormalizedEvent) -> tuple[Platform, ...]:
-    """Only the platforms that have ``event``, so the manifest says where the hook really runs
-    (or all of them, to let the caller report that none has it)."""
-    present = tuple(p for p in platforms if event in NORMALIZED_TO_EVENT[p])
-    return present or platforms
+        names = ", ".join(p.value for p in Platform)
+        raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all") from None
 
 
 def build_spec(manifest, *, event: str, name: str, template: str | None, matcher: str | None,
                platforms: str | None, timeout: int | None):
-    """The manifest entry `hookwrap add` would create, with the template's defaults."""
-    from .manifest import HookSpec, check_name
-    from .render import TEMPLATES, check_event, choose_template
+    """The manifest entry `hookwrap add` would create, with the template's defaults, checked by
+    the same rules as an entry read from hookwrap.toml; returns it and its warnings."""
+    from .hookentry import check_name, new_entry
 
     check_name(name)
-    normalized = parse_event(event)
     if manifest.get(name) is not None:
         raise ConflictError(f"a hook named {name!r} is already in {MANIFEST}",
                             hint=f"choose another name, or `hookwrap remove {name}` first")
-    chosen = choose_template(name, template)
-    check_event(chosen, normalized)
-    info = TEMPLATES[chosen]
-    if timeout is not None and timeout <= 0:
-        raise UsageError(f"--timeout must be a positive number of seconds, not {timeout}",
-                         hint="leave it out for the template's default, e.g. --timeout 30")
-    if matcher is not None:
-        matcher = "|".join(regs.split_matcher(matcher))  # "shell | write_file" -> "shell|write_file"
-    elif any(normalized in regs.TOOL_EVENTS[p] for p in Platform):
-        matcher = info.default_matcher
-    return HookSpec(name=name, event=normalized, template=chosen, matcher=matcher or None,
-                    platforms=_with_event(parse_platforms(platforms), normalized),
-                    timeout=timeout if timeout is not None else info.default_timeout,
-                    options=dict(info.default_options))
+    return new_entry(name=name, event=event, template=template, matcher=matcher,
+                     platforms=parse_platforms(platforms), timeout=timeout)
 
 
 def _plan_new_files(plan: Plan, spec) -> None:
@@ -293,26 +247,19 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
              timeout: int | None = None) -> Plan:
     """Render a hook, record it in the manifest, and register it on each platform."""
     manifest = load_manifest(root, editable=True)
-    spec = build_spec(manifest, event=event, name=name, template=template, matcher=matcher,
-                      platforms=platforms, timeout=timeout)
+    spec, name_warnings = build_spec(manifest, event=event, name=name, template=template,
+                                     matcher=matcher, platforms=platforms, timeout=timeout)
     found, skipped = spec_registrations(spec, _python(manifest))
-    name_warnings = []
-    if any(spec.event in regs.TOOL_EVENTS[p] for p in spec.platforms):
-        name_warnings = regs.check_tool_names(spec.matcher)
     if not found:
         raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",
                          hint="; ".join(skipped) or "choose another --platform")
-    if spec.matcher and not any(spec.event in regs.TOOL_EVENTS[p] or
-                                spec.event in regs.LIFECYCLE_VALUES[p] for p in spec.platforms):
-        raise UsageError(f"{spec.event.value} has no matcher on these platforms: it runs every time",
-                         hint="drop --matcher")
     manifest.add(spec)
     plan = Plan(root)
     plan.warnings.extend(name_warnings)
     for platform in parse_platforms(platforms):
         if platform not in spec.platforms:
-            there = ", ".join(regs.PLATFORM_LABELS[p] for p in spec.platforms)
-            plan.warnings.append(f"{regs.PLATFORM_LABELS[platform]} has no {spec.event.value} "
+            there = ", ".join(cli(p).label for p in spec.platforms)
+            plan.warnings.append(f"{cli(platform).label} has no {spec.event.value} "
                                  f"event: {name} is registered on {there} only")
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())

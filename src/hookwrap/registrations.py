@@ -6,35 +6,9 @@ import re
 from dataclasses import dataclass
 
 from .errors import UsageError
-from .platforms import NORMALIZED_TO_EVENT, NormalizedEvent, Platform
-from .tools import NORMALIZED_TO_TOOL, TOOL_TO_NORMALIZED, platform_tool_names
+from .platforms import NormalizedEvent, Platform, all_clis, cli
 
-_E = NormalizedEvent
-
-SETTINGS_FILES = {Platform.CLAUDE: ".claude/settings.json", Platform.GEMINI: ".gemini/settings.json"}
-PLATFORM_LABELS = {Platform.CLAUDE: "Claude Code", Platform.GEMINI: "Gemini CLI"}
 DEFAULT_TIMEOUT = 60
-
-# Events whose matcher is a tool name, per platform.
-TOOL_EVENTS = {
-    Platform.CLAUDE: frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
-                                _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED}),
-    Platform.GEMINI: frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL}),
-}
-# Events matched by an exact lifecycle value, and the values each platform sends.
-LIFECYCLE_VALUES = {
-    Platform.CLAUDE: {
-        _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
-        _E.SESSION_END: ("clear", "resume", "logout", "prompt_input_exit", "other"),
-        _E.PRE_COMPACT: ("manual", "auto"),
-        _E.POST_COMPACT: ("manual", "auto"),
-    },
-    Platform.GEMINI: {
-        _E.SESSION_START: ("startup", "resume", "clear"),
-        _E.SESSION_END: ("exit", "clear"),
-        _E.PRE_COMPACT: ("manual", "auto"),
-    },
-}
 # A hook name: it becomes a file name and part of a shell command, so it stays plain.
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 _SIMPLE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -62,11 +36,8 @@ def script_path(name: str) -> str:
 
 
 def command_for(name: str, platform: Platform, python: str = "python3") -> str:
-    """The registered command. Gemini substitutes `$GEMINI_PROJECT_DIR` textually, already
-    shell-quoted, so its form uses braces, which Gemini leaves for bash to expand."""
-    if platform is Platform.CLAUDE:
-        return f'{python} "$CLAUDE_PROJECT_DIR"/{script_path(name)} --platform claude'
-    return f'{python} "${{GEMINI_PROJECT_DIR}}/{script_path(name)}" --platform gemini'
+    """The registered command: the CLI's module decides how it finds the project."""
+    return cli(platform).command(script_path(name), python)
 
 
 def split_matcher(matcher: str | None) -> list[str]:
@@ -99,18 +70,18 @@ def check_tool_names(matcher: str | None) -> list[str]:
     ``Bash`` would be written to Gemini as ``^Bash$`` and never fire there, so it is an error
     that names the normalized name. Returns warnings for names no platform map knows.
     """
-    known = {tool for names in NORMALIZED_TO_TOOL.values() for tool in names}
+    known = {tool for agent in all_clis() for tool in agent.tool_names()}
     warnings = []
     for part in split_matcher(matcher):
         if part in known:
             continue
-        for platform in Platform:
-            normalized = TOOL_TO_NORMALIZED[platform].get(part)
+        for agent in all_clis():
+            normalized = agent.tools.get(part)
             if normalized is not None:
                 raise UsageError(
-                    f"{part!r} is {PLATFORM_LABELS[platform]}'s name for {normalized!r}; "
+                    f"{part!r} is {agent.label}'s name for {normalized!r}; "
                     "matchers take normalized tool names",
-                    hint=f"use --matcher {normalized} (hookwrap writes each CLI's own names)")
+                    hint=f"use {normalized} (hookwrap writes each CLI's own names)")
         if _SIMPLE_NAME.match(part) and not part.startswith("mcp"):
             warnings.append(f"{part!r} is not a tool hookwrap knows: it matches only a tool named "
                             f"exactly that (known: {', '.join(sorted(known))})")
@@ -123,17 +94,13 @@ def tool_matcher(matcher: str | None, platform: Platform) -> str | None:
     Claude Code treats ``A|B`` made of plain names as an exact list; Gemini CLI tests every
     matcher as an unanchored regex, so its list is anchored: ``^(run_shell_command|replace)$``.
     """
+    agent = cli(platform)
     names: list[str] = []
     for tool in split_matcher(matcher):
-        for name in platform_tool_names(tool, platform):
+        for name in agent.platform_tool_names(tool):
             if name not in names:
                 names.append(name)
-    if not names:
-        return None
-    if platform is Platform.CLAUDE and all(_SIMPLE_NAME.match(n) for n in names):
-        return "|".join(names)
-    body = "|".join(names)
-    return f"^{body}$" if len(names) == 1 else f"^({body})$"
+    return agent.tool_matcher(names) if names else None
 
 
 def lifecycle_matcher(matcher: str | None, event: NormalizedEvent, platform: Platform) -> str | None:
@@ -141,40 +108,31 @@ def lifecycle_matcher(matcher: str | None, event: NormalizedEvent, platform: Pla
     values = split_matcher(matcher)
     if not values:
         return None
-    allowed = LIFECYCLE_VALUES[platform].get(event)
+    agent = cli(platform)
+    allowed = agent.lifecycle_values.get(event)
     if allowed is None:
         return None  # the platform ignores matchers on this event
     unknown = [v for v in values if v not in allowed]
     if unknown:
         raise UsageError(
-            f"{PLATFORM_LABELS[platform]} never sends {event.value} with {unknown[0]!r}",
+            f"{agent.label} never sends {event.value} with {unknown[0]!r}",
             hint=f"use one of: {', '.join(allowed)}")
-    if platform is Platform.GEMINI and len(values) > 1:
-        raise UsageError(
-            f"Gemini CLI matches {event.value} by one exact value; {matcher!r} would match nothing",
-            hint="give one value, or add a separate hook per value")
-    return "|".join(values)
+    return agent.lifecycle_matcher(values, event)
 
 
 def matcher_for(matcher: str | None, event: NormalizedEvent, platform: Platform) -> str | None:
     """The platform matcher for ``event``, or None for events whose matcher is ignored."""
-    if event in TOOL_EVENTS[platform]:
+    if event in cli(platform).tool_events:
         return tool_matcher(matcher, platform)
     return lifecycle_matcher(matcher, event, platform)
 
 
 def handler_for(name: str, platform: Platform, *, timeout: int, fail_closed: bool,
                 event: NormalizedEvent, description: str, python: str = "python3") -> dict:
-    """The handler object; timeouts are seconds on Claude Code, milliseconds on Gemini CLI."""
-    command = command_for(name, platform, python)
-    if platform is Platform.CLAUDE:
-        handler: dict = {"type": "command", "command": command, "timeout": timeout}
-        # onFailure is ignored on Stop; elsewhere it makes a crash or timeout block.
-        if fail_closed and event is not _E.AFTER_AGENT:
-            handler["onFailure"] = "block"
-        return handler
-    return {"name": name, "type": "command", "command": command,
-            "timeout": timeout * 1000, "description": description}
+    """The handler object, in the CLI's own form and timeout unit."""
+    return cli(platform).handler(command_for(name, platform, python), name=name,
+                                 timeout_s=timeout, fail_closed=fail_closed, event=event,
+                                 description=description)
 
 
 def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
@@ -185,9 +143,9 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
     event = NormalizedEvent(spec.event)
     for platform in spec.platforms:
         platform = Platform(platform)
-        event_name = NORMALIZED_TO_EVENT[platform].get(event)
+        event_name = cli(platform).event_names().get(event)
         if event_name is None:
-            warnings.append(f"{spec.name}: {PLATFORM_LABELS[platform]} has no {event.value} "
+            warnings.append(f"{spec.name}: {cli(platform).label} has no {event.value} "
                             f"event; not registered there")
             continue
         description = f"hookwrap {spec.template}: {summary}" if summary else f"hookwrap {spec.template}"

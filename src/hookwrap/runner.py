@@ -8,7 +8,7 @@ import sys
 
 from .hookinput import HookInput, normalize_input
 from .hookoutput import HookOutput, denormalize_output
-from .platforms import NormalizedEvent, Platform, detect_platform
+from .platforms import DEFAULT_PLATFORM, NormalizedEvent, Platform, all_clis, detect_platform
 from .protocol import format_hook_error, output_hook_error, read_stdin, write_stdout
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -140,6 +140,9 @@ def run_hook(hook: Hook, platform: Platform) -> int:
     return _run(hook, platform, raw)
 
 
+_PLATFORM_VALUES = frozenset(platform.value for platform in Platform)
+
+
 def _platform_from_argv(argv: Sequence[str]) -> Platform | None:
     for index, arg in enumerate(argv):
         value = None
@@ -147,7 +150,7 @@ def _platform_from_argv(argv: Sequence[str]) -> Platform | None:
             value = argv[index + 1]
         elif arg.startswith("--platform="):
             value = arg.partition("=")[2]
-        if value in ("claude", "gemini"):
+        if value in _PLATFORM_VALUES:
             return Platform(value)
     return None
 
@@ -161,14 +164,17 @@ def _guess_platform(raw: str) -> Platform:
     guessed = detect_platform(event) if isinstance(event, str) and event else None
     if guessed is not None:
         return guessed
-    # Gemini sets GEMINI_PROJECT_DIR for its hooks; Claude Code never does.
-    return Platform.GEMINI if os.environ.get("GEMINI_PROJECT_DIR") else Platform.CLAUDE
+    # A variable only one CLI sets for its hooks (Gemini's GEMINI_PROJECT_DIR), else the default.
+    for agent in all_clis():
+        if agent.marker_env and os.environ.get(agent.marker_env):
+            return agent.platform
+    return DEFAULT_PLATFORM
 
 
 def main(hook: Hook, argv: Sequence[str] | None = None) -> int:
     """Entry point of a generated hook script: ``raise SystemExit(main(hook))``.
 
-    The platform comes from ``--platform claude|gemini`` (hookwrap always registers it);
+    The platform comes from ``--platform NAME`` (hookwrap always registers it);
     without it, it is inferred from the payload's event name, for hand-run scripts.
 
     Returns:

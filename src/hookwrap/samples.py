@@ -16,16 +16,10 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from .platforms import Platform
+from .platforms import Platform, cli
 
 _PLACEHOLDER_RE = re.compile(r"@(PROJECT_DIR|HOME|CLAUDE_SLUG|PROJECT_NAME|TIMESTAMP)@")
 
-# When a tool call replaces the sample's own, the sample's tool_response no longer fits. These
-# are the shapes every tool's response shares on each CLI (Gemini's is tool-independent).
-_EMPTY_TOOL_RESPONSE: dict[Platform, dict[str, object]] = {
-    Platform.CLAUDE: {},
-    Platform.GEMINI: {"llmContent": "", "returnDisplay": ""},
-}
 
 
 def _sample_dir(platform: Platform) -> Traversable:
@@ -77,7 +71,7 @@ def base_payload(platform: Platform, event: str) -> dict:
         "cwd": "@PROJECT_DIR@",
         "hook_event_name": event,
     }
-    if platform == Platform.GEMINI:
+    if cli(platform).payload_has_timestamp:
         payload["timestamp"] = "@TIMESTAMP@"
     return payload
 
@@ -108,7 +102,8 @@ def sample_payload(
         payload["tool_name"] = tool
         payload["tool_input"] = {}
         if "tool_response" in payload:
-            payload["tool_response"] = dict(_EMPTY_TOOL_RESPONSE[platform])
+            # The sample's response no longer fits: the shape every tool's response shares.
+            payload["tool_response"] = dict(cli(platform).empty_tool_response)
     if tool_input is not None:
         payload["tool_input"] = tool_input
     return fill_placeholders(payload, _values(project_dir, home, now))

@@ -16,6 +16,7 @@ from typing import Any
 
 from hookwrap import jsonc, schema
 from hookwrap.errors import SettingsError
+from hookwrap.platforms import Platform, cli
 from hookwrap.registrations import NAME_RE, Registration
 
 FIX_HINT = "fix or remove it, then run hookwrap sync"
@@ -28,7 +29,8 @@ OWNED_COMMAND_RE = re.compile(
 
 __all__ = [
     "OWNED_COMMAND_RE", "Change", "OwnedEntry", "Reconciled", "Registration", "load_settings",
-    "owned_entries", "owned_name", "parse_settings", "reconcile", "same_handler",
+    "owned_entries", "owned_name", "parse_settings", "project_settings", "read_text", "reconcile",
+    "same_handler",
 ]
 
 
@@ -37,7 +39,7 @@ class Change:
     """What reconcile did to one registration: action is create, update, unchanged or remove."""
 
     name: str
-    platform: str
+    platform: Platform
     action: str
     detail: str = ""
 
@@ -105,7 +107,7 @@ def _iter_owned(hooks: Any):
                     yield name, event, group_index, handler_index, group, handler
 
 
-def owned_entries(data: Any, platform: str) -> list[OwnedEntry]:
+def owned_entries(data: Any, platform: Platform | str) -> list[OwnedEntry]:
     """Every hookwrap handler in a parsed settings file, in document order.
 
     Malformed parts are skipped rather than reported: `schema` is the place for that.
@@ -115,25 +117,38 @@ def owned_entries(data: Any, platform: str) -> list[OwnedEntry]:
             for name, event, gi, hi, group, handler in _iter_owned(hooks)]
 
 
-def parse_settings(text: str, platform: str, *, label: str) -> dict[str, Any]:
-    """Parse settings text: JSONC for Gemini, plain JSON for Claude Code (it rejects comments)."""
-    return jsonc.parse(text, label=label, allow_comments=platform != "claude")
+def parse_settings(text: str, platform: Platform | str, *, label: str) -> dict[str, Any]:
+    """Parse settings text: JSONC where the CLI allows comments, else plain JSON."""
+    return jsonc.parse(text, label=label, allow_comments=cli(platform).settings_comments)
 
 
-def load_settings(path: Path | str, platform: str, label: str) -> tuple[str | None, dict[str, Any]]:
-    """Read and parse a settings file; a missing file is `(None, {})`."""
+def read_text(path: Path | str, label: str) -> str | None:
+    """A settings file's text; None when it does not exist. The one reader of settings files,
+    so each fault has one message."""
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
-        return None, {}
+        return None
     except OSError as error:
         raise SettingsError(f"{label}: cannot read it ({error.strerror})", hint=FIX_HINT) from None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise SettingsError(f"{label}: not UTF-8 text (byte {error.start})",
                             hint=jsonc.PARSE_HINT) from None
-    return text, parse_settings(text, platform, label=label)
+
+
+def load_settings(path: Path | str, platform: Platform | str,
+                  label: str) -> tuple[str | None, dict[str, Any]]:
+    """Read and parse a settings file; a missing file is `(None, {})`."""
+    text = read_text(path, label)
+    return (None, {}) if text is None else (text, parse_settings(text, platform, label=label))
+
+
+def project_settings(root: Path, platform: Platform | str) -> tuple[str | None, dict[str, Any]]:
+    """The project's settings file of ``platform`` (the one hookwrap keeps), read and parsed."""
+    rel = cli(platform).settings_file
+    return load_settings(Path(root) / rel, platform, rel)
 
 
 # --- what hookwrap is asked to write --------------------------------------------------------
@@ -146,13 +161,13 @@ def _new_group(registration: Registration) -> dict[str, Any]:
     return group
 
 
-def _check_registration(registration: Registration, platform: str, label: str) -> None:
+def _check_registration(registration: Registration, platform: Platform, label: str) -> None:
     name, event = registration.name, registration.event
     where = f"{label}: hooks.{event}: entry for {name!r}"
     if not NAME_RE.match(name) or owned_name(registration.handler) != name:
         raise SettingsError(f"{where} does not run .hookwrap/hooks/{name}.py", hint=BUG_HINT)
     if event not in schema.known_events(platform):
-        raise SettingsError(f"{where}: {event} is not a {platform} event", hint=BUG_HINT)
+        raise SettingsError(f"{where}: {event} is not a {cli(platform).label} event", hint=BUG_HINT)
     problems = schema.validate_group(_new_group(registration), platform, event,
                                      path=f"hooks.{event}[new]")
     errors = schema.errors_only(problems)
@@ -160,7 +175,7 @@ def _check_registration(registration: Registration, platform: str, label: str) -
         raise SettingsError(f"{where} would be invalid: {errors[0]}", hint=BUG_HINT)
 
 
-def _wanted(platform: str, desired: list[Registration], label: str) -> list[Registration]:
+def _wanted(platform: Platform, desired: list[Registration], label: str) -> list[Registration]:
     wanted = [reg for reg in desired if reg.platform == platform]
     seen: set[str] = set()
     for registration in wanted:
@@ -213,7 +228,7 @@ def _update_detail(keep: _Slot | None, found: list[_Slot], registration: Registr
     return "; ".join(parts)
 
 
-def _plan(slots: list[_Slot], wanted: list[Registration], platform: str):
+def _plan(slots: list[_Slot], wanted: list[Registration], platform: Platform):
     by_name: dict[str, list[_Slot]] = {}
     for slot in slots:
         by_name.setdefault(slot.name, []).append(slot)
@@ -308,7 +323,7 @@ def _prune(data: dict, drops: list[_Slot]) -> None:
         del data["hooks"]
 
 
-def _edit(data: dict, platform: str, wanted: list[Registration], label: str) -> list[Change]:
+def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str) -> list[Change]:
     # A present `"hooks": null` is as malformed as a list: only a missing key means "none yet".
     hooks = data.get("hooks")
     if "hooks" in data and not isinstance(hooks, dict):
@@ -330,18 +345,19 @@ def _edit(data: dict, platform: str, wanted: list[Registration], label: str) -> 
     return changes
 
 
-def _render(text: str | None, old: dict, new: dict, platform: str, label: str) -> str | None:
+def _render(text: str | None, old: dict, new: dict, platform: Platform, label: str) -> str | None:
     if text is not None and _canonical(old) == _canonical(new):
         return text
     if text is None:
         return jsonc.dumps(new) if new else None
-    if platform != "claude" and jsonc.parse_document(text, label=label, allow_comments=True).comments:
+    if cli(platform).settings_comments and \
+            jsonc.parse_document(text, label=label, allow_comments=True).comments:
         # A commented file is never deleted: its comments would go with it.
         return jsonc.rewrite_member(text, "hooks", new.get("hooks", jsonc.REMOVE), label=label)
     return jsonc.dumps(new) if new else None
 
 
-def reconcile(text: str | None, platform: str, desired: list[Registration], *,
+def reconcile(text: str | None, platform: Platform | str, desired: list[Registration], *,
               label: str) -> Reconciled:
     """Make the settings text hold exactly the `desired` hookwrap registrations of `platform`.
 
@@ -352,6 +368,7 @@ def reconcile(text: str | None, platform: str, desired: list[Registration], *,
         SettingsError: the text does not parse, a part hookwrap must edit is malformed, a
             comment would be lost, or a desired entry is invalid (a bug: never written).
     """
+    platform = Platform(platform)
     wanted = _wanted(platform, desired, label)
     old = {} if text is None else parse_settings(text, platform, label=label)
     new = copy.deepcopy(old)

@@ -215,7 +215,7 @@ def test_add_from_a_subdirectory_finds_the_project(project: Path) -> None:
 
 NAME_HINT = "hint: use 1-64 characters: a lower-case letter, then a-z, 0-9, '_' or '-'"
 ADD_ERRORS = [
-    (["bogus", "x"], ["error: unknown event 'bogus'", f"hint: valid events: {VALID_EVENTS}"]),
+    (["bogus", "x"], ['error: "bogus" is not an event', f"hint: valid events: {VALID_EVENTS}"]),
     (["before_tool", "Bad"], ["error: 'Bad' is not a valid hook name", NAME_HINT]),
     (["before_tool", "1abc"], ["error: '1abc' is not a valid hook name", NAME_HINT]),
     (["before_tool", "a.b"], ["error: 'a.b' is not a valid hook name", NAME_HINT]),
@@ -235,7 +235,7 @@ ADD_ERRORS = [
      ["error: Claude Code never sends session_start with 'bogus'",
       "hint: use one of: startup, resume, clear, compact, fork"]),
     (["after_agent", "x", "--matcher", "shell"],
-     ["error: after_agent has no matcher on these platforms: it runs every time", "hint: drop --matcher"]),
+     ["error: after_agent has no matcher on these platforms: it runs every time", "hint: drop the matcher"]),
     (["before_tool", "x", "--template", "nope"],
      ["error: 'nope' is not a template", "hint: templates: guard, context, audit, stop_gate, format, skeleton"]),
     (["session_start", "x", "--template", "guard"],
@@ -263,7 +263,7 @@ def test_add_non_positive_timeout_is_refused(project: Path, value: str) -> None:
     before = snapshot(project)
     result = hw(project, "add", "before_tool", "x", "--timeout", value)
     assert result.code == 2
-    assert result.err_lines[0] == f"error: --timeout must be a positive number of seconds, not {value}"
+    assert result.err_lines[0] == f"error: {value} is not a positive whole number of seconds"
     assert snapshot(project) == before
 
 
@@ -337,7 +337,9 @@ def test_add_then_remove_restores_each_settings_file(project: Path) -> None:
     for name in ["context", "guard", "format"]:
         assert hw(project, "remove", name).code == 0
     assert {rel: (project / rel).read_bytes() for rel in (CLAUDE, GEMINI, MANIFEST)} == before
-    assert sorted(p.name for p in (project / ".hookwrap").rglob("*.py")) == sorted(RUNTIME_FILES)
+    lib = project / ".hookwrap" / "lib" / "hookwrap"
+    assert sorted(p.relative_to(lib).as_posix() for p in (project / ".hookwrap").rglob("*.py")) \
+        == sorted(RUNTIME_FILES)
 
 
 def test_remove_unknown_hook(project: Path) -> None:
@@ -531,3 +533,45 @@ def test_internal_error_exits_3_with_a_hint(project: Path, monkeypatch: pytest.M
     assert result.code == 3
     assert result.err_lines[-2:] == ["internal error: RuntimeError: boom",
                                      "hint: please report this with the traceback above"]
+
+
+# The same bad value gets the same message and hint from the flag and from hookwrap.toml.
+SAME_ERRORS = [
+    (["before_tool", "x", "--matcher", "Bash"], 'matcher = "Bash"', "matcher",
+     "'Bash' is Claude Code's name for 'shell'; matchers take normalized tool names",
+     "hint: use shell (hookwrap writes each CLI's own names)"),
+    (["session_start", "x", "--matcher", "bogus"], 'matcher = "bogus"', "matcher",
+     "Claude Code never sends session_start with 'bogus'",
+     "hint: use one of: startup, resume, clear, compact, fork"),
+    (["before_tool", "x", "--matcher", "shell["], 'matcher = "shell["', "matcher",
+     "matcher 'shell[' : 'shell[' is not a valid regex", None),
+    (["before_tool", "x", "--timeout", "9999999"], "timeout = 9999999", "timeout",
+     "9999999 seconds is longer than the CLIs' timers can hold (at most 2147483, about 24 days): "
+     "the hook would time out at once and never run", "hint: e.g. timeout = 600"),
+]
+
+
+@pytest.mark.parametrize("args, line, key, message, hint", SAME_ERRORS,
+                         ids=[" ".join(a[2:]) for a, *_ in SAME_ERRORS])
+def test_a_flag_and_a_hand_edited_manifest_get_the_same_error(
+        project: Path, args: list[str], line: str, key: str, message: str, hint: str | None) -> None:
+    event = args[0]
+    flag = hw(project, "add", *args)
+    assert flag.code == 2
+    manifest = project / "hookwrap.toml"
+    manifest.write_text(manifest.read_text() + f'\n[hooks.x]\nevent = "{event}"\n{line}\n')
+    before = snapshot(project)
+    for command in (["sync"], ["sync", "--check"], ["list"]):
+        read = hw(project, *command)
+        assert read.code == 1, command
+        first = read.err_lines[0]
+        assert first.startswith(f"error: hookwrap.toml: hooks.x.{key}: "), first
+        assert first.endswith(")") and "(line " in first
+        body = first[len(f"error: hookwrap.toml: hooks.x.{key}: "):first.rindex(" (line ")]
+        assert body == flag.err_lines[0][len("error: "):], command
+        assert read.err_lines[1:] == flag.err_lines[1:]
+    if hint is not None:
+        assert flag.err_lines[1] == hint
+    if "regex" not in message:
+        assert flag.err_lines[0] == f"error: {message}"
+    assert snapshot(project) == before

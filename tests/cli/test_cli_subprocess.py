@@ -15,7 +15,7 @@ import pytest
 from cli_support import ALL_ADDS as ADDS
 from cli_support import CLAUDE, GEMINI, MANIFEST, hw_module, payload, read_json
 
-from hookwrap.host import gemini_expand_command
+from hookwrap.platforms import Platform, cli
 from hookwrap.manifest import Manifest
 
 # A captured payload for each event the project registers.
@@ -67,7 +67,7 @@ def run_shell(root: Path, platform: str, command: str, data: dict[str, Any], bin
     """Run one registered command as the CLI would: Gemini first substitutes $VARS textually."""
     env = hook_env(root, platform, bin_dir)
     if platform == "gemini":
-        command = gemini_expand_command(command, env)
+        command = cli(Platform.GEMINI).expand_command(command, env)
     return subprocess.run(["bash", "-c", command], input=json.dumps(data), cwd=root, env=env,
                           capture_output=True, text=True, timeout=120)
 
@@ -214,7 +214,7 @@ def test_a_quoted_dollar_form_would_break_on_this_path(spaced_project: Path, bar
     # "$GEMINI_PROJECT_DIR/..." breaks on a path with a space, and hookwrap's form is left alone.
     ours = command_of(spaced_project, "gemini", "guard")
     env = hook_env(spaced_project, "gemini", bare_python)
-    assert gemini_expand_command(ours, env) == ours
+    assert cli(Platform.GEMINI).expand_command(ours, env) == ours
     naive = 'python3 "$GEMINI_PROJECT_DIR/.hookwrap/hooks/guard.py" --platform gemini'
     data = with_input("gemini", "BeforeTool.run_shell_command", spaced_project, command="ls")
     assert run_shell(spaced_project, "gemini", naive, data, bare_python).returncode != 0
@@ -235,7 +235,7 @@ def test_python_m_hookwrap_list_and_sync_from_a_subdirectory(spaced_project: Pat
 def test_python_m_hookwrap_errors_go_to_stderr_with_exit_2(spaced_project: Path) -> None:
     proc = hw_module(spaced_project, "add", "nope", "x")
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.splitlines()[0] == "error: unknown event 'nope'"
+    assert proc.stderr.splitlines()[0] == 'error: "nope" is not an event'
     assert proc.stderr.splitlines()[1].startswith("hint: valid events: after_agent, before_tool")
 
 

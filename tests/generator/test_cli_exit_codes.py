@@ -25,7 +25,7 @@ def test_usage_errors_exit_2_without_a_traceback(project: Path, args, message):
 def test_a_bad_argument_value_of_hookwrap_own_is_a_usage_error_too(project: Path):
     result = hookwrap("add", "pre_tool", "x", cwd=project)
     assert result.returncode == 2
-    assert "error: unknown event 'pre_tool'" in result.stderr
+    assert 'error: "pre_tool" is not an event' in result.stderr
     assert "hint: valid events: after_agent, before_tool" in result.stderr
 
 

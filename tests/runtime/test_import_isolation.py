@@ -14,7 +14,9 @@ from runtime_support import SRC, cli_env
 FORBIDDEN = ("typer", "click", "jinja2", "tomlkit", "rich", "pydantic", "importlib.metadata",
              "inspect")
 # The modules `hookwrap init` copies into a repo are exactly the ones `import hookwrap` loads.
-RUNTIME = {"hookwrap"} | {f"hookwrap.{m[:-3]}" for m in RUNTIME_MODULES if m != "__init__.py"}
+RUNTIME = {"hookwrap"} | {"hookwrap." + m[:-3].replace("/", ".").replace(".__init__", "")
+                          for m in RUNTIME_MODULES if m != "__init__.py"}
+CLI_MODULES = {m for m in RUNTIME if m.startswith("hookwrap.clis.") and not m.endswith("_base")}
 
 
 def _modules(code: str, *flags: str) -> set[str]:
@@ -25,10 +27,10 @@ def _modules(code: str, *flags: str) -> set[str]:
     return set(ast.literal_eval(proc.stdout.strip()))
 
 
-def _loaded_by_import() -> set[str]:
-    """Modules present after `import hookwrap` that were not there at interpreter start."""
+def _loaded_by_import(code: str = "import hookwrap") -> set[str]:
+    """Modules present after ``code`` that were not there at interpreter start."""
     before = _modules("import sys; print(sorted(sys.modules))")
-    after = _modules("import hookwrap, sys; print(sorted(sys.modules))")
+    after = _modules(f"{code}; import sys; print(sorted(sys.modules))")
     return after - before
 
 
@@ -42,7 +44,8 @@ def test_import_loads_no_cli_dependency() -> None:
 
 
 def test_import_loads_only_stdlib_and_runtime_modules() -> None:
-    new = _loaded_by_import()
+    # Every CLI's module too: all of them are copied into a repo, and must be stdlib only.
+    new = _loaded_by_import("import hookwrap; hookwrap.platforms.all_clis()")
     assert RUNTIME <= new
     outside = sorted(m for m in new if m.split(".")[0] not in sys.stdlib_module_names and m not in RUNTIME)
     assert outside == []
@@ -90,3 +93,19 @@ def test_inspect_stays_the_real_module_for_everyone_else() -> None:
     assert proc.returncode == 0, proc.stderr
     # dataclasses builds this docstring with inspect.signature: the deferred module served it.
     assert proc.stdout.strip() == "NoDoc(a: int = 1)"
+
+
+def test_import_loads_no_cli_module_until_one_is_needed() -> None:
+    assert _loaded_by_import() & CLI_MODULES == set()
+
+
+def test_a_hook_call_loads_only_its_own_cli_module() -> None:
+    code = ("import hookwrap; hookwrap.denormalize_output(hookwrap.HookOutput.block('x'), "
+            "'claude', 'before_tool')")
+    assert _loaded_by_import(code) & CLI_MODULES == {"hookwrap.clis.claude"}
+
+
+def test_the_seed_maps_still_import_and_cover_every_platform() -> None:
+    from hookwrap import EVENT_TO_NORMALIZED, NORMALIZED_TO_TOOL, Platform
+
+    assert set(EVENT_TO_NORMALIZED) == set(Platform) == set(NORMALIZED_TO_TOOL)

@@ -37,7 +37,10 @@ def test_fixtures_match_the_reference_captures_when_present() -> None:
     reference = REPO.parent / "shared" / "reference" / "payloads"
     if not reference.is_dir():
         pytest.skip("no reference captures next to this checkout")
-    captured = sorted(f"{p.parent.name}/{p.name}" for p in reference.glob("*/*.json"))
+    # Only the CLIs hookwrap supports have fixtures; the reference holds captures of others too.
+    supported = {p.parent.name for p in PAYLOADS.glob("*/*.json")}
+    captured = sorted(f"{p.parent.name}/{p.name}" for p in reference.glob("*/*.json")
+                      if p.parent.name in supported)
     assert captured == FILES
     for name in FILES:
         assert (reference / name).read_bytes() == (PAYLOADS / name).read_bytes(), name

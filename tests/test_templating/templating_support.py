@@ -28,6 +28,7 @@ class HookRepo:
         lib = root / ".hookwrap" / "lib" / "hookwrap"
         lib.mkdir(parents=True)
         for module in RUNTIME_MODULES:
+            (lib / module).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(RUNTIME_SRC / module, lib / module)
 
     def write(self, rel: str, text: str) -> Path:

@@ -5,6 +5,8 @@ Rendered once by `hookwrap add` from the audit template; it is yours now. It nev
 and a log it cannot write is skipped rather than failing the agent.
 """
 
+from __future__ import annotations  # annotations stay text: the hook runs on Python 3.9+
+
 import json
 import os
 import sys

@@ -5,6 +5,8 @@ Rendered once by `hookwrap add` from the context template; it is yours now. Edit
 Markdown file to change what the model is told; a missing or empty file adds nothing.
 """
 
+from __future__ import annotations  # annotations stay text: the hook runs on Python 3.9+
+
 import os
 import re
 import sys

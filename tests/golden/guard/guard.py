@@ -5,6 +5,8 @@ Rendered once by `hookwrap add` from the guard template; it is yours now. The ru
 plain data at the top: add, remove or loosen them. Anything no rule matches is allowed.
 """
 
+from __future__ import annotations  # annotations stay text: the hook runs on Python 3.9+
+
 import fnmatch
 import os
 import re

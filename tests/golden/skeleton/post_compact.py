@@ -5,6 +5,8 @@ Rendered once by `hookwrap add`; it is yours now. It does nothing yet: fill in h
 Try it with `hookwrap test my_hook`.
 """
 
+from __future__ import annotations  # annotations stay text: the hook runs on Python 3.9+
+
 import os
 import sys
 

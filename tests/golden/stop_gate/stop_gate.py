@@ -9,6 +9,8 @@ forever; a passing check resets the count. When the check is a single pytest com
 exit code 5 ("no tests collected") counts as passing: there is nothing for the agent to fix.
 """
 
+from __future__ import annotations  # annotations stay text: the hook runs on Python 3.9+
+
 import os
 import shlex
 import signal
@@ -32,35 +34,17 @@ TAIL_CHARS = 3000
 # with it. Not in a chain (`pytest -q && mypy src`): there 5 may mean the rest never ran.
 PYTEST_NO_TESTS = 5
 
-HOOKS_DIR = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HOOKS_DIR))  # .hookwrap/hooks -> the repo root
-MANIFEST = os.path.join(ROOT, "hookwrap.toml")
+# This hook's [hooks.<name>] table of hookwrap.toml is read on every run, so edits apply at once
+# (the code is in the runtime, .hookwrap/lib/hookwrap/options.py, which `hookwrap sync` updates).
+from hookwrap.options import manifest_entry, project_root  # noqa: E402
+from hookwrap.options import option as _option, time_limit as _time_limit  # noqa: E402, F401
+
+ROOT = project_root(__file__)  # .hookwrap/hooks/<name>.py -> the repo root
 
 
 def _manifest_entry() -> dict:
-    """This hook's [hooks.<name>] table, read on every run so edits apply at once; {} if unreadable."""
-    try:
-        import tomllib
-
-        with open(MANIFEST, "rb") as file:
-            entry = tomllib.load(file).get("hooks", {}).get(HOOK_NAME, {})
-    except (OSError, ValueError, AttributeError):
-        return {}
-    return entry if isinstance(entry, dict) else {}
-
-
-def _option(entry: dict, key: str, default):
-    """entry[key] when it has the default's type; else the default."""
-    value = entry.get(key, default)
-    return value if isinstance(value, type(default)) and not isinstance(value, bool) else default
-
-
-def _time_limit(entry: dict) -> int:
-    """Seconds for our subprocess: the hook's timeout minus a margin to answer in time."""
-    timeout = entry.get("timeout")
-    if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout <= 0:
-        timeout = 60  # both CLIs' default for a hook without a timeout
-    return max(5, timeout - 10)
+    """This hook's table in hookwrap.toml; {} if it cannot be read."""
+    return manifest_entry(ROOT, HOOK_NAME)
 
 
 STATE_DIR = os.path.join(ROOT, ".hookwrap", "state")

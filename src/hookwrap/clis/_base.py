@@ -1,0 +1,240 @@
+"""AgentCLI: the shape of a CLI's description, and the parts every CLI computes the same way.
+
+A module per CLI (``claude.py``, ``gemini.py``) subclasses AgentCLI and sets its facts; generic
+code asks ``platforms.cli(platform)`` and never branches on which CLI it is. The runtime half
+(names, payloads, answers) is stdlib only and travels with the repo; the generator half
+(settings file, registrations, validation, the host rules of ``hookwrap test``, doctor) is
+only called by the installed ``hookwrap`` command, which imports its helpers when it needs them.
+"""
+
+from __future__ import annotations
+
+from ..platforms import NormalizedEvent, Platform
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
+
+    from ..doctor import Finding, Scope
+    from ..host import HookCommand
+    from ..hookoutput import HookOutput
+    from ..schema import Problem
+    from ..verdicts import RunResult, Verdict
+
+BLOCKING = frozenset({"block", "deny"})
+ALLOWING = frozenset({"allow", "approve"})
+
+
+class AgentCLI:
+    """One agent CLI: what it calls things, how it talks to hooks, where its settings live.
+
+    Subclasses set the class attributes and override the methods whose rules differ.
+    """
+
+    # --- runtime: names --------------------------------------------------------------------
+    platform: Platform
+    label: str = ""                         # "Claude Code"
+    version: str = ""                       # the release every fact here was checked against
+    events: dict[str, NormalizedEvent] = {}          # the CLI's event name -> normalized
+    preferred_events: dict[NormalizedEvent, str] = {}  # where several names share one event
+    tools: dict[str, str] = {}              # the CLI's tool name -> normalized
+    preferred_tools: dict[str, str] = {}    # normalized -> the name registrations use
+    project_dir_vars: tuple[str, ...] = ()  # environment variables that name the project
+    # A variable only this CLI sets for its hooks: tells a hand-run script where it runs.
+    marker_env: str = ""
+
+    def event_names(self) -> dict[NormalizedEvent, str]:
+        """NORMALIZED_TO_EVENT for this CLI: each normalized event's preferred name."""
+        reverse: dict[NormalizedEvent, str] = {}
+        for name, event in self.events.items():
+            reverse.setdefault(event, self.preferred_events.get(event, name))
+        return reverse
+
+    def tool_names(self) -> dict[str, str]:
+        """NORMALIZED_TO_TOOL for this CLI: each normalized tool's preferred name."""
+        reverse: dict[str, str] = {}
+        for name, normalized in self.tools.items():
+            reverse.setdefault(normalized, self.preferred_tools.get(normalized, name))
+        return reverse
+
+    def canonical_event_name(self, raw: str) -> str:
+        """The CLI's spelling of ``raw`` (``pre-tool-use`` -> ``PreToolUse``), or ``raw``.
+
+        Payloads sometimes carry kebab-case names (the multi-CLI daemon seed).
+        """
+        if raw in self.events:
+            return raw
+        folded = raw.replace("-", "").replace("_", "").lower()
+        for name in self.events:
+            if name.lower() == folded:
+                return name
+        return raw
+
+    def knows_event(self, raw: str) -> bool:
+        """True when ``raw`` (in any spelling) is one of this CLI's events."""
+        return self.canonical_event_name(raw) in self.events
+
+    def normalize_event(self, raw: str) -> NormalizedEvent:
+        """The normalized event; an unknown name gives AFTER_AGENT (REQ-006.4.4)."""
+        return self.events.get(self.canonical_event_name(raw), NormalizedEvent.AFTER_AGENT)
+
+    def normalize_tool(self, name: str) -> str:
+        """The normalized tool name; a name the table does not know is lower-cased."""
+        return self.tools.get(name, name.lower())
+
+    def platform_tool_names(self, tool: str) -> list[str]:
+        """Every name this CLI uses for the normalized ``tool``, preferred first; an unknown
+        name (an MCP tool, a tool newer than the table) is returned as given."""
+        names = [n for n, normalized in self.tools.items() if normalized == tool]
+        if not names:
+            return [tool]
+        preferred = self.tool_names()[tool]
+        return [preferred] + [n for n in names if n != preferred]
+
+    # --- runtime: answers ------------------------------------------------------------------
+    def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
+        """The event name a reply names: the running event's own one when it maps to ``event``."""
+        if raw_event and self.events.get(raw_event) == event:
+            return raw_event
+        return self.event_names().get(event, "")
+
+    def top_decision(self, decision: str) -> str:
+        """The top-level ``decision`` value for a normalized decision ("" = none)."""
+        return decision
+
+    def context_in_system_message(self, event: NormalizedEvent) -> bool:
+        """Whether context is also shown to the user as systemMessage (REQ-006.6.2)."""
+        return False
+
+    def specific_output(self, output: HookOutput, event: NormalizedEvent, name: str,
+                        decision: str) -> dict[str, Any]:
+        """The body of ``hookSpecificOutput`` (without hookEventName); {} for none."""
+        return {}
+
+    # --- generator: the settings file and registrations ------------------------------------
+    settings_file: str = ""                 # project-relative path of the file hookwrap edits
+    settings_comments: bool = False         # True: the file is JSONC and comments are kept
+    timeout_scale: int = 1                  # manifest seconds -> the CLI's unit
+    max_timeout_s: int = 2_147_483          # Node timers fire at once past 2**31-1 ms
+    tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
+    lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
+    known_settings_events: tuple[str, ...] = ()   # every event name its settings accept
+    # Claude Code drops every hook of an event when one entry of it is invalid.
+    invalid_entry_drops_event: bool = False
+
+    def command(self, script: str, python: str) -> str:
+        """The registered command that runs ``script`` (project-relative) with ``python``."""
+        raise NotImplementedError
+
+    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
+                event: NormalizedEvent, description: str) -> dict[str, Any]:
+        """The handler object a settings file holds for one hook."""
+        raise NotImplementedError
+
+    def tool_matcher(self, names: list[str]) -> str | None:
+        """The matcher for a list of this CLI's own tool names (never empty)."""
+        body = "|".join(names)
+        return f"^{body}$" if len(names) == 1 else f"^({body})$"
+
+    def lifecycle_matcher(self, values: list[str], event: NormalizedEvent) -> str:
+        """The matcher for exact lifecycle values (``startup``), already checked as known."""
+        return "|".join(values)
+
+    # --- generator: validation (schema.py holds the value checks) --------------------------
+    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+        """Problems of one handler as it would sit under ``event``."""
+        raise NotImplementedError
+
+    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
+        """Problems of one matcher group under ``event``."""
+        raise NotImplementedError
+
+    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
+        """Problems of an event key the CLI does not read; None to validate its groups."""
+        return None
+
+    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
+        """Whole-file problems beyond ``hooks`` (a broken key that voids the file...)."""
+        return []
+
+    # --- generator: the host rules `hookwrap test` emulates --------------------------------
+    empty_tool_response: dict[str, Any] = {}   # what every tool's response holds at least
+    payload_has_timestamp: bool = False         # payloads carry a "timestamp" field
+
+    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
+        """The payload value an event's matcher is tested against; None when it has none."""
+        raise NotImplementedError
+
+    def is_tool_event(self, event: str) -> bool:
+        """True when ``event``'s matcher selects tool names."""
+        raise NotImplementedError
+
+    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
+        """Whether ``matcher`` selects a call whose match target is ``target``."""
+        raise NotImplementedError
+
+    def dedup_key(self, cmd: HookCommand) -> str:
+        """Commands with the same key run once per event."""
+        return cmd.command
+
+    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
+        """Whether the selected commands run one after another."""
+        return False
+
+    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
+                 env: dict[str, str]) -> dict[str, str]:
+        """``env`` plus the variables the CLI sets for its hooks."""
+        return env
+
+    def expand_command(self, command: str, env: Mapping[str, str]) -> str:
+        """The command text bash receives (some CLIs substitute variables first)."""
+        return command
+
+    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
+        """Exactly what the CLI writes to a hook's stdin before it closes it."""
+        import json
+
+        return json.dumps(payload).encode()
+
+    def effective_timeout(self, cmd: HookCommand) -> float:
+        """Seconds the CLI waits for ``cmd`` before it kills it."""
+        return 60.0 if cmd.timeout_s is None else cmd.timeout_s
+
+    def read_command(self, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+        """A settings handler as a HookCommand (timeouts converted to seconds)."""
+        raise NotImplementedError
+
+    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+        """What the CLI does with a finished run for ``event`` (its own event name)."""
+        raise NotImplementedError
+
+    # --- generator: doctor ------------------------------------------------------------------
+    # Paths of schema problems that a check below reports with a better fix.
+    doctor_reported_paths: frozenset[str] = frozenset()
+
+    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
+        """(label, path, is the project's file) of every settings file that can hold hooks."""
+        return [(self.settings_file, root / self.settings_file, True)]
+
+    def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
+                       env: Mapping[str, str]) -> list[Finding]:
+        """Whether the CLI trusts the project enough to run its hooks; [] without a trust gate."""
+        return []
+
+    def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
+        """Settings that switch this CLI's hooks (or hookwrap's) off."""
+        return []
+
+    def dead_key_findings(self, scopes: list[Scope]) -> list[Finding]:
+        """Settings keys that look like they do something and that this CLI never reads."""
+        return []
+
+    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
+        """Findings about one registered command of this CLI (quoting, matcher, timeout)."""
+        return []
+
+    def env_file_event(self, event: str) -> bool:
+        """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
+        return False

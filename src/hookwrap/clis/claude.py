@@ -1,0 +1,590 @@
+"""Claude Code: everything hookwrap knows about it, checked against Claude Code 2.1.328.
+
+Runtime: event and tool names, and how a HookOutput becomes Claude's JSON. Generator: the
+`.claude/settings.json` entries hookwrap writes, their validation (Claude drops every hook of an
+event when one entry of it is invalid), the rules `hookwrap test` emulates, and doctor's checks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..platforms import NormalizedEvent, Platform
+from ._base import ALLOWING, BLOCKING, AgentCLI
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
+
+    from ..doctor import Finding, Scope
+    from ..host import HookCommand
+    from ..hookoutput import HookOutput
+    from ..schema import Problem
+    from ..verdicts import RunResult, Verdict
+
+_E = NormalizedEvent
+
+# Events whose hookSpecificOutput accepts additionalContext. Any other event has no such
+# variant, and a hookSpecificOutput there makes Claude reject the whole output.
+_CONTEXT_EVENTS = frozenset({
+    "PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Setup",
+    "PostModelSwitch", "SubagentStart", "PostToolUse", "PostToolUseFailure", "PostToolBatch",
+    "Stop", "SubagentStop", "Notification",
+})
+
+SETTINGS_EVENTS = (
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
+    "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",
+    "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact",
+    "PreModelSwitch", "PostModelSwitch", "PermissionRequest", "PermissionDenied", "Setup",
+    "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation", "ElicitationResult",
+    "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "CwdChanged",
+    "FileChanged", "DirectoryAdded", "MessageDisplay",
+)
+_TOOL_EVENTS = frozenset(
+    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
+# An invalid entry here makes Claude Code skip the permissions declared in the same file.
+_GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
+_NO_MATCHER_EVENTS = frozenset(
+    {"UserPromptSubmit", "Stop", "PostToolBatch", "TeammateIdle", "TaskCreated", "TaskCompleted",
+     "WorktreeCreate", "WorktreeRemove", "CwdChanged", "MessageDisplay"})
+# Events run outside the REPL executor, where prompt and agent handlers never run.
+_NO_LLM_EVENTS = frozenset(
+    {"Notification", "SessionEnd", "PreCompact", "PostCompact", "ConfigChange", "DirectoryAdded",
+     "Elicitation", "ElicitationResult", "CwdChanged", "FileChanged", "InstructionsLoaded",
+     "WorktreeCreate", "WorktreeRemove"})
+_NO_HTTP_EVENTS = frozenset({"SessionStart", "Setup"})
+_INTERNAL_KEYS = frozenset({"rewakeMessage", "rewakeSummary", "cloud"})
+# Timeouts are seconds; a value this large is almost always milliseconds by mistake.
+_SUSPICIOUS_TIMEOUT = 10_000
+_DOCTOR_MS_TIMEOUT = 1000  # far above the 600 s default, so almost surely meant as ms
+
+# The payload field each event's matcher is tested against.
+_TARGET = {
+    **dict.fromkeys(("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+                     "PermissionDenied"), "tool_name"),
+    "UserPromptExpansion": "command_name", "SessionStart": "source", "Setup": "trigger",
+    "PreCompact": "trigger", "PostCompact": "trigger", "PreModelSwitch": "to_model",
+    "PostModelSwitch": "to_model", "Notification": "notification_type", "SessionEnd": "reason",
+    "StopFailure": "error", "SubagentStart": "agent_type", "SubagentStop": "agent_type",
+    "Elicitation": "mcp_server_name", "ElicitationResult": "mcp_server_name",
+    "ConfigChange": "source", "DirectoryAdded": "source", "InstructionsLoaded": "load_reason",
+    "FileChanged": "file_path",
+}
+# A tool matcher matches under the legacy names too (an exact "Task" fires for Agent).
+_LEGACY = {"Task": "Agent", "KillShell": "TaskStop", "KillBash": "TaskStop",
+           "ListPeers": "ListAgents", "Brief": "SendUserMessage",
+           "ListMcpResources": "ListMcpResourcesTool", "ReadMcpResource": "ReadMcpResourceTool",
+           "ReadMcpResourceDir": "ReadMcpResourceDirTool", "ProposeGoal": "SetGoal"}
+_SIMPLE_LIST = re.compile(r"^[a-zA-Z0-9_|, -]+$")
+_SIMPLE_LIST_STRICT = re.compile(r"^[a-zA-Z0-9_|]+$")  # StopFailure, FileChanged
+_SIMPLE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+
+# How the reading rules group events.
+_BLOCKABLE = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "PostToolUse",
+              "PostToolUseFailure"}
+_KEEP_WORKING = {"Stop", "SubagentStop", "TeammateIdle", "TaskCompleted"}
+_EXIT2_IGNORED = {"PermissionRequest", "PermissionDenied"}
+_TEXT_IS_CONTEXT = {"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}
+_HSO_EVENTS = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Setup",
+               "PreModelSwitch", "PostModelSwitch", "SubagentStart", "PostToolUse",
+               "PostToolUseFailure", "PostToolBatch", "Stop", "SubagentStop", "PermissionDenied",
+               "Notification", "PermissionRequest", "Elicitation", "ElicitationResult",
+               "CwdChanged", "FileChanged", "WorktreeCreate", "MessageDisplay"}
+
+
+class ClaudeCode(AgentCLI):
+    """Claude Code 2.1.328."""
+
+    platform = Platform.CLAUDE
+    label = "Claude Code"
+    version = "2.1.328"
+    events = {
+        "Stop": _E.AFTER_AGENT,
+        "SubagentStop": _E.AFTER_AGENT,
+        "PreToolUse": _E.BEFORE_TOOL,
+        "PostToolUse": _E.AFTER_TOOL,
+        "UserPromptSubmit": _E.BEFORE_PROMPT,
+        "SessionStart": _E.SESSION_START,
+        "SessionEnd": _E.SESSION_END,
+        "PostToolUseFailure": _E.AFTER_TOOL_FAILURE,
+        "PostToolBatch": _E.AFTER_TOOL_BATCH,
+        "PermissionRequest": _E.PERMISSION_REQUEST,
+        "PermissionDenied": _E.PERMISSION_DENIED,
+        "Notification": _E.NOTIFICATION,
+        "PreCompact": _E.PRE_COMPACT,
+        "PostCompact": _E.POST_COMPACT,
+        "SubagentStart": _E.SUBAGENT_START,
+        "StopFailure": _E.STOP_FAILURE,
+    }
+    # Stop and SubagentStop share after_agent: registrations go to Stop.
+    preferred_events = {_E.AFTER_AGENT: "Stop"}
+    tools = {
+        "Write": "write_file",
+        "Edit": "edit_file",
+        "Read": "read_file",
+        "Bash": "shell",
+        "Glob": "glob",
+        "Grep": "grep",
+        "WebFetch": "web_fetch",
+        "WebSearch": "web_search",
+        "Task": "task",
+        "Agent": "task",  # the subagent tool's current name; Task is the legacy alias
+        "NotebookEdit": "notebook_edit",
+        "TodoWrite": "write_todos",
+    }
+    preferred_tools = {"task": "Task"}  # the name REQ-006 lists
+    project_dir_vars = ("CLAUDE_PROJECT_DIR",)
+
+    # --- runtime: answers ------------------------------------------------------------------
+    def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
+        # Claude rejects a hookEventName that differs from the running event; for an event
+        # hookwrap does not map (MessageDisplay, Setup, ...) it names none.
+        if raw_event and raw_event not in self.events:
+            return ""
+        return super().reply_event_name(event, raw_event)
+
+    def top_decision(self, decision: str) -> str:
+        # The top-level decision accepts only "block" and "approve"; any other value voids the
+        # whole output, so allow becomes approve and ask lives in hookSpecificOutput.
+        if decision in BLOCKING:
+            return "block"
+        return "approve" if decision in ALLOWING else ""
+
+    def context_in_system_message(self, event: NormalizedEvent) -> bool:
+        # REQ-006.6.2: context also goes to systemMessage (shown to the user), except at start.
+        return event is not _E.SESSION_START
+
+    def specific_output(self, output: HookOutput, event: NormalizedEvent, name: str,
+                        decision: str) -> dict[str, Any]:
+        specific: dict[str, Any] = {}
+        if output.context and name in _CONTEXT_EVENTS:
+            specific["additionalContext"] = output.context
+        if name == "PreToolUse":
+            specific.update(_pre_tool_use(output, decision))
+        elif name == "PermissionRequest":
+            verdict = _permission_request(output, decision)
+            if verdict:
+                specific["decision"] = verdict
+        return specific
+
+    # --- generator: settings and registrations ---------------------------------------------
+    settings_file = ".claude/settings.json"
+    settings_comments = False  # Claude Code rejects a file with comments
+    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
+                             _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED})
+    lifecycle_values = {
+        _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
+        _E.SESSION_END: ("clear", "resume", "logout", "prompt_input_exit", "other"),
+        _E.PRE_COMPACT: ("manual", "auto"),
+        _E.POST_COMPACT: ("manual", "auto"),
+    }
+    known_settings_events = SETTINGS_EVENTS
+    invalid_entry_drops_event = True
+    empty_tool_response: dict[str, Any] = {}
+
+    def command(self, script: str, python: str) -> str:
+        return f'{python} "$CLAUDE_PROJECT_DIR"/{script} --platform claude'
+
+    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
+                event: NormalizedEvent, description: str) -> dict[str, Any]:
+        handler: dict[str, Any] = {"type": "command", "command": command, "timeout": timeout_s}
+        # onFailure is ignored on Stop; elsewhere it makes a crash or timeout block.
+        if fail_closed and event is not _E.AFTER_AGENT:
+            handler["onFailure"] = "block"
+        return handler
+
+    def tool_matcher(self, names: list[str]) -> str | None:
+        # Plain names joined by | are an exact list; anything else is a regex.
+        if all(_SIMPLE_NAME.match(n) for n in names):
+            return "|".join(names)
+        return super().tool_matcher(names)
+
+    # --- generator: validation -------------------------------------------------------------
+    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
+        from ..schema import Problem, WARNING, errors_only, unknown_keys
+
+        if not isinstance(group, dict):
+            return [Problem(path, "must be an object with a \"hooks\" list")]
+        problems = []
+        if "matcher" in group and not isinstance(group["matcher"], str):
+            problems.append(Problem(f"{path}.matcher", "must be a string (null is not allowed)"))
+        elif "matcher" in group and event in _NO_MATCHER_EVENTS:
+            problems.append(Problem(f"{path}.matcher", f"is ignored on {event}", WARNING))
+        handlers = group.get("hooks")
+        if not isinstance(handlers, list):
+            problems.append(Problem(f"{path}.hooks", "must be a list"))
+        else:
+            for index, handler in enumerate(handlers):
+                problems += _validate_handler(handler, event, f"{path}.hooks[{index}]")
+        problems += unknown_keys(group, {"matcher", "hooks"}, path, self.label)
+        if event in _GUARD_EVENTS and errors_only(problems):
+            problems.append(Problem(path, f"an invalid {event} entry makes Claude Code skip the "
+                                    "permissions declared in this file"))
+        return problems
+
+    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+        return _validate_handler(handler, event, path)
+
+    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
+        from ..schema import Problem, WARNING
+
+        if event not in SETTINGS_EVENTS:
+            return [Problem(path, "unknown hook event; Claude Code ignores it", WARNING)]
+        return None
+
+    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
+        from ..schema import Problem, WARNING, string_list
+
+        problems: list[Problem] = []
+        permissions = data.get("permissions")
+        if "permissions" in data and not isinstance(permissions, dict):
+            problems.append(Problem("permissions", "must be an object; Claude Code rejects the file"))
+        elif isinstance(permissions, dict):
+            for key in ("allow", "deny", "ask", "additionalDirectories"):
+                if key in permissions and string_list(permissions[key]):
+                    problems.append(Problem(f"permissions.{key}", "must be a list of strings; "
+                                            "Claude Code rejects the file"))
+        if data.get("disableAllHooks") is True:
+            problems.append(Problem("disableAllHooks", "is true: no hook runs", WARNING))
+        return problems
+
+    # --- generator: host rules -------------------------------------------------------------
+    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
+        import os
+
+        key = _TARGET.get(event)
+        if key is None:
+            return None
+        value = str(payload.get(key, ""))
+        return os.path.basename(value) if key == "file_path" else value
+
+    def is_tool_event(self, event: str) -> bool:
+        return _TARGET.get(event) == "tool_name"
+
+    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
+        from ..host import js_regex
+
+        if target is None or matcher is None or matcher in ("", "*"):
+            return True
+        names = _names(target) if self.is_tool_event(event) else {target}
+        simple = _SIMPLE_LIST_STRICT if event in ("StopFailure", "FileChanged") else _SIMPLE_LIST
+        if simple.match(matcher):
+            separators = r"[|,]" if simple is _SIMPLE_LIST else r"\|"
+            return bool({p.strip() for p in re.split(separators, matcher)} & names)
+        compiled = js_regex(matcher)  # an invalid regex matches nothing
+        return compiled is not None and any(compiled.search(n) for n in names)
+
+    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
+                 env: dict[str, str]) -> dict[str, str]:
+        import os
+
+        env.update(CLAUDE_PROJECT_DIR=project_dir, CLAUDECODE="1",
+                   CLAUDE_CODE_SESSION_ID=str(payload.get("session_id", "")),
+                   CLAUDE_CODE_ENTRYPOINT="sdk-cli", CLAUDE_PID=str(os.getpid()))
+        effort = payload.get("effort")
+        if isinstance(effort, dict) and effort.get("level"):
+            env["CLAUDE_EFFORT"] = str(effort["level"])
+        return env
+
+    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
+        import json
+
+        return (json.dumps(payload) + "\n").encode()  # Claude ends the object with a newline
+
+    def effective_timeout(self, cmd: HookCommand) -> float:
+        if cmd.event == "SessionEnd":  # a 1.5 s budget, raised by a hook's timeout up to 60 s
+            return 1.5 if cmd.timeout_s is None else min(cmd.timeout_s, 60.0)
+        if cmd.timeout_s is not None:
+            return cmd.timeout_s
+        return 30.0 if cmd.event in ("UserPromptSubmit", "PreModelSwitch", "PostModelSwitch") else 600.0
+
+    def env_file_event(self, event: str) -> bool:
+        """SessionStart hooks get CLAUDE_ENV_FILE, a file they may append exports to."""
+        return event == "SessionStart"
+
+    def read_command(self, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+        from ..host import HookCommand, number_or_none
+
+        matcher = group.get("matcher")
+        return HookCommand(self.platform.value, event, handler["command"],
+                           number_or_none(handler.get("timeout")),
+                           matcher if isinstance(matcher, str) else None,
+                           handler.get("name") if isinstance(handler.get("name"), str) else None,
+                           handler.get("onFailure"))
+
+    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+        return _interpret(event, result, on_failure)
+
+    # --- generator: doctor -----------------------------------------------------------------
+    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
+        from pathlib import Path
+
+        user = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
+        return [(self.settings_file, root / self.settings_file, True),
+                (".claude/settings.local.json", root / ".claude/settings.local.json", False),
+                ("~/.claude/settings.json", user / "settings.json", False)]
+
+    doctor_reported_paths = frozenset({"disableAllHooks"})
+
+    def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
+        """disableAllHooks switches every hook off."""
+        from ..doctor import FAIL, Finding
+
+        return [Finding("hooks-enabled", FAIL, f"{s.label}: disableAllHooks is true",
+                        f"remove disableAllHooks from {s.label}")
+                for s in scopes if (s.data or {}).get("disableAllHooks") is True]
+
+    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
+        from ..doctor import WARN, Finding
+
+        timeout = cmd.timeout_s
+        if timeout is None or timeout < _DOCTOR_MS_TIMEOUT:
+            return []
+        return [Finding("commands", WARN, f"{scope.label}: {cmd.event} {cmd.command!r}: timeout "
+                        f"{timeout:g} is seconds on Claude Code and looks like milliseconds",
+                        f"use {max(timeout / 1000, 1):g}")]
+
+
+# --- answers ---------------------------------------------------------------------------------
+
+def _pre_tool_use(output: HookOutput, decision: str) -> dict[str, Any]:
+    specific: dict[str, Any] = {}
+    if decision in BLOCKING:
+        specific["permissionDecision"] = "deny"
+    elif decision in ALLOWING or decision == "ask":
+        specific["permissionDecision"] = "allow" if decision == "approve" else decision
+    elif output.updated_input is not None:
+        specific["permissionDecision"] = "allow"
+    if output.reason and "permissionDecision" in specific:
+        specific["permissionDecisionReason"] = output.reason
+    if output.updated_input is not None and decision not in BLOCKING:
+        specific["updatedInput"] = output.updated_input
+    return specific
+
+
+def _permission_request(output: HookOutput, decision: str) -> dict[str, Any] | None:
+    """The PermissionRequest verdict, or None to leave the permission dialog to the user.
+
+    Only an explicit allow grants the permission, or no decision with an updated_input (as on
+    PreToolUse, the rewrite implies an allow; it has no other way to reach Claude). "ask"
+    decides nothing: Claude's verdict is allow or deny, and no verdict shows the dialog.
+    """
+    if decision in BLOCKING:
+        verdict: dict[str, Any] = {"behavior": "deny"}
+        if output.reason:
+            verdict["message"] = output.reason
+        return verdict
+    granted = decision in ALLOWING or (not decision and output.updated_input is not None)
+    if not granted:
+        return None
+    verdict = {"behavior": "allow"}
+    if output.updated_input is not None:
+        verdict["updatedInput"] = output.updated_input
+    return verdict
+
+
+# --- validation ------------------------------------------------------------------------------
+
+def _handler_types() -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:
+    from ..schema import boolean, nonempty_string, object_, one_of, positive_number, string
+    from ..schema import string_list, string_map, url
+
+    return {
+        "command": (("command",), {
+            "command": nonempty_string, "args": string_list, "shell": one_of("bash", "powershell"),
+            "onFailure": one_of("continue", "block"), "async": boolean, "asyncRewake": boolean,
+            "asyncTimeout": positive_number,
+        }),
+        "prompt": (("prompt",), {"prompt": nonempty_string, "model": string,
+                                 "continueOnBlock": boolean}),
+        "agent": (("prompt",), {"prompt": nonempty_string, "model": string}),
+        "http": (("url",), {
+            "url": url, "headers": string_map, "allowedEnvVars": string_list,
+            "onFailure": one_of("continue", "block"),
+        }),
+        "mcp_tool": (("server", "tool"), {
+            "server": nonempty_string, "tool": nonempty_string, "input": object_,
+            "onFailure": one_of("continue", "block"),
+        }),
+    }
+
+
+def _validate_handler(handler: Any, event: str, path: str) -> list[Problem]:
+    from ..schema import ERROR, Problem, WARNING, boolean, check_keys, is_number
+    from ..schema import positive_number, string, unknown_keys
+
+    if not isinstance(handler, dict):
+        return [Problem(path, "must be an object")]
+    types = _handler_types()
+    kind = handler.get("type")
+    if kind not in types:
+        return [Problem(f"{path}.type", "must be one of " + ", ".join(map(repr, types)))]
+    required, own = types[kind]
+    spec = {"if": string, "timeout": positive_number, "statusMessage": string, "once": boolean,
+            **own}
+    problems = check_keys(handler, spec, required, path, ERROR)
+    problems += [Problem(f"{path}.{key}", "is internal to Claude Code; do not set it", WARNING)
+                 for key in handler if key in _INTERNAL_KEYS]
+    timeout = handler.get("timeout")
+    if is_number(timeout) and timeout >= _SUSPICIOUS_TIMEOUT:
+        problems.append(Problem(f"{path}.timeout", f"is in seconds; {timeout:g}s looks like "
+                                "milliseconds", WARNING))
+    problems += unknown_keys(handler, {"type", *spec, *_INTERNAL_KEYS}, path, "Claude Code")
+    return problems + _event_fit(handler, event, path)
+
+
+def _event_fit(handler: dict[str, Any], event: str, path: str) -> list[Problem]:
+    # Valid entries that Claude Code loads and then skips when the event fires: this hook never
+    # runs, but unlike a schema error it takes no other hook down with it, hence warnings.
+    from ..schema import Problem, WARNING
+
+    kind = handler.get("type")
+    problems = []
+    if "if" in handler and event not in _TOOL_EVENTS:
+        problems.append(Problem(f"{path}.if", f"is only evaluated on tool events; on {event} "
+                                "Claude Code skips this hook", WARNING))
+    if kind in ("prompt", "agent") and event in _NO_LLM_EVENTS:
+        problems.append(Problem(f"{path}.type", f"{kind} hooks never run on {event}", WARNING))
+    if kind == "http" and event in _NO_HTTP_EVENTS:
+        problems.append(Problem(f"{path}.type", f"http hooks are skipped on {event}", WARNING))
+    return problems
+
+
+# --- host rules ------------------------------------------------------------------------------
+
+def _names(tool: str) -> set[str]:
+    names = {tool}
+    names.update(old for old, new in _LEGACY.items() if new == tool)
+    if tool in _LEGACY:
+        names.add(_LEGACY[tool])
+    return names
+
+
+def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
+    from dataclasses import replace
+
+    from ..verdicts import Verdict, failure_line, last_line, missing_script
+
+    # onFailure "block" turns a failure into exit 2, except where Claude ignores it.
+    blocks_on_failure = on_failure == "block" and event not in _KEEP_WORKING
+    failure = failure_line(r)
+    if not failure and r.exit_code not in (0, 2):
+        failure = f"exit {r.exit_code}: non-blocking error" + (
+            f" ({last_line(r.stderr)})" if r.stderr.strip() else "")
+    if failure:
+        if blocks_on_failure:
+            return replace(_exit2(event, r.stderr), clean=False, problems=(failure,))
+        notes: tuple[str, ...] = ()
+        if r.exit_code not in (None, 0) and r.stdout.strip().startswith("{"):
+            notes = ("Claude Code's docs say JSON is read only at exit 0; its 2.1.328 binary may "
+                     "still apply it: exit 0 when you print JSON",)
+        return Verdict(success=False, clean=False, problems=(failure,), notes=notes)
+    if r.exit_code == 2:
+        verdict = _exit2(event, r.stderr)
+        missing = missing_script(r)
+        return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
+    kind, data, error = _stdout(r.stdout)
+    if error:
+        return Verdict(clean=False, problems=(error,))
+    if kind == "text":
+        if event in _TEXT_IS_CONTEXT:
+            return Verdict("context", context=r.stdout.strip())
+        return Verdict(notes=(f"plain stdout on {event} is not shown to the model",))
+    return _json(event, data) if kind == "json" and data is not None else Verdict()
+
+
+def _exit2(event: str, stderr: str) -> Verdict:
+    from ..verdicts import Verdict
+
+    reason = stderr.strip() or "No stderr output"
+    if event in _BLOCKABLE:
+        notes = ("the tool already ran; Claude is shown the reason",) if event.startswith("PostTool") else ()
+        return Verdict("blocked", reason=reason, success=False, notes=notes)
+    if event in _KEEP_WORKING:
+        return Verdict("kept_working", reason=reason, success=False)
+    if event == "PostToolBatch":
+        return Verdict("stopped", stop_reason=reason, success=False)
+    if event in _EXIT2_IGNORED:
+        return Verdict(success=False, clean=False,
+                       problems=(f"exit 2 is ignored on {event}: print JSON with a deny decision",))
+    return Verdict(success=False, notes=(f"exit 2 cannot block {event}: stderr is shown to the user",))
+
+
+def _stdout(stdout: str) -> tuple[str, dict[str, Any] | None, str]:
+    """Claude's stdout rules: ("empty"|"text"|"json", object, validation error)."""
+    import json
+
+    text = stdout.strip()
+    if not text:
+        return "empty", None, ""
+    if not text.startswith("{"):
+        return "text", None, ""
+    try:
+        data, end = json.JSONDecoder().raw_decode(text)
+    except ValueError:
+        if text.endswith("}"):
+            return "text", None, "stdout looks like a JSON object but is not valid JSON"
+        return "text", None, ""
+    if text[end:].strip() or not isinstance(data, dict):
+        return "text", None, ""  # several documents are plain text
+    return "json", data, ""
+
+
+def _json_problems(event: str, data: dict[str, Any]) -> list[str]:
+    problems = []
+    if data.get("decision") not in (None, "approve", "block"):
+        problems.append(f"decision must be \"approve\" or \"block\", not {data['decision']!r}")
+    hso = data.get("hookSpecificOutput")
+    if hso is not None and data.get("decision") != "block":
+        if not isinstance(hso, dict) or hso.get("hookEventName") != event:
+            got = hso.get("hookEventName") if isinstance(hso, dict) else None
+            problems.append(f"hookSpecificOutput.hookEventName must be {event!r}, not {got!r}")
+        elif event not in _HSO_EVENTS:
+            problems.append(f"{event} takes no hookSpecificOutput")
+    return problems
+
+
+def _json(event: str, data: dict[str, Any]) -> Verdict:
+    from dataclasses import replace
+
+    from ..verdicts import Verdict, settle
+
+    problems = _json_problems(event, data)
+    if problems:
+        return Verdict(output=data, clean=False, problems=tuple(problems))
+    hso = data.get("hookSpecificOutput") if isinstance(data.get("hookSpecificOutput"), dict) else {}
+    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
+                   context=str(hso.get("additionalContext") or ""),
+                   stop_reason=str(data.get("stopReason") or "") if data.get("continue") is False else None)
+    if event == "SessionEnd":
+        return Verdict(output=data, notes=("SessionEnd output is discarded",))
+    block = data.get("decision") == "block"
+    reason = str(data.get("reason") or "")
+    if event == "PreToolUse":
+        decision = hso.get("permissionDecision") or ("deny" if block else None)
+        reason = str(hso.get("permissionDecisionReason") or reason)
+        updated = hso.get("updatedInput") if decision not in ("deny", "defer") else None
+        outcome = {"deny": "blocked", "ask": "ask", "defer": "deferred"}.get(decision)
+        return settle(replace(base, updated_input=updated), outcome, reason)
+    if event == "PermissionRequest":
+        choice = hso.get("decision") if isinstance(hso.get("decision"), dict) else {}
+        # No decision object: Claude Code goes on to its own dialog, which asks the user.
+        outcome = {"deny": "blocked", "allow": None}.get(choice.get("behavior"), "ask")
+        return settle(replace(base, updated_input=choice.get("updatedInput")),
+                      outcome, str(choice.get("message") or ""))
+    if event == "PostToolUse" and "updatedToolOutput" in hso:
+        base = replace(base, modifications={"updatedToolOutput": hso["updatedToolOutput"]})
+    outcome = None
+    if block and event in _BLOCKABLE:
+        outcome = "blocked"
+    elif block and event in _KEEP_WORKING:
+        outcome = "kept_working"
+    elif block and event == "PostToolBatch":
+        base, outcome = replace(base, stop_reason=reason), "stopped"
+    return settle(base, outcome, reason)
+
+
+CLI = ClaudeCode()

@@ -1,0 +1,182 @@
+"""A hook's own table of hookwrap.toml, read when the hook runs, so edits apply at once.
+
+Rendered scripts call these instead of carrying the code themselves: a script is the user's
+file once rendered, while this module is refreshed by ``hookwrap sync``. Python 3.11+ reads the
+file with tomllib; on 3.9 and 3.10 (macOS's and Ubuntu 22.04's python3) a small reader takes
+the part of TOML that hookwrap.toml's hook tables use (strings, numbers, booleans and arrays of
+them). A value either reader cannot take counts as missing: the hook falls back to its default.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+MANIFEST = "hookwrap.toml"
+DEFAULT_TIMEOUT = 60  # the CLIs' default for a hook without a timeout
+_MARGIN = 10  # seconds kept back so the hook still answers before the CLI gives up on it
+
+
+def project_root(script: str) -> str:
+    """The repo root of a hook script at ``<root>/.hookwrap/hooks/<name>.py``."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(script))))
+
+
+def manifest_entry(root: str, name: str) -> dict[str, Any]:
+    """The ``[hooks.<name>]`` table of ``<root>/hookwrap.toml``; {} when it cannot be read."""
+    try:
+        with open(os.path.join(root, MANIFEST), "rb") as file:
+            data = file.read()
+        text = data.decode("utf-8")
+    except (OSError, ValueError):
+        return {}
+    try:
+        import tomllib  # novm: Python 3.11+; older ones take the fallback reader below
+    except ImportError:
+        return _read_table(text, name)
+    try:
+        entry = tomllib.loads(text).get("hooks", {}).get(name, {})
+    except (ValueError, AttributeError):
+        return {}
+    return entry if isinstance(entry, dict) else {}
+
+
+def option(entry: dict[str, Any], key: str, default: Any) -> Any:
+    """entry[key] when it has the default's type; else the default."""
+    value = entry.get(key, default)
+    return value if isinstance(value, type(default)) and not isinstance(value, bool) else default
+
+
+def time_limit(entry: dict[str, Any]) -> int:
+    """Seconds for a hook's own subprocess: its timeout minus a margin to answer in time."""
+    timeout = entry.get("timeout")
+    if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout <= 0:
+        timeout = DEFAULT_TIMEOUT
+    return max(5, timeout - _MARGIN)
+
+
+# --- the fallback reader ---------------------------------------------------------------------
+
+_HEADER = re.compile(r"""^[ \t]*\[[ \t]*hooks[ \t]*\.[ \t]*(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_-]+))"""
+                     r"""[ \t]*\][ \t]*(?:#.*)?$""")
+_TABLE = re.compile(r"^[ \t]*\[")
+_KEY = re.compile(r"""[ \t]*(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*=[ \t]*""")
+_NUMBER = re.compile(r"[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9]+)?")
+_BASIC = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_LITERAL = re.compile(r"'([^'\n]*)'")
+
+
+class _Unreadable(Exception):
+    """A value the fallback reader does not take."""
+
+
+def _read_table(text: str, name: str) -> dict[str, Any]:
+    """The ``[hooks.<name>]`` table of a TOML text, by the fallback reader."""
+    # Only "\n" ends a TOML line (splitlines() would also split at "\x85" inside a string).
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    start = next((i for i, line in enumerate(lines) if _is_header(line, name)), None)
+    if start is None:
+        return {}
+    body = "\n".join(_table_lines(lines[start + 1:]))
+    entry: dict[str, Any] = {}
+    position = 0
+    while position < len(body):
+        position = _skip_blank(body, position)
+        match = _KEY.match(body, position)
+        if match is None:
+            position = _next_line(body, position)
+            continue
+        key = next(group for group in match.groups() if group is not None)
+        try:
+            value, position = _value(body, match.end())
+            entry[key] = value
+        except _Unreadable:
+            position = _next_line(body, match.end())
+    return entry
+
+
+def _is_header(line: str, name: str) -> bool:
+    match = _HEADER.match(line)
+    return match is not None and name in match.groups()
+
+
+def _table_lines(lines: list[str]) -> list[str]:
+    """The lines up to the next table header (a "[" that does not continue an open array)."""
+    kept, depth = [], 0
+    for line in lines:
+        if depth == 0 and _TABLE.match(line):
+            break
+        kept.append(line)
+        depth = max(0, depth + _bracket_balance(line))
+    return kept
+
+
+def _bracket_balance(line: str) -> int:
+    stripped = _BASIC.sub("", _LITERAL.sub("", line)).split("#", 1)[0]
+    return stripped.count("[") - stripped.count("]")
+
+
+def _skip_blank(text: str, position: int) -> int:
+    while position < len(text):
+        if text[position] in " \t\r\n,":
+            position += 1
+        elif text[position] == "#":
+            position = _next_line(text, position)
+        else:
+            break
+    return position
+
+
+def _next_line(text: str, position: int) -> int:
+    end = text.find("\n", position)
+    return len(text) if end < 0 else end + 1
+
+
+def _value(text: str, position: int) -> tuple[Any, int]:
+    """One value at ``position``: (value, the position after it)."""
+    if text.startswith(('"""', "'''"), position):
+        raise _Unreadable(position)
+    for pattern, decode in ((_BASIC, _unescape), (_LITERAL, str)):
+        match = pattern.match(text, position)
+        if match:
+            return decode(match.group(1)), match.end()
+    if text.startswith("[", position):
+        return _array(text, position + 1)
+    for word, value in (("true", True), ("false", False)):
+        if re.match(word + r"\b", text[position:]):
+            return value, position + len(word)
+    match = _NUMBER.match(text, position)
+    if match and match.group():
+        number = match.group().replace("_", "")
+        is_float = any(c in number for c in ".eE")
+        return (float(number) if is_float else int(number)), match.end()
+    raise _Unreadable(position)
+
+
+def _array(text: str, position: int) -> tuple[list[Any], int]:
+    items: list[Any] = []
+    while True:
+        position = _skip_blank(text, position)
+        if position >= len(text):
+            raise _Unreadable(position)
+        if text[position] == "]":
+            return items, position + 1
+        item, position = _value(text, position)
+        items.append(item)
+
+
+def _unescape(raw: str) -> str:
+    """A TOML basic string's escapes (the JSON ones, plus \\U and \\e)."""
+    import json
+
+    raw = re.sub(r"\\U([0-9A-Fa-f]{8})", lambda m: chr(int(m.group(1), 16)), raw)
+    try:
+        decoded = json.loads('"' + raw.replace("\\e", "\\u001b") + '"')
+    except ValueError:
+        raise _Unreadable(raw) from None
+    return str(decoded)
