@@ -21,6 +21,7 @@ PARSE_HINT = "fix the file by hand, then run hookwrap sync"
 COMMENT_HINT = (
     "move the comments out of \"hooks\" (or delete them), then run hookwrap sync"
 )
+BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run hookwrap sync"
 REMOVE = object()  # sentinel value for rewrite_member: drop the member
 
 _WHITESPACE = " \t\n\r"
@@ -261,6 +262,9 @@ def parse_document(text: str, *, label: str, allow_comments: bool) -> Document:
     Raises:
         SettingsError: `label:line:column: what is wrong`, with a hint.
     """
+    if text.startswith("\ufeff"):
+        # Refused rather than dropped: writing the file back would silently change its bytes.
+        raise SettingsError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=BOM_HINT)
     parser = _Parser(text, label, allow_comments)
     try:
         root = parser.document()

@@ -20,6 +20,9 @@ ALL_PLATFORMS: tuple[Platform, ...] = (Platform.CLAUDE, Platform.GEMINI)
 # Keys every hook table may hold, in the order `add` writes them; template options follow.
 COMMON_KEYS = ("event", "template", "matcher", "platforms", "timeout")
 _TOP_KEYS = ("version", "python", "hooks")
+# Windows editors may save one; TOML forbids it and tomlkit would only say "Empty key".
+BOM = "\ufeff"
+BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run the command again"
 # A matcher is normalized tool names joined by "|" ("shell|write_file"), an MCP pattern
 # ("mcp__github__.*") or a lifecycle value ("startup"); registrations translate it per CLI.
 
@@ -212,6 +215,8 @@ def _parse(text: str, label: str) -> TOMLDocument:
     import tomlkit
     from tomlkit.exceptions import ParseError
 
+    if text.startswith(BOM):
+        raise ManifestError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=BOM_HINT)
     try:
         return tomlkit.parse(text)
     except ParseError as error:
