@@ -6,6 +6,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import stat
 import tempfile
 import time
@@ -18,6 +19,10 @@ from hookwrap.errors import LockError
 NEW_FILE_MODE = 0o644
 LOCK_RELPATH = Path(".hookwrap") / ".lock"
 _LOCK_POLL_SECONDS = 0.05
+# `.<name>.hookwrap-<pid>-<random>.tmp`: a temp file a killed process left behind is known as
+# hookwrap's by its name, and as abandoned by its dead pid or its age.
+_TEMP_RE = re.compile(r"\..+\.hookwrap-(?P<pid>[0-9]+)-[A-Za-z0-9_]+\.tmp")
+STALE_TEMP_SECONDS = 300.0
 
 
 def _write_target(path: Path) -> Path:
@@ -46,6 +51,57 @@ def _fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _temp_prefix(target: Path) -> str:
+    return f".{target.name}.hookwrap-{os.getpid()}-"
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if pid <= 0:  # kill(0) or kill(-1) would signal whole process groups
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, someone else's
+        return True
+    except (OverflowError, OSError):
+        return False
+    return True
+
+
+def _stale(entry: os.DirEntry, now: float) -> bool:
+    match = _TEMP_RE.fullmatch(entry.name)
+    if match is None or not entry.is_file(follow_symlinks=False):
+        return False
+    try:
+        age = now - entry.stat(follow_symlinks=False).st_mtime
+    except OSError:
+        return False
+    return age > STALE_TEMP_SECONDS or not _pid_alive(int(match.group("pid")))
+
+
+def sweep_stale_temps(directory: Path | str) -> list[Path]:
+    """Delete the temp files a killed hookwrap left in `directory`; return what was deleted.
+
+    Only names `stage_write` makes count; one is stale when its process is gone or it is older
+    than STALE_TEMP_SECONDS (a pid may be reused). Errors are ignored: this is tidying only.
+    """
+    removed: list[Path] = []
+    now = time.time()
+    try:
+        with os.scandir(directory) as entries:
+            stale = [Path(entry.path) for entry in entries if _stale(entry, now)]
+    except OSError:
+        return removed
+    for path in stale:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            removed.append(path)
+    return removed
 
 
 @dataclass(frozen=True)
@@ -93,7 +149,9 @@ def _fill(fd: int, data: bytes, mode: int) -> None:
 def stage_write(path: Path | str, data: bytes) -> StagedWrite:
     """Write `data` to a temp file beside `path`'s target and fsync it; the target is untouched.
 
-    The temp file lives in the target's directory so `os.replace` stays a same-filesystem rename.
+    The temp file lives in the target's directory so `os.replace` stays a same-filesystem rename;
+    its name, `.<name>.hookwrap-<pid>-<random>.tmp`, lets a later write there sweep it away
+    should this process be killed before the rename (see `sweep_stale_temps`).
     An existing file's permission bits are given to it; a new file gets 0o644. A symlink is
     followed: its target is what `commit_staged` replaces, the link is left in place. Missing
     parent directories are created (and removed again if staging fails or is discarded).
@@ -107,7 +165,8 @@ def stage_write(path: Path | str, data: bytes) -> StagedWrite:
         if target.is_dir():
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
         mode = _existing_mode(target)
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        sweep_stale_temps(target.parent)
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target), suffix=".tmp")
     except BaseException:
         _remove_dirs(made)
         raise

@@ -95,6 +95,7 @@ class Plan:
                 nothing was changed), or, rarely, a rename or removal failed (the message lists
                 what was and was not written).
         """
+        self._sweep()
         writes = [c for c in self.pending if c.action != "remove"]
         removals = [c for c in self.pending if c.action == "remove"]
         done = self._commit(writes, self._stage(writes), removals)
@@ -104,6 +105,14 @@ class Plan:
             except OSError as error:
                 raise self._partial(change, error, done, removals[index:]) from error
             done.append(change.rel)
+
+    def _sweep(self) -> None:
+        # Temp files a killed command left beside these files (hookwrap.toml's in the root);
+        # writes sweep their own directory too, but a run with nothing to write tidies as well.
+        parents = [self.root] + [(self.root / c.rel).parent for c in self.changes]
+        for directory in dict.fromkeys(parents):
+            if directory.is_dir() and not directory.is_symlink():
+                fsutil.sweep_stale_temps(directory)
 
     def _stage(self, writes: list[FileChange]) -> list[fsutil.StagedWrite]:
         staged: list[fsutil.StagedWrite] = []
