@@ -14,15 +14,83 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookwrap.errors import LockError
+from hookwrap.errors import ConflictError, LockError
 
 NEW_FILE_MODE = 0o644
-LOCK_RELPATH = Path(".hookwrap") / ".lock"
+OWN_DIR = ".hookwrap"
+LOCK_RELPATH = Path(OWN_DIR) / ".lock"
 _LOCK_POLL_SECONDS = 0.05
 # `.<name>.hookwrap-<pid>-<random>.tmp`: a temp file a killed process left behind is known as
 # hookwrap's by its name, and as abandoned by its dead pid or its age.
 _TEMP_RE = re.compile(r"\..+\.hookwrap-(?P<pid>[0-9]+)-[A-Za-z0-9_]+\.tmp")
 STALE_TEMP_SECONDS = 300.0
+
+
+def _link_refused(shown: str, link: Path, last: bool) -> ConflictError:
+    kind = "file" if last else "folder"
+    return ConflictError(
+        f"{shown}: is a symlink (to {os.readlink(link)}); hookwrap never writes or deletes "
+        f"through a link under {OWN_DIR}/, whose files it owns",
+        hint=f"replace the link with a real {kind}: copy what it points to in its place, or "
+             f"delete it and run hookwrap sync to recreate it",
+    )
+
+
+def _dangling_refused(shown: str, link: Path) -> ConflictError:
+    return ConflictError(
+        f"{shown}: is a symlink to {os.readlink(link)}, which does not exist; hookwrap will not "
+        "create files outside the project through it",
+        hint=f"create the file it points to, or replace {shown} with a real file, then run the "
+             "command again",
+    )
+
+
+def check_path(root: Path | str, rel: str | Path, *, writing: bool = True) -> None:
+    """Refuse to write or delete `root/rel` when a part of the path is not what it looks like.
+
+    Each component is looked at from the root down with `os.lstat`: under `.hookwrap/` none may
+    be a symlink (a committed link there would make hookwrap overwrite or delete files outside
+    the project), and every component but the last must be a folder. Elsewhere a link is
+    followed (a symlinked settings file is written through), unless it is dangling and
+    `writing`: writing through it would create folders and files outside the project. A file in
+    the way elsewhere is left to the write itself, which fails with "nothing was changed".
+
+    Raises:
+        ConflictError: naming the link or the file in the way, with a hint.
+    """
+    parts = Path(rel).parts
+    owned = bool(parts) and parts[0] == OWN_DIR
+    current = Path(root)
+    for index, part in enumerate(parts):
+        current = current / part
+        shown, last = "/".join(parts[: index + 1]), index == len(parts) - 1
+        try:
+            mode = os.lstat(current).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        if stat.S_ISLNK(mode):
+            if owned:
+                raise _link_refused(shown, current, last)
+            try:
+                mode = os.stat(current).st_mode
+            except (FileNotFoundError, NotADirectoryError):
+                if writing:
+                    raise _dangling_refused(shown, current) from None
+                return
+        if owned and not last and not stat.S_ISDIR(mode):
+            raise ConflictError(
+                f"{shown}: is a file, not a folder; hookwrap keeps its files in {shown}/",
+                hint=f"move {shown} out of the way, then run the command again",
+            )
+
+
+def is_safe_path(root: Path | str, rel: str | Path) -> bool:
+    """Whether `check_path` lets `root/rel` be written (for caches that are skipped instead)."""
+    try:
+        check_path(root, rel)
+    except ConflictError:
+        return False
+    return True
 
 
 def _write_target(path: Path) -> Path:
@@ -242,9 +310,10 @@ def project_lock(root: Path | str, timeout: float = 10.0) -> Iterator[Path]:
     Raises:
         LockError: another process kept the lock for longer than `timeout` seconds.
     """
+    check_path(root, LOCK_RELPATH)
     lock_path = Path(root) / LOCK_RELPATH
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, NEW_FILE_MODE)
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), NEW_FILE_MODE)
     try:
         deadline = time.monotonic() + timeout
         while not _try_flock(fd):

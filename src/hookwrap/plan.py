@@ -49,10 +49,14 @@ class Plan:
             keep_link_as: bytes | None = None) -> FileChange:
         """Record that ``rel`` should hold ``new`` (None = should not exist); the action follows.
 
+        Raises ConflictError when ``rel`` is reached through a symlink under .hookwrap/, a
+        dangling symlink, or a file where a folder should be (see ``fsutil.check_path``).
+
         ``keep_link_as``: when ``new`` is None and ``rel`` is a symlink, write these bytes through
         the link instead of deleting it. Deleting only the link would leave its target (often a
         shared dotfile) holding exactly what this change meant to take out of it.
         """
+        fsutil.check_path(self.root, rel, writing=new is not None)
         path = self.root / rel
         old = self._read(rel)
         notes = list(detail or [])
@@ -91,10 +95,14 @@ class Plan:
         removals come last.
 
         Raises:
+            ConflictError: a path became unsafe since planning (``fsutil.check_path``); nothing
+                was changed.
             WriteError: a temp file could not be written (every temp file is deleted again and
                 nothing was changed), or, rarely, a rename or removal failed (the message lists
                 what was and was not written).
         """
+        for change in self.pending:  # again: the tree may have changed since planning
+            fsutil.check_path(self.root, change.rel)
         self._sweep()
         writes = [c for c in self.pending if c.action != "remove"]
         removals = [c for c in self.pending if c.action == "remove"]

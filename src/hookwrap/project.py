@@ -162,6 +162,10 @@ def compile_runtime(root: Path) -> list[str]:
     import importlib.util
     import py_compile
 
+    from .fsutil import is_safe_path
+
+    if not is_safe_path(root, f"{RUNTIME_DIR}/__pycache__/x.pyc"):
+        return []  # a cache: never written through a symlink (fsutil.check_path)
     compiled = []
     for module in RUNTIME_MODULES:
         source = root / RUNTIME_DIR / module
