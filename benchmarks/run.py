@@ -1,6 +1,6 @@
 """Hook latency and CLI wall time, side by side with the interpreter's floor.
 
-Usage: python benchmarks/run.py [--quick] [--runs N] [--hooks N] [--cache-dir DIR]
+Usage: python benchmarks/run.py [--quick] [--runs N] [--hooks N] [--no-peer] [--cache-dir DIR]
 
 Every hook is a new process on every tool call, so what matters is the wall time of one
 process, compared with the cheapest possible hook on the same interpreter, measured in the same
@@ -383,18 +383,26 @@ def table(rows: list[Row], floor: float | None) -> str:
     return "\n".join(lines)
 
 
+def interpreter(path: str) -> str:
+    """The benchmarked interpreter's absolute path, symlinks kept: a venv's python is a link to
+    the base interpreter, and resolving it would lose the venv (and hookwrap with it)."""
+    return os.path.abspath(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smoke run: 5 runs, 10 hooks")
     parser.add_argument("--runs", type=int, help="timed rounds (default 30, 5 with --quick)")
     parser.add_argument("--hooks", type=int, help="hooks in the CLI's project (default 50)")
     parser.add_argument("--python", default=sys.executable, help="interpreter to benchmark")
+    parser.add_argument("--no-peer", action="store_true",
+                        help="skip the cchooks row (it installs cchooks into a cached venv)")
     default_cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hookwrap-bench"
     parser.add_argument("--cache-dir", type=Path, default=default_cache, help="where the cchooks venv lives")
     args = parser.parse_args(argv)
     runs = args.runs or (5 if args.quick else 30)
     hooks = args.hooks or (10 if args.quick else 50)
-    python = str(Path(args.python).resolve())
+    python = interpreter(args.python)
     print(machine_line(python))
     print(versions_line(python))
     print(site_line(python))
@@ -408,7 +416,10 @@ def main(argv: list[str] | None = None) -> int:
         claude_payload = payload("claude", ("PreToolUse.json",))
         rows = interpreter_rows(work, bindir, claude_payload)
         rows += guard_rows(work, python, bindir)
-        rows.append(cchooks_row(python, args.cache_dir.resolve(), work, claude_payload))
+        if args.no_peer:
+            rows.append(Row("peer: cchooks", unavailable="skipped (--no-peer)"))
+        else:
+            rows.append(cchooks_row(python, args.cache_dir.resolve(), work, claude_payload))
         rows += import_rows(work, python)
         rows += cli_rows(work, python, bindir, hooks)
         print(f"{runs} rounds (+2 warm-up), commands rotated each round; medians:", flush=True)

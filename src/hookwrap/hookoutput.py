@@ -163,6 +163,10 @@ def denormalize_output(
 
     Returns:
         One JSON object; ``"{}"`` when the hook expressed nothing (REQ-006.7.2).
+
+    Raises:
+        ValueError: a value is NaN or infinite (JSON has no such number).
     """
     result = build_output(output, platform, event, raw_event)
-    return json.dumps(result) if result else "{}"
+    # NaN/Infinity are not JSON: ValueError here, so the hook's error document goes out instead.
+    return json.dumps(result, allow_nan=False) if result else "{}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,11 +21,36 @@ PARSE_HINT = "fix the file by hand, then run hookwrap sync"
 COMMENT_HINT = (
     "move the comments out of \"hooks\" (or delete them), then run hookwrap sync"
 )
+BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run hookwrap sync"
 REMOVE = object()  # sentinel value for rewrite_member: drop the member
 
 _WHITESPACE = " \t\n\r"
 _NUMBER_RE = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _LITERALS = {"true": True, "false": False, "null": None}
+# A lone surrogate ("\ud800" in the file) is valid JSON but cannot be encoded as UTF-8.
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+class BigNumber(float):
+    """A JSON number beyond double range (`1e400`, a 5000-digit integer): ±inf to Python, and
+    its source text, which is what hookwrap writes back. `json.dumps` would write `Infinity`,
+    which is not JSON: both CLIs would then ignore the whole file."""
+
+    text: str
+
+    def __new__(cls, text: str) -> BigNumber:
+        number = super().__new__(cls, "-inf" if text.startswith("-") else "inf")
+        number.text = text
+        return number
+
+    def __copy__(self) -> BigNumber:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> BigNumber:
+        return self
+
+    def __reduce__(self) -> tuple:
+        return BigNumber, (self.text,)
 
 
 @dataclass
@@ -73,6 +99,14 @@ def position(text: str, offset: int) -> tuple[int, int]:
 def parse_error(text: str, offset: int, message: str, *, label: str) -> SettingsError:
     line, column = position(text, offset)
     return SettingsError(f"{label}:{line}:{column}: {message}", hint=PARSE_HINT)
+
+
+def _number(text: str, is_float: bool) -> int | float:
+    try:
+        value: int | float = float(text) if is_float else int(text)
+    except ValueError:  # an integer longer than Python's int/str conversion limit
+        return BigNumber(text)
+    return BigNumber(text) if value in (float("inf"), float("-inf")) else value
 
 
 class _Parser:
@@ -159,9 +193,7 @@ class _Parser:
         if not match:
             raise self.fail("expected a value")
         self.pos = match.end()
-        number = match.group()
-        value: int | float = float(number) if match.group(1) or match.group(2) else int(number)
-        return Node(start, self.pos, value)
+        return Node(start, self.pos, _number(match.group(), bool(match.group(1) or match.group(2))))
 
     def _object(self) -> Node:
         node = Node(self.pos, self.pos, {})
@@ -230,6 +262,9 @@ def parse_document(text: str, *, label: str, allow_comments: bool) -> Document:
     Raises:
         SettingsError: `label:line:column: what is wrong`, with a hint.
     """
+    if text.startswith("\ufeff"):
+        # Refused rather than dropped: writing the file back would silently change its bytes.
+        raise SettingsError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=BOM_HINT)
     parser = _Parser(text, label, allow_comments)
     try:
         root = parser.document()
@@ -243,9 +278,37 @@ def parse(text: str, *, label: str, allow_comments: bool = True) -> dict[str, An
     return parse_document(text, label=label, allow_comments=allow_comments).data
 
 
+def _swap_big_numbers(value: Any, marker: str, found: list[str]) -> Any:
+    """`value` with each BigNumber replaced by the string `marker<n>`; its text goes to `found`."""
+    if isinstance(value, BigNumber):
+        found.append(value.text)
+        return f"{marker}{len(found) - 1}"
+    if isinstance(value, dict):
+        return {key: _swap_big_numbers(item, marker, found) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_swap_big_numbers(item, marker, found) for item in value]
+    return value
+
+
+def to_json(value: Any, indent: int | None = None) -> str:
+    """`json.dumps(value, indent=indent, ensure_ascii=False)`, but always JSON that encodes as
+    UTF-8: a BigNumber is written as its source text, a lone surrogate as a `\\uXXXX` escape.
+
+    Raises:
+        ValueError: a plain float is NaN or infinite (only a BigNumber has text to write).
+    """
+    found: list[str] = []
+    marker = f"hookwrap-number-{uuid.uuid4().hex}-"  # random: no string in a file can equal it
+    swapped = _swap_big_numbers(value, marker, found)
+    text = json.dumps(swapped, indent=indent, ensure_ascii=False, allow_nan=False)
+    for index, number in enumerate(found):
+        text = text.replace(f'"{marker}{index}"', number, 1)
+    return _SURROGATE_RE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 def dumps(data: Any) -> str:
     """The one whole-file format hookwrap writes: 2-space indent, UTF-8 kept, final newline."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return to_json(data, indent=2) + "\n"
 
 
 # --- Comment-keeping edits -------------------------------------------------------------------
@@ -256,7 +319,7 @@ def dumps(data: Any) -> str:
 
 def _same(left: Any, right: Any) -> bool:
     # Key order is part of what hookwrap promises to keep, so compare serialised forms.
-    return json.dumps(left, ensure_ascii=False) == json.dumps(right, ensure_ascii=False)
+    return to_json(left) == to_json(right)
 
 
 def _line_start(text: str, offset: int) -> int:
@@ -287,7 +350,7 @@ def _member_indent(text: str, obj: Node) -> str:
 
 
 def _value_text(value: Any, indent: str) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+    return to_json(value, indent=2).replace("\n", "\n" + indent)
 
 
 def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -314,7 +377,7 @@ def _replace_value(text: str, obj: Node, member: Member, value: Any) -> str:
 
 def _add_member(text: str, obj: Node, key: str, value: Any) -> str:
     indent = _member_indent(text, obj)
-    entry = f"{json.dumps(key, ensure_ascii=False)}: {_value_text(value, indent)}"
+    entry = f"{to_json(key)}: {_value_text(value, indent)}"
     closing = obj.end - 1
     line_start = _line_start(text, closing)
     if line_start > obj.start and _blank(text, line_start, closing):

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 MANIFEST_VERSION = 1
 
 _TOP_KEYS = ("version", "python", "hooks")
+# Windows editors may save one; TOML forbids it and tomlkit would only say "Empty key".
+BOM = "\ufeff"
+BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run the command again"
 
 __all__ = ["ALL_PLATFORMS", "COMMON_KEYS", "MANIFEST_VERSION", "HookSpec", "Manifest",
            "check_name", "new_manifest_text"]
@@ -190,6 +193,8 @@ def _parse(text: str, label: str) -> TOMLDocument:
     import tomlkit
     from tomlkit.exceptions import ParseError
 
+    if text.startswith(BOM):
+        raise ManifestError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=BOM_HINT)
     try:
         return tomlkit.parse(text)
     except ParseError as error:

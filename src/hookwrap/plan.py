@@ -51,10 +51,14 @@ class Plan:
             keep_link_as: bytes | None = None) -> FileChange:
         """Record that ``rel`` should hold ``new`` (None = should not exist); the action follows.
 
+        Raises ConflictError when ``rel`` is reached through a symlink under .hookwrap/, a
+        dangling symlink, or a file where a folder should be (see ``fsutil.check_path``).
+
         ``keep_link_as``: when ``new`` is None and ``rel`` is a symlink, write these bytes through
         the link instead of deleting it. Deleting only the link would leave its target (often a
         shared dotfile) holding exactly what this change meant to take out of it.
         """
+        fsutil.check_path(self.root, rel, writing=new is not None)
         path = self.root / rel
         old = self._read(rel)
         notes = list(detail or [])
@@ -93,10 +97,15 @@ class Plan:
         removals come last.
 
         Raises:
+            ConflictError: a path became unsafe since planning (``fsutil.check_path``); nothing
+                was changed.
             WriteError: a temp file could not be written (every temp file is deleted again and
                 nothing was changed), or, rarely, a rename or removal failed (the message lists
                 what was and was not written).
         """
+        for change in self.pending:  # again: the tree may have changed since planning
+            fsutil.check_path(self.root, change.rel)
+        self._sweep()
         writes = [c for c in self.pending if c.action != "remove"]
         removals = [c for c in self.pending if c.action == "remove"]
         done = self._commit(writes, self._stage(writes), removals)
@@ -107,6 +116,14 @@ class Plan:
                 raise self._partial(change, error, done, removals[index:]) from error
             done.append(change.rel)
         _compile(self.root, self.bytecode)
+
+    def _sweep(self) -> None:
+        # Temp files a killed command left beside these files (hookwrap.toml's in the root);
+        # writes sweep their own directory too, but a run with nothing to write tidies as well.
+        parents = [self.root] + [(self.root / c.rel).parent for c in self.changes]
+        for directory in dict.fromkeys(parents):
+            if directory.is_dir() and not directory.is_symlink():
+                fsutil.sweep_stale_temps(directory)
 
     def _stage(self, writes: list[FileChange]) -> list[fsutil.StagedWrite]:
         staged: list[fsutil.StagedWrite] = []
@@ -171,9 +188,11 @@ def _compile(root: Path, rels: list[str]) -> list[str]:
     compiled = []
     for rel in rels:
         source = root / rel
-        if not source.is_file():
+        cache_rel = Path(importlib.util.cache_from_source(rel)).as_posix()
+        # A cache: never written through a symlink (fsutil.check_path), just skipped.
+        if not source.is_file() or not fsutil.is_safe_path(root, cache_rel):
             continue
-        cache = Path(importlib.util.cache_from_source(str(source)))
+        cache = root / cache_rel
         expected = importlib.util.source_hash(source.read_bytes())
         try:
             current = cache.read_bytes()[8:16]

@@ -159,7 +159,7 @@ def _guess_platform(raw: str) -> Platform:
     try:
         data = json.loads(raw) if raw.strip() else {}
         event = data.get("hook_event_name", "") if isinstance(data, dict) else ""
-    except ValueError:
+    except (ValueError, RecursionError):  # too deep: no payload, as normalize_input reads it
         event = ""
     guessed = detect_platform(event) if isinstance(event, str) and event else None
     if guessed is not None:
