@@ -341,7 +341,7 @@ class Codex(Agent):
             for source, hooks in project_hook_sources(root).items():
                 for key, digest in hook_trust_state(source, hooks).items():
                     state[key] = {"trusted_hash": digest}
-            user_hooks = self.codex_home / "hooks.json"
+            user_hooks = (self.codex_home / "hooks.json").resolve()
             if user_hooks.is_file():
                 hooks = json.loads(user_hooks.read_text(encoding="utf-8")).get("hooks") or {}
                 for key, digest in hook_trust_state(user_hooks, hooks).items():
