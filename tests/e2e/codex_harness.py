@@ -147,15 +147,29 @@ def hook_trust_state(source: Path, hooks: dict[str, Any]) -> dict[str, str]:
 
 
 def project_hook_sources(root: Path) -> dict[Path, dict[str, Any]]:
-    """The project's hook tables Codex loads: ``.codex/hooks.json`` and ``[hooks]`` of ``.codex/config.toml``."""
+    """The project's hook tables Codex loads: ``.codex/hooks.json`` and ``[hooks]`` of ``.codex/config.toml``.
+
+    A file that does not parse is left out (Codex ignores it too, with a warning), so a test can
+    still run with a deliberately broken file.
+    """
     found: dict[Path, dict[str, Any]] = {}
     hooks_json = root / ".codex" / "hooks.json"
     if hooks_json.is_file():
-        found[hooks_json] = json.loads(hooks_json.read_text(encoding="utf-8")).get("hooks") or {}
+        try:
+            data = json.loads(hooks_json.read_text(encoding="utf-8"))
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("hooks"), dict):
+            found[hooks_json] = data["hooks"]
     config = root / ".codex" / "config.toml"
     if config.is_file():
-        table = tomlkit.parse(config.read_text(encoding="utf-8")).unwrap().get("hooks") or {}
-        found[config] = {k: v for k, v in table.items() if k in EVENT_LABELS}
+        try:
+            table = tomlkit.parse(config.read_text(encoding="utf-8")).unwrap().get("hooks") or {}
+        except Exception:  # tomlkit raises its own ParseError subclasses
+            table = {}
+        events = {k: v for k, v in table.items() if k in EVENT_LABELS}
+        if events:
+            found[config] = events
     return found
 
 
@@ -342,9 +356,12 @@ class Codex(Agent):
                 for key, digest in hook_trust_state(source, hooks).items():
                     state[key] = {"trusted_hash": digest}
             user_hooks = (self.codex_home / "hooks.json").resolve()
-            if user_hooks.is_file():
-                hooks = json.loads(user_hooks.read_text(encoding="utf-8")).get("hooks") or {}
-                for key, digest in hook_trust_state(user_hooks, hooks).items():
+            try:
+                user_data = json.loads(user_hooks.read_text(encoding="utf-8")) if user_hooks.is_file() else {}
+            except ValueError:
+                user_data = {}
+            if isinstance(user_data, dict) and isinstance(user_data.get("hooks"), dict):
+                for key, digest in hook_trust_state(user_hooks, user_data["hooks"]).items():
                     state[key] = {"trusted_hash": digest}
             if state:
                 config["hooks"] = {"state": state}
