@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomlkit
 
 from .codex_harness import (
     MODEL_SHELL_TOOL,
@@ -277,6 +278,23 @@ def test_computed_hashes_match_what_codex_lists(codex: Codex, git_project: Path)
     changed = hook_key(hooks_file.resolve(), "PreToolUse", 0, 0)
     assert statuses.pop(changed) == "modified"
     assert set(statuses.values()) == {"trusted"}
+
+
+@e2e
+def test_hooks_in_project_config_toml_are_trusted_by_hash(codex: Codex, git_project: Path) -> None:
+    """The same trust applies to ``[hooks]`` in ``.codex/config.toml``, keyed by that file."""
+    log = register(git_project, "PreToolUse", "pre", matcher="Bash", stdout=deny_output())
+    hooks_json = git_project / ".codex" / "hooks.json"
+    table = json.loads(hooks_json.read_text(encoding="utf-8"))["hooks"]
+    hooks_json.unlink()
+    (git_project / ".codex" / "config.toml").write_text(tomlkit.dumps({"hooks": table}), encoding="utf-8")
+    result = codex.run(git_project, [codex.shell(MARKER_COMMAND), Reply("Finished.")])
+
+    assert result.hook_outcomes("PreToolUse") == ["Blocked"], result.describe()
+    assert len(payloads(log)) == 1 and not (git_project / "marker.txt").exists()
+    [listed] = codex.hooks_list(git_project)["hooks"]
+    assert (listed["key"], listed["trustStatus"]) == (
+        f"{git_project.resolve()}/.codex/config.toml:pre_tool_use:0:0", "trusted")
 
 
 @e2e
