@@ -5,6 +5,9 @@ missing binary skips before anything else runs) and a ``project`` dir, or a ``re
 after ``hookwrap init``. A test that uses a CLI is marked ``e2e`` (``pytest -m "not e2e"`` leaves it
 out) and skips with the reason when the binary is missing. Set ``HOOKWRAP_E2E_KEEP=1`` to keep
 each sandbox (HOME, TMPDIR) for a look.
+
+Codex CLI tests ask for ``codex`` (not part of ``agent`` yet; see docs/e2e.md): it skips when the
+binary is missing, and its runs use ``<sandbox HOME>/.codex`` as CODEX_HOME.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from .codex_harness import CODEX_VERSION, Codex, find_codex
 from .harness import (
     AGENTS,
     RUN_TIMES,
@@ -28,8 +32,10 @@ from .harness import (
     installed_hookwrap_paths,
 )
 from .hwrepo import HookwrapRepo
+from .mock_openai_responses import ResponsesMock
 
 CLI_FIXTURES = {"claude", "gemini", "agent", "sandbox"}
+CLI_FIXTURES |= {"codex", "codex_binary"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -119,3 +125,41 @@ def agent(request: pytest.FixtureRequest) -> Agent:
 def repo(project: Path, sandbox: Sandbox) -> HookwrapRepo:
     """The project after ``hookwrap init`` (run as a subprocess, with the sandbox's HOME)."""
     return HookwrapRepo(project, sandbox).init()
+
+
+# Codex CLI (tests/e2e/codex_harness.py) ----------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def codex_binary() -> tuple[Path, str]:
+    """The Codex CLI binary and its version; skips (with the reason) when it is not installed."""
+    path, info = find_codex()
+    if path is None:
+        pytest.skip(info)
+    if CODEX_VERSION not in info:
+        warnings.warn(f"e2e: codex is {info!r}, these tests were written against {CODEX_VERSION}", stacklevel=1)
+    return path, info
+
+
+@pytest.fixture
+def codex(codex_binary: tuple[Path, str], sandbox: Sandbox) -> Iterator[Codex]:
+    """Codex CLI with its Responses API mock running; CODEX_HOME is ``<sandbox HOME>/.codex``."""
+    path, info = codex_binary
+    with ResponsesMock() as server:
+        yield Codex(path, server, sandbox, info)  # type: ignore[arg-type]
+
+
+class _CodexTimingSummary:
+    """The timing line of the Codex runs (the summary above covers the CLIs in ``AGENTS``)."""
+
+    @staticmethod
+    def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+        times = [t for agent, t in RUN_TIMES if agent == "codex" and "codex" not in AGENTS]
+        if times:
+            terminalreporter.write_line(
+                f"e2e codex: {len(times)} runs, {sum(times):.1f}s total, "
+                f"{sum(times) / len(times):.1f}s mean, {max(times):.1f}s max")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_CodexTimingSummary(), "hookwrap-e2e-codex-timing")
