@@ -27,9 +27,10 @@ from .harness import (
     hook_python,
     installed_hookwrap_paths,
 )
+from .chat_harness import CHAT_AGENTS, ChatAgent, find_chat_cli, make_project, new_agent
 from .hwrepo import HookwrapRepo
 
-CLI_FIXTURES = {"claude", "gemini", "agent", "sandbox"}
+CLI_FIXTURES = {"claude", "gemini", "agent", "sandbox", "qwen", "copilot", "chat_agent"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -42,7 +43,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line per CLI: how many runs and how long they took (the suite must stay under 5 minutes)."""
-    for name in AGENTS:
+    for name in [*AGENTS, *CHAT_AGENTS]:
         times = [t for agent, t in RUN_TIMES if agent == name]
         if times:
             terminalreporter.write_line(
@@ -119,3 +120,54 @@ def agent(request: pytest.FixtureRequest) -> Agent:
 def repo(project: Path, sandbox: Sandbox) -> HookwrapRepo:
     """The project after ``hookwrap init`` (run as a subprocess, with the sandbox's HOME)."""
     return HookwrapRepo(project, sandbox).init()
+
+
+# Qwen Code and GitHub Copilot CLI (chat-completions mock; see chat_harness.py) ------------------
+
+
+@pytest.fixture(scope="session")
+def chat_cli_binaries() -> dict[str, tuple[Path | None, str]]:
+    """Qwen Code's and Copilot CLI's binary and version (or None and why not), looked up once."""
+    found = {}
+    for name, (_, _, pinned) in CHAT_AGENTS.items():
+        path, info = find_chat_cli(name)
+        if path is not None and pinned not in info:
+            warnings.warn(f"e2e: {name} is {info!r}, these tests were written against {pinned}", stacklevel=1)
+        found[name] = (path, info)
+    return found
+
+
+def _chat_agent(name: str, chat_cli_binaries: dict[str, tuple[Path | None, str]],
+                sandbox: Sandbox) -> Iterator[ChatAgent]:
+    path, info = chat_cli_binaries[name]
+    if path is None:
+        pytest.skip(info)
+    agent = new_agent(name, path, sandbox, info)
+    try:
+        yield agent
+    finally:
+        agent.server.stop()
+
+
+@pytest.fixture
+def qwen(chat_cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[ChatAgent]:
+    """Qwen Code with its chat-completions mock running."""
+    yield from _chat_agent("qwen", chat_cli_binaries, sandbox)
+
+
+@pytest.fixture
+def copilot(chat_cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[ChatAgent]:
+    """GitHub Copilot CLI (BYOK, offline) with its chat-completions mock running."""
+    yield from _chat_agent("copilot", chat_cli_binaries, sandbox)
+
+
+@pytest.fixture(params=list(CHAT_AGENTS))
+def chat_agent(request: pytest.FixtureRequest) -> ChatAgent:
+    """Qwen Code and Copilot CLI in turn."""
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture
+def git_project(tmp_path: Path) -> Path:
+    """An empty ``git init``-ed project dir (no remote); the CLIs run from here."""
+    return make_project(tmp_path, "proj")
