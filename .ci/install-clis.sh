@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
-# Install the pinned Claude Code and Gemini CLI used by the e2e tests (tests/e2e) into a cache dir.
+# Install the pinned agent CLIs used by the e2e tests (tests/e2e) into a cache dir.
 #
-#   .ci/install-clis.sh            # cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}
+#   .ci/install-clis.sh                 # all of them
+#   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini qwen copilot)
 #
-# Reuses the cache when both pinned versions are already there and run. Never fails the build:
-# without node/npm or without registry access it prints a warning and exits 0, and the e2e tests
-# then skip with the reason. The last line printed is the cache dir.
+# Cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}. Layout (one npm prefix per entry):
+#   $CACHE/node_modules/.bin/{claude,gemini}   Claude Code, Gemini CLI (shared prefix, as harness.py expects)
+#   $CACHE/qwen/node_modules/.bin/qwen         Qwen Code
+#   $CACHE/copilot/node_modules/.bin/copilot   GitHub Copilot CLI
+#   $CACHE/copilot/pkg-cache/                  Copilot's unpacked runtime (COPILOT_PKG_CACHE_HOME)
+#
+# Each CLI is checked and installed on its own: one that is already there at its pinned version
+# and runs is reused, one that fails to install does not stop the others. Installs into the same
+# prefix are serialized with flock when it is available. Never fails the build: without node/npm
+# or without registry access it prints a warning and exits 0, and the e2e tests for a missing CLI
+# skip with the reason. The last line printed is the cache dir.
 set -u
 
 CLAUDE_PKG="@anthropic-ai/claude-code"
 CLAUDE_VERSION="2.1.328"
 GEMINI_PKG="@google/gemini-cli"
 GEMINI_VERSION="0.61.0"
+QWEN_PKG="@qwen-code/qwen-code"
+QWEN_VERSION="0.24.4"
+COPILOT_PKG="@github/copilot"
+COPILOT_VERSION="1.0.102"
 CACHE="${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}"
-BIN="$CACHE/node_modules/.bin"
 NPM_TIMEOUT="${HOOKWRAP_NPM_TIMEOUT:-600}"
 
 say() { printf 'install-clis: %s\n' "$*" >&2; }
@@ -22,60 +34,102 @@ say() { printf 'install-clis: %s\n' "$*" >&2; }
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/hookwrap-clis.XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 
-# version_ok NAME VERSION: the binary exists, runs, and reports VERSION.
+# Per CLI: npm package, pinned version, npm prefix.
+pkg_of() { case "$1" in claude) echo "$CLAUDE_PKG" ;; gemini) echo "$GEMINI_PKG" ;;
+                        qwen) echo "$QWEN_PKG" ;; copilot) echo "$COPILOT_PKG" ;; esac; }
+version_of() { case "$1" in claude) echo "$CLAUDE_VERSION" ;; gemini) echo "$GEMINI_VERSION" ;;
+                            qwen) echo "$QWEN_VERSION" ;; copilot) echo "$COPILOT_VERSION" ;; esac; }
+prefix_of() { case "$1" in claude|gemini) echo "$CACHE" ;; *) echo "$CACHE/$1" ;; esac; }
+bin_of() { echo "$(prefix_of "$1")/node_modules/.bin/$1"; }
+
+# version_ok NAME: the binary exists, runs, and reports its pinned version. For Copilot this first
+# run also unpacks its runtime into the shared package cache the tests use.
 version_ok() {
-  local out
-  [ -x "$BIN/$1" ] || return 1
-  out="$(HOME="$SCRATCH" GEMINI_CLI_NO_RELAUNCH=true DISABLE_AUTOUPDATER=1 \
-         "$BIN/$1" --version </dev/null 2>/dev/null)" || return 1
-  case "$out" in *"$2"*) return 0 ;; *) return 1 ;; esac
+  local bin out
+  bin="$(bin_of "$1")"
+  [ -x "$bin" ] || return 1
+  out="$(cd "$SCRATCH" && env -i PATH="$PATH" HOME="$SCRATCH" \
+         GEMINI_CLI_NO_RELAUNCH=true DISABLE_AUTOUPDATER=1 QWEN_CODE_NO_RELAUNCH=true \
+         COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false COPILOT_PKG_CACHE_HOME="$CACHE/copilot/pkg-cache" \
+         "$bin" --version </dev/null 2>/dev/null)" || return 1
+  case "$out" in *"$(version_of "$1")"*) return 0 ;; *) return 1 ;; esac
 }
 
-installed() { version_ok claude "$CLAUDE_VERSION" && version_ok gemini "$GEMINI_VERSION"; }
-
-report() {
-  say "claude $CLAUDE_VERSION: $BIN/claude"
-  say "gemini $GEMINI_VERSION: $BIN/gemini"
-  printf '%s\n' "$CACHE"
+# with_lock PREFIX CMD...: run CMD holding PREFIX/.install.lock (if flock exists).
+with_lock() {
+  local prefix="$1"; shift
+  if command -v flock >/dev/null 2>&1; then
+    ( flock 9 && "$@" ) 9>"$prefix/.install.lock"
+  else
+    "$@"
+  fi
 }
 
-if installed; then
-  say "pinned CLIs already in $CACHE"
-  report
-  exit 0
-fi
+npm_install() {  # npm_install PREFIX SPEC
+  local runner=()
+  command -v timeout >/dev/null 2>&1 && runner=(timeout "$NPM_TIMEOUT")
+  ${runner[@]+"${runner[@]}"} npm install --prefix "$1" --save-exact --no-audit --no-fund \
+    --no-update-notifier --loglevel=error --fetch-retries=1 "$2"
+}
+
+# install NAME: reuse or install one CLI; returns 0 when it runs at its pinned version.
+install() {
+  local name="$1" pkg version prefix log start
+  pkg="$(pkg_of "$name")"; version="$(version_of "$name")"; prefix="$(prefix_of "$name")"
+  if version_ok "$name"; then
+    say "$name $version already in $prefix"
+    return 0
+  fi
+  mkdir -p "$prefix"
+  log="$prefix/install-$name.log"
+  start=$(date +%s)
+  say "installing $pkg@$version into $prefix"
+  if ! with_lock "$prefix" npm_install "$prefix" "$pkg@$version" >"$log" 2>&1; then
+    say "WARNING: npm install of $pkg@$version failed (registry unreachable?). Log $log:"
+    tail -n 20 "$log" >&2
+    return 1
+  fi
+  # Claude Code's postinstall puts the native binary in place of a stub; an npm that skips install
+  # scripts leaves the stub, so run that step here when needed.
+  if [ "$name" = claude ] && ! version_ok claude && [ -f "$prefix/node_modules/$pkg/install.cjs" ]; then
+    (cd "$prefix/node_modules/$pkg" && node install.cjs) >>"$log" 2>&1
+  fi
+  if version_ok "$name"; then
+    say "$name $version installed in $(( $(date +%s) - start ))s"
+    return 0
+  fi
+  say "WARNING: $(bin_of "$name") does not report $version; see $log"
+  return 1
+}
+
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(claude gemini qwen copilot)
+for name in "${names[@]}"; do
+  case "$name" in claude|gemini|qwen|copilot) ;; *) say "WARNING: unknown CLI '$name' ignored" ;; esac
+done
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-  say "WARNING: node/npm not found; the e2e tests will be skipped"
+  # Nothing can be installed, but a cache filled elsewhere is still reported.
+  for name in "${names[@]}"; do
+    version_ok "$name" 2>/dev/null && say "$name $(version_of "$name"): $(bin_of "$name")"
+  done
+  say "WARNING: node/npm not found; the e2e tests for missing CLIs will be skipped"
   printf '%s\n' "$CACHE"
   exit 0
 fi
 
 mkdir -p "$CACHE"
-say "installing $CLAUDE_PKG@$CLAUDE_VERSION and $GEMINI_PKG@$GEMINI_VERSION into $CACHE"
-runner=()
-command -v timeout >/dev/null 2>&1 && runner=(timeout "$NPM_TIMEOUT")
-if ! ${runner[@]+"${runner[@]}"} npm install --prefix "$CACHE" --save-exact --no-audit --no-fund \
-      --no-update-notifier --loglevel=error --fetch-retries=1 \
-      "$CLAUDE_PKG@$CLAUDE_VERSION" "$GEMINI_PKG@$GEMINI_VERSION" >"$CACHE/install.log" 2>&1; then
-  say "WARNING: npm install failed (registry unreachable?); the e2e tests will be skipped. Log:"
-  tail -n 20 "$CACHE/install.log" >&2
-  printf '%s\n' "$CACHE"
-  exit 0
+missing=()
+for name in "${names[@]}"; do
+  case "$name" in claude|gemini|qwen|copilot) ;; *) continue ;; esac
+  if install "$name"; then
+    say "$name $(version_of "$name"): $(bin_of "$name")"
+  else
+    missing+=("$name")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "the e2e tests for ${missing[*]} will be skipped"
 fi
-
-# Claude Code's postinstall puts the native binary in place of a stub; an npm that skips install
-# scripts leaves the stub, so run that step here when needed.
-if ! version_ok claude "$CLAUDE_VERSION" && [ -f "$CACHE/node_modules/$CLAUDE_PKG/install.cjs" ]; then
-  (cd "$CACHE/node_modules/$CLAUDE_PKG" && node install.cjs) >>"$CACHE/install.log" 2>&1
-fi
-
-if installed; then
-  report
-else
-  version_ok claude "$CLAUDE_VERSION" || say "WARNING: $BIN/claude does not report $CLAUDE_VERSION"
-  version_ok gemini "$GEMINI_VERSION" || say "WARNING: $BIN/gemini does not report $GEMINI_VERSION"
-  say "the e2e tests for a CLI that does not run will be skipped; see $CACHE/install.log"
-  printf '%s\n' "$CACHE"
-fi
+printf '%s\n' "$CACHE"
 exit 0
