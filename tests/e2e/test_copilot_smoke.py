@@ -180,3 +180,25 @@ def test_claude_settings_deny_blocks_and_runs_alongside_github_hooks(copilot: Ch
     assert not (git_project / "side_effect.txt").exists(), result.describe()
     assert "FROM-CLAUDE" in result.tool_results()[0]["text"], result.describe()
     assert json.loads(claude.calls()[0]["stdin"])["tool_name"] == "Bash"
+
+
+def test_the_same_hook_in_both_places_runs_twice(copilot: ChatAgent, git_project: Path) -> None:
+    """No de-duplication across ``.github/hooks`` and ``.claude/settings.json``, even for an
+    identical command in the same (Claude) dialect."""
+    hook = raw_hook(git_project, "both", stdout={})
+    copilot.add_hook(git_project, "PreToolUse", hook.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
+    copilot.add_claude_hook(git_project, "PreToolUse", hook.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
+    result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
+
+    assert len(hook.calls()) == 2, result.describe()
+    assert (git_project / "side_effect.txt").exists(), result.describe()
+
+
+def test_claude_settings_hooks_need_a_trusted_folder_too(copilot: ChatAgent, git_project: Path) -> None:
+    hook = raw_hook(git_project, "claude", stdout={})
+    copilot.add_claude_hook(git_project, "PreToolUse", hook.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
+    copilot.trusted = False  # type: ignore[attr-defined]
+    result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
+
+    assert hook.calls() == [], result.describe()
+    assert (git_project / "side_effect.txt").exists(), result.describe()
