@@ -80,7 +80,8 @@ def find_chat_cli(name: str) -> tuple[Path | None, str]:
                "COPILOT_PKG_CACHE_HOME": str(copilot_pkg_cache())}
         try:
             # Copilot's first start unpacks its runtime into the package cache: allow for that.
-            proc = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=180,
+            proc = subprocess.run([str(path), "--version"], check=False, capture_output=True, text=True,
+                                  timeout=180,
                                   env=env, stdin=subprocess.DEVNULL, cwd=home)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return None, f"{name} at {path} does not run: {exc}"

@@ -5,6 +5,9 @@ missing binary skips before anything else runs) and a ``project`` dir, or a ``re
 after ``hookwrap init``. A test that uses a CLI is marked ``e2e`` (``pytest -m "not e2e"`` leaves it
 out) and skips with the reason when the binary is missing. Set ``HOOKWRAP_E2E_KEEP=1`` to keep
 each sandbox (HOME, TMPDIR) for a look.
+
+Qwen Code and GitHub Copilot CLI (``chat_harness.py``, chat-completions mock): ask for ``qwen``,
+``copilot`` or ``chat_agent`` (both, parametrized) and usually ``git_project``; they skip the same way.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from .chat_harness import CHAT_AGENTS, ChatAgent, find_chat_cli, make_project, new_agent
 from .harness import (
     AGENTS,
     RUN_TIMES,
@@ -27,7 +31,6 @@ from .harness import (
     hook_python,
     installed_hookwrap_paths,
 )
-from .chat_harness import CHAT_AGENTS, ChatAgent, find_chat_cli, make_project, new_agent
 from .hwrepo import HookwrapRepo
 
 CLI_FIXTURES = {"claude", "gemini", "agent", "sandbox", "qwen", "copilot", "chat_agent"}
