@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Install the pinned Claude Code, Gemini CLI and Codex CLI used by the e2e tests (tests/e2e) into a
-# cache dir.
+# Install the pinned agent CLIs used by the e2e tests (tests/e2e) into a cache dir.
 #
-#   .ci/install-clis.sh            # cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}
+#   .ci/install-clis.sh                 # all of them
+#   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot)
 #
-# Reuses the cache: only a CLI whose pinned version is not already there and running is installed.
-# Never fails the build: without node/npm or without registry access it prints a warning and exits
-# 0, and the e2e tests then skip with the reason. The last line printed is the cache dir.
+# Cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}. Layout (one npm prefix per entry):
+#   $CACHE/node_modules/.bin/{claude,gemini,codex}   Claude Code, Gemini CLI, Codex CLI (shared
+#                                              prefix, as harness.py and codex_harness.py expect)
+#   $CACHE/qwen/node_modules/.bin/qwen         Qwen Code
+#   $CACHE/copilot/node_modules/.bin/copilot   GitHub Copilot CLI
+#   $CACHE/copilot/pkg-cache/                  Copilot's unpacked runtime (COPILOT_PKG_CACHE_HOME)
+#
+# Each CLI is checked and installed on its own: one that is already there at its pinned version
+# and runs is reused, one that fails to install does not stop the others. Installs into the same
+# prefix are serialized with flock when it is available. Never fails the build: without node/npm
+# or without registry access it prints a warning and exits 0, and the e2e tests for a missing CLI
+# skip with the reason. The last line printed is the cache dir.
 set -u
 
 CLAUDE_PKG="@anthropic-ai/claude-code"
@@ -17,8 +26,11 @@ GEMINI_VERSION="0.61.0"
 # @openai/codex-linux-x64 (~300 MB); node_modules/.bin/codex runs either way.
 CODEX_PKG="@openai/codex"
 CODEX_VERSION="0.169.0"
+QWEN_PKG="@qwen-code/qwen-code"
+QWEN_VERSION="0.24.4"
+COPILOT_PKG="@github/copilot"
+COPILOT_VERSION="1.0.102"
 CACHE="${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}"
-BIN="$CACHE/node_modules/.bin"
 NPM_TIMEOUT="${HOOKWRAP_NPM_TIMEOUT:-600}"
 
 say() { printf 'install-clis: %s\n' "$*" >&2; }
@@ -27,83 +39,105 @@ say() { printf 'install-clis: %s\n' "$*" >&2; }
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/hookwrap-clis.XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 
-# version_ok NAME VERSION: the binary exists, runs, and reports VERSION.
+# Per CLI: npm package, pinned version, npm prefix.
+pkg_of() { case "$1" in claude) echo "$CLAUDE_PKG" ;; gemini) echo "$GEMINI_PKG" ;;
+                        codex) echo "$CODEX_PKG" ;;
+                        qwen) echo "$QWEN_PKG" ;; copilot) echo "$COPILOT_PKG" ;; esac; }
+version_of() { case "$1" in claude) echo "$CLAUDE_VERSION" ;; gemini) echo "$GEMINI_VERSION" ;;
+                            codex) echo "$CODEX_VERSION" ;;
+                            qwen) echo "$QWEN_VERSION" ;; copilot) echo "$COPILOT_VERSION" ;; esac; }
+prefix_of() { case "$1" in claude|gemini|codex) echo "$CACHE" ;; *) echo "$CACHE/$1" ;; esac; }
+bin_of() { echo "$(prefix_of "$1")/node_modules/.bin/$1"; }
+
+# version_ok NAME: the binary exists, runs, and reports its pinned version. For Copilot this first
+# run also unpacks its runtime into the shared package cache the tests use.
 version_ok() {
-  local out
-  [ -x "$BIN/$1" ] || return 1
-  out="$(HOME="$SCRATCH" CODEX_HOME="$SCRATCH/.codex" GEMINI_CLI_NO_RELAUNCH=true DISABLE_AUTOUPDATER=1 \
-         "$BIN/$1" --version </dev/null 2>/dev/null)" || return 1
-  case "$out" in *"$2"*) return 0 ;; *) return 1 ;; esac
+  local bin out
+  bin="$(bin_of "$1")"
+  [ -x "$bin" ] || return 1
+  mkdir -p "$SCRATCH/.codex"
+  out="$(cd "$SCRATCH" && env -i PATH="$PATH" HOME="$SCRATCH" CODEX_HOME="$SCRATCH/.codex" \
+         GEMINI_CLI_NO_RELAUNCH=true DISABLE_AUTOUPDATER=1 QWEN_CODE_NO_RELAUNCH=true \
+         COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false COPILOT_PKG_CACHE_HOME="$CACHE/copilot/pkg-cache" \
+         "$bin" --version </dev/null 2>/dev/null)" || return 1
+  case "$out" in *"$(version_of "$1")"*) return 0 ;; *) return 1 ;; esac
 }
 
-# name, npm package, pinned version (the version string `--version` prints contains it).
-CLIS=(
-  "claude $CLAUDE_PKG $CLAUDE_VERSION"
-  "gemini $GEMINI_PKG $GEMINI_VERSION"
-  "codex $CODEX_PKG $CODEX_VERSION"
-)
-
-# missing: the "pkg@version" specs of the pinned CLIs that are not there or do not run.
-missing() {
-  local name pkg version
-  for entry in "${CLIS[@]}"; do
-    read -r name pkg version <<<"$entry"
-    version_ok "$name" "$version" || printf '%s@%s\n' "$pkg" "$version"
-  done
+# with_lock PREFIX CMD...: run CMD holding PREFIX/.install.lock (if flock exists).
+with_lock() {
+  local prefix="$1"; shift
+  if command -v flock >/dev/null 2>&1; then
+    ( flock 9 && "$@" ) 9>"$prefix/.install.lock"
+  else
+    "$@"
+  fi
 }
 
-installed() { [ -z "$(missing)" ]; }
-
-report() {
-  local name pkg version
-  for entry in "${CLIS[@]}"; do
-    read -r name pkg version <<<"$entry"
-    say "$name $version: $BIN/$name"
-  done
-  printf '%s\n' "$CACHE"
+npm_install() {  # npm_install PREFIX SPEC
+  local runner=()
+  command -v timeout >/dev/null 2>&1 && runner=(timeout "$NPM_TIMEOUT")
+  ${runner[@]+"${runner[@]}"} npm install --prefix "$1" --save-exact --no-audit --no-fund \
+    --no-update-notifier --loglevel=error --fetch-retries=1 "$2"
 }
 
-mkdir -p "$SCRATCH/.codex"
-if installed; then
-  say "pinned CLIs already in $CACHE"
-  report
-  exit 0
-fi
+# install NAME: reuse or install one CLI; returns 0 when it runs at its pinned version.
+install() {
+  local name="$1" pkg version prefix log start
+  pkg="$(pkg_of "$name")"; version="$(version_of "$name")"; prefix="$(prefix_of "$name")"
+  if version_ok "$name"; then
+    say "$name $version already in $prefix"
+    return 0
+  fi
+  mkdir -p "$prefix"
+  log="$prefix/install-$name.log"
+  start=$(date +%s)
+  say "installing $pkg@$version into $prefix"
+  if ! with_lock "$prefix" npm_install "$prefix" "$pkg@$version" >"$log" 2>&1; then
+    say "WARNING: npm install of $pkg@$version failed (registry unreachable?). Log $log:"
+    tail -n 20 "$log" >&2
+    return 1
+  fi
+  # Claude Code's postinstall puts the native binary in place of a stub; an npm that skips install
+  # scripts leaves the stub, so run that step here when needed.
+  if [ "$name" = claude ] && ! version_ok claude && [ -f "$prefix/node_modules/$pkg/install.cjs" ]; then
+    (cd "$prefix/node_modules/$pkg" && node install.cjs) >>"$log" 2>&1
+  fi
+  if version_ok "$name"; then
+    say "$name $version installed in $(( $(date +%s) - start ))s"
+    return 0
+  fi
+  say "WARNING: $(bin_of "$name") does not report $version; see $log"
+  return 1
+}
+
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(claude gemini codex qwen copilot)
+for name in "${names[@]}"; do
+  case "$name" in claude|gemini|codex|qwen|copilot) ;; *) say "WARNING: unknown CLI '$name' ignored" ;; esac
+done
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-  say "WARNING: node/npm not found; the e2e tests will be skipped"
+  # Nothing can be installed, but a cache filled elsewhere is still reported.
+  for name in "${names[@]}"; do
+    version_ok "$name" 2>/dev/null && say "$name $(version_of "$name"): $(bin_of "$name")"
+  done
+  say "WARNING: node/npm not found; the e2e tests for missing CLIs will be skipped"
   printf '%s\n' "$CACHE"
   exit 0
 fi
 
 mkdir -p "$CACHE"
-mapfile -t specs < <(missing)
-say "installing ${specs[*]} into $CACHE"
-runner=()
-command -v timeout >/dev/null 2>&1 && runner=(timeout "$NPM_TIMEOUT")
-# npm keeps the packages already recorded in $CACHE/package.json, so only the missing ones download.
-if ! ${runner[@]+"${runner[@]}"} npm install --prefix "$CACHE" --save-exact --no-audit --no-fund \
-      --no-update-notifier --loglevel=error --fetch-retries=1 \
-      "${specs[@]}" >"$CACHE/install.log" 2>&1; then
-  say "WARNING: npm install failed (registry unreachable?); the e2e tests will be skipped. Log:"
-  tail -n 20 "$CACHE/install.log" >&2
-  printf '%s\n' "$CACHE"
-  exit 0
+missing=()
+for name in "${names[@]}"; do
+  case "$name" in claude|gemini|codex|qwen|copilot) ;; *) continue ;; esac
+  if install "$name"; then
+    say "$name $(version_of "$name"): $(bin_of "$name")"
+  else
+    missing+=("$name")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "the e2e tests for ${missing[*]} will be skipped"
 fi
-
-# Claude Code's postinstall puts the native binary in place of a stub; an npm that skips install
-# scripts leaves the stub, so run that step here when needed.
-if ! version_ok claude "$CLAUDE_VERSION" && [ -f "$CACHE/node_modules/$CLAUDE_PKG/install.cjs" ]; then
-  (cd "$CACHE/node_modules/$CLAUDE_PKG" && node install.cjs) >>"$CACHE/install.log" 2>&1
-fi
-
-if installed; then
-  report
-else
-  version_ok claude "$CLAUDE_VERSION" || say "WARNING: $BIN/claude does not report $CLAUDE_VERSION"
-  version_ok gemini "$GEMINI_VERSION" || say "WARNING: $BIN/gemini does not report $GEMINI_VERSION"
-  version_ok codex "$CODEX_VERSION" || say "WARNING: $BIN/codex does not report $CODEX_VERSION"
-  say "the e2e tests for a CLI that does not run will be skipped; see $CACHE/install.log"
-  printf '%s\n' "$CACHE"
-fi
+printf '%s\n' "$CACHE"
 exit 0

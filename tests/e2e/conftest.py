@@ -8,6 +8,8 @@ each sandbox (HOME, TMPDIR) for a look.
 
 Codex CLI tests ask for ``codex`` (not part of ``agent`` yet; see docs/e2e.md): it skips when the
 binary is missing, and its runs use ``<sandbox HOME>/.codex`` as CODEX_HOME.
+Qwen Code and GitHub Copilot CLI (``chat_harness.py``, chat-completions mock): ask for ``qwen``,
+``copilot`` or ``chat_agent`` (both, parametrized) and usually ``git_project``; they skip the same way.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from .codex_harness import CODEX_VERSION, Codex, find_codex
+from .chat_harness import CHAT_AGENTS, ChatAgent, find_chat_cli, make_project, new_agent
 from .harness import (
     AGENTS,
     RUN_TIMES,
@@ -34,7 +37,7 @@ from .harness import (
 from .hwrepo import HookwrapRepo
 from .mock_openai_responses import ResponsesMock
 
-CLI_FIXTURES = {"claude", "gemini", "agent", "sandbox"}
+CLI_FIXTURES = {"claude", "gemini", "agent", "sandbox", "qwen", "copilot", "chat_agent"}
 CLI_FIXTURES |= {"codex", "codex_binary"}
 
 
@@ -48,7 +51,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line per CLI: how many runs and how long they took (the suite must stay under 5 minutes)."""
-    for name in AGENTS:
+    for name in [*AGENTS, *CHAT_AGENTS]:
         times = [t for agent, t in RUN_TIMES if agent == name]
         if times:
             terminalreporter.write_line(
@@ -163,3 +166,52 @@ class _CodexTimingSummary:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(_CodexTimingSummary(), "hookwrap-e2e-codex-timing")
+# Qwen Code and GitHub Copilot CLI (chat-completions mock; see chat_harness.py) ------------------
+
+
+@pytest.fixture(scope="session")
+def chat_cli_binaries() -> dict[str, tuple[Path | None, str]]:
+    """Qwen Code's and Copilot CLI's binary and version (or None and why not), looked up once."""
+    found = {}
+    for name, (_, _, pinned) in CHAT_AGENTS.items():
+        path, info = find_chat_cli(name)
+        if path is not None and pinned not in info:
+            warnings.warn(f"e2e: {name} is {info!r}, these tests were written against {pinned}", stacklevel=1)
+        found[name] = (path, info)
+    return found
+
+
+def _chat_agent(name: str, chat_cli_binaries: dict[str, tuple[Path | None, str]],
+                sandbox: Sandbox) -> Iterator[ChatAgent]:
+    path, info = chat_cli_binaries[name]
+    if path is None:
+        pytest.skip(info)
+    agent = new_agent(name, path, sandbox, info)
+    try:
+        yield agent
+    finally:
+        agent.server.stop()
+
+
+@pytest.fixture
+def qwen(chat_cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[ChatAgent]:
+    """Qwen Code with its chat-completions mock running."""
+    yield from _chat_agent("qwen", chat_cli_binaries, sandbox)
+
+
+@pytest.fixture
+def copilot(chat_cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[ChatAgent]:
+    """GitHub Copilot CLI (BYOK, offline) with its chat-completions mock running."""
+    yield from _chat_agent("copilot", chat_cli_binaries, sandbox)
+
+
+@pytest.fixture(params=list(CHAT_AGENTS))
+def chat_agent(request: pytest.FixtureRequest) -> ChatAgent:
+    """Qwen Code and Copilot CLI in turn."""
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture
+def git_project(tmp_path: Path) -> Path:
+    """An empty ``git init``-ed project dir (no remote); the CLIs run from here."""
+    return make_project(tmp_path, "proj")
