@@ -110,7 +110,8 @@ def test_registration_on_a_platform_the_manifest_does_not_list(root: Path) -> No
 
 
 def test_orphaned_entry_and_script(root: Path) -> None:
-    entry = {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/ghost.py'}
+    entry = {"type": "command",
+             "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/ghost.py --platform claude'}
     edit(root, CLAUDE_FILE, lambda d: d["hooks"].update(Stop=[{"hooks": [entry]}]))
     (root / ".hookwrap/hooks/old.py").write_text("")
     (root / ".hookwrap/hooks/ghost.py").write_text("")
@@ -254,3 +255,12 @@ def test_timeouts_in_the_wrong_unit(root: Path) -> None:
 def test_missing_manifest(tmp_path: Path) -> None:
     finding = only(run(tmp_path), "manifest")
     assert "init" in finding.fix
+
+
+def test_a_look_alike_of_a_hookwrap_command_is_reported_and_never_owned(root: Path) -> None:
+    entry = {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/ghost.py'}
+    edit(root, CLAUDE_FILE, lambda d: d["hooks"].update(Stop=[{"hooks": [entry]}]))
+    found = problems(run(root), "lookalikes")
+    assert [f.status for f in found] == [WARN]
+    assert "hooks.Stop[0].hooks[0]" in found[0].message and "not a command hookwrap writes" in found[0].message
+    assert problems(run(root), "orphans") == []

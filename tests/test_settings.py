@@ -506,7 +506,16 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from hookwrap.schema import known_events  # noqa: E402
-from hookwrap.settings import owned_name  # noqa: E402
+from hookwrap.platforms import all_clis  # noqa: E402
+
+
+def owned_name(handler: object) -> str | None:
+    """hookwrap's hook name for a handler written in any CLI's exact command form."""
+    command = handler.get("command") if isinstance(handler, dict) else None
+    if not isinstance(command, str):
+        return None
+    return next((name for agent in all_clis() if (name := agent.owned_name(command))), None)
+
 
 NAMES = ["alpha", "beta", "gamma", "delta"]
 TARGETS = {

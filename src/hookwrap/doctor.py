@@ -20,7 +20,7 @@ from .errors import HookwrapError
 from .host import commands_from_settings
 from .platforms import Platform, all_clis, cli
 from .registrations import script_path
-from .settings import load_settings, owned_entries
+from .settings import OWNED_COMMAND_RE, load_settings, lookalikes, owned_entries
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 SYNC = "run `hookwrap sync`"
@@ -77,6 +77,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     if manifest is not None:
         findings += check_registrations(root, manifest, scopes)
         findings += check_orphans(root, manifest, scopes)
+    findings += check_lookalikes(scopes)
     findings += check_scripts(root, scopes)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
     findings += check_schema(scopes)
@@ -181,6 +182,16 @@ def check_orphans(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
     return out or _ok("orphans", "no orphaned entries or scripts")
 
 
+def check_lookalikes(scopes: list[Scope]) -> list[Finding]:
+    """Entries that run a hookwrap script in a form hookwrap did not write: never changed by
+    `sync`, so a hand edit there is not repaired either."""
+    out = [Finding("lookalikes", WARN, f"{scope.label}: {found}",
+                   "remove it if it duplicates a hook of hookwrap.toml; `hookwrap sync` writes "
+                   "hookwrap's own entries")
+           for scope in scopes if scope.data for found in lookalikes(scope.data, scope.platform)]
+    return out or _ok("lookalikes", "no entry imitates hookwrap's commands")
+
+
 def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
     """Every script a hookwrap entry runs exists (a missing one exits 2 or 127: both can block)."""
     out = [Finding("scripts", FAIL, f"{scope.label}: {entry.name} runs {script_path(entry.name)}, "
@@ -250,19 +261,28 @@ def check_dead_keys(scopes: list[Scope]) -> list[Finding]:
     return out or _ok("dead-keys", "no dead settings keys")
 
 
+def _scripts_run(scopes: list[Scope]):
+    """(scope, hook name, command) of every command that runs a hookwrap script, in whatever
+    form (a look-alike fires as surely as hookwrap's own entry)."""
+    for scope in scopes:
+        for cmd in commands_from_settings(scope.platform, scope.data or {}):
+            match = OWNED_COMMAND_RE.search(cmd.command)
+            if match:
+                yield scope, match.group("name"), cmd.command
+
+
 def check_duplicates(scopes: list[Scope]) -> list[Finding]:
     """A hookwrap hook in a second scope of the same CLI fires twice (when its command differs)."""
     out = []
     for platform in Platform:
         seen: dict[str, tuple[Scope, str]] = {}
-        for scope, entry in _owned([s for s in scopes if s.platform == platform]):
-            command = str(entry.handler.get("command"))
-            first = seen.setdefault(entry.name, (scope, command))
+        for scope, name, command in _scripts_run([s for s in scopes if s.platform == platform]):
+            first = seen.setdefault(name, (scope, command))
             if first[0] is scope:
                 continue
             twice = first[1] != command
             out.append(Finding("duplicates", FAIL if twice else WARN,
-                               f"{entry.name} is in both {first[0].label} and {scope.label}"
+                               f"{name} is in both {first[0].label} and {scope.label}"
                                + (" with different commands: it fires twice" if twice else
                                   " (the CLI runs it once)"), f"remove it from {scope.label}"))
     return out or _ok("duplicates", "no hook is registered in two scopes")

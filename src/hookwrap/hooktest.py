@@ -86,7 +86,12 @@ def describe(verdict: host.Verdict) -> str:
 
 
 def owned_name(command: str) -> str | None:
-    """The hook name in a hookwrap-registered command, or None for someone else's."""
+    """The hook name when ``command`` runs a hookwrap script, or None.
+
+    Any command that runs ``.hookwrap/hooks/<name>.py`` counts here, not only the exact form
+    hookwrap writes: `test` shows what the CLI would run, and a hand-edited command (broken
+    quoting, a wrapper) is exactly what it must show. Writing and removing own the exact form.
+    """
     match = OWNED_COMMAND_RE.search(command)
     return match.group("name") if match else None
 

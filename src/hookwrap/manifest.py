@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 MANIFEST_VERSION = 1
 
 _TOP_KEYS = ("version", "python", "hooks")
+# What `python` may not hold: quotes, variables, command substitution, separators, redirections.
+_SHELL_SYNTAX = re.compile(r"[\"'`$;&|<>()\\\n\r\t*?~#]|^\s|\s$")
 # Windows editors may save one; TOML forbids it and tomlkit would only say "Empty key".
 BOM = "\ufeff"
 BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run the command again"
@@ -260,6 +262,11 @@ class _Validator:
         python = data.get("python")
         if python is not None and (not isinstance(python, str) or not python.strip()):
             self._fail("python", "must be a non-empty string such as \"python3\"")
+        if isinstance(python, str) and _SHELL_SYNTAX.search(python):
+            # It goes into every registered command: shell syntax there would run as code.
+            self._fail("python", f"{show(python)} holds shell syntax; it must name an "
+                       "interpreter: a command on PATH or a path (a space is fine)",
+                       hint='e.g. python = "python3" or python = "/opt/py 3.12/bin/python3"')
 
     def _hook(self, name: str, entry: Any) -> HookSpec:
         try:

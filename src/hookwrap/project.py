@@ -88,7 +88,7 @@ def read_settings_text(root: Path, platform: Platform) -> str | None:
 
 
 def _plan_settings(plan: Plan, specs, python: str) -> None:
-    from .settings import reconcile
+    from .settings import lookalikes, parse_settings, reconcile
 
     desired, warnings = _desired(specs, python)
     plan.warnings.extend(warnings)
@@ -102,6 +102,9 @@ def _plan_settings(plan: Plan, specs, python: str) -> None:
         # A symlinked settings file left empty is written as {} through the link, never
         # unlinked: its target may be shared, and would keep a stale hookwrap entry.
         plan.add(rel, new, detail=detail, keep_link_as=b"{}\n")
+        if text is not None:
+            plan.warnings.extend(f"{rel}: {found}" for found in
+                                 lookalikes(parse_settings(text, platform, label=rel), platform))
         if result.new_text is not None and cli(platform).invalid_entry_drops_event \
                 and desired[platform]:
             # Most CLIs skip an invalid entry on its own; Claude Code drops its neighbours

@@ -36,8 +36,11 @@ def script_path(name: str) -> str:
 
 
 def command_for(name: str, platform: Platform, python: str = "python3") -> str:
-    """The registered command: the CLI's module decides how it finds the project."""
-    return cli(platform).command(script_path(name), python)
+    """The registered command: the CLI's module decides how it finds the project. The
+    interpreter is shell-quoted when it holds a space (the manifest refuses shell syntax)."""
+    import shlex
+
+    return cli(platform).command(script_path(name), shlex.quote(python))
 
 
 def split_matcher(matcher: str | None) -> list[str]:

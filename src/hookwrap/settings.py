@@ -21,15 +21,16 @@ from hookwrap.registrations import NAME_RE, Registration
 
 FIX_HINT = "fix or remove it, then run hookwrap sync"
 BUG_HINT = "this is a bug in hookwrap; please report it"
-# The script path may follow a quote, a slash or a space ("$CLAUDE_PROJECT_DIR"/.hookwrap/...,
-# "${GEMINI_PROJECT_DIR}/.hookwrap/...", python3 .hookwrap/...), never a longer directory name.
+# A command that mentions a hookwrap script: the script path may follow a quote, a slash or a
+# space, never a longer directory name. Only the exact forms each CLI's module writes are
+# hookwrap's (owned_name); the others that match this are look-alikes, reported and left alone.
 OWNED_COMMAND_RE = re.compile(
     r"(?<![^/\\\s\"'])\.hookwrap[/\\]hooks[/\\](?P<name>[a-z][a-z0-9_-]{0,63})\.py(?![\w.])"
 )
 
 __all__ = [
     "OWNED_COMMAND_RE", "Change", "OwnedEntry", "Reconciled", "Registration", "load_settings",
-    "owned_entries", "owned_name", "parse_settings", "project_settings", "read_text", "reconcile",
+    "lookalikes", "owned_entries", "owned_name", "parse_settings", "project_settings", "read_text", "reconcile",
     "same_handler",
 ]
 
@@ -84,14 +85,30 @@ def same_handler(a: Any, b: Any) -> bool:
     return _canonical(a) == _canonical(b)
 
 
-def owned_name(handler: Any) -> str | None:
-    """The hook name when `handler` runs a hookwrap script, else None."""
+def owned_name(handler: Any, platform: Platform | str) -> str | None:
+    """The hook name when `handler` runs a hookwrap script in the exact form hookwrap writes
+    for `platform`, else None."""
     command = handler.get("command") if isinstance(handler, dict) else None
-    match = OWNED_COMMAND_RE.search(command) if isinstance(command, str) else None
-    return match.group("name") if match else None
+    return cli(platform).owned_name(command) if isinstance(command, str) else None
 
 
-def _iter_owned(hooks: Any):
+def lookalikes(data: Any, platform: Platform | str) -> list[str]:
+    """Handlers that mention a hookwrap script without being hookwrap's: left alone, reported."""
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    found = []
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+        for gi, group in enumerate(groups if isinstance(groups, list) else ()):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for hi, handler in enumerate(handlers if isinstance(handlers, list) else ()):
+                command = handler.get("command") if isinstance(handler, dict) else None
+                if isinstance(command, str) and OWNED_COMMAND_RE.search(command) \
+                        and owned_name(handler, platform) is None:
+                    found.append(f"hooks.{event}[{gi}].hooks[{hi}] runs {command!r}, which is not "
+                                 "a command hookwrap writes: left as it is")
+    return found
+
+
+def _iter_owned(hooks: Any, platform: Platform):
     if not isinstance(hooks, dict):
         return
     for event, groups in hooks.items():
@@ -102,7 +119,7 @@ def _iter_owned(hooks: Any):
             if not isinstance(handlers, list):
                 continue
             for handler_index, handler in enumerate(handlers):
-                name = owned_name(handler)
+                name = owned_name(handler, platform)
                 if name:
                     yield name, event, group_index, handler_index, group, handler
 
@@ -114,7 +131,7 @@ def owned_entries(data: Any, platform: Platform | str) -> list[OwnedEntry]:
     """
     hooks = data.get("hooks") if isinstance(data, dict) else None
     return [OwnedEntry(name, event, gi, hi, group.get("matcher"), handler)
-            for name, event, gi, hi, group, handler in _iter_owned(hooks)]
+            for name, event, gi, hi, group, handler in _iter_owned(hooks, Platform(platform))]
 
 
 def parse_settings(text: str, platform: Platform | str, *, label: str) -> dict[str, Any]:
@@ -164,7 +181,7 @@ def _new_group(registration: Registration) -> dict[str, Any]:
 def _check_registration(registration: Registration, platform: Platform, label: str) -> None:
     name, event = registration.name, registration.event
     where = f"{label}: hooks.{event}: entry for {name!r}"
-    if not NAME_RE.match(name) or owned_name(registration.handler) != name:
+    if not NAME_RE.match(name) or owned_name(registration.handler, platform) != name:
         raise SettingsError(f"{where} does not run .hookwrap/hooks/{name}.py", hint=BUG_HINT)
     if event not in schema.known_events(platform):
         raise SettingsError(f"{where}: {event} is not a {cli(platform).label} event", hint=BUG_HINT)
@@ -332,7 +349,7 @@ def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str
                                 hint=FIX_HINT)
         return []
     slots = [_Slot(name, event, group, handler)
-             for name, event, _, _, group, handler in _iter_owned(hooks)]
+             for name, event, _, _, group, handler in _iter_owned(hooks, platform)]
     changes, keeps, appends, drops = _plan(slots, wanted, platform)
     for slot in drops:
         _drop(slot)

@@ -15,7 +15,16 @@ from typer.testing import CliRunner
 
 from hookwrap.cli import main
 from hookwrap.project import RUNTIME_MODULES
-from hookwrap.settings import owned_name
+from hookwrap.platforms import all_clis  # noqa: E402
+
+
+def owned_name(handler: object) -> str | None:
+    """hookwrap's hook name for a handler written in any CLI's exact command form."""
+    command = handler.get("command") if isinstance(handler, dict) else None
+    if not isinstance(command, str):
+        return None
+    return next((name for agent in all_clis() if (name := agent.owned_name(command))), None)
+
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PAYLOADS = REPO_ROOT / "tests" / "fixtures" / "payloads"

@@ -13,7 +13,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookwrap.jsonc import parse
-from hookwrap.settings import owned_name
+from hookwrap.platforms import all_clis  # noqa: E402
+
+
+def owned_name(handler: object) -> str | None:
+    """hookwrap's hook name for a handler written in any CLI's exact command form."""
+    command = handler.get("command") if isinstance(handler, dict) else None
+    if not isinstance(command, str):
+        return None
+    return next((name for agent in all_clis() if (name := agent.owned_name(command))), None)
+
 
 # name -> (add arguments, platforms it ends up registered on)
 HOOKS = {

@@ -9,6 +9,8 @@ only called by the installed ``hookwrap`` command, which imports its helpers whe
 
 from __future__ import annotations
 
+import re
+
 from ..platforms import NormalizedEvent, Platform
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -21,6 +23,12 @@ if TYPE_CHECKING:
     from ..hookoutput import HookOutput
     from ..schema import Problem
     from ..verdicts import RunResult, Verdict
+
+# The parts of a registered command that vary: the hook's name and the interpreter, which
+# registrations shell-quote when it holds a space (and refuse when it holds shell syntax).
+_NAME = r"(?P<name>[a-z][a-z0-9_-]{0,63})"
+_PYTHON = r"(?P<python>'[^']*'|[^\s'\"`$;&|<>()\\]+)"
+_NAME_MARK, _PYTHON_MARK = "\x00", "\x01"
 
 BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
@@ -126,6 +134,23 @@ class AgentCLI:
     def command(self, script: str, python: str) -> str:
         """The registered command that runs ``script`` (project-relative) with ``python``."""
         raise NotImplementedError
+
+    def owned_name(self, command: str) -> str | None:
+        """The hook's name when ``command`` is exactly a command hookwrap writes, else None.
+
+        Only the exact form counts: a wrapper, an echo or another project's hook that merely
+        mentions .hookwrap/hooks/<name>.py is the user's, and is never changed or removed.
+        """
+        pattern = self.__dict__.get("_owned")
+        if pattern is None:
+            template = self.command(f".hookwrap/hooks/{_NAME_MARK}.py", _PYTHON_MARK)
+            parts = re.split(f"({_NAME_MARK}|{_PYTHON_MARK})", template)
+            pattern = re.compile("".join(
+                _NAME if part == _NAME_MARK else _PYTHON if part == _PYTHON_MARK
+                else re.escape(part) for part in parts))
+            self.__dict__["_owned"] = pattern
+        match = pattern.fullmatch(command.strip())
+        return match.group("name") if match else None
 
     def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
                 event: NormalizedEvent, description: str) -> dict[str, Any]:
