@@ -201,12 +201,23 @@ def test_audit_appends_a_line_per_call_on_both(spaced_project: Path, bare_python
 @pytest.mark.parametrize("platform, payload_name", [("claude", "Stop"), ("gemini", "AfterAgent")])
 def test_stop_gate_keeps_the_agent_working_while_the_check_fails(spaced_project: Path, bare_python: Path,
                                                                    platform: str, payload_name: str) -> None:
-    # The default check is `python3 -m pytest -q`; the bare python3 has no pytest, so it fails.
+    manifest = spaced_project / "hookwrap.toml"
+    original = manifest.read_text()
     data = with_input(platform, payload_name, spaced_project)
-    data["session_id"] = f"stop-gate-{platform}"
-    out = one_json(run_shell(spaced_project, platform, command_of(spaced_project, platform, "stop_gate"),
-                             data, bare_python))
-    assert out["decision"] == ("block" if platform == "claude" else "deny")
+    command = command_of(spaced_project, platform, "stop_gate")
+    try:
+        # A check that runs and fails keeps the agent working.
+        manifest.write_text(original.replace('check = "python3 -m pytest -q"', 'check = "exit 3"'))
+        data["session_id"] = f"stop-gate-fails-{platform}"
+        out = one_json(run_shell(spaced_project, platform, command, data, bare_python))
+        assert out["decision"] == ("block" if platform == "claude" else "deny")
+    finally:
+        manifest.write_text(original)
+    # The default check, `python3 -m pytest -q`, cannot run on the bare python3 (no pytest):
+    # the agent cannot fix that, so it may stop, and the user is told why.
+    data["session_id"] = f"stop-gate-no-pytest-{platform}"
+    out = one_json(run_shell(spaced_project, platform, command, data, bare_python))
+    assert "decision" not in out and "pytest" in out["systemMessage"]
 
 
 def test_a_quoted_dollar_form_would_break_on_this_path(spaced_project: Path, bare_python: Path) -> None:

@@ -511,13 +511,16 @@ def test_format_reports_a_formatter_error_as_context(format_repo: HookRepo) -> N
     assert "cannot parse" in context_of("gemini", output)
 
 
-def test_format_skips_other_suffixes_and_missing_formatters(format_repo: HookRepo) -> None:
+def test_format_skips_other_suffixes_and_reports_missing_formatters(format_repo: HookRepo) -> None:
     notes = format_repo.write("notes.md", "hello\n")
     assert format_repo.run("format", "claude", after_write_payload("claude", format_repo, str(notes))) == {}
     assert notes.read_text() == "hello\n"
 
+    # Not installed: the user is told (test_format_problems.py has the details).
     write_format_manifest(format_repo, command="no-such-formatter-xyz --fix", suffixes=[])
-    assert format_repo.run("format", "claude", after_write_payload("claude", format_repo, str(notes))) == {}
+    output = format_repo.run("format", "claude", after_write_payload("claude", format_repo, str(notes)))
+    assert "is not installed" in output["systemMessage"]
+    assert notes.read_text() == "hello\n"
 
 
 def test_format_accepts_a_command_string_and_every_suffix(format_repo: HookRepo) -> None:

@@ -4,8 +4,9 @@
 Rendered once by `hookwrap add` from the format template; it is yours now. The formatter is
 `command` in hookwrap.toml ([hooks.format]), a list or a string, with the file appended
 as its last argument; it runs only on files ending in one of `suffixes` ([] = every file).
-The default, `ruff format`, formats Python only. When the formatter is not installed the
-hook does nothing. It never blocks: a formatter error is reported to the model as context.
+The default, `ruff format`, formats Python only. It never blocks: a formatter error (a file
+it cannot parse) goes to the model as context; a formatter that is not installed, cannot run
+or hangs is reported to the user, who can install it or change `command`.
 """
 
 from __future__ import annotations  # annotations stay text: the hook runs on Python 3.9+
@@ -14,6 +15,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 
 # The hookwrap runtime travels with the repo in .hookwrap/lib, so a plain python3 runs this
 # script on a machine where hookwrap is not installed. (os.path rather than pathlib: this
@@ -25,7 +27,10 @@ from hookwrap import HookInput, HookOutput, main  # noqa: E402
 HOOK_NAME = 'format'
 DEFAULT_COMMAND = ['ruff', 'format', '--quiet']
 DEFAULT_SUFFIXES = ['.py', '.pyi']
-TAIL_CHARS = 1500
+OUTPUT_CHARS = 2000
+NOT_FOUND = 127  # what a shell wrapper (`sh -c`, `npx`) exits with for a missing command
+# Options that silence a formatter; dropped for a second run when a failure printed nothing.
+QUIET_OPTIONS = ("--quiet", "-q", "--silent", "-s")
 
 # This hook's [hooks.<name>] table of hookwrap.toml is read on every run, so edits apply at once
 # (the code is in the runtime, .hookwrap/lib/hookwrap/options.py, which `hookwrap sync` updates).
@@ -66,22 +71,57 @@ def hook(event: HookInput) -> HookOutput | None:
     if (suffixes and not path.endswith(tuple(suffixes))) or not os.path.isfile(path):
         return None
     command = _command(entry)
-    before = _read(path)
-    try:
-        result = subprocess.run(
-            [*command, path], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
-            timeout=_time_limit(entry),
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None  # not installed (or it hung): formatting is a convenience, not a gate
     shown = " ".join(command)
+    before = _read(path)
+    deadline = time.monotonic() + _time_limit(entry)
+    result = _run(command, path, _time_limit(entry))
+    if isinstance(result, str):  # it could not run: formatting is a convenience, not a gate
+        return HookOutput(system_message=f"{HOOK_NAME}: `{shown}` {result}. {_how_to_configure()}")
+    if result.returncode == NOT_FOUND:
+        return HookOutput(system_message=(
+            f"{HOOK_NAME}: `{shown}` exited with 127 (command not found). {_how_to_configure()}"))
     if result.returncode != 0:
-        output = (result.stderr or result.stdout).decode("utf-8", errors="replace").strip()
-        return HookOutput(context=f"`{shown}` failed on {path}:\n{output[-TAIL_CHARS:]}")
+        output = _output(result)
+        left = int(deadline - time.monotonic())
+        if not output and left >= 1 and any(option in command for option in QUIET_OPTIONS):
+            # --quiet can hide why it failed (a parse error): ask once more, aloud.
+            loud = _run([word for word in command if word not in QUIET_OPTIONS], path, left)
+            output = "" if isinstance(loud, str) else _output(loud)
+        return HookOutput(context=(
+            f"`{shown}` failed on {path} (exit code {result.returncode}); the file was left as "
+            f"written. Its output:\n{output or '(no output)'}"))
     if _read(path) != before:
         # The editing tools check that a file is unchanged since it was last read.
         return HookOutput(context=f"`{shown}` reformatted {path}; read it again before editing it.")
     return None
+
+
+def _run(command: list, path: str, limit: int) -> subprocess.CompletedProcess | str:
+    """The formatter's result, or why it could not run."""
+    try:
+        return subprocess.run(
+            [*command, path], cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, timeout=limit,
+        )
+    except FileNotFoundError:
+        return "is not installed (not found on PATH)"
+    except PermissionError:
+        return "cannot be run (permission denied)"
+    except subprocess.TimeoutExpired:
+        return f"did not finish within {limit} s; the file was left as written"
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"cannot be run ({error})"
+
+
+def _output(result: subprocess.CompletedProcess) -> str:
+    """stderr, then stdout, cut to OUTPUT_CHARS: the first lines name the error."""
+    text = b"\n".join(part.strip() for part in (result.stderr, result.stdout) if part.strip())
+    output = text.decode("utf-8", errors="replace")
+    return output if len(output) <= OUTPUT_CHARS else output[:OUTPUT_CHARS] + "\n[...]"
+
+
+def _how_to_configure() -> str:
+    return (f"Install it, or set `command` in [hooks.{HOOK_NAME}] of hookwrap.toml to a formatter "
+            f"you have, e.g. command = [\"black\", \"--quiet\"] (the file is appended).")
 
 
 def _command(entry: dict) -> list:

@@ -7,11 +7,14 @@ the hook blocks the stop and gives the agent the end of the check's output. Afte
 `max_retries` blocks in a row it lets the agent stop and says so, so it can never loop
 forever; a passing check resets the count. When the check is a single pytest command, its
 exit code 5 ("no tests collected") counts as passing: there is nothing for the agent to fix.
+When the check cannot run at all (not installed, not executable, `No module named pytest`),
+the agent cannot fix that either: the hook lets it stop and tells the user what to change.
 """
 
 from __future__ import annotations  # annotations stay text: the hook runs on Python 3.9+
 
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -33,6 +36,11 @@ TAIL_CHARS = 3000
 # (up to max_retries) on nothing it could fix, so a check that is one pytest command passes
 # with it. Not in a chain (`pytest -q && mypy src`): there 5 may mean the rest never ran.
 PYTEST_NO_TESTS = 5
+# The shell's exit codes for a command it could not find (127) or could not execute (126).
+NOT_FOUND, NOT_EXECUTABLE = 127, 126
+# What `python3 -m pytest` prints when the interpreter has no pytest: `/usr/bin/python3: No
+# module named pytest`. (A test's own failed import looks different: ModuleNotFoundError.)
+NO_MODULE = re.compile(r"^\S*python[\w.]*: No module named '?([\w.]+)'?\s*$", re.MULTILINE)
 
 # This hook's [hooks.<name>] table of hookwrap.toml is read on every run, so edits apply at once
 # (the code is in the runtime, .hookwrap/lib/hookwrap/options.py, which `hookwrap sync` updates).
@@ -67,10 +75,18 @@ def hook(event: HookInput) -> HookOutput | None:
     # stop_hook_active is False on a fresh stop: earlier blocks no longer count.
     blocks = _read_count(counter) if event.stop_hook_active else 0
     limit = _time_limit(entry)
+    # On stderr, which the CLIs show in their debug output: what ran, from where.
+    print(f"{HOOK_NAME}: running `{check}` in {ROOT}", file=sys.stderr)
     code, output = _run(check, limit)
     if code == 0 or (code == PYTEST_NO_TESTS and _runs_pytest(check)):
         _write_count(counter, 0)
         return None
+    problem = _cannot_run(check, code, output)
+    if problem:
+        _write_count(counter, 0)
+        return HookOutput(system_message=(
+            f"{HOOK_NAME}: the check `{check}` could not run ({problem}), so the agent was let stop "
+            f"without it. {_how_to_fix(check, code, output)}"))
     if code is None:
         _write_count(counter, 0)
         return HookOutput(system_message=(
@@ -111,6 +127,44 @@ def _run(check: str, limit: int) -> tuple[int | None, str]:
         process.communicate()
         return None, ""
     return process.returncode, output.decode("utf-8", errors="replace")
+
+
+def _cannot_run(check: str, code: int | None, output: str) -> str:
+    """Why the check itself could not run, or "" when it ran (and failed)."""
+    if code == NOT_FOUND:
+        return "exit code 127: command not found"
+    if code == NOT_EXECUTABLE:
+        return "exit code 126: permission denied or not executable"
+    missing = _missing_module(check, output)
+    return f"No module named {missing}" if missing else ""
+
+
+def _missing_module(check: str, output: str) -> str:
+    """The module of a `python -m MODULE` in the check that the interpreter does not have."""
+    words = _words(check)
+    modules = {words[i + 1] for i in range(len(words) - 1) if words[i] == "-m"}
+    for match in NO_MODULE.finditer(output):
+        if match.group(1) in modules:
+            return match.group(1)
+    return ""
+
+
+def _how_to_fix(check: str, code: int | None, output: str) -> str:
+    where = f"[hooks.{HOOK_NAME}] of hookwrap.toml"
+    missing = _missing_module(check, output) if code not in (NOT_FOUND, NOT_EXECUTABLE) else ""
+    if missing:
+        python = next((word for word in _words(check) if os.path.basename(word).startswith("python")), "python3")
+        return (f"Install it for that interpreter (`{python} -m pip install {missing}`), or set `check` "
+                f"in {where} to a command that works here (e.g. `.venv/bin/python -m {missing} -q`).")
+    return (f"Install what it runs, or set `check` in {where} to a command that works here. "
+            f"Its output: {_tail(output)[-300:]}")
+
+
+def _words(check: str) -> list[str]:
+    try:
+        return shlex.split(check)
+    except ValueError:  # unbalanced quotes
+        return check.split()
 
 
 def _runs_pytest(check: str) -> bool:
