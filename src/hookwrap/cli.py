@@ -70,8 +70,8 @@ def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
     for problem in plan.problems:
         typer.echo(f"problem: {problem}", err=True)
     if plan.problems:
-        typer.echo("hint: fix or remove those entries (they are not hookwrap's); "
-                   "`hookwrap doctor` lists them", err=True)
+        typer.echo("hint: sync cannot fix these by itself: fix them by hand; "
+                   "`hookwrap doctor` lists them with a fix each", err=True)
     for change in plan.pending:
         detail = f": {'; '.join(change.detail)}" if change.detail else ""
         typer.echo(f"{prefix}{change.action:<7} {change.rel}{detail}")

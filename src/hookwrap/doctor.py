@@ -79,6 +79,8 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
         findings += check_orphans(root, manifest, scopes)
     findings += check_lookalikes(scopes)
     findings += check_scripts(root, scopes)
+    if manifest is not None:
+        findings += check_startup(root, manifest)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
     findings += check_schema(scopes)
     findings += check_trust(root, home, scopes, env)
@@ -137,7 +139,7 @@ def check_parse(scopes: list[Scope]) -> list[Finding]:
 
 def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
     """Each manifest hook is present and current on each platform it should be on."""
-    from .inventory import CURRENT, MISSING, registration_status
+    from .inventory import CURRENT, MISSING, dropped_status, registration_status
     from .project import _python, spec_registrations
 
     out: list[Finding] = []
@@ -161,6 +163,13 @@ def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Findi
             elif status != CURRENT:
                 out.append(Finding("registration", FAIL, f"{reg.name} in {scope.label} differs from "
                                    "what hookwrap.toml asks for", SYNC))
+            elif dropped_status(reg, scope.data or {}):
+                # The same judgement as `hookwrap test` and `hookwrap list`.
+                out.append(Finding("registration", FAIL, f"{reg.name} in {scope.label} is dropped: "
+                                   f"{cli(reg.platform).label} skips every {reg.event} hook of "
+                                   "the file because of an invalid entry there",
+                                   "fix the entry the schema check names, then run `hookwrap test "
+                                   f"{reg.name}`"))
         for scope, entry in _owned(scopes, project_only=True):
             if entry.name == spec.name and scope.platform not in spec.platforms:
                 out.append(Finding("registration", FAIL, f"{spec.name} is registered in {scope.label} "
@@ -201,20 +210,29 @@ def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
 
 
 def check_python(python: str, env: Mapping[str, str]) -> list[Finding]:
-    """The interpreter the registered commands name is on PATH and is 3.11 or newer."""
-    path = shutil.which(python, path=env.get("PATH"))
-    fix = "install Python 3.11+ as python3, or set `python` in hookwrap.toml, then " + SYNC
-    if path is None:
-        return [Finding("python", FAIL, f"{python} is not on PATH", fix)]
-    try:
-        done = subprocess.run([path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                              capture_output=True, text=True, timeout=20, env=dict(env))
-        major, minor = (int(x) for x in done.stdout.strip().split("."))
-    except (OSError, ValueError, subprocess.SubprocessError):
-        return [Finding("python", FAIL, f"{path} does not run", fix)]
-    if (major, minor) < (3, 11):
-        return [Finding("python", FAIL, f"{python} is Python {major}.{minor}; hooks need 3.11+", fix)]
-    return _ok("python", f"{python} is Python {major}.{minor}")
+    """The interpreter the registered commands name is on PATH and new enough for the runtime."""
+    from .startup import FLOOR, interpreter_error, python_version
+
+    floor = f"{FLOOR[0]}.{FLOOR[1]}"
+    fix = f"install Python {floor}+ as python3, or set `python` in hookwrap.toml, then {SYNC}"
+    error = interpreter_error(python, env)
+    if error:
+        return [Finding("python", FAIL, error, fix)]
+    return _ok("python", f"{python} is Python {python_version(python, env)}")
+
+
+def check_startup(root: Path, manifest) -> list[Finding]:
+    """Each hook can start: its script compiles for Python 3.9 and the runtime is in the repo."""
+    from .project import RUNTIME_DIR, RUNTIME_MODULES
+    from .startup import missing_runtime, script_errors
+
+    out = [Finding("startup", FAIL, problem, "fix the script, then run `hookwrap test NAME`")
+           for problem in script_errors(root, [spec.name for spec in manifest.hooks])]
+    missing = missing_runtime(root, RUNTIME_DIR, RUNTIME_MODULES)
+    if missing and manifest.hooks:
+        out.append(Finding("startup", FAIL, f"the runtime is missing ({', '.join(missing[:3])}"
+                           f"{', ...' if len(missing) > 3 else ''}): no hook can start", SYNC))
+    return out or _ok("startup", "every hook script compiles and the runtime is in place")
 
 
 def _schema_overlap(problem: schema.Problem, platform: Platform) -> bool:

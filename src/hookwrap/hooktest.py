@@ -17,7 +17,7 @@ from .errors import ProjectError, UsageError
 from .hookentry import check_event
 from .platforms import Platform, all_clis, cli
 from .samples import sample_payload, sample_tools
-from .schema import validate_settings
+from .schema import dropping_errors
 from .settings import OWNED_COMMAND_RE, project_settings
 
 
@@ -226,12 +226,8 @@ def _payload(root: Path, platform: Platform, cmd: host.HookCommand, given: dict 
 def _dropped_by(root: Path, platform: Platform, event: str) -> list[str]:
     """Errors that make the CLI drop every hook of ``event`` in the project file (Claude Code
     does; most CLIs skip an invalid entry on its own and run the others)."""
-    if not cli(platform).invalid_entry_drops_event:
-        return []
     data = read_settings(root, platform) or {}
-    prefix = f"hooks.{event}"
-    return [f"{p.path}: {p.message}" for p in validate_settings(data, platform.value)
-            if p.severity == "error" and (p.path == prefix or p.path.startswith(prefix + "["))]
+    return [str(problem) for problem in dropping_errors(data, platform, event)]
 
 
 def _test_one(root: Path, platform: Platform, cmd: host.HookCommand, given: dict | None,

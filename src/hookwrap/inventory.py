@@ -8,15 +8,28 @@ from . import registrations as regs
 from .platforms import Platform
 
 # Per-platform status words, from best to worst.
-CURRENT, DRIFTED, MISSING, NOT_SELECTED, NO_EVENT = (
-    "current", "drifted", "missing", "not selected", "no such event")
+CURRENT, DRIFTED, MISSING, NOT_SELECTED, NO_EVENT, DROPPED = (
+    "current", "drifted", "missing", "not selected", "no such event", "dropped")
 
 
-def _owned(root: Path) -> dict[Platform, list]:
-    from .settings import owned_entries, project_settings
+def _settings(root: Path) -> dict[Platform, dict]:
+    from .settings import project_settings
 
-    return {platform: owned_entries(project_settings(root, platform)[1], platform)
-            for platform in Platform}
+    return {platform: project_settings(root, platform)[1] for platform in Platform}
+
+
+def _owned(data: dict[Platform, dict]) -> dict[Platform, list]:
+    from .settings import owned_entries
+
+    return {platform: owned_entries(data[platform], platform) for platform in Platform}
+
+
+def dropped_status(registration, data: dict) -> str | None:
+    """DROPPED when the CLI drops every hook of the registration's event in this file (an
+    invalid entry beside it), as `hookwrap test` reports it; else None."""
+    from .schema import dropping_errors
+
+    return DROPPED if dropping_errors(data, registration.platform, registration.event) else None
 
 
 def registration_status(registration, entries) -> str:
@@ -36,12 +49,14 @@ def _status(registration, entries) -> str:
     return CURRENT if same else DRIFTED
 
 
-def _platform_row(spec, platform: Platform, registration, entries) -> dict:
+def _platform_row(spec, platform: Platform, registration, entries, data: dict) -> dict:
     if platform not in spec.platforms:
         return {"status": NOT_SELECTED, "registered": False, "current": False}
     if registration is None:
         return {"status": NO_EVENT, "registered": False, "current": False}
     status = _status(registration, entries)
+    if status == CURRENT:
+        status = dropped_status(registration, data) or status
     return {"status": status, "registered": status != MISSING, "current": status == CURRENT,
             "event": registration.event, "matcher": registration.matcher}
 
@@ -52,7 +67,8 @@ def list_hooks(root: Path) -> list[dict]:
     from .project import _python, load_manifest, manifest_registrations
 
     manifest = load_manifest(root)
-    owned = _owned(root)
+    data = _settings(root)
+    owned = _owned(data)
     rows: list[dict] = []
     for spec in manifest.hooks:
         found, _ = manifest_registrations(spec, _python(manifest))
@@ -64,7 +80,7 @@ def list_hooks(root: Path) -> list[dict]:
             "matcher": spec.matcher,
             "timeout": spec.timeout,
             "script": (root / regs.script_path(spec.name)).is_file(),
-            "platforms": {p.value: _platform_row(spec, p, by_platform.get(p), owned[p])
+            "platforms": {p.value: _platform_row(spec, p, by_platform.get(p), owned[p], data[p])
                           for p in Platform},
         })
     known = {spec.name for spec in manifest.hooks}
@@ -97,5 +113,8 @@ def format_table(rows: list[dict]) -> str:
         text += "\n\nhint: orphaned entries are removed by `hookwrap sync`"
     elif any(p.get("status") in (MISSING, DRIFTED) for row in rows for p in row["platforms"].values()):
         text += "\n\nhint: run `hookwrap sync` to repair missing or drifted registrations"
+    if any(p.get("status") == DROPPED for row in rows for p in row["platforms"].values()):
+        text += ("\n\nhint: dropped: an invalid entry beside it makes the CLI skip every hook of "
+                 "that event; `hookwrap doctor` names the entry")
     return text
 

@@ -181,7 +181,19 @@ def sync_plan(root: Path) -> Plan:
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     _plan_settings(plan, manifest.hooks, _python(manifest))
+    _plan_startup(plan, manifest)
     return plan
+
+
+def _plan_startup(plan: Plan, manifest) -> None:
+    """Faults that keep hooks from starting at all, which no file change of sync's repairs."""
+    from .startup import interpreter_error, script_errors
+
+    plan.problems.extend(script_errors(plan.root, [spec.name for spec in manifest.hooks]))
+    if manifest.hooks:
+        error = interpreter_error(_python(manifest))
+        if error:
+            plan.problems.append(f"hookwrap.toml: python: {error}")
 
 
 def init_plan(root: Path) -> Plan:

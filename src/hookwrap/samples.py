@@ -35,7 +35,10 @@ def sample_events(platform: Platform) -> list[str]:
 
 def sample_tools(platform: Platform, event: str) -> list[str]:
     """Platform tool names with a sample for ``event``: the default sample's tool first."""
-    default = load_sample(platform, event)
+    try:
+        default = load_sample(platform, event)
+    except KeyError:  # no captured payload for this event: base_payload() stands in
+        default = {}
     tools = [default["tool_name"]] if isinstance(default.get("tool_name"), str) else []
     for item in sorted(_sample_dir(platform).iterdir(), key=lambda i: i.name):
         parts = item.name.split(".")

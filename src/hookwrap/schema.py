@@ -160,3 +160,15 @@ def validate_settings(data: Any, platform: Platform | str) -> list[Problem]:
     if "hooks" in data:
         problems += validate_hooks(data["hooks"], platform)
     return problems
+
+
+def dropping_errors(data: Any, platform: Platform | str, event: str) -> list[Problem]:
+    """Errors that make the CLI drop every hook of ``event`` in this file: an invalid entry of
+    that event, or a file-level error that voids the whole file. [] for a CLI that skips an
+    invalid entry on its own and runs the others (most do; Claude Code does not)."""
+    if not cli(platform).invalid_entry_drops_event:
+        return []
+    prefix = f"hooks.{event}"
+    return [p for p in validate_settings(data, platform) if p.severity == ERROR and (
+        p.path == prefix or p.path.startswith(prefix + "[")
+        or p.path == "hooks" or not p.path.startswith("hooks."))]

@@ -1,0 +1,73 @@
+"""Will the hooks start at all? The faults that make every call of a hook fail before it runs.
+
+A hook script with a syntax error (or syntax newer than Python 3.9), a missing runtime under
+.hookwrap/lib, or an interpreter older than the runtime's floor: Claude Code then blocks every
+call the hook matches (the guard's onFailure) or shows an error each time, and other CLIs skip
+the hook. `sync --check` (so CI and pre-commit) and `doctor` both report them, from here.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from .registrations import script_path
+
+FLOOR = (3, 9)  # the oldest Python the vendored runtime and rendered scripts run on
+_VERSION = "import sys; print('%d.%d' % sys.version_info[:2])"
+
+
+def script_errors(root: Path, names: Sequence[str]) -> list[str]:
+    """One line per hook script that Python 3.9 cannot compile (syntax errors included)."""
+    found = []
+    for name in names:
+        rel = script_path(name)
+        try:
+            source = (root / rel).read_bytes()
+        except OSError:
+            continue  # a missing script is planned for re-rendering; unreadable ones surface there
+        try:
+            ast.parse(source, filename=rel, feature_version=FLOOR)
+        except SyntaxError as error:
+            where = f"line {error.lineno}" if error.lineno else "?"
+            found.append(f"{rel}: {where}: {error.msg}: the hook cannot start, so every call it "
+                         "matches fails (Claude Code blocks them; other CLIs skip the hook)")
+        except ValueError as error:  # null bytes
+            found.append(f"{rel}: {error}: the hook cannot start")
+    return found
+
+
+def missing_runtime(root: Path, runtime_dir: str, modules: Sequence[str]) -> list[str]:
+    """The runtime files a hook imports that are not in the repo."""
+    return [f"{runtime_dir}/{m}" for m in modules if not (root / runtime_dir / m).is_file()]
+
+
+def interpreter_error(python: str, env: Mapping[str, str] | None = None) -> str:
+    """Why ``python`` cannot run the hooks ("" when it can): not found, not runnable, too old."""
+    path = shutil.which(python, path=(env or {}).get("PATH") if env is not None else None)
+    if path is None:
+        return f"{python} is not on PATH: no hook can start"
+    try:
+        done = subprocess.run([path, "-c", _VERSION], capture_output=True, text=True, timeout=20,
+                              env=dict(env) if env is not None else None)
+        major, minor = (int(x) for x in done.stdout.strip().split("."))
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return f"{path} does not run: no hook can start"
+    if (major, minor) < FLOOR:
+        return (f"{python} is Python {major}.{minor}; the hooks need {FLOOR[0]}.{FLOOR[1]} or "
+                "newer, so none can start")
+    return ""
+
+
+def python_version(python: str, env: Mapping[str, str] | None = None) -> str:
+    """``"3.11"`` for a runnable interpreter, else ""."""
+    path = shutil.which(python, path=(env or {}).get("PATH") if env is not None else None)
+    try:
+        done = subprocess.run([path or python, "-c", _VERSION], capture_output=True, text=True,
+                              timeout=20, env=dict(env) if env is not None else None)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip()
