@@ -283,6 +283,20 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     return plan
 
 
+def _committed(root: Path, rel: str) -> bool:
+    """Whether git's HEAD holds exactly the working copy of ``rel`` (False without git)."""
+    import subprocess
+
+    try:
+        tracked = subprocess.run(["git", "-C", str(root), "ls-files", "--error-unmatch", "--", rel],
+                                 capture_output=True, timeout=30)
+        same = subprocess.run(["git", "-C", str(root), "diff", "--quiet", "HEAD", "--", rel],
+                              capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return tracked.returncode == 0 and same.returncode == 0
+
+
 def remove_plan(root: Path, *, name: str) -> Plan:
     """Delete a hook's script, its manifest entry and its registrations."""
     from .render import render_hook_files
@@ -297,15 +311,18 @@ def remove_plan(root: Path, *, name: str) -> Plan:
     for rel, text in render_hook_files(spec).items():
         path = root / rel
         edited = path.is_file() and path.read_bytes() != text.encode()
-        if rel == regs.script_path(name):
+        if not edited:
             plan.add(rel, None)
-            if edited:
-                plan.notes.append(f"removed {rel}, which had your edits (version control still "
-                                  "has them)")
-        elif edited:
+        elif rel != regs.script_path(name):
+            # The hook's data (a context hook's .md): `add` reuses it, so it stays.
             plan.notes.append(f"kept {rel}: it was edited (delete it by hand if unneeded)")
-        else:
+        elif _committed(root, rel):
             plan.add(rel, None)
+            plan.notes.append(f"removed {rel}, which had your edits: git has them (committed)")
+        else:
+            # The user's work, which nothing else holds: never deleted.
+            plan.notes.append(f"kept {rel}: it has edits that are not committed to git "
+                              "(delete it by hand once you no longer need it)")
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_settings(plan, manifest.hooks, _python(manifest))
     return plan
