@@ -204,13 +204,19 @@ def test_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show exit code, stdout, stderr and duration."),
 ) -> None:
-    """Run a hook exactly as each CLI would, and say what the CLI will do with its answer."""
+    """Run a hook exactly as each CLI would, and say what the CLI will do with its answer.
+
+    The hook runs for real, with everything its script does: an audit hook logs the sample,
+    a stop_gate runs its check command. Each command is printed (to stderr) before it runs.
+    """
     from .hooktest import run_hook_test
 
     if payload is not None and (tool or tool_input):
         raise typer.BadParameter("use --payload, or --tool/--input, not both")
     report = run_hook_test(_root_dir(), name, platform=platform.value, payload_file=payload,
-                           tool=tool, tool_input=tool_input, event=event)
+                           tool=tool, tool_input=tool_input, event=event,
+                           on_run=lambda where, command: typer.echo(f"{where}: running {command}",
+                                                                     err=True))
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2, default=str))
     else:

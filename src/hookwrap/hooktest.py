@@ -8,7 +8,7 @@ call, or a payload file), and its result is read by that CLI's rules. Returns da
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -112,6 +112,7 @@ def run_hook_test(
     tool_input: str | dict | None = None,
     event: str | None = None,
     env: Mapping[str, str] | None = None,
+    on_run: Callable[[str, str], None] | None = None,
 ) -> HookTestReport:
     """Run hook ``name``'s registered commands on each selected platform.
 
@@ -121,6 +122,8 @@ def run_hook_test(
         tool: a normalized tool name (``shell``), translated per platform.
         tool_input: the tool call's input, a JSON object (text or dict).
         event: a normalized event, to pick one when the hook is registered under several.
+        on_run: called with (platform, command) just before a command runs: the hook runs
+            for real, with whatever its script does (stop_gate runs its check).
 
     Raises:
         UsageError: bad option values. ProjectError: the hook is registered nowhere.
@@ -138,7 +141,7 @@ def run_hook_test(
             tests.append(PlatformTest(plat.value, "", "", f"not registered in {rel}",
                                       False, ran=False, problems=[f"{name} is not in {rel}"]))
         for cmd in commands:
-            tests.append(_test_one(root, plat, cmd, given, args, env))
+            tests.append(_test_one(root, plat, cmd, given, args, env, on_run))
     if not tests:
         raise ProjectError(f"{name} is not registered in any settings file",
                            hint="run `hookwrap sync`, or check the name with `hookwrap list`")
@@ -231,7 +234,8 @@ def _dropped_by(root: Path, platform: Platform, event: str) -> list[str]:
 
 
 def _test_one(root: Path, platform: Platform, cmd: host.HookCommand, given: dict | None,
-              args: _ToolArgs, env: Mapping[str, str] | None) -> PlatformTest:
+              args: _ToolArgs, env: Mapping[str, str] | None,
+              on_run: Callable[[str, str], None] | None = None) -> PlatformTest:
     payload = _payload(root, platform, cmd, given, args)
     base = PlatformTest(platform.value, cmd.event, cmd.command, "", True, matcher=cmd.matcher,
                         timeout_s=host.effective_timeout(cmd), payload=payload)
@@ -248,6 +252,8 @@ def _test_one(root: Path, platform: Platform, cmd: host.HookCommand, given: dict
         base.summary = f"not run: matcher {cmd.matcher!r} does not select {target!r}"
         base.problems.append(base.summary + " (pick another call with --tool)")
         return base
+    if on_run is not None:
+        on_run(platform.value, cmd.command)
     result = host.run_command(cmd, payload, project_dir=root, env=env)
     verdict = host.interpret(platform.value, cmd.event, result, cmd.on_failure)
     base.result, base.verdict, base.clean = result, verdict, verdict.clean

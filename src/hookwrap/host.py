@@ -123,7 +123,13 @@ def run_command(cmd: HookCommand, payload: Mapping, *, project_dir: str | Path,
             Path(env_file).unlink(missing_ok=True)
 
 
+# The longest wait a CLI's timer holds (Node: 2**31-1 ms); a hand-edited settings file may say
+# more, which would overflow the wait here.
+MAX_WAIT_S = (2**31 - 1) / 1000
+
+
 def _spawn(argv: list[str], data: bytes, cwd: str, env: dict[str, str], timeout: float) -> RunResult:
+    timeout = min(timeout, MAX_WAIT_S) if timeout == timeout else MAX_WAIT_S  # NaN: no limit
     start = time.monotonic()
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
