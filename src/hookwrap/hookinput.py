@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from ._dataclasses import dataclass, field
+from .clis._base import mcp_tool
 from .platforms import NormalizedEvent, Platform, all_clis, cli
 
 # Imported for type checkers only: `typing` costs ~5 ms on an interpreter whose start-up has not
@@ -13,6 +14,8 @@ from .platforms import NormalizedEvent, Platform, all_clis, cli
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from .clis._base import AgentCLI
 
 # Payload keys that have a dedicated HookInput field, beside the REQ-006 ones. Every key a real
 # payload carries stays reachable through raw_input / get() too.
@@ -47,6 +50,18 @@ def _text(value: Any) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else str(value)
+
+
+def _tool_name(agent: AgentCLI, raw_tool: str, mcp_context: Any) -> str:
+    """The normalized tool name; an MCP tool by the server and tool its payload names, where it
+    names them (Gemini's mcp_context), else by the CLI's own spelling."""
+    if not raw_tool:
+        return ""
+    if isinstance(mcp_context, dict):
+        server, tool = mcp_context.get("server_name"), mcp_context.get("tool_name")
+        if isinstance(server, str) and isinstance(tool, str) and server and tool:
+            return mcp_tool(server, tool)
+    return agent.normalize_tool(raw_tool)
 
 
 def _unwrap(data: dict[str, Any]) -> dict[str, Any]:
@@ -127,7 +142,7 @@ class HookInput:
             session_id=_text(_pick(fields, "session_id", "")),
             transcript_path=_text(_pick(fields, "transcript_path", "")),
             cwd=_text(_pick(fields, "cwd", "")),
-            tool_name=agent.normalize_tool(raw_tool) if raw_tool else "",
+            tool_name=_tool_name(agent, raw_tool, extras.get("mcp_context")),
             tool_input=tool_input if isinstance(tool_input, dict) else {},
             tool_response=_pick(fields, "tool_response"),
             prompt=_text(_pick(fields, "prompt", "")),

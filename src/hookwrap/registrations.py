@@ -78,6 +78,12 @@ def check_tool_names(matcher: str | None) -> list[str]:
     for part in split_matcher(matcher):
         if part in known:
             continue
+        if part.startswith("mcp_") and not part.startswith("mcp__"):
+            server, _, tool = part[4:].partition("_")
+            raise UsageError(
+                f"{part!r} is Gemini CLI's spelling of an MCP tool; matchers take "
+                "mcp__<server>__<tool>, which hookwrap writes in each CLI's own spelling",
+                hint=f"use mcp__{server or '<server>'}__{tool or '<tool>'}")
         for agent in all_clis():
             normalized = agent.tools.get(part)
             if normalized is not None:

@@ -33,7 +33,7 @@ def spec(name="guard", event=E.BEFORE_TOOL, matcher="shell|write_file|edit_file"
     ("task", "Task|Agent", "^invoke_agent$"),
     ("grep", "Grep", "^(grep_search|search_file_content)$"),
     ("web_search|web_fetch", "WebSearch|WebFetch", "^(google_web_search|web_fetch)$"),
-    ("mcp__github__create_issue", "mcp__github__create_issue", "^mcp__github__create_issue$"),
+    ("mcp__github__create_issue", "mcp__github__create_issue", "^mcp_github_create_issue$"),
     ("mcp_github_.*", "^mcp_github_.*$", "^mcp_github_.*$"),
 ])
 def test_tool_matchers_per_platform(matcher, claude, gemini):

@@ -219,7 +219,7 @@ def test_gemini_model_fields() -> None:
 def test_gemini_mcp_context_field() -> None:
     hi = HookInput.from_dict(load_payload("gemini/BeforeTool.mcp.inprocess.json"), GEMINI)
     assert hi.mcp_context == {"server_name": "myserver", "tool_name": "do_thing", "command": "node", "args": ["srv.js"]}
-    assert hi.tool_name == "mcp_myserver_do_thing"
+    assert hi.tool_name == "mcp__myserver__do_thing"  # MCP tools: one normalized spelling
 
 
 def test_gemini_notification_fields() -> None:

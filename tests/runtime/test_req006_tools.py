@@ -80,7 +80,7 @@ def test_the_nine_seed_tools_exist_on_both_platforms(tool: str) -> None:
         (CLAUDE, "NotebookRead", "notebookread"),
         (CLAUDE, "mcp__github__create_issue", "mcp__github__create_issue"),
         (CLAUDE, "MCP__Srv__DoThing", "mcp__srv__dothing"),
-        (GEMINI, "mcp_myserver_do_thing", "mcp_myserver_do_thing"),
+        (GEMINI, "mcp_myserver_do_thing", "mcp__myserver__do_thing"),  # MCP: mcp__server__tool
         (GEMINI, "Discovered_Tool_X", "discovered_tool_x"),
         (GEMINI, "Bash", "bash"),  # Claude's name means nothing on Gemini
         (CLAUDE, "run_shell_command", "run_shell_command"),  # and vice versa

@@ -34,6 +34,19 @@ BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
 
 
+def mcp_tool(server: str, tool: str) -> str:
+    """The normalized name of an MCP tool: ``mcp__<server>__<tool>`` (Claude Code's spelling)."""
+    return f"mcp__{server.lower()}__{tool.lower()}"
+
+
+def split_mcp_tool(name: str) -> tuple[str, str] | None:
+    """(server, tool) of a normalized MCP tool name, or None."""
+    if not name.startswith("mcp__"):
+        return None
+    server, sep, tool = name[5:].partition("__")
+    return (server, tool) if sep and server and tool else None
+
+
 class AgentCLI:
     """One agent CLI: what it calls things, how it talks to hooks, where its settings live.
 
@@ -88,17 +101,30 @@ class AgentCLI:
         return self.events.get(self.canonical_event_name(raw), NormalizedEvent.AFTER_AGENT)
 
     def normalize_tool(self, name: str) -> str:
-        """The normalized tool name; a name the table does not know is lower-cased."""
-        return self.tools.get(name, name.lower())
+        """The normalized tool name; a name the table does not know is lower-cased, and an MCP
+        tool becomes ``mcp__<server>__<tool>`` whatever the CLI calls it."""
+        if name in self.tools:
+            return self.tools[name]
+        mcp = self.mcp_split(name)
+        return mcp_tool(*mcp) if mcp else name.lower()
 
     def platform_tool_names(self, tool: str) -> list[str]:
-        """Every name this CLI uses for the normalized ``tool``, preferred first; an unknown
-        name (an MCP tool, a tool newer than the table) is returned as given."""
+        """Every name this CLI uses for the normalized ``tool``, preferred first; an MCP tool in
+        this CLI's spelling; an unknown name (a tool newer than the table) as given."""
         names = [n for n, normalized in self.tools.items() if normalized == tool]
         if not names:
-            return [tool]
+            mcp = split_mcp_tool(tool)
+            return [self.mcp_name(*mcp)] if mcp else [tool]
         preferred = self.tool_names()[tool]
         return [preferred] + [n for n in names if n != preferred]
+
+    def mcp_split(self, name: str) -> tuple[str, str] | None:
+        """(server, tool) of this CLI's name for an MCP tool (``mcp__github__create_issue``)."""
+        return split_mcp_tool(name)
+
+    def mcp_name(self, server: str, tool: str) -> str:
+        """This CLI's name for an MCP server's tool (either part may be a regex, for matchers)."""
+        return mcp_tool(server, tool)
 
     # --- runtime: answers ------------------------------------------------------------------
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:

@@ -103,6 +103,17 @@ class GeminiCLI(AgentCLI):
     project_dir_vars = ("GEMINI_PROJECT_DIR",)
     marker_env = "GEMINI_PROJECT_DIR"  # Gemini sets it for its hooks; Claude Code never does
 
+    def mcp_split(self, name: str) -> tuple[str, str] | None:
+        # `mcp_<server>_<tool>`, split at the first "_" after "mcp_" as Gemini itself does (a
+        # server name with "_" in it is ambiguous; the payload's mcp_context is preferred).
+        if not name.startswith("mcp_") or name.startswith("mcp__"):
+            return None
+        server, sep, tool = name[4:].partition("_")
+        return (server, tool) if sep and server and tool else None
+
+    def mcp_name(self, server: str, tool: str) -> str:
+        return f"mcp_{server}_{tool}"
+
     # --- runtime: answers ------------------------------------------------------------------
     def top_decision(self, decision: str) -> str:
         return "deny" if decision == "block" else decision
