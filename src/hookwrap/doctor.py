@@ -6,7 +6,6 @@ that finds nothing wrong reports one "ok" finding, so the user sees what was che
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil

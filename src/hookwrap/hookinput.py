@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+
 from ._dataclasses import dataclass, field
 from .platforms import NormalizedEvent, Platform, all_clis, cli
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from hookwrap.errors import EntryError, ManifestError
-from hookwrap.hookentry import ALL_PLATFORMS, COMMON_KEYS, HookSpec, check_entry, check_name, show
+from hookwrap.hookentry import ALL_PLATFORMS, COMMON_KEYS, HookSpec, check_entry, check_name
 
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import registrations as regs
-from .errors import ConflictError, ManifestError, ProjectError, SettingsError, UsageError
+from .errors import ConflictError, ManifestError, ProjectError, UsageError
 from .plan import Plan
 from .platforms import Platform, cli
 

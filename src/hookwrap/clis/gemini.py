@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
     from ..doctor import Finding, Scope
-    from ..host import HookCommand
     from ..hookoutput import HookOutput
+    from ..host import HookCommand
     from ..schema import Problem
     from ..verdicts import RunResult, Verdict
 
@@ -172,7 +172,7 @@ class GeminiCLI(AgentCLI):
         return _validate_handler(handler, path)
 
     def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-        from ..schema import Problem, WARNING
+        from ..schema import WARNING, Problem
 
         if event in _HOOKS_CONFIG_KEYS:
             return [Problem(path, f"has no effect here; use hooksConfig.{event}", WARNING)]
@@ -181,7 +181,7 @@ class GeminiCLI(AgentCLI):
         return None
 
     def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-        from ..schema import Problem, WARNING, string_list
+        from ..schema import WARNING, Problem, string_list
 
         config = data.get("hooksConfig")
         if "hooksConfig" in data and not isinstance(config, dict):
@@ -352,7 +352,7 @@ def _handler_spec() -> dict[str, Any]:
 
 
 def _validate_handler(handler: Any, path: str) -> list[Problem]:
-    from ..schema import ERROR, Problem, WARNING, check_keys, unknown_keys
+    from ..schema import ERROR, WARNING, Problem, check_keys, unknown_keys
 
     if not isinstance(handler, dict):
         return [Problem(path, "must be an object")]
@@ -377,7 +377,7 @@ def _triggers(event: str) -> frozenset[str] | None:
 
 
 def _validate_matcher(matcher: Any, event: str, path: str) -> list[Problem]:
-    from ..schema import Problem, WARNING
+    from ..schema import WARNING, Problem
 
     if not isinstance(matcher, str):
         return [Problem(path, "must be a string")]
