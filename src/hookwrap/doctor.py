@@ -196,7 +196,7 @@ def check_python(python: str, env: Mapping[str, str]) -> list[Finding]:
         return [Finding("python", FAIL, f"{python} is not on PATH", fix)]
     try:
         done = subprocess.run([path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                              capture_output=True, text=True, timeout=20, env=dict(env))
+                              capture_output=True, text=True, timeout=20, env=dict(env), check=False)
         major, minor = (int(x) for x in done.stdout.strip().split("."))
     except (OSError, ValueError, subprocess.SubprocessError):
         return [Finding("python", FAIL, f"{path} does not run", fix)]

@@ -40,7 +40,8 @@ def write_stdout(data: str) -> None:
         print(data, file=sys.stdout, flush=True)
     except ValueError:
         # The hook closed the stream object; file descriptor 1 itself is still the CLI's pipe.
-        try:
+        # (Not contextlib.suppress: that would import contextlib in every hook process.)
+        try:  # noqa: SIM105
             os.write(1, (data + "\n").encode("utf-8"))
         except OSError:
             pass
