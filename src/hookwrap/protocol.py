@@ -9,7 +9,7 @@ import sys
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, BinaryIO
 
 
 def read_stdin() -> str:
@@ -23,7 +23,7 @@ def read_stdin() -> str:
         stream = sys.stdin
         if stream is None or stream.isatty():
             return ""
-        buffer = getattr(stream, "buffer", None)
+        buffer: BinaryIO | None = getattr(stream, "buffer", None)
         if buffer is None:
             return stream.read()
         return buffer.read().decode("utf-8", errors="replace")

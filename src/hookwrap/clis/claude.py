@@ -573,7 +573,7 @@ def _json(event: str, data: dict[str, Any]) -> Verdict:
     problems = _json_problems(event, data)
     if problems:
         return Verdict(output=data, clean=False, problems=tuple(problems))
-    hso = data.get("hookSpecificOutput") if isinstance(data.get("hookSpecificOutput"), dict) else {}
+    hso = raw if isinstance(raw := data.get("hookSpecificOutput"), dict) else {}
     base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
                    context=str(hso.get("additionalContext") or ""),
                    stop_reason=str(data.get("stopReason") or "") if data.get("continue") is False else None)
@@ -582,15 +582,16 @@ def _json(event: str, data: dict[str, Any]) -> Verdict:
     block = data.get("decision") == "block"
     reason = str(data.get("reason") or "")
     if event == "PreToolUse":
-        decision = hso.get("permissionDecision") or ("deny" if block else None)
+        decision: Any = hso.get("permissionDecision") or ("deny" if block else None)  # any JSON value
         reason = str(hso.get("permissionDecisionReason") or reason)
         updated = hso.get("updatedInput") if decision not in ("deny", "defer") else None
         outcome = {"deny": "blocked", "ask": "ask", "defer": "deferred"}.get(decision)
         return settle(replace(base, updated_input=updated), outcome, reason)
     if event == "PermissionRequest":
-        choice = hso.get("decision") if isinstance(hso.get("decision"), dict) else {}
+        choice = raw if isinstance(raw := hso.get("decision"), dict) else {}
         # No decision object: Claude Code goes on to its own dialog, which asks the user.
-        outcome = {"deny": "blocked", "allow": None}.get(choice.get("behavior"), "ask")
+        behavior: Any = choice.get("behavior")  # any JSON value
+        outcome = {"deny": "blocked", "allow": None}.get(behavior, "ask")
         return settle(replace(base, updated_input=choice.get("updatedInput")),
                       outcome, str(choice.get("message") or ""))
     if event == "PostToolUse" and "updatedToolOutput" in hso:

@@ -434,7 +434,7 @@ def apply_output(event: str, out: dict[str, Any], *, real: bool = True,
     seed contract, letting every event try everything (``mod_keys``: what may be modified)."""
     from ..verdicts import Verdict, settle
 
-    hso = out.get("hookSpecificOutput") if isinstance(out.get("hookSpecificOutput"), dict) else {}
+    hso = raw if isinstance(raw := out.get("hookSpecificOutput"), dict) else {}
     decision, reason = out.get("decision"), str(out.get("reason") or "")
     notes = [f"Gemini ignores Claude's hookSpecificOutput.{k}" for k in
              ("permissionDecision", "updatedInput") if k in hso and real]
@@ -485,7 +485,9 @@ def _trust_findings(root: Path, home: Path, scopes: list[Scope],
 
     from ..doctor import FAIL, OK, Finding
 
-    ok = lambda message: [Finding("gemini-trust", OK, message)]  # noqa: E731
+    def ok(message: str) -> list[Finding]:
+        return [Finding("gemini-trust", OK, message)]
+
     if not any(s.data and s.data.get("hooks") for s in scopes):
         return ok("no Gemini hooks to check")
     fix = (f"trust the folder in Gemini CLI, or add \"{root}\": \"TRUST_FOLDER\" to "
@@ -496,8 +498,8 @@ def _trust_findings(root: Path, home: Path, scopes: list[Scope],
     if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
         return ok("GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder")
     user = next((s.data for s in scopes if not s.project and s.data), {})
-    security = user.get("security") if isinstance(user.get("security"), dict) else {}
-    trust = security.get("folderTrust") if isinstance(security.get("folderTrust"), dict) else {}
+    security = raw if isinstance(raw := user.get("security"), dict) else {}
+    trust = raw if isinstance(raw := security.get("folderTrust"), dict) else {}
     if trust.get("enabled") is False:
         return ok("folder trust is off in ~/.gemini/settings.json")
     gemini_home = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
