@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
+__all__ = ["dataclass", "field"]  # what type checkers see as this module's exports
+
 
 class _DeferredInspect(ModuleType):
     """Stands in for inspect inside dataclasses until an attribute is needed."""

@@ -17,7 +17,8 @@ from .platforms import Platform
 EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 
 # Values of --platform: every platform, then "all".
-PlatformChoice = Enum("PlatformChoice", {**{p.value: p.value for p in Platform}, "all": "all"},
+# (mypy's enum plugin reads only literal member names; typer reads the members at run time.)
+PlatformChoice = Enum("PlatformChoice", {**{p.value: p.value for p in Platform}, "all": "all"},  # type: ignore[misc]
                       type=str)
 
 app = typer.Typer(

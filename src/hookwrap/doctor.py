@@ -6,11 +6,8 @@ that finds nothing wrong reports one "ok" finding, so the user sees what was che
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+
 from ._dataclasses import dataclass, field
 from .clis._base import mcp_tool
 from .platforms import NormalizedEvent, Platform, all_clis, cli

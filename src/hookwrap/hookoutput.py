@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+
 from ._dataclasses import dataclass, field
 from .platforms import NormalizedEvent, Platform, cli
 

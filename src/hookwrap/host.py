@@ -15,6 +15,7 @@ reading the result) is asked of the CLI's module (``clis/<platform>.py``):
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import signal
@@ -129,7 +130,7 @@ MAX_WAIT_S = (2**31 - 1) / 1000
 
 
 def _spawn(argv: list[str], data: bytes, cwd: str, env: dict[str, str], timeout: float) -> RunResult:
-    timeout = min(timeout, MAX_WAIT_S) if timeout == timeout else MAX_WAIT_S  # NaN: no limit
+    timeout = MAX_WAIT_S if math.isnan(timeout) else min(timeout, MAX_WAIT_S)
     start = time.monotonic()
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -176,7 +176,8 @@ class _Parser:
 
     def _string(self) -> str:
         try:
-            value, end = json.decoder.scanstring(self.text, self.pos + 1, True)
+            # json.decoder.scanstring exists (JSONDecoder parses strings with it); typeshed omits it.
+            value, end = json.decoder.scanstring(self.text, self.pos + 1, True)  # type: ignore[attr-defined]
         except json.JSONDecodeError as exc:
             message = exc.msg.removesuffix(" at").removesuffix(" starting")
             raise self.fail(message[0].lower() + message[1:], exc.pos) from None
@@ -366,6 +367,13 @@ def _find(obj: Node, key: str) -> int | None:
     return found[-1] if found else None
 
 
+def _present(obj: Node, key: str) -> int:
+    """_find for a key the caller has seen in ``obj``."""
+    index = _find(obj, key)
+    assert index is not None, key
+    return index
+
+
 def _replace_value(text: str, obj: Node, member: Member, value: Any) -> str:
     line_start = _line_start(text, member.key_start)
     if _blank(text, line_start, member.key_start):
@@ -423,14 +431,14 @@ def _child_ops(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]
 def _rewrite_children(text: str, key: str, new: dict[str, Any], label: str) -> str:
     """Edit the object member `key` one child at a time, so comments between children survive."""
     doc = parse_document(text, label=label, allow_comments=True)
-    old = doc.root.members[_find(doc.root, key)].node.value
+    old = doc.root.members[_present(doc.root, key)].node.value
     for op, sub in _child_ops(old, new):
         doc = parse_document(text, label=label, allow_comments=True)
-        obj = doc.root.members[_find(doc.root, key)].node
-        index = _find(obj, sub)
+        obj = doc.root.members[_present(doc.root, key)].node
         if op == "add":
             text = _add_member(text, obj, sub, new[sub])
             continue
+        index = _present(obj, sub)
         child = obj.members[index]
         _refuse_if_commented(doc, child.node, key, f"{key}.{sub}", label)
         if op == "remove":

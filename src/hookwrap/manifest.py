@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from hookwrap.errors import EntryError, ManifestError
 from hookwrap.hookentry import ALL_PLATFORMS, COMMON_KEYS, HookSpec, check_entry, check_name, show
@@ -67,7 +67,8 @@ class Manifest:
             return cls.load(path)
         document = _PlainDocument(data)
         validator = _Validator(document, text, path.name)
-        return cls(document, path.name, validator.hooks(), validator.warnings)
+        # The stand-in has the reading half of TOMLDocument (get, unwrap, as_string); see above.
+        return cls(cast("TOMLDocument", document), path.name, validator.hooks(), validator.warnings)
 
     @classmethod
     def loads(cls, text: str, label: str = "hookwrap.toml") -> Manifest:

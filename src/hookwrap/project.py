@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import registrations as regs
-from .errors import ConflictError, ManifestError, ProjectError, SettingsError, UsageError
+from .errors import ConflictError, ManifestError, ProjectError, UsageError
 from .plan import Plan
 from .platforms import Platform, cli
 
@@ -289,9 +289,9 @@ def _committed(root: Path, rel: str) -> bool:
 
     try:
         tracked = subprocess.run(["git", "-C", str(root), "ls-files", "--error-unmatch", "--", rel],
-                                 capture_output=True, timeout=30)
+                                 capture_output=True, timeout=30, check=False)
         same = subprocess.run(["git", "-C", str(root), "diff", "--quiet", "HEAD", "--", rel],
-                              capture_output=True, timeout=30)
+                              capture_output=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return False
     return tracked.returncode == 0 and same.returncode == 0

@@ -9,7 +9,7 @@ import sys
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, BinaryIO
 
 
 def read_stdin() -> str:
@@ -23,7 +23,7 @@ def read_stdin() -> str:
         stream = sys.stdin
         if stream is None or stream.isatty():
             return ""
-        buffer = getattr(stream, "buffer", None)
+        buffer: BinaryIO | None = getattr(stream, "buffer", None)
         if buffer is None:
             return stream.read()
         return buffer.read().decode("utf-8", errors="replace")
@@ -40,7 +40,8 @@ def write_stdout(data: str) -> None:
         print(data, file=sys.stdout, flush=True)
     except ValueError:
         # The hook closed the stream object; file descriptor 1 itself is still the CLI's pipe.
-        try:
+        # (Not contextlib.suppress: that would import contextlib in every hook process.)
+        try:  # noqa: SIM105
             os.write(1, (data + "\n").encode("utf-8"))
         except OSError:
             pass

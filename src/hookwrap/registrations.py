@@ -150,8 +150,8 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
     registrations: list[Registration] = []
     warnings: list[str] = []
     event = NormalizedEvent(spec.event)
-    for platform in spec.platforms:
-        platform = Platform(platform)
+    for value in spec.platforms:
+        platform = Platform(value)
         event_name = cli(platform).event_names().get(event)
         if event_name is None:
             warnings.append(f"{spec.name}: {cli(platform).label} has no {event.value} "

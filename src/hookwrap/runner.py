@@ -93,7 +93,7 @@ def _seal_stdout() -> None:
     """After the one document is out, send anything printed later (a thread the hook left
     running, an atexit handler) to stderr. Only in a real hook process: an in-process caller
     that replaced sys.stdout keeps its streams."""
-    if sys.stdout is not sys.__stdout__:
+    if sys.stdout is not sys.__stdout__ or sys.stdout is None:
         return
     try:
         sys.stdout.flush()

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import Any, cast
 
 from .platforms import Platform, cli
 
@@ -109,7 +110,8 @@ def sample_payload(
             payload["tool_response"] = dict(cli(platform).empty_tool_response)
     if tool_input is not None:
         payload["tool_input"] = tool_input
-    return fill_placeholders(payload, _values(project_dir, home, now))
+    # fill_placeholders keeps the shape: a dict in, a dict out.
+    return cast("dict[str, Any]", fill_placeholders(payload, _values(project_dir, home, now)))
 
 
 def _values(project_dir: str | Path, home: str | Path | None, now: datetime | None) -> dict[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlparse
 
 from .platforms import Platform, cli
@@ -44,7 +44,7 @@ def errors_only(problems: list[Problem]) -> list[Problem]:
 Check = Callable[[Any], "str | None"]
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: Any) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 

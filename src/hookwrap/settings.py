@@ -342,7 +342,7 @@ def _prune(data: dict, drops: list[_Slot]) -> None:
 
 def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str) -> list[Change]:
     # A present `"hooks": null` is as malformed as a list: only a missing key means "none yet".
-    hooks = data.get("hooks")
+    hooks: Any = data.get("hooks")  # any JSON value, or None when the key is missing
     if "hooks" in data and not isinstance(hooks, dict):
         if wanted:
             raise SettingsError(f"{label}: hooks is not an object{_if_null(hooks)}",

@@ -52,7 +52,7 @@ def interpreter_error(python: str, env: Mapping[str, str] | None = None) -> str:
         return f"{python} is not on PATH: no hook can start"
     try:
         done = subprocess.run([path, "-c", _VERSION], capture_output=True, text=True, timeout=20,
-                              env=dict(env) if env is not None else None)
+                              env=dict(env) if env is not None else None, check=False)
         major, minor = (int(x) for x in done.stdout.strip().split("."))
     except (OSError, ValueError, subprocess.SubprocessError):
         return f"{path} does not run: no hook can start"
@@ -67,7 +67,7 @@ def python_version(python: str, env: Mapping[str, str] | None = None) -> str:
     path = shutil.which(python, path=(env or {}).get("PATH") if env is not None else None)
     try:
         done = subprocess.run([path or python, "-c", _VERSION], capture_output=True, text=True,
-                              timeout=20, env=dict(env) if env is not None else None)
+                              timeout=20, env=dict(env) if env is not None else None, check=False)
     except (OSError, subprocess.SubprocessError):
         return ""
     return done.stdout.strip()

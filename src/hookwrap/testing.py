@@ -44,7 +44,7 @@ def interpret_contract(raw_event: str, r: RunResult) -> Verdict:
                                   if r.exit_code not in (0, 2) else "")
     if failure:
         diag = (f"stderr: {r.stderr.strip()}",) if r.stderr.strip() else ()
-        return Verdict(success=False, clean=False, problems=(failure,) + diag)
+        return Verdict(success=False, clean=False, problems=(failure, *diag))
     if r.exit_code == 2:
         verdict = Verdict("blocked", reason=r.stderr.strip() or DEFAULT_BLOCK_REASON, success=False)
     else:

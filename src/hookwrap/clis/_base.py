@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
     from ..doctor import Finding, Scope
-    from ..host import HookCommand
     from ..hookoutput import HookOutput
+    from ..host import HookCommand
     from ..schema import Problem
     from ..verdicts import RunResult, Verdict
 

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
     from ..doctor import Finding, Scope
-    from ..host import HookCommand
     from ..hookoutput import HookOutput
+    from ..host import HookCommand
     from ..schema import Problem
     from ..verdicts import RunResult, Verdict
 
@@ -203,7 +203,7 @@ class ClaudeCode(AgentCLI):
 
     # --- generator: validation -------------------------------------------------------------
     def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        from ..schema import Problem, WARNING, errors_only, unknown_keys
+        from ..schema import WARNING, Problem, errors_only, unknown_keys
 
         if not isinstance(group, dict):
             return [Problem(path, "must be an object with a \"hooks\" list")]
@@ -228,14 +228,14 @@ class ClaudeCode(AgentCLI):
         return _validate_handler(handler, event, path)
 
     def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-        from ..schema import Problem, WARNING
+        from ..schema import WARNING, Problem
 
         if event not in SETTINGS_EVENTS:
             return [Problem(path, "unknown hook event; Claude Code ignores it", WARNING)]
         return None
 
     def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-        from ..schema import Problem, WARNING, string_list
+        from ..schema import WARNING, Problem, string_list
 
         problems: list[Problem] = []
         permissions = data.get("permissions")
@@ -389,8 +389,17 @@ def _permission_request(output: HookOutput, decision: str) -> dict[str, Any] | N
 # --- validation ------------------------------------------------------------------------------
 
 def _handler_types() -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:
-    from ..schema import boolean, nonempty_string, object_, one_of, positive_number, string
-    from ..schema import string_list, string_map, url
+    from ..schema import (
+        boolean,
+        nonempty_string,
+        object_,
+        one_of,
+        positive_number,
+        string,
+        string_list,
+        string_map,
+        url,
+    )
 
     return {
         "command": (("command",), {
@@ -413,8 +422,17 @@ def _handler_types() -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:
 
 
 def _validate_handler(handler: Any, event: str, path: str) -> list[Problem]:
-    from ..schema import ERROR, Problem, WARNING, boolean, check_keys, is_number
-    from ..schema import positive_number, string, unknown_keys
+    from ..schema import (
+        ERROR,
+        WARNING,
+        Problem,
+        boolean,
+        check_keys,
+        is_number,
+        positive_number,
+        string,
+        unknown_keys,
+    )
 
     if not isinstance(handler, dict):
         return [Problem(path, "must be an object")]
@@ -439,7 +457,7 @@ def _validate_handler(handler: Any, event: str, path: str) -> list[Problem]:
 def _event_fit(handler: dict[str, Any], event: str, path: str) -> list[Problem]:
     # Valid entries that Claude Code loads and then skips when the event fires: this hook never
     # runs, but unlike a schema error it takes no other hook down with it, hence warnings.
-    from ..schema import Problem, WARNING
+    from ..schema import WARNING, Problem
 
     kind = handler.get("type")
     problems = []
@@ -555,7 +573,7 @@ def _json(event: str, data: dict[str, Any]) -> Verdict:
     problems = _json_problems(event, data)
     if problems:
         return Verdict(output=data, clean=False, problems=tuple(problems))
-    hso = data.get("hookSpecificOutput") if isinstance(data.get("hookSpecificOutput"), dict) else {}
+    hso = raw if isinstance(raw := data.get("hookSpecificOutput"), dict) else {}
     base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
                    context=str(hso.get("additionalContext") or ""),
                    stop_reason=str(data.get("stopReason") or "") if data.get("continue") is False else None)
@@ -564,15 +582,16 @@ def _json(event: str, data: dict[str, Any]) -> Verdict:
     block = data.get("decision") == "block"
     reason = str(data.get("reason") or "")
     if event == "PreToolUse":
-        decision = hso.get("permissionDecision") or ("deny" if block else None)
+        decision: Any = hso.get("permissionDecision") or ("deny" if block else None)  # any JSON value
         reason = str(hso.get("permissionDecisionReason") or reason)
         updated = hso.get("updatedInput") if decision not in ("deny", "defer") else None
         outcome = {"deny": "blocked", "ask": "ask", "defer": "deferred"}.get(decision)
         return settle(replace(base, updated_input=updated), outcome, reason)
     if event == "PermissionRequest":
-        choice = hso.get("decision") if isinstance(hso.get("decision"), dict) else {}
+        choice = raw if isinstance(raw := hso.get("decision"), dict) else {}
         # No decision object: Claude Code goes on to its own dialog, which asks the user.
-        outcome = {"deny": "blocked", "allow": None}.get(choice.get("behavior"), "ask")
+        behavior: Any = choice.get("behavior")  # any JSON value
+        outcome = {"deny": "blocked", "allow": None}.get(behavior, "ask")
         return settle(replace(base, updated_input=choice.get("updatedInput")),
                       outcome, str(choice.get("message") or ""))
     if event == "PostToolUse" and "updatedToolOutput" in hso:

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
     from ..doctor import Finding, Scope
-    from ..host import HookCommand
     from ..hookoutput import HookOutput
+    from ..host import HookCommand
     from ..schema import Problem
     from ..verdicts import RunResult, Verdict
 
@@ -183,7 +183,7 @@ class GeminiCLI(AgentCLI):
         return _validate_handler(handler, path)
 
     def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-        from ..schema import Problem, WARNING
+        from ..schema import WARNING, Problem
 
         if event in _HOOKS_CONFIG_KEYS:
             return [Problem(path, f"has no effect here; use hooksConfig.{event}", WARNING)]
@@ -192,7 +192,7 @@ class GeminiCLI(AgentCLI):
         return None
 
     def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-        from ..schema import Problem, WARNING, string_list
+        from ..schema import WARNING, Problem, string_list
 
         config = data.get("hooksConfig")
         if "hooksConfig" in data and not isinstance(config, dict):
@@ -363,7 +363,7 @@ def _handler_spec() -> dict[str, Any]:
 
 
 def _validate_handler(handler: Any, path: str) -> list[Problem]:
-    from ..schema import ERROR, Problem, WARNING, check_keys, unknown_keys
+    from ..schema import ERROR, WARNING, Problem, check_keys, unknown_keys
 
     if not isinstance(handler, dict):
         return [Problem(path, "must be an object")]
@@ -388,7 +388,7 @@ def _triggers(event: str) -> frozenset[str] | None:
 
 
 def _validate_matcher(matcher: Any, event: str, path: str) -> list[Problem]:
-    from ..schema import Problem, WARNING
+    from ..schema import WARNING, Problem
 
     if not isinstance(matcher, str):
         return [Problem(path, "must be a string")]
@@ -445,7 +445,7 @@ def apply_output(event: str, out: dict[str, Any], *, real: bool = True,
     seed contract, letting every event try everything (``mod_keys``: what may be modified)."""
     from ..verdicts import Verdict, settle
 
-    hso = out.get("hookSpecificOutput") if isinstance(out.get("hookSpecificOutput"), dict) else {}
+    hso = raw if isinstance(raw := out.get("hookSpecificOutput"), dict) else {}
     decision, reason = out.get("decision"), str(out.get("reason") or "")
     notes = [f"Gemini ignores Claude's hookSpecificOutput.{k}" for k in
              ("permissionDecision", "updatedInput") if k in hso and real]
@@ -496,7 +496,9 @@ def _trust_findings(root: Path, home: Path, scopes: list[Scope],
 
     from ..doctor import FAIL, OK, Finding
 
-    ok = lambda message: [Finding("gemini-trust", OK, message)]  # noqa: E731
+    def ok(message: str) -> list[Finding]:
+        return [Finding("gemini-trust", OK, message)]
+
     if not any(s.data and s.data.get("hooks") for s in scopes):
         return ok("no Gemini hooks to check")
     fix = (f"trust the folder in Gemini CLI, or add \"{root}\": \"TRUST_FOLDER\" to "
@@ -507,8 +509,8 @@ def _trust_findings(root: Path, home: Path, scopes: list[Scope],
     if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
         return ok("GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder")
     user = next((s.data for s in scopes if not s.project and s.data), {})
-    security = user.get("security") if isinstance(user.get("security"), dict) else {}
-    trust = security.get("folderTrust") if isinstance(security.get("folderTrust"), dict) else {}
+    security = raw if isinstance(raw := user.get("security"), dict) else {}
+    trust = raw if isinstance(raw := security.get("folderTrust"), dict) else {}
     if trust.get("enabled") is False:
         return ok("folder trust is off in ~/.gemini/settings.json")
     gemini_home = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"

@@ -1,0 +1,79 @@
+"""A rendered hook type-checks: mypy sees the runtime's dataclasses and the scripts' calls.
+
+The runtime builds its dataclasses without importing `typing` (see _dataclasses.py), so this
+proves a type checker still sees the real `@dataclass`: a user's `HookOutput(decison=...)` is
+flagged. mypy resolves `from hookwrap import ...` through `mypy_path`, as a user's checker would
+through `.hookwrap/lib`; the runtime's own strictness is checked by the strict run in .ci/run.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from runtime_support import REPO, SRC
+
+pytest.importorskip("mypy", reason="mypy is not installed (pip install '.[lint]')")
+
+RENDERED = sorted((REPO / "tests" / "golden").glob("*/*.py"))
+
+USER_HOOK = '''\
+from __future__ import annotations
+
+from hookwrap import HookInput, HookOutput, main
+
+
+def hook(event: HookInput) -> HookOutput | None:
+    if event.tool_name == "shell" and "rm -rf" in event.tool_input.get("command", ""):
+        return HookOutput(decision="block", reason="x")
+    return HookOutput.block("no") if event.get("x") else None
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(hook))
+'''
+
+WRONG_HOOK = '''\
+from __future__ import annotations
+
+from hookwrap import HookOutput
+
+misspelt = HookOutput(decison="block")
+wrong_type = HookOutput(reason=1)
+'''
+
+
+def _mypy(tmp_path: Path, files: list[Path]) -> tuple[int, str]:
+    config = tmp_path / "mypy.ini"
+    # The runtime is checked on its own (strictly, in .ci/run): here only the scripts count.
+    config.write_text(f"[mypy]\nmypy_path = {SRC}\ncheck_untyped_defs = True\n"
+                      f"warn_unused_ignores = True\ncache_dir = {tmp_path / 'cache'}\n"
+                      "[mypy-hookwrap.*]\nfollow_imports = silent\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(config),
+                           "--no-error-summary", *map(str, files)],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path, check=False)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_every_rendered_script_type_checks(tmp_path: Path) -> None:
+    assert len(RENDERED) >= 20
+    status, output = _mypy(tmp_path, RENDERED)
+    assert (status, output) == (0, "")
+
+
+def test_a_user_hook_type_checks_and_a_wrong_call_does_not(tmp_path: Path) -> None:
+    good, wrong = tmp_path / "user_hook.py", tmp_path / "wrong_hook.py"
+    good.write_text(USER_HOOK, encoding="utf-8")
+    wrong.write_text(WRONG_HOOK, encoding="utf-8")
+    status, output = _mypy(tmp_path, [good, wrong])
+    assert status == 1
+    errors = [line for line in output.splitlines() if ": error:" in line]
+    assert not [line for line in errors if "user_hook.py" in line]
+    assert any('wrong_hook.py:5:' in line and '"decison"' in line and "[call-arg]" in line
+               for line in errors), output
+    assert any('wrong_hook.py:6:' in line and '"reason"' in line and "[arg-type]" in line
+               for line in errors), output
+    assert len(errors) == 2, output
