@@ -13,7 +13,7 @@ from typing import Any
 
 from . import registrations as regs
 from .catalogue import TEMPLATES, choose_template
-from .errors import EntryError
+from .errors import EntryError, UsageError
 from .platforms import NormalizedEvent, Platform, all_clis, cli
 
 ALL_PLATFORMS: tuple[Platform, ...] = (Platform.CLAUDE, Platform.GEMINI)
@@ -120,9 +120,8 @@ def check_matcher(value: object, event: NormalizedEvent,
             regs.matcher_for(value, event, agent.platform)
     except EntryError:
         raise
-    except Exception as error:  # a UsageError of registrations: the matcher's own problem
-        raise EntryError("matcher", getattr(error, "message", str(error)),
-                         hint=getattr(error, "hint", "")) from None
+    except UsageError as error:  # registrations' word on the matcher: keep it, name the key
+        raise EntryError("matcher", error.message, hint=error.hint) from None
     return warnings
 
 
