@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..host import HookCommand
     from ..hookoutput import HookOutput
     from ..schema import Problem
+    from ..trust import TrustEdit
     from ..verdicts import RunResult, Verdict
 
 BLOCKING = frozenset({"block", "deny"})
@@ -83,6 +84,22 @@ class AgentCLI:
         """The normalized tool name; a name the table does not know is lower-cased."""
         return self.tools.get(name, name.lower())
 
+    def normalize_call(self, name: str, tool_input: Any) -> str:
+        """The normalized tool of one call; a CLI whose one tool does several jobs (Codex's
+        apply_patch) decides from the input. Default: ``normalize_tool(name)``."""
+        return self.normalize_tool(name)
+
+    def tool_files(self, tool: str, raw_tool: str, tool_input: Any) -> list[dict[str, Any]]:
+        """The files a call writes, ``{"path", "action", "move_to"}`` each (HookInput.files).
+
+        Default: write_file / edit_file's ``file_path`` (action ``write`` or ``update``).
+        """
+        path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
+        if tool not in ("write_file", "edit_file") or not isinstance(path, str) or not path:
+            return []
+        return [{"path": path, "action": "write" if tool == "write_file" else "update",
+                 "move_to": None}]
+
     def platform_tool_names(self, tool: str) -> list[str]:
         """Every name this CLI uses for the normalized ``tool``, preferred first; an unknown
         name (an MCP tool, a tool newer than the table) is returned as given."""
@@ -111,6 +128,12 @@ class AgentCLI:
                         decision: str) -> dict[str, Any]:
         """The body of ``hookSpecificOutput`` (without hookEventName); {} for none."""
         return {}
+
+    def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
+                      name: str, decision: str) -> dict[str, Any]:
+        """The last word on an answer (after raw_output is merged): a CLI with a strict schema
+        drops or maps what it cannot read. Default: ``result`` as it is."""
+        return result
 
     # --- generator: the settings file and registrations ------------------------------------
     settings_file: str = ""                 # project-relative path of the file hookwrap edits
@@ -221,6 +244,13 @@ class AgentCLI:
     def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         """Whether the CLI trusts the project enough to run its hooks; [] without a trust gate."""
+        return []
+
+    def trust_edits(self, root: Any, home: Any, env: Mapping[str, str],
+                    settings_text: str | None = None) -> list[TrustEdit]:
+        """What `hookwrap trust` writes so this CLI runs the project's hookwrap hooks (computed
+        from ``settings_text`` when given, else the project's settings file); [] when the CLI
+        has no trust gate hookwrap can record."""
         return []
 
     def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
