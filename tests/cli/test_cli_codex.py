@@ -96,7 +96,7 @@ def test_user_entries_survive_add_and_remove(project: Path) -> None:
 
 
 def _run_command(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, text=True,
+    return subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, text=True, check=False,
                           timeout=60, env={**os.environ, "PWD": str(cwd)},
                           input=json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                                             "tool_input": {"command": "git push --force"},

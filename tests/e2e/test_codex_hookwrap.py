@@ -8,7 +8,6 @@ strings (the forced push is preceded by a ``touch`` whose marker shows whether i
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
     from ..doctor import Finding, Scope
-    from ..host import HookCommand
     from ..hookoutput import HookOutput
+    from ..host import HookCommand
     from ..schema import Problem
     from ..trust import TrustEdit
     from ..verdicts import RunResult, Verdict
@@ -226,7 +226,7 @@ class CodexCLI(AgentCLI):
 
     # --- generator: validation -------------------------------------------------------------
     def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        from ..schema import Problem, WARNING, unknown_keys
+        from ..schema import WARNING, Problem, unknown_keys
 
         if not isinstance(group, dict):
             return [Problem(path, "must be an object with a \"hooks\" list")]
@@ -254,7 +254,7 @@ class CodexCLI(AgentCLI):
         return _validate_handler(handler, path)
 
     def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-        from ..schema import Problem, WARNING
+        from ..schema import WARNING, Problem
 
         if event not in EVENT_LABELS:
             return [Problem(path, "unknown hook event; Codex CLI ignores it without a word",
@@ -442,8 +442,19 @@ def codex_home(home: Any, env: Mapping[str, str]) -> Any:
 
 
 def _validate_handler(handler: Any, path: str) -> list[Problem]:
-    from ..schema import ERROR, Problem, WARNING, boolean, check_keys, is_number, nonempty_string
-    from ..schema import object_, one_of, string, unknown_keys
+    from ..schema import (
+        ERROR,
+        WARNING,
+        Problem,
+        boolean,
+        check_keys,
+        is_number,
+        nonempty_string,
+        object_,
+        one_of,
+        string,
+        unknown_keys,
+    )
 
     if not isinstance(handler, dict):
         return [Problem(path, "must be an object")]
@@ -467,7 +478,7 @@ def _validate_handler(handler: Any, path: str) -> list[Problem]:
         problems.append(Problem(f"{path}.type", f"{kind} hooks are skipped by Codex CLI "
                                 "0.169.0 (\"not supported yet\")", WARNING))
     timeout = handler.get("timeout")
-    if is_number(timeout) and timeout >= _SUSPICIOUS_TIMEOUT:
+    if isinstance(timeout, (int, float)) and is_number(timeout) and timeout >= _SUSPICIOUS_TIMEOUT:
         problems.append(Problem(f"{path}.timeout", f"is in seconds; {timeout:g}s looks like "
                                 "milliseconds", WARNING))
     return problems + unknown_keys(handler, frozenset(spec), path, "Codex CLI")
@@ -609,7 +620,8 @@ def _json(event: str, data: dict[str, Any]) -> Verdict:
 
     from ..verdicts import Verdict, settle
 
-    inner = data.get("hookSpecificOutput") if isinstance(data.get("hookSpecificOutput"), dict) else {}
+    found = data.get("hookSpecificOutput")
+    inner: dict[str, Any] = found if isinstance(found, dict) else {}
     notes = ("systemMessage is not shown in `codex exec` (a warning entry in the TUI only)",) \
         if data.get("systemMessage") else ()
     base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
@@ -621,8 +633,9 @@ def _json(event: str, data: dict[str, Any]) -> Verdict:
             return settle(base, "blocked", reason)
         return settle(replace(base, updated_input=inner.get("updatedInput")), None)
     if event == "PermissionRequest":
-        choice = inner.get("decision") if isinstance(inner.get("decision"), dict) else {}
-        outcome = {"deny": "blocked", "allow": None}.get(choice.get("behavior"), "ask")
+        chosen = inner.get("decision")
+        choice: dict[str, Any] = chosen if isinstance(chosen, dict) else {}
+        outcome = {"deny": "blocked", "allow": None}.get(str(choice.get("behavior")), "ask")
         return settle(base, outcome, str(choice.get("message") or ""))
     block = data.get("decision") == "block"
     reason = str(data.get("reason") or "")
@@ -736,8 +749,9 @@ def _trust_findings(root: Path, home: Path, scopes: list[Scope],
         edits = _trust_edits(root, home, env, None)
         config = _read_toml(codex_home(home, env) / "config.toml")
     except (HookwrapError, ValueError) as error:
-        return out + [Finding("codex-trust", FAIL, str(error), "fix $CODEX_HOME/config.toml")]
-    features = config.get("features") if isinstance(config.get("features"), dict) else {}
+        return [*out, Finding("codex-trust", FAIL, str(error), "fix $CODEX_HOME/config.toml")]
+    table = config.get("features")
+    features: dict[str, Any] = table if isinstance(table, dict) else {}
     if features.get("hooks") is False:
         out.append(Finding("hooks-enabled", FAIL, "$CODEX_HOME/config.toml: [features] hooks = "
                            "false, so Codex CLI runs no hook", "remove it, or set it to true"))
