@@ -107,7 +107,7 @@ def test_other_clis_expose_their_file_path_as_files() -> None:
 @pytest.mark.parametrize(("output", "expected"), [
     (HookOutput.block("no"), {"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}),
-    (HookOutput.block(""), {"hookSpecificOutput": {
+    (HookOutput.block(" "), {"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "permissionDecision": "deny",
         "permissionDecisionReason": DEFAULT_BLOCK_REASON}}),
     (HookOutput.ask("sure?"), {"hookSpecificOutput": {

@@ -366,11 +366,16 @@ def _permission_request(output: HookOutput, decision: str) -> dict[str, Any] | N
     the input is not granted: the user decides, as with "ask" or no decision.
     """
     if decision in BLOCKING or not output.continue_loop:
-        return {"behavior": "deny", "message": output.reason or output.stop_reason
-                or DEFAULT_BLOCK_REASON}
+        return {"behavior": "deny", "message": _reason(output.reason or output.stop_reason)}
     if decision in ALLOWING and output.updated_input is None:
         return {"behavior": "allow"}
     return None
+
+
+def _reason(value: Any) -> str:
+    """A block's reason; Codex ignores a block whose reason is empty, so never an empty one."""
+    text = value if isinstance(value, str) else ""
+    return text if text.strip() else DEFAULT_BLOCK_REASON
 
 
 def shape_output(result: dict[str, Any], name: str) -> dict[str, Any]:
@@ -394,7 +399,7 @@ def shape_output(result: dict[str, Any], name: str) -> dict[str, Any]:
     for key in _NEVER.get(name, ()):
         out.pop(key, None)
     if out.get("decision") == "block":
-        out["reason"] = str(out.get("reason") or "") or DEFAULT_BLOCK_REASON
+        out["reason"] = _reason(out.get("reason"))
     elif "decision" in out:
         del out["decision"]
     if "decision" not in out:
@@ -422,8 +427,7 @@ def _pre_tool_use(out: dict[str, Any], inner: dict[str, Any]) -> dict[str, Any]:
         if asked:
             reason = f"{reason} ({ASK_NOTE})" if reason else ASK_NOTE
         inner.pop("updatedInput", None)
-        inner.update(permissionDecision="deny",
-                     permissionDecisionReason=reason or DEFAULT_BLOCK_REASON)
+        inner.update(permissionDecision="deny", permissionDecisionReason=_reason(reason))
     elif verdict == "allow" and "updatedInput" not in inner:
         inner.pop("permissionDecision")
         inner.pop("permissionDecisionReason", None)
