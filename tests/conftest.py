@@ -1,4 +1,5 @@
-"""Shared fixtures: every test runs with a throwaway HOME so nothing touches a real ~/.claude or ~/.gemini."""
+"""Shared fixtures: every test runs with a throwaway HOME so nothing touches a real ~/.claude,
+~/.gemini or ~/.codex (CODEX_HOME is unset, so it is the throwaway HOME's too)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.delenv("HOOKWRAP_PROJECT_DIR", raising=False)
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     monkeypatch.delenv("GEMINI_PROJECT_DIR", raising=False)
     monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)

@@ -23,9 +23,10 @@ PlatformChoice = Enum("PlatformChoice", {**{p.value: p.value for p in Platform},
 
 app = typer.Typer(
     name="hookwrap",
-    help="Write an AI-agent hook once in Python; run it on Claude Code and Gemini CLI.\n\n"
-         "hookwrap.toml is the source of truth: `add`, `remove` and `sync` keep "
-         ".claude/settings.json and .gemini/settings.json in step with it.",
+    help="Write an AI-agent hook once in Python; run it on Claude Code, Gemini CLI and Codex CLI."
+         "\n\nhookwrap.toml is the source of truth: `add`, `remove` and `sync` keep each CLI's "
+         "settings file (.claude/settings.json, .gemini/settings.json, .codex/hooks.json) in "
+         "step with it.",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -104,13 +105,25 @@ def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False) -
     _print_plan(plan)
 
 
+def _platform_names(values: Optional[list[PlatformChoice]]) -> list[str]:
+    return [v.value for v in values or []]
+
+
 @app.command()
-def init(dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing.")) -> None:
+def init(
+    platform: Optional[list[PlatformChoice]] = typer.Option(
+        None, "--platform", "-p", help="A CLI this repo uses (repeat for several); written to "
+        "hookwrap.toml's platforms. Default: the CLIs whose folders the repo has, else claude "
+        "and gemini."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
     """Set up hookwrap here: hookwrap.toml and the runtime under .hookwrap/ (safe to re-run)."""
-    from .project import init_plan
+    from .project import init_plan, parse_platforms
 
     root = _cwd()
-    _execute(root, lambda: init_plan(root), dry_run=dry_run)
+    names = _platform_names(platform)
+    chosen = parse_platforms(names) if names else None
+    _execute(root, lambda: init_plan(root, chosen), dry_run=dry_run)
 
 
 @app.command()
@@ -121,7 +134,9 @@ def add(
                                          "stop_gate, format) picks that template."),
     template: Optional[str] = typer.Option(None, "--template", "-t", help="Template to render (default: NAME if it is one, else the event's skeleton)."),
     matcher: Optional[str] = typer.Option(None, "--matcher", "-m", help="Normalized tool names joined by |, e.g. shell|write_file; or a lifecycle value such as startup."),
-    platform: PlatformChoice = typer.Option("all", "--platform", "-p", help="Where to register it."),
+    platform: Optional[list[PlatformChoice]] = typer.Option(
+        None, "--platform", "-p", help="Where to register it (repeat for several; default: "
+        "hookwrap.toml's platforms)."),
     timeout: Optional[int] = typer.Option(None, "--timeout", help="Timeout in seconds (Gemini gets milliseconds)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
@@ -130,7 +145,8 @@ def add(
 
     root = _root_dir()
     _execute(root, lambda: add_plan(root, event=event, name=name, template=template,
-                                    matcher=matcher, platforms=platform.value, timeout=timeout),
+                                    matcher=matcher, platforms=_platform_names(platform),
+                                    timeout=timeout),
              dry_run=dry_run)
 
 
@@ -165,6 +181,33 @@ def sync(
 
     root = _root_dir()
     _execute(root, lambda: sync_plan(root), dry_run=dry_run and not check, check=check)
+
+
+@app.command()
+def trust(
+    platform: Optional[list[PlatformChoice]] = typer.Option(
+        None, "--platform", "-p", help="Only this CLI's trust (repeat for several; default: every CLI)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
+    """Record this repo's trust where a CLI would otherwise skip its hooks without a word."""
+    from .project import parse_platforms
+    from .trust import apply_trust, trust_plan
+
+    names = _platform_names(platform)
+    platforms = list(parse_platforms(names, tuple(Platform))) if names else None
+    edits = trust_plan(_root_dir(), platforms)
+    if not dry_run:
+        apply_trust(edits)
+    prefix = "would " if dry_run else ""
+    for edit in edits:
+        for note in edit.notes:
+            typer.echo(f"warning: {note}", err=True)
+        for change in edit.changes:
+            typer.echo(f"{prefix if change.action != 'unchanged' else ''}{change.action:<9} "
+                       f"{edit.label}: {change.shown}  # {change.entry.what}")
+    if not any(edit.pending for edit in edits):
+        typer.echo("nothing to trust: every hookwrap hook is trusted" if edits else
+                   "nothing to trust: no CLI here skips hookwrap's hooks for want of trust")
 
 
 @app.command()

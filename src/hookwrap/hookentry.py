@@ -146,8 +146,12 @@ def check_options(template: str, entry: dict[str, Any]) -> dict[str, object]:
 COMMON_KEYS = ("event", "template", "matcher", "platforms", "timeout")
 
 
-def check_entry(name: str, entry: Any) -> tuple[HookSpec, list[str]]:
-    """The HookSpec of a ``[hooks.<name>]`` table, and warnings; EntryError names a bad key."""
+def check_entry(name: str, entry: Any, *, default_platforms: tuple[Platform, ...] = ALL_PLATFORMS
+                ) -> tuple[HookSpec, list[str]]:
+    """The HookSpec of a ``[hooks.<name>]`` table, and warnings; EntryError names a bad key.
+
+    ``default_platforms`` is the manifest's top-level ``platforms`` (for an entry without its own).
+    """
     check_name(name)
     if not isinstance(entry, dict):
         raise EntryError("", "must be a table")
@@ -155,7 +159,7 @@ def check_entry(name: str, entry: Any) -> tuple[HookSpec, list[str]]:
     if "event" not in entry:
         raise EntryError("", "has no event", hint="add e.g. event = \"before_tool\"")
     event = check_event(template, entry["event"])
-    platforms = check_platforms(entry.get("platforms", list(ALL_PLATFORMS)))
+    platforms = check_platforms(entry.get("platforms", list(default_platforms)))
     timeout = check_timeout(entry.get("timeout"))
     warnings = check_matcher(entry.get("matcher"), event, platforms)
     spec = HookSpec(name=name, event=event, template=template, matcher=entry.get("matcher"),

@@ -53,7 +53,7 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _tool_name(agent: AgentCLI, raw_tool: str, mcp_context: Any) -> str:
+def _tool_name(agent: AgentCLI, raw_tool: str, tool_input: Any, mcp_context: Any) -> str:
     """The normalized tool name; an MCP tool by the server and tool its payload names, where it
     names them (Gemini's mcp_context), else by the CLI's own spelling."""
     if not raw_tool:
@@ -62,7 +62,7 @@ def _tool_name(agent: AgentCLI, raw_tool: str, mcp_context: Any) -> str:
         server, tool = mcp_context.get("server_name"), mcp_context.get("tool_name")
         if isinstance(server, str) and isinstance(tool, str) and server and tool:
             return mcp_tool(server, tool)
-    return agent.normalize_tool(raw_tool)
+    return agent.normalize_call(raw_tool, tool_input)
 
 
 def _unwrap(data: dict[str, Any]) -> dict[str, Any]:
@@ -143,7 +143,7 @@ class HookInput:
             session_id=_text(_pick(fields, "session_id", "")),
             transcript_path=_text(_pick(fields, "transcript_path", "")),
             cwd=_text(_pick(fields, "cwd", "")),
-            tool_name=_tool_name(agent, raw_tool, extras.get("mcp_context")),
+            tool_name=_tool_name(agent, raw_tool, tool_input, extras.get("mcp_context")),
             tool_input=tool_input if isinstance(tool_input, dict) else {},
             tool_response=_pick(fields, "tool_response"),
             prompt=_text(_pick(fields, "prompt", "")),
@@ -157,6 +157,26 @@ class HookInput:
     def get(self, key: str, default: Any = None) -> Any:
         """Any payload key by its snake_case name (camelCase spellings are found too)."""
         return _pick(_unwrap(self.raw_input), key, default)
+
+    @property
+    def files(self) -> list[dict[str, Any]]:
+        """The files this tool call writes, each ``{"path", "action", "move_to"}``.
+
+        ``action`` is ``write`` (write_file), ``update`` (edit_file), or for a Codex
+        ``apply_patch``: ``add``, ``update`` or ``delete``; ``move_to`` is where an update moves
+        the file (else None). Paths are as the CLI sent them. [] for any other call.
+        """
+        return cli(self.platform).tool_files(self.tool_name, self.raw_tool_name, self.tool_input)
+
+    @property
+    def file_paths(self) -> list[str]:
+        """Every path this call writes, deletes or moves a file to (see ``files``), in order."""
+        paths: list[str] = []
+        for item in self.files:
+            for path in (item.get("path"), item.get("move_to")):
+                if isinstance(path, str) and path and path not in paths:
+                    paths.append(path)
+        return paths
 
     @property
     def project_dir(self) -> str:

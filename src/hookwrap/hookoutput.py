@@ -144,7 +144,7 @@ def build_output(
         result["hookSpecificOutput"] = {"hookEventName": name, **specific}
     if isinstance(output.raw_output, dict):
         _merge_raw(result, output.raw_output)
-    return result
+    return agent.finish_output(result, output, event, name, decision)
 
 
 def denormalize_output(

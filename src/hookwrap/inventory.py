@@ -99,13 +99,17 @@ def format_table(rows: list[dict]) -> str:
     """A plain-text table for people; `--json` is the one for scripts."""
     if not rows:
         return "no hooks yet: try `hookwrap add before_tool guard`"
-    header = ("NAME", "EVENT", "MATCHER", "CLAUDE", "GEMINI")
+    from .hookentry import ALL_PLATFORMS
+
+    # The default CLIs always have a column; any other CLI once a hook uses it.
+    shown = [p.value for p in Platform if p in ALL_PLATFORMS or any(
+        row["platforms"].get(p.value, {}).get("status", NOT_SELECTED) != NOT_SELECTED for row in rows)]
+    header = ("NAME", "EVENT", "MATCHER", *(name.upper() for name in shown))
     lines = [header]
     for row in rows:
         platforms = row["platforms"]
         lines.append((row["name"], row["event"], row.get("matcher") or "*",
-                      platforms.get("claude", {}).get("status", "-"),
-                      platforms.get("gemini", {}).get("status", "-")))
+                      *(platforms.get(name, {}).get("status", "-") for name in shown)))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
     text = "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
                      for line in lines)

@@ -7,14 +7,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from hookwrap.errors import EntryError, ManifestError
-from hookwrap.hookentry import ALL_PLATFORMS, COMMON_KEYS, HookSpec, check_entry, check_name, show
+from hookwrap.hookentry import (
+    ALL_PLATFORMS,
+    COMMON_KEYS,
+    HookSpec,
+    check_entry,
+    check_name,
+    check_platforms,
+    show,
+)
+from hookwrap.platforms import Platform
 
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument
 
 MANIFEST_VERSION = 1
 
-_TOP_KEYS = ("version", "python", "hooks")
+_TOP_KEYS = ("version", "python", "platforms", "hooks")
 # What `python` may not hold: quotes, variables, command substitution, separators, redirections.
 _SHELL_SYNTAX = re.compile(r"[\"'`$;&|<>()\\\n\r\t*?~#]|^\s|\s$")
 # Windows editors may save one; TOML forbids it and tomlkit would only say "Empty key".
@@ -88,6 +97,23 @@ class Manifest:
         value = self._document.get("python")
         return str(value) if value is not None else None
 
+    @property
+    def platforms(self) -> tuple[Platform, ...]:
+        """The CLIs the repo uses (top-level ``platforms``): where a hook goes by default."""
+        value = self._document.get("platforms")
+        return ALL_PLATFORMS if value is None else tuple(Platform(str(p)) for p in value)
+
+    def set_platforms(self, platforms: tuple[Platform, ...]) -> None:
+        """Write the top-level ``platforms`` (a new key goes right after ``version``)."""
+        values = [p.value for p in platforms]
+        if "platforms" in self._document:
+            self._document["platforms"] = values
+            return
+        line = "platforms = [" + ", ".join(f'"{v}"' for v in values) + "]\n"
+        lines = self.dumps().splitlines(keepends=True)
+        at = next((i + 1 for i, text in enumerate(lines) if re.match(r"^version\s*=", text)), 0)
+        self._document = _parse("".join(lines[:at] + [line] + lines[at:]), self._label)
+
     def get(self, name: str) -> HookSpec | None:
         """The hook called ``name``, or None."""
         return next((spec for spec in self._hooks if spec.name == name), None)
@@ -138,9 +164,14 @@ class Manifest:
         return self._document["hooks"]
 
 
-def new_manifest_text() -> str:
-    """The commented hookwrap.toml that `hookwrap init` writes."""
-    return _NEW_MANIFEST
+def new_manifest_text(platforms: tuple[Platform, ...] | None = None) -> str:
+    """The commented hookwrap.toml that `hookwrap init` writes; ``platforms`` other than the
+    default (Claude Code and Gemini CLI) are written as the top-level ``platforms``."""
+    if not platforms or tuple(platforms) == ALL_PLATFORMS:
+        return _NEW_MANIFEST
+    line = "platforms = [" + ", ".join(f'"{p.value}"' for p in platforms) + "]\n"
+    comment = "# The agent CLIs this repo uses; a hook goes to each unless it lists its own.\n"
+    return _NEW_MANIFEST.replace("version = 1\n", "version = 1\n\n" + comment + line, 1)
 
 
 _NEW_MANIFEST = """\
@@ -243,6 +274,7 @@ class _Validator:
         self._text = text
         self._label = label
         self.warnings: list[str] = []
+        self.platforms = ALL_PLATFORMS
 
     def hooks(self) -> list[HookSpec]:
         data = self._document.unwrap()
@@ -268,10 +300,16 @@ class _Validator:
             self._fail("python", f"{show(python)} holds shell syntax; it must name an "
                        "interpreter: a command on PATH or a path (a space is fine)",
                        hint='e.g. python = "python3" or python = "/opt/py 3.12/bin/python3"')
+        self.platforms = ALL_PLATFORMS
+        if "platforms" in data:
+            try:
+                self.platforms = check_platforms(data["platforms"])
+            except EntryError as error:
+                self._fail("platforms", error.message, hint=error.hint)
 
     def _hook(self, name: str, entry: Any) -> HookSpec:
         try:
-            spec, warnings = check_entry(name, entry)
+            spec, warnings = check_entry(name, entry, default_platforms=self.platforms)
         except EntryError as error:
             key = f"hooks.{name}" + (f".{error.key}" if error.key and error.key != "name" else "")
             self._fail(key, error.message, hint=error.hint)

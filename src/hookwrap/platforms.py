@@ -36,6 +36,7 @@ class Platform(_StrEnum):
 
     CLAUDE = "claude"
     GEMINI = "gemini"
+    CODEX = "codex"
 
 
 # Assumed by a hook run by hand, when neither --platform nor the payload says which CLI it is.

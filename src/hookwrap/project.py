@@ -14,7 +14,8 @@ RUNTIME_DIR = ".hookwrap/lib/hookwrap"
 # The stdlib-only runtime copied into every project so hooks run where hookwrap is not installed.
 RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py", "hookinput.py",
                    "hookoutput.py", "protocol.py", "runner.py", "options.py", "clis/__init__.py",
-                   "clis/_base.py", "clis/claude.py", "clis/gemini.py")
+                   "clis/_base.py", "clis/claude.py", "clis/gemini.py",
+                   "clis/codex.py")
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
                      "__pycache__/\nlogs/\nstate/\n.lock\n"
 
@@ -105,6 +106,12 @@ def _plan_settings(plan: Plan, specs, python: str) -> None:
         if text is not None:
             plan.warnings.extend(f"{rel}: {found}" for found in
                                  lookalikes(parse_settings(text, platform, label=rel), platform))
+        if result.changed:
+            from .trust import untrusted_note
+
+            note = untrusted_note(platform, plan.root, result.new_text)
+            if note:
+                plan.notes.append(note)
         if result.new_text is not None and cli(platform).invalid_entry_drops_event \
                 and desired[platform]:
             # Most CLIs skip an invalid entry on its own; Claude Code drops its neighbours
@@ -196,17 +203,31 @@ def _plan_startup(plan: Plan, manifest) -> None:
             plan.problems.append(f"hookwrap.toml: python: {error}")
 
 
-def init_plan(root: Path) -> Plan:
-    """Create the manifest when missing, copy the runtime, and sync what the manifest holds."""
+def detected_platforms(root: Path) -> tuple[Platform, ...] | None:
+    """The CLIs whose folder (``.claude``, ``.codex``, ...) the repo already has, or None."""
+    found = tuple(p for p in Platform
+                  if (root / Path(cli(p).settings_file).parts[0]).is_dir())
+    return found or None
+
+
+def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan:
+    """Create the manifest when missing, copy the runtime, and sync what the manifest holds.
+
+    ``platforms`` (``init --platform``) becomes the manifest's top-level ``platforms``; without
+    it a new manifest gets the CLIs whose folders the repo has, else Claude Code and Gemini CLI.
+    """
     from .manifest import Manifest, new_manifest_text
 
     plan = Plan(root)
     path = root / MANIFEST
     if path.is_file():
         manifest = Manifest.load(path)
-        plan.add(MANIFEST, path.read_bytes())
+        if platforms and manifest.platforms != platforms:
+            manifest.set_platforms(platforms)
+            manifest = Manifest.loads(manifest.dumps(), MANIFEST)
+        plan.add(MANIFEST, manifest.dumps().encode())
     else:
-        text = new_manifest_text()
+        text = new_manifest_text(platforms or detected_platforms(root))
         manifest = Manifest.loads(text, MANIFEST)
         plan.add(MANIFEST, text.encode())
     _plan_runtime(plan)
@@ -215,21 +236,26 @@ def init_plan(root: Path) -> Plan:
     return plan
 
 
-def parse_platforms(value: str | None) -> tuple[Platform, ...]:
-    """A platform's name, or ``all`` (the default): every platform a hook goes to by default."""
+def parse_platforms(value: str | list[str] | tuple[str, ...] | None,
+                    default: tuple[Platform, ...] | None = None) -> tuple[Platform, ...]:
+    """Platform names (one, or a list: ``--platform`` repeated), or ``all`` / nothing: the
+    ``default`` (the manifest's ``platforms``, else every platform a hook goes to by default)."""
     from .hookentry import ALL_PLATFORMS
 
-    if value in (None, "", "all"):
-        return ALL_PLATFORMS
+    values = [value] if isinstance(value, str) or value is None else list(value)
+    values = [v for v in values if v not in (None, "")]
+    if not values or "all" in values:
+        return default or ALL_PLATFORMS
+    names = ", ".join(p.value for p in Platform)
     try:
-        return (Platform(value),)
+        return tuple(dict.fromkeys(Platform(v) for v in values))
     except ValueError:
-        names = ", ".join(p.value for p in Platform)
-        raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all") from None
+        bad = next(v for v in values if v not in {p.value for p in Platform})
+        raise UsageError(f"unknown platform {bad!r}", hint=f"use {names} or all") from None
 
 
 def build_spec(manifest, *, event: str, name: str, template: str | None, matcher: str | None,
-               platforms: str | None, timeout: int | None):
+               platforms: str | list[str] | None, timeout: int | None):
     """The manifest entry `hookwrap add` would create, with the template's defaults, checked by
     the same rules as an entry read from hookwrap.toml; returns it and its warnings."""
     from .hookentry import check_name, new_entry
@@ -239,7 +265,7 @@ def build_spec(manifest, *, event: str, name: str, template: str | None, matcher
         raise ConflictError(f"a hook named {name!r} is already in {MANIFEST}",
                             hint=f"choose another name, or `hookwrap remove {name}` first")
     return new_entry(name=name, event=event, template=template, matcher=matcher,
-                     platforms=parse_platforms(platforms), timeout=timeout)
+                     platforms=parse_platforms(platforms, manifest.platforms), timeout=timeout)
 
 
 def _plan_new_files(plan: Plan, spec) -> None:
@@ -258,7 +284,7 @@ def _plan_new_files(plan: Plan, spec) -> None:
 
 
 def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
-             matcher: str | None = None, platforms: str | None = None,
+             matcher: str | None = None, platforms: str | list[str] | None = None,
              timeout: int | None = None) -> Plan:
     """Render a hook, record it in the manifest, and register it on each platform."""
     manifest = load_manifest(root, editable=True)
@@ -271,7 +297,7 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     manifest.add(spec)
     plan = Plan(root)
     plan.warnings.extend(name_warnings)
-    for platform in parse_platforms(platforms):
+    for platform in parse_platforms(platforms, manifest.platforms):
         if platform not in spec.platforms:
             there = ", ".join(cli(p).label for p in spec.platforms)
             plan.warnings.append(f"{cli(platform).label} has no {spec.event.value} "

@@ -9,6 +9,7 @@ A file named ``<Event>.<tool>.json`` is the sample for that event when that tool
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from datetime import datetime, timezone
@@ -107,7 +108,7 @@ def sample_payload(
         payload["tool_input"] = {}
         if "tool_response" in payload:
             # The sample's response no longer fits: the shape every tool's response shares.
-            payload["tool_response"] = dict(cli(platform).empty_tool_response)
+            payload["tool_response"] = copy.deepcopy(cli(platform).empty_tool_response)
     if tool_input is not None:
         payload["tool_input"] = tool_input
     # fill_placeholders keeps the shape: a dict in, a dict out.

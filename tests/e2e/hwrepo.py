@@ -22,6 +22,7 @@ class HookwrapRepo:
     def hookwrap(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         """Run ``python -m hookwrap ARGS`` here, with the test's temp HOME."""
         env = {**os.environ, "HOME": str(self.sandbox.home), "GEMINI_CLI_HOME": str(self.sandbox.home),
+               "CODEX_HOME": str(self.sandbox.home / ".codex"),
                "NO_COLOR": "1", "COLUMNS": "120"}
         proc = subprocess.run([sys.executable, "-m", "hookwrap", *args], cwd=self.root, env=env,
                               capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -22,6 +23,16 @@ PAYLOADS = REPO / "tests" / "fixtures" / "payloads"
 def payload_path(name: str) -> Path:
     """``name`` is ``claude/PreToolUse.json`` style."""
     return PAYLOADS / name
+
+
+def capture_name(platform: Platform | str, event: str) -> str:
+    """The fixture of ``event``: ``claude/SessionStart.json``, or for the CLIs whose captures are
+    named in kebab case the first one of the event (``codex/session-start.compact.json``)."""
+    name = f"{platform}/{event}.json"
+    if (PAYLOADS / name).exists():
+        return name
+    kebab = re.sub(r"(?<!^)(?=[A-Z])", "-", event).lower()
+    return min(f"{platform}/{p.name}" for p in (PAYLOADS / str(platform)).glob(f"{kebab}.*json"))
 
 
 def load_payload(name: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Every real payload captured from the two CLIs, through HookInput.from_dict, against a golden table.
 
-The payloads are in tests/fixtures/payloads/{claude,gemini}/ (copied from the reference captures);
+The payloads are in tests/fixtures/payloads/{claude,gemini,codex}/ (copied from the reference captures);
 golden/payloads.json gives, per file, the expected normalized event and tool, the raw names, and
 every string field the payload carries.
 """
@@ -29,7 +29,7 @@ ANY_FIELDS = ["tool_response", "error", "llm_request", "llm_response", "mcp_cont
 
 
 def test_every_fixture_has_a_golden_entry_and_back() -> None:
-    assert len(FILES) == 46  # 27 Claude + 19 Gemini captures
+    assert len(FILES) == 62  # 27 Claude + 19 Gemini + 16 Codex captures
     assert sorted(GOLDEN) == FILES
 
 

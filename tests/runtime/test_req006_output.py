@@ -99,7 +99,12 @@ def test_req_006_5_6_continue_false(platform: Platform) -> None:
     assert out(HookOutput(continue_loop=False), platform, E.AFTER_TOOL) == {"continue": False}
 
 
-@pytest.mark.parametrize("platform", list(Platform))
+# Codex CLI 0.169.0 voids a PreToolUse answer with `continue` (the call would run) and shows
+# suppressOutput nowhere: its module maps them (tests/runtime/test_codex_runtime.py).
+SEED_SHAPED = [p for p in Platform if p is not Platform.CODEX]
+
+
+@pytest.mark.parametrize("platform", SEED_SHAPED)
 def test_req_006_5_7_stop_reason_with_continue_false(platform: Platform) -> None:
     document = out(HookOutput(continue_loop=False, stop_reason="enough"), platform, E.BEFORE_TOOL)
     assert document == {"continue": False, "stopReason": "enough"}
@@ -110,7 +115,7 @@ def test_req_006_5_7_no_stop_reason_while_continuing(platform: Platform) -> None
     assert denormalize_output(HookOutput(stop_reason="ignored"), platform, E.BEFORE_TOOL) == "{}"
 
 
-@pytest.mark.parametrize("platform", list(Platform))
+@pytest.mark.parametrize("platform", SEED_SHAPED)
 def test_req_006_5_8_suppress_output(platform: Platform) -> None:
     assert out(HookOutput(suppress_output=True), platform, E.SESSION_END) == {"suppressOutput": True}
 

@@ -18,7 +18,8 @@ GEMINI = Platform.GEMINI
 
 
 def test_req_006_1_1_platform_members_and_values() -> None:
-    assert {p.name: p.value for p in Platform} == {"CLAUDE": "claude", "GEMINI": "gemini"}
+    assert {p.name: p.value for p in Platform} == {"CLAUDE": "claude", "GEMINI": "gemini",
+                                                       "CODEX": "codex"}
 
 
 def test_req_006_1_2_platform_is_a_str_enum() -> None:
@@ -205,8 +206,9 @@ def test_kebab_case_of_the_other_platform_is_not_borrowed() -> None:
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [
-        ("PreToolUse", CLAUDE),
-        ("Stop", CLAUDE),
+        ("PostToolUseFailure", CLAUDE),
+        ("PreToolUse", None),  # Claude Code's names are Codex CLI's too
+        ("Stop", None),
         ("BeforeTool", GEMINI),
         ("AfterAgent", GEMINI),
         ("SessionStart", None),

@@ -16,6 +16,7 @@ from unittest import mock
 import pytest
 from runtime_support import (
     PAYLOADS,
+    capture_name,
     cli_env,
     load_payload,
     payload_path,
@@ -99,7 +100,7 @@ def test_req_006_10_2_claude_block_of_a_real_pre_tool_use() -> None:
 )
 @pytest.mark.parametrize("platform", list(Platform))
 def test_req_006_10_3_always_returns_zero(hook: Any, platform: Platform) -> None:
-    run = run_in_process(hook, platform, payload_text(f"{platform}/SessionStart.json"))
+    run = run_in_process(hook, platform, payload_text(capture_name(platform, "SessionStart")))
     assert run.rc == 0
     single_json_object(run.stdout)
 
@@ -153,7 +154,7 @@ def test_sys_exit_zero_means_no_opinion(code: int | None) -> None:
 
 @pytest.mark.parametrize("platform", list(Platform))
 def test_hook_returning_none_means_no_opinion(platform: Platform) -> None:
-    run = run_in_process(lambda inp: None, platform, payload_text(f"{platform}/SessionStart.json"))
+    run = run_in_process(lambda inp: None, platform, payload_text(capture_name(platform, "SessionStart")))
     assert (run.rc, run.stdout) == (0, "{}\n")
 
 
@@ -364,7 +365,7 @@ def test_process_noisy_hook_prints_exactly_one_json_object(
 
 @pytest.mark.parametrize("platform", list(Platform))
 def test_process_raising_hook_prints_the_error_json(hook_script: Path, platform: Platform) -> None:
-    proc = run_script(hook_script, ["raise", platform], payload_path(f"{platform}/SessionEnd.json").read_bytes())
+    proc = run_script(hook_script, ["raise", platform], payload_path(capture_name(platform, "SessionEnd")).read_bytes())
     document = _stdout(proc)
     assert document["decision"] == "block"
     assert "Context: SessionEnd hook" in document["reason"]

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..hookoutput import HookOutput
     from ..host import HookCommand
     from ..schema import Problem
+    from ..trust import TrustEdit
     from ..verdicts import RunResult, Verdict
 
 # The parts of a registered command that vary: the hook's name and the interpreter, which
@@ -108,6 +109,22 @@ class AgentCLI:
         mcp = self.mcp_split(name)
         return mcp_tool(*mcp) if mcp else name.lower()
 
+    def normalize_call(self, name: str, tool_input: Any) -> str:
+        """The normalized tool of one call; a CLI whose one tool does several jobs (Codex's
+        apply_patch) decides from the input. Default: ``normalize_tool(name)``."""
+        return self.normalize_tool(name)
+
+    def tool_files(self, tool: str, raw_tool: str, tool_input: Any) -> list[dict[str, Any]]:
+        """The files a call writes, ``{"path", "action", "move_to"}`` each (HookInput.files).
+
+        Default: write_file / edit_file's ``file_path`` (action ``write`` or ``update``).
+        """
+        path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
+        if tool not in ("write_file", "edit_file") or not isinstance(path, str) or not path:
+            return []
+        return [{"path": path, "action": "write" if tool == "write_file" else "update",
+                 "move_to": None}]
+
     def platform_tool_names(self, tool: str) -> list[str]:
         """Every name this CLI uses for the normalized ``tool``, preferred first; an MCP tool in
         this CLI's spelling; an unknown name (a tool newer than the table) as given."""
@@ -146,6 +163,12 @@ class AgentCLI:
         """The body of ``hookSpecificOutput`` (without hookEventName); {} for none."""
         return {}
 
+    def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
+                      name: str, decision: str) -> dict[str, Any]:
+        """The last word on an answer (after raw_output is merged): a CLI with a strict schema
+        drops or maps what it cannot read. Default: ``result`` as it is."""
+        return result
+
     # --- generator: the settings file and registrations ------------------------------------
     settings_file: str = ""                 # project-relative path of the file hookwrap edits
     settings_comments: bool = False         # True: the file is JSONC and comments are kept
@@ -170,10 +193,14 @@ class AgentCLI:
         pattern = self.__dict__.get("_owned")
         if pattern is None:
             template = self.command(f".hookwrap/hooks/{_NAME_MARK}.py", _PYTHON_MARK)
-            parts = re.split(f"({_NAME_MARK}|{_PYTHON_MARK})", template)
-            pattern = re.compile("".join(
-                _NAME if part == _NAME_MARK else _PYTHON if part == _PYTHON_MARK
-                else re.escape(part) for part in parts))
+            regex, named = [], False
+            for part in re.split(f"({_NAME_MARK}|{_PYTHON_MARK})", template):
+                if part == _NAME_MARK:  # the name may appear more than once: the same each time
+                    regex.append("(?P=name)" if named else _NAME)
+                    named = True
+                else:
+                    regex.append(_PYTHON if part == _PYTHON_MARK else re.escape(part))
+            pattern = re.compile("".join(regex))
             self.__dict__["_owned"] = pattern
         match = pattern.fullmatch(command.strip())
         return match.group("name") if match else None
@@ -272,6 +299,13 @@ class AgentCLI:
     def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         """Whether the CLI trusts the project enough to run its hooks; [] without a trust gate."""
+        return []
+
+    def trust_edits(self, root: Any, home: Any, env: Mapping[str, str],
+                    settings_text: str | None = None) -> list[TrustEdit]:
+        """What `hookwrap trust` writes so this CLI runs the project's hookwrap hooks (computed
+        from ``settings_text`` when given, else the project's settings file); [] when the CLI
+        has no trust gate hookwrap can record."""
         return []
 
     def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:

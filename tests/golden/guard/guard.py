@@ -37,7 +37,8 @@ HOOK_FILES = [
 
 # File rules: (what it is, where the patterns apply, fnmatch patterns, what to do instead,
 # which changes it covers). Where: "name" = the file name, "dir" = any component of the path,
-# "root" = HOOK_FILES-style paths. Changes: "edit" = the write_file and edit_file tools,
+# "root" = HOOK_FILES-style paths. Changes: "edit" = the files a call writes (write_file,
+# edit_file, a Codex patch),
 # "write" = a shell command that writes the file (`>`, tee, cp, mv, sed -i...: _changed_files),
 # "remove" = a shell command that deletes or moves it away. Symlinks are followed: a link
 # named notes.txt that points at .env is .env.
@@ -225,12 +226,14 @@ _SHELL_VALUE_OPTIONS = {"-o", "+o", "-O", "+O", "--rcfile", "--init-file"}
 
 def hook(event: HookInput) -> HookOutput | None:
     """Block the call when a rule matches; otherwise no opinion (None)."""
+    # Every file the call writes: write_file's or edit_file's file_path, or each file a Codex
+    # apply_patch adds, updates, deletes or moves (event.files has the details).
+    for path in event.file_paths:
+        blocked = _check_path(path, event.cwd or os.getcwd(), "edit", path)
+        if blocked:
+            return blocked
     if event.tool_name == "shell":
         return _check_command(event.tool_input.get("command"), event.cwd or os.getcwd())
-    if event.tool_name in ("write_file", "edit_file"):
-        path = event.tool_input.get("file_path")
-        if isinstance(path, str) and path:
-            return _check_path(path, event.cwd or os.getcwd(), "edit", path)
     return None
 
 
