@@ -112,7 +112,7 @@ class Manifest:
         line = "platforms = [" + ", ".join(f'"{v}"' for v in values) + "]\n"
         lines = self.dumps().splitlines(keepends=True)
         at = next((i + 1 for i, text in enumerate(lines) if re.match(r"^version\s*=", text)), 0)
-        self._document = _parse("".join(lines[:at] + [line] + lines[at:]), self._label)
+        self._document = _parse("".join([*lines[:at], line, *lines[at:]]), self._label)
 
     def get(self, name: str) -> HookSpec | None:
         """The hook called ``name``, or None."""

@@ -88,8 +88,8 @@ def _deletes_everything(command: Command) -> bool:
     and a target of /, ~, $HOME, .. or an ancestor of them."""
     if command.program != "rm":
         return False
-    options, operands = _options_and_operands(command.args)
-    options = set(options)  # `rm -x -x -x ...` costs one look per distinct word
+    given, operands = _options_and_operands(command.args)
+    options = set(given)  # `rm -x -x -x ...` costs one look per distinct word
     recursive = any(_has_option(word, "rR", "--recursive") for word in options)
     forced = any(_has_option(word, "f", "--force") for word in options)
     return recursive and forced and any(_is_everything(word) for word in operands)
@@ -598,9 +598,10 @@ def _commands(line: str, depth: int = 0, outer: str | None = None) -> list[Comma
 
 def _close(level: _Level) -> None:
     """A substitution ends: it becomes one word of the command around it."""
-    if level.kind != "group":
-        level.parent.subs.append((level.commands, len(level.parent.words)))
-        level.parent.words.append("$(...)")
+    parent = level.parent
+    if level.kind != "group" and parent is not None:
+        parent.subs.append((level.commands, len(parent.words)))
+        parent.words.append("$(...)")
 
 
 def _finish(level: _Level, depth: int, outer: str | None, found: list[Command]) -> None:
@@ -612,13 +613,14 @@ def _finish(level: _Level, depth: int, outer: str | None, found: list[Command]) 
     prefix = len(raw) - len(words)  # how many words the wrappers took: `sudo $(curl ..)`
     for inner, index in subs:
         for command in inner:
-            command.inside = outer if outer is not None else ("" if index <= prefix else program)
+            command.inside = outer if outer is not None else (
+                "" if index <= prefix else program)
     for body, index in nested:
         if depth < _MAX_DEPTH:
             found.extend(_commands(body, depth + 1, "" if index <= prefix else program))
-    body = _shell_body(words)
-    if body is not None and depth < _MAX_DEPTH:
-        found.extend(_commands(body, depth + 1))
+    shell_body = _shell_body(words)
+    if shell_body is not None and depth < _MAX_DEPTH:
+        found.extend(_commands(shell_body, depth + 1))
     if outer is not None or not (words or writes):
         return
     command = Command(words, writes, level.upstream, level.pipeline)
