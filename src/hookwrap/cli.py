@@ -304,10 +304,21 @@ def _click_exceptions():
     return importlib.import_module(typer.BadParameter.__module__)
 
 
+def _printable_streams() -> None:
+    """A settings file may hold a lone surrogate (valid JSON): messages that quote it must not
+    crash the output stream, so unencodable characters are written as backslash escapes."""
+    import contextlib
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the CLI and map every outcome to hookwrap's exit codes (never a traceback for users)."""
     exceptions = _click_exceptions()
     command = typer.main.get_command(app)
+    _printable_streams()
     try:
         result = command.main(args=argv, prog_name="hookwrap", standalone_mode=False)
         return result if isinstance(result, int) else EXIT_OK

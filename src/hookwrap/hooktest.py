@@ -252,6 +252,9 @@ def _test_one(root: Path, platform: Platform, cmd: host.HookCommand, given: dict
         base.summary = f"not run: matcher {cmd.matcher!r} does not select {target!r}"
         base.problems.append(base.summary + " (pick another call with --tool)")
         return base
+    if cli(platform).owned_name(cmd.command) is None:
+        base.notes.append("this command is not one hookwrap wrote (a look-alike of its entry); "
+                          "it ran as the CLI would run it, and `hookwrap sync` leaves it alone")
     if on_run is not None:
         on_run(platform.value, cmd.command)
     result = host.run_command(cmd, payload, project_dir=root, env=env)

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-from hookwrap.errors import EntryError, ManifestError
+from hookwrap.errors import EntryError, ManifestError, UsageError
 from hookwrap.hookentry import (
     ALL_PLATFORMS,
     COMMON_KEYS,
@@ -14,9 +14,9 @@ from hookwrap.hookentry import (
     check_entry,
     check_name,
     check_platforms,
-    show,
 )
 from hookwrap.platforms import Platform
+from hookwrap.registrations import python_words
 
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 MANIFEST_VERSION = 1
 
 _TOP_KEYS = ("version", "python", "platforms", "hooks")
-# What `python` may not hold: quotes, variables, command substitution, separators, redirections.
-_SHELL_SYNTAX = re.compile(r"[\"'`$;&|<>()\\\n\r\t*?~#]|^\s|\s$")
 # Windows editors may save one; TOML forbids it and tomlkit would only say "Empty key".
 BOM = "\ufeff"
 BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run the command again"
@@ -72,7 +70,7 @@ class Manifest:
         try:
             text = path.read_text(encoding="utf-8")
             data = tomllib.loads(text)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             return cls.load(path)
         document = _PlainDocument(data)
         validator = _Validator(document, text, path.name)
@@ -231,6 +229,9 @@ def _parse(text: str, label: str) -> TOMLDocument:
         raise ManifestError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=BOM_HINT)
     try:
         return tomlkit.parse(text)
+    except RecursionError:
+        raise ManifestError(f"{label}: values are nested too deeply to read",
+                            hint="hook options are plain strings, numbers and lists") from None
     except ParseError as error:
         # tomlkit's message ends with its own " at line L col C"; say it once, up front.
         message = re.sub(r" at line \d+ col \d+$", "", str(error))
@@ -294,12 +295,13 @@ class _Validator:
                        hint="upgrade hookwrap, or set version = 1")
         python = data.get("python")
         if python is not None and (not isinstance(python, str) or not python.strip()):
-            self._fail("python", "must be a non-empty string such as \"python3\"")
-        if isinstance(python, str) and _SHELL_SYNTAX.search(python):
-            # It goes into every registered command: shell syntax there would run as code.
-            self._fail("python", f"{show(python)} holds shell syntax; it must name an "
-                       "interpreter: a command on PATH or a path (a space is fine)",
-                       hint='e.g. python = "python3" or python = "/opt/py 3.12/bin/python3"')
+            self._fail("python", "must be a non-empty string such as \"python3\"",
+                       hint="leave it out for python3, the default")
+        if isinstance(python, str):
+            try:
+                python_words(python)  # it goes into every registered command
+            except UsageError as error:
+                self._fail("python", error.message, hint=error.hint)
         self.platforms = ALL_PLATFORMS
         if "platforms" in data:
             try:

@@ -38,10 +38,12 @@ def manifest_entry(root: str, name: str) -> dict[str, Any]:
     try:
         import tomllib  # novm: Python 3.11+; older ones take the fallback reader below
     except ImportError:
-        return _read_table(text, name)
+        tomllib = None  # type: ignore[assignment]
     try:
+        if tomllib is None:
+            return _read_table(text, name)
         entry = tomllib.loads(text).get("hooks", {}).get(name, {})
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):  # a broken file: the defaults
         return {}
     return entry if isinstance(entry, dict) else {}
 
@@ -79,10 +81,12 @@ def _read_table(text: str, name: str) -> dict[str, Any]:
     """The ``[hooks.<name>]`` table of a TOML text, by the fallback reader."""
     # Only "\n" ends a TOML line (splitlines() would also split at "\x85" inside a string).
     lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
-    start = next((i for i, line in enumerate(lines) if _is_header(line, name)), None)
+    inside = _in_multiline_string(lines)
+    start = next((i for i, line in enumerate(lines) if not inside[i] and _is_header(line, name)),
+                 None)
     if start is None:
         return {}
-    body = "\n".join(_table_lines(lines[start + 1:]))
+    body = "\n".join(_table_lines(lines[start + 1:], inside[start + 1:]))
     entry: dict[str, Any] = {}
     position = 0
     while position < len(body):
@@ -105,11 +109,25 @@ def _is_header(line: str, name: str) -> bool:
     return match is not None and name in match.groups()
 
 
-def _table_lines(lines: list[str]) -> list[str]:
+def _in_multiline_string(lines: list[str]) -> list[bool]:
+    """Per line: does it start inside a multi-line string (\"\"\" or \'\'\'), where a "[hooks.x]"
+    is text, not a header."""
+    flags, delimiter = [], None
+    for line in lines:
+        flags.append(delimiter is not None)
+        for quote in re.findall(r'"""|\'\'\'', line):
+            if delimiter is None:
+                delimiter = quote
+            elif quote == delimiter:
+                delimiter = None
+    return flags
+
+
+def _table_lines(lines: list[str], inside: list[bool]) -> list[str]:
     """The lines up to the next table header (a "[" that does not continue an open array)."""
     kept, depth = [], 0
-    for line in lines:
-        if depth == 0 and _TABLE.match(line):
+    for line, quoted in zip(lines, inside):
+        if depth == 0 and not quoted and _TABLE.match(line):
             break
         kept.append(line)
         depth = max(0, depth + _bracket_balance(line))
@@ -174,9 +192,9 @@ def _unescape(raw: str) -> str:
     """A TOML basic string's escapes (the JSON ones, plus \\U and \\e)."""
     import json
 
-    raw = re.sub(r"\\U([0-9A-Fa-f]{8})", lambda m: chr(int(m.group(1), 16)), raw)
     try:
+        raw = re.sub(r"\\U([0-9A-Fa-f]{8})", lambda m: chr(int(m.group(1), 16)), raw)
         decoded = json.loads('"' + raw.replace("\\e", "\\u001b") + '"')
-    except ValueError:
+    except (ValueError, OverflowError):  # chr() past U+10FFFF, or a bad escape
         raise _Unreadable(raw) from None
     return str(decoded)

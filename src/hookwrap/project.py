@@ -198,7 +198,9 @@ def _plan_startup(plan: Plan, manifest) -> None:
 
     plan.problems.extend(script_errors(plan.root, [spec.name for spec in manifest.hooks]))
     if manifest.hooks:
-        error = interpreter_error(_python(manifest))
+        scripts = [plan.root / regs.script_path(spec.name) for spec in manifest.hooks
+                   if (plan.root / regs.script_path(spec.name)).is_file()]
+        error = interpreter_error(_python(manifest), scripts=scripts)
         if error:
             plan.problems.append(f"hookwrap.toml: python: {error}")
 

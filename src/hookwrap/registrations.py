@@ -35,12 +35,46 @@ def script_path(name: str) -> str:
     return f".hookwrap/hooks/{name}.py"
 
 
-def command_for(name: str, platform: Platform, python: str = "python3") -> str:
-    """The registered command: the CLI's module decides how it finds the project. The
-    interpreter is shell-quoted when it holds a space (the manifest refuses shell syntax)."""
+# What a word of the manifest's `python` may not hold: it is quoted into every registered
+# command, so variables, substitutions, globs, separators or a ~ would not do what they seem to.
+_NOT_LITERAL = re.compile(r"[`$;&|<>()*?\n\r]|^~")
+
+
+def python_words(python: str) -> list[str]:
+    """The manifest's `python` as words (POSIX shell quoting: `python3 -I`, `uv run python`,
+    `'/opt/my py/bin/python3'`); UsageError for anything but an interpreter and its arguments."""
     import shlex
 
-    return cli(platform).command(script_path(name), shlex.quote(python))
+    hint = 'e.g. python = "python3", "python3 -I", "uv run python" or "\'/opt/my py/bin/python3\'"'
+    try:
+        words = shlex.split(python)
+    except ValueError as error:
+        raise UsageError(f"{python!r} is not a command line ({error})", hint=hint) from None
+    if not words:
+        raise UsageError("is empty", hint=hint)
+    bad = next((word for word in words if _NOT_LITERAL.search(word)), None)
+    if bad is not None:
+        raise UsageError(f"{bad!r} holds shell syntax; `python` names an interpreter and its "
+                         "arguments, and goes into every registered command as plain words",
+                         hint=hint)
+    first = words[0]
+    if "/" in first and not first.startswith("/"):
+        # Hooks run from other directories than the root (Codex runs them in the session's).
+        raise UsageError(f"{first!r} is a relative path; hooks run from other directories",
+                         hint="name an interpreter on PATH (python3) or an absolute path")
+    return words
+
+
+def python_command(python: str) -> str:
+    """The interpreter part of a registered command, each word shell-quoted when needed."""
+    import shlex
+
+    return " ".join(shlex.quote(word) for word in python_words(python))
+
+
+def command_for(name: str, platform: Platform, python: str = "python3") -> str:
+    """The registered command: the CLI's module decides how it finds the project."""
+    return cli(platform).command(script_path(name), python_command(python))
 
 
 def split_matcher(matcher: str | None) -> list[str]:
@@ -78,6 +112,11 @@ def check_tool_names(matcher: str | None) -> list[str]:
     for part in split_matcher(matcher):
         if part in known:
             continue
+        if part.startswith("mcp__") and "__" not in part[5:] and _SIMPLE_NAME.match(part):
+            # A plain mcp__github names no tool on any CLI: it would match nothing.
+            raise UsageError(f"{part!r} names an MCP server, not a tool",
+                             hint=f"use {part}__.* for every tool of that server, or "
+                                  f"{part}__<tool> for one")
         if part.startswith("mcp_") and not part.startswith("mcp__"):
             server, _, tool = part[4:].partition("_")
             raise UsageError(

@@ -1,5 +1,8 @@
 """Will the hooks start at all? The faults that make every call of a hook fail before it runs.
 
+The syntax check is best effort: Python 3.9's grammar is checked with ``ast`` (which misses a
+few 3.10+ forms), and every script is also compiled by the interpreter the hooks run with.
+
 A hook script with a syntax error (or syntax newer than Python 3.9), a missing runtime under
 .hookwrap/lib, or an interpreter older than the runtime's floor: Claude Code then blocks every
 call the hook matches (the guard's onFailure) or shows an error each time, and other CLIs skip
@@ -45,17 +48,34 @@ def missing_runtime(root: Path, runtime_dir: str, modules: Sequence[str]) -> lis
     return [f"{runtime_dir}/{m}" for m in modules if not (root / runtime_dir / m).is_file()]
 
 
-def interpreter_error(python: str, env: Mapping[str, str] | None = None) -> str:
-    """Why ``python`` cannot run the hooks ("" when it can): not found, not runnable, too old."""
-    path = shutil.which(python, path=(env or {}).get("PATH") if env is not None else None)
-    if path is None:
+def _argv(python: str, env: Mapping[str, str] | None) -> list[str] | None:
+    """The interpreter's words with the first resolved on PATH, or None when it is not found."""
+    from .registrations import python_words
+
+    words = python_words(python)
+    path = shutil.which(words[0], path=env.get("PATH") if env is not None else None)
+    return None if path is None else [path, *words[1:]]
+
+
+def interpreter_error(python: str, env: Mapping[str, str] | None = None,
+                      scripts: Sequence[Path] = ()) -> str:
+    """Why ``python`` cannot run the hooks ("" when it can): not found, not runnable, too old,
+    or one of ``scripts`` does not compile on it (syntax newer than that interpreter)."""
+    argv = _argv(python, env)
+    if argv is None:
         return f"{python} is not on PATH: no hook can start"
+    compile_all = ("import sys\nfor f in sys.argv[1:]:\n    compile(open(f, 'rb').read(), f, 'exec')\n"
+                   f"{_VERSION}")
     try:
-        done = subprocess.run([path, "-c", _VERSION], capture_output=True, text=True, timeout=20,
-                              env=dict(env) if env is not None else None, check=False)
+        done = subprocess.run([*argv, "-c", compile_all, *map(str, scripts)], capture_output=True,
+                              text=True, timeout=60, env=dict(env) if env is not None else None,
+                              check=False)
+        if done.returncode != 0 and "SyntaxError" in done.stderr:
+            last = done.stderr.strip().splitlines()[-1]
+            return f"a hook script does not compile on {python} ({last}): that hook cannot start"
         major, minor = (int(x) for x in done.stdout.strip().split("."))
     except (OSError, ValueError, subprocess.SubprocessError):
-        return f"{path} does not run: no hook can start"
+        return f"{argv[0]} does not run: no hook can start"
     if (major, minor) < FLOOR:
         return (f"{python} is Python {major}.{minor}; the hooks need {FLOOR[0]}.{FLOOR[1]} or "
                 "newer, so none can start")
@@ -64,9 +84,11 @@ def interpreter_error(python: str, env: Mapping[str, str] | None = None) -> str:
 
 def python_version(python: str, env: Mapping[str, str] | None = None) -> str:
     """``"3.11"`` for a runnable interpreter, else ""."""
-    path = shutil.which(python, path=(env or {}).get("PATH") if env is not None else None)
+    argv = _argv(python, env)
+    if argv is None:
+        return ""
     try:
-        done = subprocess.run([path or python, "-c", _VERSION], capture_output=True, text=True,
+        done = subprocess.run([*argv, "-c", _VERSION], capture_output=True, text=True,
                               timeout=20, env=dict(env) if env is not None else None, check=False)
     except (OSError, subprocess.SubprocessError):
         return ""

@@ -90,7 +90,7 @@ def test_user_entries_survive_add_and_remove(project: Path) -> None:
     hw(project, "add", "before_tool", "guard")
     data = json.loads((project / CODEX).read_text())
     assert data["hooks"]["PreToolUse"][0] == mine["hooks"]["PreToolUse"][0]
-    assert owned_name(data["hooks"]["PreToolUse"][1]["hooks"][0]) == "guard"
+    assert owned_name(data["hooks"]["PreToolUse"][1]["hooks"][0], "codex") == "guard"
     hw(project, "remove", "guard")
     assert json.loads((project / CODEX).read_text()) == mine
 
@@ -125,7 +125,7 @@ def test_the_command_fails_closed_and_says_why_without_a_project(tmp_path: Path)
     assert "no hookwrap.toml in" in done.stderr and "hook guard cannot run" in done.stderr
     audit = CODEX_CLI.command(".hookwrap/hooks/audit.py", "python3")
     assert _run_command(audit, elsewhere).returncode == 1  # fails open: Codex goes on
-    assert owned_name({"command": audit}) == "audit"
+    assert owned_name({"command": audit}, "codex") == "audit"
 
 
 def test_set_toml_values_keeps_every_other_line() -> None:

@@ -122,3 +122,13 @@ def test_the_fallback_reader_agrees_with_tomllib(tables: dict[str, dict[str, obj
     parsed = tomllib.loads(text)["hooks"]
     for name in tables:
         assert _read_table(text, name) == parsed[name]
+
+
+def test_the_fallback_reader_skips_headers_inside_multiline_strings() -> None:
+    text = ('[hooks.a]\ncheck = """\n[hooks.gate]\ncheck = "from the string"\n"""\n\n'
+            '[hooks.gate]\ncheck = "make test"\n')
+    assert _read_table(text, "gate") == tomllib.loads(text)["hooks"]["gate"] == {"check": "make test"}
+
+
+def test_the_fallback_reader_takes_a_broken_escape_as_missing() -> None:
+    assert _read_table('[hooks.gate]\nx = "\\U7FFFFFFF"\ny = 1\n', "gate") == {"y": 1}

@@ -59,3 +59,21 @@ def test_doctor_survives_an_unreadable_user_config(tmp_path: Path,
     result = hw(root, "doctor")
     assert "internal error" not in result.err
     assert "fail settings-parse: ~/.claude/settings.json: cannot read it (Permission denied)" in result.out
+
+
+def test_a_deeply_nested_manifest_value_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    root = init_project(tmp_path)
+    manifest = root / "hookwrap.toml"
+    manifest.write_text(manifest.read_text() + "\n[hooks.f]\nevent = \"after_tool\"\n"
+                        "template = \"format\"\ncommand = " + "[" * 3000 + "]" * 3000 + "\n")
+    for args in (["sync"], ["sync", "--check"], ["list"]):
+        result = hw(root, *args)
+        assert result.code == 1 and "nested" in result.err and "Traceback" not in result.err, args
+
+
+def test_doctor_survives_a_lone_surrogate_in_a_settings_key(tmp_path: Path) -> None:
+    root = init_project(tmp_path)
+    (root / ".claude").mkdir(exist_ok=True)
+    (root / CLAUDE).write_text('{"hooks": {"\\ud800": []}}')
+    result = hw(root, "doctor")
+    assert "internal error" not in result.err and "Traceback" not in result.err

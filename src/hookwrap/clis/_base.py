@@ -28,11 +28,15 @@ if TYPE_CHECKING:
 # The parts of a registered command that vary: the hook's name and the interpreter, which
 # registrations shell-quote when it holds a space (and refuse when it holds shell syntax).
 _NAME = r"(?P<name>[a-z][a-z0-9_-]{0,63})"
-_PYTHON = r"(?P<python>'[^']*'|[^\s'\"`$;&|<>()\\]+)"
+_WORD = r"(?:'[^']*'|[^\s'\"`$;&|<>()\\]+)"
+_PYTHON = rf"(?P<python>{_WORD}(?: {_WORD})*)"
 _NAME_MARK, _PYTHON_MARK = "\x00", "\x01"
 
 BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
+
+
+MCP_PREFIX = "mcp__"
 
 
 def mcp_tool(server: str, tool: str) -> str:
@@ -130,8 +134,7 @@ class AgentCLI:
         this CLI's spelling; an unknown name (a tool newer than the table) as given."""
         names = [n for n, normalized in self.tools.items() if normalized == tool]
         if not names:
-            mcp = split_mcp_tool(tool)
-            return [self.mcp_name(*mcp)] if mcp else [tool]
+            return [self.mcp_pattern(tool) if tool.startswith(MCP_PREFIX) else tool]
         preferred = self.tool_names()[tool]
         return [preferred] + [n for n in names if n != preferred]
 
@@ -139,9 +142,19 @@ class AgentCLI:
         """(server, tool) of this CLI's name for an MCP tool (``mcp__github__create_issue``)."""
         return split_mcp_tool(name)
 
+    # This CLI's spelling of an MCP tool: prefix + server + separator + tool.
+    mcp_prefix, mcp_separator = "mcp__", "__"
+
     def mcp_name(self, server: str, tool: str) -> str:
-        """This CLI's name for an MCP server's tool (either part may be a regex, for matchers)."""
-        return mcp_tool(server, tool)
+        """This CLI's name for an MCP server's tool, spelled as given (matchers are
+        case-sensitive); either part may be a regex."""
+        return f"{self.mcp_prefix}{server}{self.mcp_separator}{tool}"
+
+    def mcp_pattern(self, pattern: str) -> str:
+        """A normalized MCP name or pattern (``mcp__github__.*``, ``mcp__.*``) in this CLI's
+        spelling (Gemini: ``mcp_github_.*``, ``mcp_.*``)."""
+        mcp = split_mcp_tool(pattern)
+        return self.mcp_name(*mcp) if mcp else self.mcp_prefix + pattern[len(MCP_PREFIX):]
 
     # --- runtime: answers ------------------------------------------------------------------
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:

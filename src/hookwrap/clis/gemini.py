@@ -111,8 +111,7 @@ class GeminiCLI(AgentCLI):
         server, sep, tool = name[4:].partition("_")
         return (server, tool) if sep and server and tool else None
 
-    def mcp_name(self, server: str, tool: str) -> str:
-        return f"mcp_{server}_{tool}"
+    mcp_prefix, mcp_separator = "mcp_", "_"
 
     # --- runtime: answers ------------------------------------------------------------------
     def top_decision(self, decision: str) -> str:
