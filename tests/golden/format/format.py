@@ -64,8 +64,14 @@ def hook(event: HookInput) -> HookOutput | None:
     # One file for write_file and edit_file; a Codex apply_patch may touch several (a moved
     # file is formatted where it went, a deleted one not at all).
     paths = [f["move_to"] or f["path"] for f in event.files if f["action"] != "delete"]
-    notes = [note.context for note in (_format(event, path) for path in paths) if note]
-    return HookOutput(context="\n\n".join(notes)) if notes else None
+    results = [result for result in (_format(event, path) for path in paths) if result]
+    if not results:
+        return None
+    # Context for the model (a file it must read again, an error it can fix); a message for
+    # the user (a formatter that is missing: only they can install it).
+    return HookOutput(context="\n\n".join(r.context for r in results if r.context),
+                      system_message="\n\n".join(r.system_message for r in results
+                                                  if r.system_message))
 
 
 def _format(event: HookInput, path: str) -> HookOutput | None:
