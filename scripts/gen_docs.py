@@ -29,9 +29,11 @@ from hookwrap import (
     Platform,
     platform_tool_names,
 )
+from hookwrap.platforms import cli
 
 ROOT = Path(__file__).resolve().parent.parent
-LABELS = {Platform.CLAUDE: "Claude Code", Platform.GEMINI: "Gemini CLI"}
+# Each column is labelled with the release its facts were checked against.
+LABELS = {p: f"{cli(p).label} {cli(p).version}" for p in Platform}
 NONE = "—"
 _BLOCK = re.compile(
     r"(<!-- BEGIN generated: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- END generated: (?P=name) -->)",
@@ -76,9 +78,9 @@ def _tool_order() -> list[str]:
 
 
 def _tool_cell(platform: Platform, tool: str) -> str:
-    if tool not in NORMALIZED_TO_TOOL[platform]:
-        return NONE
     names = platform_tool_names(tool, platform)
+    if tool not in NORMALIZED_TO_TOOL[platform] and names == [tool]:
+        return NONE  # not a name of this CLI: passed through as given
     cell = f"`{names[0]}`"
     if len(names) > 1:
         cell += " (also " + ", ".join(f"`{n}`" for n in names[1:]) + ")"

@@ -48,7 +48,8 @@ def foreign(root: Path, rel: str) -> str:
 
 def statuses(root: Path) -> dict[str, dict[str, str]]:
     rows = json.loads(hw(root, "list", "--json").out)
-    return {row["name"]: {p: v["status"] for p, v in row["platforms"].items()} for row in rows}
+    return {row["name"]: {p: v["status"] for p, v in row["platforms"].items()
+                          if v["status"] != "not selected"} for row in rows}
 
 
 def drop_handler(data: dict[str, Any], name: str) -> None:

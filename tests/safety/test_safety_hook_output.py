@@ -17,9 +17,12 @@ PAYLOADS = {
                       "tool_input": {"command": "ls"}},
     Platform.GEMINI: {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
                       "tool_input": {"command": "ls"}},
+    Platform.CODEX: {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                     "tool_input": {"command": "ls"}},
 }
 BAD = [
-    HookOutput(raw_output={"x": float("nan")}),
+    # A key every CLI reads: Codex CLI's module drops keys outside its schema, NaN or not.
+    HookOutput(raw_output={"systemMessage": float("nan")}),
     HookOutput(updated_input={"command": "ls", "n": float("inf")}),
     HookOutput(updated_input={"n": [float("-inf")]}),
 ]

@@ -330,7 +330,9 @@ def test_audit_appends_one_bounded_line_per_event(hook_repo: HookRepo) -> None:
     assert len(first["tool_input"]["content"]) < 300
     assert second["platform"] == "gemini" and second["tool_name"] == "shell"
     assert second["tool_input"] == {"command": "ls"}
-    assert set(first) == {"time", "platform", "event", "raw_event", "tool_name", "session_id", "tool_input"}
+    assert set(first) == {"time", "platform", "event", "raw_event", "tool_name", "session_id", "tool_input",
+                          "files"}
+    assert (first["files"], second["files"]) == (["a.py"], [])
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write into a read-only directory")

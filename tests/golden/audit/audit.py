@@ -64,6 +64,7 @@ def _record(event: HookInput) -> dict:
         "tool_name": event.tool_name,
         "session_id": event.session_id,
         "tool_input": _summary(event.tool_input),
+        "files": event.file_paths,  # what the call writes (every file of a Codex apply_patch)
     }
 
 

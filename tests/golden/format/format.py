@@ -55,11 +55,17 @@ def _manifest_entry() -> dict:
 
 
 def hook(event: HookInput) -> HookOutput | None:
-    """Format the file the tool wrote; context for the model if it changed or failed."""
-    path = event.tool_input.get("file_path")
-    if not isinstance(path, str) or not path:
-        return None
-    # Gemini may send a path relative to cwd; Claude sends it absolute.
+    """Format each file the tool wrote; context for the model if one changed or failed."""
+    # One file for write_file and edit_file; a Codex apply_patch may touch several (a moved
+    # file is formatted where it went, a deleted one not at all).
+    paths = [f["move_to"] or f["path"] for f in event.files if f["action"] != "delete"]
+    notes = [note.context for note in (_format(event, path) for path in paths) if note]
+    return HookOutput(context="\n\n".join(notes)) if notes else None
+
+
+def _format(event: HookInput, path: str) -> HookOutput | None:
+    """Format one file; context for the model if it changed or failed."""
+    # Gemini and Codex may send a path relative to cwd; Claude sends it absolute.
     path = os.path.normpath(os.path.join(event.cwd or ROOT, path))
     entry = _manifest_entry()
     suffixes = [s for s in _option(entry, "suffixes", DEFAULT_SUFFIXES) if isinstance(s, str)]

@@ -66,7 +66,7 @@ SHELL_RULES = [
     ),
 ]
 
-# File rules for write_file and edit_file: (what it is, where the patterns apply: "name" =
+# File rules for every file a call writes (write_file, edit_file, a Codex patch): (what it is, where the patterns apply: "name" =
 # the file name, "dir" = any component of the path, fnmatch patterns, what to do instead).
 # Shell commands that write these files (`echo x > .env`) are not covered here.
 PATH_RULES = [
@@ -130,10 +130,14 @@ _PIPES = {"|", "|&"}
 
 def hook(event: HookInput) -> HookOutput | None:
     """Block the call when a rule matches; otherwise no opinion (None)."""
+    # Every file the call writes: write_file's or edit_file's file_path, or each file a Codex
+    # apply_patch adds, updates, deletes or moves (event.files has the details).
+    for path in event.file_paths:
+        blocked = _check_path(path, event.cwd)
+        if blocked:
+            return blocked
     if event.tool_name == "shell":
         return _check_command(event.tool_input.get("command"))
-    if event.tool_name in ("write_file", "edit_file"):
-        return _check_path(event.tool_input.get("file_path"), event.cwd)
     return None
 
 
