@@ -287,6 +287,9 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
             there = ", ".join(cli(p).label for p in spec.platforms)
             plan.warnings.append(f"{cli(platform).label} has no {spec.event.value} "
                                  f"event: {name} is registered on {there} only")
+    for platform in spec.platforms:
+        agent = cli(platform)
+        plan.warnings.extend(f"{agent.label}: {limit}" for limit in agent.output_limits(spec.event))
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)

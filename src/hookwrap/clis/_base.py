@@ -162,6 +162,11 @@ class AgentCLI:
         drops or maps what it cannot read. Default: ``result`` as it is."""
         return result
 
+    def output_limits(self, event: NormalizedEvent) -> list[str]:
+        """What a HookOutput may ask on ``event`` that this CLI cannot do, and what happens
+        instead (`hookwrap add` warns with each)."""
+        return []
+
     # --- generator: the settings file and registrations ------------------------------------
     settings_file: str = ""                 # project-relative path of the file hookwrap edits
     settings_comments: bool = False         # True: the file is JSONC and comments are kept

@@ -159,6 +159,11 @@ class CopilotCLI(ClaudeCode):
                     "permissionDecisionReason": document.get("reason", "")}
         return document
 
+    def output_limits(self, event: NormalizedEvent) -> list[str]:
+        if event is _E.BEFORE_TOOL:
+            return ["has no ask: an ask is sent as a deny whose reason tells the model to ask the user"]
+        return []
+
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = HOOKS_FILE
     settings_comments = False
@@ -358,6 +363,9 @@ def _interpret(event: str, r: RunResult) -> Verdict:
 
         base = replace(base, updated_input=updated if decision != "deny" else None)
         if decision == "deny":
+            if ASK_NOTE in reason:
+                base = replace(base, notes=(*base.notes, "Copilot CLI hooks cannot ask: hookwrap "
+                                            "sent the ask as a deny"))
             return settle(base, "blocked", reason)
         if output.get("decision") in BLOCKING:
             note = "a top-level decision does not block PreToolUse on Copilot CLI; use permissionDecision"

@@ -157,6 +157,18 @@ class QwenCode(ClaudeCode):
                 result.pop("decision", None)
         return result
 
+    def output_limits(self, event: NormalizedEvent) -> list[str]:
+        if event is _E.BEFORE_TOOL:
+            return ["cannot apply updated_input: a rewrite is sent as a deny whose reason gives the "
+                    "model the new input; context on before_tool is dropped"]
+        if event in (_E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE):
+            return ["ignores a block after a tool: its reason is appended to the tool result "
+                    "as context instead"]
+        if event is _E.AFTER_AGENT:
+            return ["reads continue:false on Stop as 'keep working': continue_loop=False is sent "
+                    "as no block (the agent stops)"]
+        return []
+
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = ".qwen/settings.json"
     settings_comments = True  # Qwen strips comments when it reads the file
@@ -455,6 +467,10 @@ def _json(event: str, data: dict[str, Any]) -> Verdict:
                    context=context, notes=tuple(notes))
     block = data.get("decision") in ("block", "deny") or data.get("continue") is False
     reason = str(data.get("reason") or data.get("stopReason") or "")
+    if REWRITE_NOTE in str(hso.get("permissionDecisionReason") or ""):
+        notes.append("updated_input cannot be applied on Qwen Code: hookwrap sent a deny that "
+                     "gives the model the new input")
+        base = replace(base, notes=tuple(notes))
     if event == "PreToolUse":
         decision = hso.get("permissionDecision")
         if decision == "deny" or block:
