@@ -28,3 +28,36 @@ def add_guard_audit_context(repo: HookwrapRepo) -> None:
     repo.add("before_tool", "audit", "--matcher", "shell")
     repo.add("before_prompt", "context")
     (repo.root / ".hookwrap" / "context.md").write_text(CONTEXT_MARKER + "\n", encoding="utf-8")
+
+# A hand-written before_tool hook: rewrites writes to original.txt, asks on "risky".
+REWRITE_OR_ASK_HOOK = '''\
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+
+from hookwrap import HookInput, HookOutput, main  # noqa: E402
+
+
+def hook(event: HookInput) -> HookOutput | None:
+    command = event.tool_input.get("command")
+    if not isinstance(command, str):
+        return None
+    if "risky" in command:
+        return HookOutput.ask("E2E-ASK-REASON")
+    if "original.txt" in command:
+        return HookOutput(updated_input={**event.tool_input,
+                                         "command": command.replace("original.txt", "rewritten.txt")})
+    return None
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(hook))
+'''
+
+
+def add_rewrite_or_ask(repo: HookwrapRepo) -> None:
+    repo.add("before_tool", "rewrite", "--template", "skeleton", "--matcher", "shell")
+    repo.script("rewrite").write_text(REWRITE_OR_ASK_HOOK, encoding="utf-8")

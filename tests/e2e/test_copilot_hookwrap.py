@@ -18,8 +18,10 @@ from .qwen_copilot_support import (
     CONTEXT_MARKER,
     FORCED_PUSH,
     add_guard_audit_context,
+    add_rewrite_or_ask,
     hookwrap_repo,
 )
+from hookwrap.clis.copilot import ASK_NOTE
 
 pytestmark = pytest.mark.e2e
 
@@ -92,3 +94,18 @@ def test_trust_records_the_folder_and_the_users_settings_survive(copilot: ChatAg
     repo.hookwrap("remove", "guard")
     assert not (git_project / ".github" / "hooks" / "hookwrap.json").exists()
     assert json.loads(other.read_text()) == {"version": 1, "hooks": {}}
+
+
+def test_updated_input_runs_and_ask_is_a_deny(copilot: ChatAgent, git_project: Path) -> None:
+    repo = hookwrap_repo(copilot, git_project, "copilot")
+    add_rewrite_or_ask(repo)
+    steps = [copilot.shell("echo x > original.txt"), copilot.shell("echo risky > risky.txt"),
+             Reply("Finished.")]
+    result = copilot.run(git_project, steps)
+
+    assert (git_project / "rewritten.txt").exists() and not (git_project / "original.txt").exists()
+    assert not (git_project / "risky.txt").exists(), result.describe()
+    denied = result.tool_results()[1]["text"]
+    assert denied.startswith("Denied by preToolUse hook: E2E-ASK-REASON"), denied
+    assert ASK_NOTE in denied
+    assert not result.failed_hooks(), result.describe()

@@ -18,8 +18,10 @@ from .qwen_copilot_support import (
     CONTEXT_MARKER,
     FORCED_PUSH,
     add_guard_audit_context,
+    add_rewrite_or_ask,
     hookwrap_repo,
 )
+from hookwrap.clis.qwen import REWRITE_NOTE
 
 pytestmark = pytest.mark.e2e
 
@@ -75,4 +77,17 @@ def test_stop_gate_stops_after_max_retries(qwen: ChatAgent, git_project: Path) -
     assert len(result.requests) == 3, result.describe()  # the answer and two retries
     assert "attempt 2 of 2" in result.conversation(2), result.describe()
     assert result.hooks == [("stop_gate", "qwen")] * 3, result.describe()
+    assert not result.failed_hooks(), result.describe()
+
+
+def test_updated_input_is_a_deny_that_gives_the_new_input(qwen: ChatAgent, git_project: Path) -> None:
+    repo = hookwrap_repo(qwen, git_project, "qwen")
+    add_rewrite_or_ask(repo)
+    result = qwen.run(git_project, [qwen.shell("echo x > original.txt"), Reply("Finished.")])
+
+    # Qwen ignores updatedInput: rather than run the original, the call is refused and the
+    # model told what to run instead.
+    assert not (git_project / "original.txt").exists(), result.describe()
+    [denied] = result.tool_results()
+    assert REWRITE_NOTE in denied["text"] and "rewritten.txt" in denied["text"], denied
     assert not result.failed_hooks(), result.describe()

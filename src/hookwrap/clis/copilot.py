@@ -374,7 +374,8 @@ def _interpret(event: str, r: RunResult) -> Verdict:
     block = output.get("decision") == "block"
     if block and event in ("Stop", "SubagentStop"):
         return settle(base, "kept_working", str(output.get("reason") or ""))
-    if block and event == "UserPromptSubmit":
+    if block and event in ("UserPromptSubmit", "PostToolUse"):
+        # PostToolUse: the tool has run; the model sees "Tool result blocked: <reason>".
         return settle(base, "blocked", str(output.get("reason") or ""))
     return settle(base, None)
 
