@@ -138,7 +138,7 @@ class QwenCode(ClaudeCode):
                 specific["permissionDecision"] = "deny"
                 specific["permissionDecisionReason"] = (
                     (output.reason + "\n\n" if output.reason else "") + REWRITE_NOTE
-                    + json.dumps(output.updated_input, ensure_ascii=False))
+                    + json.dumps(output.updated_input, ensure_ascii=False, allow_nan=False))
         elif name in ("PostToolUse", "PostToolUseFailure") and decision in BLOCKING:
             # Qwen ignores a PostToolUse block; its context is appended to the tool result.
             text = "\n\n".join(t for t in (output.reason, output.context) if t)
