@@ -151,10 +151,11 @@ class QwenCode(ClaudeCode):
         if event is _E.AFTER_AGENT and not output.continue_loop:
             # On Stop, Qwen reads continue:false as "keep working" (Claude: stop). The agent
             # stops anyway when no hook blocks, so hookwrap's stop is sent as no block at all.
-            for key in ("continue", "stopReason"):
+            raw = output.raw_output if isinstance(output.raw_output, dict) else {}
+            for key in ("continue", "stopReason", *(("decision",) if output.decision else ())):
                 result.pop(key, None)
-            if output.decision:
-                result.pop("decision", None)
+                if key in raw:  # raw_output still fills the gap it leaves
+                    result[key] = raw[key]
         return result
 
     def output_limits(self, event: NormalizedEvent) -> list[str]:
