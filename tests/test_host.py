@@ -479,7 +479,9 @@ def test_every_sample_has_the_base_fields(project: Path, platform: Platform) -> 
         payload = sample_payload(platform, event, project_dir=project)
         assert payload["hook_event_name"] == event
         assert payload["cwd"] == str(project)
-        assert {"session_id", "transcript_path"} <= payload.keys()
+        assert "session_id" in payload
+        # Copilot CLI 1.0.102 sends a transcript path on Stop only.
+        assert "transcript_path" in payload or platform is Platform.COPILOT
         if platform == Platform.GEMINI:
             assert payload["timestamp"].endswith("Z")
         assert "@" not in json.dumps(payload).replace("@@", "")

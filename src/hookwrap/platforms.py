@@ -37,6 +37,8 @@ class Platform(_StrEnum):
     CLAUDE = "claude"
     GEMINI = "gemini"
     CODEX = "codex"
+    QWEN = "qwen"
+    COPILOT = "copilot"
 
 
 # Assumed by a hook run by hand, when neither --platform nor the payload says which CLI it is.

@@ -15,7 +15,7 @@ RUNTIME_DIR = ".hookwrap/lib/hookwrap"
 RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py", "hookinput.py",
                    "hookoutput.py", "protocol.py", "runner.py", "options.py", "clis/__init__.py",
                    "clis/_base.py", "clis/claude.py", "clis/gemini.py",
-                   "clis/codex.py")
+                   "clis/codex.py", "clis/qwen.py", "clis/copilot.py")
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
                      "__pycache__/\nlogs/\nstate/\n.lock\n"
 
@@ -304,6 +304,9 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
             there = ", ".join(cli(p).label for p in spec.platforms)
             plan.warnings.append(f"{cli(platform).label} has no {spec.event.value} "
                                  f"event: {name} is registered on {there} only")
+    for platform in spec.platforms:
+        agent = cli(platform)
+        plan.warnings.extend(f"{agent.label}: {limit}" for limit in agent.output_limits(spec.event))
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)

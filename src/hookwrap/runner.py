@@ -8,7 +8,7 @@ import sys
 
 from .hookinput import HookInput, normalize_input
 from .hookoutput import HookOutput, denormalize_output
-from .platforms import DEFAULT_PLATFORM, NormalizedEvent, Platform, all_clis, detect_platform
+from .platforms import DEFAULT_PLATFORM, NormalizedEvent, Platform, all_clis, cli, detect_platform
 from .protocol import format_hook_error, output_hook_error, read_stdin, write_stdout
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -86,7 +86,27 @@ def _report_error(error: BaseException, hook_input: HookInput | None) -> None:
         document = format_hook_error(error, context)
         write_stdout(json.dumps({"systemMessage": document["reason"]}))
         return
-    output_hook_error(error, context)
+    if hook_input is None:
+        output_hook_error(error, context)
+        return
+    # Some CLIs read the error document's block only in their own words (Copilot CLI).
+    document = cli(hook_input.platform).error_output(format_hook_error(error, context),
+                                                     hook_input.event)
+    write_stdout(json.dumps(document))
+
+
+def _host(platform: Platform) -> tuple[Platform, bool]:
+    """The CLI really running this process, and whether it runs the hook elsewhere.
+
+    A CLI may run another CLI's registrations too (Copilot CLI runs .claude/settings.json):
+    then that CLI answers, and when it runs hookwrap's hooks from its own registrations this
+    run calls no hook, so every hook runs once per CLI.
+    """
+    for name in cli(platform).guest_clis:
+        guest = cli(name)
+        if guest.hosts_this_process(os.environ):
+            return guest.platform, guest.runs_own_registration(os.environ)
+    return platform, False
 
 
 def _seal_stdout() -> None:
@@ -106,7 +126,12 @@ def _seal_stdout() -> None:
 def _run(hook: Hook, platform: Platform, raw: str) -> int:
     hook_input: HookInput | None = None
     try:
+        platform, elsewhere = _host(platform)
         hook_input = normalize_input(raw, platform)
+        if elsewhere or cli(platform).answers_without_hook(hook_input):
+            write_stdout("{}")
+            _seal_stdout()
+            return 0
         output = _call(hook, hook_input)
         text = denormalize_output(output, platform, hook_input.event, hook_input.raw_event)
     except BaseException as error:  # the agent must never see a crash, whatever happened

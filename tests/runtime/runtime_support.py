@@ -32,7 +32,10 @@ def capture_name(platform: Platform | str, event: str) -> str:
     if (PAYLOADS / name).exists():
         return name
     kebab = re.sub(r"(?<!^)(?=[A-Z])", "-", event).lower()
-    return min(f"{platform}/{p.name}" for p in (PAYLOADS / str(platform)).glob(f"{kebab}.*json"))
+    folder = PAYLOADS / str(platform)
+    # Copilot's PascalCase captures are <Event>.<tool>.pascal.json.
+    found = [*folder.glob(f"{kebab}.*json"), *folder.glob(f"{event}.*pascal.json")]
+    return min(f"{platform}/{p.name}" for p in found)
 
 
 def load_payload(name: str) -> dict[str, Any]:

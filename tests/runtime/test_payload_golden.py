@@ -29,7 +29,7 @@ ANY_FIELDS = ["tool_response", "error", "llm_request", "llm_response", "mcp_cont
 
 
 def test_every_fixture_has_a_golden_entry_and_back() -> None:
-    assert len(FILES) == 62  # 27 Claude + 19 Gemini + 16 Codex captures
+    assert len(FILES) == 100  # 27 Claude + 19 Gemini + 16 Codex + 13 Qwen + 25 Copilot captures
     assert sorted(GOLDEN) == FILES
 
 

@@ -19,7 +19,8 @@ GEMINI = Platform.GEMINI
 
 def test_req_006_1_1_platform_members_and_values() -> None:
     assert {p.name: p.value for p in Platform} == {"CLAUDE": "claude", "GEMINI": "gemini",
-                                                       "CODEX": "codex"}
+                                                       "CODEX": "codex", "QWEN": "qwen",
+                                                       "COPILOT": "copilot"}
 
 
 def test_req_006_1_2_platform_is_a_str_enum() -> None:
@@ -206,8 +207,9 @@ def test_kebab_case_of_the_other_platform_is_not_borrowed() -> None:
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [
-        ("PostToolUseFailure", CLAUDE),
-        ("PreToolUse", None),  # Claude Code's names are Codex CLI's too
+        ("PostToolUseFailure", None),  # Claude Code's names are Qwen Code's and Copilot's too
+        ("PreCompact", None),
+        ("PreToolUse", None),  # and Codex CLI's
         ("Stop", None),
         ("BeforeTool", GEMINI),
         ("AfterAgent", GEMINI),

@@ -365,10 +365,11 @@ def test_process_noisy_hook_prints_exactly_one_json_object(
 
 @pytest.mark.parametrize("platform", list(Platform))
 def test_process_raising_hook_prints_the_error_json(hook_script: Path, platform: Platform) -> None:
-    proc = run_script(hook_script, ["raise", platform], payload_path(capture_name(platform, "SessionEnd")).read_bytes())
+    event = "Notification" if platform is Platform.QWEN else "SessionEnd"  # none captured in -p
+    proc = run_script(hook_script, ["raise", platform], payload_path(capture_name(platform, event)).read_bytes())
     document = _stdout(proc)
     assert document["decision"] == "block"
-    assert "Context: SessionEnd hook" in document["reason"]
+    assert f"Context: {event} hook" in document["reason"]
     assert "Error Type: ValueError" in document["reason"]
     assert "Error Message: hook exploded" in document["reason"]
     assert f'File "{hook_script}"' in document["reason"]

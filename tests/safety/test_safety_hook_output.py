@@ -19,6 +19,10 @@ PAYLOADS = {
                       "tool_input": {"command": "ls"}},
     Platform.CODEX: {"hook_event_name": "PreToolUse", "tool_name": "Bash",
                      "tool_input": {"command": "ls"}},
+    Platform.QWEN: {"hook_event_name": "PreToolUse", "tool_name": "run_shell_command",
+                    "tool_input": {"command": "ls"}},
+    Platform.COPILOT: {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                       "tool_input": {"command": "ls", "description": "list"}},
 }
 BAD = [
     # A key every CLI reads: Codex CLI's module drops keys outside its schema, NaN or not.

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
     from ..doctor import Finding, Scope
+    from ..hookinput import HookInput
     from ..hookoutput import HookOutput
     from ..host import HookCommand
     from ..schema import Problem
@@ -156,6 +157,32 @@ class AgentCLI:
         mcp = split_mcp_tool(pattern)
         return self.mcp_name(*mcp) if mcp else self.mcp_prefix + pattern[len(MCP_PREFIX):]
 
+    # --- runtime: which runs call the hook ---------------------------------------------------
+    # Other CLIs that also run the commands registered in this CLI's settings file (Copilot CLI
+    # runs .claude/settings.json): each is asked whether it is the one running this process.
+    guest_clis: tuple[str, ...] = ()
+
+    def hosts_this_process(self, env: Mapping[str, str]) -> bool:
+        """True when this CLI started this hook process (asked when it runs a command that
+        was registered for another CLI, see ``guest_clis``)."""
+        return False
+
+    def runs_own_registration(self, env: Mapping[str, str]) -> bool:
+        """Running another CLI's registration: True when this CLI runs hookwrap's hooks from its
+        own registrations, so this run answers ``{}`` without calling the hook; False to call
+        it, answered in this CLI's terms."""
+        return False
+
+    def answers_without_hook(self, hook_input: HookInput) -> bool:
+        """True for a payload that is not the event a hook was written for (Qwen's
+        UserPromptSubmit with an empty prompt after a tool result): answered ``{}``."""
+        return False
+
+    def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
+        """The error document of a failed hook (``format_hook_error``), fitted to what this CLI
+        reads as a block. Default: as it is."""
+        return document
+
     # --- runtime: answers ------------------------------------------------------------------
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
         """The event name a reply names: the running event's own one when it maps to ``event``."""
@@ -181,6 +208,11 @@ class AgentCLI:
         """The last word on an answer (after raw_output is merged): a CLI with a strict schema
         drops or maps what it cannot read. Default: ``result`` as it is."""
         return result
+
+    def output_limits(self, event: NormalizedEvent) -> list[str]:
+        """What a HookOutput may ask on ``event`` that this CLI cannot do, and what happens
+        instead (`hookwrap add` warns with each)."""
+        return []
 
     # --- generator: the settings file and registrations ------------------------------------
     settings_file: str = ""                 # project-relative path of the file hookwrap edits

@@ -136,6 +136,7 @@ class ClaudeCode(AgentCLI):
     }
     preferred_tools = {"task": "Task"}  # the name REQ-006 lists
     project_dir_vars = ("CLAUDE_PROJECT_DIR",)
+    guest_clis: tuple[str, ...] = ("copilot",)  # Copilot CLI 1.0.102 also runs .claude/settings.json hooks
 
     # --- runtime: answers ------------------------------------------------------------------
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
