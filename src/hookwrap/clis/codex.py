@@ -188,6 +188,15 @@ class CodexCLI(AgentCLI):
         """Fit the answer to the event's schema, mapping what Codex cannot do to the safe side."""
         return shape_output(result, name)
 
+    def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
+        # A PermissionRequest answer takes no top-level decision: a crash there must still deny
+        # in the event's own words, or Codex reads it as Failed and runs the call.
+        if event is _E.PERMISSION_REQUEST and document.get("decision") == "block":
+            reason = str(document.get("reason") or "the hook failed")
+            return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {
+                "behavior": "deny", "message": reason}}}
+        return document
+
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = ".codex/hooks.json"
     settings_comments = False  # strict JSON: a trailing comma voids the whole file

@@ -146,10 +146,14 @@ class CopilotCLI(ClaudeCode):
                 reason = "\n\n".join(t for t in (output.reason, ASK_NOTE) if t)
                 hso["permissionDecisionReason"] = reason
                 result["decision"], result["reason"] = "block", reason
-            # Copilot's own words for a verdict, read in both formats (1.0.102).
+            # Copilot's own words for a verdict, read in both formats (1.0.102). A deny is
+            # hookwrap's and wins over anything raw_output put at the top level.
             for key in ("permissionDecision", "permissionDecisionReason"):
                 if key in hso:
-                    result.setdefault(key, hso[key])
+                    if hso.get("permissionDecision") == "deny":
+                        result[key] = hso[key]
+                    else:
+                        result.setdefault(key, hso[key])
         return result
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
