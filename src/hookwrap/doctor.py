@@ -208,14 +208,14 @@ def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
 
 def check_python(python: str, env: Mapping[str, str]) -> list[Finding]:
     """The interpreter the registered commands name is on PATH and new enough for the runtime."""
-    from .startup import FLOOR, interpreter_error, python_version
+    from .startup import FLOOR, check_interpreter
 
     floor = f"{FLOOR[0]}.{FLOOR[1]}"
     fix = f"install Python {floor}+ as python3, or set `python` in hookwrap.toml, then {SYNC}"
-    error = interpreter_error(python, env)
+    error, version = check_interpreter(python, env)
     if error:
         return [Finding("python", FAIL, error, fix)]
-    return _ok("python", f"{python} is Python {python_version(python, env)}")
+    return _ok("python", f"{python} is Python {version}")
 
 
 def check_startup(root: Path, manifest) -> list[Finding]:

@@ -14,7 +14,7 @@ from .platforms import NormalizedEvent, Platform, all_clis, cli
 # at run time. (TYPE_CHECKING is false when run and true for mypy and pyright.)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Iterable
 
     from .clis._base import AgentCLI
 
@@ -182,18 +182,15 @@ class HookInput:
     def project_dir(self) -> str:
         """The project root: the running CLI's project-dir variable (else another CLI's), else
         the payload's cwd."""
-        for var in _project_vars(self.platform):
-            value = os.environ.get(var)
-            if value:
-                return value
-        return self.cwd or os.getcwd()
+        value = _first_set(cli(self.platform).project_dir_vars)
+        # Only when the running CLI's own variable is unset: the others' modules cost imports.
+        if not value:
+            value = _first_set(var for agent in all_clis() for var in agent.project_dir_vars)
+        return value or self.cwd or os.getcwd()
 
 
-def _project_vars(platform: Platform) -> list[str]:
-    names = list(cli(platform).project_dir_vars)
-    for agent in all_clis():
-        names += [var for var in agent.project_dir_vars if var not in names]
-    return names
+def _first_set(names: Iterable[str]) -> str:
+    return next((value for value in map(os.environ.get, names) if value), "")
 
 
 def normalize_input(raw: str, platform: Platform) -> HookInput:

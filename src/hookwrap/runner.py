@@ -102,6 +102,8 @@ def _host(platform: Platform) -> tuple[Platform, bool]:
     then that CLI answers, and when it runs hookwrap's hooks from its own registrations this
     run calls no hook, so every hook runs once per CLI.
     """
+    if cli(platform).surely_hosts(os.environ):
+        return platform, False
     for name in cli(platform).guest_clis:
         guest = cli(name)
         if guest.hosts_this_process(os.environ):

@@ -61,9 +61,15 @@ def interpreter_error(python: str, env: Mapping[str, str] | None = None,
                       scripts: Sequence[Path] = ()) -> str:
     """Why ``python`` cannot run the hooks ("" when it can): not found, not runnable, too old,
     or one of ``scripts`` does not compile on it (syntax newer than that interpreter)."""
+    return check_interpreter(python, env, scripts)[0]
+
+
+def check_interpreter(python: str, env: Mapping[str, str] | None = None,
+                      scripts: Sequence[Path] = ()) -> tuple[str, str]:
+    """(why ``python`` cannot run the hooks or "", its version such as "3.11"), from one run."""
     argv = _argv(python, env)
     if argv is None:
-        return f"{python} is not on PATH: no hook can start"
+        return f"{python} is not on PATH: no hook can start", ""
     compile_all = ("import sys\nfor f in sys.argv[1:]:\n    compile(open(f, 'rb').read(), f, 'exec')\n"
                    f"{_VERSION}")
     try:
@@ -72,24 +78,11 @@ def interpreter_error(python: str, env: Mapping[str, str] | None = None,
                               check=False)
         if done.returncode != 0 and "SyntaxError" in done.stderr:
             last = done.stderr.strip().splitlines()[-1]
-            return f"a hook script does not compile on {python} ({last}): that hook cannot start"
+            return f"a hook script does not compile on {python} ({last}): that hook cannot start", ""
         major, minor = (int(x) for x in done.stdout.strip().split("."))
     except (OSError, ValueError, subprocess.SubprocessError):
-        return f"{argv[0]} does not run: no hook can start"
+        return f"{argv[0]} does not run: no hook can start", ""
     if (major, minor) < FLOOR:
         return (f"{python} is Python {major}.{minor}; the hooks need {FLOOR[0]}.{FLOOR[1]} or "
-                "newer, so none can start")
-    return ""
-
-
-def python_version(python: str, env: Mapping[str, str] | None = None) -> str:
-    """``"3.11"`` for a runnable interpreter, else ""."""
-    argv = _argv(python, env)
-    if argv is None:
-        return ""
-    try:
-        done = subprocess.run([*argv, "-c", _VERSION], capture_output=True, text=True,
-                              timeout=20, env=dict(env) if env is not None else None, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout.strip()
+                "newer, so none can start", f"{major}.{minor}")
+    return "", f"{major}.{minor}"

@@ -109,3 +109,19 @@ def test_the_seed_maps_still_import_and_cover_every_platform() -> None:
     from hookwrap import EVENT_TO_NORMALIZED, NORMALIZED_TO_TOOL, Platform
 
     assert set(EVENT_TO_NORMALIZED) == set(Platform) == set(NORMALIZED_TO_TOOL)
+
+
+def test_a_claude_code_hook_call_does_not_load_a_guest_cli_s_module() -> None:
+    """Under Claude Code (CLAUDECODE=1) the runner never asks Copilot whether it hosts the call."""
+    import os
+
+    code = ("import io, sys; sys.stdin = io.StringIO('{\"hook_event_name\": \"PreToolUse\"}'); "
+            "import hookwrap; hookwrap.main(lambda e: None, ['--platform', 'claude'])")
+    before = _modules("import sys; print(sorted(sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code + "; print(sorted(sys.modules), file=sys.stderr)"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**cli_env(), "CLAUDECODE": "1", **{k: v for k, v in os.environ.items()
+                                                                   if k == "PATH"}})
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(ast.literal_eval(proc.stderr.strip().splitlines()[-1])) - before
+    assert loaded & CLI_MODULES == {"hookwrap.clis.claude"}

@@ -162,6 +162,11 @@ class AgentCLI:
     # runs .claude/settings.json): each is asked whether it is the one running this process.
     guest_clis: tuple[str, ...] = ()
 
+    def surely_hosts(self, env: Mapping[str, str]) -> bool:
+        """True when this CLI's own mark shows it started this process: then no guest CLI is
+        asked (which would import its module on every call). Default: no such mark."""
+        return False
+
     def hosts_this_process(self, env: Mapping[str, str]) -> bool:
         """True when this CLI started this hook process (asked when it runs a command that
         was registered for another CLI, see ``guest_clis``)."""

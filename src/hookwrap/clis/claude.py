@@ -136,6 +136,9 @@ class ClaudeCode(AgentCLI):
     }
     preferred_tools = {"task": "Task"}  # the name REQ-006 lists
     project_dir_vars = ("CLAUDE_PROJECT_DIR",)
+
+    def surely_hosts(self, env: Mapping[str, str]) -> bool:
+        return env.get("CLAUDECODE") == "1"  # set by Claude Code for its hook processes
     guest_clis: tuple[str, ...] = ("copilot",)  # Copilot CLI 1.0.102 also runs .claude/settings.json hooks
 
     # --- runtime: answers ------------------------------------------------------------------
