@@ -135,8 +135,9 @@ def owned_entries(data: Any, platform: Platform | str) -> list[OwnedEntry]:
 
 
 def parse_settings(text: str, platform: Platform | str, *, label: str) -> dict[str, Any]:
-    """Parse settings text: JSONC where the CLI allows comments, else plain JSON."""
-    return jsonc.parse(text, label=label, allow_comments=cli(platform).settings_comments)
+    """Parse settings text: JSONC where the CLI allows comments, else plain JSON (a generated
+    file, such as OpenCode's plugin, is read by its CLI's module)."""
+    return cli(platform).parse_settings_text(text, label)
 
 
 def read_text(path: Path | str, label: str) -> str | None:
@@ -363,6 +364,8 @@ def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str
 
 
 def _render(text: str | None, old: dict, new: dict, platform: Platform, label: str) -> str | None:
+    if cli(platform).settings_generated:
+        return cli(platform).render_settings(new)
     if text is not None and _canonical(old) == _canonical(new):
         return text
     if text is None:
@@ -391,4 +394,9 @@ def reconcile(text: str | None, platform: Platform | str, desired: list[Registra
     new = copy.deepcopy(old)
     changes = _edit(new, platform, wanted, label)
     new_text = _render(text, old, new, platform, label)
+    if text is not None and new_text is not None and new_text != text \
+            and all(change.action == "unchanged" for change in changes):
+        # A generated file whose registrations are current but whose other bytes are not.
+        changes.append(Change(Path(label).name, platform, "update",
+                              "the file differs from what this hookwrap writes"))
     return Reconciled(new_text, changes, new_text != text)
