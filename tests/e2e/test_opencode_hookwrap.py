@@ -93,18 +93,59 @@ def test_guard_context_and_the_users_own_files(opencode: ChatAgent, tmp_path: Pa
     assert json.loads((project / "opencode.json").read_text(encoding="utf-8")) == USER_CONFIG
 
 
-def test_rewrite_in_place_and_ask_as_block(opencode: ChatAgent, git_project: Path) -> None:
+AFTER_TOOL_HOOK = '''\
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+
+from hookwrap import HookInput, HookOutput, main  # noqa: E402
+
+
+def hook(event: HookInput) -> HookOutput | None:
+    command = str(event.tool_input.get("command", ""))
+    if event.event.value == "before_tool" and "ctx" in command:
+        return HookOutput(context="E2E-PRE-CONTEXT")
+    if event.event.value == "after_tool" and "ctx" in command:
+        return HookOutput(context="E2E-POST-CONTEXT " + str(event.tool_response.get("output", "")).strip())
+    if event.event.value == "after_tool" and "hide" in command:
+        return HookOutput.block("E2E-OUTPUT-HIDDEN")
+    return None
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(hook))
+'''
+
+
+def test_rewrite_ask_and_tool_context(opencode: ChatAgent, git_project: Path) -> None:
     repo = hookwrap_repo(opencode, git_project, "opencode")
     add_rewrite_or_ask(repo)
+    for event, name in (("before_tool", "pre"), ("after_tool", "post")):
+        repo.add(event, name, "--template", "skeleton", "--matcher", "shell")
+        repo.script(name).write_text(AFTER_TOOL_HOOK, encoding="utf-8")
     steps = [opencode.shell("echo x > original.txt"), opencode.shell("echo risky > r.txt"),
-             Reply("Finished.")]
+             opencode.shell("echo ctx-out"), opencode.shell("echo hide-me"), Reply("Finished.")]
     result = opencode.run(git_project, steps)
 
     assert result.rc == 0, result.describe()
+    # updated_input: the arguments are changed in place, so the rewritten command ran.
     assert (git_project / "rewritten.txt").exists() and not (git_project / "original.txt").exists(), \
         result.describe()
+    # ask: a block whose reason tells the model to ask the user.
     assert not (git_project / "r.txt").exists(), result.describe()
-    assert "E2E-ASK-REASON" in result.tool_results()[1]["text"], result.describe()
+    asked = result.tool_results()[1]["text"]
+    assert "E2E-ASK-REASON" in asked and "ask the user" in asked, result.describe()
+    # before_tool and after_tool context: appended to the tool's output the model gets.
+    ctx = result.tool_results()[2]["text"]
+    assert ctx.startswith("ctx-out") and "E2E-PRE-CONTEXT" in ctx and "E2E-POST-CONTEXT ctx-out" in ctx, ctx
+    # after_tool block: the tool ran, the model sees the reason instead of its output.
+    assert result.tool_results()[3]["text"] == "E2E-OUTPUT-HIDDEN", result.describe()
+    # OpenCode's own files beside the plugin (its npm install failed at once, offline).
+    assert (git_project / ".opencode" / ".gitignore").is_file(), sorted(
+        p.name for p in (git_project / ".opencode").iterdir())
 
 
 def test_stop_gate_is_reported_not_enforced(opencode: ChatAgent, git_project: Path) -> None:
