@@ -115,6 +115,29 @@ def test_the_plugin_applies_answers_and_never_stalls(tmp_path: Path) -> None:
     assert "timed out" in log and "fails closed" in log
 
 
+def test_a_prompt_block_refuses_the_prompt_and_prints_the_reason(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    plugins = root / ".opencode" / "plugins"
+    plugins.mkdir(parents=True)
+    data = {"hooks": {"UserPromptSubmit": [group(None, 'echo \'{"decision": "block", "reason": "not now"}\'')]}}
+    plugin = plugins / "hookwrap.mjs"
+    plugin.write_text(plugin_text(data), encoding="utf-8")
+    driver = tmp_path / "d.mjs"
+    driver.write_text("""
+const p = await import(process.argv[2]);
+const h = await p.HookwrapPlugin({ directory: process.argv[3] });
+try {
+  await h["chat.message"]({ sessionID: "s" }, { message: { id: "m" }, parts: [{ type: "text", text: "hi" }] });
+  console.log("went on");
+} catch (e) { console.log("threw: " + e.message); }
+""", encoding="utf-8")
+    proc = subprocess.run(["node", str(driver), plugin.as_uri(), str(root)], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert proc.stdout.strip() == "threw: not now", proc.stdout + proc.stderr
+    # OpenCode itself shows an opaque error for a thrown chat.message: the plugin says why first.
+    assert "hookwrap: the prompt was blocked: not now" in proc.stderr
+
+
 def test_a_failing_hook_that_is_not_fail_closed_lets_the_call_run(tmp_path: Path) -> None:
     root = tmp_path / "p"
     plugins = root / ".opencode" / "plugins"
