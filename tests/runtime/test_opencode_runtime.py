@@ -53,6 +53,8 @@ def test_block_is_flat() -> None:
 def test_ask_is_a_block_that_tells_the_model_to_ask() -> None:
     out = answer(HookOutput.ask("why"), E.BEFORE_TOOL, "PreToolUse")
     assert out == {"decision": "block", "reason": f"why\n\n{ASK_NOTE}"}
+    # Outside a tool call an ask decides nothing (it would otherwise refuse a prompt).
+    assert answer(HookOutput.ask("why"), E.BEFORE_PROMPT, "UserPromptSubmit") == {"reason": "why"}
 
 
 def test_allow_says_nothing_and_a_rewrite_is_updated_input() -> None:

@@ -113,8 +113,11 @@ class OpenCode(AgentCLI):
 
     def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
-        if decision == "ask":
+        if decision == "ask" and event is _E.BEFORE_TOOL:
             result["reason"] = "\n\n".join(t for t in (output.reason, ASK_NOTE) if t)
+        elif decision == "ask" and result.get("decision") == "block" \
+                and not (isinstance(output.raw_output, dict) and "decision" in output.raw_output):
+            del result["decision"]  # an ask means nothing outside a tool call
         if output.context and "additionalContext" not in result:
             result["additionalContext"] = output.context
         if output.system_message and "systemMessage" not in result:
