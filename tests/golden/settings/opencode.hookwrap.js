@@ -327,7 +327,8 @@ export const HookwrapPlugin = async (ctx) => {
     },
 
     event: async ({ event }) => {
-      const props = (event && event.properties) || {};
+      if (!event) return;
+      const props = event.properties || {};
       if (event.type === "session.created" && handlersFor("SessionStart").length) {
         const sessionID = props.sessionID || (props.info && props.info.id);
         const payload = { ...base("SessionStart", sessionID), source: "startup" };
