@@ -78,6 +78,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     findings += check_scripts(root, scopes)
     if manifest is not None:
         findings += check_startup(root, manifest)
+        findings += check_resident(root, manifest)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
     findings += check_schema(scopes)
     findings += check_trust(root, home, scopes, env)
@@ -126,6 +127,27 @@ def _ok(check: str, message: str) -> list[Finding]:
 
 
 # ------------------------------------------------------------------------------- checks
+
+def check_resident(root: Path, manifest) -> list[Finding]:
+    """A CLI posts resident hooks to `hookwrap serve`: is it up, and serving this project?"""
+    from .project import _port
+    from .resident import UP, resident_hooks, server_state
+
+    names = resident_hooks(manifest)
+    if not names:
+        return []
+    port = _port(manifest)
+    state = server_state(root, port)
+    hooks = ", ".join(names)
+    if state.state == UP:
+        return _ok("resident-server", f"{state.detail}; it answers {hooks}")
+    return [Finding("resident-server", FAIL,
+                    f"{state.detail}: the resident hooks ({hooks}) fail on every call; a "
+                    "fail-closed one (guard) blocks every call it matches, the others are "
+                    "skipped with an error",
+                    "run `hookwrap serve` (keep it running: `hookwrap serve --print-service "
+                    "systemd` or `launchd`), or drop resident = true and run `hookwrap sync`")]
+
 
 def check_parse(scopes: list[Scope]) -> list[Finding]:
     """Every settings file that exists parses (Claude: JSON; Gemini: JSON with comments)."""

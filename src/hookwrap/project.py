@@ -273,7 +273,8 @@ def parse_platforms(value: str | list[str] | tuple[str, ...] | None,
 
 
 def build_spec(manifest, *, event: str, name: str, template: str | None, matcher: str | None,
-               platforms: str | list[str] | None, timeout: int | None):
+               platforms: str | list[str] | None, timeout: int | None, resident: bool = False,
+               commands: tuple[str, ...] = ()):
     """The manifest entry `hookwrap add` would create, with the template's defaults, checked by
     the same rules as an entry read from hookwrap.toml; returns it and its warnings."""
     from .hookentry import check_name, new_entry
@@ -283,7 +284,8 @@ def build_spec(manifest, *, event: str, name: str, template: str | None, matcher
         raise ConflictError(f"a hook named {name!r} is already in {MANIFEST}",
                             hint=f"choose another name, or `hookwrap remove {name}` first")
     return new_entry(name=name, event=event, template=template, matcher=matcher,
-                     platforms=parse_platforms(platforms, manifest.platforms), timeout=timeout)
+                     platforms=parse_platforms(platforms, manifest.platforms), timeout=timeout,
+                     resident=resident, commands=commands)
 
 
 def _plan_new_files(plan: Plan, spec) -> None:
@@ -303,11 +305,13 @@ def _plan_new_files(plan: Plan, spec) -> None:
 
 def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
              matcher: str | None = None, platforms: str | list[str] | None = None,
-             timeout: int | None = None) -> Plan:
+             timeout: int | None = None, resident: bool = False,
+             commands: tuple[str, ...] = ()) -> Plan:
     """Render a hook, record it in the manifest, and register it on each platform."""
     manifest = load_manifest(root, editable=True)
     spec, name_warnings = build_spec(manifest, event=event, name=name, template=template,
-                                     matcher=matcher, platforms=platforms, timeout=timeout)
+                                     matcher=matcher, platforms=platforms, timeout=timeout,
+                                     resident=resident, commands=commands)
     found, skipped = spec_registrations(spec, _python(manifest), _port(manifest))
     if not found:
         raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",

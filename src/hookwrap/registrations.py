@@ -215,8 +215,8 @@ def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: b
                                      fail_closed=fail_closed, event=event)
         if handler is not None:
             return _with_filter(handler, spec, platform), ""
-        warning = (f"{spec.name}: {agent.label} runs only command hooks on {event.value}; "
-                   "it stays a command there (see docs/resident.md)")
+        warning = (f"{spec.name}: resident has no effect: {agent.label} runs only command "
+                   f"hooks on {event.value} (see docs/resident.md)")
     else:
         warning = ""
     handler = handler_for(spec.name, platform, timeout=timeout, fail_closed=fail_closed,
@@ -230,6 +230,7 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
     """Every Registration a manifest HookSpec needs, and warnings for skipped platforms."""
     registrations: list[Registration] = []
     warnings: list[str] = []
+    commands_only: list[str] = []
     event = NormalizedEvent(spec.event)
     for value in spec.platforms:
         platform = Platform(value)
@@ -242,7 +243,9 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
         handler, warning = _handler(spec, platform, event, fail_closed=fail_closed,
                                     description=description, python=python, port=port)
         if warning:
-            warnings.append(warning)
+            commands_only.append(warning)
         registrations.append(Registration(spec.name, platform, event_name,
                                           matcher_for(spec.matcher, event, platform), handler))
+    if commands_only and not any(r.handler.get("type") == "http" for r in registrations):
+        warnings.extend(commands_only)  # resident = true changes nothing anywhere: say so
     return registrations, warnings
