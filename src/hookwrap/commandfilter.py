@@ -129,4 +129,4 @@ def skips(hook: Any, command: Any) -> bool:
     root = os.path.dirname(os.path.dirname(os.path.dirname(script)))
     name = os.path.splitext(os.path.basename(script))[0]
     patterns = load(root).get(name)
-    return bool(patterns) and not matches(patterns, command)
+    return patterns is not None and bool(patterns) and not matches(patterns, command)

@@ -99,7 +99,7 @@ class Manifest:
     def serve_port(self) -> int:
         """The resident server's port (``[serve] port``; docs/resident.md)."""
         serve = self._document.get("serve")
-        port = serve.get("port") if hasattr(serve, "get") else None
+        port = serve.get("port") if serve is not None and hasattr(serve, "get") else None
         return int(port) if isinstance(port, int) else DEFAULT_SERVE_PORT
 
     @property

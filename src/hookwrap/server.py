@@ -51,7 +51,7 @@ def url(port: int, platform: str, name: str) -> str:
 
 
 class _Loaded:
-    __slots__ = ("stamp", "hook")
+    __slots__ = ("hook", "stamp")
 
     def __init__(self, stamp: tuple[int, int], hook: Callable[..., Any]) -> None:
         self.stamp = stamp
@@ -101,7 +101,7 @@ def _import(path: str, name: str) -> Callable[..., Any]:
         exec(code, module.__dict__)
     finally:
         sys.path[:] = saved_path  # the script puts .hookwrap/lib in front: it is there already
-    hook = module.__dict__.get("hook")
+    hook: Callable[..., Any] | None = module.__dict__.get("hook")
     if not callable(hook):
         raise TypeError(f"{path} defines no hook() function")
     return hook
@@ -112,7 +112,7 @@ class _CallContext:
 
     def __init__(self, platform: Platform, root: str, cwd: str) -> None:
         agent = cli(platform)
-        self._env = {var: root for var in agent.project_dir_vars[:1]}
+        self._env = dict.fromkeys(agent.project_dir_vars[:1], root)
         self._env.update(agent.hook_process_env)
         self._cwd = cwd
 
@@ -162,7 +162,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: HookServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the stdlib's name)
+    def log_message(self, format: str, *args: Any) -> None:
         self.server.log(format % args)
 
     def _send(self, status: int, document: dict[str, Any] | str) -> None:
@@ -173,13 +173,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+    def do_GET(self) -> None:
         if self.path != HEALTH_PATH:
             self._send(404, {"error": f"no route {self.path}"})
             return
         self._send(200, {"service": SERVICE, "root": self.server.root, "pid": os.getpid()})
 
-    def do_POST(self) -> None:  # noqa: N802 (the stdlib's name)
+    def do_POST(self) -> None:
         match = _ROUTE.match(self.path)
         platforms = {p.value for p in Platform}
         if match is None or match.group("platform") not in platforms:
