@@ -206,6 +206,14 @@ version = 1
 #                              # where to register the hook
 # timeout = 10                 # seconds before the CLI gives up on the hook; leave it out
 #                              # for hookwrap's default, 60 seconds on both CLIs
+# resident = true              # Claude Code posts to `hookwrap serve` instead of starting
+#                              # a process per call (docs/resident.md)
+# commands = ["git *"]         # matcher = "shell" only: the shell commands the hook cares
+#                              # about; other calls skip it (not on the guard)
+#
+# The resident server's port on 127.0.0.1 (default 48620):
+# [serve]
+# port = 48620
 #
 # Template options go in the same table, and the scripts read them when they run:
 #   stop_gate: check = "python3 -m pytest -q"   # shell command that must pass before the
