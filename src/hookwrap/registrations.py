@@ -198,11 +198,12 @@ OWNED_URL_RE = re.compile(
 
 
 def _with_filter(handler: dict, spec, platform: Platform) -> dict:
-    if not spec.commands:
+    commands = getattr(spec, "commands", ())
+    if not commands:
         return handler
     agent = cli(platform)
     names = agent.platform_tool_names("shell")
-    return {**handler, **agent.command_filter(list(spec.commands), names)}
+    return {**handler, **agent.command_filter(list(commands), names)}
 
 
 def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: bool,
