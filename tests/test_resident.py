@@ -110,6 +110,7 @@ if __name__ == "__main__":
 def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
     root = tmp_path / "repo"
     (root / "sub").mkdir(parents=True)
+    (root / "hookwrap.toml").write_text("version = 1\n")
     _script(root, "rec", RECORDING_HOOK)
     server = HookServer(str(root), 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -159,9 +160,14 @@ def test_a_crashing_hook_gets_the_runtime_s_error_document(served) -> None:
 
 
 def test_a_call_from_another_project_is_refused(served, tmp_path: Path) -> None:
-    _root, port = served
+    root, port = served
     status, body = _post(port, "rec", _payload(tmp_path))
     assert status == 409 and "answers for" in body
+    nested = root / "vendor" / "other"
+    nested.mkdir(parents=True)
+    (nested / "hookwrap.toml").write_text("version = 1\n")
+    status, body = _post(port, "rec", _payload(nested))
+    assert status == 409 and f"not for {nested.resolve()}" in body
 
 
 def test_a_missing_or_broken_script_is_a_failure_not_an_answer(served) -> None:

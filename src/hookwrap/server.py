@@ -8,8 +8,8 @@ never crash. It runs with the repo's vendored runtime and a plain python3:
     PYTHONPATH=.hookwrap/lib python3 -m hookwrap.server --root . --port 48620
 
 Routes: ``POST /hookwrap/<platform>/<name>`` runs ``.hookwrap/hooks/<name>.py``;
-``GET /hookwrap/health`` says which project this process serves. A call whose ``cwd`` lies
-outside the project is refused (409): a server started from another checkout must not answer
+``GET /hookwrap/health`` says which project this process serves. A call whose ``cwd`` belongs
+to another project is refused (409): a server started from another checkout must not answer
 for this one, and a refusal makes a fail-closed hook block. See docs/resident.md.
 """
 
@@ -142,8 +142,8 @@ def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str
     """The JSON document a command run of ``name`` would print for ``raw``."""
     from .runner import _run
 
-    hook = loader.get(name)
     with _CALL_LOCK:
+        hook = loader.get(name)
         context = _CallContext(platform, loader.root, cwd)
         with context:
             _run(hook, platform, raw)
@@ -151,11 +151,17 @@ def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str
     return text.strip() or "{}"
 
 
-def _inside(path: str, root: str) -> bool:
-    try:
-        return os.path.commonpath([os.path.realpath(path), root]) == root
-    except ValueError:
-        return False
+def _project_of(cwd: str) -> str:
+    """The nearest directory at or above ``cwd`` that holds hookwrap.toml ("" when none): a
+    call from a project nested in this one, or from outside it, is not this server's."""
+    directory = os.path.realpath(cwd)
+    while True:
+        if os.path.isfile(os.path.join(directory, "hookwrap.toml")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return ""
+        directory = parent
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -223,8 +229,11 @@ class _Handler(BaseHTTPRequestHandler):
         except (ValueError, RecursionError):
             return ""  # the runtime answers a bad payload as a command run does
         cwd = data.get("cwd") if isinstance(data, dict) else None
-        if isinstance(cwd, str) and cwd and not _inside(cwd, self.server.root):
-            return f"this server answers for {self.server.root}, not for {cwd}"
+        if not isinstance(cwd, str) or not cwd:
+            return ""
+        project = _project_of(cwd)
+        if project != self.server.root:
+            return f"this server answers for {self.server.root}, not for {project or cwd}"
         return ""
 
 
