@@ -314,3 +314,60 @@ def test_the_service_files_run_the_vendored_server(project: Path) -> None:
     assert "<string>hookwrap.server</string>" in plist and "<string>49002</string>" in plist
     with pytest.raises(HookwrapError):
         service_text("upstart", project, 49002, "python3")
+
+
+# --- the serve command --------------------------------------------------------------------------
+
+def _with_port(project: Path, port: int) -> None:
+    path = project / "hookwrap.toml"
+    path.write_text(path.read_text() + f"\n[serve]\nport = {port}\n")
+
+
+def test_serve_prints_a_service_file_and_names_who_holds_a_taken_port(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from hookwrap.cli import main
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen(1)
+    port = holder.getsockname()[1]
+    _with_port(project, port)
+    try:
+        assert main(["-C", str(project), "serve", "--print-service", "launchd"]) == 0
+        assert f"<string>{port}</string>" in capsys.readouterr().out
+        assert main(["-C", str(project), "serve"]) == 1
+    finally:
+        holder.close()
+    err = capsys.readouterr().err
+    assert f"error: port {port} on 127.0.0.1 is taken" in err and "did not answer" in err
+    assert "[serve] port = N" in err
+
+
+def test_serve_runs_the_vendored_server_until_interrupted(project: Path, isolated_home: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    _with_port(project, port)
+    env = {**os.environ, "HOME": str(isolated_home)}
+    process = subprocess.Popen([sys.executable, "-m", "hookwrap", "serve"], cwd=project, env=env,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while server_state(project, port, timeout=0.5).state != UP:
+            assert time.monotonic() < deadline and process.poll() is None, "the server did not start"
+            time.sleep(0.1)
+        os.killpg(process.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole group
+        assert process.wait(timeout=20) == 130
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    log = process.stderr.read() if process.stderr else ""
+    assert f"serving {project.resolve()} on http://127.0.0.1:{port}" in log
+    assert server_state(project, port).state == DOWN

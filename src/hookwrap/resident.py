@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import UsageError
+from .errors import ConflictError, ProjectError, UsageError
 
 HOST = "127.0.0.1"
 HEALTH_PATH = "/hookwrap/health"  # server.HEALTH_PATH: not imported, it is a runtime module
@@ -80,12 +80,12 @@ def server_command(root: Path, port: int, python: str) -> tuple[list[str], dict[
 
     lib = root / ".hookwrap" / "lib"
     if not (lib / "hookwrap" / "server.py").is_file():
-        raise UsageError(f"{lib / 'hookwrap' / 'server.py'} is missing",
+        raise ProjectError(f"{lib / 'hookwrap' / 'server.py'} is missing",
                          hint="run `hookwrap sync` to refresh the runtime under .hookwrap/lib")
     words = python_words(python)
     found = shutil.which(words[0])
     if found is None:
-        raise UsageError(f"{words[0]!r} is not on PATH",
+        raise ProjectError(f"{words[0]!r} is not on PATH",
                          hint="set python in hookwrap.toml to an interpreter that exists")
     env = {"PYTHONPATH": str(lib)}
     return [found, *words[1:], "-m", "hookwrap.server", "--root", str(root),
@@ -102,9 +102,9 @@ def check_port_free(root: Path, port: int) -> None:
     except OSError:
         state = server_state(root, port, timeout=1.0)
         if state.state == UP:
-            raise UsageError(f"a hookwrap server for this project already runs on {HOST}:{port}",
+            raise ConflictError(f"a hookwrap server for this project already runs on {HOST}:{port}",
                              hint="nothing to do; stop it first to start another") from None
-        raise UsageError(f"port {port} on {HOST} is taken: {state.detail}",
+        raise ConflictError(f"port {port} on {HOST} is taken: {state.detail}",
                          hint="stop what holds it, or set another port in hookwrap.toml "
                               "([serve] port = N), then run `hookwrap sync`") from None
     finally:
