@@ -120,9 +120,10 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
     server.server_close()
 
 
-def _post(port: int, name: str, payload: dict) -> tuple[int, str]:
+def _post(port: int, name: str, payload: dict, headers: dict | None = None) -> tuple[int, str]:
     request = urllib.request.Request(f"http://127.0.0.1:{port}/hookwrap/claude/{name}",
-                                     data=json.dumps(payload).encode(), method="POST")
+                                     data=json.dumps(payload).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, response.read().decode()
@@ -168,6 +169,13 @@ def test_a_call_from_another_project_is_refused(served, tmp_path: Path) -> None:
     (nested / "hookwrap.toml").write_text("version = 1\n")
     status, body = _post(port, "rec", _payload(nested))
     assert status == 409 and f"not for {nested.resolve()}" in body
+
+
+def test_only_a_json_request_to_this_host_runs_a_hook(served) -> None:
+    root, port = served
+    assert _post(port, "rec", _payload(root), {"Content-Type": "text/plain"})[0] == 415
+    assert _post(port, "rec", _payload(root), {"Host": f"evil.example:{port}"})[0] == 403
+    assert _post(port, "rec", _payload(root), {"Content-Type": "application/json; charset=utf-8"})[0] == 200
 
 
 def test_a_missing_or_broken_script_is_a_failure_not_an_answer(served) -> None:

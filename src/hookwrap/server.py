@@ -192,6 +192,16 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": f"no route {self.path}"})
             return
         platform, name = Platform(match.group("platform")), match.group("name")
+        # A web page can post to 127.0.0.1 too: only a JSON request (which a browser sends
+        # cross-site only after a preflight this server never answers) addressed to this
+        # very host and port (no DNS rebinding) is a CLI's.
+        content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if content_type != "application/json":
+            self._send(415, {"error": "Content-Type must be application/json"})
+            return
+        if self.headers.get("Host") != f"{HOST}:{self.server.server_address[1]}":
+            self._send(403, {"error": f"Host must be {HOST}:{self.server.server_address[1]}"})
+            return
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
