@@ -138,6 +138,11 @@ def add(
         None, "--platform", "-p", help="Where to register it (repeat for several; default: "
         "hookwrap.toml's platforms)."),
     timeout: Optional[int] = typer.Option(None, "--timeout", help="Timeout in seconds (Gemini gets milliseconds)."),
+    resident: bool = typer.Option(False, "--resident", help="Answer it from `hookwrap serve` "
+                                  "where the CLI can post to it (Claude Code); see docs/resident.md."),
+    commands: Optional[list[str]] = typer.Option(
+        None, "--commands", metavar="GLOB", help='Only shell commands matching GLOB call the hook, '
+        'e.g. "git *" (repeat for several; needs --matcher shell).'),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
     """Render a hook script, record it in hookwrap.toml, register it with both CLIs."""
@@ -146,7 +151,8 @@ def add(
     root = _root_dir()
     _execute(root, lambda: add_plan(root, event=event, name=name, template=template,
                                     matcher=matcher, platforms=_platform_names(platform),
-                                    timeout=timeout),
+                                    timeout=timeout, resident=resident,
+                                    commands=tuple(commands or ())),
              dry_run=dry_run)
 
 
@@ -181,6 +187,41 @@ def sync(
 
     root = _root_dir()
     _execute(root, lambda: sync_plan(root), dry_run=dry_run and not check, check=check)
+
+
+class ServiceKind(str, Enum):
+    systemd = "systemd"
+    launchd = "launchd"
+
+
+@app.command()
+def serve(
+    port: Optional[int] = typer.Option(None, "--port", help="Port on 127.0.0.1 (default: "
+                                       "hookwrap.toml's [serve] port, else 48620)."),
+    print_service: Optional[ServiceKind] = typer.Option(
+        None, "--print-service", help="Print a systemd user unit or a launchd agent that keeps "
+        "the server running, to install yourself; start nothing."),
+) -> None:
+    """Answer this repo's resident hooks on 127.0.0.1 (foreground, log on stderr; Ctrl-C stops).
+
+    Claude Code posts each resident hook's payload to it instead of starting a process per call;
+    the server runs the repo's own runtime (.hookwrap/lib) with the manifest's python.
+    """
+    from .project import _port, _python, load_manifest
+    from .resident import run_server, service_text
+
+    root = _root_dir()
+    manifest = load_manifest(root)
+    chosen = port if port is not None else _port(manifest)
+    if not 1 <= chosen <= 65535:
+        raise UsageError(f"--port {chosen} is not a TCP port", hint="use 1024 to 65535")
+    if chosen != _port(manifest):
+        typer.echo(f"warning: the registrations post to port {_port(manifest)}; set [serve] "
+                   f"port = {chosen} in hookwrap.toml and run `hookwrap sync`", err=True)
+    if print_service is not None:
+        typer.echo(service_text(print_service.value, root, chosen, _python(manifest)), nl=False)
+        return
+    raise typer.Exit(run_server(root, chosen, _python(manifest)))
 
 
 @app.command()

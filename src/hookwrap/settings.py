@@ -1,6 +1,7 @@
 """Reconcile hookwrap's registrations into one settings file: text in, text out, nothing written.
 
-A handler is hookwrap's when its `command` runs `.hookwrap/hooks/<name>.py`; nothing else marks
+A handler is hookwrap's when its `command` runs `.hookwrap/hooks/<name>.py` (or, for a resident
+hook, its `url` is `http://127.0.0.1:<port>/hookwrap/<cli>/<name>`); nothing else marks
 it, because Claude Code drops unknown keys when it rewrites its own settings file. Everything
 that is not hookwrap's (other keys, events, groups, handlers, and their order) is left as it was.
 """
@@ -17,7 +18,7 @@ from typing import Any
 from hookwrap import jsonc, schema
 from hookwrap.errors import SettingsError
 from hookwrap.platforms import Platform, cli
-from hookwrap.registrations import NAME_RE, Registration
+from hookwrap.registrations import NAME_RE, OWNED_URL_RE, Registration
 
 FIX_HINT = "fix or remove it, then run hookwrap sync"
 BUG_HINT = "this is a bug in hookwrap; please report it"
@@ -89,7 +90,13 @@ def owned_name(handler: Any, platform: Platform | str) -> str | None:
     """The hook name when `handler` runs a hookwrap script in the exact form hookwrap writes
     for `platform`, else None."""
     command = handler.get("command") if isinstance(handler, dict) else None
-    return cli(platform).owned_name(command) if isinstance(command, str) else None
+    if isinstance(command, str):
+        return cli(platform).owned_name(command)
+    url = handler.get("url") if isinstance(handler, dict) and handler.get("type") == "http" else None
+    match = OWNED_URL_RE.match(url) if isinstance(url, str) else None
+    if match is None or match.group("platform") != Platform(platform).value:
+        return None
+    return match.group("name")
 
 
 def lookalikes(data: Any, platform: Platform | str) -> list[str]:

@@ -70,6 +70,8 @@ class AgentCLI:
     project_dir_vars: tuple[str, ...] = ()  # environment variables that name the project
     # A variable only this CLI sets for its hooks: tells a hand-run script where it runs.
     marker_env: str = ""
+    # Variables the CLI sets in every hook process (the resident server sets them per call).
+    hook_process_env: dict[str, str] = {}
 
     def event_names(self) -> dict[NormalizedEvent, str]:
         """NORMALIZED_TO_EVENT for this CLI: each normalized event's preferred name."""
@@ -275,6 +277,17 @@ class AgentCLI:
                 event: NormalizedEvent, description: str) -> dict[str, Any]:
         """The handler object a settings file holds for one hook."""
         raise NotImplementedError
+
+    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
+                     event: NormalizedEvent) -> dict[str, Any] | None:
+        """The handler that POSTs ``event``'s payloads to ``url`` (resident hooks), or None
+        when the CLI runs only commands there."""
+        return None
+
+    def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
+        """Handler keys that make the CLI itself skip shell calls no pattern matches ({}:
+        the CLI has no such filter, and the runtime applies the patterns)."""
+        return {}
 
     def tool_matcher(self, names: list[str]) -> str | None:
         """The matcher for a list of this CLI's own tool names (never empty)."""
