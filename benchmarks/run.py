@@ -66,8 +66,10 @@ CCHOOKS_MAIN = """\
 _TOOLS = {"Bash": "shell", "Write": "write_file", "Edit": "edit_file"}
 c = create_context()
 if isinstance(c, PreToolUseContext):
+    _path = c.tool_input.get("file_path") if c.tool_name in ("Write", "Edit") else None
     decision = hook(SimpleNamespace(tool_name=_TOOLS.get(c.tool_name, c.tool_name.lower()),
-                                    tool_input=c.tool_input, cwd=c.cwd))
+                                    raw_tool_name=c.tool_name, tool_input=c.tool_input, cwd=c.cwd,
+                                    file_paths=[_path] if isinstance(_path, str) and _path else []))
     if decision is not None:
         c.output.deny(decision.reason)
     else:
