@@ -22,11 +22,11 @@ def _real_python(folder: Path) -> Path:
     return folder
 
 
-def _script_shim(folder: Path, manager: str, real: Path) -> Path:
+def _script_shim(folder: Path, manager: str, real: Path, delay: float = 0.02) -> Path:
     """A shim as pyenv and asdf write them: a script that hands over to the manager."""
     folder.mkdir(parents=True)
     shim = folder / "python3"
-    shim.write_text(f'#!/bin/sh\n# {manager} shim\nsleep 0.02\nexec "{real}/python3" "$@"\n')
+    shim.write_text(f'#!/bin/sh\n# {manager} shim\nsleep {delay}\nexec "{real}/python3" "$@"\n')
     shim.chmod(0o755)
     return shim
 
@@ -69,12 +69,13 @@ def test_an_interpreter_first_on_path_is_no_shim(tmp_path: Path) -> None:
 
 def test_measure_times_the_shim_against_its_target(tmp_path: Path) -> None:
     real = _real_python(tmp_path / "versions" / "3.x" / "bin")
-    shim = _script_shim(tmp_path / ".pyenv" / "shims", "pyenv", real)
+    # The fake shim sleeps 1 s before handing over: more than a busy machine's noise.
+    shim = _script_shim(tmp_path / ".pyenv" / "shims", "pyenv", real, delay=1.0)
     env = _env(shim.parent, real)
     found = find_shim("python3", env)
     assert found is not None
     timed = measure(found, env, runs=3)
-    assert timed.shim_ms > timed.target_ms > 0  # the fake shim sleeps 20 ms before handing over
+    assert timed.shim_ms > timed.target_ms + 500 > 500
     assert timed.cost_ms == pytest.approx(timed.shim_ms - timed.target_ms)
 
 

@@ -3,13 +3,14 @@
 The @dataclass decorator writes __init__, __repr__ and __eq__ as source text and compiles it
 (exec) on every import: for HookInput's 32 fields and HookOutput's 9, with the dataclasses
 module itself, about 6 ms of CPU paid by every hook process on every tool call. So HookInput and
-HookOutput carry those methods written out in their own modules (compiled once, into the cached
-.pyc), exactly as @dataclass would write them, and `lazy_dataclass` gives them
+HookOutput write their ``__init__`` out in their own modules (compiled once, into the cached
+.pyc), and `lazy_dataclass` adds ``__repr__``, ``__eq__``, ``__hash__ = None`` and
+``__match_args__`` (plain functions over the field names, with @dataclass's output), and
 ``__dataclass_fields__`` and ``__dataclass_params__`` as placeholders that, the first time
 anything reads them (``dataclasses.fields()``, ``asdict()``, ``replace()``, ``is_dataclass()``,
 a subclass decorated with @dataclass), build the real ones: @dataclass applied to a stand-in
-class with the same annotations and defaults. tests/runtime/test_dataclass_parity.py checks the
-written-out methods against that stand-in's.
+class with the same annotations and defaults. tests/runtime/test_dataclass_parity.py checks
+the result against that stand-in.
 
 A field with a default factory is declared with this module's `field(default_factory=...)`,
 and its written-out ``__init__`` takes a `Factory` as the default (shown as ``<factory>``, as
