@@ -12,10 +12,25 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+@pytest.fixture(scope="session")
+def interpreter_folder() -> str:
+    """Where the `python3` on PATH really lives, when it is a version manager's shim, else "".
+
+    Tests put it first on PATH, as `hookwrap doctor` advises: the hooks they run then skip the
+    shim's ~50 ms, and doctor's python-shim check is ok unless a test sets up a shim itself."""
+    from hookwrap.shims import find_shim
+
+    shim = find_shim("python3")
+    return os.path.dirname(shim.target) if shim and shim.target else ""
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+                  interpreter_folder: str) -> Path:
     """Point HOME (and the CLIs' own home overrides) at an empty temp dir for every test."""
     home = tmp_path_factory.mktemp("home")
+    if interpreter_folder:
+        monkeypatch.setenv("PATH", os.pathsep.join([interpreter_folder, os.environ.get("PATH", "")]))
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)

@@ -1,11 +1,26 @@
-"""dataclasses, imported without paying for inspect on every hook call.
+"""Dataclasses that cost nothing to import: their metadata is built on first use.
 
-Importing dataclasses imports inspect (with ast, dis, tokenize, linecache): about 10 ms, half
-of hookwrap's import time, paid by every hook process on every tool call. dataclasses only
-calls inspect for classes without a docstring, and hookwrap's all have one. So while
-dataclasses is imported, `inspect` is a placeholder module that loads the real one the first
-time anything reads an attribute from it; it is taken out of sys.modules right after, so
-everyone else's `import inspect` gets the real module as usual.
+The @dataclass decorator writes __init__, __repr__ and __eq__ as source text and compiles it
+(exec) on every import: for HookInput's 32 fields and HookOutput's 9, with the dataclasses
+module itself, about 6 ms of CPU paid by every hook process on every tool call. So HookInput and
+HookOutput write their ``__init__`` out in their own modules (compiled once, into the cached
+.pyc), and `lazy_dataclass` adds ``__repr__``, ``__eq__``, ``__hash__ = None`` and
+``__match_args__`` (plain functions over the field names, with @dataclass's output), and
+``__dataclass_fields__`` and ``__dataclass_params__`` as placeholders that, the first time
+anything reads them (``dataclasses.fields()``, ``asdict()``, ``replace()``, ``is_dataclass()``,
+a subclass decorated with @dataclass), build the real ones: @dataclass applied to a stand-in
+class with the same annotations and defaults. tests/runtime/test_dataclass_parity.py checks
+the result against that stand-in.
+
+A field with a default factory is declared with this module's `field(default_factory=...)`,
+and its written-out ``__init__`` takes a `Factory` as the default (shown as ``<factory>``, as
+@dataclass shows it).
+
+dataclasses itself, when it is imported, is imported without paying for inspect (ast, dis,
+tokenize, linecache, about 10 ms): dataclasses only calls inspect for classes without a
+docstring, so while it is imported `inspect` is a placeholder module that loads the real one
+the first time anything reads an attribute from it; it is taken out of sys.modules right after,
+so everyone else's `import inspect` gets the real module as usual.
 """
 
 from __future__ import annotations
@@ -13,7 +28,13 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
-__all__ = ["dataclass", "field"]  # what type checkers see as this module's exports
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, TypeVar
+
+    _T = TypeVar("_T", bound=type)
+
+__all__ = ["Factory", "field", "lazy_dataclass", "stand_in"]
 
 
 class _DeferredInspect(ModuleType):
@@ -40,11 +61,107 @@ def _import_dataclasses() -> ModuleType:
     return dataclasses
 
 
-# Type checkers see the real decorator, so they check HookOutput(...) calls like any dataclass.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from dataclasses import dataclass, field
-else:
-    _dc = _import_dataclasses()
-    dataclass = _dc.dataclass
-    field = _dc.field
+class Factory:
+    """The ``__init__`` default of a field with a default factory."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+def field(*, default_factory: Callable[[], Any]) -> Any:
+    """A field with a default factory, in the class body (where @dataclass would take it)."""
+    return Factory(default_factory)
+
+
+_DEFAULTS: dict[type, dict[str, Any]] = {}  # each lazy dataclass's field defaults, as declared
+
+
+def stand_in(cls: type) -> type:
+    """What @dataclass makes of ``cls``'s annotations and defaults: a new, separate class."""
+    dc = _import_dataclasses()
+    annotations = _annotations(cls)
+    namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__,
+                                 "__doc__": cls.__doc__, "__annotations__": dict(annotations)}
+    for name, default in _DEFAULTS[cls].items():
+        namespace[name] = dc.field(default_factory=default.make) if isinstance(default, Factory) else default
+    made: type = dc.dataclass(type(cls.__name__, (), namespace))
+    return made
+
+
+class _Metadata:
+    """``__dataclass_fields__`` / ``__dataclass_params__`` until first read, then the real one."""
+
+    def __init__(self, owner: type, name: str) -> None:
+        self.owner, self.name = owner, name
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        cls = self.owner
+        if isinstance(cls.__dict__.get(self.name), _Metadata):
+            real = stand_in(cls)
+            for name in ("__dataclass_fields__", "__dataclass_params__"):
+                type.__setattr__(cls, name, real.__dict__[name])
+        return cls.__dict__[self.name]
+
+
+def lazy_dataclass(cls: _T) -> _T:
+    """Make ``cls``, whose ``__init__`` is written out, a dataclass whose metadata is built on
+    demand; ``__repr__``, ``__eq__``, ``__hash__``, ``__match_args__`` and ``__replace__`` are
+    added as @dataclass(eq=True) adds them on this Python."""
+    names = tuple(_annotations(cls))
+    _DEFAULTS[cls] = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
+    for name, default in _DEFAULTS[cls].items():
+        if isinstance(default, Factory):  # @dataclass keeps no class attribute for these
+            type.__delattr__(cls, name)
+    attrs: dict[str, Any] = {"__dataclass_fields__": _Metadata(cls, "__dataclass_fields__"),
+                             "__dataclass_params__": _Metadata(cls, "__dataclass_params__"),
+                             "__repr__": _repr(names), "__eq__": _eq(names), "__hash__": None}
+    if sys.version_info >= (3, 10):
+        attrs["__match_args__"] = names
+    if sys.version_info >= (3, 13):
+        attrs["__replace__"] = _replace
+    for name, value in attrs.items():
+        if name not in cls.__dict__:
+            type.__setattr__(cls, name, value)
+    return cls
+
+
+def _annotations(cls: type) -> dict[str, Any]:
+    return cls.__annotations__  # its own: both classes declare fields
+
+
+def _repr(names: tuple[str, ...]) -> Callable[[Any], str]:
+    import _thread
+
+    running: set[tuple[int, int]] = set()
+
+    def __repr__(self: Any) -> str:
+        key = id(self), _thread.get_ident()
+        if key in running:  # a field that holds the object itself, as @dataclass shows it
+            return "..."
+        running.add(key)
+        try:
+            shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        finally:
+            running.discard(key)
+        return f"{self.__class__.__qualname__}({shown})"
+
+    return __repr__
+
+
+def _eq(names: tuple[str, ...]) -> Callable[[Any, object], Any]:
+    def __eq__(self: Any, other: object) -> Any:
+        if other.__class__ is self.__class__:
+            return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+        return NotImplemented
+
+    return __eq__
+
+
+def _replace(self: Any, /, **changes: Any) -> Any:
+    """copy.replace() support, as @dataclass gives it on Python 3.13 and later."""
+    return _import_dataclasses().replace(self, **changes)

@@ -80,6 +80,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
         findings += check_startup(root, manifest)
         findings += check_resident(root, manifest)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
+    findings += check_shim(python or getattr(manifest, "python", None) or "python3", env)
     findings += check_schema(scopes)
     findings += check_trust(root, home, scopes, env)
     findings += check_hooks_enabled(scopes)
@@ -238,6 +239,34 @@ def check_python(python: str, env: Mapping[str, str]) -> list[Finding]:
     if error:
         return [Finding("python", FAIL, error, fix)]
     return _ok("python", f"{python} is Python {version}")
+
+
+def check_shim(python: str, env: Mapping[str, str]) -> list[Finding]:
+    """The interpreter is not a version manager's shim, which every hook call pays for."""
+    from .registrations import python_words
+    from .shims import find_shim, measure
+
+    try:
+        word = python_words(python)[0]
+    except HookwrapError:
+        return []  # check_python reports a bad `python`
+    found = find_shim(word, env)
+    if found is None:
+        return _ok("python-shim", f"{word} is an interpreter, not a version manager's shim")
+    shim = measure(found, env)
+    if not shim.target:
+        return [Finding("python-shim", WARN, f"{word} is {shim.manager}'s shim {shim.path}: every hook "
+                        "call runs it before the interpreter", shim.advice())]
+    if shim.shim_cpu_ms or shim.target_cpu_ms:  # CPU: steadier than wall time on a busy machine
+        cost = f"about {shim.shim_cpu_ms - shim.target_cpu_ms:.0f} ms of CPU"
+        times = (f"{shim.shim_cpu_ms:.0f} ms CPU through the shim, {shim.target_cpu_ms:.0f} ms as "
+                 f"{shim.target}; wall {shim.shim_ms:.0f} vs {shim.target_ms:.0f} ms")
+    else:
+        cost = f"about {shim.cost_ms:.0f} ms"
+        times = f"{shim.shim_ms:.0f} ms through the shim, {shim.target_ms:.0f} ms as {shim.target}"
+    return [Finding("python-shim", WARN,
+                    f"{word} is {shim.manager}'s shim {shim.path}: every hook call pays {cost} for it "
+                    f"(`{word} -c pass` takes {times}; medians of 5)", shim.advice())]
 
 
 def check_startup(root: Path, manifest) -> list[Finding]:

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import json
 
-from ._dataclasses import dataclass, field
 from .platforms import NormalizedEvent, Platform, cli
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dataclasses import dataclass as lazy_dataclass
+    from dataclasses import field
     from typing import Any
 
     from .clis._base import AgentCLI
+else:  # no dataclass machinery at import: see _dataclasses.py
+    from ._dataclasses import field, lazy_dataclass
+
+_DICT: Any = field(default_factory=dict)  # the __init__ default of such a field
 
 
 _DECISIONS = ("", "block", "deny", "allow", "approve", "ask")
 
 
-@dataclass
+@lazy_dataclass
 class HookOutput:
     """What a hook decides, in platform-neutral terms.
 
@@ -54,6 +59,28 @@ class HookOutput:
     raw_output: dict[str, Any] = field(default_factory=dict)
     updated_input: dict[str, Any] | None = None
     system_message: str = ""
+
+    def __init__(
+        self,
+        decision: str = "",
+        reason: str = "",
+        context: str = "",
+        continue_loop: bool = True,
+        stop_reason: str = "",
+        suppress_output: bool = False,
+        raw_output: dict[str, Any] = _DICT,
+        updated_input: dict[str, Any] | None = None,
+        system_message: str = "",
+    ) -> None:
+        self.decision = decision
+        self.reason = reason
+        self.context = context
+        self.continue_loop = continue_loop
+        self.stop_reason = stop_reason
+        self.suppress_output = suppress_output
+        self.raw_output = {} if raw_output is _DICT else raw_output
+        self.updated_input = updated_input
+        self.system_message = system_message
 
     @classmethod
     def block(cls, reason: str, **fields: Any) -> HookOutput:

@@ -81,8 +81,11 @@ def test_running_a_hook_loads_no_cli_dependency() -> None:
 
 def test_inspect_stays_the_real_module_for_everyone_else() -> None:
     code = (
-        "import hookwrap, sys, dataclasses\n"
+        "import hookwrap, sys\n"
+        "assert 'dataclasses' not in sys.modules\n"
+        "assert hookwrap.HookInput.__dataclass_fields__['platform'].type == 'Platform'\n"
         "assert 'inspect' not in sys.modules\n"
+        "import dataclasses\n"
         "import inspect\n"
         "assert inspect.signature(hookwrap.HookOutput.block).parameters['reason']\n"
         "@dataclasses.dataclass\n"

@@ -77,9 +77,10 @@ _LEGACY = {"Task": "Agent", "KillShell": "TaskStop", "KillBash": "TaskStop",
            "ListPeers": "ListAgents", "Brief": "SendUserMessage",
            "ListMcpResources": "ListMcpResourcesTool", "ReadMcpResource": "ReadMcpResourceTool",
            "ReadMcpResourceDir": "ReadMcpResourceDirTool", "ProposeGoal": "SetGoal"}
-_SIMPLE_LIST = re.compile(r"^[a-zA-Z0-9_|, -]+$")
-_SIMPLE_LIST_STRICT = re.compile(r"^[a-zA-Z0-9_|]+$")  # StopFailure, FileChanged
-_SIMPLE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+# Patterns as text, compiled (and cached by re) on first use: not on every hook call's import.
+_SIMPLE_LIST = r"^[a-zA-Z0-9_|, -]+$"
+_SIMPLE_LIST_STRICT = r"^[a-zA-Z0-9_|]+$"  # StopFailure, FileChanged
+_SIMPLE_NAME = r"^[A-Za-z0-9_-]+$"
 
 # How the reading rules group events.
 _BLOCKABLE = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "PostToolUse",
@@ -218,7 +219,7 @@ class ClaudeCode(AgentCLI):
 
     def tool_matcher(self, names: list[str]) -> str | None:
         # Plain names joined by | are an exact list; anything else is a regex.
-        if all(_SIMPLE_NAME.match(n) for n in names):
+        if all(re.match(_SIMPLE_NAME, n) for n in names):
             return "|".join(names)
         return super().tool_matcher(names)
 
@@ -291,7 +292,7 @@ class ClaudeCode(AgentCLI):
             return True
         names = _names(target) if self.is_tool_event(event) else {target}
         simple = _SIMPLE_LIST_STRICT if event in ("StopFailure", "FileChanged") else _SIMPLE_LIST
-        if simple.match(matcher):
+        if re.match(simple, matcher):
             separators = r"[|,]" if simple is _SIMPLE_LIST else r"\|"
             return bool({p.strip() for p in re.split(separators, matcher)} & names)
         compiled = js_regex(matcher)  # an invalid regex matches nothing

@@ -41,10 +41,11 @@ _DECLARED_ONLY = {"SessionEnd": ("logout", "prompt_input_exit", "other")}
 _HOOKS_CONFIG_KEYS = frozenset({"enabled", "disabled", "notifications"})
 DEAD_KEYS = (("tools", "enableHooks"), ("hooks", "enabled"), ("hooks", "disabled"),
              ("hooks", "notifications"))
-# Gemini substitutes these (no braces) textually with an already shell-quoted value.
-SUBSTITUTED_VARS = re.compile(r"\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR"
-                              r"|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)")
-_SAFE_WORD = re.compile(r"([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\[\\\]^`{|}~])")
+# Gemini substitutes these (no braces) textually with an already shell-quoted value. Patterns as
+# text, compiled (and cached by re) on first use: not on every hook call's import.
+SUBSTITUTED_VARS = (r"\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR"
+                    r"|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)")
+_SAFE_WORD = r"([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\[\\\]^`{|}~])"
 
 # How the reading rules group events.
 _CONTEXT = {"AfterTool", "BeforeAgent", "SessionStart"}
@@ -248,7 +249,7 @@ class GeminiCLI(AgentCLI):
         """Gemini's textual substitution: literal ``$NAME`` (no braces, no word boundary)
         becomes the shell-quoted value; ``${NAME}`` is left for bash. So
         ``"$GEMINI_PROJECT_DIR/x"`` breaks on a path with a space."""
-        return SUBSTITUTED_VARS.sub(lambda m: shell_quote(env.get(m.group(1), "")), command)
+        return re.sub(SUBSTITUTED_VARS, lambda m: shell_quote(env.get(m.group(1), "")), command)
 
     def read_command(self, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
@@ -337,7 +338,7 @@ def shell_quote(value: str) -> str:
         return f"'{value}'"
     if re.search(r"[\"'\s]", value):
         return '"' + re.sub(r"([\"\\$`])", r"\\\1", value) + '"'
-    return _SAFE_WORD.sub(lambda m: (m.group(1) or "") + "\\" + m.group(2), value)
+    return re.sub(_SAFE_WORD, lambda m: (m.group(1) or "") + "\\" + m.group(2), value)
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -554,7 +555,7 @@ def _quoted_substitution(command: str) -> bool:
             quote = char
         elif char == quote:
             quote = None
-        elif quote is not None and SUBSTITUTED_VARS.match(command, index):
+        elif quote is not None and re.compile(SUBSTITUTED_VARS).match(command, index):
             return True
     return False
 
