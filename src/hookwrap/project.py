@@ -15,7 +15,7 @@ RUNTIME_DIR = ".hookwrap/lib/hookwrap"
 RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py", "hookinput.py",
                    "hookoutput.py", "protocol.py", "runner.py", "options.py", "clis/__init__.py",
                    "clis/_base.py", "clis/claude.py", "clis/gemini.py",
-                   "clis/codex.py", "clis/qwen.py", "clis/copilot.py")
+                   "clis/codex.py", "clis/qwen.py", "clis/copilot.py", "clis/droid.py")
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
                      "__pycache__/\nlogs/\nstate/\n.lock\n"
 

@@ -23,6 +23,8 @@ PAYLOADS = {
                     "tool_input": {"command": "ls"}},
     Platform.COPILOT: {"hook_event_name": "PreToolUse", "tool_name": "Bash",
                        "tool_input": {"command": "ls", "description": "list"}},
+    Platform.DROID: {"hook_event_name": "PreToolUse", "tool_name": "Execute",
+                     "tool_input": {"command": "ls", "riskLevel": "low", "riskLevelReason": "list"}},
 }
 BAD = [
     # A key every CLI reads: Codex CLI's module drops keys outside its schema, NaN or not.
