@@ -284,14 +284,14 @@ class FactoryDroid(ClaudeCode):
 
     def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        from ..doctor import OK, WARN, Finding
+        from ..doctor import OK, Finding
 
         if not any(s.project and s.data and s.data.get("hooks") for s in scopes):
             return [Finding("droid-trust", OK, "no Factory Droid project hooks to check")]
-        return [Finding("droid-trust", WARN, "Factory Droid runs the hooks in "
-                        f"{self.settings_file} with no trust prompt at all: anyone who can change "
-                        "this repo's hooks runs commands on every machine that starts droid here",
-                        "review changes to .factory/settings.json and .hookwrap/ like code")]
+        # Nothing to record or fix, so ok; but said, since it is the opposite of Codex or Qwen.
+        return [Finding("droid-trust", OK, f"Factory Droid runs the hooks in {self.settings_file} "
+                        "with no trust prompt at all (nothing to trust): whoever can change this "
+                        "repo's hooks runs commands wherever droid starts here")]
 
     def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
         """hooksDisabled switches every hook off."""
