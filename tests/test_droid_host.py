@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -60,8 +61,8 @@ def test_a_timeout_lets_the_call_run(project: Path) -> None:
 
 def test_context_is_read_on_session_start_and_post_tool_use_only(project: Path) -> None:
     for event, read in (("SessionStart", True), ("PostToolUse", True), ("PreToolUse", False)):
-        _, verdict = run(event, "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"%s\", "
-                         "\"additionalContext\": \"CTX\"}}'" % event, project)
+        answer = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": "CTX"}}
+        _, verdict = run(event, f"echo '{json.dumps(answer)}'", project)
         assert (verdict.context == "CTX") is read, (event, verdict)
     _, text = run("SessionStart", "echo plain words", project)
     assert (text.outcome, text.context) == ("context", "plain words")

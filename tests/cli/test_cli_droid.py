@@ -66,7 +66,7 @@ def test_the_registered_command_finds_the_project_from_a_subfolder(droid: Path, 
     payload = {"hook_event_name": "PreToolUse", "tool_name": "Execute",
                "tool_input": {"command": "git push --force origin main", "riskLevel": "low",
                               "riskLevelReason": "r"}, "cwd": str(cwd)}
-    done = subprocess.run(["bash", "-c", command], cwd=cwd, input=json.dumps(payload),
+    done = subprocess.run(["bash", "-c", command], check=False, cwd=cwd, input=json.dumps(payload),
                           capture_output=True, text=True, timeout=60,
                           env={"PATH": "/usr/bin:/bin", "FACTORY_PROJECT_DIR": str(cwd)})
     answer = json.loads(done.stdout)
@@ -81,7 +81,7 @@ def test_without_hookwrap_toml_the_guard_blocks_and_the_stop_gate_goes_on(droid:
     elsewhere.mkdir()
     for event, code in (("PreToolUse", 2), ("Stop", 1)):
         command = data["hooks"][event][0]["hooks"][0]["command"]
-        done = subprocess.run(["bash", "-c", command], cwd=elsewhere, input="{}", capture_output=True,
+        done = subprocess.run(["bash", "-c", command], check=False, cwd=elsewhere, input="{}", capture_output=True,
                               text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
         assert done.returncode == code and "no hookwrap.toml" in done.stderr, (event, done)
 

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from hookwrap.clis.droid import ASK_NOTE
+
 from .chat_harness import make_project
 from .droid_harness import DROID_VERSION, Droid, find_droid
 from .harness import Sandbox
 from .mock_openai_chat import OpenAIChatMock
 from .mockmodel import Reply
 from .qwen_copilot_support import CHECK_FAILS, CONTEXT_MARKER, FORCED_PUSH, add_rewrite_or_ask, hookwrap_repo
-from hookwrap.clis.droid import ASK_NOTE
 
 pytestmark = pytest.mark.e2e
 

@@ -99,7 +99,7 @@ class FactoryDroid(ClaudeCode):
     preferred_tools: dict[str, str] = {}
     # The registered command sets HOOKWRAP_PROJECT_DIR to the folder holding hookwrap.toml;
     # Droid's own variable is the session's cwd, which may be a subfolder.
-    project_dir_vars = ("HOOKWRAP_PROJECT_DIR", "FACTORY_PROJECT_DIR")
+    project_dir_vars = ("HOOKWRAP_PROJECT_DIR", "FACTORY_PROJECT_DIR")  # type: ignore[assignment]
     marker_env = "FACTORY_PROJECT_DIR"  # set for hook processes only (not for Execute)
     guest_clis: tuple[str, ...] = ()  # Droid runs no other CLI's hook files
 
