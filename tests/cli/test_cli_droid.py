@@ -1,5 +1,5 @@
-"""The generator on Factory Droid: the golden file, the user's keys kept, add's warnings, test,
-doctor (no trust prompt, hooksDisabled, commands that break in a subfolder), no trust step."""
+"""The generator on Factory Droid: the golden file, the user's keys and comments kept, add's
+warnings, test, doctor (no trust prompt, commands that break in a subfolder), no trust step."""
 
 from __future__ import annotations
 
@@ -52,6 +52,16 @@ def test_registrations_use_droids_names_and_keep_the_users_keys(droid: Path) -> 
     assert data["hooks"]["SessionStart"][1]["hooks"][0]["timeout"] == 1200  # seconds
 
 
+def test_comments_survive_add_and_remove(empty_dir: Path) -> None:
+    (empty_dir / ".factory").mkdir()
+    (empty_dir / DROID).write_text('{\n  // mine\n  "model": "custom:mine"\n}\n')
+    assert hw(empty_dir, "init", "--platform", "droid").code == 0
+    assert hw(empty_dir, "add", "before_tool", "guard").code == 0
+    assert "// mine" in (empty_dir / DROID).read_text()
+    assert hw(empty_dir, "remove", "guard").code == 0
+    assert "// mine" in (empty_dir / DROID).read_text()
+
+
 def test_remove_restores_the_users_file(droid: Path) -> None:
     for name in ("guard", "context", "stop_gate", "format", "audit", "skeleton_start"):
         assert hw(droid, "remove", name).code == 0
@@ -92,6 +102,8 @@ def test_add_warns_what_droid_cannot_do(empty_dir: Path) -> None:
     assert "Factory Droid: runs an ask without asking" in said.err + said.out
     said = hw(empty_dir, "add", "before_prompt", "context")
     assert "never fires UserPromptSubmit in droid exec" in said.err + said.out
+    said = hw(empty_dir, "add", "after_tool", "format")
+    assert "ignores a block after a tool" in said.err + said.out
     said = hw(empty_dir, "add", "after_agent", "stop_gate")
     assert "has no cap on Stop blocks" in said.err + said.out
 
@@ -115,14 +127,12 @@ def test_doctor_says_droid_has_no_trust_prompt(droid: Path) -> None:
     assert trust.code == 0 and "nothing to trust" in trust.out, trust.out
 
 
-def test_doctor_reports_hooks_disabled_and_commands_that_break_in_a_subfolder(droid: Path) -> None:
+def test_doctor_reports_commands_that_break_in_a_subfolder(droid: Path) -> None:
     data = json.loads((droid / DROID).read_text())
-    data["hooksDisabled"] = True
     data["hooks"]["PreToolUse"].append({"matcher": "Bash|Write", "hooks": [
         {"type": "command", "command": 'python3 "$FACTORY_PROJECT_DIR/x.py"', "timeout": 5000}]})
     (droid / DROID).write_text(json.dumps(data, indent=2) + "\n")
     out = hw(droid, "doctor").out
-    assert "hooksDisabled is true" in out, out
     assert "subfolder" in out and "Claude Code tools" in out and "looks like milliseconds" in out, out
 
 

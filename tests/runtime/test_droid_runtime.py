@@ -82,6 +82,11 @@ def test_droid_context_goes_where_droid_reads_it() -> None:
     assert start["hookSpecificOutput"]["additionalContext"] == "c"
 
 
+def test_droid_post_tool_block_becomes_context() -> None:
+    out = answer(HookOutput.block("lint failed"), E.AFTER_TOOL, "PostToolUse")
+    assert out["hookSpecificOutput"]["additionalContext"] == "lint failed"
+
+
 def test_droid_stop_block_asks_for_another_turn() -> None:
     out = answer(HookOutput.block("tests fail"), E.AFTER_AGENT, "Stop")
     assert (out["decision"], out["reason"]) == ("block", "tests fail")

@@ -117,6 +117,11 @@ class FactoryDroid(ClaudeCode):
         specific = super().specific_output(output, event, name, decision)
         if name == "PreToolUse":
             specific.pop("additionalContext", None)  # read by no model request
+        elif name == "PostToolUse" and decision in BLOCKING:
+            # Droid ignores a PostToolUse block and its reason; its context reaches the model.
+            text = "\n\n".join(t for t in (output.reason, output.context) if t)
+            if text:
+                specific["additionalContext"] = text
         return specific
 
     def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
@@ -144,6 +149,8 @@ class FactoryDroid(ClaudeCode):
         if event is _E.BEFORE_PROMPT:
             return ["never fires UserPromptSubmit in droid exec (headless): a before_prompt hook "
                     "runs only in the interactive droid"]
+        if event is _E.AFTER_TOOL:
+            return ["ignores a block after a tool: its reason is sent as context instead"]
         if event is _E.AFTER_AGENT:
             return ["has no cap on Stop blocks: a hook that always blocks loops until killed; "
                     "stop_gate stops after max_retries, a hand-written hook must count too"]
@@ -151,9 +158,10 @@ class FactoryDroid(ClaudeCode):
 
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = ".factory/settings.json"
-    settings_comments = False
+    settings_comments = True  # Droid reads comments in it (0.225.2), so hookwrap keeps them
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
-    invalid_entry_drops_event = False
+    # One invalid entry (``"hooks": "x"``) and Droid runs no hook of the file at all (0.225.2).
+    invalid_entry_drops_event = True
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
     lifecycle_values = {
         _E.SESSION_START: ("startup", "resume", "clear", "compact"),
@@ -218,10 +226,8 @@ class FactoryDroid(ClaudeCode):
         return None
 
     def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-        from ..schema import WARNING, Problem
-
-        if data.get("hooksDisabled") is True:
-            return [Problem("hooksDisabled", "is true: no hook runs", WARNING)]
+        # Claude's whole-file checks (permissions, disableAllHooks) mean nothing to Droid, and
+        # its own hooksDisabled did not stop project hooks in droid exec (0.225.2).
         return []
 
     # --- generator: host rules -------------------------------------------------------------
@@ -280,7 +286,7 @@ class FactoryDroid(ClaudeCode):
         return [(self.settings_file, root / self.settings_file, True),
                 ("~/.factory/settings.json", home / ".factory" / "settings.json", False)]
 
-    doctor_reported_paths = frozenset({"hooksDisabled"})
+    doctor_reported_paths: frozenset[str] = frozenset()
 
     def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
@@ -294,12 +300,7 @@ class FactoryDroid(ClaudeCode):
                         "repo's hooks runs commands wherever droid starts here")]
 
     def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
-        """hooksDisabled switches every hook off."""
-        from ..doctor import FAIL, Finding
-
-        return [Finding("hooks-enabled", FAIL, f"{s.label}: hooksDisabled is true",
-                        f"remove hooksDisabled from {s.label}")
-                for s in scopes if (s.data or {}).get("hooksDisabled") is True]
+        return []  # hooksDisabled, project or user, did not stop project hooks in droid exec
 
     def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
         import re
@@ -407,6 +408,9 @@ def _interpret(event: str, r: RunResult) -> Verdict:
         return settle(replace(base, updated_input=hso.get("updatedInput")), None)
     if output.get("decision") == "block" and event in ("Stop", "SubagentStop"):
         return settle(base, "kept_working", reason)
+    if output.get("decision") in BLOCKING and event == "PostToolUse":
+        base = replace(base, notes=(*base.notes, "Factory Droid ignores a block on PostToolUse "
+                                    "(the reason reaches no model request)"))
     return settle(base, None)
 
 
