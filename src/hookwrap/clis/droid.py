@@ -196,6 +196,18 @@ class FactoryDroid(ClaudeCode):
 
     tool_matcher = AgentCLI.tool_matcher  # anchored: ^(Execute|Create)$
 
+    # Not Claude Code's: Droid sets no CLAUDECODE, and only command hooks were checked on Droid
+    # (no http entries, no permission-rule "if" filter). Declared here so that a ClaudeCode
+    # that gains them does not hand them to Droid.
+    hook_process_env: dict[str, str] = {}
+
+    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
+                     event: NormalizedEvent) -> dict[str, Any] | None:
+        return None
+
+    def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
+        return {}
+
     # --- generator: validation -------------------------------------------------------------
     def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
         from ..schema import WARNING, Problem, unknown_keys
