@@ -2,7 +2,7 @@
 # Install the pinned agent CLIs used by the e2e tests (tests/e2e) into a cache dir.
 #
 #   .ci/install-clis.sh                 # all of them
-#   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot opencode)
+#   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot opencode droid)
 #
 # Cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}. Layout (one npm prefix per entry):
 #   $CACHE/node_modules/.bin/{claude,gemini,codex}   Claude Code, Gemini CLI, Codex CLI (shared
@@ -12,6 +12,8 @@
 #   $CACHE/copilot/pkg-cache/                  Copilot's unpacked runtime (COPILOT_PKG_CACHE_HOME)
 #   $CACHE/opencode/node_modules/.bin/opencode OpenCode (the native binary is the optional
 #                                              dependency opencode-linux-x64; the tests run it)
+#   $CACHE/droid/node_modules/@factory/cli-linux-x64/bin/droid   Factory Droid (the platform
+#                                              package alone: the 0.225.1 wrapper has no binary)
 #
 # Each CLI is checked and installed on its own: one that is already there at its pinned version
 # and runs is reused, one that fails to install does not stop the others. Installs into the same
@@ -34,6 +36,10 @@ COPILOT_PKG="@github/copilot"
 COPILOT_VERSION="1.0.102"
 OPENCODE_PKG="opencode-ai"
 OPENCODE_VERSION="1.18.33"
+# Droid's npm wrapper (@factory/cli) only picks a platform package; the linux-x64 one holds the
+# 254 MB Bun binary itself. Pinned to the platform package, which exists for 0.225.2.
+DROID_PKG="@factory/cli-linux-x64"
+DROID_VERSION="0.225.2"
 CACHE="${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}"
 NPM_TIMEOUT="${HOOKWRAP_NPM_TIMEOUT:-600}"
 
@@ -47,13 +53,16 @@ trap 'rm -rf "$SCRATCH"' EXIT
 pkg_of() { case "$1" in claude) echo "$CLAUDE_PKG" ;; gemini) echo "$GEMINI_PKG" ;;
                         codex) echo "$CODEX_PKG" ;;
                         qwen) echo "$QWEN_PKG" ;; copilot) echo "$COPILOT_PKG" ;;
-                        opencode) echo "$OPENCODE_PKG" ;; esac; }
+                        opencode) echo "$OPENCODE_PKG" ;;
+                        droid) echo "$DROID_PKG" ;; esac; }
 version_of() { case "$1" in claude) echo "$CLAUDE_VERSION" ;; gemini) echo "$GEMINI_VERSION" ;;
                             codex) echo "$CODEX_VERSION" ;;
                             qwen) echo "$QWEN_VERSION" ;; copilot) echo "$COPILOT_VERSION" ;;
-                            opencode) echo "$OPENCODE_VERSION" ;; esac; }
+                            opencode) echo "$OPENCODE_VERSION" ;;
+                            droid) echo "$DROID_VERSION" ;; esac; }
 prefix_of() { case "$1" in claude|gemini|codex) echo "$CACHE" ;; *) echo "$CACHE/$1" ;; esac; }
-bin_of() { echo "$(prefix_of "$1")/node_modules/.bin/$1"; }
+bin_of() { case "$1" in droid) echo "$(prefix_of droid)/node_modules/$DROID_PKG/bin/droid" ;;
+                        *) echo "$(prefix_of "$1")/node_modules/.bin/$1" ;; esac; }
 
 # version_ok NAME: the binary exists, runs, and reports its pinned version. For Copilot this first
 # run also unpacks its runtime into the shared package cache the tests use.
@@ -68,6 +77,7 @@ version_ok() {
          XDG_CONFIG_HOME="$SCRATCH/.config" XDG_DATA_HOME="$SCRATCH/.local/share" \
          XDG_CACHE_HOME="$SCRATCH/.cache" XDG_STATE_HOME="$SCRATCH/.local/state" \
          OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 npm_config_offline=true \
+         FACTORY_DISABLE_KEYRING=1 FACTORY_AIRGAP_ENABLED=true \
          "$bin" --version </dev/null 2>/dev/null)" || return 1
   case "$out" in *"$(version_of "$1")"*) return 0 ;; *) return 1 ;; esac
 }
@@ -120,9 +130,9 @@ install() {
 }
 
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(claude gemini codex qwen copilot opencode)
+[ ${#names[@]} -gt 0 ] || names=(claude gemini codex qwen copilot opencode droid)
 for name in "${names[@]}"; do
-  case "$name" in claude|gemini|codex|qwen|copilot|opencode) ;; *) say "WARNING: unknown CLI '$name' ignored" ;; esac
+  case "$name" in claude|gemini|codex|qwen|copilot|opencode|droid) ;; *) say "WARNING: unknown CLI '$name' ignored" ;; esac
 done
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
@@ -138,7 +148,7 @@ fi
 mkdir -p "$CACHE"
 missing=()
 for name in "${names[@]}"; do
-  case "$name" in claude|gemini|codex|qwen|copilot|opencode) ;; *) continue ;; esac
+  case "$name" in claude|gemini|codex|qwen|copilot|opencode|droid) ;; *) continue ;; esac
   if install "$name"; then
     say "$name $(version_of "$name"): $(bin_of "$name")"
   else

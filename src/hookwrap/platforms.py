@@ -40,6 +40,7 @@ class Platform(_StrEnum):
     QWEN = "qwen"
     COPILOT = "copilot"
     OPENCODE = "opencode"
+    DROID = "droid"
 
 
 # Assumed by a hook run by hand, when neither --platform nor the payload says which CLI it is.

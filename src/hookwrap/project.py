@@ -16,7 +16,7 @@ RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py",
                    "hookoutput.py", "protocol.py", "runner.py", "options.py", "clis/__init__.py",
                    "clis/_base.py", "clis/claude.py", "clis/gemini.py",
                    "clis/codex.py", "clis/qwen.py", "clis/copilot.py",
-                   "clis/opencode.py", "commandfilter.py", "server.py")
+                   "clis/opencode.py", "clis/droid.py", "commandfilter.py", "server.py")
 # Each hook's `commands` patterns, for the runtime filter (commandfilter.py); absent when none.
 FILTERS_FILE = ".hookwrap/filters.json"
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \

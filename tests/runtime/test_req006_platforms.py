@@ -20,7 +20,8 @@ GEMINI = Platform.GEMINI
 def test_req_006_1_1_platform_members_and_values() -> None:
     assert {p.name: p.value for p in Platform} == {"CLAUDE": "claude", "GEMINI": "gemini",
                                                        "CODEX": "codex", "QWEN": "qwen",
-                                                       "COPILOT": "copilot", "OPENCODE": "opencode"}
+                                                       "COPILOT": "copilot", "OPENCODE": "opencode",
+                                                       "DROID": "droid"}
 
 
 def test_req_006_1_2_platform_is_a_str_enum() -> None:

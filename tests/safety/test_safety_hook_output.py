@@ -25,6 +25,8 @@ PAYLOADS = {
                        "tool_input": {"command": "ls", "description": "list"}},
     Platform.OPENCODE: {"hook_event_name": "PreToolUse", "tool_name": "bash",
                         "tool_input": {"command": "ls"}},
+    Platform.DROID: {"hook_event_name": "PreToolUse", "tool_name": "Execute",
+                     "tool_input": {"command": "ls", "riskLevel": "low", "riskLevelReason": "list"}},
 }
 BAD = [
     # A key every CLI reads: Codex CLI's module drops keys outside its schema, NaN or not.
