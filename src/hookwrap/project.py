@@ -13,7 +13,7 @@ MANIFEST = "hookwrap.toml"
 RUNTIME_DIR = ".hookwrap/lib/hookwrap"
 # The stdlib-only runtime copied into every project so hooks run where hookwrap is not installed.
 RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py", "hookinput.py",
-                   "hookoutput.py", "protocol.py", "runner.py", "options.py", "clis/__init__.py",
+                   "hookoutput.py", "protocol.py", "runner.py", "options.py", "bridge.py", "clis/__init__.py",
                    "clis/_base.py", "clis/claude.py", "clis/gemini.py",
                    "clis/codex.py", "clis/qwen.py", "clis/copilot.py")
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
@@ -55,7 +55,7 @@ def spec_registrations(spec, python: str = "python3"):
     """Registrations and warnings for one manifest entry, with its template's policy."""
     info = _template_info(spec.template)
     return regs.registrations_for(
-        spec, fail_closed=bool(info and info.fail_closed),
+        spec, fail_closed=bool(info and info.fail_closed) or spec.options.get("fail_closed") is True,
         summary=info.summary if info else "", python=python)
 
 
@@ -88,14 +88,17 @@ def read_settings_text(root: Path, platform: Platform) -> str | None:
     return read_text(root / rel, rel)
 
 
-def _plan_settings(plan: Plan, specs, python: str) -> None:
+def _plan_settings(plan: Plan, specs, python: str, texts: dict | None = None) -> None:
+    """``texts``: a settings file's text as another step of the plan already changed it
+    (`adopt` takes the hand-made entries it moves out), instead of the file's."""
     from .settings import lookalikes, parse_settings, reconcile
 
     desired, warnings = _desired(specs, python)
     plan.warnings.extend(warnings)
     for platform in Platform:
         rel = cli(platform).settings_file
-        text = read_settings_text(plan.root, platform)
+        text = texts[platform] if texts and platform in texts else \
+            read_settings_text(plan.root, platform)
         result = reconcile(text, platform, desired[platform], label=rel)
         detail = [f"{c.action} {c.name} ({c.detail})" if c.detail else f"{c.action} {c.name}"
                   for c in result.changes if c.action != "unchanged"]
