@@ -232,14 +232,14 @@ class AgentCLI:
         keys = self.tool_input_keys.get(tool, {})
         if not isinstance(tool_input, dict):
             return {}
-        return {(keys[key] if key in keys else key): value for key, value in tool_input.items()}
+        return {keys.get(key, str(key)): value for key, value in tool_input.items()}
 
     def own_tool_input(self, tool: str, common: Any) -> dict[str, Any]:
         """The inverse of ``common_tool_input``: Claude Code's keys back to this CLI's."""
         keys = {theirs: mine for mine, theirs in self.tool_input_keys.get(tool, {}).items()}
         if not isinstance(common, dict):
             return {}
-        return {(keys[key] if key in keys else key): value for key, value in common.items()}
+        return {keys.get(key, str(key)): value for key, value in common.items()}
 
     def own_tool_name(self, tool: str, raw_tool: str) -> str:
         """This CLI's name for the normalized ``tool`` (``raw_tool`` when it has none)."""
