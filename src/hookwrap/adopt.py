@@ -151,12 +151,24 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
     _plan_settings(plan, manifest.hooks, _python(manifest), texts)
     if not found:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
-    local = root / ".claude" / "settings.local.json"
-    if platform is Platform.CLAUDE and local.is_file() and '"hooks"' in local.read_text(
-            encoding="utf-8", errors="replace"):
-        plan.notes.append(".claude/settings.local.json: left alone (personal and not "
-                          "committed; adopting would share its hooks with the team)")
+    plan.notes.extend(_personal_files(root, agent))
     return plan
+
+
+def _personal_files(root: Path, agent) -> list[str]:
+    """Notes for the CLI's other settings files inside the project that hold hooks (Claude
+    Code's .claude/settings.local.json): personal and git-ignored, so adopt leaves them."""
+    import os
+
+    notes = []
+    for label, path, _ in agent.scopes(root, Path.home(), os.environ):
+        inside = Path(path).resolve().is_relative_to(root.resolve())
+        if label == agent.settings_file or not inside or not Path(path).is_file():
+            continue
+        if '"hooks"' in Path(path).read_text(encoding="utf-8", errors="replace"):
+            notes.append(f"{label}: left alone (personal settings; adopting its hooks would "
+                         "share them with everyone who clones the repo)")
+    return notes
 
 
 def _handlers(data: dict, platform: Platform, rel: str) -> list[Found]:
