@@ -326,3 +326,53 @@ def _without(text: str | None, data: dict, platform: Platform, rel: str,
     if not hooks:
         del new["hooks"]
     return _render(text, data, new, platform, rel)
+
+
+_SHELL_WORDS = frozenset({"exec", "env", "command", "builtin", "time", "nice", "nohup", "sh", "bash"})
+
+
+def command_problem(root: Path, command: str, speaks: str, path_env: str | None) -> str:
+    """Why an external hook's command cannot start ("" when its program is found): the first
+    word of the shell string (and an interpreter's script), with the project-dir variable of
+    ``speaks`` expanded, relative to the project root when it holds a "/", else on PATH."""
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        return f"{command!r} is not a shell command line ({error})"
+    words = [w for w in words if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", w)]
+    while len(words) > 1 and words[0] in _SHELL_WORDS and not words[1].startswith("-"):
+        words = words[1:]
+    if not words:
+        return ""
+    problem = _program_problem(root, words[0], speaks, path_env)
+    if problem or len(words) < 2 or Path(words[0]).name not in _INTERPRETERS:
+        return problem
+    script = words[1]  # node .claude/hooks/x.js: the script must exist too
+    if "/" in script and not script.startswith("-"):
+        return _program_problem(root, script, speaks, path_env, executable=False)
+    return ""
+
+
+_INTERPRETERS = frozenset({"node", "python", "python3", "bash", "sh", "ruby", "perl", "deno",
+                           "bun", "zsh", "uv"})
+
+
+def _program_problem(root: Path, program: str, speaks: str, path_env: str | None, *,
+                     executable: bool = True) -> str:
+    import os
+    import shutil
+
+    for var in cli(speaks).project_dir_vars:
+        program = program.replace("${" + var + "}", str(root)).replace("$" + var, str(root))
+    if "$" in program or "`" in program:
+        return ""  # decided by the shell at run time
+    if "/" in program:
+        path = Path(program) if program.startswith("/") else root / program
+        if not path.is_file():
+            return f"{program} does not exist"
+        if executable and not os.access(path, os.X_OK):
+            return f"{program} is not executable (chmod +x it)"
+        return ""
+    if shutil.which(program, path=path_env) is None:
+        return f"{program} is not on PATH"
+    return ""

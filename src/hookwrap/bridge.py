@@ -98,6 +98,8 @@ def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: 
                                           time_limit(entry))
     if failure or code is None:
         return _failed(entry, f"external hook {command!r} {failure}", err)
+    if code not in (0, 2) and entry.get("fail_closed") is True:  # Claude's onFailure: block
+        return _failed(entry, f"external hook {command!r} exited {code}", err)
     fields = speaker.read_answer(hook_input.event, code, out, err)
     if err.strip() and fields.get("reason") != err.strip():
         sys.stderr.write(err if err.endswith("\n") else err + "\n")
