@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import registrations as regs
+from .catalogue import EXTERNAL
 from .errors import ConflictError, ManifestError, ProjectError, UsageError
 from .plan import Plan
 from .platforms import Platform, cli
@@ -178,7 +179,9 @@ def _plan_missing_scripts(plan: Plan, specs) -> None:
 
     for spec in specs:
         script = regs.script_path(spec.name)
-        if not (plan.root / script).exists():
+        if spec.template == EXTERNAL:  # hookwrap's own bridge script: always kept current
+            plan.add(script, render_hook_files(spec)[script].encode())
+        elif not (plan.root / script).exists():
             files = render_hook_files(spec)
             plan.add(script, files[script].encode(), detail=["script was missing"])
 
