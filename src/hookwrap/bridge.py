@@ -20,11 +20,8 @@ A command that cannot start, times out or is killed: no opinion, unless the hook
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
-import subprocess
 import sys
 
 from .hookinput import normalize_input
@@ -63,6 +60,10 @@ def run_command(command: str, stdin: bytes, env: dict[str, str], timeout: float
                 ) -> tuple[int | None, str, str, str]:
     """Run ``command`` with bash in its own process group: (exit code or None, stdout, stderr,
     why it failed: "" when it exited on its own). On timeout the whole group is killed."""
+    import contextlib  # here, not at the top: a pass-through run never needs them
+    import signal
+    import subprocess
+
     try:
         process = subprocess.Popen([SHELL, "-c", command], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,

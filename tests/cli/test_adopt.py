@@ -200,3 +200,21 @@ def test_sync_keeps_the_bridge_script_current_and_remove_deletes_it(project: Pat
     assert hw(project, "remove", "hello").code == 0
     assert not script.exists()
     assert "hello" not in (project / "hookwrap.toml").read_text()
+
+
+def test_adopt_from_gemini_keeps_comments_and_reads_milliseconds(empty_dir: Path) -> None:
+    (empty_dir / ".gemini").mkdir()
+    text = ('{\n  // the team\'s model\n  "model": {"name": "x"},\n  "hooks": {"BeforeTool": [\n'
+            '    {"matcher": "run_shell_command", "hooks": [{"type": "command", '
+            '"command": "./hooks/check.sh", "timeout": 15000}]}]}\n}\n')
+    (empty_dir / ".gemini/settings.json").write_text(text)
+    assert hw(empty_dir, "init", "-p", "gemini", "-p", "claude").code == 0
+    result = hw(empty_dir, "adopt", "--from", "gemini")
+    assert result.code == 0, result.err
+    manifest = (empty_dir / "hookwrap.toml").read_text()
+    assert ('[hooks.check]\nevent = "before_tool"\nmatcher = "shell"\n'
+            'platforms = ["gemini", "claude"]\ntimeout = 15\ncommand = "./hooks/check.sh"\n'
+            'speaks = "gemini"\n') in manifest
+    after = (empty_dir / ".gemini/settings.json").read_text()
+    assert "// the team's model" in after and "./hooks/check.sh" not in after
+    assert ".hookwrap/hooks/check.py" in after
