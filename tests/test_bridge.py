@@ -229,3 +229,8 @@ def test_a_failing_command_fails_open_unless_fail_closed(project: Path) -> None:
     manifest.write_text(text.replace('speaks = "claude"', 'speaks = "claude"\nfail_closed = true'))
     closed = _run_bridge(project, "gemini", payload, env)
     assert json.loads(closed.stdout)["decision"] == "deny"
+
+
+def test_exit_2_where_nothing_can_be_blocked_is_a_notice() -> None:
+    fields = cli("claude").read_answer(NormalizedEvent.SESSION_START, 2, "", "not now\n")
+    assert fields == {"system_message": "not now"}

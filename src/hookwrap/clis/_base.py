@@ -226,6 +226,13 @@ class AgentCLI:
     # Events on which plain (non-JSON) stdout at exit 0 is context for the model.
     text_is_context: frozenset[NormalizedEvent] = frozenset(
         {NormalizedEvent.SESSION_START, NormalizedEvent.BEFORE_PROMPT})
+    # Events on which exit 2 blocks (or keeps the agent working); elsewhere its stderr is only
+    # shown to the user (Claude Code: SessionStart, SessionEnd, Notification, PreCompact...).
+    exit2_blocks: frozenset[NormalizedEvent] = frozenset({
+        NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL, NormalizedEvent.BEFORE_PROMPT,
+        NormalizedEvent.AFTER_AGENT, NormalizedEvent.PERMISSION_REQUEST,
+        NormalizedEvent.AFTER_TOOL_BATCH, NormalizedEvent.BEFORE_MODEL,
+        NormalizedEvent.AFTER_MODEL, NormalizedEvent.BEFORE_TOOL_SELECTION})
 
     def common_tool_input(self, tool: str, tool_input: Any) -> dict[str, Any]:
         """This CLI's tool input with Claude Code's key names (the bridge's common form)."""
@@ -294,6 +301,8 @@ class AgentCLI:
         import json
 
         if exit_code == 2:
+            if event not in self.exit2_blocks:
+                return {"system_message": stderr.strip()} if stderr.strip() else {}
             return {"decision": "block", "reason": stderr.strip() or "blocked by hook"}
         if exit_code != 0:
             return {}
