@@ -119,18 +119,18 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
                          hint=f"add \"{platform.value}\" to platforms in {MANIFEST}, then adopt")
     found = _handlers(data, platform, rel)
     taken = {spec.name for spec in manifest.hooks}
-    for item in found:
-        _translate(item, platform, manifest, taken)
+    for index, item in enumerate(found):
+        _translate(item, platform, manifest, taken, found[:index])
     for item in found:
         if item.entry is None:
             plan.warnings.append(f"{rel}: {item.where} ({item.event} "
                                  f"{item.handler.get('command') or item.handler.get('type')!r}) "
                                  f"stays where it is: {item.why}")
     moved = [item for item in found if item.entry is not None]
-    specs = []
+    specs: list[Any] = []
     for item in moved:
         existing = manifest.get(item.name)
-        if existing is None:
+        if existing is None and item.name not in {spec.name for spec in specs}:
             from .hookentry import check_entry
 
             spec, warnings = check_entry(item.name, item.entry,
@@ -195,7 +195,8 @@ def _handlers(data: dict, platform: Platform, rel: str) -> list[Found]:
     return found
 
 
-def _translate(item: Found, platform: Platform, manifest, taken: set[str]) -> None:
+def _translate(item: Found, platform: Platform, manifest, taken: set[str],
+               taken_items: list[Found]) -> None:
     """Fill ``item.entry`` and ``item.name``, or ``item.why`` when it cannot move."""
     if item.why:
         return
@@ -233,10 +234,16 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str]) -> No
     entry["speaks"] = platform.value
     if handler.get("onFailure") == "block":
         entry["fail_closed"] = True
-    same = next((spec for spec in manifest.hooks if spec.options.get("command") == command
+    same = next((spec.name for spec in manifest.hooks if spec.options.get("command") == command
                  and spec.event is event and spec.matcher == entry.get("matcher")), None)
+    # The same command twice under one event and matcher runs once in Claude Code (it
+    # de-duplicates identical commands): one hook for both.
+    same = same or next((other.name for other in taken_items if other.entry is not None
+                         and (other.entry["command"], other.entry["event"],
+                              other.entry.get("matcher")) == (command, event.value,
+                                                              entry.get("matcher"))), None)
     if same is not None:
-        item.entry, item.name = entry, same.name
+        item.entry, item.name = entry, same
         return
     from .hookentry import check_entry
 

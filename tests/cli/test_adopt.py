@@ -218,3 +218,17 @@ def test_adopt_from_gemini_keeps_comments_and_reads_milliseconds(empty_dir: Path
     after = (empty_dir / ".gemini/settings.json").read_text()
     assert "// the team's model" in after and "./hooks/check.sh" not in after
     assert ".hookwrap/hooks/check.py" in after
+
+
+def test_the_same_command_twice_becomes_one_hook(empty_dir: Path) -> None:
+    handler = {"type": "command", "command": "./hooks/check.sh"}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]},
+                                         {"matcher": "Bash", "hooks": [dict(handler)]}]}}
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.json").write_text(json.dumps(settings))
+    result = hw(empty_dir, "adopt")
+    assert result.code == 0, result.err
+    assert (empty_dir / "hookwrap.toml").read_text().count("[hooks.check") == 1
+    data = read_json(empty_dir, ".claude/settings.json")["hooks"]["PreToolUse"]
+    assert [h["command"] for g in data for h in g["hooks"]] == [
+        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/check.py --platform claude']
