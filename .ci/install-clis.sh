@@ -2,7 +2,7 @@
 # Install the pinned agent CLIs used by the e2e tests (tests/e2e) into a cache dir.
 #
 #   .ci/install-clis.sh                 # all of them
-#   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot)
+#   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot opencode)
 #
 # Cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}. Layout (one npm prefix per entry):
 #   $CACHE/node_modules/.bin/{claude,gemini,codex}   Claude Code, Gemini CLI, Codex CLI (shared
@@ -10,6 +10,8 @@
 #   $CACHE/qwen/node_modules/.bin/qwen         Qwen Code
 #   $CACHE/copilot/node_modules/.bin/copilot   GitHub Copilot CLI
 #   $CACHE/copilot/pkg-cache/                  Copilot's unpacked runtime (COPILOT_PKG_CACHE_HOME)
+#   $CACHE/opencode/node_modules/.bin/opencode OpenCode (the native binary is the optional
+#                                              dependency opencode-linux-x64; the tests run it)
 #
 # Each CLI is checked and installed on its own: one that is already there at its pinned version
 # and runs is reused, one that fails to install does not stop the others. Installs into the same
@@ -30,6 +32,8 @@ QWEN_PKG="@qwen-code/qwen-code"
 QWEN_VERSION="0.24.4"
 COPILOT_PKG="@github/copilot"
 COPILOT_VERSION="1.0.102"
+OPENCODE_PKG="opencode-ai"
+OPENCODE_VERSION="1.18.33"
 CACHE="${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}"
 NPM_TIMEOUT="${HOOKWRAP_NPM_TIMEOUT:-600}"
 
@@ -42,10 +46,12 @@ trap 'rm -rf "$SCRATCH"' EXIT
 # Per CLI: npm package, pinned version, npm prefix.
 pkg_of() { case "$1" in claude) echo "$CLAUDE_PKG" ;; gemini) echo "$GEMINI_PKG" ;;
                         codex) echo "$CODEX_PKG" ;;
-                        qwen) echo "$QWEN_PKG" ;; copilot) echo "$COPILOT_PKG" ;; esac; }
+                        qwen) echo "$QWEN_PKG" ;; copilot) echo "$COPILOT_PKG" ;;
+                        opencode) echo "$OPENCODE_PKG" ;; esac; }
 version_of() { case "$1" in claude) echo "$CLAUDE_VERSION" ;; gemini) echo "$GEMINI_VERSION" ;;
                             codex) echo "$CODEX_VERSION" ;;
-                            qwen) echo "$QWEN_VERSION" ;; copilot) echo "$COPILOT_VERSION" ;; esac; }
+                            qwen) echo "$QWEN_VERSION" ;; copilot) echo "$COPILOT_VERSION" ;;
+                            opencode) echo "$OPENCODE_VERSION" ;; esac; }
 prefix_of() { case "$1" in claude|gemini|codex) echo "$CACHE" ;; *) echo "$CACHE/$1" ;; esac; }
 bin_of() { echo "$(prefix_of "$1")/node_modules/.bin/$1"; }
 
@@ -59,6 +65,9 @@ version_ok() {
   out="$(cd "$SCRATCH" && env -i PATH="$PATH" HOME="$SCRATCH" CODEX_HOME="$SCRATCH/.codex" \
          GEMINI_CLI_NO_RELAUNCH=true DISABLE_AUTOUPDATER=1 QWEN_CODE_NO_RELAUNCH=true \
          COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false COPILOT_PKG_CACHE_HOME="$CACHE/copilot/pkg-cache" \
+         XDG_CONFIG_HOME="$SCRATCH/.config" XDG_DATA_HOME="$SCRATCH/.local/share" \
+         XDG_CACHE_HOME="$SCRATCH/.cache" XDG_STATE_HOME="$SCRATCH/.local/state" \
+         OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 npm_config_offline=true \
          "$bin" --version </dev/null 2>/dev/null)" || return 1
   case "$out" in *"$(version_of "$1")"*) return 0 ;; *) return 1 ;; esac
 }
@@ -111,9 +120,9 @@ install() {
 }
 
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(claude gemini codex qwen copilot)
+[ ${#names[@]} -gt 0 ] || names=(claude gemini codex qwen copilot opencode)
 for name in "${names[@]}"; do
-  case "$name" in claude|gemini|codex|qwen|copilot) ;; *) say "WARNING: unknown CLI '$name' ignored" ;; esac
+  case "$name" in claude|gemini|codex|qwen|copilot|opencode) ;; *) say "WARNING: unknown CLI '$name' ignored" ;; esac
 done
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
@@ -129,7 +138,7 @@ fi
 mkdir -p "$CACHE"
 missing=()
 for name in "${names[@]}"; do
-  case "$name" in claude|gemini|codex|qwen|copilot) ;; *) continue ;; esac
+  case "$name" in claude|gemini|codex|qwen|copilot|opencode) ;; *) continue ;; esac
   if install "$name"; then
     say "$name $(version_of "$name"): $(bin_of "$name")"
   else

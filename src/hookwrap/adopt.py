@@ -51,6 +51,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
         _plan_new_files,
         _plan_runtime,
         _plan_settings,
+        _port,
         _python,
         load_manifest,
         parse_platforms,
@@ -78,7 +79,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
-    _plan_settings(plan, manifest.hooks, _python(manifest))
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     return plan
 
 
@@ -90,6 +91,7 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         MANIFEST,
         _plan_runtime,
         _plan_settings,
+        _port,
         _python,
         detected_platforms,
         read_settings_text,
@@ -148,7 +150,7 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
     texts = {platform: _without(text, data, platform, rel, moved)} if moved else None
-    _plan_settings(plan, manifest.hooks, _python(manifest), texts)
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest), texts=texts)
     if not found:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
     plan.notes.extend(_personal_files(root, agent))

@@ -143,6 +143,11 @@ def add(
     command: Optional[str] = typer.Option(None, "--command", help="An external hook: this shell command (any language) instead of a rendered script; see docs/external-hooks.md."),
     speaks: Optional[PlatformName] = typer.Option(None, "--speaks", help="The CLI whose hook protocol --command speaks (default: claude); other CLIs are bridged."),
     fail_closed: bool = typer.Option(False, "--fail-closed", help="With --command: block when the command cannot start, times out or crashes."),
+    resident: bool = typer.Option(False, "--resident", help="Answer it from `hookwrap serve` "
+                                  "where the CLI can post to it (Claude Code); see docs/resident.md."),
+    commands: Optional[list[str]] = typer.Option(
+        None, "--commands", metavar="GLOB", help='Only shell commands matching GLOB call the hook, '
+        'e.g. "git *" (repeat for several; needs --matcher shell).'),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
     """Render a hook script, record it in hookwrap.toml, register it with both CLIs."""
@@ -152,9 +157,10 @@ def add(
     if command is not None:
         from .adopt import add_external_plan
 
-        if template is not None:
-            raise UsageError("--template and --command do not go together",
-                             hint="an external hook runs its command instead of a template")
+        if template is not None or resident or commands:
+            raise UsageError("--template, --resident and --commands do not go together with "
+                             "--command", hint="an external hook runs its command instead of a "
+                             "template, as its own process")
         _execute(root, lambda: add_external_plan(
             root, event=event, name=name, command=command,
             speaks=speaks.value if speaks else None, matcher=matcher,
@@ -166,7 +172,8 @@ def add(
                          hint="they describe an external hook's command")
     _execute(root, lambda: add_plan(root, event=event, name=name, template=template,
                                     matcher=matcher, platforms=_platform_names(platform),
-                                    timeout=timeout),
+                                    timeout=timeout, resident=resident,
+                                    commands=tuple(commands or ())),
              dry_run=dry_run)
 
 
@@ -218,6 +225,41 @@ def sync(
 
     root = _root_dir()
     _execute(root, lambda: sync_plan(root), dry_run=dry_run and not check, check=check)
+
+
+class ServiceKind(str, Enum):
+    systemd = "systemd"
+    launchd = "launchd"
+
+
+@app.command()
+def serve(
+    port: Optional[int] = typer.Option(None, "--port", help="Port on 127.0.0.1 (default: "
+                                       "hookwrap.toml's [serve] port, else 48620)."),
+    print_service: Optional[ServiceKind] = typer.Option(
+        None, "--print-service", help="Print a systemd user unit or a launchd agent that keeps "
+        "the server running, to install yourself; start nothing."),
+) -> None:
+    """Answer this repo's resident hooks on 127.0.0.1 (foreground, log on stderr; Ctrl-C stops).
+
+    Claude Code posts each resident hook's payload to it instead of starting a process per call;
+    the server runs the repo's own runtime (.hookwrap/lib) with the manifest's python.
+    """
+    from .project import _port, _python, load_manifest
+    from .resident import run_server, service_text
+
+    root = _root_dir()
+    manifest = load_manifest(root)
+    chosen = port if port is not None else _port(manifest)
+    if not 1 <= chosen <= 65535:
+        raise UsageError(f"--port {chosen} is not a TCP port", hint="use 1024 to 65535")
+    if chosen != _port(manifest):
+        typer.echo(f"warning: the registrations post to port {_port(manifest)}; set [serve] "
+                   f"port = {chosen} in hookwrap.toml and run `hookwrap sync`", err=True)
+    if print_service is not None:
+        typer.echo(service_text(print_service.value, root, chosen, _python(manifest)), nl=False)
+        return
+    raise typer.Exit(run_server(root, chosen, _python(manifest)))
 
 
 @app.command()

@@ -79,6 +79,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     if manifest is not None:
         findings += check_startup(root, manifest)
         findings += check_external(root, manifest, env)
+        findings += check_resident(root, manifest)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
     findings += check_schema(scopes)
     findings += check_trust(root, home, scopes, env)
@@ -128,6 +129,27 @@ def _ok(check: str, message: str) -> list[Finding]:
 
 # ------------------------------------------------------------------------------- checks
 
+def check_resident(root: Path, manifest) -> list[Finding]:
+    """A CLI posts resident hooks to `hookwrap serve`: is it up, and serving this project?"""
+    from .project import _port
+    from .resident import UP, resident_hooks, server_state
+
+    names = resident_hooks(manifest)
+    if not names:
+        return []
+    port = _port(manifest)
+    state = server_state(root, port)
+    hooks = ", ".join(names)
+    if state.state == UP:
+        return _ok("resident-server", f"{state.detail}; it answers {hooks}")
+    return [Finding("resident-server", FAIL,
+                    f"{state.detail}: the resident hooks ({hooks}) fail on every call; a "
+                    "fail-closed one (guard) blocks every call it matches, the others are "
+                    "skipped with an error",
+                    "run `hookwrap serve` (keep it running: `hookwrap serve --print-service "
+                    "systemd` or `launchd`), or drop resident = true and run `hookwrap sync`")]
+
+
 def check_parse(scopes: list[Scope]) -> list[Finding]:
     """Every settings file that exists parses (Claude: JSON; Gemini: JSON with comments)."""
     bad = [Finding("settings-parse", FAIL, s.error, f"fix {s.label} by hand, then {SYNC}")
@@ -138,13 +160,13 @@ def check_parse(scopes: list[Scope]) -> list[Finding]:
 def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
     """Each manifest hook is present and current on each platform it should be on."""
     from .inventory import CURRENT, MISSING, dropped_status, registration_status
-    from .project import _python, spec_registrations
+    from .project import _port, _python, spec_registrations
 
     out: list[Finding] = []
     project = {s.platform: s for s in scopes if s.project}
     for spec in manifest.hooks:
         try:
-            wanted, _ = spec_registrations(spec, _python(manifest))
+            wanted, _ = spec_registrations(spec, _python(manifest), _port(manifest))
         except HookwrapError as error:
             out.append(Finding("registration", FAIL, f"hookwrap.toml: hooks.{spec.name}: {error}",
                                error.hint or "fix the entry in hookwrap.toml"))

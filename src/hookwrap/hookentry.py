@@ -8,6 +8,7 @@ the manifest adds the file, key and line, `add` shows it as is.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,8 @@ class HookSpec:
     platforms: tuple[Platform, ...]
     timeout: int | None
     options: dict[str, object]
+    resident: bool = False           # answered by `hookwrap serve` where the CLI can post to it
+    commands: tuple[str, ...] = ()   # shell commands the hook cares about (docs/resident.md)
 
 
 def show(value: object) -> str:
@@ -142,8 +145,42 @@ def check_options(template: str, entry: dict[str, Any]) -> dict[str, object]:
     return options
 
 
+def check_resident(value: object) -> bool:
+    """``resident = true``: answered by the resident server (docs/resident.md)."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise EntryError("resident", f"{show(value)} is not true or false",
+                         hint="resident = true, or leave it out to run a process per call")
+    return value
+
+
+COMMANDS_HINT = 'e.g. commands = ["git *"]: shell command globs, * matches anything'
+_PATTERN_RE = re.compile(r"^[^\s*?()\[\]][^()\n\r]*$")
+
+
+def check_commands(value: object, template: str, event: NormalizedEvent,
+                   matcher: object) -> tuple[str, ...]:
+    """The shell-command globs of a hook that ignores every other shell call."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value or \
+            not all(isinstance(item, str) and _PATTERN_RE.match(item.strip()) for item in value):
+        raise EntryError("commands", f"{show(value)} is not a non-empty list of command "
+                         "patterns that start with a word and hold no parentheses",
+                         hint=COMMANDS_HINT)
+    if not any(event in agent.tool_events for agent in all_clis()) or matcher != "shell":
+        raise EntryError("commands", "filters shell commands: it needs a tool event and "
+                         'matcher = "shell"', hint='set matcher = "shell", or drop commands')
+    if TEMPLATES[template].fail_closed:
+        raise EntryError("commands", f"a {template} hook must see every shell command: a "
+                         "filter can be passed by `bash -c '...'` or `/usr/bin/git` on Claude "
+                         "Code", hint="drop commands; filters are for hooks that only watch")
+    return tuple(item.strip() for item in value)
+
+
 # Keys every hook table may hold, in the order `add` writes them; template options follow.
-COMMON_KEYS = ("event", "template", "matcher", "platforms", "timeout")
+COMMON_KEYS = ("event", "template", "matcher", "platforms", "timeout", "resident", "commands")
 
 
 def check_entry(name: str, entry: Any, *, default_platforms: tuple[Platform, ...] = ALL_PLATFORMS
@@ -164,8 +201,11 @@ def check_entry(name: str, entry: Any, *, default_platforms: tuple[Platform, ...
     platforms = check_platforms(entry.get("platforms", list(default_platforms)))
     timeout = check_timeout(entry.get("timeout"))
     warnings = check_matcher(entry.get("matcher"), event, platforms)
+    resident = check_resident(entry.get("resident"))
+    commands = check_commands(entry.get("commands"), template, event, entry.get("matcher"))
     spec = HookSpec(name=name, event=event, template=template, matcher=entry.get("matcher"),
-                    platforms=platforms, timeout=timeout, options=check_options(template, entry))
+                    platforms=platforms, timeout=timeout, options=check_options(template, entry),
+                    resident=resident, commands=commands)
     return spec, warnings
 
 
@@ -232,7 +272,8 @@ def new_external_entry(*, name: str, event: str, command: str, speaks: str | Non
 
 
 def new_entry(*, name: str, event: str, template: str | None, matcher: str | None,
-              platforms: tuple[Platform, ...], timeout: int | None) -> tuple[HookSpec, list[str]]:
+              platforms: tuple[Platform, ...], timeout: int | None, resident: bool = False,
+              commands: tuple[str, ...] = ()) -> tuple[HookSpec, list[str]]:
     """The entry `hookwrap add` creates from its flags, with the template's defaults."""
     check_name(name)
     chosen = choose_template(name, template)
@@ -248,6 +289,10 @@ def new_entry(*, name: str, event: str, template: str | None, matcher: str | Non
                              "timeout": timeout if timeout is not None else info.default_timeout}
     if matcher is not None:
         entry["matcher"] = matcher
+    if resident:
+        entry["resident"] = True
+    if commands:
+        entry["commands"] = list(commands)
     entry.update(info.default_options)
     return check_entry(name, {k: v for k, v in entry.items() if v is not None})
 

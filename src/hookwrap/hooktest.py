@@ -201,10 +201,52 @@ def _registered(root: Path, platform: Platform, name: str, event: str | None) ->
     data = read_settings(root, platform)
     commands = host.commands_from_settings(platform.value, data or {})
     mine = [c for c in commands if owned_name(c.command) == name]
+    mine += _resident_entries(platform, data or {}, name)
     if event is not None:
         wanted = cli(platform).event_names().get(check_event(None, event))
         mine = [c for c in mine if c.event == wanted]
     return mine
+
+
+def _resident_entries(platform: Platform, data: Mapping, name: str) -> list[host.HookCommand]:
+    """A resident hook's ``type: "http"`` entries, as HookCommands whose command is the URL."""
+    from .settings import owned_entries
+
+    found = []
+    for entry in owned_entries(data, platform.value):
+        handler = entry.handler
+        if entry.name == name and handler.get("type") == "http":
+            matcher = entry.matcher if isinstance(entry.matcher, str) else None
+            found.append(host.HookCommand(platform.value, entry.event, handler["url"],
+                                          host.number_or_none(handler.get("timeout")), matcher,
+                                          on_failure=handler.get("onFailure")))
+    return found
+
+
+def _post(cmd: host.HookCommand, payload: dict) -> host.RunResult:
+    """POST the payload to the resident server as the CLI would; the answer as a RunResult
+    (HTTP 200 = exit 0; another status = a failure; no server = could not start)."""
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    from .resident import post
+
+    parts = urlsplit(cmd.command)
+    start = time.monotonic()
+    timeout = host.effective_timeout(cmd)
+    try:
+        status, body = post(parts.port or 80, parts.path, json.dumps(payload).encode(),
+                            timeout=timeout)
+    except (socket.timeout, TimeoutError):
+        return host.RunResult(None, "", "", int(timeout * 1000), timed_out=True)
+    except OSError as error:
+        return host.RunResult(None, "", "", 0, spawn_error=f"{cmd.command}: {error}; is "
+                              "`hookwrap serve` running?")
+    ms = int((time.monotonic() - start) * 1000)
+    if status // 100 != 2:
+        return host.RunResult(1, "", f"HTTP {status} from {cmd.command}: {body}", ms)
+    return host.RunResult(0, body, "", ms)
 
 
 def _pick_tool(platform: Platform, cmd: host.HookCommand) -> str | None:
@@ -252,12 +294,14 @@ def _test_one(root: Path, platform: Platform, cmd: host.HookCommand, given: dict
         base.summary = f"not run: matcher {cmd.matcher!r} does not select {target!r}"
         base.problems.append(base.summary + " (pick another call with --tool)")
         return base
-    if cli(platform).owned_name(cmd.command) is None:
+    resident = cmd.command.startswith("http://")
+    if not resident and cli(platform).owned_name(cmd.command) is None:
         base.notes.append("this command is not one hookwrap wrote (a look-alike of its entry); "
                           "it ran as the CLI would run it, and `hookwrap sync` leaves it alone")
     if on_run is not None:
         on_run(platform.value, cmd.command)
-    result = host.run_command(cmd, payload, project_dir=root, env=env)
+    result = _post(cmd, payload) if resident else host.run_command(cmd, payload, project_dir=root,
+                                                                    env=env)
     verdict = host.interpret(platform.value, cmd.event, result, cmd.on_failure)
     base.result, base.verdict, base.clean = result, verdict, verdict.clean
     base.summary = describe(verdict)

@@ -17,14 +17,14 @@ from hookwrap.hookentry import (
     check_platforms,
 )
 from hookwrap.platforms import Platform
-from hookwrap.registrations import python_words
+from hookwrap.registrations import DEFAULT_SERVE_PORT, python_words
 
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument
 
 MANIFEST_VERSION = 1
 
-_TOP_KEYS = ("version", "python", "platforms", "hooks")
+_TOP_KEYS = ("version", "python", "platforms", "serve", "hooks")
 # Windows editors may save one; TOML forbids it and tomlkit would only say "Empty key".
 BOM = "\ufeff"
 BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run the command again"
@@ -95,6 +95,13 @@ class Manifest:
         """The interpreter the `python` key names, or None for the default."""
         value = self._document.get("python")
         return str(value) if value is not None else None
+
+    @property
+    def serve_port(self) -> int:
+        """The resident server's port (``[serve] port``; docs/resident.md)."""
+        serve = self._document.get("serve")
+        port = serve.get("port") if serve is not None and hasattr(serve, "get") else None
+        return int(port) if isinstance(port, int) else DEFAULT_SERVE_PORT
 
     @property
     def platforms(self) -> tuple[Platform, ...]:
@@ -200,6 +207,14 @@ version = 1
 #                              # where to register the hook
 # timeout = 10                 # seconds before the CLI gives up on the hook; leave it out
 #                              # for hookwrap's default, 60 seconds on both CLIs
+# resident = true              # Claude Code posts to `hookwrap serve` instead of starting
+#                              # a process per call (docs/resident.md)
+# commands = ["git *"]         # matcher = "shell" only: the shell commands the hook cares
+#                              # about; other calls skip it (not on the guard)
+#
+# The resident server's port on 127.0.0.1 (default 48620):
+# [serve]
+# port = 48620
 #
 # Template options go in the same table, and the scripts read them when they run:
 #   stop_gate: check = "python3 -m pytest -q"   # shell command that must pass before the
@@ -254,6 +269,10 @@ def _spec_table(spec: HookSpec) -> Any:
     table.add("platforms", [str(platform) for platform in spec.platforms])
     if spec.timeout is not None:
         table.add("timeout", spec.timeout)
+    if spec.resident:
+        table.add("resident", True)
+    if spec.commands:
+        table.add("commands", list(spec.commands))
     for key, value in spec.options.items():
         table.add(key, value)
     return table
@@ -304,6 +323,15 @@ class _Validator:
                 python_words(python)  # it goes into every registered command
             except UsageError as error:
                 self._fail("python", error.message, hint=error.hint)
+        serve = data.get("serve", {})
+        if not isinstance(serve, dict):
+            self._fail("serve", "must be a table: [serve] with port = N")
+        for key, value in serve.items():
+            if key != "port":
+                self._fail(f"serve.{key}", "unknown key", hint="[serve] takes port")
+            if type(value) is not int or not 1024 <= value <= 65535:
+                self._fail("serve.port", f"{value!r} is not a port from 1024 to 65535",
+                           hint=f"e.g. port = {DEFAULT_SERVE_PORT}")
         self.platforms = ALL_PLATFORMS
         if "platforms" in data:
             try:

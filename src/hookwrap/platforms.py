@@ -39,6 +39,7 @@ class Platform(_StrEnum):
     CODEX = "codex"
     QWEN = "qwen"
     COPILOT = "copilot"
+    OPENCODE = "opencode"
 
 
 # Assumed by a hook run by hand, when neither --platform nor the payload says which CLI it is.

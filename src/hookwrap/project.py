@@ -16,7 +16,10 @@ RUNTIME_DIR = ".hookwrap/lib/hookwrap"
 RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py", "hookinput.py",
                    "hookoutput.py", "protocol.py", "runner.py", "options.py", "bridge.py", "clis/__init__.py",
                    "clis/_base.py", "clis/claude.py", "clis/gemini.py",
-                   "clis/codex.py", "clis/qwen.py", "clis/copilot.py")
+                   "clis/codex.py", "clis/qwen.py", "clis/copilot.py",
+                   "clis/opencode.py", "commandfilter.py", "server.py")
+# Each hook's `commands` patterns, for the runtime filter (commandfilter.py); absent when none.
+FILTERS_FILE = ".hookwrap/filters.json"
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
                      "__pycache__/\nlogs/\nstate/\n.lock\n"
 
@@ -52,29 +55,33 @@ def _template_info(template: str):
     return TEMPLATES.get(template)
 
 
-def spec_registrations(spec, python: str = "python3"):
+def _port(manifest) -> int:
+    return getattr(manifest, "serve_port", regs.DEFAULT_SERVE_PORT)
+
+
+def spec_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT):
     """Registrations and warnings for one manifest entry, with its template's policy."""
     info = _template_info(spec.template)
     return regs.registrations_for(
         spec, fail_closed=bool(info and info.fail_closed) or spec.options.get("fail_closed") is True,
-        summary=info.summary if info else "", python=python)
+        summary=info.summary if info else "", python=python, port=port)
 
 
-def manifest_registrations(spec, python: str = "python3"):
+def manifest_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT):
     """spec_registrations for an entry read from hookwrap.toml: a value the manifest's syntax
     allows but a platform cannot take is the manifest's error, named by its key."""
     try:
-        return spec_registrations(spec, python)
+        return spec_registrations(spec, python, port)
     except UsageError as error:
         raise ManifestError(f"{MANIFEST}: hooks.{spec.name}.matcher: {error.message}",
                             hint=error.hint) from None
 
 
-def _desired(specs, python: str) -> tuple[dict[Platform, list], list[str]]:
+def _desired(specs, python: str, port: int) -> tuple[dict[Platform, list], list[str]]:
     desired: dict[Platform, list] = {p: [] for p in Platform}
     warnings: list[str] = []
     for spec in specs:
-        found, skipped = manifest_registrations(spec, python)
+        found, skipped = manifest_registrations(spec, python, port)
         warnings.extend(skipped)
         for registration in found:
             desired[registration.platform].append(registration)
@@ -89,12 +96,22 @@ def read_settings_text(root: Path, platform: Platform) -> str | None:
     return read_text(root / rel, rel)
 
 
-def _plan_settings(plan: Plan, specs, python: str, texts: dict | None = None) -> None:
+def filters_text(specs) -> bytes | None:
+    """The text of .hookwrap/filters.json: each filtered hook's patterns; None when none is."""
+    import json
+
+    filters = {spec.name: list(spec.commands) for spec in specs if getattr(spec, "commands", ())}
+    return (json.dumps(filters, indent=2) + "\n").encode() if filters else None
+
+
+def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE_PORT,
+                   texts: dict | None = None) -> None:
     """``texts``: a settings file's text as another step of the plan already changed it
     (`adopt` takes the hand-made entries it moves out), instead of the file's."""
     from .settings import lookalikes, parse_settings, reconcile
 
-    desired, warnings = _desired(specs, python)
+    plan.add(FILTERS_FILE, filters_text(specs))
+    desired, warnings = _desired(specs, python, port)
     plan.warnings.extend(warnings)
     for platform in Platform:
         rel = cli(platform).settings_file
@@ -193,7 +210,7 @@ def sync_plan(root: Path) -> Plan:
     plan.warnings.extend(manifest.warnings)
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
-    _plan_settings(plan, manifest.hooks, _python(manifest))
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     _plan_startup(plan, manifest)
     return plan
 
@@ -240,7 +257,7 @@ def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan
         plan.add(MANIFEST, text.encode())
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
-    _plan_settings(plan, manifest.hooks, _python(manifest))
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     return plan
 
 
@@ -263,7 +280,8 @@ def parse_platforms(value: str | list[str] | tuple[str, ...] | None,
 
 
 def build_spec(manifest, *, event: str, name: str, template: str | None, matcher: str | None,
-               platforms: str | list[str] | None, timeout: int | None):
+               platforms: str | list[str] | None, timeout: int | None, resident: bool = False,
+               commands: tuple[str, ...] = ()):
     """The manifest entry `hookwrap add` would create, with the template's defaults, checked by
     the same rules as an entry read from hookwrap.toml; returns it and its warnings."""
     from .hookentry import check_name, new_entry
@@ -273,7 +291,8 @@ def build_spec(manifest, *, event: str, name: str, template: str | None, matcher
         raise ConflictError(f"a hook named {name!r} is already in {MANIFEST}",
                             hint=f"choose another name, or `hookwrap remove {name}` first")
     return new_entry(name=name, event=event, template=template, matcher=matcher,
-                     platforms=parse_platforms(platforms, manifest.platforms), timeout=timeout)
+                     platforms=parse_platforms(platforms, manifest.platforms), timeout=timeout,
+                     resident=resident, commands=commands)
 
 
 def _plan_new_files(plan: Plan, spec) -> None:
@@ -293,12 +312,14 @@ def _plan_new_files(plan: Plan, spec) -> None:
 
 def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
              matcher: str | None = None, platforms: str | list[str] | None = None,
-             timeout: int | None = None) -> Plan:
+             timeout: int | None = None, resident: bool = False,
+             commands: tuple[str, ...] = ()) -> Plan:
     """Render a hook, record it in the manifest, and register it on each platform."""
     manifest = load_manifest(root, editable=True)
     spec, name_warnings = build_spec(manifest, event=event, name=name, template=template,
-                                     matcher=matcher, platforms=platforms, timeout=timeout)
-    found, skipped = spec_registrations(spec, _python(manifest))
+                                     matcher=matcher, platforms=platforms, timeout=timeout,
+                                     resident=resident, commands=commands)
+    found, skipped = spec_registrations(spec, _python(manifest), _port(manifest))
     if not found:
         raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",
                          hint="; ".join(skipped) or "choose another --platform")
@@ -316,7 +337,7 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
-    _plan_settings(plan, manifest.hooks, _python(manifest))
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     return plan
 
 
@@ -361,5 +382,5 @@ def remove_plan(root: Path, *, name: str) -> Plan:
             plan.notes.append(f"kept {rel}: it has edits that are not committed to git "
                               "(delete it by hand once you no longer need it)")
     plan.add(MANIFEST, manifest.dumps().encode())
-    _plan_settings(plan, manifest.hooks, _python(manifest))
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     return plan

@@ -9,6 +9,8 @@ from .errors import UsageError
 from .platforms import NormalizedEvent, Platform, all_clis, cli
 
 DEFAULT_TIMEOUT = 60
+# The resident server's port when hookwrap.toml has no [serve] port (docs/resident.md).
+DEFAULT_SERVE_PORT = 48620
 # A hook name: it becomes a file name and part of a shell command, so it stays plain.
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 _SIMPLE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -183,11 +185,53 @@ def handler_for(name: str, platform: Platform, *, timeout: int, fail_closed: boo
                                  description=description)
 
 
+def resident_url(name: str, platform: Platform, port: int) -> str:
+    """The URL a resident hook is registered with: ``http://127.0.0.1:<port>/hookwrap/<cli>/<name>``
+    (the form server.py answers and settings.py recognizes as hookwrap's)."""
+    return f"http://127.0.0.1:{port}/hookwrap/{platform.value}/{name}"
+
+
+# A URL hookwrap writes, for any port: the resident form above, nothing else.
+OWNED_URL_RE = re.compile(
+    r"^http://127\.0\.0\.1:(?P<port>[1-9][0-9]{0,4})/hookwrap/(?P<platform>[a-z]+)/"
+    r"(?P<name>[a-z][a-z0-9_-]{0,63})$")
+
+
+def _with_filter(handler: dict, spec, platform: Platform) -> dict:
+    commands = getattr(spec, "commands", ())
+    if not commands:
+        return handler
+    agent = cli(platform)
+    names = agent.platform_tool_names("shell")
+    return {**handler, **agent.command_filter(list(commands), names)}
+
+
+def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: bool,
+             description: str, python: str, port: int) -> tuple[dict, str]:
+    """The handler, and a warning when a resident hook stays a command on this CLI."""
+    timeout = spec.timeout or DEFAULT_TIMEOUT
+    if getattr(spec, "resident", False):
+        agent = cli(platform)
+        handler = agent.http_handler(resident_url(spec.name, platform, port), timeout_s=timeout,
+                                     fail_closed=fail_closed, event=event)
+        if handler is not None:
+            return _with_filter(handler, spec, platform), ""
+        warning = (f"{spec.name}: resident has no effect: {agent.label} runs only command "
+                   f"hooks on {event.value} (see docs/resident.md)")
+    else:
+        warning = ""
+    handler = handler_for(spec.name, platform, timeout=timeout, fail_closed=fail_closed,
+                          event=event, description=description, python=python)
+    return _with_filter(handler, spec, platform), warning
+
+
 def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
-                      python: str = "python3") -> tuple[list[Registration], list[str]]:
+                      python: str = "python3", port: int = DEFAULT_SERVE_PORT
+                      ) -> tuple[list[Registration], list[str]]:
     """Every Registration a manifest HookSpec needs, and warnings for skipped platforms."""
     registrations: list[Registration] = []
     warnings: list[str] = []
+    commands_only: list[str] = []
     event = NormalizedEvent(spec.event)
     for value in spec.platforms:
         platform = Platform(value)
@@ -197,9 +241,12 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
                             f"event; not registered there")
             continue
         description = f"hookwrap {spec.template}: {summary}" if summary else f"hookwrap {spec.template}"
-        handler = handler_for(spec.name, platform, timeout=spec.timeout or DEFAULT_TIMEOUT,
-                              fail_closed=fail_closed, event=event,
-                              description=description, python=python)
+        handler, warning = _handler(spec, platform, event, fail_closed=fail_closed,
+                                    description=description, python=python, port=port)
+        if warning:
+            commands_only.append(warning)
         registrations.append(Registration(spec.name, platform, event_name,
                                           matcher_for(spec.matcher, event, platform), handler))
+    if commands_only and not any(r.handler.get("type") == "http" for r in registrations):
+        warnings.extend(commands_only)  # resident = true changes nothing anywhere: say so
     return registrations, warnings

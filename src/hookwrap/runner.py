@@ -125,12 +125,23 @@ def _seal_stdout() -> None:
     sys.stdout = sys.stderr
 
 
+def _filtered_out(hook: Hook, hook_input: HookInput) -> bool:
+    """A shell call the hook's ``commands`` patterns leave out (commandfilter.py): it answers
+    "no decision" without calling the hook. Other calls never load the filter."""
+    if hook_input.tool_name != "shell":
+        return False
+    from .commandfilter import skips
+
+    return skips(hook, hook_input.tool_input.get("command"))
+
+
 def _run(hook: Hook, platform: Platform, raw: str) -> int:
     hook_input: HookInput | None = None
     try:
         platform, elsewhere = _host(platform)
         hook_input = normalize_input(raw, platform)
-        if elsewhere or cli(platform).answers_without_hook(hook_input):
+        if elsewhere or cli(platform).answers_without_hook(hook_input) \
+                or _filtered_out(hook, hook_input):
             write_stdout("{}")
             _seal_stdout()
             return 0

@@ -1,6 +1,7 @@
 """Reconcile hookwrap's registrations into one settings file: text in, text out, nothing written.
 
-A handler is hookwrap's when its `command` runs `.hookwrap/hooks/<name>.py`; nothing else marks
+A handler is hookwrap's when its `command` runs `.hookwrap/hooks/<name>.py` (or, for a resident
+hook, its `url` is `http://127.0.0.1:<port>/hookwrap/<cli>/<name>`); nothing else marks
 it, because Claude Code drops unknown keys when it rewrites its own settings file. Everything
 that is not hookwrap's (other keys, events, groups, handlers, and their order) is left as it was.
 """
@@ -17,7 +18,7 @@ from typing import Any
 from hookwrap import jsonc, schema
 from hookwrap.errors import SettingsError
 from hookwrap.platforms import Platform, cli
-from hookwrap.registrations import NAME_RE, Registration
+from hookwrap.registrations import NAME_RE, OWNED_URL_RE, Registration
 
 FIX_HINT = "fix or remove it, then run hookwrap sync"
 BUG_HINT = "this is a bug in hookwrap; please report it"
@@ -89,7 +90,13 @@ def owned_name(handler: Any, platform: Platform | str) -> str | None:
     """The hook name when `handler` runs a hookwrap script in the exact form hookwrap writes
     for `platform`, else None."""
     command = handler.get("command") if isinstance(handler, dict) else None
-    return cli(platform).owned_name(command) if isinstance(command, str) else None
+    if isinstance(command, str):
+        return cli(platform).owned_name(command)
+    url = handler.get("url") if isinstance(handler, dict) and handler.get("type") == "http" else None
+    match = OWNED_URL_RE.match(url) if isinstance(url, str) else None
+    if match is None or match.group("platform") != Platform(platform).value:
+        return None
+    return match.group("name")
 
 
 def lookalikes(data: Any, platform: Platform | str) -> list[str]:
@@ -135,8 +142,9 @@ def owned_entries(data: Any, platform: Platform | str) -> list[OwnedEntry]:
 
 
 def parse_settings(text: str, platform: Platform | str, *, label: str) -> dict[str, Any]:
-    """Parse settings text: JSONC where the CLI allows comments, else plain JSON."""
-    return jsonc.parse(text, label=label, allow_comments=cli(platform).settings_comments)
+    """Parse settings text: JSONC where the CLI allows comments, else plain JSON (a generated
+    file, such as OpenCode's plugin, is read by its CLI's module)."""
+    return cli(platform).parse_settings_text(text, label)
 
 
 def read_text(path: Path | str, label: str) -> str | None:
@@ -363,6 +371,8 @@ def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str
 
 
 def _render(text: str | None, old: dict, new: dict, platform: Platform, label: str) -> str | None:
+    if cli(platform).settings_generated:
+        return cli(platform).render_settings(new)
     if text is not None and _canonical(old) == _canonical(new):
         return text
     if text is None:
@@ -391,4 +401,9 @@ def reconcile(text: str | None, platform: Platform | str, desired: list[Registra
     new = copy.deepcopy(old)
     changes = _edit(new, platform, wanted, label)
     new_text = _render(text, old, new, platform, label)
+    if text is not None and new_text is not None and new_text != text \
+            and all(change.action == "unchanged" for change in changes):
+        # A generated file whose registrations are current but whose other bytes are not.
+        changes.append(Change(Path(label).name, platform, "update",
+                              "the file differs from what this hookwrap writes"))
     return Reconciled(new_text, changes, new_text != text)

@@ -457,7 +457,7 @@ def test_commands_outside_a_project(empty_dir: Path, args: list[str]) -> None:
 @pytest.mark.parametrize("command, options", [
     ([], ["-C, --directory", "--version"]),
     (["init"], ["--dry-run"]),
-    (["add"], ["--template", "--matcher", "--platform", "--timeout", "--dry-run", "claude|gemini|codex|qwen|copilot|all"]),
+    (["add"], ["--template", "--matcher", "--platform", "--timeout", "--dry-run", "claude|gemini|codex|qwen|copilot|opencode|all"]),
     (["remove"], ["--dry-run"]),
     (["list"], ["--json"]),
     (["sync"], ["--check", "--dry-run"]),

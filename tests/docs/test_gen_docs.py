@@ -36,7 +36,7 @@ def test_generated_docs_are_current() -> None:
 
 @pytest.mark.parametrize("rel, old, new", [
     ("README.md", "| `before_tool` | `PreToolUse` | `BeforeTool` |", "| `before_tool` | `PreToolUse` | `BeforeToolX` |"),
-    ("README.md", "| `shell` | `Bash` | `run_shell_command` | `Bash` | `run_shell_command` | `Bash` |\n", ""),
+    ("README.md", "| `shell` | `Bash` | `run_shell_command` | `Bash` | `run_shell_command` | `Bash` | `bash` |\n", ""),
     ("docs/cli.md", "Render a hook script", "Render a script"),
 ])
 def test_check_fails_when_a_generated_part_is_altered(copy_root: Path, rel: str, old: str, new: str) -> None:

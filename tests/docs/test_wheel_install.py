@@ -80,6 +80,7 @@ def test_wheel_holds_templates_runtime_and_py_typed(installed: dict) -> None:
     assert {f"hookwrap/templates/{name}" for name in templates} <= names
     assert {f"hookwrap/{name}" for name in RUNTIME_MODULES} <= names
     assert "hookwrap/py.typed" in names
+    assert "hookwrap/clis/opencode_plugin.js" in names  # the OpenCode plugin's template
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(installed["wheel"]).read(entry_points).decode()
     assert "hookwrap = hookwrap.cli:main" in text

@@ -51,7 +51,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line per CLI: how many runs and how long they took (the suite must stay under 5 minutes)."""
-    for name in [*AGENTS, *CHAT_AGENTS]:
+    for name in [*AGENTS, *CHAT_AGENTS, "opencode"]:
         times = [t for agent, t in RUN_TIMES if agent == name]
         if times:
             terminalreporter.write_line(

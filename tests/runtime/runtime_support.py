@@ -33,8 +33,10 @@ def capture_name(platform: Platform | str, event: str) -> str:
         return name
     kebab = re.sub(r"(?<!^)(?=[A-Z])", "-", event).lower()
     folder = PAYLOADS / str(platform)
-    # Copilot's PascalCase captures are <Event>.<tool>.pascal.json.
-    found = [*folder.glob(f"{kebab}.*json"), *folder.glob(f"{event}.*pascal.json")]
+    # Copilot's PascalCase captures are <Event>.<tool>.pascal.json; what hookwrap's OpenCode
+    # plugin sends is <Event>[.<tool>].plugin.json.
+    found = [*folder.glob(f"{kebab}.*json"), *folder.glob(f"{event}.*pascal.json"),
+             *folder.glob(f"{event}.*plugin.json")]
     return min(f"{platform}/{p.name}" for p in found)
 
 

@@ -20,7 +20,7 @@ GEMINI = Platform.GEMINI
 def test_req_006_1_1_platform_members_and_values() -> None:
     assert {p.name: p.value for p in Platform} == {"CLAUDE": "claude", "GEMINI": "gemini",
                                                        "CODEX": "codex", "QWEN": "qwen",
-                                                       "COPILOT": "copilot"}
+                                                       "COPILOT": "copilot", "OPENCODE": "opencode"}
 
 
 def test_req_006_1_2_platform_is_a_str_enum() -> None:

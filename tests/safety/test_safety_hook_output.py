@@ -23,6 +23,8 @@ PAYLOADS = {
                     "tool_input": {"command": "ls"}},
     Platform.COPILOT: {"hook_event_name": "PreToolUse", "tool_name": "Bash",
                        "tool_input": {"command": "ls", "description": "list"}},
+    Platform.OPENCODE: {"hook_event_name": "PreToolUse", "tool_name": "bash",
+                        "tool_input": {"command": "ls"}},
 }
 BAD = [
     # A key every CLI reads: Codex CLI's module drops keys outside its schema, NaN or not.

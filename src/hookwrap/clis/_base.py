@@ -70,6 +70,8 @@ class AgentCLI:
     project_dir_vars: tuple[str, ...] = ()  # environment variables that name the project
     # A variable only this CLI sets for its hooks: tells a hand-run script where it runs.
     marker_env: str = ""
+    # Variables the CLI sets in every hook process (the resident server sets them per call).
+    hook_process_env: dict[str, str] = {}
 
     def event_names(self) -> dict[NormalizedEvent, str]:
         """NORMALIZED_TO_EVENT for this CLI: each normalized event's preferred name."""
@@ -318,6 +320,10 @@ class AgentCLI:
     # --- generator: the settings file and registrations ------------------------------------
     settings_file: str = ""                 # project-relative path of the file hookwrap edits
     settings_comments: bool = False         # True: the file is JSONC and comments are kept
+    # True: the settings file is a file hookwrap generates whole from its registrations (OpenCode's
+    # plugin), read with parse_settings_text and written with render_settings; every byte of it is
+    # hookwrap's, so any difference from the rendering is drift.
+    settings_generated: bool = False
     timeout_scale: int = 1                  # manifest seconds -> the CLI's unit
     max_timeout_s: int = 2_147_483          # Node timers fire at once past 2**31-1 ms
     tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
@@ -325,6 +331,18 @@ class AgentCLI:
     known_settings_events: tuple[str, ...] = ()   # every event name its settings accept
     # Claude Code drops every hook of an event when one entry of it is invalid.
     invalid_entry_drops_event: bool = False
+
+    def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
+        """The settings document in ``text`` (``{"hooks": {event: [groups]}}`` and the CLI's other
+        keys). Default: the file is JSON (JSONC when ``settings_comments``)."""
+        from ..jsonc import parse
+
+        return parse(text, label=label, allow_comments=self.settings_comments)
+
+    def render_settings(self, data: dict[str, Any]) -> str | None:
+        """A generated settings file's whole text for ``data``, None when it should not exist
+        (only asked when ``settings_generated``)."""
+        raise NotImplementedError
 
     def command(self, script: str, python: str) -> str:
         """The registered command that runs ``script`` (project-relative) with ``python``."""
@@ -355,6 +373,17 @@ class AgentCLI:
                 event: NormalizedEvent, description: str) -> dict[str, Any]:
         """The handler object a settings file holds for one hook."""
         raise NotImplementedError
+
+    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
+                     event: NormalizedEvent) -> dict[str, Any] | None:
+        """The handler that POSTs ``event``'s payloads to ``url`` (resident hooks), or None
+        when the CLI runs only commands there."""
+        return None
+
+    def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
+        """Handler keys that make the CLI itself skip shell calls no pattern matches ({}:
+        the CLI has no such filter, and the runtime applies the patterns)."""
+        return {}
 
     def tool_matcher(self, names: list[str]) -> str | None:
         """The matcher for a list of this CLI's own tool names (never empty)."""

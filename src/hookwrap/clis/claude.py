@@ -136,6 +136,7 @@ class ClaudeCode(AgentCLI):
     }
     preferred_tools = {"task": "Task"}  # the name REQ-006 lists
     project_dir_vars = ("CLAUDE_PROJECT_DIR",)
+    hook_process_env = {"CLAUDECODE": "1"}
 
     def surely_hosts(self, env: Mapping[str, str]) -> bool:
         return env.get("CLAUDECODE") == "1"  # set by Claude Code for its hook processes
@@ -198,6 +199,22 @@ class ClaudeCode(AgentCLI):
         if fail_closed and event is not _E.AFTER_AGENT:
             handler["onFailure"] = "block"
         return handler
+
+    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
+                     event: NormalizedEvent) -> dict[str, Any] | None:
+        if self.event_names().get(event) in _NO_HTTP_EVENTS:
+            return None  # skipped there: the hook stays a command
+        handler: dict[str, Any] = {"type": "http", "url": url, "timeout": timeout_s}
+        # A refused connection, a hang or a non-2xx answer is a failure: "block" fails closed.
+        if fail_closed and event is not _E.AFTER_AGENT:
+            handler["onFailure"] = "block"
+        return handler
+
+    def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
+        # `if` holds one permission rule: several patterns are left to the runtime filter.
+        if len(patterns) != 1 or len(tool_names) != 1:
+            return {}
+        return {"if": f"{tool_names[0]}({patterns[0]})"}
 
     def tool_matcher(self, names: list[str]) -> str | None:
         # Plain names joined by | are an exact list; anything else is a regex.

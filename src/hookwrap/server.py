@@ -1,0 +1,299 @@
+"""The resident mode: one long-lived process answers a project's hooks over loopback HTTP.
+
+Claude Code can POST a hook's payload to a URL (``type: "http"`` entries) instead of starting a
+process per call. This server imports each hook script once (again when the file changes) and
+answers through the same runtime path as a command run: normalize, filter, call, denormalize,
+never crash. It runs with the repo's vendored runtime and a plain python3:
+
+    PYTHONPATH=.hookwrap/lib python3 -m hookwrap.server --root . --port 48620
+
+Routes: ``POST /hookwrap/<platform>/<name>`` runs ``.hookwrap/hooks/<name>.py``;
+``GET /hookwrap/health`` says which project this process serves. A call whose ``cwd`` belongs
+to another project is refused (409): a server started from another checkout must not answer
+for this one, and a refusal makes a fail-closed hook block. See docs/resident.md.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from .platforms import Platform, cli
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+HOST = "127.0.0.1"
+HEALTH_PATH = "/hookwrap/health"
+SERVICE = "hookwrap-serve"
+_ROUTE = re.compile(r"^/hookwrap/(?P<platform>[a-z]+)/(?P<name>[a-z][a-z0-9_-]{0,63})$")
+_MAX_BODY = 64 * 1024 * 1024
+# Hooks were written for a process of their own: one call at a time, as the process-wide
+# state a call changes (cwd, environment, file descriptor 1) is not shared safely.
+_CALL_LOCK = threading.Lock()
+
+
+def route(platform: str, name: str) -> str:
+    """The path a CLI posts ``name``'s payloads to."""
+    return f"/hookwrap/{platform}/{name}"
+
+
+def url(port: int, platform: str, name: str) -> str:
+    """The URL registered for ``name`` (the exact form hookwrap owns)."""
+    return f"http://{HOST}:{port}{route(platform, name)}"
+
+
+class _Loaded:
+    __slots__ = ("hook", "stamp")
+
+    def __init__(self, stamp: tuple[int, int], hook: Callable[..., Any]) -> None:
+        self.stamp = stamp
+        self.hook = hook
+
+
+class HookLoader:
+    """Each hook script's ``hook`` function, imported once and again when the file changes.
+
+    The script runs as a module whose ``__name__`` is not ``"__main__"``, so its last lines
+    (``raise SystemExit(main(hook))``) do not run; ``__file__`` is the script's real path.
+    """
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self._loaded: dict[str, _Loaded] = {}
+        self._lock = threading.Lock()
+
+    def script(self, name: str) -> str:
+        return os.path.join(self.root, ".hookwrap", "hooks", f"{name}.py")
+
+    def get(self, name: str) -> Callable[..., Any]:
+        """The hook function; OSError when the script is missing, any error its import raises."""
+        path = self.script(name)
+        info = os.stat(path)
+        stamp = (info.st_mtime_ns, info.st_size)
+        with self._lock:
+            loaded = self._loaded.get(name)
+            if loaded is None or loaded.stamp != stamp:
+                loaded = _Loaded(stamp, _import(path, name))
+                self._loaded[name] = loaded
+            return loaded.hook
+
+
+def _import(path: str, name: str) -> Callable[..., Any]:
+    import types
+
+    with open(path, "rb") as file:
+        source = file.read()
+    code = compile(source, path, "exec")
+    module_name = f"hookwrap_resident.{name}"
+    module = types.ModuleType(module_name)
+    module.__file__ = path
+    saved_path = list(sys.path)
+    sys.modules[module_name] = module  # dataclasses and pickling look a module up by name
+    try:
+        exec(code, module.__dict__)
+    finally:
+        sys.path[:] = saved_path  # the script puts .hookwrap/lib in front: it is there already
+    hook: Callable[..., Any] | None = module.__dict__.get("hook")
+    if not callable(hook):
+        raise TypeError(f"{path} defines no hook() function")
+    return hook
+
+
+class _CallContext:
+    """What a command hook would have had: the call's cwd, and the CLI's variables."""
+
+    def __init__(self, platform: Platform, root: str, cwd: str) -> None:
+        agent = cli(platform)
+        self._env = dict.fromkeys(agent.project_dir_vars[:1], root)
+        self._env.update(agent.hook_process_env)
+        self._cwd = cwd
+
+    def __enter__(self) -> None:
+        self._saved_env = {key: os.environ.get(key) for key in self._env}
+        os.environ.update(self._env)
+        self._saved_cwd = os.getcwd()
+        os.chdir(self._cwd)
+        self._saved_out = sys.stdout
+        sys.stdout = io.StringIO()
+
+    def answer(self) -> str:
+        out = sys.stdout
+        return out.getvalue() if isinstance(out, io.StringIO) else ""
+
+    def __exit__(self, *exc: object) -> None:
+        sys.stdout = self._saved_out
+        os.chdir(self._saved_cwd)
+        for key, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str) -> str:
+    """The JSON document a command run of ``name`` would print for ``raw``."""
+    from .runner import _run
+
+    with _CALL_LOCK:
+        hook = loader.get(name)
+        context = _CallContext(platform, loader.root, cwd)
+        with context:
+            _run(hook, platform, raw)
+            text = context.answer()
+    return text.strip() or "{}"
+
+
+def _project_of(cwd: str) -> str:
+    """The nearest directory at or above ``cwd`` that holds hookwrap.toml ("" when none): a
+    call from a project nested in this one, or from outside it, is not this server's."""
+    directory = os.path.realpath(cwd)
+    while True:
+        if os.path.isfile(os.path.join(directory, "hookwrap.toml")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return ""
+        directory = parent
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: HookServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        self.server.log(format % args)
+
+    def _send(self, status: int, document: dict[str, Any] | str) -> None:
+        body = (document if isinstance(document, str) else json.dumps(document)).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        if self.path != HEALTH_PATH:
+            self._send(404, {"error": f"no route {self.path}"})
+            return
+        self._send(200, {"service": SERVICE, "root": self.server.root, "pid": os.getpid()})
+
+    def do_POST(self) -> None:
+        match = _ROUTE.match(self.path)
+        platforms = {p.value for p in Platform}
+        if match is None or match.group("platform") not in platforms:
+            self._send(404, {"error": f"no route {self.path}"})
+            return
+        platform, name = Platform(match.group("platform")), match.group("name")
+        # A web page can post to 127.0.0.1 too: only a JSON request (which a browser sends
+        # cross-site only after a preflight this server never answers) addressed to this
+        # very host and port (no DNS rebinding) is a CLI's.
+        content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if content_type != "application/json":
+            self._send(415, {"error": "Content-Type must be application/json"})
+            return
+        if self.headers.get("Host") != f"{HOST}:{self.server.server_address[1]}":
+            self._send(403, {"error": f"Host must be {HOST}:{self.server.server_address[1]}"})
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if not 0 <= length <= _MAX_BODY:
+            self._send(400, {"error": "bad Content-Length"})
+            return
+        raw = self.rfile.read(length).decode("utf-8", errors="replace")
+        refusal = self._refusal(raw)
+        if refusal:
+            self.server.log(f"{name}: refused: {refusal}")
+            self._send(409, {"error": refusal})
+            return
+        try:
+            text = answer(self.server.loader, platform, name, raw, self._cwd(raw))
+        except BaseException as error:  # a broken script: fail as a command run would
+            self.server.log(f"{name}: cannot run {self.server.loader.script(name)}: "
+                            f"{type(error).__name__}: {error}")
+            self._send(500, {"error": f"{type(error).__name__}: {error}"})
+            return
+        self._send(200, text)
+
+    def _cwd(self, raw: str) -> str:
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            return self.server.root
+        cwd = data.get("cwd") if isinstance(data, dict) else None
+        return cwd if isinstance(cwd, str) and os.path.isdir(cwd) else self.server.root
+
+    def _refusal(self, raw: str) -> str:
+        """Why this server must not answer the call (empty: it may)."""
+        try:
+            data = json.loads(raw) if raw.strip() else {}
+        except (ValueError, RecursionError):
+            return ""  # the runtime answers a bad payload as a command run does
+        cwd = data.get("cwd") if isinstance(data, dict) else None
+        if not isinstance(cwd, str) or not cwd:
+            return ""
+        project = _project_of(cwd)
+        if project != self.server.root:
+            return f"this server answers for {self.server.root}, not for {project or cwd}"
+        return ""
+
+
+class HookServer(ThreadingHTTPServer):
+    """The resident server of one project (loopback only)."""
+
+    daemon_threads = True
+
+    def __init__(self, root: str, port: int, log: Callable[[str], None] | None = None) -> None:
+        self.root = os.path.realpath(root)
+        self.loader = HookLoader(self.root)
+        self._log = log
+        super().__init__((HOST, port), _Handler)
+
+    def log(self, message: str) -> None:
+        if self._log is not None:
+            self._log(message)
+
+
+def _stderr_log(message: str) -> None:
+    try:
+        sys.stderr.write(f"hookwrap serve: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python3 -m hookwrap.server --root DIR --port N``: serve until interrupted."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python3 -m hookwrap.server",
+                                     description="Answer a project's hooks over loopback HTTP.")
+    parser.add_argument("--root", default=".", help="the project root (holds hookwrap.toml)")
+    parser.add_argument("--port", type=int, required=True, help="TCP port on 127.0.0.1")
+    args = parser.parse_args(argv)
+    try:
+        server = HookServer(args.root, args.port, _stderr_log)
+    except OSError as error:
+        _stderr_log(f"cannot listen on {HOST}:{args.port}: {error.strerror or error}")
+        return 1
+    _stderr_log(f"serving {server.root} on http://{HOST}:{args.port}")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,120 @@
+"""Run the real OpenCode 1.18.33 (``opencode run``) against the loopback chat-completions mock.
+
+The pattern of ``chat_harness.py`` (Qwen Code, Copilot CLI), for OpenCode:
+
+* the provider is written to ``$XDG_CONFIG_HOME/opencode/opencode.json`` inside the sandbox (an
+  ``@ai-sdk/openai-compatible`` provider, bundled in the binary, pointed at the mock), so the
+  project holds nothing but what a test puts there;
+* ``npm_config_offline=true``: with any plugin present OpenCode waits for an
+  ``npm install @opencode-ai/plugin`` in every config folder, which stalls ~70 s offline otherwise;
+* OpenCode's title request (system prompt "You are a title generator") is answered aside, without
+  using a scripted step;
+* tool calls use OpenCode's names and keys: ``bash {command}``, ``write {filePath, content}``.
+
+The binary comes from ``.ci/install-clis.sh``: ``$HOOKWRAP_CLI_CACHE/opencode/node_modules/.bin/opencode``
+(a link to the native binary; override with ``$HOOKWRAP_OPENCODE_BIN``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .chat_harness import ChatAgent, chat_cli_path
+from .harness import _default_path
+from .mock_openai_chat import OpenAIChatMock, default_side_request
+from .mockmodel import ToolCall
+
+OPENCODE_VERSION = "1.18.33"
+TITLE_MARKER = "You are a title generator"
+
+
+def title_or_side_request(body: dict[str, Any]) -> str | None:
+    """OpenCode's title request (no tools, its own system prompt) is answered aside."""
+    messages = body.get("messages") or []
+    system = " ".join(str(m.get("content")) for m in messages
+                      if isinstance(m, dict) and m.get("role") == "system")
+    if TITLE_MARKER in system:
+        return "E2E title"
+    return default_side_request(body)
+
+
+def find_opencode() -> tuple[Path | None, str]:
+    """The binary and its ``--version`` text, or None and why it is unusable."""
+    path = chat_cli_path("opencode")
+    if not path.exists():
+        return None, (f"opencode not found at {path}; run .ci/install-clis.sh opencode or set "
+                      "$HOOKWRAP_OPENCODE_BIN")
+    with tempfile.TemporaryDirectory(prefix="hw-e2e-version-") as home:
+        env = {"PATH": _default_path(), "HOME": home, "XDG_CONFIG_HOME": f"{home}/.config",
+               "XDG_DATA_HOME": f"{home}/.local/share", "XDG_CACHE_HOME": f"{home}/.cache",
+               "XDG_STATE_HOME": f"{home}/.local/state", "OPENCODE_DISABLE_AUTOUPDATE": "1",
+               "OPENCODE_DISABLE_MODELS_FETCH": "1", "npm_config_offline": "true"}
+        try:
+            proc = subprocess.run([str(path), "--version"], check=False, capture_output=True, text=True,
+                                  timeout=60, env=env, stdin=subprocess.DEVNULL, cwd=home)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return None, f"opencode at {path} does not run: {exc}"
+    if proc.returncode != 0:
+        return None, f"opencode at {path} --version exited {proc.returncode}: {proc.stderr.strip()[:200]}"
+    return path, proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
+
+
+class OpenCodeAgent(ChatAgent):
+    """OpenCode: ``opencode run PROMPT`` from the project; hooks through hookwrap's plugin."""
+
+    name = "opencode"
+    shell_tool = "bash"
+    write_tool = "write"
+    settings_file = ".opencode/plugins/hookwrap.js"
+
+    def shell(self, command: str) -> ToolCall:
+        return ToolCall("bash", {"command": command, "description": "Run the command"})
+
+    def write_file(self, path: str, content: str) -> ToolCall:
+        """``path`` must be absolute: OpenCode's write takes an absolute ``filePath``."""
+        return ToolCall("write", {"filePath": path, "content": content})
+
+    def command(self, prompt: str, extra_args: tuple[str, ...]) -> list[str]:
+        return [str(self.binary), "run", *extra_args, prompt]
+
+    def user_config(self) -> Path:
+        return self.sandbox.home / ".config" / "opencode" / "opencode.json"
+
+    def env(self) -> dict[str, str]:
+        config = self.user_config()
+        if not config.exists():
+            config.parent.mkdir(parents=True, exist_ok=True)
+            config.write_text(json.dumps({
+                "provider": {"mock": {
+                    "npm": "@ai-sdk/openai-compatible", "name": "Mock",
+                    "options": {"baseURL": self.server.base_url, "apiKey": "dummy"},
+                    "models": {"mock-model": {"name": "Mock Model", "tool_call": True}}}},
+                "model": "mock/mock-model", "small_model": "mock/mock-model",
+                "autoupdate": False, "share": "disabled", "permission": {"*": "allow"},
+            }, indent=2) + "\n", encoding="utf-8")
+        return {
+            **self.sandbox_env(),
+            "OPENCODE_DISABLE_MODELS_FETCH": "1",
+            "OPENCODE_DISABLE_AUTOUPDATE": "1",
+            "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+            "OPENCODE_DISABLE_SHARE": "1",
+            # With a plugin present OpenCode waits for an npm install in every config folder.
+            "npm_config_offline": "true",
+            "npm_config_registry": "http://127.0.0.1:9/",
+        }
+
+    def parse_events(self, stdout: str) -> list[dict[str, Any]]:
+        return [{"type": "text", "text": stdout}]
+
+    def add_hook(self, project: Path, event: str, command: str, *, matcher: str | None = None,
+                 timeout: int = 30, **options: Any) -> Path:
+        raise NotImplementedError("OpenCode has no command hooks: hookwrap writes its plugin")
+
+
+def new_opencode(binary: Path, sandbox: Any, version: str = "") -> OpenCodeAgent:
+    """A started mock (title requests answered aside) plus the agent; stop it with ``agent.server.stop()``."""
+    return OpenCodeAgent(binary, OpenAIChatMock(side_request=title_or_side_request).start(), sandbox, version)

@@ -1,0 +1,381 @@
+"""Resident hooks and command filters without a CLI: the filter's matching rule, the server
+answering over loopback, the manifest keys, the registrations, ownership, doctor and test."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hookwrap import commandfilter, doctor, settings
+from hookwrap.errors import HookwrapError, ManifestError
+from hookwrap.hooktest import run_hook_test
+from hookwrap.manifest import Manifest
+from hookwrap.platforms import Platform
+from hookwrap.project import add_plan, init_plan, sync_plan
+from hookwrap.resident import DOWN, OTHER, UP, server_state, service_text
+from hookwrap.server import HookServer
+
+# --- the filter's rule -----------------------------------------------------------------------
+
+# (command, must the "git *" hook see it?) Rows marked "Claude" were checked against Claude Code
+# 2.1.328's `if: "Bash(git *)"` (docs/resident.md); the runtime never skips what Claude runs.
+GIT_CASES = [
+    ("touch m1.txt", False),                                   # Claude: skipped
+    ("git status > m2.txt", True),                             # Claude: ran
+    ("echo ok > m3.txt && git push --force origin main", True),  # Claude: ran
+    ("FOO=1 git log", True),                                   # Claude: ran
+    ("  git log", True),                                       # Claude: ran
+    ("cd . && git status", True),                              # Claude: ran
+    ("git", True),                                             # Claude: ran
+    ("true\ngit status", True),                                # Claude: ran
+    ("ls; GIT_DIR=x git status", True),                        # Claude: ran
+    ("git\tstatus", True),                                     # Claude: ran
+    ("gitx status", False),                                    # Claude: skipped
+    ("echo 'git push'", False),                                # Claude: skipped
+    ("ls -la | grep x", False),
+    # Claude skips these; the runtime cannot rule them out, so it runs the hook.
+    ("bash -c 'git status'", True),
+    ("/usr/bin/git status", True),
+    ("env FOO=1 git status", True),
+    ("command git status", True),
+    ("eval git status", True),
+    ("sudo git push", True),
+    ("echo $(git status)", True),
+    ("echo `git log`", True),
+    ("(git push -f) > out; true", True),
+    ("2>/dev/null git push", True),
+    ("echo 'unclosed", True),
+]
+
+
+@pytest.mark.parametrize(("command", "seen"), GIT_CASES)
+def test_the_filter_never_hides_a_git_command(command: str, seen: bool) -> None:
+    assert commandfilter.matches(["git *"], command) is seen
+
+
+def test_a_pattern_is_a_glob_over_the_whole_simple_command() -> None:
+    assert commandfilter.matches(["git push*"], "git  push --force")
+    assert not commandfilter.matches(["git push*"], "git -C . status")
+    assert commandfilter.matches(["npm test", "git *"], "npm test")
+    assert not commandfilter.matches(["npm test"], "npm test --watch")
+    assert commandfilter.sub_commands("A=1 B=2 /bin/ls -l; echo x|wc") == ["ls -l", "echo x", "wc"]
+
+
+def _script(root: Path, name: str, body: str) -> Path:
+    path = root / ".hookwrap" / "hooks" / f"{name}.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def test_skips_reads_the_hook_s_patterns_from_filters_json(tmp_path: Path) -> None:
+    script = _script(tmp_path, "audit", "def hook(event):\n    return None\n")
+    namespace: dict = {"__file__": str(script)}
+    exec(script.read_text(), namespace)
+    hook = namespace["hook"]
+    assert not commandfilter.skips(hook, "ls")  # no filters file: every call
+    (tmp_path / ".hookwrap" / "filters.json").write_text(json.dumps({"audit": ["git *"]}))
+    assert commandfilter.skips(hook, "ls")
+    assert not commandfilter.skips(hook, "git status")
+    (tmp_path / ".hookwrap" / "filters.json").write_text("{broken")
+    assert not commandfilter.skips(hook, "ls")  # unreadable: the hook runs
+
+
+# --- the server ------------------------------------------------------------------------------
+
+RECORDING_HOOK = '''\
+import os
+from hookwrap import HookOutput
+
+def hook(event):
+    print("printed by the hook")  # must not reach the answer
+    if event.tool_input.get("command") == "boom":
+        raise RuntimeError("kaput")
+    return HookOutput(context=f"VERSION-1 cwd={os.getcwd()} project={event.project_dir} "
+                              f"session={event.session_id}")
+
+if __name__ == "__main__":
+    raise SystemExit("main must not run in the server")
+'''
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
+    root = tmp_path / "repo"
+    (root / "sub").mkdir(parents=True)
+    (root / "hookwrap.toml").write_text("version = 1\n")
+    _script(root, "rec", RECORDING_HOOK)
+    server = HookServer(str(root), 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield root, server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+def _post(port: int, name: str, payload: dict, headers: dict | None = None) -> tuple[int, str]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/hookwrap/claude/{name}",
+                                     data=json.dumps(payload).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def _payload(cwd: Path, command: str = "ls") -> dict:
+    return {"session_id": "s-1", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}}
+
+
+def test_the_server_answers_as_a_command_run_with_the_call_s_cwd_and_session(served) -> None:
+    root, port = served
+    status, body = _post(port, "rec", _payload(root / "sub"))
+    assert status == 200
+    context = json.loads(body)["hookSpecificOutput"]["additionalContext"]
+    assert context == f"VERSION-1 cwd={root / 'sub'} project={root.resolve()} session=s-1"
+
+
+def test_the_server_reloads_a_changed_script(served) -> None:
+    root, port = served
+    assert "VERSION-1" in _post(port, "rec", _payload(root))[1]
+    path = root / ".hookwrap" / "hooks" / "rec.py"
+    path.write_text(path.read_text().replace("VERSION-1", "VERSION-22"))
+    assert "VERSION-22" in _post(port, "rec", _payload(root))[1]
+
+
+def test_a_crashing_hook_gets_the_runtime_s_error_document(served) -> None:
+    root, port = served
+    status, body = _post(port, "rec", _payload(root, "boom"))
+    assert status == 200
+    document = json.loads(body)
+    assert document["decision"] == "block" and "kaput" in document["reason"], document
+
+
+def test_a_call_from_another_project_is_refused(served, tmp_path: Path) -> None:
+    root, port = served
+    status, body = _post(port, "rec", _payload(tmp_path))
+    assert status == 409 and "answers for" in body
+    nested = root / "vendor" / "other"
+    nested.mkdir(parents=True)
+    (nested / "hookwrap.toml").write_text("version = 1\n")
+    status, body = _post(port, "rec", _payload(nested))
+    assert status == 409 and f"not for {nested.resolve()}" in body
+
+
+def test_only_a_json_request_to_this_host_runs_a_hook(served) -> None:
+    root, port = served
+    assert _post(port, "rec", _payload(root), {"Content-Type": "text/plain"})[0] == 415
+    assert _post(port, "rec", _payload(root), {"Host": f"evil.example:{port}"})[0] == 403
+    assert _post(port, "rec", _payload(root), {"Content-Type": "application/json; charset=utf-8"})[0] == 200
+
+
+def test_a_missing_or_broken_script_is_a_failure_not_an_answer(served) -> None:
+    root, port = served
+    assert _post(port, "nosuch", _payload(root))[0] == 500
+    _script(root, "broken", "def hook(:\n")
+    assert _post(port, "broken", _payload(root))[0] == 500
+    assert _post(port, "Bad.Name", _payload(root))[0] == 404
+
+
+def test_server_state_tells_up_down_and_another_project(served, tmp_path: Path) -> None:
+    root, port = served
+    assert server_state(root, port).state == UP
+    assert server_state(tmp_path, port).state == OTHER
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    assert server_state(root, free).state == DOWN
+
+
+# --- manifest, registrations, ownership --------------------------------------------------------
+
+BASE = 'version = 1\n'
+
+
+def test_the_manifest_checks_the_new_keys() -> None:
+    good = Manifest.loads(BASE + '[serve]\nport = 49000\n[hooks.audit]\nevent = "before_tool"\n'
+                          'template = "audit"\nmatcher = "shell"\nresident = true\ncommands = ["git *"]\n')
+    [spec] = good.hooks
+    assert (spec.resident, spec.commands, good.serve_port) == (True, ("git *",), 49000)
+    bad = [
+        ('[serve]\nport = 80\n', "serve.port"),
+        ('[serve]\nhost = "x"\n', "serve.host"),
+        ('[hooks.a]\nevent = "before_tool"\nresident = "yes"\n', "hooks.a.resident"),
+        ('[hooks.a]\nevent = "before_tool"\nmatcher = "shell|write_file"\ncommands = ["git *"]\n',
+         "hooks.a.commands"),
+        ('[hooks.a]\nevent = "before_tool"\nmatcher = "shell"\ncommands = ["Bash(git *)"]\n',
+         "hooks.a.commands"),
+        ('[hooks.a]\nevent = "after_agent"\ncommands = ["git *"]\n', "hooks.a.commands"),
+        ('[hooks.guard]\nevent = "before_tool"\ntemplate = "guard"\nmatcher = "shell"\n'
+         'commands = ["git *"]\n', "hooks.guard.commands"),
+    ]
+    for text, key in bad:
+        with pytest.raises(ManifestError) as caught:
+            Manifest.loads(BASE + text)
+        assert key in caught.value.message, (text, caught.value.message)
+
+
+@pytest.fixture
+def project(tmp_path: Path, isolated_home: Path) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    init_plan(root).apply()
+    return root
+
+
+def test_sync_writes_http_entries_filters_and_keeps_commands_elsewhere(project: Path) -> None:
+    add_plan(project, event="before_tool", name="guard", resident=True).apply()
+    add_plan(project, event="before_tool", name="audit", matcher="shell", resident=True,
+             commands=("git *",)).apply()
+    add_plan(project, event="before_tool", name="two", template="skeleton", matcher="shell",
+             commands=("git *", "npm *")).apply()
+    claude = json.loads((project / ".claude/settings.json").read_text())["hooks"]["PreToolUse"]
+    handlers = [group["hooks"][0] for group in claude]
+    assert handlers[0] == {"type": "http", "url": "http://127.0.0.1:48620/hookwrap/claude/guard",
+                           "timeout": 10, "onFailure": "block"}
+    assert handlers[1] == {"type": "http", "url": "http://127.0.0.1:48620/hookwrap/claude/audit",
+                           "timeout": 10, "if": "Bash(git *)"}
+    assert handlers[2]["type"] == "command" and "if" not in handlers[2]  # two patterns: runtime
+    gemini = json.loads((project / ".gemini/settings.json").read_text())["hooks"]["BeforeTool"]
+    assert all(group["hooks"][0]["type"] == "command" for group in gemini)
+    assert json.loads((project / ".hookwrap/filters.json").read_text()) == \
+        {"audit": ["git *"], "two": ["git *", "npm *"]}
+    assert sync_plan(project).pending == []  # in step: nothing to change
+
+    manifest = project / "hookwrap.toml"
+    manifest.write_text(manifest.read_text() + "\n[serve]\nport = 49001\n")
+    plan = sync_plan(project)
+    assert sorted(change.rel for change in plan.pending) == [".claude/settings.json"]
+    plan.apply()
+    text = (project / ".claude/settings.json").read_text()
+    assert "127.0.0.1:49001/hookwrap/claude/guard" in text and ":48620/" not in text
+
+
+def test_only_the_exact_resident_url_is_hookwrap_s() -> None:
+    def own(url: str, kind: str = "http") -> str | None:
+        return settings.owned_name({"type": kind, "url": url}, Platform.CLAUDE)
+
+    assert own("http://127.0.0.1:48620/hookwrap/claude/guard") == "guard"
+    assert own("http://127.0.0.1:48620/hookwrap/gemini/guard") is None
+    assert own("http://localhost:48620/hookwrap/claude/guard") is None
+    assert own("https://hooks.example.com/hookwrap/claude/guard") is None
+    assert own("http://127.0.0.1:48620/hookwrap/claude/guard?x=1") is None
+    assert own("http://127.0.0.1:48620/hookwrap/claude/guard", kind="command") is None
+
+
+def test_a_user_http_entry_survives_sync(project: Path) -> None:
+    add_plan(project, event="before_tool", name="guard", resident=True).apply()
+    path = project / ".claude/settings.json"
+    data = json.loads(path.read_text())
+    mine = {"type": "http", "url": "http://127.0.0.1:9999/my/own", "timeout": 5}
+    data["hooks"]["PreToolUse"].append({"matcher": "Bash", "hooks": [mine]})
+    path.write_text(json.dumps(data))
+    sync_plan(project).apply()
+    assert mine in [h for g in json.loads(path.read_text())["hooks"]["PreToolUse"] for h in g["hooks"]]
+
+
+# --- doctor, test, service files ----------------------------------------------------------------
+
+def test_doctor_and_test_report_a_dead_server_and_use_a_live_one(project: Path, isolated_home: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    (project / "hookwrap.toml").write_text((project / "hookwrap.toml").read_text()
+                                           + f"\n[serve]\nport = {port}\n")
+    add_plan(project, event="before_tool", name="guard", resident=True).apply()
+    found = [f for f in doctor.diagnose(project, home=isolated_home) if f.check == "resident-server"]
+    assert [f.status for f in found] == [doctor.FAIL] and "nothing listens" in found[0].message
+    report = run_hook_test(project, "guard", platform="claude", tool="shell",
+                           tool_input={"command": "ls"})
+    assert not report.ok and "Connection refused" in report.tests[0].problems[0]
+
+    server = HookServer(str(project), port)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        found = [f for f in doctor.diagnose(project, home=isolated_home) if f.check == "resident-server"]
+        assert [f.status for f in found] == [doctor.OK]
+        report = run_hook_test(project, "guard", platform="claude", tool="shell",
+                               tool_input={"command": "git push --force origin main"})
+        [test] = report.tests
+        assert test.command.endswith("/hookwrap/claude/guard")
+        assert test.summary.startswith("blocked: Blocked by the guard hook: git push --force")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_service_files_run_the_vendored_server(project: Path) -> None:
+    unit = service_text("systemd", project, 49002, "python3")
+    assert f'Environment="PYTHONPATH={project}/.hookwrap/lib"' in unit
+    assert '"-m" "hookwrap.server" "--root" ' in unit and '"--port" "49002"' in unit
+    plist = service_text("launchd", project, 49002, "python3")
+    assert "<string>hookwrap.server</string>" in plist and "<string>49002</string>" in plist
+    with pytest.raises(HookwrapError):
+        service_text("upstart", project, 49002, "python3")
+
+
+# --- the serve command --------------------------------------------------------------------------
+
+def _with_port(project: Path, port: int) -> None:
+    path = project / "hookwrap.toml"
+    path.write_text(path.read_text() + f"\n[serve]\nport = {port}\n")
+
+
+def test_serve_prints_a_service_file_and_names_who_holds_a_taken_port(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from hookwrap.cli import main
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen(1)
+    port = holder.getsockname()[1]
+    _with_port(project, port)
+    try:
+        assert main(["-C", str(project), "serve", "--print-service", "launchd"]) == 0
+        assert f"<string>{port}</string>" in capsys.readouterr().out
+        assert main(["-C", str(project), "serve"]) == 1
+    finally:
+        holder.close()
+    err = capsys.readouterr().err
+    assert f"error: port {port} on 127.0.0.1 is taken" in err and "did not answer" in err
+    assert "[serve] port = N" in err
+
+
+def test_serve_runs_the_vendored_server_until_interrupted(project: Path, isolated_home: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    _with_port(project, port)
+    env = {**os.environ, "HOME": str(isolated_home)}
+    process = subprocess.Popen([sys.executable, "-m", "hookwrap", "serve"], cwd=project, env=env,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while server_state(project, port, timeout=0.5).state != UP:
+            assert time.monotonic() < deadline and process.poll() is None, "the server did not start"
+            time.sleep(0.1)
+        os.killpg(process.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole group
+        assert process.wait(timeout=20) == 130
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    log = process.stderr.read() if process.stderr else ""
+    assert f"serving {project.resolve()} on http://127.0.0.1:{port}" in log
+    assert server_state(project, port).state == DOWN
