@@ -93,6 +93,15 @@ TEMPLATES: dict[str, TemplateInfo] = {
 }
 
 DEFAULT_TEMPLATE = "skeleton"
+# An entry with a `command` and no `template` is an external hook: hookwrap writes its bridge
+# script from this template, and the manifest records no template for it.
+EXTERNAL = "external"
+EXTERNAL_INFO = TemplateInfo(
+    name=EXTERNAL,
+    summary="run a hook command written for one CLI's protocol on every CLI",
+    events=None,
+    default_event=_E.BEFORE_TOOL,
+)
 
 
 def choose_template(name: str, template: str | None) -> str:

@@ -18,6 +18,8 @@ EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 
 # Values of --platform: every platform, then "all".
 # (mypy's enum plugin reads only literal member names; typer reads the members at run time.)
+PlatformName = Enum("PlatformName", {p.value: p.value for p in Platform},  # type: ignore[misc]
+                    type=str)
 PlatformChoice = Enum("PlatformChoice", {**{p.value: p.value for p in Platform}, "all": "all"},  # type: ignore[misc]
                       type=str)
 
@@ -138,6 +140,9 @@ def add(
         None, "--platform", "-p", help="Where to register it (repeat for several; default: "
         "hookwrap.toml's platforms)."),
     timeout: Optional[int] = typer.Option(None, "--timeout", help="Timeout in seconds (Gemini gets milliseconds)."),
+    command: Optional[str] = typer.Option(None, "--command", help="An external hook: this shell command (any language) instead of a rendered script; see docs/external-hooks.md."),
+    speaks: Optional[PlatformName] = typer.Option(None, "--speaks", help="The CLI whose hook protocol --command speaks (default: claude); other CLIs are bridged."),
+    fail_closed: bool = typer.Option(False, "--fail-closed", help="With --command: block when the command cannot start, times out or crashes."),
     resident: bool = typer.Option(False, "--resident", help="Answer it from `hookwrap serve` "
                                   "where the CLI can post to it (Claude Code); see docs/resident.md."),
     commands: Optional[list[str]] = typer.Option(
@@ -149,11 +154,44 @@ def add(
     from .project import add_plan
 
     root = _root_dir()
+    if command is not None:
+        from .adopt import add_external_plan
+
+        if template is not None or resident or commands:
+            raise UsageError("--template, --resident and --commands do not go together with "
+                             "--command", hint="an external hook runs its command instead of a "
+                             "template, as its own process")
+        _execute(root, lambda: add_external_plan(
+            root, event=event, name=name, command=command,
+            speaks=speaks.value if speaks else None, matcher=matcher,
+            platforms=_platform_names(platform), timeout=timeout, fail_closed=fail_closed),
+            dry_run=dry_run)
+        return
+    if speaks is not None or fail_closed:
+        raise UsageError("--speaks and --fail-closed need --command",
+                         hint="they describe an external hook's command")
     _execute(root, lambda: add_plan(root, event=event, name=name, template=template,
                                     matcher=matcher, platforms=_platform_names(platform),
                                     timeout=timeout, resident=resident,
                                     commands=tuple(commands or ())),
              dry_run=dry_run)
+
+
+@app.command()
+def adopt(
+    source: PlatformName = typer.Option("claude", "--from", help="The CLI whose project settings file holds the hand-made hooks."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would move; write nothing."),
+) -> None:
+    """Move hooks registered by hand (.claude/settings.json) into hookwrap.toml, so they run on
+    every CLI; an entry that cannot move stays where it is and is reported."""
+    import contextlib
+
+    from .adopt import adopt_plan
+
+    root = _cwd()
+    with contextlib.suppress(HookwrapError):  # no hookwrap.toml: adopt creates one here
+        root = _root_dir()
+    _execute(root, lambda: adopt_plan(root, source.value), dry_run=dry_run)
 
 
 @app.command()

@@ -78,6 +78,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     findings += check_scripts(root, scopes)
     if manifest is not None:
         findings += check_startup(root, manifest)
+        findings += check_external(root, manifest, env)
         findings += check_resident(root, manifest)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
     findings += check_shim(python or getattr(manifest, "python", None) or "python3", env)
@@ -227,6 +228,23 @@ def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
                    "which does not exist", f"{SYNC} (it restores missing scripts), or remove the hook")
            for scope, entry in _owned(scopes) if not (root / script_path(entry.name)).is_file()]
     return out or _ok("scripts", "every registered script exists")
+
+
+def check_external(root: Path, manifest, env: Mapping[str, str]) -> list[Finding]:
+    """An external hook's command must start: its program exists and may run."""
+    from .adopt import command_problem
+
+    external = [spec for spec in manifest.hooks if "speaks" in spec.options]
+    out = []
+    for spec in external:
+        problem = command_problem(root, str(spec.options["command"]), str(spec.options["speaks"]),
+                                  env.get("PATH"))
+        if problem:
+            out.append(Finding("external", FAIL, f"hookwrap.toml: hooks.{spec.name}.command: "
+                               f"{problem}", "fix the command in hookwrap.toml, then run "
+                               f"`hookwrap test {spec.name}`"))
+    return out or (_ok("external", f"{len(external)} external hook command(s) found")
+                   if external else [])
 
 
 def check_python(python: str, env: Mapping[str, str]) -> list[Finding]:

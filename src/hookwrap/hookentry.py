@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import registrations as regs
-from .catalogue import TEMPLATES, choose_template
+from .catalogue import EXTERNAL, TEMPLATES, choose_template
 from .errors import EntryError, UsageError
 from .platforms import NormalizedEvent, Platform, all_clis, cli
 
@@ -192,6 +192,8 @@ def check_entry(name: str, entry: Any, *, default_platforms: tuple[Platform, ...
     check_name(name)
     if not isinstance(entry, dict):
         raise EntryError("", "must be a table")
+    if "command" in entry and "template" not in entry:
+        return _check_external(name, entry, default_platforms)
     template = check_template(entry.get("template", "skeleton"))
     if "event" not in entry:
         raise EntryError("", "has no event", hint="add e.g. event = \"before_tool\"")
@@ -205,6 +207,68 @@ def check_entry(name: str, entry: Any, *, default_platforms: tuple[Platform, ...
                     platforms=platforms, timeout=timeout, options=check_options(template, entry),
                     resident=resident, commands=commands)
     return spec, warnings
+
+
+# Keys of an external hook's table (`command` instead of a template), in the order written.
+EXTERNAL_KEYS = ("event", "matcher", "platforms", "timeout", "command", "speaks", "fail_closed")
+
+
+def _check_external(name: str, entry: dict[str, Any], default_platforms: tuple[Platform, ...]
+                    ) -> tuple[HookSpec, list[str]]:
+    """An external hook: a shell command speaking one CLI's protocol, bridged on the others."""
+    for key in entry:
+        if key not in EXTERNAL_KEYS:
+            raise EntryError(key, "unknown key for an external hook (one with a command)",
+                             hint=f"valid keys here: {', '.join(EXTERNAL_KEYS)}")
+    command = entry["command"]
+    if not isinstance(command, str) or not command.strip():
+        raise EntryError("command", f"{show(command)} is not a command",
+                         hint='a shell command line, e.g. command = ".claude/hooks/check.sh"')
+    speaks = entry.get("speaks", "claude")
+    names = ", ".join(p.value for p in Platform)
+    if not isinstance(speaks, str) or speaks not in {p.value for p in Platform}:
+        raise EntryError("speaks", f"{show(speaks)} is not a platform",
+                         hint=f"the CLI whose hook protocol the command speaks: one of {names}")
+    fail_closed = entry.get("fail_closed", False)
+    if not isinstance(fail_closed, bool):
+        raise EntryError("fail_closed", f"{show(fail_closed)} must be true or false")
+    if "event" not in entry:
+        raise EntryError("", "has no event", hint="add e.g. event = \"before_tool\"")
+    event = check_event(None, entry["event"])
+    speaker = cli(speaks)
+    if event not in speaker.event_names():
+        raise EntryError("event", f"{speaker.label} has no {event.value} event, so a command "
+                         f"speaking its protocol cannot read it",
+                         hint="set speaks to the CLI the command was written for")
+    platforms = check_platforms(entry.get("platforms", list(default_platforms)))
+    timeout = check_timeout(entry.get("timeout"))
+    warnings = check_matcher(entry.get("matcher"), event, platforms)
+    options: dict[str, object] = {"command": command, "speaks": speaks}
+    if fail_closed:
+        options["fail_closed"] = True
+    spec = HookSpec(name=name, event=event, template=EXTERNAL, matcher=entry.get("matcher"),
+                    platforms=platforms, timeout=timeout, options=options)
+    return spec, warnings
+
+
+def new_external_entry(*, name: str, event: str, command: str, speaks: str | None,
+                       matcher: str | None, platforms: tuple[Platform, ...], timeout: int | None,
+                       fail_closed: bool = False) -> tuple[HookSpec, list[str]]:
+    """The entry `hookwrap add --command` and `hookwrap adopt` create."""
+    check_name(name)
+    normalized = check_event(None, event)
+    if matcher is not None:
+        matcher = "|".join(regs.split_matcher(matcher)) or None
+    entry: dict[str, Any] = {"event": normalized.value,
+                             "platforms": [p.value for p in _with_event(platforms, normalized)],
+                             "command": command, "speaks": speaks or "claude"}
+    if matcher is not None:
+        entry["matcher"] = matcher
+    if timeout is not None:
+        entry["timeout"] = timeout
+    if fail_closed:
+        entry["fail_closed"] = True
+    return check_entry(name, entry)
 
 
 def new_entry(*, name: str, event: str, template: str | None, matcher: str | None,

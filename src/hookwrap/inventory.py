@@ -83,6 +83,8 @@ def list_hooks(root: Path) -> list[dict]:
             "platforms": {p.value: _platform_row(spec, p, by_platform.get(p), owned[p], data[p])
                           for p in Platform},
         })
+        if "speaks" in spec.options:  # an external hook: its command and protocol
+            rows[-1].update(command=spec.options["command"], speaks=spec.options["speaks"])
     known = {spec.name for spec in manifest.hooks}
     for platform, entries in owned.items():
         for entry in entries:
@@ -113,6 +115,10 @@ def format_table(rows: list[dict]) -> str:
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
     text = "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
                      for line in lines)
+    external = [row for row in rows if row.get("command")]
+    if external:
+        text += "\n\n" + "\n".join(f"{row['name']}: runs {row['command']} (speaks "
+                                     f"{row['speaks']})" for row in external)
     if any(row.get("orphan") for row in rows):
         text += "\n\nhint: orphaned entries are removed by `hookwrap sync`"
     elif any(p.get("status") in (MISSING, DRIFTED) for row in rows for p in row["platforms"].values()):

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
+from hookwrap.catalogue import EXTERNAL
 from hookwrap.errors import EntryError, ManifestError, UsageError
 from hookwrap.hookentry import (
     ALL_PLATFORMS,
@@ -261,7 +262,8 @@ def _spec_table(spec: HookSpec) -> Any:
 
     table = tomlkit.table()
     table.add("event", str(spec.event))
-    table.add("template", spec.template)
+    if spec.template != EXTERNAL:  # an external hook has a command instead
+        table.add("template", spec.template)
     if spec.matcher is not None:
         table.add("matcher", spec.matcher)
     table.add("platforms", [str(platform) for platform in spec.platforms])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import registrations as regs
+from .catalogue import EXTERNAL
 from .errors import ConflictError, ManifestError, ProjectError, UsageError
 from .plan import Plan
 from .platforms import Platform, cli
@@ -13,7 +14,7 @@ MANIFEST = "hookwrap.toml"
 RUNTIME_DIR = ".hookwrap/lib/hookwrap"
 # The stdlib-only runtime copied into every project so hooks run where hookwrap is not installed.
 RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py", "hookinput.py",
-                   "hookoutput.py", "protocol.py", "runner.py", "options.py", "clis/__init__.py",
+                   "hookoutput.py", "protocol.py", "runner.py", "options.py", "bridge.py", "clis/__init__.py",
                    "clis/_base.py", "clis/claude.py", "clis/gemini.py",
                    "clis/codex.py", "clis/qwen.py", "clis/copilot.py",
                    "clis/opencode.py", "clis/droid.py", "commandfilter.py", "server.py")
@@ -62,7 +63,7 @@ def spec_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_S
     """Registrations and warnings for one manifest entry, with its template's policy."""
     info = _template_info(spec.template)
     return regs.registrations_for(
-        spec, fail_closed=bool(info and info.fail_closed),
+        spec, fail_closed=bool(info and info.fail_closed) or spec.options.get("fail_closed") is True,
         summary=info.summary if info else "", python=python, port=port)
 
 
@@ -103,7 +104,10 @@ def filters_text(specs) -> bytes | None:
     return (json.dumps(filters, indent=2) + "\n").encode() if filters else None
 
 
-def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE_PORT) -> None:
+def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE_PORT,
+                   texts: dict | None = None) -> None:
+    """``texts``: a settings file's text as another step of the plan already changed it
+    (`adopt` takes the hand-made entries it moves out), instead of the file's."""
     from .settings import lookalikes, parse_settings, reconcile
 
     plan.add(FILTERS_FILE, filters_text(specs))
@@ -111,7 +115,8 @@ def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERV
     plan.warnings.extend(warnings)
     for platform in Platform:
         rel = cli(platform).settings_file
-        text = read_settings_text(plan.root, platform)
+        text = texts[platform] if texts and platform in texts else \
+            read_settings_text(plan.root, platform)
         result = reconcile(text, platform, desired[platform], label=rel)
         detail = [f"{c.action} {c.name} ({c.detail})" if c.detail else f"{c.action} {c.name}"
                   for c in result.changes if c.action != "unchanged"]
@@ -191,7 +196,9 @@ def _plan_missing_scripts(plan: Plan, specs) -> None:
 
     for spec in specs:
         script = regs.script_path(spec.name)
-        if not (plan.root / script).exists():
+        if spec.template == EXTERNAL:  # hookwrap's own bridge script: always kept current
+            plan.add(script, render_hook_files(spec)[script].encode())
+        elif not (plan.root / script).exists():
             files = render_hook_files(spec)
             plan.add(script, files[script].encode(), detail=["script was missing"])
 

@@ -8,7 +8,14 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hookwrap.catalogue import DEFAULT_TEMPLATE, TEMPLATES, TemplateInfo, choose_template
+from hookwrap.catalogue import (
+    DEFAULT_TEMPLATE,
+    EXTERNAL,
+    EXTERNAL_INFO,
+    TEMPLATES,
+    TemplateInfo,
+    choose_template,
+)
 from hookwrap.errors import TemplateError
 from hookwrap.hookentry import check_event, check_name
 
@@ -29,8 +36,9 @@ def render_hook_files(spec: HookSpec) -> dict[str, str]:
     template options are read from the manifest by the script when it runs.
     """
     check_name(spec.name)
-    check_event(spec.template, str(spec.event))
-    info = TEMPLATES[spec.template]
+    external = spec.template == EXTERNAL
+    check_event(None if external else spec.template, str(spec.event))
+    info = EXTERNAL_INFO if external else TEMPLATES[spec.template]
     values = {
         "name": spec.name,
         "event": str(spec.event),

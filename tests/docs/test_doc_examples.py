@@ -12,7 +12,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = ["README.md"] + [f"docs/{name}.md" for name in (
-    "getting-started", "writing-hooks", "templates", "ci-and-pre-commit", "cli", "troubleshooting")]
+    "getting-started", "writing-hooks", "templates", "ci-and-pre-commit", "cli", "troubleshooting",
+    "external-hooks")]
 
 
 def _slug(heading: str) -> str:

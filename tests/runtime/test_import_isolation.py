@@ -45,9 +45,10 @@ def test_import_loads_no_cli_dependency() -> None:
 
 def test_import_loads_only_stdlib_and_runtime_modules() -> None:
     # Every CLI's module too: all of them are copied into a repo, and must be stdlib only.
-    # commandfilter (a shell call's filter) and server (the resident mode) load on demand.
+    # commandfilter (a shell call's filter) and server (the resident mode) and bridge
+    # (external hooks) load on demand.
     new = _loaded_by_import("import hookwrap, hookwrap.options, hookwrap.commandfilter, "
-                            "hookwrap.server; hookwrap.platforms.all_clis()")
+                            "hookwrap.server, hookwrap.bridge; hookwrap.platforms.all_clis()")
     assert RUNTIME <= new
     outside = sorted(m for m in new if m.split(".")[0] not in sys.stdlib_module_names and m not in RUNTIME)
     assert outside == []

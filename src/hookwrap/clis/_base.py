@@ -221,6 +221,102 @@ class AgentCLI:
         instead (`hookwrap add` warns with each)."""
         return []
 
+    # --- runtime: speaking this CLI's protocol to an external hook (bridge.py) -------------
+    # tool_input keys of this CLI that Claude Code spells otherwise, per normalized tool:
+    # {"write_file": {"path": "file_path"}}. The bridge renames through Claude's keys.
+    tool_input_keys: dict[str, dict[str, str]] = {}
+    # Events on which plain (non-JSON) stdout at exit 0 is context for the model.
+    text_is_context: frozenset[NormalizedEvent] = frozenset(
+        {NormalizedEvent.SESSION_START, NormalizedEvent.BEFORE_PROMPT})
+    # Events on which exit 2 blocks (or keeps the agent working); elsewhere its stderr is only
+    # shown to the user (Claude Code: SessionStart, SessionEnd, Notification, PreCompact...).
+    exit2_blocks: frozenset[NormalizedEvent] = frozenset({
+        NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL, NormalizedEvent.BEFORE_PROMPT,
+        NormalizedEvent.AFTER_AGENT, NormalizedEvent.PERMISSION_REQUEST,
+        NormalizedEvent.AFTER_TOOL_BATCH, NormalizedEvent.BEFORE_MODEL,
+        NormalizedEvent.AFTER_MODEL, NormalizedEvent.BEFORE_TOOL_SELECTION})
+
+    def common_tool_input(self, tool: str, tool_input: Any) -> dict[str, Any]:
+        """This CLI's tool input with Claude Code's key names (the bridge's common form)."""
+        keys = self.tool_input_keys.get(tool, {})
+        if not isinstance(tool_input, dict):
+            return {}
+        return {keys.get(key, str(key)): value for key, value in tool_input.items()}
+
+    def own_tool_input(self, tool: str, common: Any) -> dict[str, Any]:
+        """The inverse of ``common_tool_input``: Claude Code's keys back to this CLI's."""
+        keys = {theirs: mine for mine, theirs in self.tool_input_keys.get(tool, {}).items()}
+        if not isinstance(common, dict):
+            return {}
+        return {keys.get(key, str(key)): value for key, value in common.items()}
+
+    def own_tool_name(self, tool: str, raw_tool: str) -> str:
+        """This CLI's name for the normalized ``tool`` (``raw_tool`` when it has none)."""
+        name = self.tool_names().get(tool)
+        if name is not None:
+            return name
+        if split_mcp_tool(tool):
+            return self.mcp_pattern(tool)
+        return raw_tool or tool
+
+    def payload_for(self, hook_input: HookInput, source: AgentCLI) -> dict[str, Any] | None:
+        """The payload this CLI would send a command hook for ``hook_input`` (received from
+        ``source``), or None when this CLI has no such event. Every CLI hookwrap supports
+        sends Claude Code's snake_case fields; a CLI whose payload differs overrides this."""
+        name = self.event_names().get(hook_input.event)
+        if name is None:
+            return None
+        payload: dict[str, Any] = {"session_id": hook_input.session_id,
+                                   "transcript_path": hook_input.transcript_path,
+                                   "cwd": hook_input.cwd, "hook_event_name": name}
+        for key in ("permission_mode", "prompt_id", "source", "reason", "trigger", "message",
+                    "notification_type", "last_assistant_message", "agent_id", "agent_type"):
+            value = getattr(hook_input, key)
+            if value:
+                payload[key] = value
+        if hook_input.tool_name:
+            common = source.common_tool_input(hook_input.tool_name, hook_input.tool_input)
+            payload["tool_name"] = self.own_tool_name(hook_input.tool_name,
+                                                      hook_input.raw_tool_name)
+            payload["tool_input"] = self.own_tool_input(hook_input.tool_name, common)
+            if hook_input.tool_use_id:
+                payload["tool_use_id"] = hook_input.tool_use_id
+            if hook_input.tool_response is not None:
+                payload["tool_response"] = hook_input.tool_response
+        if hook_input.event is NormalizedEvent.BEFORE_PROMPT:
+            payload["prompt"] = hook_input.prompt
+        if hook_input.event is NormalizedEvent.AFTER_AGENT:
+            payload["stop_hook_active"] = hook_input.stop_hook_active
+        if hook_input.error is not None:
+            payload["error"] = hook_input.error
+        return payload
+
+    def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str,
+                    stderr: str) -> dict[str, Any]:
+        """What a command hook speaking this CLI's protocol answered, as HookOutput fields.
+
+        The rules every supported CLI shares (Claude Code's): exit 2 blocks with stderr as the
+        reason; at exit 0 a JSON object's decision, reason, continue/stopReason, systemMessage
+        and hookSpecificOutput (permissionDecision, additionalContext, updatedInput) count;
+        any other exit code is a non-blocking error: no opinion ({}).
+        """
+        import json
+
+        if exit_code == 2:
+            if event not in self.exit2_blocks:
+                return {"system_message": stderr.strip()} if stderr.strip() else {}
+            return {"decision": "block", "reason": stderr.strip() or "blocked by hook"}
+        if exit_code != 0:
+            return {}
+        text = stdout.strip()
+        try:
+            data = json.loads(text) if text.startswith("{") else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            return {"context": text} if text and event in self.text_is_context else {}
+        return _answer_fields(data)
+
     # --- generator: the settings file and registrations ------------------------------------
     settings_file: str = ""                 # project-relative path of the file hookwrap edits
     settings_comments: bool = False         # True: the file is JSONC and comments are kept
@@ -402,3 +498,47 @@ class AgentCLI:
     def env_file_event(self, event: str) -> bool:
         """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
         return False
+
+
+def _text_of(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _answer_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """HookOutput fields from a Claude-style JSON answer (unknown or mistyped keys ignored)."""
+    fields: dict[str, Any] = {}
+    decisions = {"block": "block", "deny": "deny", "approve": "allow", "allow": "allow",
+                 "ask": "ask"}
+    top = data.get("decision")
+    if isinstance(top, str) and top.lower() in decisions:
+        fields["decision"] = decisions[top.lower()]
+    reason = _text_of(data.get("reason"))
+    if data.get("continue") is False:
+        fields["continue_loop"] = False
+        fields["stop_reason"] = _text_of(data.get("stopReason"))
+    if _text_of(data.get("systemMessage")):
+        fields["system_message"] = data["systemMessage"]
+    if data.get("suppressOutput") is True:
+        fields["suppress_output"] = True
+    context = [_text_of(data.get("additionalContext"))]
+    specific = data.get("hookSpecificOutput")
+    if isinstance(specific, dict):
+        permission = specific.get("permissionDecision")
+        if isinstance(permission, str) and permission.lower() in decisions:
+            fields["decision"] = decisions[permission.lower()]
+            reason = _text_of(specific.get("permissionDecisionReason")) or reason
+        behavior = specific.get("decision")  # PermissionRequest: {"behavior": ..., "message"}
+        if isinstance(behavior, dict) and behavior.get("behavior") in ("allow", "deny"):
+            fields["decision"] = behavior["behavior"]
+            reason = _text_of(behavior.get("message")) or reason
+            if isinstance(behavior.get("updatedInput"), dict):
+                fields["updated_input"] = behavior["updatedInput"]
+        context.append(_text_of(specific.get("additionalContext")))
+        if isinstance(specific.get("updatedInput"), dict):
+            fields["updated_input"] = specific["updatedInput"]
+    if reason:
+        fields["reason"] = reason
+    joined = "\n\n".join(part for part in context if part)
+    if joined:
+        fields["context"] = joined
+    return fields

@@ -101,6 +101,11 @@ class CopilotCLI(ClaudeCode):
         "Task": "task",
     }
     preferred_tools: dict[str, str] = {}
+    # Copilot's create/edit arguments, kept in the PascalCase format (1.0.102).
+    tool_input_keys = {
+        "write_file": {"path": "file_path", "file_text": "content"},
+        "edit_file": {"path": "file_path", "old_str": "old_string", "new_str": "new_string"},
+    }
     project_dir_vars = ("COPILOT_PROJECT_DIR",)
     marker_env = "COPILOT_PROJECT_DIR"  # set for hook processes only (not for the shell tool)
     guest_clis: tuple[str, ...] = ()

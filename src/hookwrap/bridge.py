@@ -1,0 +1,167 @@
+"""The bridge: run an external hook command, written for one CLI's protocol, on any CLI.
+
+An external hook is a ``[hooks.<name>]`` table of hookwrap.toml with ``command`` (a shell
+string, any language) and ``speaks`` (the CLI whose protocol it reads and answers; Claude Code's
+by default). hookwrap registers its own small script for it, ``.hookwrap/hooks/<name>.py``,
+which calls ``main`` here; the command and its protocol are read from hookwrap.toml on every
+run, so editing the manifest is enough.
+
+- The running CLI speaks the command's protocol: the command replaces this process (exec), so
+  stdin, stdout, stderr and the exit code are the CLI's and the command's own (pass-through).
+- Any other CLI: its payload is normalized, rebuilt as the command's CLI would send it
+  (``AgentCLI.payload_for``: event and tool names, tool_input keys), the command runs with it,
+  and its answer is read by the command's CLI's rules (``AgentCLI.read_answer``: exit 2 blocks,
+  JSON decisions, context, updatedInput) into a HookOutput, which the running CLI's own module
+  writes in its words, mapping what it cannot express the safe way.
+
+A command that cannot start, times out or is killed: no opinion, unless the hook is fail-closed
+(``fail_closed = true``), which blocks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from .hookinput import normalize_input
+from .hookoutput import HookOutput, denormalize_output
+from .options import manifest_entry, project_root, time_limit
+from .platforms import Platform, cli
+from .protocol import format_hook_error, read_stdin, write_stdout
+from .runner import _guess_platform, _host, _platform_from_argv, _seal_stdout
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Sequence
+
+    from .hookinput import HookInput
+
+DEFAULT_SPEAKS = "claude"
+SHELL = "bash"  # what Gemini CLI, Codex CLI and Qwen Code run a command hook with
+
+
+def _speaks(entry: dict[str, Any]) -> Platform:
+    value = entry.get("speaks", DEFAULT_SPEAKS)
+    return Platform(value if isinstance(value, str) else DEFAULT_SPEAKS)
+
+
+def command_env(root: str, speaks: Platform) -> dict[str, str]:
+    """The environment of the command: this process's, plus the project-dir variables the
+    command's CLI would set (``CLAUDE_PROJECT_DIR`` for a Claude Code hook) where unset."""
+    env = dict(os.environ)
+    for name in cli(speaks).project_dir_vars:
+        env.setdefault(name, root)
+    return env
+
+
+def run_command(command: str, stdin: bytes, env: dict[str, str], timeout: float
+                ) -> tuple[int | None, str, str, str]:
+    """Run ``command`` with bash in its own process group: (exit code or None, stdout, stderr,
+    why it failed: "" when it exited on its own). On timeout the whole group is killed."""
+    import contextlib  # here, not at the top: a pass-through run never needs them
+    import signal
+    import subprocess
+
+    try:
+        process = subprocess.Popen([SHELL, "-c", command], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                   start_new_session=True)
+    except OSError as error:
+        return None, "", "", f"could not start {SHELL}: {error}"
+    try:
+        out, err = process.communicate(stdin, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        return None, _decode(out), _decode(err), f"timed out after {timeout:g} seconds"
+    code = process.returncode
+    if code < 0:
+        return None, _decode(out), _decode(err), f"killed by signal {-code}"
+    return code, _decode(out), _decode(err), ""
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: str,
+                   entry: dict[str, Any]) -> HookOutput:
+    """Run ``command`` for ``hook_input`` in ``speaks``' protocol; its answer as a HookOutput."""
+    speaker, running = cli(speaks), cli(hook_input.platform)
+    payload = speaker.payload_for(hook_input, running)
+    if payload is None:  # the command's CLI has no such event: it has nothing to say
+        return HookOutput()
+    stdin = json.dumps(payload).encode("utf-8")
+    code, out, err, failure = run_command(command, stdin, command_env(root, speaks),
+                                          time_limit(entry))
+    if failure or code is None:
+        return _failed(entry, f"external hook {command!r} {failure}", err)
+    if code not in (0, 2) and entry.get("fail_closed") is True:  # Claude's onFailure: block
+        return _failed(entry, f"external hook {command!r} exited {code}", err)
+    fields = speaker.read_answer(hook_input.event, code, out, err)
+    if err.strip() and fields.get("reason") != err.strip():
+        sys.stderr.write(err if err.endswith("\n") else err + "\n")
+    updated = fields.get("updated_input")
+    if isinstance(updated, dict):
+        common = speaker.common_tool_input(hook_input.tool_name, updated)
+        fields["updated_input"] = running.own_tool_input(hook_input.tool_name, common)
+    return HookOutput(**fields)
+
+
+def _failed(entry: dict[str, Any], problem: str, stderr: str) -> HookOutput:
+    if stderr.strip():
+        sys.stderr.write(stderr if stderr.endswith("\n") else stderr + "\n")
+    if entry.get("fail_closed") is True:
+        return HookOutput.block(f"{problem}; blocked because the hook is fail-closed")
+    sys.stderr.write(f"hookwrap: {problem}\n")
+    return HookOutput()
+
+
+def _exec(command: str, env: dict[str, str]) -> int:
+    """Pass-through: the command takes this process's place (stdin unread, stdout, stderr and
+    exit code untouched)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execvpe(SHELL, [SHELL, "-c", command], env)
+    except OSError as error:  # no bash: as a command that cannot start
+        sys.stderr.write(f"hookwrap: could not start {SHELL}: {error}\n")
+    return 1
+
+
+def main(script: str, name: str, argv: Sequence[str] | None = None) -> int:
+    """Entry point of an external hook's generated script: ``raise SystemExit(main(...))``."""
+    root = project_root(script)
+    args = sys.argv[1:] if argv is None else argv
+    entry = manifest_entry(root, name)
+    command = entry.get("command")
+    platform = _platform_from_argv(args)
+    raw = None
+    if platform is None:
+        raw = read_stdin()
+        platform = _guess_platform(raw)
+    hook_input = None
+    try:
+        if not isinstance(command, str) or not command.strip():
+            raise ValueError(f"hookwrap.toml has no command for the external hook {name!r}")
+        speaks = _speaks(entry)
+        host, elsewhere = _host(platform)
+        if host is speaks and not elsewhere and raw is None:
+            return _exec(command, command_env(root, speaks))
+        raw = read_stdin() if raw is None else raw
+        hook_input = normalize_input(raw, host)
+        if elsewhere or cli(host).answers_without_hook(hook_input):
+            text = "{}"
+        else:
+            output = bridged_output(hook_input, speaks, command, root, entry)
+            text = denormalize_output(output, host, hook_input.event, hook_input.raw_event)
+    except BaseException as error:  # the agent must never see a crash
+        event = hook_input.event if hook_input is not None else None
+        document = format_hook_error(error, f"external hook {name}")
+        text = json.dumps(cli(platform).error_output(document, event))
+    write_stdout(text)
+    _seal_stdout()
+    return 0

@@ -1,0 +1,234 @@
+"""`hookwrap adopt` and `hookwrap add --command`: hand-made hooks become external hooks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import GOLDEN, hw, read_json, snapshot_without_lock
+
+SETTINGS = {
+    "permissions": {"allow": ["Bash(ls:*)"]},
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [
+                {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-force.sh',
+                 "timeout": 10, "onFailure": "block"}]},
+            {"matcher": "Edit.*", "hooks": [{"type": "command", "command": "echo edit"}]},
+            {"matcher": "Write|Edit", "hooks": [
+                {"type": "command", "command": "python3 .claude/hooks/fmt.py"},
+                {"type": "command", "command": "./lint.sh", "async": True}]},
+        ],
+        "UserPromptSubmit": [
+            {"hooks": [{"type": "command", "command": "node .claude/hooks/context.js"},
+                       {"type": "http", "url": "http://127.0.0.1:9/x"}]},
+        ],
+        "Notification": [{"hooks": [{"type": "prompt", "prompt": "say hi"}]}],
+    },
+}
+# Entries adopt cannot move, as (event, group index in the result, the group as it was).
+KEPT = {
+    "regex matcher": ("PreToolUse", {"matcher": "Edit.*", "hooks": [
+        {"type": "command", "command": "echo edit"}]}),
+    "async handler": ("PreToolUse", {"matcher": "Write|Edit", "hooks": [
+        {"type": "command", "command": "./lint.sh", "async": True}]}),
+    "http handler": ("UserPromptSubmit", {"hooks": [{"type": "http", "url": "http://127.0.0.1:9/x"}]}),
+    "prompt handler": ("Notification", {"hooks": [{"type": "prompt", "prompt": "say hi"}]}),
+}
+
+
+@pytest.fixture
+def team_repo(empty_dir: Path) -> Path:
+    """A repo whose hooks were registered by hand in .claude/settings.json."""
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.json").write_text(json.dumps(SETTINGS, indent=2) + "\n")
+    result = hw(empty_dir, "init", "-p", "claude", "-p", "gemini", "-p", "codex")
+    assert result.code == 0, result.err
+    return empty_dir
+
+
+def test_dry_run_shows_the_plan_and_writes_nothing(team_repo: Path) -> None:
+    before = snapshot_without_lock(team_repo)
+    result = hw(team_repo, "adopt", "--dry-run")
+    assert result.code == 0, result.err
+    assert "would update  hookwrap.toml" in result.out
+    assert "would create  .hookwrap/hooks/no-force.py" in result.out
+    assert "adopted .claude/settings.json hooks.PreToolUse[0].hooks[0] as [hooks.no-force]" \
+        in result.out
+    assert snapshot_without_lock(team_repo) == before
+
+
+def test_adopt_records_external_hooks_and_keeps_what_it_cannot_move(
+        team_repo: Path, update_golden: bool) -> None:
+    result = hw(team_repo, "adopt")
+    assert result.code == 0, result.err
+    for what in ("'Edit.*' is not a tool name", "its async cannot be carried",
+                 "a 'http' handler runs no command", "a 'prompt' handler runs no command"):
+        assert what in result.err, what
+    golden = GOLDEN / "adopt"
+    produced = {"hookwrap.toml": (team_repo / "hookwrap.toml").read_text(),
+                "claude.settings.json": (team_repo / ".claude/settings.json").read_text(),
+                "gemini.settings.json": (team_repo / ".gemini/settings.json").read_text()}
+    if update_golden:
+        golden.mkdir(exist_ok=True)
+        for name, text in produced.items():
+            (golden / name).write_text(text)
+    for name, text in produced.items():
+        assert text == (golden / name).read_text(), f"{name} differs from tests/golden/adopt"
+    settings = read_json(team_repo, ".claude/settings.json")
+    assert settings["permissions"] == SETTINGS["permissions"]
+    for event, group in KEPT.values():
+        assert group in settings["hooks"][event]
+    commands = [h.get("command", "") for groups in settings["hooks"].values()
+                for g in groups for h in g["hooks"]]
+    assert not any(c in commands for c in ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-force.sh',
+                                           "python3 .claude/hooks/fmt.py",
+                                           "node .claude/hooks/context.js"))
+    gemini = read_json(team_repo, ".gemini/settings.json")["hooks"]
+    assert gemini["BeforeTool"][0]["matcher"] == "^run_shell_command$"
+    assert gemini["BeforeTool"][0]["hooks"][0]["timeout"] == 10000  # seconds became ms
+
+
+def test_adopt_translates_event_matcher_timeout_and_failure_policy(team_repo: Path) -> None:
+    assert hw(team_repo, "adopt").code == 0
+    rows = {row["name"]: row for row in json.loads(hw(team_repo, "list", "--json").out)}
+    assert set(rows) == {"no-force", "fmt", "context"}
+    assert (rows["no-force"]["event"], rows["no-force"]["matcher"], rows["no-force"]["timeout"]) \
+        == ("before_tool", "shell", 10)
+    assert rows["fmt"]["matcher"] == "write_file|edit_file"
+    assert rows["context"]["event"] == "before_prompt"
+    assert rows["context"]["command"] == "node .claude/hooks/context.js"
+    assert rows["context"]["speaks"] == "claude"
+    assert 'fail_closed = true' in (team_repo / "hookwrap.toml").read_text().split(
+        "[hooks.no-force]")[1].split("[hooks.")[0]
+    claude = read_json(team_repo, ".claude/settings.json")["hooks"]["PreToolUse"]
+    mine = [h for g in claude for h in g["hooks"] if "no-force.py" in h.get("command", "")]
+    assert mine and mine[0]["onFailure"] == "block"
+
+
+def test_adopt_again_changes_nothing(team_repo: Path) -> None:
+    assert hw(team_repo, "adopt").code == 0
+    after_first = snapshot_without_lock(team_repo)
+    again = hw(team_repo, "adopt")
+    assert again.code == 0, again.err
+    assert "nothing to change" in again.out
+    assert snapshot_without_lock(team_repo) == after_first
+    assert hw(team_repo, "sync", "--check").code == 0
+
+
+def test_an_invalid_settings_file_is_left_as_it_was(team_repo: Path) -> None:
+    path = team_repo / ".claude/settings.json"
+    path.write_bytes(b'{"hooks": {"PreToolUse": [}\n')
+    before = snapshot_without_lock(team_repo)
+    result = hw(team_repo, "adopt")
+    assert result.code == 1
+    assert result.err.startswith("error: .claude/settings.json")
+    assert "hint:" in result.err
+    assert snapshot_without_lock(team_repo) == before
+
+
+def test_adopt_creates_the_manifest_when_there_is_none(empty_dir: Path) -> None:
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.json").write_text(json.dumps(SETTINGS))
+    result = hw(empty_dir, "adopt")
+    assert result.code == 0, result.err
+    assert "[hooks.no-force]" in (empty_dir / "hookwrap.toml").read_text()
+    assert (empty_dir / ".hookwrap/lib/hookwrap/bridge.py").is_file()
+
+
+def test_adopt_refuses_a_manifest_without_the_source_cli(team_repo: Path) -> None:
+    before = snapshot_without_lock(team_repo)
+    result = hw(team_repo, "adopt", "--from", "qwen")
+    assert result.code == 2
+    assert "platforms do not include qwen" in result.err
+    assert snapshot_without_lock(team_repo) == before
+
+
+def test_settings_local_is_reported_not_adopted(team_repo: Path) -> None:
+    local = team_repo / ".claude/settings.local.json"
+    local.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "echo mine"}]}]}}))
+    before = local.read_bytes()
+    result = hw(team_repo, "adopt")
+    assert ".claude/settings.local.json: left alone" in result.out
+    assert local.read_bytes() == before
+    assert "echo mine" not in (team_repo / "hookwrap.toml").read_text()
+
+
+def test_add_command_registers_an_external_hook_everywhere(project: Path) -> None:
+    result = hw(project, "add", "before_tool", "no-force", "--matcher", "shell",
+                "--command", "./hooks/no-force.sh", "--speaks", "gemini", "--timeout", "5")
+    assert result.code == 0, result.err
+    text = (project / "hookwrap.toml").read_text()
+    assert '[hooks.no-force]\nevent = "before_tool"\nmatcher = "shell"\n' in text
+    assert 'command = "./hooks/no-force.sh"\nspeaks = "gemini"\n' in text
+    assert "template" not in text.split("[hooks.no-force]")[1]
+    assert "main(__file__, 'no-force')" in (project / ".hookwrap/hooks/no-force.py").read_text()
+    assert "no-force" in json.dumps(read_json(project, ".claude/settings.json"))
+    assert "no-force" in json.dumps(read_json(project, ".gemini/settings.json"))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--command", ""], "--command"),
+    (["--command", "x", "--speaks", "nobody"], "nobody"),
+    (["--speaks", "claude"], "need --command"),
+    (["--command", "x", "--template", "guard"], "do not go together"),
+])
+def test_add_command_errors(project: Path, args: list[str], message: str) -> None:
+    before = snapshot_without_lock(project)
+    result = hw(project, "add", "before_tool", "x", *args)
+    assert result.code == 2
+    assert message in result.err
+    assert snapshot_without_lock(project) == before
+
+
+def test_an_event_the_command_cli_lacks_is_refused(project: Path) -> None:
+    result = hw(project, "add", "before_model", "m", "--command", "./m.sh")
+    assert result.code == 2
+    assert "Claude Code has no before_model event" in result.err
+
+
+def test_sync_keeps_the_bridge_script_current_and_remove_deletes_it(project: Path) -> None:
+    assert hw(project, "add", "session_start", "hello", "--command", "echo hi").code == 0
+    script = project / ".hookwrap/hooks/hello.py"
+    written = script.read_bytes()
+    script.write_text("# edited\n")
+    assert hw(project, "sync", "--check").code == 1
+    assert hw(project, "sync").code == 0
+    assert script.read_bytes() == written
+    assert hw(project, "remove", "hello").code == 0
+    assert not script.exists()
+    assert "hello" not in (project / "hookwrap.toml").read_text()
+
+
+def test_adopt_from_gemini_keeps_comments_and_reads_milliseconds(empty_dir: Path) -> None:
+    (empty_dir / ".gemini").mkdir()
+    text = ('{\n  // the team\'s model\n  "model": {"name": "x"},\n  "hooks": {"BeforeTool": [\n'
+            '    {"matcher": "run_shell_command", "hooks": [{"type": "command", '
+            '"command": "./hooks/check.sh", "timeout": 15000}]}]}\n}\n')
+    (empty_dir / ".gemini/settings.json").write_text(text)
+    assert hw(empty_dir, "init", "-p", "gemini", "-p", "claude").code == 0
+    result = hw(empty_dir, "adopt", "--from", "gemini")
+    assert result.code == 0, result.err
+    manifest = (empty_dir / "hookwrap.toml").read_text()
+    assert ('[hooks.check]\nevent = "before_tool"\nmatcher = "shell"\n'
+            'platforms = ["gemini", "claude"]\ntimeout = 15\ncommand = "./hooks/check.sh"\n'
+            'speaks = "gemini"\n') in manifest
+    after = (empty_dir / ".gemini/settings.json").read_text()
+    assert "// the team's model" in after and "./hooks/check.sh" not in after
+    assert ".hookwrap/hooks/check.py" in after
+
+
+def test_the_same_command_twice_becomes_one_hook(empty_dir: Path) -> None:
+    handler = {"type": "command", "command": "./hooks/check.sh"}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]},
+                                         {"matcher": "Bash", "hooks": [dict(handler)]}]}}
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.json").write_text(json.dumps(settings))
+    result = hw(empty_dir, "adopt")
+    assert result.code == 0, result.err
+    assert (empty_dir / "hookwrap.toml").read_text().count("[hooks.check") == 1
+    data = read_json(empty_dir, ".claude/settings.json")["hooks"]["PreToolUse"]
+    assert [h["command"] for g in data for h in g["hooks"]] == [
+        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/check.py --platform claude']

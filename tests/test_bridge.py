@@ -1,0 +1,236 @@
+"""The bridge: an external hook written for one CLI's protocol, run on another CLI.
+
+Payload translation is checked against the captured payloads of every CLI; answer translation
+against each way a Claude Code hook answers (exit 2, JSON deny, context, updatedInput, garbage,
+a failure); the whole path by running the generated bridge script as the CLIs run it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hookwrap import bridge
+from hookwrap.hookinput import normalize_input
+from hookwrap.hookoutput import HookOutput
+from hookwrap.platforms import NormalizedEvent, Platform, cli
+
+PAYLOADS = Path(__file__).resolve().parent / "fixtures" / "payloads"
+
+# One captured before_tool shell call per CLI, and the same call's command.
+SHELL_CALLS = {
+    "claude": ("claude/PreToolUse.json", "echo hello-from-tool | tee side_effect.txt"),
+    "gemini": ("gemini/BeforeTool.json", "echo hello-from-tool | tee tool_ran.txt"),
+    "codex": ("codex/pre-tool-use.bash.json", "echo hello > ran.txt"),
+    "qwen": ("qwen/PreToolUse.run_shell_command.json", "echo hi > ran.txt"),
+    "copilot": ("copilot/PreToolUse.Bash.pascal.json", "echo hi > ran.txt"),
+}
+
+
+def _input(rel: str, platform: str):
+    return normalize_input((PAYLOADS / rel).read_text(encoding="utf-8"), Platform(platform))
+
+
+@pytest.mark.parametrize("source", list(SHELL_CALLS))
+@pytest.mark.parametrize("target", list(SHELL_CALLS))
+def test_a_shell_call_reads_as_the_target_cli_would_send_it(source: str, target: str) -> None:
+    rel, command = SHELL_CALLS[source]
+    hook_input = _input(rel, source)
+    payload = cli(target).payload_for(hook_input, cli(source))
+    assert payload is not None
+    assert payload["hook_event_name"] == cli(target).event_names()[NormalizedEvent.BEFORE_TOOL]
+    assert payload["tool_name"] == cli(target).tool_names()["shell"]
+    assert payload["tool_input"]["command"] == command
+    assert payload["session_id"] == hook_input.session_id
+    assert payload["cwd"] == "/home/user/project"
+    # The payload reads back, in the target's own terms, as the same call.
+    again = normalize_input(json.dumps(payload), Platform(target))
+    assert (again.event, again.tool_name) == (NormalizedEvent.BEFORE_TOOL, "shell")
+
+
+def test_names_seen_by_a_claude_hook() -> None:
+    gemini = cli("gemini").payload_for(_input("gemini/BeforeTool.json", "gemini"), cli("gemini"))
+    claude = cli("claude").payload_for(_input("gemini/BeforeTool.json", "gemini"), cli("gemini"))
+    assert (gemini["hook_event_name"], gemini["tool_name"]) == ("BeforeTool", "run_shell_command")
+    assert (claude["hook_event_name"], claude["tool_name"]) == ("PreToolUse", "Bash")
+
+
+def test_copilot_write_arguments_are_renamed_both_ways() -> None:
+    hook_input = _input("copilot/PreToolUse.Write.pascal.json", "copilot")
+    payload = cli("claude").payload_for(hook_input, cli("copilot"))
+    assert payload["tool_name"] == "Write"
+    assert payload["tool_input"] == {"file_path": "/home/user/project/w.txt", "content": "hello\n"}
+    back = cli("copilot").own_tool_input("write_file", payload["tool_input"])
+    assert back == {"path": "/home/user/project/w.txt", "file_text": "hello\n"}
+
+
+def test_prompt_and_stop_fields_carry_over() -> None:
+    prompt = cli("claude").payload_for(_input("gemini/BeforeAgent.json", "gemini"), cli("gemini"))
+    assert prompt["hook_event_name"] == "UserPromptSubmit"
+    assert prompt["prompt"] == "please run the tool"
+    stop = cli("claude").payload_for(_input("gemini/AfterAgent.stop_hook_active.json", "gemini"),
+                                     cli("gemini"))
+    assert stop["hook_event_name"] == "Stop" and stop["stop_hook_active"] is True
+
+
+def test_an_event_the_command_cli_lacks_has_no_payload() -> None:
+    hook_input = _input("gemini/BeforeModel.json", "gemini") \
+        if (PAYLOADS / "gemini/BeforeModel.json").is_file() else \
+        normalize_input('{"hook_event_name": "BeforeModel"}', Platform.GEMINI)
+    assert cli("claude").payload_for(hook_input, cli("gemini")) is None
+
+
+# --- answers -----------------------------------------------------------------------------------
+
+BEFORE = NormalizedEvent.BEFORE_TOOL
+
+
+@pytest.mark.parametrize(("code", "stdout", "stderr", "expected"), [
+    (2, "", "no force pushes\n", {"decision": "block", "reason": "no force pushes"}),
+    (2, "", "", {"decision": "block", "reason": "blocked by hook"}),
+    (0, json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                           "permissionDecision": "deny",
+                                           "permissionDecisionReason": "not here"}}), "",
+     {"decision": "deny", "reason": "not here"}),
+    (0, json.dumps({"decision": "block", "reason": "old style"}), "",
+     {"decision": "block", "reason": "old style"}),
+    (0, json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                           "permissionDecision": "allow",
+                                           "updatedInput": {"command": "ls -la"}}}), "",
+     {"decision": "allow", "updated_input": {"command": "ls -la"}}),
+    (0, json.dumps({"continue": False, "stopReason": "done", "systemMessage": "hi"}), "",
+     {"continue_loop": False, "stop_reason": "done", "system_message": "hi"}),
+    (0, "{not json", "", {}),
+    (0, "[1, 2]", "", {}),
+    (0, "plain text", "", {}),
+    (1, json.dumps({"decision": "block", "reason": "ignored"}), "oops", {}),
+    (127, "", "bash: nope: command not found", {}),
+])
+def test_claude_answers(code: int, stdout: str, stderr: str, expected: dict) -> None:
+    assert cli("claude").read_answer(BEFORE, code, stdout, stderr) == expected
+
+
+def test_context_from_json_and_from_plain_text() -> None:
+    answer = json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                                                "additionalContext": "the codeword"}})
+    prompt = NormalizedEvent.BEFORE_PROMPT
+    assert cli("claude").read_answer(prompt, 0, answer, "") == {"context": "the codeword"}
+    assert cli("claude").read_answer(prompt, 0, "plain words\n", "") == {"context": "plain words"}
+    assert cli("claude").read_answer(BEFORE, 0, "plain words\n", "") == {}
+
+
+@pytest.mark.parametrize("target", list(SHELL_CALLS))
+def test_a_block_reads_as_a_block_in_every_cli(target: str) -> None:
+    fields = cli("claude").read_answer(BEFORE, 2, "", "no force pushes")
+    text = bridge.denormalize_output(HookOutput(**fields), Platform(target), BEFORE)
+    assert "no force pushes" in text
+    document = json.loads(text)
+    decisions = json.dumps(document)
+    assert "deny" in decisions or "block" in decisions
+
+
+# --- running the command ----------------------------------------------------------------------
+
+def test_run_command_kills_the_whole_group_on_timeout(tmp_path: Path) -> None:
+    marker = tmp_path / "child-survived"
+    started = time.monotonic()
+    code, _out, _err, failure = bridge.run_command(
+        f"(sleep 2; touch '{marker}') & sleep 30", b"", dict(os.environ), 0.5)
+    assert code is None and failure.startswith("timed out")
+    assert time.monotonic() - started < 5
+    time.sleep(2.5)
+    assert not marker.exists(), "the command's background child outlived the timeout"
+
+
+def test_run_command_reports_exit_and_streams() -> None:
+    code, out, err, failure = bridge.run_command("cat; echo err >&2; exit 3", b"payload",
+                                                 dict(os.environ), 10)
+    assert (code, out, err.strip(), failure) == (3, "payload", "err", "")
+
+
+# --- the generated bridge script, run as each CLI runs it ---------------------------------------
+
+HOOK_SH = """#!/bin/bash
+input=$(cat)
+printf '%s' "$input" > "$CLAUDE_PROJECT_DIR/seen.json"
+case "$input" in
+  *'git push --force'*) echo "force push is not allowed" >&2; exit 2;;
+esac
+exit 0
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    from hookwrap.cli import main
+
+    root = tmp_path / "my project"
+    (root / ".claude" / "hooks").mkdir(parents=True)
+    script = root / ".claude" / "hooks" / "no-force.sh"
+    script.write_text(HOOK_SH, encoding="utf-8")
+    script.chmod(0o755)
+    assert main(["-C", str(root), "init", "-p", "claude", "-p", "gemini", "-p", "codex",
+                 "-p", "qwen", "-p", "copilot"]) == 0
+    assert main(["-C", str(root), "add", "before_tool", "no-force", "--matcher", "shell",
+                 "--command", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-force.sh']) == 0
+    return root
+
+
+def _run_bridge(root: Path, platform: str, payload: dict, env: dict[str, str] | None = None
+                ) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if not k.endswith("_PROJECT_DIR")}
+    environment.update(env or {})
+    return subprocess.run([sys.executable, str(root / ".hookwrap/hooks/no-force.py"),
+                           "--platform", platform], input=json.dumps(payload), text=True,
+                          capture_output=True, cwd=root, env=environment, timeout=60, check=False)
+
+
+def test_gemini_runs_a_claude_hook_through_the_bridge(project: Path) -> None:
+    payload = json.loads((PAYLOADS / "gemini/BeforeTool.json").read_text())
+    payload["tool_input"]["command"] = "git push --force origin main"
+    done = _run_bridge(project, "gemini", payload, {"GEMINI_PROJECT_DIR": str(project)})
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "deny" and "force push is not allowed" in answer["reason"]
+    seen = json.loads((project / "seen.json").read_text())
+    assert (seen["hook_event_name"], seen["tool_name"]) == ("PreToolUse", "Bash")
+
+
+def test_a_harmless_call_is_allowed(project: Path) -> None:
+    payload = json.loads((PAYLOADS / "qwen/PreToolUse.run_shell_command.json").read_text())
+    done = _run_bridge(project, "qwen", payload, {"QWEN_PROJECT_DIR": str(project)})
+    assert (done.returncode, done.stdout.strip()) == (0, "{}"), done.stderr
+
+
+def test_claude_runs_the_command_itself(project: Path) -> None:
+    """Pass-through: stdin bytes, stderr and exit code are the command's own."""
+    payload = json.loads((PAYLOADS / "claude/PreToolUse.json").read_text())
+    payload["tool_input"]["command"] = "git push --force"
+    done = _run_bridge(project, "claude", payload, {"CLAUDE_PROJECT_DIR": str(project)})
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "force push is not allowed\n")
+    assert json.loads((project / "seen.json").read_text()) == payload
+
+
+def test_a_failing_command_fails_open_unless_fail_closed(project: Path) -> None:
+    manifest = project / "hookwrap.toml"
+    text = manifest.read_text().replace('.claude/hooks/no-force.sh"', '.claude/hooks/gone.sh"')
+    manifest.write_text(text)
+    payload = json.loads((PAYLOADS / "gemini/BeforeTool.json").read_text())
+    env = {"GEMINI_PROJECT_DIR": str(project)}
+    open_run = _run_bridge(project, "gemini", payload, env)
+    assert (open_run.returncode, open_run.stdout.strip()) == (0, "{}")
+    assert "gone.sh" in open_run.stderr
+    manifest.write_text(text.replace('speaks = "claude"', 'speaks = "claude"\nfail_closed = true'))
+    closed = _run_bridge(project, "gemini", payload, env)
+    assert json.loads(closed.stdout)["decision"] == "deny"
+
+
+def test_exit_2_where_nothing_can_be_blocked_is_a_notice() -> None:
+    fields = cli("claude").read_answer(NormalizedEvent.SESSION_START, 2, "", "not now\n")
+    assert fields == {"system_message": "not now"}
