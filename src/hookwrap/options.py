@@ -188,13 +188,26 @@ def _array(text: str, position: int) -> tuple[list[Any], int]:
         items.append(item)
 
 
-def _unescape(raw: str) -> str:
-    """A TOML basic string's escapes (the JSON ones, plus \\U and \\e)."""
-    import json
+_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\",
+            "e": "\x1b"}
 
-    try:
-        raw = re.sub(r"\\U([0-9A-Fa-f]{8})", lambda m: chr(int(m.group(1), 16)), raw)
-        decoded = json.loads('"' + raw.replace("\\e", "\\u001b") + '"')
-    except (ValueError, OverflowError):  # chr() past U+10FFFF, or a bad escape
-        raise _Unreadable(raw) from None
-    return str(decoded)
+
+def _unescape(raw: str) -> str:
+    """A TOML basic string's escapes (\\b \\t \\n \\f \\r \\" \\\\ \\e \\uXXXX \\UXXXXXXXX), read left
+    to right so that an escaped backslash is never the start of another escape."""
+
+    def one(match: re.Match[str]) -> str:
+        hex_digits = match.group(1) or match.group(2)
+        if hex_digits is not None:
+            code = int(hex_digits, 16)
+            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:  # not a Unicode scalar value
+                raise _Unreadable(raw)
+            return chr(code)
+        short = match.group(3)
+        if short is None or short not in _ESCAPES:  # a lone backslash at the end, or \x, \q ...
+            raise _Unreadable(raw)
+        return _ESCAPES[short]
+
+    if any((ord(c) < 0x20 and c != "\t") or c == "\x7f" for c in raw):
+        raise _Unreadable(raw)  # control characters must be escaped
+    return re.sub(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.)|$)", one, raw, flags=re.S)

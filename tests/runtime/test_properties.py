@@ -50,7 +50,7 @@ exceptions = st.builds(lambda kind, args: kind(*args), st.sampled_from(_EXCEPTIO
 
 ALL_EVENT_NAMES = sorted({n for names in EVENT_TO_NORMALIZED.values() for n in names} | {"MessageDisplay", "pre-tool-use"})
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
     max_leaves=10,
 )

@@ -132,3 +132,13 @@ def test_the_fallback_reader_skips_headers_inside_multiline_strings() -> None:
 
 def test_the_fallback_reader_takes_a_broken_escape_as_missing() -> None:
     assert _read_table('[hooks.gate]\nx = "\\U7FFFFFFF"\ny = 1\n', "gate") == {"y": 1}
+
+
+@pytest.mark.parametrize("value", ["C:\\escape", "\\u00e9 is not é", "a\\\\b", "tab\there",
+                                   "quote \" and \\", "\\U0001F600"])
+def test_the_fallback_reader_reads_an_escaped_backslash_as_one(value: str) -> None:
+    """`\\\\e` in the file is a backslash and an e, not ESC; `\\\\u00e9` is not é."""
+    import tomlkit
+
+    text = f"[hooks.gate]\ncheck = {tomlkit.string(value).as_string()}\n"
+    assert _read_table(text, "gate") == tomllib.loads(text)["hooks"]["gate"] == {"check": value}
