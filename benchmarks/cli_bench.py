@@ -12,19 +12,28 @@ Two lists drive it, one entry each:
 - ``CLIS``: the CLIs (a name, how to start its mock and agent, the `--platform` it needs). A new
   CLI is one entry, once its harness exists in tests/e2e.
 - ``VARIANTS``: what the project has. "no hook" is the baseline; "guard" is
-  `hookwrap add before_tool guard`. The resident mode (`hookwrap serve`, Claude Code
-  `type: "http"` entries) is one more entry: a setup that registers it and starts the server,
-  and a teardown that stops it (see benchmarks/README.md).
+  `hookwrap add before_tool guard`; "resident guard" is the same guard served by `hookwrap
+  serve` (Claude Code `type: "http"` entries; its setup starts the server, whose own CPU is
+  counted); "filtered audit" is an audit hook with `commands = ["git *"]`, which no call
+  matches (Claude Code's `if` skips the spawn; elsewhere the runtime answers without calling
+  the hook). A variant that does not exist on a CLI is reported as "not supported", with why.
+
+Every hook is run by the command the CLI's settings file holds, as written by `hookwrap add`:
+nothing here builds a command line.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -92,24 +101,57 @@ def _chat(name: str):
     return start
 
 
-# Adding a CLI (OpenCode, Droid...): one entry, with its harness's start function.
+def _opencode(box: harness.Sandbox):
+    from e2e.opencode_harness import find_opencode, new_opencode
+
+    path, info = find_opencode()  # runs with npm_config_offline=true (see opencode_harness.py)
+    if path is None:
+        return info
+    agent = new_opencode(path, box, info)
+    return agent, agent.server.stop
+
+
+def _droid(box: harness.Sandbox):
+    from e2e.droid_harness import Droid, find_droid
+    from e2e.mock_openai_chat import OpenAIChatMock
+
+    path, info = find_droid()
+    if path is None:
+        return info
+    agent = Droid(path, OpenAIChatMock().start(), box, info)
+    return agent, agent.server.stop
+
+
+# Adding a CLI: one entry, with its harness's start function, and its name in run.py's CLI_CASES.
 CLIS: dict[str, CliCase] = {
     "claude": CliCase("claude", _classic("claude"), ("claude",)),
     "gemini": CliCase("gemini", _classic("gemini"), ("gemini",)),
     "codex": CliCase("codex", _codex, ("claude", "codex")),
     "qwen": CliCase("qwen", _chat("qwen"), ("qwen",)),
     "copilot": CliCase("copilot", _chat("copilot"), ("copilot",)),
+    "opencode": CliCase("opencode", _opencode, ("opencode",)),
+    "droid": CliCase("droid", _droid, ("droid",)),
 }
+
+
+@dataclass(frozen=True)
+class Running:
+    """What a variant's setup started: how to stop it, and its CPU ms so far (counted in the run)."""
+
+    stop: Callable[[], None]
+    cpu_ms: Callable[[], float]
 
 
 @dataclass(frozen=True)
 class Variant:
     """What the project holds for one run: ``setup`` prepares it (after `hookwrap init`) and
-    returns a teardown (or None); ``applies`` says which CLIs it exists for."""
+    returns what it started (or None); ``applies`` says which CLIs it exists for, and
+    ``unsupported`` why not on the others."""
 
     label: str
-    setup: Callable[[HookwrapRepo, str], Callable[[], None] | None]
+    setup: Callable[[HookwrapRepo, str], Running | None]
     applies: Callable[[str], bool] = lambda cli: True
+    unsupported: str = ""
 
 
 def _no_hook(repo: HookwrapRepo, cli: str) -> None:
@@ -118,16 +160,75 @@ def _no_hook(repo: HookwrapRepo, cli: str) -> None:
 
 def _guard(repo: HookwrapRepo, cli: str) -> None:
     repo.add("before_tool", "guard")
-    return None
 
 
-# The baseline comes first. A resident variant goes here: e.g.
-#   Variant("resident guard", _resident_guard, applies=lambda cli: cli == "claude")
-# where _resident_guard adds the guard, registers it as served (hookwrap serve) and returns a
-# function that stops the server.
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _proc_cpu_ms(pid: int) -> float:
+    """User + system CPU ms of one running process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def _registered(repo: HookwrapRepo, settings: str) -> list[dict[str, Any]]:
+    """Every hook entry of a Claude-format settings file, as `hookwrap add` wrote it."""
+    data = json.loads((repo.root / settings).read_text(encoding="utf-8"))
+    return [entry for groups in data.get("hooks", {}).values() for group in groups
+            for entry in group.get("hooks", [])]
+
+
+def _resident_guard(repo: HookwrapRepo, cli: str) -> Running:
+    """The guard served by the project's server: `[serve] port`, `add --resident`, the server
+    started as docs/resident.md gives its line (the repo's own runtime)."""
+    port = _free_port()
+    manifest = repo.root / "hookwrap.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + f"\n[serve]\nport = {port}\n",
+                        encoding="utf-8")
+    repo.add("before_tool", "guard", "--resident")
+    if not any(e.get("type") == "http" for e in _registered(repo, ".claude/settings.json")):
+        raise RuntimeError("hookwrap add --resident registered no http entry")
+    server = subprocess.Popen(
+        [str(repo.sandbox.python), "-m", "hookwrap.server", "--root", str(repo.root), "--port", str(port)],
+        env={"PATH": os.environ["PATH"], "HOME": str(repo.sandbox.home),
+             "PYTHONPATH": str(repo.root / ".hookwrap" / "lib")},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop() -> None:
+        server.terminate()
+        server.wait(timeout=10)
+
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/hookwrap/health", timeout=2):
+                break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                stop()
+                raise RuntimeError(f"hookwrap serve did not answer on port {port}") from None
+            time.sleep(0.2)
+    return Running(stop, lambda: _proc_cpu_ms(server.pid))
+
+
+def _filtered_audit(repo: HookwrapRepo, cli: str) -> None:
+    """An audit hook that cares about `git *` only; the benchmark's calls are `echo`."""
+    repo.add("before_tool", "audit", "--matcher", "shell", "--commands", "git *")
+    if cli == "claude" and not any(e.get("if") for e in _registered(repo, ".claude/settings.json")):
+        raise RuntimeError("hookwrap add --commands wrote no `if` for Claude Code")
+
+
+# The baseline comes first.
 VARIANTS: list[Variant] = [
     Variant("no hook", _no_hook),
     Variant("guard (command hook)", _guard),
+    Variant("guard, resident (hookwrap serve)", _resident_guard, applies=lambda cli: cli == "claude",
+            unsupported="not supported: only Claude Code posts hooks to a server (http entries); "
+                        "this CLI runs commands only"),
+    Variant('audit filtered to commands = ["git *"]', _filtered_audit),
 ]
 
 
@@ -138,17 +239,21 @@ def _children_cpu_ms() -> float:
     return (used.ru_utime + used.ru_stime) * 1000
 
 
+_VERSIONS: dict[str, str] = {}
+
+
 def _one_run(case: CliCase, variant: Variant, python: str, generator: str, calls: int) -> tuple[float, float] | str:
-    """(CPU ms, wall ms) of one CLI run with ``variant`` in a fresh sandbox and project."""
+    """(CPU ms, wall ms) of one CLI run with ``variant`` in a fresh sandbox and project, or why not."""
     root = Path(tempfile.mkdtemp(prefix="hw-bench-"))
     stop: Callable[[], None] | None = None
-    teardown: Callable[[], None] | None = None
+    running: Running | None = None
     try:
         box = QuietSandbox(root, Path(python), []).create()
         started = case.start(box)
         if isinstance(started, str):
             return started
         agent, stop = started
+        _VERSIONS[case.name] = getattr(agent, "version", "")
         project = root / "proj"
         project.mkdir()
         from e2e.codex_harness import init_git_repo
@@ -156,13 +261,16 @@ def _one_run(case: CliCase, variant: Variant, python: str, generator: str, calls
         init_git_repo(project)
         repo = HookwrapRepo(project, box)
         repo.hookwrap("init", *[w for p in case.platforms for w in ("--platform", p)])
-        teardown = variant.setup(repo, case.name)
+        try:
+            running = variant.setup(repo, case.name)
+        except (RuntimeError, subprocess.CalledProcessError) as exc:
+            return f"{variant.label}: {exc}"
         steps = [agent.shell(f"echo call{i}") for i in range(calls)] + [Reply("Finished.")]
-        before = _children_cpu_ms()
+        before = _children_cpu_ms() + (running.cpu_ms() if running else 0.0)
         start = time.perf_counter()
         result = agent.run(project, steps, timeout=300)
         wall = (time.perf_counter() - start) * 1000
-        cpu = _children_cpu_ms() - before
+        cpu = _children_cpu_ms() + (running.cpu_ms() if running else 0.0) - before
         if result.rc != 0:
             return f"{case.name} exited {result.rc}: {result.stderr.strip()[-200:]}"
         done = len(result.requests)
@@ -170,8 +278,8 @@ def _one_run(case: CliCase, variant: Variant, python: str, generator: str, calls
             return f"{case.name} made {done} model requests, not {calls + 1}"
         return cpu, wall
     finally:
-        if teardown:
-            teardown()
+        if running:
+            running.stop()
         if stop:
             stop()
         shutil.rmtree(root, ignore_errors=True)
@@ -184,6 +292,7 @@ def cli_table(names: list[str], python: str, generator: str, rounds: int, calls:
              "(variant - no hook, same round) / calls, median over rounds",
              "", "| CLI | variant | run CPU ms | run wall ms | per call CPU ms | per call wall ms |",
              "|---|---|---:|---:|---:|---:|"]
+    notes: list[str] = []
     for name in names:
         case = CLIS.get(name)
         if case is None:
@@ -192,6 +301,7 @@ def cli_table(names: list[str], python: str, generator: str, rounds: int, calls:
         variants = [v for v in VARIANTS if v.applies(name)]
         samples: dict[str, list[tuple[float, float]]] = {v.label: [] for v in variants}
         why = ""
+        load_before = os.getloadavg()[0]
         for round_no in range(rounds):
             shift = round_no % len(variants)
             for variant in variants[shift:] + variants[:shift]:
@@ -202,11 +312,16 @@ def cli_table(names: list[str], python: str, generator: str, rounds: int, calls:
                 samples[variant.label].append(got)
             if why:
                 break
+        notes.append(f"{name} {_VERSIONS.get(name, '?')}: load average {load_before:.1f} -> "
+                     f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         if why:
             lines.append(f"| {name} | - | - | - | - | unavailable: {why} |")
             continue
         base = samples[variants[0].label]
-        for variant in variants:
+        for variant in VARIANTS:
+            if variant not in variants:
+                lines.append(f"| {name} | {variant.label} | - | - | - | {variant.unsupported} |")
+                continue
             mine = samples[variant.label]
             cpu, wall = (statistics.median(s[i] for s in mine) for i in (0, 1))
             if variant is variants[0]:
@@ -215,4 +330,4 @@ def cli_table(names: list[str], python: str, generator: str, rounds: int, calls:
             per_cpu = statistics.median((m[0] - b[0]) / calls for m, b in zip(mine, base))
             per_wall = statistics.median((m[1] - b[1]) / calls for m, b in zip(mine, base))
             lines.append(f"| {name} | {variant.label} | {cpu:.0f} | {wall:.0f} | {per_cpu:.1f} | {per_wall:.1f} |")
-    return "\n".join(lines)
+    return "\n".join([*lines, "", *notes])

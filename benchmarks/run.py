@@ -35,7 +35,7 @@ CLI_TARGET_MS = 300.0
 # The goals, CPU time against the floor on a clean interpreter: (target, label).
 HOOK_TARGETS = {"hookwrap skeleton": (1.10, "skeleton"), "hookwrap guard": (1.20, "guard")}
 # The CLIs `--cli` measures (benchmarks/cli_bench.py has one entry per name).
-CLI_CASES = ("claude", "gemini", "codex", "qwen", "copilot")
+CLI_CASES = ("claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid")
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 PAYLOAD_DIRS = (REPO / "tests" / "fixtures" / "payloads",)

@@ -1,0 +1,106 @@
+"""`run.py --quick` from this venv, and `--cli`'s lists and variants without starting any CLI.
+
+Nothing here is timed: the rows must be measurable (no "unavailable"), the lists must agree, and
+the resident and filtered variants must register what their labels say.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def cli_bench():
+    module = _load("hookwrap_cli_bench", REPO / "benchmarks" / "cli_bench.py")
+    yield module
+    del sys.modules["hookwrap_cli_bench"]
+
+
+@pytest.fixture
+def repo(cli_bench, tmp_path: Path):
+    """A project after `hookwrap init --platform claude`, in a sandboxed HOME."""
+    from e2e.harness import hook_python
+    from e2e.hwrepo import HookwrapRepo
+
+    box = cli_bench.QuietSandbox(tmp_path / "box", hook_python(), []).create()
+    project = tmp_path / "proj"
+    project.mkdir()
+    repo = HookwrapRepo(project, box)
+    repo.hookwrap("init", "--platform", "claude")
+    return repo
+
+
+def _claude_entries(repo) -> list[dict]:
+    data = json.loads((repo.root / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    return [entry for groups in data["hooks"].values() for group in groups for entry in group["hooks"]]
+
+
+def test_quick_run_from_this_venv_measures_every_hook_row(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "run.py"), "--quick", "--no-peer"],
+                          check=False, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in done.stdout.splitlines()
+            if line.startswith("| ") and not line.startswith("| what")}
+    for label in ("floor: json.load(stdin)", "hookwrap guard, claude", "hookwrap guard, gemini",
+                  "hookwrap skeleton (no rules), claude"):
+        row = next((line for key, line in rows.items() if key.startswith(label)), None)
+        assert row is not None, (label, done.stdout)
+        assert "unavailable" not in row and "x" in row.split(" | ")[4], row
+    assert f"renders them from {sys.executable}" in done.stdout, done.stdout[:600]
+
+
+def test_run_py_offers_exactly_the_clis_cli_bench_has(cli_bench) -> None:
+    run = _load("hookwrap_bench_cli_names", REPO / "benchmarks" / "run.py")
+    try:
+        assert set(run.CLI_CASES) == set(cli_bench.CLIS)
+    finally:
+        del sys.modules["hookwrap_bench_cli_names"]
+    assert {"opencode", "droid"} <= set(cli_bench.CLIS)
+
+
+def test_every_variant_says_why_where_it_does_not_apply(cli_bench) -> None:
+    assert cli_bench.VARIANTS[0].label == "no hook"
+    for variant in cli_bench.VARIANTS:
+        skipped = [cli for cli in cli_bench.CLIS if not variant.applies(cli)]
+        assert not skipped or variant.unsupported.startswith("not supported"), variant.label
+    resident = next(v for v in cli_bench.VARIANTS if "resident" in v.label)
+    assert [cli for cli in cli_bench.CLIS if resident.applies(cli)] == ["claude"]
+
+
+def test_the_resident_variant_registers_an_http_entry_and_its_server_answers(cli_bench, repo) -> None:
+    running = cli_bench._resident_guard(repo, "claude")
+    try:
+        (entry,) = [e for e in _claude_entries(repo) if e.get("type") == "http"]
+        assert entry["url"].endswith("/hookwrap/claude/guard"), entry
+        health = entry["url"].rsplit("/hookwrap/", 1)[0] + "/hookwrap/health"
+        with urllib.request.urlopen(health, timeout=5) as answer:
+            assert json.loads(answer.read())["root"] == str(repo.root)
+        assert running.cpu_ms() > 0  # the server's own CPU is readable, so a run can count it
+    finally:
+        running.stop()
+    with pytest.raises(OSError):
+        urllib.request.urlopen(health, timeout=5)
+
+
+def test_the_filtered_variant_gives_claude_an_if_and_no_command_hook_for_echo(cli_bench, repo) -> None:
+    assert cli_bench._filtered_audit(repo, "claude") is None
+    (entry,) = _claude_entries(repo)
+    assert entry["if"] == "Bash(git *)", entry
+    assert entry["type"] == "command", entry
