@@ -107,7 +107,11 @@ def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: 
     updated = fields.get("updated_input")
     if isinstance(updated, dict):
         common = speaker.common_tool_input(hook_input.tool_name, updated)
-        fields["updated_input"] = running.own_tool_input(hook_input.tool_name, common)
+        own = running.own_tool_input(hook_input.tool_name, common)
+        for key in running.own_only_keys.get(hook_input.tool_name, ()):
+            if key not in own and key in hook_input.tool_input:
+                own[key] = hook_input.tool_input[key]
+        fields["updated_input"] = own
     return HookOutput(**fields)
 
 
