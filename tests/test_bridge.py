@@ -283,6 +283,23 @@ def test_a_harmless_call_is_allowed(project: Path) -> None:
     assert (done.returncode, done.stdout.strip()) == (0, "{}"), done.stderr
 
 
+def test_droid_in_a_subfolder_gives_a_claude_hook_the_project_root(project: Path) -> None:
+    """Droid sets CLAUDE_PROJECT_DIR to the session's cwd; Claude Code, to the project root."""
+    sub = project / "src" / "pkg"
+    sub.mkdir(parents=True)
+    payload = json.loads((PAYLOADS / "droid/PreToolUse.Execute.json").read_text())
+    payload["tool_input"]["command"] = "git push --force"
+    env = {name: str(sub) for name in ("CLAUDE_PROJECT_DIR", "FACTORY_PROJECT_DIR",
+                                       "DROID_PROJECT_DIR")}
+    done = _run_bridge(project, "droid", {**payload, "cwd": str(sub)},
+                       {**env, "HOOKWRAP_PROJECT_DIR": str(project)})
+    answer = json.loads(done.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny", done.stderr
+    assert "force push is not allowed" in answer["permissionDecisionReason"]
+    seen = json.loads((project / "seen.json").read_text())
+    assert (seen["tool_name"], seen["tool_input"]) == ("Bash", {"command": "git push --force"})
+
+
 def test_claude_runs_the_command_itself(project: Path) -> None:
     """Pass-through: stdin bytes, stderr and exit code are the command's own."""
     payload = json.loads((PAYLOADS / "claude/PreToolUse.json").read_text())

@@ -33,6 +33,10 @@ CLIS = ["claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid"]
 # `droid exec` never fires UserPromptSubmit, so there the hook adds its context at SessionStart
 # (which Claude Code reads the same way).
 CONTEXT_EVENT = {"droid": "SessionStart"}
+# CLIs whose model gets that context as a user message of the first request: OpenCode (the
+# plugin adds UserPromptSubmit context to the prompt as a text part) and Droid (SessionStart
+# context is a user message after the system prompt).
+USER_MESSAGE_CONTEXT = ("opencode", "droid")
 
 FORCE_MARKER = "force-ran.txt"
 FORCED_PUSH = f"touch {FORCE_MARKER} && git push --force origin main"
@@ -145,6 +149,8 @@ def test_adopted_claude_hooks_block_and_add_context_everywhere(
     assert REASON not in results[1]["text"], result.describe()
     # The Node hook's context reached the model.
     assert CONTEXT in _everything_sent(result), result.describe()
+    if name in USER_MESSAGE_CONTEXT:  # where it lands: a user message of the first request
+        assert any(CONTEXT in text for text in result.user_messages(0)), result.describe()
     # The command ran once per shell call, with Claude's $CLAUDE_PROJECT_DIR set on every CLI
     # (a CLI that also runs .claude/settings.json, Copilot, starts hookwrap's claude entry,
     # which answers {} there without running the command).
