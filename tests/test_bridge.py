@@ -347,3 +347,51 @@ def test_hookwrap_test_runs_the_external_hook_as_each_cli_would(
     allowed = run_hook_test(project, "no-force", platform=platform, tool="shell",
                             tool_input={"command": "ls"}, env=env)
     assert allowed.tests[0].verdict.outcome == "allowed", allowed.tests[0]
+
+
+# --- Codex's apply_patch, for a hook that speaks Claude's protocol ------------------------------
+
+ADD_ONE = "*** Begin Patch\n*** Add File: notes.txt\n+hello\n+two\n*** End Patch\n"
+UPDATE_ONE = ("*** Begin Patch\n*** Update File: src/a.py\n@@ def f():\n x = 1\n-y = 2\n+y = 3\n"
+              "*** End Patch\n")
+
+
+@pytest.mark.parametrize(("patch", "tool", "shaped"), [
+    (ADD_ONE, "Write", {"file_path": "notes.txt", "content": "hello\ntwo\n"}),
+    (UPDATE_ONE, "Edit", {"file_path": "src/a.py", "old_string": "x = 1\ny = 2",
+                          "new_string": "x = 1\ny = 3"}),
+])
+def test_a_one_file_patch_reads_as_claudes_write_or_edit(patch: str, tool: str,
+                                                          shaped: dict) -> None:
+    payload = json.loads((PAYLOADS / "codex/pre-tool-use.apply_patch.json").read_text())
+    payload["tool_input"]["command"] = patch
+    hook_input = normalize_input(json.dumps(payload), Platform.CODEX)
+    claude = cli("claude").payload_for(hook_input, cli("codex"))
+    assert (claude["tool_name"], claude["tool_input"]) == (tool, shaped)
+    # A rewrite in Claude's shape goes back to Codex as a one-file patch that reads the same.
+    back = cli("codex").own_tool_input(hook_input.tool_name, claude["tool_input"])
+    assert set(back) == {"command"} and back["command"].startswith("*** Begin Patch\n")
+    assert cli("codex").common_tool_input(hook_input.tool_name, back) == shaped
+
+
+@pytest.mark.parametrize("patch", [
+    "*** Begin Patch\n*** Add File: a\n+x\n*** Add File: b\n+y\n*** End Patch\n",
+    "*** Begin Patch\n*** Delete File: a\n*** End Patch\n",
+    "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch\n",
+    "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n@@ later\n-z\n+w\n*** End Patch\n",
+])
+def test_any_other_patch_stays_a_patch(patch: str) -> None:
+    tool = cli("codex").normalize_call("apply_patch", {"command": patch})
+    assert cli("codex").common_tool_input(tool, {"command": patch}) == {"command": patch}
+
+
+def test_a_claude_write_reaches_a_codex_hook_as_apply_patch() -> None:
+    hook_input = normalize_input(json.dumps({
+        "hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/p", "tool_name": "Write",
+        "tool_input": {"file_path": "/p/w.txt", "content": "hi\n"}}), Platform.CLAUDE)
+    payload = cli("codex").payload_for(hook_input, cli("claude"))
+    assert payload["tool_name"] == "apply_patch"
+    assert payload["tool_input"] == {
+        "command": "*** Begin Patch\n*** Add File: /p/w.txt\n+hi\n*** End Patch\n"}
+    again = normalize_input(json.dumps(payload), Platform.CODEX)
+    assert (again.tool_name, again.file_paths) == ("write_file", ["/p/w.txt"])
