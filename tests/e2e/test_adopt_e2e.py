@@ -6,7 +6,8 @@ stderr, and a Node script that answers with Claude's JSON and adds context. ``ho
 moves them into hookwrap.toml; then each real CLI, offline against its loopback mock model,
 blocks the forced push with the reason reaching the model, runs a harmless command, and gives
 the model the context: the same behaviour as in Claude Code. One parametrized test: adding a
-CLI is one entry in ``CLIS`` (its fixture name) and, where it differs, in ``AGENT_PLATFORMS``.
+CLI is one entry in ``CLIS`` (its fixture name) and, where it differs, in ``CONTEXT_EVENT`` (the
+event the Node hook is registered on) and ``USER_MESSAGE_CONTEXT``.
 """
 
 from __future__ import annotations
