@@ -30,6 +30,8 @@ SHELL_CALLS = {
     "codex": ("codex/pre-tool-use.bash.json", "echo hello > ran.txt"),
     "qwen": ("qwen/PreToolUse.run_shell_command.json", "echo hi > ran.txt"),
     "copilot": ("copilot/PreToolUse.Bash.pascal.json", "echo hi > ran.txt"),
+    "opencode": ("opencode/PreToolUse.bash.plugin.json", "echo hi > ran.txt"),
+    "droid": ("droid/PreToolUse.Execute.json", "echo hi > ran.txt"),
 }
 
 
@@ -68,6 +70,65 @@ def test_copilot_write_arguments_are_renamed_both_ways() -> None:
     assert payload["tool_input"] == {"file_path": "/home/user/project/w.txt", "content": "hello\n"}
     back = cli("copilot").own_tool_input("write_file", payload["tool_input"])
     assert back == {"path": "/home/user/project/w.txt", "file_text": "hello\n"}
+
+
+@pytest.mark.parametrize(("source", "rel", "keys"), [
+    ("opencode", "opencode/PreToolUse.edit.plugin.json",
+     {"filePath": "/home/user/project/w.txt", "oldString": "written", "newString": "edited"}),
+    ("droid", "droid/PreToolUse.Edit.json",
+     {"file_path": "/home/user/project/notes.txt", "old_str": "hello", "new_str": "bye"}),
+])
+def test_edit_arguments_reach_a_claude_hook_in_claude_keys(source: str, rel: str,
+                                                          keys: dict) -> None:
+    hook_input = _input(rel, source)
+    assert hook_input.tool_input == keys
+    payload = cli("claude").payload_for(hook_input, cli(source))
+    assert payload["tool_name"] == "Edit"
+    values = list(keys.values())
+    assert payload["tool_input"] == {"file_path": values[0], "old_string": values[1],
+                                     "new_string": values[2]}
+    assert cli(source).own_tool_input("edit_file", payload["tool_input"]) == keys
+
+
+def test_opencode_write_path_is_renamed_and_its_payload_has_a_worktree() -> None:
+    payload = cli("claude").payload_for(_input("opencode/PreToolUse.write.plugin.json",
+                                               "opencode"), cli("opencode"))
+    assert (payload["tool_name"], payload["tool_input"]) == (
+        "Write", {"file_path": "/home/user/project/w.txt", "content": "written\n"})
+    # Speaking the plugin's protocol: OpenCode's keys, a worktree, no transcript.
+    back = cli("opencode").payload_for(_input("claude/PreToolUse.json", "claude"), cli("claude"))
+    assert (back["hook_event_name"], back["tool_name"]) == ("PreToolUse", "bash")
+    assert back["worktree"] == "/home/user/project" and "transcript_path" not in back
+    again = cli("opencode").payload_for(_input("opencode/PreToolUse.write.plugin.json",
+                                               "opencode"), cli("opencode"))
+    assert again["tool_input"] == {"filePath": "/home/user/project/w.txt", "content": "written\n"}
+
+
+def test_droid_risk_fields_are_left_out_for_claude_and_kept_on_a_rewrite(tmp_path: Path) -> None:
+    hook_input = _input("droid/PreToolUse.Execute.json", "droid")
+    payload = cli("claude").payload_for(hook_input, cli("droid"))
+    assert payload["tool_input"] == {"command": "echo hi > ran.txt"}
+    answer = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                     "updatedInput": {"command": "echo safer > ran.txt"}}}
+    output = bridge.bridged_output(hook_input, Platform.CLAUDE,
+                                   f"cat > /dev/null; echo '{json.dumps(answer)}'",
+                                   str(tmp_path), {})
+    assert output.updated_input == {"command": "echo safer > ran.txt", "riskLevel": "low",
+                                    "riskLevelReason": "a test command"}
+    text = json.loads(bridge.denormalize_output(output, Platform.DROID, BEFORE))
+    assert text["hookSpecificOutput"]["updatedInput"]["riskLevel"] == "low"
+
+
+def test_a_hook_speaking_droid_sees_droid_names_on_claude(tmp_path: Path) -> None:
+    hook_input = _input("claude/PreToolUse.json", "claude")
+    payload = cli("droid").payload_for(hook_input, cli("claude"))
+    assert (payload["hook_event_name"], payload["tool_name"]) == ("PreToolUse", "Execute")
+    seen = tmp_path / "seen.json"
+    output = bridge.bridged_output(hook_input, Platform.DROID,
+                                   f"cat > '{seen}'; echo 'not on Execute' >&2; exit 2",
+                                   str(tmp_path), {})
+    assert json.loads(seen.read_text())["tool_name"] == "Execute"
+    assert (output.decision, output.reason) == ("block", "not on Execute")
 
 
 def test_prompt_and_stop_fields_carry_over() -> None:
@@ -114,6 +175,20 @@ BEFORE = NormalizedEvent.BEFORE_TOOL
 ])
 def test_claude_answers(code: int, stdout: str, stderr: str, expected: dict) -> None:
     assert cli("claude").read_answer(BEFORE, code, stdout, stderr) == expected
+
+
+@pytest.mark.parametrize(("code", "stdout", "expected"), [
+    (0, json.dumps({"decision": "block", "reason": "no"}), {"decision": "block", "reason": "no"}),
+    (0, json.dumps({"additionalContext": "ctx", "systemMessage": "hi"}),
+     {"context": "ctx", "system_message": "hi"}),
+    (0, "plain words", {}),
+    (2, json.dumps({"decision": "block", "reason": "no"}), {}),
+    (1, "", {}),
+])
+def test_opencode_plugin_answers(code: int, stdout: str, expected: dict) -> None:
+    """Speaking the plugin's protocol: only JSON at exit 0 answers (exit 2 is a failed hook)."""
+    for event in (BEFORE, NormalizedEvent.BEFORE_PROMPT):
+        assert cli("opencode").read_answer(event, code, stdout, "python3: can't open") == expected
 
 
 def test_context_from_json_and_from_plain_text() -> None:
@@ -176,7 +251,7 @@ def project(tmp_path: Path) -> Path:
     script.write_text(HOOK_SH, encoding="utf-8")
     script.chmod(0o755)
     assert main(["-C", str(root), "init", "-p", "claude", "-p", "gemini", "-p", "codex",
-                 "-p", "qwen", "-p", "copilot"]) == 0
+                 "-p", "qwen", "-p", "copilot", "-p", "opencode", "-p", "droid"]) == 0
     assert main(["-C", str(root), "add", "before_tool", "no-force", "--matcher", "shell",
                  "--command", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-force.sh']) == 0
     return root
@@ -208,6 +283,23 @@ def test_a_harmless_call_is_allowed(project: Path) -> None:
     assert (done.returncode, done.stdout.strip()) == (0, "{}"), done.stderr
 
 
+def test_droid_in_a_subfolder_gives_a_claude_hook_the_project_root(project: Path) -> None:
+    """Droid sets CLAUDE_PROJECT_DIR to the session's cwd; Claude Code, to the project root."""
+    sub = project / "src" / "pkg"
+    sub.mkdir(parents=True)
+    payload = json.loads((PAYLOADS / "droid/PreToolUse.Execute.json").read_text())
+    payload["tool_input"]["command"] = "git push --force"
+    env = {name: str(sub) for name in ("CLAUDE_PROJECT_DIR", "FACTORY_PROJECT_DIR",
+                                       "DROID_PROJECT_DIR")}
+    done = _run_bridge(project, "droid", {**payload, "cwd": str(sub)},
+                       {**env, "HOOKWRAP_PROJECT_DIR": str(project)})
+    answer = json.loads(done.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny", done.stderr
+    assert "force push is not allowed" in answer["permissionDecisionReason"]
+    seen = json.loads((project / "seen.json").read_text())
+    assert (seen["tool_name"], seen["tool_input"]) == ("Bash", {"command": "git push --force"})
+
+
 def test_claude_runs_the_command_itself(project: Path) -> None:
     """Pass-through: stdin bytes, stderr and exit code are the command's own."""
     payload = json.loads((PAYLOADS / "claude/PreToolUse.json").read_text())
@@ -234,3 +326,72 @@ def test_a_failing_command_fails_open_unless_fail_closed(project: Path) -> None:
 def test_exit_2_where_nothing_can_be_blocked_is_a_notice() -> None:
     fields = cli("claude").read_answer(NormalizedEvent.SESSION_START, 2, "", "not now\n")
     assert fields == {"system_message": "not now"}
+
+
+@pytest.mark.parametrize(("platform", "tool_name"), [("opencode", "bash"), ("droid", "Execute")])
+def test_hookwrap_test_runs_the_external_hook_as_each_cli_would(
+        project: Path, platform: str, tool_name: str) -> None:
+    from hookwrap.hooktest import run_hook_test
+
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_PROJECT_DIR")}
+    blocked = run_hook_test(project, "no-force", platform=platform, tool="shell",
+                            tool_input={"command": "git push --force origin main"}, env=env)
+    [test] = blocked.tests
+    assert test.payload["tool_name"] == tool_name
+    assert test.verdict is not None and test.verdict.outcome == "blocked", test
+    assert "force push is not allowed" in test.verdict.reason
+    # The command saw Claude's payload, whichever CLI ran the bridge.
+    seen = json.loads((project / "seen.json").read_text())
+    assert (seen["hook_event_name"], seen["tool_name"]) == ("PreToolUse", "Bash")
+    assert seen["tool_input"]["command"] == "git push --force origin main"
+    allowed = run_hook_test(project, "no-force", platform=platform, tool="shell",
+                            tool_input={"command": "ls"}, env=env)
+    assert allowed.tests[0].verdict.outcome == "allowed", allowed.tests[0]
+
+
+# --- Codex's apply_patch, for a hook that speaks Claude's protocol ------------------------------
+
+ADD_ONE = "*** Begin Patch\n*** Add File: notes.txt\n+hello\n+two\n*** End Patch\n"
+UPDATE_ONE = ("*** Begin Patch\n*** Update File: src/a.py\n@@ def f():\n x = 1\n-y = 2\n+y = 3\n"
+              "*** End Patch\n")
+
+
+@pytest.mark.parametrize(("patch", "tool", "shaped"), [
+    (ADD_ONE, "Write", {"file_path": "notes.txt", "content": "hello\ntwo\n"}),
+    (UPDATE_ONE, "Edit", {"file_path": "src/a.py", "old_string": "x = 1\ny = 2",
+                          "new_string": "x = 1\ny = 3"}),
+])
+def test_a_one_file_patch_reads_as_claudes_write_or_edit(patch: str, tool: str,
+                                                          shaped: dict) -> None:
+    payload = json.loads((PAYLOADS / "codex/pre-tool-use.apply_patch.json").read_text())
+    payload["tool_input"]["command"] = patch
+    hook_input = normalize_input(json.dumps(payload), Platform.CODEX)
+    claude = cli("claude").payload_for(hook_input, cli("codex"))
+    assert (claude["tool_name"], claude["tool_input"]) == (tool, shaped)
+    # A rewrite in Claude's shape goes back to Codex as a one-file patch that reads the same.
+    back = cli("codex").own_tool_input(hook_input.tool_name, claude["tool_input"])
+    assert set(back) == {"command"} and back["command"].startswith("*** Begin Patch\n")
+    assert cli("codex").common_tool_input(hook_input.tool_name, back) == shaped
+
+
+@pytest.mark.parametrize("patch", [
+    "*** Begin Patch\n*** Add File: a\n+x\n*** Add File: b\n+y\n*** End Patch\n",
+    "*** Begin Patch\n*** Delete File: a\n*** End Patch\n",
+    "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch\n",
+    "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n@@ later\n-z\n+w\n*** End Patch\n",
+])
+def test_any_other_patch_stays_a_patch(patch: str) -> None:
+    tool = cli("codex").normalize_call("apply_patch", {"command": patch})
+    assert cli("codex").common_tool_input(tool, {"command": patch}) == {"command": patch}
+
+
+def test_a_claude_write_reaches_a_codex_hook_as_apply_patch() -> None:
+    hook_input = normalize_input(json.dumps({
+        "hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/p", "tool_name": "Write",
+        "tool_input": {"file_path": "/p/w.txt", "content": "hi\n"}}), Platform.CLAUDE)
+    payload = cli("codex").payload_for(hook_input, cli("claude"))
+    assert payload["tool_name"] == "apply_patch"
+    assert payload["tool_input"] == {
+        "command": "*** Begin Patch\n*** Add File: /p/w.txt\n+hi\n*** End Patch\n"}
+    again = normalize_input(json.dumps(payload), Platform.CODEX)
+    assert (again.tool_name, again.file_paths) == ("write_file", ["/p/w.txt"])

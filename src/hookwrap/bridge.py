@@ -47,12 +47,17 @@ def _speaks(entry: dict[str, Any]) -> Platform:
     return Platform(value if isinstance(value, str) else DEFAULT_SPEAKS)
 
 
-def command_env(root: str, speaks: Platform) -> dict[str, str]:
+def command_env(root: str, speaks: Platform, *, bridged: bool = False) -> dict[str, str]:
     """The environment of the command: this process's, plus the project-dir variables the
-    command's CLI would set (``CLAUDE_PROJECT_DIR`` for a Claude Code hook) where unset."""
+    command's CLI would set (``CLAUDE_PROJECT_DIR`` for a Claude Code hook): where unset on a
+    pass-through run; always the project root on a bridged one (Droid sets its own
+    ``CLAUDE_PROJECT_DIR`` to the session's cwd, which may be a subfolder)."""
     env = dict(os.environ)
     for name in cli(speaks).project_dir_vars:
-        env.setdefault(name, root)
+        if bridged:
+            env[name] = root
+        else:
+            env.setdefault(name, root)
     return env
 
 
@@ -95,7 +100,7 @@ def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: 
     if payload is None:  # the command's CLI has no such event: it has nothing to say
         return HookOutput()
     stdin = json.dumps(payload).encode("utf-8")
-    code, out, err, failure = run_command(command, stdin, command_env(root, speaks),
+    code, out, err, failure = run_command(command, stdin, command_env(root, speaks, bridged=True),
                                           time_limit(entry))
     if failure or code is None:
         return _failed(entry, f"external hook {command!r} {failure}", err)
@@ -107,7 +112,11 @@ def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: 
     updated = fields.get("updated_input")
     if isinstance(updated, dict):
         common = speaker.common_tool_input(hook_input.tool_name, updated)
-        fields["updated_input"] = running.own_tool_input(hook_input.tool_name, common)
+        own = running.own_tool_input(hook_input.tool_name, common)
+        for key in running.own_only_keys.get(hook_input.tool_name, ()):
+            if key not in own and key in hook_input.tool_input:
+                own[key] = hook_input.tool_input[key]
+        fields["updated_input"] = own
     return HookOutput(**fields)
 
 

@@ -212,6 +212,14 @@ version = 1
 # commands = ["git *"]         # matcher = "shell" only: the shell commands the hook cares
 #                              # about; other calls skip it (not on the guard)
 #
+# An external hook (a script the team already has, any language) has command instead of
+# template, and runs on every CLI through the bridge (docs/external-hooks.md):
+# command = ".claude/hooks/no-force-push.sh"
+#                              # a shell string, run with bash
+# speaks = "claude"            # the CLI whose hook protocol it reads and answers
+# fail_closed = true           # block when it cannot start, times out, is killed or exits
+#                              # with a code other than 0 and 2 (default: no opinion)
+#
 # The resident server's port on 127.0.0.1 (default 48620):
 # [serve]
 # port = 48620

@@ -6,24 +6,38 @@ stderr, and a Node script that answers with Claude's JSON and adds context. ``ho
 moves them into hookwrap.toml; then each real CLI, offline against its loopback mock model,
 blocks the forced push with the reason reaching the model, runs a harmless command, and gives
 the model the context: the same behaviour as in Claude Code. One parametrized test: adding a
-CLI is one entry in ``CLIS`` (its fixture name) and, where it differs, in ``AGENT_PLATFORMS``.
+CLI is one entry in ``CLIS`` (its fixture name) and, where it differs, in ``CONTEXT_EVENT`` (the
+event the Node hook is registered on) and ``USER_MESSAGE_CONTEXT``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .chat_harness import make_project
+from .chat_harness import ChatAgent, make_project
+from .droid_harness import Droid, find_droid
+from .harness import Sandbox
 from .hwrepo import HookwrapRepo
+from .mock_openai_chat import OpenAIChatMock
 from .mockmodel import Reply
+from .opencode_harness import OPENCODE_VERSION, find_opencode, new_opencode
 
 pytestmark = pytest.mark.e2e
 
 # Every CLI hookwrap supports, by the fixture that drives it (see conftest.py).
-CLIS = ["claude", "gemini", "codex", "qwen", "copilot"]
+CLIS = ["claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid"]
+# The Claude event the team's Node hook is registered on, where it is not UserPromptSubmit:
+# `droid exec` never fires UserPromptSubmit, so there the hook adds its context at SessionStart
+# (which Claude Code reads the same way).
+CONTEXT_EVENT = {"droid": "SessionStart"}
+# CLIs whose model gets that context as a user message of the first request: OpenCode (the
+# plugin adds UserPromptSubmit context to the prompt as a text part) and Droid (SessionStart
+# context is a user message after the system prompt).
+USER_MESSAGE_CONTEXT = ("opencode", "droid")
 
 FORCE_MARKER = "force-ran.txt"
 FORCED_PUSH = f"touch {FORCE_MARKER} && git push --force origin main"
@@ -57,25 +71,49 @@ process.stdin.on('end', () => {{
 }});
 """
 
-HAND_MADE = {
-    "hooks": {
+def hand_made(context_event: str = "UserPromptSubmit") -> dict:
+    """The team's .claude/settings.json, the Node hook on ``context_event``."""
+    return {"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "timeout": 10,
              "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-force-push.sh'}]}],
-        "UserPromptSubmit": [{"hooks": [
+        context_event: [{"hooks": [
             {"type": "command", "command": "node .claude/hooks/team-context.js"}]}],
-    },
-}
+    }}
 
 
-def adopted_repo(root: Path, sandbox) -> HookwrapRepo:
+@pytest.fixture
+def opencode(sandbox: Sandbox) -> Iterator[ChatAgent]:
+    path, info = find_opencode()
+    if path is None or OPENCODE_VERSION not in info:
+        pytest.skip(info if path is None else f"opencode is {info!r}, not {OPENCODE_VERSION}")
+    agent = new_opencode(path, sandbox, info)
+    try:
+        yield agent
+    finally:
+        agent.server.stop()
+
+
+@pytest.fixture
+def droid(sandbox: Sandbox) -> Iterator[Droid]:
+    path, info = find_droid()
+    if path is None:
+        pytest.skip(info)
+    agent = Droid(path, OpenAIChatMock().start(), sandbox, info)
+    try:
+        yield agent
+    finally:
+        agent.server.stop()
+
+
+def adopted_repo(root: Path, sandbox, context_event: str = "UserPromptSubmit") -> HookwrapRepo:
     """A repo with the team's two hand-registered Claude hooks, after `hookwrap adopt`."""
     hooks = root / ".claude" / "hooks"
     hooks.mkdir(parents=True)
     (hooks / "no-force-push.sh").write_text(NO_FORCE_PUSH_SH, encoding="utf-8")
     (hooks / "no-force-push.sh").chmod(0o755)
     (hooks / "team-context.js").write_text(TEAM_CONTEXT_JS, encoding="utf-8")
-    (root / ".claude" / "settings.json").write_text(json.dumps(HAND_MADE, indent=2) + "\n",
+    (root / ".claude" / "settings.json").write_text(json.dumps(hand_made(context_event), indent=2) + "\n",
                                                     encoding="utf-8")
     repo = HookwrapRepo(root, sandbox)
     repo.hookwrap("init", *[arg for name in CLIS for arg in ("--platform", name)])
@@ -97,7 +135,7 @@ def test_adopted_claude_hooks_block_and_add_context_everywhere(
         name: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
     agent = request.getfixturevalue(name)
     root = make_project(tmp_path, "team repo")
-    adopted_repo(root, agent.sandbox)
+    adopted_repo(root, agent.sandbox, CONTEXT_EVENT.get(name, "UserPromptSubmit"))
     result = agent.run(root, [agent.shell(FORCED_PUSH), agent.shell(HARMLESS),
                               Reply("Finished.")])
 
@@ -112,6 +150,8 @@ def test_adopted_claude_hooks_block_and_add_context_everywhere(
     assert REASON not in results[1]["text"], result.describe()
     # The Node hook's context reached the model.
     assert CONTEXT in _everything_sent(result), result.describe()
+    if name in USER_MESSAGE_CONTEXT:  # where it lands: a user message of the first request
+        assert any(CONTEXT in text for text in result.user_messages(0)), result.describe()
     # The command ran once per shell call, with Claude's $CLAUDE_PROJECT_DIR set on every CLI
     # (a CLI that also runs .claude/settings.json, Copilot, starts hookwrap's claude entry,
     # which answers {} there without running the command).

@@ -225,6 +225,10 @@ class AgentCLI:
     # tool_input keys of this CLI that Claude Code spells otherwise, per normalized tool:
     # {"write_file": {"path": "file_path"}}. The bridge renames through Claude's keys.
     tool_input_keys: dict[str, dict[str, str]] = {}
+    # tool_input keys of this CLI that Claude Code's tool has no counterpart for (Droid's
+    # Execute ``riskLevel``): left out of the common form, and kept from the call's own input
+    # when another protocol's rewrite (updatedInput) comes back without them.
+    own_only_keys: dict[str, tuple[str, ...]] = {}
     # Events on which plain (non-JSON) stdout at exit 0 is context for the model.
     text_is_context: frozenset[NormalizedEvent] = frozenset(
         {NormalizedEvent.SESSION_START, NormalizedEvent.BEFORE_PROMPT})
@@ -238,10 +242,11 @@ class AgentCLI:
 
     def common_tool_input(self, tool: str, tool_input: Any) -> dict[str, Any]:
         """This CLI's tool input with Claude Code's key names (the bridge's common form)."""
-        keys = self.tool_input_keys.get(tool, {})
+        keys, own_only = self.tool_input_keys.get(tool, {}), self.own_only_keys.get(tool, ())
         if not isinstance(tool_input, dict):
             return {}
-        return {keys.get(key, str(key)): value for key, value in tool_input.items()}
+        return {keys.get(key, str(key)): value for key, value in tool_input.items()
+                if key not in own_only}
 
     def own_tool_input(self, tool: str, common: Any) -> dict[str, Any]:
         """The inverse of ``common_tool_input``: Claude Code's keys back to this CLI's."""

@@ -146,6 +146,32 @@ class CodexCLI(AgentCLI):
                 return files
         return super().tool_files(tool, raw_tool, tool_input)
 
+    # --- runtime: speaking this CLI's protocol to an external hook (bridge.py) -------------
+    def common_tool_input(self, tool: str, tool_input: Any) -> dict[str, Any]:
+        """An ``apply_patch`` that touches exactly one file reads as Claude's Write
+        (``file_path``, ``content``: a file it adds) or Edit (``file_path``, ``old_string``,
+        ``new_string``: one hunk of a file it updates in place); paths stay as the patch wrote
+        them (relative to the session cwd, or absolute). Any other patch stays a patch."""
+        if tool in ("write_file", "edit_file") and isinstance(tool_input, dict) \
+                and set(tool_input) == {"command"}:
+            shaped = claude_shape(_patch_text(tool_input))
+            if shaped is not None:
+                return shaped
+        return super().common_tool_input(tool, tool_input)
+
+    def own_tool_name(self, tool: str, raw_tool: str) -> str:
+        # Codex writes a new file with apply_patch too (a write_file call arrives as a patch).
+        return "apply_patch" if tool == "write_file" else super().own_tool_name(tool, raw_tool)
+
+    def own_tool_input(self, tool: str, common: Any) -> dict[str, Any]:
+        """The inverse: Claude's Write or Edit input (an external hook's ``updatedInput``)
+        back to the one-file patch Codex applies."""
+        if tool in ("write_file", "edit_file") and isinstance(common, dict):
+            patch = patch_for(common)
+            if patch is not None:
+                return {"command": patch}
+        return super().own_tool_input(tool, common)
+
     # --- runtime: answers ------------------------------------------------------------------
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
         if raw_event and raw_event not in self.events:
@@ -371,6 +397,56 @@ def parse_patch(text: str) -> list[dict[str, Any]]:
         files.append({"path": match.group(2), "action": _PATCH_ACTIONS[match.group(1)],
                       "move_to": None})
     return files
+
+
+def claude_shape(text: str) -> dict[str, Any] | None:
+    """Claude's Write/Edit input for a patch that adds one file or changes one hunk of one file
+    (no move), else None."""
+    files = parse_patch(text)
+    if len(files) != 1 or files[0]["move_to"] is not None or files[0]["action"] == "delete":
+        return None
+    lines = text.splitlines()
+    try:
+        body = lines[lines.index("*** Begin Patch") + 2:lines.index("*** End Patch")]
+    except ValueError:
+        return None
+    path = files[0]["path"]
+    if files[0]["action"] == "add":
+        if not all(line.startswith("+") for line in body):
+            return None
+        return {"file_path": path, "content": "".join(line[1:] + "\n" for line in body)}
+    if body and body[0].startswith("@@"):
+        body = body[1:]
+    old: list[str] = []
+    new: list[str] = []
+    for line in body:
+        if line.startswith(("-", " ")):
+            old.append(line[1:])
+        if line.startswith(("+", " ")):
+            new.append(line[1:])
+        if not line.startswith(("-", "+", " ")):
+            return None  # a second hunk (@@), an end-of-file marker: not one Edit
+    if not old:
+        return None
+    return {"file_path": path, "old_string": "\n".join(old), "new_string": "\n".join(new)}
+
+
+def patch_for(common: dict[str, Any]) -> str | None:
+    """The one-file patch for Claude's Write (add) or Edit (one hunk) input, else None."""
+    path = common.get("file_path")
+    if not isinstance(path, str) or not path or "command" in common:
+        return None
+    content, old, new = (common.get(key) for key in ("content", "old_string", "new_string"))
+    if isinstance(content, str) and set(common) == {"file_path", "content"}:
+        lines = [f"+{line}" for line in content.splitlines()]
+        return "\n".join(["*** Begin Patch", f"*** Add File: {path}", *lines,
+                          "*** End Patch", ""])
+    if isinstance(old, str) and isinstance(new, str) and old \
+            and set(common) <= {"file_path", "old_string", "new_string", "replace_all"}:
+        lines = [f"-{line}" for line in old.split("\n")] + [f"+{line}" for line in new.split("\n")]
+        return "\n".join(["*** Begin Patch", f"*** Update File: {path}", "@@", *lines,
+                          "*** End Patch", ""])
+    return None
 
 
 def _permission_request(output: HookOutput, decision: str) -> dict[str, Any] | None:

@@ -97,6 +97,12 @@ class FactoryDroid(ClaudeCode):
         "Skill": "skill",
     }
     preferred_tools: dict[str, str] = {}
+    # Speaking to an external hook of another protocol (bridge.py): Edit's keys are Copilot's,
+    # not Claude's; Execute's required risk fields have no Claude counterpart (left out of a
+    # Claude hook's payload, kept when its updatedInput comes back without them).
+    tool_input_keys = {"edit_file": {"old_str": "old_string", "new_str": "new_string",
+                                     "change_all": "replace_all"}}
+    own_only_keys = {"shell": ("riskLevel", "riskLevelReason")}
     # The registered command sets HOOKWRAP_PROJECT_DIR to the folder holding hookwrap.toml;
     # Droid's own variable is the session's cwd, which may be a subfolder.
     project_dir_vars = ("HOOKWRAP_PROJECT_DIR", "FACTORY_PROJECT_DIR")  # type: ignore[assignment]

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
     from ..doctor import Finding, Scope
+    from ..hookinput import HookInput
     from ..hookoutput import HookOutput
     from ..host import HookCommand
     from ..schema import Problem
@@ -86,6 +87,18 @@ class OpenCode(AgentCLI):
     }
     project_dir_vars = (PROJECT_VAR,)
     marker_env = MARKER_VAR
+    # Speaking to an external hook of another protocol (bridge.py): OpenCode's camelCase keys.
+    tool_input_keys = {
+        "write_file": {"filePath": "file_path"},
+        "edit_file": {"filePath": "file_path", "oldString": "old_string",
+                      "newString": "new_string", "replaceAll": "replace_all"},
+        "read_file": {"filePath": "file_path"},
+    }
+    # Speaking the plugin's protocol (speaks = "opencode"): only JSON at exit 0 is an answer;
+    # plain stdout is ignored and any other exit is a hook that could not answer (the call goes
+    # on), as the plugin reads its commands.
+    text_is_context: frozenset[NormalizedEvent] = frozenset()
+    exit2_blocks: frozenset[NormalizedEvent] = frozenset()
     # MCP tools are <server>_<tool> on OpenCode (not run through the hooks in 1.18.33).
     mcp_prefix, mcp_separator = "", "_"
 
@@ -104,6 +117,25 @@ class OpenCode(AgentCLI):
 
     def surely_hosts(self, env: Mapping[str, str]) -> bool:
         return env.get(MARKER_VAR) == "1"
+
+    def payload_for(self, hook_input: HookInput, source: AgentCLI) -> dict[str, Any] | None:
+        """The plugin's payload: no ``transcript_path`` or ``permission_mode``; ``worktree``
+        (the git root) is the call's own when it came from OpenCode, else its cwd."""
+        payload = super().payload_for(hook_input, source)
+        if payload is None:
+            return None
+        for key in ("transcript_path", "permission_mode"):
+            payload.pop(key, None)
+        worktree = hook_input.get("worktree")
+        payload["worktree"] = worktree if isinstance(worktree, str) and worktree \
+            else hook_input.cwd
+        return payload
+
+    def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str,
+                    stderr: str) -> dict[str, Any]:
+        if exit_code != 0:  # the plugin reports it and the call goes on (fail-closed: bridge)
+            return {}
+        return super().read_answer(event, exit_code, stdout, stderr)
 
     # --- runtime: answers ------------------------------------------------------------------
     def top_decision(self, decision: str) -> str:
