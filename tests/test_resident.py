@@ -68,6 +68,75 @@ def test_a_pattern_is_a_glob_over_the_whole_simple_command() -> None:
     assert commandfilter.sub_commands("A=1 B=2 /bin/ls -l; echo x|wc") == ["ls -l", "echo x", "wc"]
 
 
+# Lines that run `rm` in a way the first word does not show: a filter for "rm *" must never
+# skip them (each is either read as running rm, or not read for certain).
+RUNS_RM = [
+    "for d in b; do rm -rf $d; done",
+    "if true; then rm -rf x; fi",
+    "if ! rm -rf x; then :; fi",
+    "until false; do rm -rf x; done",
+    "while true; do rm -rf x; done",
+    "select s in a; do rm -rf x; done",
+    "case a in a) rm -rf x;; esac",
+    "case a in (a) rm -rf x;; esac",
+    "coproc rm -rf x",
+    "coproc N { rm -rf x; }",
+    "{ rm -rf x; }",
+    "( rm -rf x )",
+    "! rm -rf x",
+    "time rm -rf x",
+    "(( x = 1 )) && rm -rf x",
+    "X=rm; $X -rf x",
+    "${X} -rf x",
+    "/bin/r? -rf x",
+    "/bin/r[m] -rf x",
+    "{rm,-rf,x}",
+    "~/bin/rm -rf x",
+    "$'\\x72m' -rf x",
+    "'rm' -rf x",
+    "r''m -rf x",
+    "\\rm -rf x",
+    "r\\\nm -rf x",
+    "echo a &&\nrm -rf x",
+    "rm${IFS}-rf x",
+    "trap 'rm -rf x' EXIT",
+    "function f { rm -rf x; }; f",
+    "f() { rm -rf x; }; f",
+    "g() ( ls ); g",
+    "shopt -s expand_aliases; alias ls='rm -rf x'\nls",
+    "hash -p /bin/rm ls; ls -rf x",
+    "exec rm -rf x",
+    "nohup rm -rf x",
+    "echo x | xargs rm",
+    "find . -exec rm {} +",
+    "cat <<EOF\nrm -rf x\nEOF",
+    "> out rm -rf x",
+    "ls |& rm x",
+    "mapfile -C 'rm -rf x' -c 1 < f",
+    "source ./s.sh",
+    ". ./s.sh",
+]
+
+
+@pytest.mark.parametrize("command", RUNS_RM)
+def test_the_filter_never_skips_a_line_that_may_run_the_pattern(command: str) -> None:
+    assert commandfilter.matches(["rm *"], command)
+
+
+@pytest.mark.parametrize("command", [
+    "ls -la", "npm test && echo ok", "echo 'rm -rf x'", "ls *.txt", "echo $HOME",
+    "for d in a; do echo $d; done", "[[ -f x ]] && ls", "# rm -rf x\nls", "X=rm ls",
+])
+def test_the_filter_skips_lines_it_reads_for_certain(command: str) -> None:
+    assert not commandfilter.matches(["rm *"], command)
+
+
+def test_an_expanded_argument_may_match_a_pattern_that_reaches_past_the_program() -> None:
+    assert commandfilter.matches(["git push*"], "git $P --force")
+    assert not commandfilter.matches(["git push*"], "ls $P")
+    assert not commandfilter.matches(["git push*"], "git status --short")
+
+
 def _script(root: Path, name: str, body: str) -> Path:
     path = root / ".hookwrap" / "hooks" / f"{name}.py"
     path.parent.mkdir(parents=True, exist_ok=True)
