@@ -19,7 +19,7 @@ from hookwrap.hooktest import run_hook_test
 from hookwrap.manifest import Manifest
 from hookwrap.platforms import Platform
 from hookwrap.project import add_plan, init_plan, sync_plan
-from hookwrap.resident import DOWN, OTHER, UP, server_state, service_text
+from hookwrap.resident import DOWN, HUNG, OTHER, UP, server_state, service_text
 from hookwrap.server import HookServer
 
 # --- the filter's rule -----------------------------------------------------------------------
@@ -263,6 +263,64 @@ def test_server_state_tells_up_down_and_another_project(served, tmp_path: Path) 
         probe.bind(("127.0.0.1", 0))
         free = probe.getsockname()[1]
     assert server_state(root, free).state == DOWN
+
+
+SLEEPING_HOOK = """\
+import time
+
+def hook(event):
+    time.sleep(float(event.tool_input["command"]))
+    return None
+"""
+
+
+def _post_in_background(port: int, name: str, payload: dict) -> tuple[threading.Thread, list]:
+    answers: list = []
+    thread = threading.Thread(target=lambda: answers.append(_post(port, name, payload)))
+    thread.start()
+    return thread, answers
+
+
+def test_a_hung_hook_fails_the_other_calls_at_once_and_shows_in_health(served) -> None:
+    import time
+
+    root, port = served
+    (root / "hookwrap.toml").write_text(BASE + "[hooks.slow]\ntimeout = 1\n"
+                                        "[hooks.rec]\ntimeout = 30\n")
+    _script(root, "slow", SLEEPING_HOOK)
+    thread, answers = _post_in_background(port, "slow", _payload(root, "2.5"))
+    time.sleep(0.2)
+    started = time.monotonic()
+    status, body = _post(port, "rec", _payload(root))
+    waited = time.monotonic() - started
+    # rec may wait 28 s, but slow outlives its own 1 s timeout: rec fails as soon as it does.
+    assert status == 503 and "'slow'" in body and "timeout of 1 s" in body
+    assert waited < 2.0
+    state = server_state(root, port)
+    assert state.state == HUNG and "'slow'" in state.detail
+    thread.join()
+    assert answers == [(200, "{}")]
+    assert _post(port, "rec", _payload(root))[0] == 200
+    assert server_state(root, port).state == UP
+
+
+def test_a_call_waits_for_a_slow_one_only_within_its_own_timeout(served) -> None:
+    import time
+
+    root, port = served
+    (root / "hookwrap.toml").write_text(BASE + "[hooks.slow]\ntimeout = 30\n"
+                                        "[hooks.rec]\ntimeout = 3\n")
+    _script(root, "slow", SLEEPING_HOOK)
+    thread, answers = _post_in_background(port, "slow", _payload(root, "2.5"))
+    time.sleep(0.2)
+    assert server_state(root, port).state == UP  # slow, not hung
+    started = time.monotonic()
+    status, body = _post(port, "rec", _payload(root))
+    # rec's timeout is 3 s: it gives up 2 s before Claude would, with an answer that says why.
+    assert status == 503 and "still runs after 1 s" in body
+    assert 0.8 < time.monotonic() - started < 2.0
+    thread.join()
+    assert answers == [(200, "{}")]
 
 
 # --- manifest, registrations, ownership --------------------------------------------------------

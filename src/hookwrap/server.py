@@ -38,6 +38,49 @@ _MAX_BODY = 64 * 1024 * 1024
 # Hooks were written for a process of their own: one call at a time, as the process-wide
 # state a call changes (cwd, environment, file descriptor 1) is not shared safely.
 _CALL_LOCK = threading.Lock()
+# A call waits for the one running at most its own timeout minus this margin (never less than
+# _MIN_WAIT), so the server answers 503 before the CLI gives up on the call; it stops waiting
+# at once when the running call has outlived its own timeout (hung).
+_WAIT_MARGIN = 2.0
+_MIN_WAIT = 0.5
+_POLL = 0.1
+
+
+class Busy(Exception):
+    """Another hook's call holds the server past this call's wait: answered with HTTP 503."""
+
+
+class _Running:
+    """The call that holds _CALL_LOCK: which hook, since when (monotonic), its timeout."""
+
+    __slots__ = ("name", "started", "timeout")
+
+    def __init__(self, name: str, timeout: float) -> None:
+        import time
+
+        self.name = name
+        self.started = time.monotonic()
+        self.timeout = timeout
+
+    def seconds(self) -> float:
+        import time
+
+        return time.monotonic() - self.started
+
+    def hung(self) -> bool:
+        return self.seconds() > self.timeout
+
+
+_running: list[_Running] = []  # the call holding _CALL_LOCK, if any (a list: no global statement)
+
+
+def busy() -> dict[str, Any] | None:
+    """The running call, as /hookwrap/health shows it; None when the server is idle."""
+    current = _running[0] if _running else None
+    if current is None:
+        return None
+    return {"hook": current.name, "seconds": round(current.seconds(), 3),
+            "timeout": current.timeout, "hung": current.hung()}
 
 
 def route(platform: str, name: str) -> str:
@@ -68,10 +111,32 @@ class HookLoader:
     def __init__(self, root: str) -> None:
         self.root = root
         self._loaded: dict[str, _Loaded] = {}
+        self._timeouts: dict[str, tuple[tuple[int, int] | None, float]] = {}
         self._lock = threading.Lock()
 
     def script(self, name: str) -> str:
         return os.path.join(self.root, ".hookwrap", "hooks", f"{name}.py")
+
+    def timeout(self, name: str) -> float:
+        """``name``'s timeout in hookwrap.toml (what the CLI waits for an answer), in seconds."""
+        from .options import DEFAULT_TIMEOUT, manifest_entry
+
+        path = os.path.join(self.root, "hookwrap.toml")
+        try:
+            info = os.stat(path)
+            stamp: tuple[int, int] | None = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamp = None
+        with self._lock:
+            cached = self._timeouts.get(name)
+            if cached is not None and cached[0] == stamp:
+                return cached[1]
+        value = manifest_entry(self.root, name).get("timeout")
+        valid = isinstance(value, int) and not isinstance(value, bool) and value > 0
+        seconds = float(value) if valid else float(DEFAULT_TIMEOUT)
+        with self._lock:
+            self._timeouts[name] = (stamp, seconds)
+        return seconds
 
     def get(self, name: str) -> Callable[..., Any]:
         """The hook function; OSError when the script is missing, any error its import raises."""
@@ -142,13 +207,38 @@ def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str
     """The JSON document a command run of ``name`` would print for ``raw``."""
     from .runner import _run
 
-    with _CALL_LOCK:
+    timeout = loader.timeout(name)
+    _acquire(timeout)
+    try:
+        _running.append(_Running(name, timeout))
         hook = loader.get(name)
         context = _CallContext(platform, loader.root, cwd)
         with context:
             _run(hook, platform, raw)
             text = context.answer()
+    finally:
+        _running.clear()
+        _CALL_LOCK.release()
     return text.strip() or "{}"
+
+
+def _acquire(timeout: float) -> None:
+    """Take _CALL_LOCK, or raise Busy: when the running call has outlived its own timeout, or
+    when this call has waited all it may (its ``timeout`` less a margin)."""
+    import time
+
+    deadline = time.monotonic() + max(_MIN_WAIT, timeout - _WAIT_MARGIN)
+    while True:
+        left = deadline - time.monotonic()
+        if _CALL_LOCK.acquire(timeout=max(0.0, min(_POLL, left))):
+            return
+        current = _running[0] if _running else None
+        if current is not None and current.hung():
+            raise Busy(f"hook {current.name!r} has run for {current.seconds():.0f} s, past its "
+                       f"timeout of {current.timeout:g} s: restart the server")
+        if left <= 0:
+            what = f"hook {current.name!r}" if current is not None else "another call"
+            raise Busy(f"{what} still runs after {max(_MIN_WAIT, timeout - _WAIT_MARGIN):g} s")
 
 
 def _project_of(cwd: str) -> str:
@@ -183,7 +273,9 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path != HEALTH_PATH:
             self._send(404, {"error": f"no route {self.path}"})
             return
-        self._send(200, {"service": SERVICE, "root": self.server.root, "pid": os.getpid()})
+        running = busy()
+        self._send(200, {"service": SERVICE, "root": self.server.root, "pid": os.getpid(),
+                         "busy": running, "hung": bool(running and running["hung"])})
 
     def do_POST(self) -> None:
         match = _ROUTE.match(self.path)
@@ -217,6 +309,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             text = answer(self.server.loader, platform, name, raw, self._cwd(raw))
+        except Busy as error:  # a hung or slow call holds the server: fail, do not queue
+            self.server.log(f"{name}: not run: {error}")
+            self._send(503, {"error": str(error)})
+            return
         except BaseException as error:  # a broken script: fail as a command run would
             self.server.log(f"{name}: cannot run {self.server.loader.script(name)}: "
                             f"{type(error).__name__}: {error}")
