@@ -265,6 +265,37 @@ def test_server_state_tells_up_down_and_another_project(served, tmp_path: Path) 
     assert server_state(root, free).state == DOWN
 
 
+HELPER_HOOK = """\
+import sys
+import rules  # from the script's own directory, as in a command run
+from hookwrap import HookOutput
+
+def hook(event):
+    sys.path.insert(0, "/nonexistent/hookwrap-test")  # a call's change must not last
+    return HookOutput(context=rules.WORD)
+"""
+
+
+def test_a_changed_helper_module_is_imported_again_and_sys_path_stays_put(served) -> None:
+    import sys
+
+    root, port = served
+    _script(root, "helped", HELPER_HOOK)
+    helper = root / ".hookwrap" / "hooks" / "rules.py"
+    helper.write_text('WORD = "FIRST"\n')
+    path_before = list(sys.path)
+    for _ in range(3):
+        status, body = _post(port, "helped", _payload(root))
+        assert status == 200 and "FIRST" in body
+    assert sys.path == path_before
+    helper.write_text('WORD = "SECOND-VERSION"\n')  # another size: a new stamp
+    status, body = _post(port, "helped", _payload(root))
+    assert status == 200 and "SECOND-VERSION" in body
+    assert sys.path == path_before
+    assert "rules" in sys.modules
+    sys.modules.pop("rules")  # the test process is the server's: leave no helper behind
+
+
 SLEEPING_HOOK = """\
 import time
 

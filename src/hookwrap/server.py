@@ -110,7 +110,10 @@ class HookLoader:
 
     def __init__(self, root: str) -> None:
         self.root = root
+        self.hooks = os.path.join(root, ".hookwrap", "hooks")
         self._loaded: dict[str, _Loaded] = {}
+        # Helper modules the scripts imported from .hookwrap/hooks/, with their file's stamp.
+        self._helpers: dict[str, tuple[int, int] | None] = {}
         self._timeouts: dict[str, tuple[tuple[int, int] | None, float]] = {}
         self._lock = threading.Lock()
 
@@ -144,11 +147,53 @@ class HookLoader:
         info = os.stat(path)
         stamp = (info.st_mtime_ns, info.st_size)
         with self._lock:
+            if self._helpers_changed():
+                self._forget_helpers()
             loaded = self._loaded.get(name)
             if loaded is None or loaded.stamp != stamp:
                 loaded = _Loaded(stamp, _import(path, name))
                 self._loaded[name] = loaded
             return loaded.hook
+
+    def note_helpers(self) -> None:
+        """Record the stamp of each helper module a call imported for the first time."""
+        with self._lock:
+            for module, path in self._helper_modules().items():
+                if module not in self._helpers:
+                    self._helpers[module] = _stamp(path)
+
+    def _helper_modules(self) -> dict[str, str]:
+        """Modules imported from .hookwrap/hooks/ (not the scripts themselves): their files."""
+        prefix = self.hooks + os.sep
+        found = {}
+        for module, value in list(sys.modules.items()):
+            path = getattr(value, "__file__", None)
+            if isinstance(path, str) and path.startswith(prefix) \
+                    and not module.startswith("hookwrap_resident."):
+                found[module] = path
+        return found
+
+    def _helpers_changed(self) -> bool:
+        return any(module in self._helpers and self._helpers[module] != _stamp(path)
+                   for module, path in self._helper_modules().items())
+
+    def _forget_helpers(self) -> None:
+        """Drop every helper module and every script: each script imports them afresh."""
+        import importlib
+
+        for module in self._helper_modules():
+            sys.modules.pop(module, None)
+        self._helpers.clear()
+        self._loaded.clear()
+        importlib.invalidate_caches()
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size)
 
 
 def _import(path: str, name: str) -> Callable[..., Any]:
@@ -209,14 +254,20 @@ def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str
 
     timeout = loader.timeout(name)
     _acquire(timeout)
+    saved_path = list(sys.path)
     try:
         _running.append(_Running(name, timeout))
+        # As in a command run, the script's directory comes first on the import path (its
+        # helper modules import), and whatever the call adds to sys.path does not last.
+        sys.path.insert(0, loader.hooks)
         hook = loader.get(name)
         context = _CallContext(platform, loader.root, cwd)
         with context:
             _run(hook, platform, raw)
             text = context.answer()
+        loader.note_helpers()
     finally:
+        sys.path[:] = saved_path
         _running.clear()
         _CALL_LOCK.release()
     return text.strip() or "{}"
