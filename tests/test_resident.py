@@ -247,6 +247,24 @@ def test_only_a_json_request_to_this_host_runs_a_hook(served) -> None:
     assert _post(port, "rec", _payload(root), {"Content-Type": "application/json; charset=utf-8"})[0] == 200
 
 
+def test_health_answers_only_a_request_to_this_host(served) -> None:
+    root, port = served
+
+    def health(host: str) -> tuple[int, str]:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/hookwrap/health",
+                                         headers={"Host": host})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    status, body = health(f"rebound.example:{port}")
+    assert status == 403 and str(root) not in body  # a rebinding page learns nothing
+    status, body = health(f"127.0.0.1:{port}")
+    assert status == 200 and json.loads(body)["root"] == str(root.resolve())
+
+
 def test_a_missing_or_broken_script_is_a_failure_not_an_answer(served) -> None:
     root, port = served
     assert _post(port, "nosuch", _payload(root))[0] == 500

@@ -320,7 +320,18 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def _wrong_host(self) -> bool:
+        """Answer 403 when the request is not addressed to this very host and port: a page
+        that rebinds its DNS name to 127.0.0.1 shows its own name in Host."""
+        expected = f"{HOST}:{self.server.server_address[1]}"
+        if self.headers.get("Host") == expected:
+            return False
+        self._send(403, {"error": f"Host must be {expected}"})
+        return True
+
     def do_GET(self) -> None:
+        if self._wrong_host():
+            return
         if self.path != HEALTH_PATH:
             self._send(404, {"error": f"no route {self.path}"})
             return
@@ -342,8 +353,7 @@ class _Handler(BaseHTTPRequestHandler):
         if content_type != "application/json":
             self._send(415, {"error": "Content-Type must be application/json"})
             return
-        if self.headers.get("Host") != f"{HOST}:{self.server.server_address[1]}":
-            self._send(403, {"error": f"Host must be {HOST}:{self.server.server_address[1]}"})
+        if self._wrong_host():
             return
         try:
             length = int(self.headers.get("Content-Length") or 0)
