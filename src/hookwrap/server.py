@@ -135,8 +135,9 @@ class HookLoader:
             if cached is not None and cached[0] == stamp:
                 return cached[1]
         value = manifest_entry(self.root, name).get("timeout")
-        valid = isinstance(value, int) and not isinstance(value, bool) and value > 0
-        seconds = float(value) if valid else float(DEFAULT_TIMEOUT)
+        seconds = float(DEFAULT_TIMEOUT)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            seconds = float(value)
         with self._lock:
             self._timeouts[name] = (stamp, seconds)
         return seconds
