@@ -27,7 +27,7 @@ _INDIRECT = frozenset((
     "ksh", "mksh", "fish", "busybox", "watch", "stdbuf", "setsid", "chroot", "su", "find",
     "parallel", "flock", "script", "unbuffer", "strace", "ltrace", "trap", "alias", "unalias",
     "shopt", "hash", "enable", "function", "coproc", "declare", "typeset", "export", "readonly",
-    "local", "fc", "compgen", "complete", "mapfile", "readarray",
+    "local", "fc", "compgen", "complete", "mapfile", "readarray", "let",
 ))
 # Reserved words that may open a simple command: the command is what follows them.
 _LEADING = frozenset(("!", "{", "}", "do", "done", "then", "else", "elif", "fi", "if", "while",
@@ -36,7 +36,9 @@ _LEADING = frozenset(("!", "{", "}", "do", "done", "then", "else", "elif", "fi",
 _NOT_A_COMMAND = frozenset(("for", "select", "case", "in"))
 _OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "&", "|", ";", "(", ")", "\n")
 # A program word the filter reads for certain: plain characters, no quote, expansion or glob.
-_PLAIN_PROGRAM = re.compile(r"[A-Za-z0-9_./+@:,=-]+|\[\[?")
+# No `=` (zsh expands `=rm` to rm's path), no `#` (a comment only where the shell reads one:
+# zsh's interactive_comments), no `[[` (its -eq evaluates a variable's text as arithmetic).
+_PLAIN_PROGRAM = re.compile(r"[A-Za-z0-9_./+@:,-]+|\[")
 # Characters that make an argument's text uncertain (an expansion or a glob may change it).
 _UNCERTAIN = frozenset("$*?[{~\\")
 _cache: dict[str, tuple[float, dict[str, list[str]]]] = {}
@@ -100,9 +102,6 @@ def _tokens(command: str) -> list[_Word | str] | None:
         if char in " \t\r":
             end_word()
             i += 1
-        elif char == "#" and not started:
-            while i < n and command[i] != "\n":
-                i += 1
         elif char in ";&|()\n":
             end_word()
             operator = next(op for op in _OPERATORS if command.startswith(op, i))
@@ -172,8 +171,8 @@ def _simple_commands(command: str) -> list[_Simple] | None:
     if tokens is None:
         return None
     for before, after in zip(tokens, tokens[1:]):
-        if before == "(" and after == ")":
-            return None  # a function definition: a later word may run its body
+        if before == "(" and after in ("(", ")"):
+            return None  # a function definition (a later word may run its body), or ((...))
     found: list[_Simple] = []
     current: list[_Word] = []
     for token in [*tokens, ";"]:
