@@ -19,7 +19,7 @@ from hookwrap.hooktest import run_hook_test
 from hookwrap.manifest import Manifest
 from hookwrap.platforms import Platform
 from hookwrap.project import add_plan, init_plan, sync_plan
-from hookwrap.resident import DOWN, OTHER, UP, server_state, service_text
+from hookwrap.resident import DOWN, HUNG, OTHER, UP, server_state, service_text
 from hookwrap.server import HookServer
 
 # --- the filter's rule -----------------------------------------------------------------------
@@ -66,6 +66,81 @@ def test_a_pattern_is_a_glob_over_the_whole_simple_command() -> None:
     assert commandfilter.matches(["npm test", "git *"], "npm test")
     assert not commandfilter.matches(["npm test"], "npm test --watch")
     assert commandfilter.sub_commands("A=1 B=2 /bin/ls -l; echo x|wc") == ["ls -l", "echo x", "wc"]
+
+
+# Lines that run `rm` in a way the first word does not show: a filter for "rm *" must never
+# skip them (each is either read as running rm, or not read for certain).
+RUNS_RM = [
+    "for d in b; do rm -rf $d; done",
+    "if true; then rm -rf x; fi",
+    "if ! rm -rf x; then :; fi",
+    "until false; do rm -rf x; done",
+    "while true; do rm -rf x; done",
+    "select s in a; do rm -rf x; done",
+    "case a in a) rm -rf x;; esac",
+    "case a in (a) rm -rf x;; esac",
+    "coproc rm -rf x",
+    "coproc N { rm -rf x; }",
+    "{ rm -rf x; }",
+    "( rm -rf x )",
+    "! rm -rf x",
+    "time rm -rf x",
+    "(( x = 1 )) && rm -rf x",
+    "X=rm; $X -rf x",
+    "${X} -rf x",
+    "/bin/r? -rf x",
+    "/bin/r[m] -rf x",
+    "{rm,-rf,x}",
+    "~/bin/rm -rf x",
+    "$'\\x72m' -rf x",
+    "'rm' -rf x",
+    "r''m -rf x",
+    "\\rm -rf x",
+    "r\\\nm -rf x",
+    "echo a &&\nrm -rf x",
+    "rm${IFS}-rf x",
+    "trap 'rm -rf x' EXIT",
+    "function f { rm -rf x; }; f",
+    "f() { rm -rf x; }; f",
+    "g() ( ls ); g",
+    "shopt -s expand_aliases; alias ls='rm -rf x'\nls",
+    "hash -p /bin/rm ls; ls -rf x",
+    "exec rm -rf x",
+    "nohup rm -rf x",
+    "echo x | xargs rm",
+    "find . -exec rm {} +",
+    "cat <<EOF\nrm -rf x\nEOF",
+    "> out rm -rf x",
+    "ls |& rm x",
+    "mapfile -C 'rm -rf x' -c 1 < f",
+    "source ./s.sh",
+    ". ./s.sh",
+    "=rm -rf x",
+    "ls # ; rm -rf x",
+    "# comment\nrm -rf x",
+    "read X < f; (( X ))",
+    "[[ $X -eq 1 ]]",
+    "let X",
+]
+
+
+@pytest.mark.parametrize("command", RUNS_RM)
+def test_the_filter_never_skips_a_line_that_may_run_the_pattern(command: str) -> None:
+    assert commandfilter.matches(["rm *"], command)
+
+
+@pytest.mark.parametrize("command", [
+    "ls -la", "npm test && echo ok", "echo 'rm -rf x'", "ls *.txt", "echo $HOME",
+    "for d in a; do echo $d; done", "[ -f x ] && ls", "X=rm ls",
+])
+def test_the_filter_skips_lines_it_reads_for_certain(command: str) -> None:
+    assert not commandfilter.matches(["rm *"], command)
+
+
+def test_an_expanded_argument_may_match_a_pattern_that_reaches_past_the_program() -> None:
+    assert commandfilter.matches(["git push*"], "git $P --force")
+    assert not commandfilter.matches(["git push*"], "ls $P")
+    assert not commandfilter.matches(["git push*"], "git status --short")
 
 
 def _script(root: Path, name: str, body: str) -> Path:
@@ -178,6 +253,24 @@ def test_only_a_json_request_to_this_host_runs_a_hook(served) -> None:
     assert _post(port, "rec", _payload(root), {"Content-Type": "application/json; charset=utf-8"})[0] == 200
 
 
+def test_health_answers_only_a_request_to_this_host(served) -> None:
+    root, port = served
+
+    def health(host: str) -> tuple[int, str]:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/hookwrap/health",
+                                         headers={"Host": host})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    status, body = health(f"rebound.example:{port}")
+    assert status == 403 and str(root) not in body  # a rebinding page learns nothing
+    status, body = health(f"127.0.0.1:{port}")
+    assert status == 200 and json.loads(body)["root"] == str(root.resolve())
+
+
 def test_a_missing_or_broken_script_is_a_failure_not_an_answer(served) -> None:
     root, port = served
     assert _post(port, "nosuch", _payload(root))[0] == 500
@@ -194,6 +287,95 @@ def test_server_state_tells_up_down_and_another_project(served, tmp_path: Path) 
         probe.bind(("127.0.0.1", 0))
         free = probe.getsockname()[1]
     assert server_state(root, free).state == DOWN
+
+
+HELPER_HOOK = """\
+import sys
+import rules  # from the script's own directory, as in a command run
+from hookwrap import HookOutput
+
+def hook(event):
+    sys.path.insert(0, "/nonexistent/hookwrap-test")  # a call's change must not last
+    return HookOutput(context=rules.WORD)
+"""
+
+
+def test_a_changed_helper_module_is_imported_again_and_sys_path_stays_put(served) -> None:
+    import sys
+
+    root, port = served
+    _script(root, "helped", HELPER_HOOK)
+    helper = root / ".hookwrap" / "hooks" / "rules.py"
+    helper.write_text('WORD = "FIRST"\n')
+    path_before = list(sys.path)
+    for _ in range(3):
+        status, body = _post(port, "helped", _payload(root))
+        assert status == 200 and "FIRST" in body
+    assert sys.path == path_before
+    helper.write_text('WORD = "SECOND-VERSION"\n')  # another size: a new stamp
+    status, body = _post(port, "helped", _payload(root))
+    assert status == 200 and "SECOND-VERSION" in body
+    assert sys.path == path_before
+    assert "rules" in sys.modules
+    sys.modules.pop("rules")  # the test process is the server's: leave no helper behind
+
+
+SLEEPING_HOOK = """\
+import time
+
+def hook(event):
+    time.sleep(float(event.tool_input["command"]))
+    return None
+"""
+
+
+def _post_in_background(port: int, name: str, payload: dict) -> tuple[threading.Thread, list]:
+    answers: list = []
+    thread = threading.Thread(target=lambda: answers.append(_post(port, name, payload)))
+    thread.start()
+    return thread, answers
+
+
+def test_a_hung_hook_fails_the_other_calls_at_once_and_shows_in_health(served) -> None:
+    import time
+
+    root, port = served
+    (root / "hookwrap.toml").write_text(BASE + "[hooks.slow]\ntimeout = 1\n"
+                                        "[hooks.rec]\ntimeout = 30\n")
+    _script(root, "slow", SLEEPING_HOOK)
+    thread, answers = _post_in_background(port, "slow", _payload(root, "2.5"))
+    time.sleep(0.2)
+    started = time.monotonic()
+    status, body = _post(port, "rec", _payload(root))
+    waited = time.monotonic() - started
+    # rec may wait 28 s, but slow outlives its own 1 s timeout: rec fails as soon as it does.
+    assert status == 503 and "'slow'" in body and "timeout of 1 s" in body
+    assert waited < 2.0
+    state = server_state(root, port)
+    assert state.state == HUNG and "'slow'" in state.detail
+    thread.join()
+    assert answers == [(200, "{}")]
+    assert _post(port, "rec", _payload(root))[0] == 200
+    assert server_state(root, port).state == UP
+
+
+def test_a_call_waits_for_a_slow_one_only_within_its_own_timeout(served) -> None:
+    import time
+
+    root, port = served
+    (root / "hookwrap.toml").write_text(BASE + "[hooks.slow]\ntimeout = 30\n"
+                                        "[hooks.rec]\ntimeout = 3\n")
+    _script(root, "slow", SLEEPING_HOOK)
+    thread, answers = _post_in_background(port, "slow", _payload(root, "2.5"))
+    time.sleep(0.2)
+    assert server_state(root, port).state == UP  # slow, not hung
+    started = time.monotonic()
+    status, body = _post(port, "rec", _payload(root))
+    # rec's timeout is 3 s: it gives up 2 s before Claude would, with an answer that says why.
+    assert status == 503 and "still runs after 1 s" in body
+    assert 0.8 < time.monotonic() - started < 2.0
+    thread.join()
+    assert answers == [(200, "{}")]
 
 
 # --- manifest, registrations, ownership --------------------------------------------------------

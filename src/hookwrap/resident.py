@@ -54,6 +54,12 @@ def server_state(root: Path, port: int, *, timeout: float = 2.0) -> ServerState:
     served = str(data.get("root", ""))
     if os.path.realpath(served) != os.path.realpath(root):
         return ServerState(OTHER, f"{where} is a hookwrap server for {served}, not this project")
+    running = data.get("busy")
+    if data.get("hung") and isinstance(running, dict):
+        return ServerState(HUNG, f"{where} serves this project (pid {data.get('pid')}) but hook "
+                           f"{running.get('hook')!r} has run for {running.get('seconds')} s, past "
+                           f"its timeout of {running.get('timeout')} s: every resident hook "
+                           "waits on it; restart the server")
     return ServerState(UP, f"{where} serves this project (pid {data.get('pid')})")
 
 

@@ -38,6 +38,49 @@ _MAX_BODY = 64 * 1024 * 1024
 # Hooks were written for a process of their own: one call at a time, as the process-wide
 # state a call changes (cwd, environment, file descriptor 1) is not shared safely.
 _CALL_LOCK = threading.Lock()
+# A call waits for the one running at most its own timeout minus this margin (never less than
+# _MIN_WAIT), so the server answers 503 before the CLI gives up on the call; it stops waiting
+# at once when the running call has outlived its own timeout (hung).
+_WAIT_MARGIN = 2.0
+_MIN_WAIT = 0.5
+_POLL = 0.1
+
+
+class Busy(Exception):
+    """Another hook's call holds the server past this call's wait: answered with HTTP 503."""
+
+
+class _Running:
+    """The call that holds _CALL_LOCK: which hook, since when (monotonic), its timeout."""
+
+    __slots__ = ("name", "started", "timeout")
+
+    def __init__(self, name: str, timeout: float) -> None:
+        import time
+
+        self.name = name
+        self.started = time.monotonic()
+        self.timeout = timeout
+
+    def seconds(self) -> float:
+        import time
+
+        return time.monotonic() - self.started
+
+    def hung(self) -> bool:
+        return self.seconds() > self.timeout
+
+
+_running: list[_Running] = []  # the call holding _CALL_LOCK, if any (a list: no global statement)
+
+
+def busy() -> dict[str, Any] | None:
+    """The running call, as /hookwrap/health shows it; None when the server is idle."""
+    current = _running[0] if _running else None
+    if current is None:
+        return None
+    return {"hook": current.name, "seconds": round(current.seconds(), 3),
+            "timeout": current.timeout, "hung": current.hung()}
 
 
 def route(platform: str, name: str) -> str:
@@ -67,11 +110,37 @@ class HookLoader:
 
     def __init__(self, root: str) -> None:
         self.root = root
+        self.hooks = os.path.join(root, ".hookwrap", "hooks")
         self._loaded: dict[str, _Loaded] = {}
+        # Helper modules the scripts imported from .hookwrap/hooks/, with their file's stamp.
+        self._helpers: dict[str, tuple[int, int] | None] = {}
+        self._timeouts: dict[str, tuple[tuple[int, int] | None, float]] = {}
         self._lock = threading.Lock()
 
     def script(self, name: str) -> str:
         return os.path.join(self.root, ".hookwrap", "hooks", f"{name}.py")
+
+    def timeout(self, name: str) -> float:
+        """``name``'s timeout in hookwrap.toml (what the CLI waits for an answer), in seconds."""
+        from .options import DEFAULT_TIMEOUT, manifest_entry
+
+        path = os.path.join(self.root, "hookwrap.toml")
+        try:
+            info = os.stat(path)
+            stamp: tuple[int, int] | None = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamp = None
+        with self._lock:
+            cached = self._timeouts.get(name)
+            if cached is not None and cached[0] == stamp:
+                return cached[1]
+        value = manifest_entry(self.root, name).get("timeout")
+        seconds = float(DEFAULT_TIMEOUT)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            seconds = float(value)
+        with self._lock:
+            self._timeouts[name] = (stamp, seconds)
+        return seconds
 
     def get(self, name: str) -> Callable[..., Any]:
         """The hook function; OSError when the script is missing, any error its import raises."""
@@ -79,11 +148,53 @@ class HookLoader:
         info = os.stat(path)
         stamp = (info.st_mtime_ns, info.st_size)
         with self._lock:
+            if self._helpers_changed():
+                self._forget_helpers()
             loaded = self._loaded.get(name)
             if loaded is None or loaded.stamp != stamp:
                 loaded = _Loaded(stamp, _import(path, name))
                 self._loaded[name] = loaded
             return loaded.hook
+
+    def note_helpers(self) -> None:
+        """Record the stamp of each helper module a call imported for the first time."""
+        with self._lock:
+            for module, path in self._helper_modules().items():
+                if module not in self._helpers:
+                    self._helpers[module] = _stamp(path)
+
+    def _helper_modules(self) -> dict[str, str]:
+        """Modules imported from .hookwrap/hooks/ (not the scripts themselves): their files."""
+        prefix = self.hooks + os.sep
+        found = {}
+        for module, value in list(sys.modules.items()):
+            path = getattr(value, "__file__", None)
+            if isinstance(path, str) and path.startswith(prefix) \
+                    and not module.startswith("hookwrap_resident."):
+                found[module] = path
+        return found
+
+    def _helpers_changed(self) -> bool:
+        return any(module in self._helpers and self._helpers[module] != _stamp(path)
+                   for module, path in self._helper_modules().items())
+
+    def _forget_helpers(self) -> None:
+        """Drop every helper module and every script: each script imports them afresh."""
+        import importlib
+
+        for module in self._helper_modules():
+            sys.modules.pop(module, None)
+        self._helpers.clear()
+        self._loaded.clear()
+        importlib.invalidate_caches()
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size)
 
 
 def _import(path: str, name: str) -> Callable[..., Any]:
@@ -142,13 +253,44 @@ def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str
     """The JSON document a command run of ``name`` would print for ``raw``."""
     from .runner import _run
 
-    with _CALL_LOCK:
+    timeout = loader.timeout(name)
+    _acquire(timeout)
+    saved_path = list(sys.path)
+    try:
+        _running.append(_Running(name, timeout))
+        # As in a command run, the script's directory comes first on the import path (its
+        # helper modules import), and whatever the call adds to sys.path does not last.
+        sys.path.insert(0, loader.hooks)
         hook = loader.get(name)
         context = _CallContext(platform, loader.root, cwd)
         with context:
             _run(hook, platform, raw)
             text = context.answer()
+        loader.note_helpers()
+    finally:
+        sys.path[:] = saved_path
+        _running.clear()
+        _CALL_LOCK.release()
     return text.strip() or "{}"
+
+
+def _acquire(timeout: float) -> None:
+    """Take _CALL_LOCK, or raise Busy: when the running call has outlived its own timeout, or
+    when this call has waited all it may (its ``timeout`` less a margin)."""
+    import time
+
+    deadline = time.monotonic() + max(_MIN_WAIT, timeout - _WAIT_MARGIN)
+    while True:
+        left = deadline - time.monotonic()
+        if _CALL_LOCK.acquire(timeout=max(0.0, min(_POLL, left))):
+            return
+        current = _running[0] if _running else None
+        if current is not None and current.hung():
+            raise Busy(f"hook {current.name!r} has run for {current.seconds():.0f} s, past its "
+                       f"timeout of {current.timeout:g} s: restart the server")
+        if left <= 0:
+            what = f"hook {current.name!r}" if current is not None else "another call"
+            raise Busy(f"{what} still runs after {max(_MIN_WAIT, timeout - _WAIT_MARGIN):g} s")
 
 
 def _project_of(cwd: str) -> str:
@@ -179,11 +321,24 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def _wrong_host(self) -> bool:
+        """Answer 403 when the request is not addressed to this very host and port: a page
+        that rebinds its DNS name to 127.0.0.1 shows its own name in Host."""
+        expected = f"{HOST}:{self.server.server_address[1]}"
+        if self.headers.get("Host") == expected:
+            return False
+        self._send(403, {"error": f"Host must be {expected}"})
+        return True
+
     def do_GET(self) -> None:
+        if self._wrong_host():
+            return
         if self.path != HEALTH_PATH:
             self._send(404, {"error": f"no route {self.path}"})
             return
-        self._send(200, {"service": SERVICE, "root": self.server.root, "pid": os.getpid()})
+        running = busy()
+        self._send(200, {"service": SERVICE, "root": self.server.root, "pid": os.getpid(),
+                         "busy": running, "hung": bool(running and running["hung"])})
 
     def do_POST(self) -> None:
         match = _ROUTE.match(self.path)
@@ -199,8 +354,7 @@ class _Handler(BaseHTTPRequestHandler):
         if content_type != "application/json":
             self._send(415, {"error": "Content-Type must be application/json"})
             return
-        if self.headers.get("Host") != f"{HOST}:{self.server.server_address[1]}":
-            self._send(403, {"error": f"Host must be {HOST}:{self.server.server_address[1]}"})
+        if self._wrong_host():
             return
         try:
             length = int(self.headers.get("Content-Length") or 0)
@@ -217,6 +371,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             text = answer(self.server.loader, platform, name, raw, self._cwd(raw))
+        except Busy as error:  # a hung or slow call holds the server: fail, do not queue
+            self.server.log(f"{name}: not run: {error}")
+            self._send(503, {"error": str(error)})
+            return
         except BaseException as error:  # a broken script: fail as a command run would
             self.server.log(f"{name}: cannot run {self.server.loader.script(name)}: "
                             f"{type(error).__name__}: {error}")

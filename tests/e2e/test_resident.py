@@ -200,3 +200,50 @@ def test_the_runtime_filter_skips_other_commands_on_gemini(gemini: Agent, repo: 
     assert [line["tool_input"]["command"] for line in repo.log_lines("audit")] == \
         ["echo two > b.txt && git status"]
     assert (repo.root / "a.txt").exists() and (repo.root / "b.txt").exists()
+
+
+STUCK_HOOK = '''\
+import os, sys, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+from hookwrap import main
+
+def hook(event):
+    if event.tool_input.get("command") == "hang":
+        time.sleep(60)
+    return None
+
+if __name__ == "__main__":
+    raise SystemExit(main(hook))
+'''
+
+
+def test_a_hung_resident_hook_makes_the_guard_fail_closed_at_once(claude: Agent, resident) -> None:
+    import http.client
+
+    repo, server = resident
+    repo.add("before_tool", "guard", "--resident")
+    repo.add("after_agent", "stuck", "--timeout", "1")  # its timeout is what the server reads
+    repo.script("stuck").write_text(STUCK_HOOK, encoding="utf-8")
+    server.start()
+    payload = json.dumps({"session_id": "s", "cwd": str(repo.root), "hook_event_name": "PreToolUse",
+                          "tool_name": "Bash", "tool_input": {"command": "hang"}})
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=0.5)
+    try:
+        connection.request("POST", "/hookwrap/claude/stuck", body=payload,
+                            headers={"Content-Type": "application/json"})
+        with pytest.raises(OSError):  # socket.timeout: the call sleeps on in the server
+            connection.getresponse()
+    finally:
+        connection.close()
+    time.sleep(1.0)  # past stuck's 1 s timeout: hung
+    doctor = repo.hookwrap("doctor", check=False)
+    started = time.monotonic()
+    result = claude.run(repo.root, [claude.shell("echo harmless > side_effect.txt"), Reply("Finished.")])
+    took = time.monotonic() - started
+
+    assert "fail resident-server" in doctor.stdout and "past its timeout" in doctor.stdout, doctor.stdout
+    assert not (repo.root / "side_effect.txt").exists(), result.describe()
+    [tool_result] = result.tool_results()
+    assert tool_result["is_error"], result.describe()
+    assert "HTTP 503" in tool_result["text"], result.describe()
+    assert took < 60, result.describe()  # the guard failed at once, not after the stuck call
