@@ -101,7 +101,7 @@ class OpenCode(AgentCLI):
     def platform_tool_names(self, tool: str) -> list[str]:
         # apply_patch also writes new files: a write_file matcher selects it too.
         names = super().platform_tool_names(tool)
-        return names + ["apply_patch"] if tool == "write_file" else names
+        return [*names, "apply_patch"] if tool == "write_file" else names
 
     def normalize_call(self, name: str, tool_input: Any) -> str:
         """``apply_patch`` is write_file when the patch only adds files, else edit_file."""
