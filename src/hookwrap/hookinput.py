@@ -231,8 +231,8 @@ class HookInput:
     def files(self) -> list[dict[str, Any]]:
         """The files this tool call writes, each ``{"path", "action", "move_to"}``.
 
-        ``action`` is ``write`` (write_file), ``update`` (edit_file), or for a Codex
-        ``apply_patch``: ``add``, ``update`` or ``delete``; ``move_to`` is where an update moves
+        ``action`` is ``write`` (write_file), ``update`` (edit_file), or for an
+        ``apply_patch`` (Codex CLI, OpenCode): ``add``, ``update`` or ``delete``; ``move_to`` is where an update moves
         the file (else None). Paths are as the CLI sent them. [] for any other call.
         """
         return cli(self.platform).tool_files(self.tool_name, self.raw_tool_name, self.tool_input)

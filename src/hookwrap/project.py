@@ -15,7 +15,7 @@ RUNTIME_DIR = ".hookwrap/lib/hookwrap"
 # The stdlib-only runtime copied into every project so hooks run where hookwrap is not installed.
 RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py", "hookinput.py",
                    "hookoutput.py", "protocol.py", "runner.py", "options.py", "bridge.py", "clis/__init__.py",
-                   "clis/_base.py", "clis/claude.py", "clis/gemini.py",
+                   "clis/_base.py", "clis/_patch.py", "clis/claude.py", "clis/gemini.py",
                    "clis/codex.py", "clis/qwen.py", "clis/copilot.py",
                    "clis/opencode.py", "clis/droid.py", "commandfilter.py", "server.py")
 # Each hook's `commands` patterns, for the runtime filter (commandfilter.py); absent when none.

@@ -69,7 +69,8 @@ def test_registrations_in_the_plugin(project: Path) -> None:
     hooks = data["hooks"]
     assert sorted(hooks) == ["PostToolUse", "PreToolUse", "SessionStart", "Stop", "UserPromptSubmit"]
     guard, audit = (group for group in hooks["PreToolUse"])
-    assert guard["matcher"] == "^(bash|write|edit)$" and audit["matcher"] == "^bash$"
+    # GPT models write and edit with apply_patch: the guard's write_file|edit_file selects it.
+    assert guard["matcher"] == "^(bash|write|apply_patch|edit)$" and audit["matcher"] == "^bash$"
     # The guard fails closed: a guard that cannot run blocks the call; audit does not.
     assert guard["hooks"][0]["failClosed"] is True and "failClosed" not in audit["hooks"][0]
     assert guard["hooks"][0]["command"] == \
@@ -143,6 +144,15 @@ def test_hookwrap_test_follows_the_plugins_rules(project: Path) -> None:
     allowed = hw(project, "test", "guard", "--platform", "opencode", "--tool", "shell",
                  "--input", '{"command": "ls"}')
     assert "opencode: allowed" in allowed.out, allowed.out + allowed.err
+    # What a GPT model sends in place of write (--tool apply_patch would name OpenCode's edit).
+    payload = project / "patch.json"
+    payload.write_text(json.dumps({
+        "hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(project),
+        "tool_name": "apply_patch", "tool_use_id": "c",
+        "tool_input": {"patchText": "*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch"}}))
+    env_patch = hw(project, "test", "guard", "--platform", "opencode", "--payload", str(payload))
+    assert "opencode: blocked" in env_patch.out and "a .env file" in env_patch.out, \
+        env_patch.out + env_patch.err
     # A fail-closed hook whose script is gone: blocked, with the reason; audit would go on.
     (project / ".hookwrap" / "hooks" / "guard.py").unlink()
     missing = hw(project, "test", "guard", "--platform", "opencode", "--tool", "shell",
@@ -158,3 +168,52 @@ def test_rendering_is_a_pure_function_of_the_registrations() -> None:
     text = plugin_text(data)
     assert cli(Platform.OPENCODE).parse_settings_text(text, PLUGIN) == data
     assert cli(Platform.OPENCODE).render_settings({"hooks": {}}) is None
+
+
+PATCH_DRIVER = r"""
+const plugin = await import(process.argv[2]);
+const hooks = await plugin.HookwrapPlugin({ directory: process.argv[3], worktree: process.argv[3] });
+const calls = JSON.parse(process.argv[4]);
+const out = [];
+for (const [tool, args] of calls) {
+  try {
+    await hooks["tool.execute.before"]({ tool, sessionID: "s", callID: "c" }, { args });
+    out.push("allowed");
+  } catch (e) {
+    out.push("blocked: " + e.message);
+  }
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def _patch(*lines: str) -> dict:
+    return {"patchText": "\n".join(["*** Begin Patch", *lines, "*** End Patch"])}
+
+
+@pytest.mark.skipif(not _has_node(), reason="node is not installed")
+def test_the_synced_plugin_sends_apply_patch_to_the_guard(project: Path, tmp_path: Path) -> None:
+    """The plugin `sync` wrote, run in node with the project's own guard: an apply_patch call
+    (what GPT models get in place of write and edit) is checked like a write."""
+    plugin = project / ".opencode" / "plugins" / "hookwrap.mjs"  # .mjs: node reads it as ESM
+    plugin.write_text((project / PLUGIN).read_text(), encoding="utf-8")
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(PATCH_DRIVER, encoding="utf-8")
+    calls = [
+        ["write", {"filePath": ".env", "content": "X=1"}],
+        ["apply_patch", _patch("*** Add File: .env", "+X=1")],
+        ["apply_patch", _patch("*** Update File: src/app.py", "@@", "-a", "+b",
+                               "*** Add File:config/.env.local", "+X=1")],
+        ["apply_patch", _patch("*** Update File: notes.md", "*** Move to: .git/hooks/pre-commit",
+                               "@@", "-a", "+b")],
+        ["apply_patch", _patch("*** Add File: src/new.py", "+x = 1")],
+    ]
+    proc = subprocess.run(["node", str(driver), plugin.as_uri(), str(project), json.dumps(calls)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    write, added, updated, moved, ordinary = json.loads(proc.stdout)
+    assert write.startswith("blocked: Blocked by the guard hook") and "a .env file" in write
+    assert added.startswith("blocked: Blocked by the guard hook") and "a .env file" in added
+    assert updated.startswith("blocked: ") and ".env.local" in updated
+    assert moved.startswith("blocked: ") and ".git" in moved
+    assert ordinary == "allowed", proc.stderr

@@ -9,7 +9,9 @@ The pattern of ``chat_harness.py`` (Qwen Code, Copilot CLI), for OpenCode:
   ``npm install @opencode-ai/plugin`` in every config folder, which stalls ~70 s offline otherwise;
 * OpenCode's title request (system prompt "You are a title generator") is answered aside, without
   using a scripted step;
-* tool calls use OpenCode's names and keys: ``bash {command}``, ``write {filePath, content}``.
+* tool calls use OpenCode's names and keys: ``bash {command}``, ``write {filePath, content}``;
+  with a ``model_id`` holding ``gpt-`` (not ``gpt-4`` nor ``oss``) OpenCode offers
+  ``apply_patch {patchText}`` in place of ``write`` and ``edit``, as for real GPT models.
 
 The binary comes from ``.ci/install-clis.sh``: ``$HOOKWRAP_CLI_CACHE/opencode/node_modules/.bin/opencode``
 (a link to the native binary; override with ``$HOOKWRAP_OPENCODE_BIN``).
@@ -70,6 +72,7 @@ class OpenCodeAgent(ChatAgent):
     shell_tool = "bash"
     write_tool = "write"
     settings_file = ".opencode/plugins/hookwrap.js"
+    model_id = "mock-model"  # "gpt-5-mock": OpenCode swaps write and edit for apply_patch
 
     def shell(self, command: str) -> ToolCall:
         return ToolCall("bash", {"command": command, "description": "Run the command"})
@@ -77,6 +80,11 @@ class OpenCodeAgent(ChatAgent):
     def write_file(self, path: str, content: str) -> ToolCall:
         """``path`` must be absolute: OpenCode's write takes an absolute ``filePath``."""
         return ToolCall("write", {"filePath": path, "content": content})
+
+    def apply_patch(self, *lines: str) -> ToolCall:
+        """One ``apply_patch`` call (GPT models only) of the patch made of ``lines``."""
+        return ToolCall("apply_patch", {"patchText": "\n".join(
+            ["*** Begin Patch", *lines, "*** End Patch"])})
 
     def command(self, prompt: str, extra_args: tuple[str, ...]) -> list[str]:
         return [str(self.binary), "run", *extra_args, prompt]
@@ -92,8 +100,8 @@ class OpenCodeAgent(ChatAgent):
                 "provider": {"mock": {
                     "npm": "@ai-sdk/openai-compatible", "name": "Mock",
                     "options": {"baseURL": self.server.base_url, "apiKey": "dummy"},
-                    "models": {"mock-model": {"name": "Mock Model", "tool_call": True}}}},
-                "model": "mock/mock-model", "small_model": "mock/mock-model",
+                    "models": {self.model_id: {"name": "Mock Model", "tool_call": True}}}},
+                "model": f"mock/{self.model_id}", "small_model": f"mock/{self.model_id}",
                 "autoupdate": False, "share": "disabled", "permission": {"*": "allow"},
             }, indent=2) + "\n", encoding="utf-8")
         return {

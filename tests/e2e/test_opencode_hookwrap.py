@@ -120,6 +120,27 @@ if __name__ == "__main__":
 '''
 
 
+def test_guard_sees_the_apply_patch_edits_of_gpt_models(opencode: ChatAgent, tmp_path: Path) -> None:
+    """OpenCode 1.18.33 gives a model whose id holds "gpt-" apply_patch in place of write and
+    edit: the guard's write_file|edit_file matcher selects it, and a .env in a patch is blocked."""
+    opencode.model_id = "gpt-5-mock"  # type: ignore[attr-defined]
+    project = make_project(tmp_path, "proj")
+    repo = hookwrap_repo(opencode, project, "opencode")
+    add_guard_audit_context(repo)
+    steps = [opencode.apply_patch("*** Add File: .env", "+SECRET=1"),  # type: ignore[attr-defined]
+             opencode.apply_patch("*** Add File: notes.txt", "+ok"),  # type: ignore[attr-defined]
+             Reply("Finished.")]
+    result = opencode.run(project, steps, prompt="do it")
+
+    assert result.rc == 0, result.describe()
+    tools = {t.get("function", {}).get("name") for t in result.requests[0].body.get("tools", [])}
+    assert "apply_patch" in tools and not {"write", "edit"} & tools, tools
+    assert not (project / ".env").exists(), result.describe()
+    assert (project / "notes.txt").read_text() == "ok\n", result.describe()
+    results = result.tool_results()
+    assert "Blocked by the guard hook" in results[0]["text"] and ".env" in results[0]["text"], results
+
+
 def test_rewrite_ask_and_tool_context(opencode: ChatAgent, git_project: Path) -> None:
     repo = hookwrap_repo(opencode, git_project, "opencode")
     add_rewrite_or_ask(repo)

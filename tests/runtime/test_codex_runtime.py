@@ -71,6 +71,15 @@ def test_parse_patch_reads_every_file_operation() -> None:
     assert parse_patch("no patch here") == []
 
 
+def test_parse_patch_reads_headers_as_leniently_as_the_clis() -> None:
+    """OpenCode slices after "File:" and trims (JavaScript's whitespace); both CLIs split lines
+    on \\n only, so a \\r or U+2028 inside a path cannot hide the rest of it."""
+    patch = ("*** Begin Patch\n*** Add File:.env\n+X\n  *** Delete File: a b.txt\u3000\r\n"
+             "*** Add File: x\r/../.git/config\n*** Add File: y\u2028z\n*** Add File:   \n*** End Patch")
+    assert [(f["action"], f["path"]) for f in parse_patch(patch)] == [
+        ("add", ".env"), ("delete", "a b.txt"), ("add", "x\r/../.git/config"), ("add", "y\u2028z")]
+
+
 def test_apply_patch_payload_exposes_its_files() -> None:
     hi = HookInput.from_dict(load_payload("codex/pre-tool-use.apply_patch.json"), CODEX)
     assert (hi.tool_name, hi.raw_tool_name) == ("write_file", "apply_patch")  # it only adds

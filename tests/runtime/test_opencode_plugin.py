@@ -158,3 +158,50 @@ console.log(JSON.stringify(args));
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {"command": "ls"}
     assert "exited 2 without an answer" in proc.stderr and "the call goes on" in proc.stderr
+
+
+def test_a_rewrite_of_an_apply_patch_call_blocks_it(tmp_path: Path) -> None:
+    """A patch is never rewritten (the hooks checked the files it names): a hook's updatedInput
+    on apply_patch blocks the call, unless it hands the same patch back; other tools still take
+    rewrites."""
+    root = tmp_path / "p"
+    plugins = root / ".opencode" / "plugins"
+    plugins.mkdir(parents=True)
+    rewrite = 'printf \'%s\' \'{"updatedInput": {"patchText": "*** Begin Patch\\n*** Add File: b\\n+y\\n*** End Patch"}}\''
+    same = 'python3 -c \'import json,sys; d=json.load(sys.stdin); print(json.dumps({"updatedInput": d["tool_input"]}))\''
+    data = {"hooks": {"PreToolUse": [group("^(apply_patch|write)$", rewrite)]}}
+    plugin = plugins / "hookwrap.mjs"
+    plugin.write_text(plugin_text(data), encoding="utf-8")
+    driver = tmp_path / "d.mjs"
+    driver.write_text("""
+const p = await import(process.argv[2]);
+const h = await p.HookwrapPlugin({ directory: process.argv[3] });
+const patch = "*** Begin Patch\\n*** Add File: a\\n+x\\n*** End Patch";
+const out = {};
+for (const [name, tool, args] of [["patch", "apply_patch", { patchText: patch }],
+                                  ["write", "write", { filePath: "a", content: "x" }]]) {
+  try {
+    await h["tool.execute.before"]({ tool, sessionID: "s", callID: name }, { args });
+    out[name] = args;
+  } catch (e) { out[name] = "threw: " + e.message; }
+}
+""" + """
+// The same patch handed back (a hook that rewrites only other calls) is no rewrite.
+const p2 = await import(process.argv[4]);
+const h2 = await p2.HookwrapPlugin({ directory: process.argv[3] });
+const args = { patchText: patch };
+await h2["tool.execute.before"]({ tool: "apply_patch", sessionID: "s", callID: "x" }, { args });
+out.same = args;
+console.log(JSON.stringify(out));
+""", encoding="utf-8")
+    # The second plugin sends apply_patch to the hook that hands its input back.
+    data2 = {"hooks": {"PreToolUse": [group("^apply_patch$", same)]}}
+    plugin2 = plugins / "second.mjs"
+    plugin2.write_text(plugin_text(data2), encoding="utf-8")
+    proc = subprocess.run(["node", str(driver), plugin.as_uri(), str(root), plugin2.as_uri()],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["patch"].startswith("threw: hookwrap: a hook asked to rewrite this apply_patch call")
+    assert out["write"] == {"patchText": "*** Begin Patch\n*** Add File: b\n+y\n*** End Patch"}
+    assert out["same"] == {"patchText": "*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}

@@ -29,6 +29,27 @@ def test_plugin_payloads_use_opencodes_tool_names_and_camel_case_paths() -> None
     assert cli(OC).tool_names()["shell"] == "bash" and cli(OC).normalize_tool("webfetch") == "web_fetch"
 
 
+def test_apply_patch_is_write_or_edit_with_the_files_of_its_patch() -> None:
+    """GPT models get apply_patch ({"patchText"}) in place of write and edit (OpenCode 1.18.33)."""
+    def call(patch: str) -> HookInput:
+        return HookInput.from_dict({"hook_event_name": "PreToolUse", "tool_name": "apply_patch",
+                                    "tool_input": {"patchText": patch}}, OC)
+
+    added = call("*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch")
+    assert (added.tool_name, added.raw_tool_name) == ("write_file", "apply_patch")
+    assert added.files == [{"path": ".env", "action": "add", "move_to": None}]
+    assert added.file_paths == [".env"]
+    mixed = call("*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-x\n+y\n"
+                 "*** Delete File:  old.txt \r\n*** End Patch")
+    assert mixed.tool_name == "edit_file"
+    assert mixed.file_paths == ["a.py", "b.py", "old.txt"]
+    assert call("not a patch").files == [] and call("not a patch").tool_name == "edit_file"
+    agent = cli(OC)
+    assert agent.platform_tool_names("write_file") == ["write", "apply_patch"]
+    assert agent.platform_tool_names("edit_file") == ["edit", "apply_patch"]
+    assert agent.tool_names()["write_file"] == "write"  # still the name OpenCode prefers
+
+
 def test_session_prompt_and_stop_payloads() -> None:
     start = HookInput.from_dict(load_payload("opencode/SessionStart.plugin.json"), OC)
     prompt = HookInput.from_dict(load_payload("opencode/UserPromptSubmit.plugin.json"), OC)

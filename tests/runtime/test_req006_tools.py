@@ -140,4 +140,9 @@ def test_platform_tool_names_all_normalize_back(platform: Platform) -> None:
         names = platform_tool_names(tool, platform)
         assert names[0] == NORMALIZED_TO_TOOL[platform][tool]
         assert len(names) == len(set(names))
-        assert {normalize_tool(n, platform) for n in names} == {tool}
+        # A name that does several jobs (OpenCode's apply_patch writes and edits) is listed for
+        # each of them, and normalizes by its table to one that also lists it.
+        assert normalize_tool(names[0], platform) == tool
+        for name in names[1:]:
+            own = normalize_tool(name, platform)
+            assert own == tool or name in platform_tool_names(own, platform), (tool, name)

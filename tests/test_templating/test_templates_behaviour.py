@@ -263,6 +263,25 @@ def test_guard_script_blocks_an_env_write_end_to_end(guard_repo: HookRepo, platf
         assert blocked(platform, guard_repo.run("guard", platform, payload)) is expect_block
 
 
+@pytest.mark.parametrize(("patch", "expect_block"), [
+    ("*** Add File: .env\n+X=1", True),
+    ("*** Add File:.env\n+X=1", True),  # OpenCode needs no space after the colon
+    ("*** Update File: src/app.py\r\n@@\n-a\n+b\n*** Delete File: config/.env.local", True),
+    ("*** Update File: notes.md\n*** Move to: .git/hooks/pre-commit\n@@\n-a\n+b", True),
+    ("*** Add File: .env.example\n+X=", False),
+])
+def test_guard_script_blocks_an_opencode_apply_patch_end_to_end(guard_repo: HookRepo, patch: str,
+                                                                 expect_block: bool) -> None:
+    """OpenCode gives GPT models apply_patch in place of write and edit: its files are checked."""
+    payload = {"hook_event_name": "PreToolUse", "session_id": "s", "cwd": str(guard_repo.root),
+               "tool_name": "apply_patch", "tool_use_id": "c",
+               "tool_input": {"patchText": f"*** Begin Patch\n{patch}\n*** End Patch"}}
+    output = guard_repo.run("guard", "opencode", payload)
+    assert (output.get("decision") == "block") is expect_block, output
+    if expect_block:
+        assert output["reason"].startswith("Blocked by the guard hook"), output
+
+
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_guard_reason_names_the_rule_and_the_alternative(guard_repo: HookRepo, platform: str) -> None:
     payload = tool_payload(platform, "shell", {"command": "sudo rm -rf /"}, guard_repo.root)

@@ -17,6 +17,7 @@ import re
 
 from ..platforms import NormalizedEvent, Platform
 from ._base import ALLOWING, BLOCKING, AgentCLI
+from ._patch import parse_patch
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -65,8 +66,6 @@ DEFAULT_BLOCK_REASON = "Blocked by a hookwrap hook (it gave no reason)."
 # Codex hooks cannot ask the user (an "ask" answer is ignored and the call runs): ask -> deny.
 ASK_NOTE = ("This call needs the user's confirmation, and Codex CLI hooks cannot ask for it, so "
             "it was blocked: ask the user, and run it only if they agree.")
-_PATCH_OP = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$")
-_PATCH_ACTIONS = {"Add": "add", "Update": "update", "Delete": "delete"}
 # Events whose answer has no additionalContext: context goes to systemMessage instead.
 _NO_CONTEXT_EVENTS = frozenset({_E.AFTER_AGENT, _E.PERMISSION_REQUEST, _E.PRE_COMPACT,
                                 _E.POST_COMPACT, _E.SESSION_END})
@@ -374,29 +373,6 @@ def _patch_text(tool_input: Any) -> str:
         text = tool_input.get("command", tool_input.get("input"))
         return text if isinstance(text, str) else ""
     return tool_input if isinstance(tool_input, str) else ""
-
-
-def parse_patch(text: str) -> list[dict[str, Any]]:
-    """The files an apply_patch body touches: ``{"path", "action", "move_to"}`` each, in order.
-
-    ``action`` is ``add``, ``update`` or ``delete``; ``move_to`` is the new path of an
-    ``Update File`` followed by ``Move to`` (else None). Paths are as written in the patch:
-    relative to the session cwd, or absolute.
-    """
-    files: list[dict[str, Any]] = []
-    if "*** Begin Patch" not in text:
-        return files
-    for line in text.splitlines():
-        match = _PATCH_OP.match(line)
-        if not match:
-            continue
-        if match.group(3) is not None:
-            if files and files[-1]["action"] == "update":
-                files[-1]["move_to"] = match.group(3)
-            continue
-        files.append({"path": match.group(2), "action": _PATCH_ACTIONS[match.group(1)],
-                      "move_to": None})
-    return files
 
 
 def claude_shape(text: str) -> dict[str, Any] | None:

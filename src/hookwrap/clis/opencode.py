@@ -11,12 +11,14 @@ The payload a hook gets is the one the plugin builds (documented in docs/opencod
 ``hook_event_name`` is one of ``PreToolUse`` (``tool.execute.before``), ``PostToolUse``
 (``tool.execute.after``), ``UserPromptSubmit`` (``chat.message``), ``SessionStart``
 (``session.created``) and ``Stop`` (``session.idle``); ``tool_name`` and ``tool_input`` are
-OpenCode's own (``bash``, ``{"command"}``; ``write``, ``{"filePath", "content"}``).
+OpenCode's own (``bash``, ``{"command"}``; ``write``, ``{"filePath", "content"}``; for GPT
+models ``apply_patch``, ``{"patchText"}``, in Codex's patch grammar, in place of write and edit).
 
 The answer the plugin reads is flat JSON on stdout at exit 0: ``decision: "block"`` with
 ``reason`` (PreToolUse: the tool does not run and the model gets the reason; PostToolUse: the
 tool's output is replaced by it; UserPromptSubmit: the prompt is refused), ``updatedInput``
-(PreToolUse: the arguments are changed in place), ``additionalContext`` (appended to the tool
+(PreToolUse: the arguments are changed in place; an apply_patch call is blocked instead, as the
+plugin never rewrites a patch), ``additionalContext`` (appended to the tool
 output, added as a prompt part, or a system string for SessionStart) and ``systemMessage``
 (printed for the user). OpenCode cannot take a Stop block, an ask, or a permission decision:
 ``output_limits`` says what happens instead.
@@ -77,6 +79,10 @@ class OpenCode(AgentCLI):
         "bash": "shell",
         "write": "write_file",
         "edit": "edit_file",
+        # GPT models get apply_patch ({"patchText"}) instead of write and edit (1.18.33's
+        # ToolRegistry.tools: a model id with "gpt-", but not "gpt-4" or "oss"). A patch that
+        # only adds files is write_file (normalize_call).
+        "apply_patch": "edit_file",
         "read": "read_file",
         "glob": "glob",
         "grep": "grep",
@@ -105,8 +111,28 @@ class OpenCode(AgentCLI):
     def mcp_split(self, name: str) -> tuple[str, str] | None:
         return None  # <server>_<tool> cannot be told from a built-in name with an underscore
 
+    def platform_tool_names(self, tool: str) -> list[str]:
+        # apply_patch also writes new files: a write_file matcher selects it too.
+        names = super().platform_tool_names(tool)
+        return [*names, "apply_patch"] if tool == "write_file" else names
+
+    def normalize_call(self, name: str, tool_input: Any) -> str:
+        """``apply_patch`` is write_file when the patch only adds files, else edit_file."""
+        if name == "apply_patch":
+            from ._patch import parse_patch
+
+            files = parse_patch(_patch_text(tool_input))
+            if files and all(f["action"] == "add" for f in files):
+                return "write_file"
+        return self.normalize_tool(name)
+
     def tool_files(self, tool: str, raw_tool: str, tool_input: Any) -> list[dict[str, Any]]:
-        """write and edit carry ``filePath`` (camelCase); ``file_path`` is read too."""
+        """write and edit carry ``filePath`` (camelCase); ``file_path`` is read too. An
+        ``apply_patch`` call: every file its ``patchText`` adds, updates, deletes or moves."""
+        if raw_tool == "apply_patch":
+            from ._patch import parse_patch
+
+            return parse_patch(_patch_text(tool_input))
         if not isinstance(tool_input, dict) or tool not in ("write_file", "edit_file"):
             return []
         path = tool_input.get("filePath", tool_input.get("file_path"))
@@ -162,7 +188,9 @@ class OpenCode(AgentCLI):
     def output_limits(self, event: NormalizedEvent) -> list[str]:
         if event is _E.BEFORE_TOOL:
             return ["has no ask: an ask is sent as a block whose reason tells the model to ask "
-                    "the user; an allow does not skip OpenCode's own permission rules"]
+                    "the user; an allow does not skip OpenCode's own permission rules",
+                    "a rewrite (updated_input) of an apply_patch call blocks it instead: the "
+                    "plugin never rewrites a patch"]
         if event is _E.AFTER_AGENT:
             return ["cannot keep the agent working: the hook runs when the session goes idle "
                     "(session.idle, not awaited), and a block or its reason is ignored"]
@@ -318,6 +346,11 @@ class OpenCode(AgentCLI):
                                                 if offline else "offline that stalls about 70 s "
                                                 "per run: set npm_config_offline=true there")))
         return out
+
+
+def _patch_text(tool_input: Any) -> str:
+    text = tool_input.get("patchText") if isinstance(tool_input, dict) else None
+    return text if isinstance(text, str) else ""
 
 
 def _plugin_findings(scope: Scope) -> list[Finding]:

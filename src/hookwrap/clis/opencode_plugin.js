@@ -5,7 +5,8 @@
 //
 // Answers applied: "decision": "block" + "reason" (PreToolUse: the tool does not run and the
 // model gets the reason; PostToolUse: the tool's output is replaced by it; UserPromptSubmit: the
-// prompt is refused), "updatedInput" (PreToolUse: the arguments are changed in place),
+// prompt is refused), "updatedInput" (PreToolUse: the arguments are changed in place; an
+// apply_patch call is blocked instead),
 // "additionalContext" (appended to the tool's output, added to the prompt, or a system string
 // for SessionStart), "systemMessage" (printed for the user). A hook that cannot answer (python3
 // or its script missing, a crash outside hookwrap, a timeout) is reported and the call goes on,
@@ -21,6 +22,9 @@ import { fileURLToPath } from "node:url";
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const LOG = join(ROOT, ".hookwrap", "logs", "opencode-plugin.log");
 const DEFAULT_TIMEOUT_S = 60;
+const PATCH_REWRITE_REASON = "hookwrap: a hook asked to rewrite this apply_patch call, and a " +
+  "patch is not rewritten (the hooks checked the files it names); the call was blocked. " +
+  "Make the change the hook asks for in a new patch.";
 
 function report(message) {
   const line = `hookwrap: ${message}`;
@@ -155,6 +159,15 @@ async function runHooks(event, payload, cwd, toolName) {
     }
     const updated = answer.updatedInput;
     if (updated && typeof updated === "object" && !Array.isArray(updated) && payload.tool_input) {
+      const unchanged = Object.keys(updated).length === 1 &&
+        updated.patchText === payload.tool_input.patchText;
+      if (toolName === "apply_patch" && !unchanged) {
+        // A patch is never rewritten: the hooks checked the files it names, and a new patch
+        // (or a write-style rewrite OpenCode would silently ignore) could touch others.
+        verdict.block = true;
+        verdict.reason = PATCH_REWRITE_REASON;
+        return verdict;
+      }
       verdict.updatedInput = updated;
       payload = { ...payload, tool_input: updated };
     }
