@@ -173,9 +173,14 @@ class OpenCode(AgentCLI):
                       name: str, decision: str) -> dict[str, Any]:
         if decision == "ask" and event is _E.BEFORE_TOOL:
             result["reason"] = "\n\n".join(t for t in (output.reason, ASK_NOTE) if t)
-        elif decision == "ask" and result.get("decision") == "block" \
-                and not (isinstance(output.raw_output, dict) and "decision" in output.raw_output):
-            del result["decision"]  # an ask means nothing outside a tool call
+        elif decision == "ask" and result.get("decision") == "block":
+            # An ask means nothing outside a tool call; a raw_output decision fills the gap, as
+            # raw_output fills every key the answer lacks.
+            raw = output.raw_output
+            if isinstance(raw, dict) and "decision" in raw:
+                result["decision"] = raw["decision"]
+            else:
+                del result["decision"]
         if output.context and "additionalContext" not in result:
             result["additionalContext"] = output.context
         if output.system_message and "systemMessage" not in result:
