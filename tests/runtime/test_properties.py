@@ -92,7 +92,11 @@ def test_any_stdin_and_any_exception_give_zero_and_one_json_object(
     if exit_without_opinion or not_called:
         assert document == {}
     else:
-        message = document.get("reason") or document.get("systemMessage")
+        # A crash denies in the event's own words where a top-level block means nothing (Codex's
+        # PermissionRequest: hookSpecificOutput.decision.message).
+        specific = document.get("hookSpecificOutput", {}).get("decision", {})
+        message = document.get("reason") or document.get("systemMessage") \
+            or (specific.get("message") if isinstance(specific, dict) else None)
         assert message.startswith("Hook Script Error\n")
         assert f"Error Type: {type(error).__name__}" in message
 
