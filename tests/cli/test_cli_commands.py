@@ -27,7 +27,7 @@ IN_SYNC = "nothing to change: everything matches hookwrap.toml"
 
 def claude_group(root: Path, event: str, name: str) -> dict:
     for group in read_json(root, CLAUDE)["hooks"][event]:
-        if any(f"/hooks/{name}.py" in h["command"] for h in group["hooks"]):
+        if any(f"/run.py {name} " in h["command"] for h in group["hooks"]):
             return group
     raise AssertionError(f"{name} not registered under {event}")
 
@@ -113,13 +113,13 @@ def test_add_guard_output_and_files(project: Path) -> None:
     assert claude_group(project, "PreToolUse", "guard") == {
         "matcher": "Bash|Write|Edit",
         "hooks": [{"type": "command",
-                   "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/guard.py --platform claude',
+                   "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
                    "timeout": 10, "onFailure": "block"}]}
     group = gemini_group(project, "BeforeTool", "guard")
     assert group["matcher"] == "^(run_shell_command|write_file|replace)$"
     handler = group["hooks"][0]
     assert handler["name"] == "guard" and handler["description"].startswith("hookwrap guard: ")
-    assert handler["command"] == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/hooks/guard.py" --platform gemini'
+    assert handler["command"] == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
     assert handler["timeout"] == 10000
     spec = Manifest.load(project / MANIFEST).get("guard")
     assert (spec.event, spec.template, spec.matcher) == ("before_tool", "guard", "shell|write_file|edit_file")

@@ -55,7 +55,7 @@ def statuses(root: Path) -> dict[str, dict[str, str]]:
 def drop_handler(data: dict[str, Any], name: str) -> None:
     for groups in data["hooks"].values():
         for group in groups:
-            group["hooks"] = [h for h in group["hooks"] if f"/hooks/{name}.py" not in h.get("command", "")]
+            group["hooks"] = [h for h in group["hooks"] if f"/run.py {name} " not in h.get("command", "")]
         groups[:] = [g for g in groups if g["hooks"]]
 
 
@@ -104,7 +104,7 @@ def test_entry_edited_by_hand_is_drifted_and_sync_restores_it(drifty: Path) -> N
 
 def test_duplicate_copied_by_hand_is_collapsed(drifty: Path) -> None:
     data = read_json(drifty, CLAUDE)
-    guard = next(g for g in data["hooks"]["PreToolUse"] if "/guard.py" in g["hooks"][0]["command"])
+    guard = next(g for g in data["hooks"]["PreToolUse"] if "/run.py guard " in g["hooks"][0]["command"])
     data["hooks"].setdefault("PostToolUse", []).append(json.loads(json.dumps(guard)))
     write_json(drifty, CLAUDE, data)
     assert statuses(drifty)["guard"]["claude"] == "drifted"

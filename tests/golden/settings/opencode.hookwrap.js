@@ -24,7 +24,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/guard.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" guard --platform opencode",
             "timeout": 10,
             "failClosed": true
           }
@@ -35,7 +35,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/audit.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" audit --platform opencode",
             "timeout": 10
           }
         ]
@@ -46,7 +46,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/context.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" context --platform opencode",
             "timeout": 10
           }
         ]
@@ -57,7 +57,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/stop_gate.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" stop_gate --platform opencode",
             "timeout": 300
           }
         ]
@@ -69,7 +69,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/format.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" format --platform opencode",
             "timeout": 30
           }
         ]
@@ -80,7 +80,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/skeleton_start.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" skeleton_start --platform opencode",
             "timeout": 1200
           }
         ]
