@@ -122,7 +122,7 @@ def main() -> None:
     try:
         code = load(path, source, _cache_path(os.path.dirname(path), name))
     except SyntaxError as error:  # printed as a direct run prints it: no launcher frames
-        sys.excepthook(type(error), error, None)
+        sys.excepthook(type(error), error.with_traceback(None), None)
         raise SystemExit(1) from None
     module = type(sys)("__main__")
     bootstrap = sys.modules.get("_frozen_importlib_external")
@@ -139,7 +139,8 @@ def main() -> None:
         exec(code, module.__dict__)
     except Exception as error:  # printed without this launcher's frame, exit 1 as usual
         traceback = error.__traceback__
-        sys.excepthook(type(error), error, traceback.tb_next if traceback else None)
+        traceback = traceback.tb_next if traceback else None
+        sys.excepthook(type(error), error.with_traceback(traceback), traceback)
         raise SystemExit(1) from None
 
 
