@@ -20,6 +20,7 @@ VALID_EVENTS = ", ".join(e.value for e in NormalizedEvent)
 INIT_LINES = [
     "create  hookwrap.toml",
     *[f"create  .hookwrap/lib/hookwrap/{module}" for module in RUNTIME_FILES],
+    "create  .hookwrap/lib/run.py",
     "create  .hookwrap/.gitignore",
 ]
 IN_SYNC = "nothing to change: everything matches hookwrap.toml"
@@ -50,6 +51,7 @@ def test_init_in_a_plain_directory_creates_the_manifest_and_the_runtime(empty_di
     assert Manifest.loads(manifest).hooks == []
     for module in RUNTIME_FILES:
         assert (empty_dir / ".hookwrap/lib/hookwrap" / module).read_bytes() == (SRC / module).read_bytes()
+    assert (empty_dir / ".hookwrap/lib/run.py").read_bytes() == (SRC / "launcher.py").read_bytes()
     assert "logs/" in (empty_dir / ".hookwrap/.gitignore").read_text()
     # No hooks yet: no settings file is created for nothing.
     assert not (empty_dir / ".claude").exists() and not (empty_dir / ".gemini").exists()
@@ -337,9 +339,9 @@ def test_add_then_remove_restores_each_settings_file(project: Path) -> None:
     for name in ["context", "guard", "format"]:
         assert hw(project, "remove", name).code == 0
     assert {rel: (project / rel).read_bytes() for rel in (CLAUDE, GEMINI, MANIFEST)} == before
-    lib = project / ".hookwrap" / "lib" / "hookwrap"
-    assert sorted(p.relative_to(lib).as_posix() for p in (project / ".hookwrap").rglob("*.py")) \
-        == sorted(RUNTIME_FILES)
+    top = project / ".hookwrap"
+    assert sorted(p.relative_to(top).as_posix() for p in top.rglob("*.py")) \
+        == sorted([*(f"lib/hookwrap/{module}" for module in RUNTIME_FILES), "lib/run.py"])
 
 
 def test_remove_unknown_hook(project: Path) -> None:
