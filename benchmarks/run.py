@@ -310,15 +310,18 @@ def _hookwrap(python: str) -> list[str]:
 
 def _registered_command(path: Path, hook: str) -> str:
     text = path.read_text()
+    # The launcher and the hook's name (run.py guard), or the script itself (older projects).
+    runs = re.compile(r'/\.hookwrap/(?:hooks/' + hook + r'\.py|lib/run\.py\\?"? ' + hook + ' )')
     try:
         data = json.loads(text)
         for groups in data.get("hooks", {}).values():
             for group in groups:
                 for handler in group.get("hooks", []):
-                    if f"/.hookwrap/hooks/{hook}.py" in handler.get("command", ""):
+                    if runs.search(handler.get("command", "")):
                         return handler["command"]
     except ValueError:  # JSONC: fall back to the string itself
-        string = r'"(?:[^"\\]|\\.)*/\.hookwrap/hooks/' + hook + r'\.py(?:[^"\\]|\\.)*"'
+        string = r'"(?:[^"\\]|\\.)*/\.hookwrap/(?:hooks/' + hook + r'\.py|lib/run\.py\\?"? ' + hook + \
+            r' )(?:[^"\\]|\\.)*"'
         match = re.search(r'"command"\s*:\s*(' + string + ")", text)
         if match:
             return json.loads(match.group(1))

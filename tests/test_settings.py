@@ -114,7 +114,7 @@ def test_create_new_file_exact_text() -> None:
     assert result.new_text == (
         '{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n'
         '        "hooks": [\n          {\n            "type": "command",\n'
-        '            "command": "python3 \\"$CLAUDE_PROJECT_DIR\\"/.hookwrap/hooks/guard.py'
+        '            "command": "python3 \\"$CLAUDE_PROJECT_DIR\\"/.hookwrap/lib/run.py guard'
         ' --platform claude",\n            "timeout": 60\n          }\n        ]\n'
         "      }\n    ]\n  }\n}\n"
     )

@@ -18,6 +18,9 @@ RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py",
                    "clis/_base.py", "clis/_patch.py", "clis/claude.py", "clis/gemini.py",
                    "clis/codex.py", "clis/qwen.py", "clis/copilot.py",
                    "clis/opencode.py", "clis/droid.py", "commandfilter.py", "server.py")
+# The launcher every registered command runs (launcher.py here; clis/_base.py LAUNCHER).
+LAUNCHER = ".hookwrap/lib/run.py"
+LAUNCHER_SOURCE = "launcher.py"
 # Each hook's `commands` patterns, for the runtime filter (commandfilter.py); absent when none.
 FILTERS_FILE = ".hookwrap/filters.json"
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
@@ -169,6 +172,7 @@ def _plan_runtime(plan: Plan) -> None:
     source = Path(__file__).resolve().parent
     for module in RUNTIME_MODULES:
         plan.add(f"{RUNTIME_DIR}/{module}", (source / module).read_bytes())
+    plan.add(LAUNCHER, (source / LAUNCHER_SOURCE).read_bytes())
     target = plan.root / RUNTIME_DIR
     for folder in sorted({str(Path(module).parent) for module in RUNTIME_MODULES}):
         if not (target / folder).is_dir():
@@ -179,6 +183,12 @@ def _plan_runtime(plan: Plan) -> None:
                 plan.add(f"{RUNTIME_DIR}/{rel}", None, detail=["not part of this runtime"])
     plan.add(".hookwrap/.gitignore", HOOKWRAP_GITIGNORE.encode())
     plan.bytecode.extend(f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES)
+
+
+def _plan_hook_bytecode(plan: Plan, specs) -> None:
+    """Cache each hook script's bytecode once applied, where the launcher looks for it, so even
+    the first call (and every call where Python may not write bytecode) skips compiling."""
+    plan.bytecode.extend(regs.script_path(spec.name) for spec in specs)
 
 
 def compile_runtime(root: Path) -> list[str]:
@@ -210,6 +220,7 @@ def sync_plan(root: Path) -> Plan:
     plan.warnings.extend(manifest.warnings)
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
+    _plan_hook_bytecode(plan, manifest.hooks)
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     _plan_startup(plan, manifest)
     return plan
@@ -337,6 +348,7 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
+    _plan_hook_bytecode(plan, [spec])
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     return plan
 

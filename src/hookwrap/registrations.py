@@ -76,7 +76,7 @@ def python_command(python: str) -> str:
 
 def command_for(name: str, platform: Platform, python: str = "python3") -> str:
     """The registered command: the CLI's module decides how it finds the project."""
-    return cli(platform).command(script_path(name), python_command(python))
+    return cli(platform).command(name, python_command(python))
 
 
 def split_matcher(matcher: str | None) -> list[str]:

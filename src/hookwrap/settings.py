@@ -1,6 +1,7 @@
 """Reconcile hookwrap's registrations into one settings file: text in, text out, nothing written.
 
-A handler is hookwrap's when its `command` runs `.hookwrap/hooks/<name>.py` (or, for a resident
+A handler is hookwrap's when its `command` runs `.hookwrap/hooks/<name>.py` through the launcher
+(`.hookwrap/lib/run.py <name>`, or directly as before the launcher; or, for a resident
 hook, its `url` is `http://127.0.0.1:<port>/hookwrap/<cli>/<name>`); nothing else marks
 it, because Claude Code drops unknown keys when it rewrites its own settings file. Everything
 that is not hookwrap's (other keys, events, groups, handlers, and their order) is left as it was.
@@ -22,11 +23,13 @@ from hookwrap.registrations import NAME_RE, OWNED_URL_RE, Registration
 
 FIX_HINT = "fix or remove it, then run hookwrap sync"
 BUG_HINT = "this is a bug in hookwrap; please report it"
-# A command that mentions a hookwrap script: the script path may follow a quote, a slash or a
-# space, never a longer directory name. Only the exact forms each CLI's module writes are
-# hookwrap's (owned_name); the others that match this are look-alikes, reported and left alone.
+# A command that mentions a hookwrap script, .hookwrap/hooks/<name>.py or the launcher and a
+# name (.hookwrap/lib/run.py <name>): the path may follow a quote, a slash or a space, never a
+# longer directory name. Only the exact forms each CLI's module writes are hookwrap's
+# (owned_name); the others that match this are look-alikes, reported and left alone.
 OWNED_COMMAND_RE = re.compile(
-    r"(?<![^/\\\s\"'])\.hookwrap[/\\]hooks[/\\](?P<name>[a-z][a-z0-9_-]{0,63})\.py(?![\w.])"
+    r"(?<![^/\\\s\"'])\.hookwrap[/\\](?:hooks[/\\](?P<script>)|lib[/\\]run\.py[\"']?[ \t]+[\"']?)"
+    r"(?P<name>[a-z][a-z0-9_-]{0,63})(?(script)\.py(?![\w.])|(?![\w.\-/\\]))"
 )
 
 __all__ = [
@@ -190,7 +193,7 @@ def _check_registration(registration: Registration, platform: Platform, label: s
     name, event = registration.name, registration.event
     where = f"{label}: hooks.{event}: entry for {name!r}"
     if not NAME_RE.match(name) or owned_name(registration.handler, platform) != name:
-        raise SettingsError(f"{where} does not run .hookwrap/hooks/{name}.py", hint=BUG_HINT)
+        raise SettingsError(f"{where} does not run .hookwrap/lib/run.py {name}", hint=BUG_HINT)
     if event not in schema.known_events(platform):
         raise SettingsError(f"{where}: {event} is not a {cli(platform).label} event", hint=BUG_HINT)
     problems = schema.validate_group(_new_group(registration), platform, event,

@@ -103,7 +103,7 @@ def test_adopt_translates_event_matcher_timeout_and_failure_policy(team_repo: Pa
     assert 'fail_closed = true' in (team_repo / "hookwrap.toml").read_text().split(
         "[hooks.no-force]")[1].split("[hooks.")[0]
     claude = read_json(team_repo, ".claude/settings.json")["hooks"]["PreToolUse"]
-    mine = [h for g in claude for h in g["hooks"] if "no-force.py" in h.get("command", "")]
+    mine = [h for g in claude for h in g["hooks"] if "run.py no-force " in h.get("command", "")]
     assert mine and mine[0]["onFailure"] == "block"
 
 
@@ -217,7 +217,7 @@ def test_adopt_from_gemini_keeps_comments_and_reads_milliseconds(empty_dir: Path
             'speaks = "gemini"\n') in manifest
     after = (empty_dir / ".gemini/settings.json").read_text()
     assert "// the team's model" in after and "./hooks/check.sh" not in after
-    assert ".hookwrap/hooks/check.py" in after
+    assert '.hookwrap/lib/run.py\\" check ' in after  # JSON text: the quote is escaped
 
 
 def test_the_same_command_twice_becomes_one_hook(empty_dir: Path) -> None:
@@ -231,4 +231,4 @@ def test_the_same_command_twice_becomes_one_hook(empty_dir: Path) -> None:
     assert (empty_dir / "hookwrap.toml").read_text().count("[hooks.check") == 1
     data = read_json(empty_dir, ".claude/settings.json")["hooks"]["PreToolUse"]
     assert [h["command"] for g in data for h in g["hooks"]] == [
-        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/check.py --platform claude']
+        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py check --platform claude']

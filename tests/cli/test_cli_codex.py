@@ -107,7 +107,7 @@ def test_the_command_finds_the_project_from_a_subdirectory_with_a_space(tmp_path
     root = codex_project(tmp_path / "my project", "codex")
     hw(root, "add", "before_tool", "guard")
     command = json.loads((root / CODEX).read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert str(root) not in command and "$d/.hookwrap/hooks/guard.py" in command  # nothing absolute
+    assert str(root) not in command and '"$d/.hookwrap/lib/run.py" guard ' in command  # nothing absolute
     deep = root / "sub dir" / "deeper"
     deep.mkdir(parents=True)
     done = _run_command(command, deep)
@@ -116,14 +116,14 @@ def test_the_command_finds_the_project_from_a_subdirectory_with_a_space(tmp_path
 
 
 def test_the_command_fails_closed_and_says_why_without_a_project(tmp_path: Path) -> None:
-    command = CODEX_CLI.handler(CODEX_CLI.command(".hookwrap/hooks/guard.py", "python3"), name="guard",
+    command = CODEX_CLI.handler(CODEX_CLI.command("guard", "python3"), name="guard",
                                 timeout_s=10, fail_closed=True, event="before_tool", description="")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     done = _run_command(command["command"], elsewhere)
     assert done.returncode == 2  # Codex reads exit 2 with stderr as a block
     assert "no hookwrap.toml in" in done.stderr and "hook guard cannot run" in done.stderr
-    audit = CODEX_CLI.command(".hookwrap/hooks/audit.py", "python3")
+    audit = CODEX_CLI.command("audit", "python3")
     assert _run_command(audit, elsewhere).returncode == 1  # fails open: Codex goes on
     assert owned_name({"command": audit}, "codex") == "audit"
 

@@ -20,6 +20,7 @@ VALID_EVENTS = ", ".join(e.value for e in NormalizedEvent)
 INIT_LINES = [
     "create  hookwrap.toml",
     *[f"create  .hookwrap/lib/hookwrap/{module}" for module in RUNTIME_FILES],
+    "create  .hookwrap/lib/run.py",
     "create  .hookwrap/.gitignore",
 ]
 IN_SYNC = "nothing to change: everything matches hookwrap.toml"
@@ -27,7 +28,7 @@ IN_SYNC = "nothing to change: everything matches hookwrap.toml"
 
 def claude_group(root: Path, event: str, name: str) -> dict:
     for group in read_json(root, CLAUDE)["hooks"][event]:
-        if any(f"/hooks/{name}.py" in h["command"] for h in group["hooks"]):
+        if any(f"/run.py {name} " in h["command"] for h in group["hooks"]):
             return group
     raise AssertionError(f"{name} not registered under {event}")
 
@@ -50,6 +51,7 @@ def test_init_in_a_plain_directory_creates_the_manifest_and_the_runtime(empty_di
     assert Manifest.loads(manifest).hooks == []
     for module in RUNTIME_FILES:
         assert (empty_dir / ".hookwrap/lib/hookwrap" / module).read_bytes() == (SRC / module).read_bytes()
+    assert (empty_dir / ".hookwrap/lib/run.py").read_bytes() == (SRC / "launcher.py").read_bytes()
     assert "logs/" in (empty_dir / ".hookwrap/.gitignore").read_text()
     # No hooks yet: no settings file is created for nothing.
     assert not (empty_dir / ".claude").exists() and not (empty_dir / ".gemini").exists()
@@ -113,13 +115,13 @@ def test_add_guard_output_and_files(project: Path) -> None:
     assert claude_group(project, "PreToolUse", "guard") == {
         "matcher": "Bash|Write|Edit",
         "hooks": [{"type": "command",
-                   "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/guard.py --platform claude',
+                   "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
                    "timeout": 10, "onFailure": "block"}]}
     group = gemini_group(project, "BeforeTool", "guard")
     assert group["matcher"] == "^(run_shell_command|write_file|replace)$"
     handler = group["hooks"][0]
     assert handler["name"] == "guard" and handler["description"].startswith("hookwrap guard: ")
-    assert handler["command"] == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/hooks/guard.py" --platform gemini'
+    assert handler["command"] == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
     assert handler["timeout"] == 10000
     spec = Manifest.load(project / MANIFEST).get("guard")
     assert (spec.event, spec.template, spec.matcher) == ("before_tool", "guard", "shell|write_file|edit_file")
@@ -337,9 +339,9 @@ def test_add_then_remove_restores_each_settings_file(project: Path) -> None:
     for name in ["context", "guard", "format"]:
         assert hw(project, "remove", name).code == 0
     assert {rel: (project / rel).read_bytes() for rel in (CLAUDE, GEMINI, MANIFEST)} == before
-    lib = project / ".hookwrap" / "lib" / "hookwrap"
-    assert sorted(p.relative_to(lib).as_posix() for p in (project / ".hookwrap").rglob("*.py")) \
-        == sorted(RUNTIME_FILES)
+    top = project / ".hookwrap"
+    assert sorted(p.relative_to(top).as_posix() for p in top.rglob("*.py")) \
+        == sorted([*(f"lib/hookwrap/{module}" for module in RUNTIME_FILES), "lib/run.py"])
 
 
 def test_remove_unknown_hook(project: Path) -> None:

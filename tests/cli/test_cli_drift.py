@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -55,7 +56,7 @@ def statuses(root: Path) -> dict[str, dict[str, str]]:
 def drop_handler(data: dict[str, Any], name: str) -> None:
     for groups in data["hooks"].values():
         for group in groups:
-            group["hooks"] = [h for h in group["hooks"] if f"/hooks/{name}.py" not in h.get("command", "")]
+            group["hooks"] = [h for h in group["hooks"] if f"/run.py {name} " not in h.get("command", "")]
         groups[:] = [g for g in groups if g["hooks"]]
 
 
@@ -104,7 +105,7 @@ def test_entry_edited_by_hand_is_drifted_and_sync_restores_it(drifty: Path) -> N
 
 def test_duplicate_copied_by_hand_is_collapsed(drifty: Path) -> None:
     data = read_json(drifty, CLAUDE)
-    guard = next(g for g in data["hooks"]["PreToolUse"] if "/guard.py" in g["hooks"][0]["command"])
+    guard = next(g for g in data["hooks"]["PreToolUse"] if "/run.py guard " in g["hooks"][0]["command"])
     data["hooks"].setdefault("PostToolUse", []).append(json.loads(json.dumps(guard)))
     write_json(drifty, CLAUDE, data)
     assert statuses(drifty)["guard"]["claude"] == "drifted"
@@ -131,7 +132,12 @@ def test_edited_script_is_never_overwritten(drifty: Path) -> None:
     before = snapshot(drifty)
     for args in (["sync"], ["init"]):
         assert hw(drifty, *args).out_lines == [IN_SYNC]
-    assert snapshot(drifty) == before
+    # Only the bytecode cache follows the edit (git-ignored; the launcher would write it too).
+    after = snapshot(drifty)
+    assert {rel: v for rel, v in after.items() if "__pycache__" not in rel} == \
+        {rel: v for rel, v in before.items() if "__pycache__" not in rel}
+    cache = next(rel for rel in after if rel.startswith(".hookwrap/hooks/__pycache__/guard."))
+    assert after[cache][0][8:16] == importlib.util.source_hash(script.read_bytes())
 
 
 def claude_code_rewrite(value: Any) -> Any:

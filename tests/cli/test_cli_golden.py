@@ -47,8 +47,9 @@ def test_golden_files_cover_every_template_on_both_platforms() -> None:
     claude = (GOLDEN_SETTINGS / FILES[CLAUDE]).read_text()
     gemini = (GOLDEN_SETTINGS / FILES[GEMINI]).read_text()
     for name in ["guard", "context", "stop_gate", "format", "audit"]:
-        assert f"/.hookwrap/hooks/{name}.py" in claude and f"/.hookwrap/hooks/{name}.py" in gemini
-    assert "/hooks/m.py" in gemini and "/hooks/m.py" not in claude
+        assert f"/.hookwrap/lib/run.py {name} " in claude
+        assert f'/.hookwrap/lib/run.py\\" {name} ' in gemini  # JSON text: the quote is escaped
+    assert 'run.py\\" m ' in gemini and "run.py m " not in claude
 
 
 def test_golden_project_is_in_sync_and_listed(full_project: Path) -> None:

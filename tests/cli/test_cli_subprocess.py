@@ -17,6 +17,7 @@ from cli_support import CLAUDE, GEMINI, MANIFEST, hw_module, payload, read_json
 
 from hookwrap.platforms import Platform, cli
 from hookwrap.manifest import Manifest
+from hookwrap.settings import OWNED_COMMAND_RE
 
 # A captured payload for each event the project registers.
 PAYLOADS = {
@@ -79,7 +80,7 @@ def registered(root: Path) -> list[tuple[str, str, str, str]]:
         for event, groups in read_json(root, rel)["hooks"].items():
             for group in groups:
                 for handler in group["hooks"]:
-                    name = handler["command"].split("/.hookwrap/hooks/")[1].split(".py")[0]
+                    name = OWNED_COMMAND_RE.search(handler["command"]).group("name")
                     found.append((platform, event, name, handler["command"]))
     return found
 

@@ -105,20 +105,21 @@ def test_console_script_runs_init_and_add_in_a_repo(installed: dict, tmp_path: P
     assert '[hooks.guard]\nevent = "before_tool"\ntemplate = "guard"' in manifest
     for module in RUNTIME_MODULES:
         assert (repo / ".hookwrap" / "lib" / "hookwrap" / module).is_file(), module
+    assert (repo / ".hookwrap" / "lib" / "run.py").is_file()
     assert "HOOK_NAME = 'guard'" in (repo / ".hookwrap" / "hooks" / "guard.py").read_text()
 
     claude = json.loads((repo / ".claude" / "settings.json").read_text())
     [group] = claude["hooks"]["PreToolUse"]
     assert group["matcher"] == "Bash|Write|Edit"
     assert group["hooks"][0]["command"] == \
-        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/guard.py --platform claude'
+        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude'
     assert group["hooks"][0]["timeout"] == 10
 
     gemini = json.loads((repo / ".gemini" / "settings.json").read_text())
     [group] = gemini["hooks"]["BeforeTool"]
     assert group["matcher"] == "^(run_shell_command|write_file|replace)$"
     assert group["hooks"][0]["command"] == \
-        'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/hooks/guard.py" --platform gemini'
+        'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
     assert group["hooks"][0]["timeout"] == 10000
 
     check = _run([hookwrap, "sync", "--check"], cwd=repo, env=env)

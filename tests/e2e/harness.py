@@ -191,11 +191,16 @@ class HookRun:
 
     @property
     def script(self) -> str:
+        """The hook script: argv[0], or for the launcher (``.hookwrap/lib/run.py <name>``) the
+        script it runs, ``.hookwrap/hooks/<name>.py``."""
+        first = Path(self.argv[0])
+        if first.name == "run.py" and first.parent.name == "lib" and len(self.argv) > 1:
+            return str(first.parent.parent / "hooks" / f"{self.argv[1]}.py")
         return self.argv[0]
 
     @property
     def name(self) -> str:
-        return Path(self.argv[0]).stem
+        return Path(self.script).stem
 
     @property
     def platform(self) -> str | None:

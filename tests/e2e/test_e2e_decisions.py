@@ -109,7 +109,7 @@ def test_tool_decisions(agent: Agent, repo: HookwrapRepo) -> None:
     if claude:
         assert not results["after-block"]["is_error"], why
         assert ('PostToolUse:Bash hook blocking error from command: "python3 \"$CLAUDE_PROJECT_DIR\"'
-                '/.hookwrap/hooks/decide_after.py --platform claude": REASON-AFTER-BLOCK') in sent, why
+                '/.hookwrap/lib/run.py decide_after --platform claude": REASON-AFTER-BLOCK') in sent, why
     else:
         assert results["after-block"] == {"text": "REASON-AFTER-BLOCK", "is_error": True,
                                           "name": "run_shell_command"}, why

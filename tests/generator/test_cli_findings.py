@@ -84,7 +84,7 @@ def test_remove_keeps_a_symlinked_settings_file_and_empties_it(project: Path, tm
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").symlink_to(shared)
     assert hookwrap("add", "before_tool", "guard", cwd=project).returncode == 0
-    assert "guard.py" in shared.read_text()
+    assert "run.py guard" in shared.read_text()
     assert hookwrap("remove", "guard", cwd=project).returncode == 0
     link = project / ".claude" / "settings.json"
     assert link.is_symlink() and link.resolve() == shared.resolve()

@@ -82,10 +82,10 @@ def test_matcher_is_dropped_on_events_that_ignore_it():
 def test_commands_survive_a_project_path_with_spaces():
     claude = command_for("guard", C)
     gemini = command_for("guard", G)
-    assert claude == 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/guard.py --platform claude'
+    assert claude == 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude'
     # Gemini replaces $GEMINI_PROJECT_DIR (no braces) with a shell-quoted value before bash runs,
     # so the braces form is the one that works inside double quotes.
-    assert gemini == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/hooks/guard.py" --platform gemini'
+    assert gemini == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
     assert '"$GEMINI_PROJECT_DIR/' not in gemini
 
 
@@ -96,7 +96,7 @@ def test_guard_registrations_on_both_platforms():
     assert (claude.platform, claude.event, claude.matcher) == (C, "PreToolUse", "Bash|Write|Edit")
     assert claude.handler == {
         "type": "command",
-        "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/guard.py --platform claude',
+        "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
         "timeout": 10,
         "onFailure": "block",
     }

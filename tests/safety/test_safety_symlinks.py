@@ -166,4 +166,4 @@ def test_a_settings_link_is_still_written_through(setup: tuple[Path, Path], rel:
     path.symlink_to(target)
     result = hw(root, "add", "after_tool", "audit")
     assert result.code == 0, result.err
-    assert path.is_symlink() and b"audit.py" in target.read_bytes()
+    assert path.is_symlink() and b"run.py audit " in target.read_bytes().replace(b"\\\"", b"")

@@ -32,12 +32,22 @@ _NAME = r"(?P<name>[a-z][a-z0-9_-]{0,63})"
 _WORD = r"(?:'[^']*'|[^\s'\"`$;&|<>()\\]+)"
 _PYTHON = rf"(?P<python>{_WORD}(?: {_WORD})*)"
 _NAME_MARK, _PYTHON_MARK = "\x00", "\x01"
+# The launcher every registered command runs (launcher.py, copied with the runtime as
+# project.LAUNCHER): it runs .hookwrap/hooks/<name>.py from cached bytecode.
+LAUNCHER = ".hookwrap/lib/run.py"
 
 BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
 
 
 MCP_PREFIX = "mcp__"
+
+
+def hook_call(name: str, launcher: bool = True) -> tuple[str, str]:
+    """(project-relative script, what follows it) of a registered command for hook ``name``:
+    the launcher and the name (``run.py guard``), or, with ``launcher=False``, the script itself
+    (the form hookwrap wrote before the launcher, still hookwrap's: sync rewrites it)."""
+    return (LAUNCHER, f"{name} ") if launcher else (f".hookwrap/hooks/{name}.py", "")
 
 
 def mcp_tool(server: str, tool: str) -> str:
@@ -349,30 +359,38 @@ class AgentCLI:
         (only asked when ``settings_generated``)."""
         raise NotImplementedError
 
-    def command(self, script: str, python: str) -> str:
-        """The registered command that runs ``script`` (project-relative) with ``python``."""
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
+        """The registered command that runs hook ``name`` with ``python``: through the launcher,
+        or (``launcher=False``) the older form that runs the script itself (``hook_call``)."""
         raise NotImplementedError
 
     def owned_name(self, command: str) -> str | None:
         """The hook's name when ``command`` is exactly a command hookwrap writes, else None.
 
-        Only the exact form counts: a wrapper, an echo or another project's hook that merely
-        mentions .hookwrap/hooks/<name>.py is the user's, and is never changed or removed.
+        Only the exact forms count (the launcher's, and the older one that runs the script
+        itself): a wrapper, an echo or another project's hook that merely mentions
+        .hookwrap/hooks/<name>.py is the user's, and is never changed or removed.
         """
-        pattern = self.__dict__.get("_owned")
-        if pattern is None:
-            template = self.command(f".hookwrap/hooks/{_NAME_MARK}.py", _PYTHON_MARK)
-            regex, named = [], False
-            for part in re.split(f"({_NAME_MARK}|{_PYTHON_MARK})", template):
-                if part == _NAME_MARK:  # the name may appear more than once: the same each time
-                    regex.append("(?P=name)" if named else _NAME)
-                    named = True
-                else:
-                    regex.append(_PYTHON if part == _PYTHON_MARK else re.escape(part))
-            pattern = re.compile("".join(regex))
-            self.__dict__["_owned"] = pattern
-        match = pattern.fullmatch(command.strip())
-        return match.group("name") if match else None
+        patterns: list[re.Pattern[str]] | None = self.__dict__.get("_owned")
+        if patterns is None:
+            patterns = [self._owned_pattern(flag) for flag in (True, False)]
+            self.__dict__["_owned"] = patterns
+        for pattern in patterns:
+            match = pattern.fullmatch(command.strip())
+            if match:
+                return match.group("name")
+        return None
+
+    def _owned_pattern(self, launcher: bool) -> re.Pattern[str]:
+        template = self.command(_NAME_MARK, _PYTHON_MARK, launcher=launcher)
+        regex, named = [], False
+        for part in re.split(f"({_NAME_MARK}|{_PYTHON_MARK})", template):
+            if part == _NAME_MARK:  # the name may appear more than once: the same each time
+                regex.append("(?P=name)" if named else _NAME)
+                named = True
+            else:
+                regex.append(_PYTHON if part == _PYTHON_MARK else re.escape(part))
+        return re.compile("".join(regex))
 
     def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
                 event: NormalizedEvent, description: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import ALLOWING, BLOCKING, AgentCLI
+from ._base import ALLOWING, BLOCKING, AgentCLI, hook_call
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -190,8 +190,9 @@ class ClaudeCode(AgentCLI):
     invalid_entry_drops_event = True
     empty_tool_response: dict[str, Any] = {}
 
-    def command(self, script: str, python: str) -> str:
-        return f'{python} "$CLAUDE_PROJECT_DIR"/{script} --platform claude'
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
+        script, args = hook_call(name, launcher)
+        return f'{python} "$CLAUDE_PROJECT_DIR"/{script} {args}--platform claude'
 
     def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
                 event: NormalizedEvent, description: str) -> dict[str, Any]:

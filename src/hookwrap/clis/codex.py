@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import ALLOWING, BLOCKING, AgentCLI
+from ._base import ALLOWING, BLOCKING, AgentCLI, hook_call
 from ._patch import parse_patch
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -234,16 +234,16 @@ class CodexCLI(AgentCLI):
     }
     known_settings_events = tuple(EVENT_LABELS)
 
-    def command(self, script: str, python: str) -> str:
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         """A POSIX-sh loop that walks up from the session's cwd to the directory holding
         hookwrap.toml, then runs the script there; with no such directory it says so on
         stderr and exits 2 (a block) for a fail-closed hook, else 1 (Codex goes on)."""
-        hook = script.rsplit("/", 1)[-1][:-3]
+        script, args = hook_call(name, launcher)
         code = NOT_FOUND_EXIT[False]  # handler() makes it 2 for a fail-closed hook
         return ('d=$PWD; until [ -f "$d/hookwrap.toml" ]; do [ "$d" = / ] && { echo "hookwrap: '
-                f'no hookwrap.toml in $PWD or above, so hook {hook} cannot run" >&2; exit {code}; }}; '
+                f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
                 'd=${d%/*}; d=${d:-/}; done; '
-                f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" --platform codex')
+                f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform codex')
 
     def owned_name(self, command: str) -> str | None:
         # The fail-closed form differs only in its exit code (handler() below).

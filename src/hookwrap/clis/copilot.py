@@ -32,7 +32,7 @@ import os
 import re
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import BLOCKING, AgentCLI
+from ._base import BLOCKING, AgentCLI, hook_call
 from .claude import ClaudeCode
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -183,8 +183,9 @@ class CopilotCLI(ClaudeCode):
     empty_tool_response: dict[str, Any] = {}
     payload_has_timestamp = True
 
-    def command(self, script: str, python: str) -> str:
-        return f'{python} "$COPILOT_PROJECT_DIR/{script}" --platform copilot'
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
+        script, args = hook_call(name, launcher)
+        return f'{python} "$COPILOT_PROJECT_DIR/{script}" {args}--platform copilot'
 
     def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
                 event: NormalizedEvent, description: str) -> dict[str, Any]:

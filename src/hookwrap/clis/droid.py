@@ -26,7 +26,7 @@ every key and hook of the user's), validation, the rules `hookwrap test` emulate
 from __future__ import annotations
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import BLOCKING, AgentCLI
+from ._base import BLOCKING, AgentCLI, hook_call
 from .claude import ClaudeCode
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -177,16 +177,16 @@ class FactoryDroid(ClaudeCode):
     empty_tool_response: dict[str, Any] = {}
     payload_has_timestamp = False
 
-    def command(self, script: str, python: str) -> str:
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         """A POSIX-sh loop from the hook's cwd (Droid's session cwd) up to the folder holding
         hookwrap.toml, then the script there; with none it says so on stderr and exits 2 (a
         block) for a fail-closed hook, else 1 (Droid goes on)."""
-        hook = script.rsplit("/", 1)[-1][:-3]
+        script, args = hook_call(name, launcher)
         code = NOT_FOUND_EXIT[False]  # handler() makes it 2 for a fail-closed hook
         return ('d=$PWD; until [ -f "$d/hookwrap.toml" ]; do [ "$d" = / ] && { echo "hookwrap: '
-                f'no hookwrap.toml in $PWD or above, so hook {hook} cannot run" >&2; exit {code}; }}; '
+                f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
                 'd=${d%/*}; d=${d:-/}; done; '
-                f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" --platform droid')
+                f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform droid')
 
     def owned_name(self, command: str) -> str | None:
         # The fail-closed form differs only in its exit code (handler() below).

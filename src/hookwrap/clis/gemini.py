@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import AgentCLI
+from ._base import AgentCLI, hook_call
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -142,9 +142,10 @@ class GeminiCLI(AgentCLI):
     empty_tool_response = {"llmContent": "", "returnDisplay": ""}
     payload_has_timestamp = True
 
-    def command(self, script: str, python: str) -> str:
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         # Braces: Gemini leaves ${GEMINI_PROJECT_DIR} for bash, which quotes it properly.
-        return f'{python} "${{GEMINI_PROJECT_DIR}}/{script}" --platform gemini'
+        script, args = hook_call(name, launcher)
+        return f'{python} "${{GEMINI_PROJECT_DIR}}/{script}" {args}--platform gemini'
 
     def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
                 event: NormalizedEvent, description: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ output, added as a prompt part, or a system string for SessionStart) and ``syste
 from __future__ import annotations
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import BLOCKING, AgentCLI
+from ._base import BLOCKING, AgentCLI, hook_call
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -213,8 +213,9 @@ class OpenCode(AgentCLI):
     lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
     empty_tool_response: dict[str, Any] = {"output": "", "title": "", "metadata": {}}
 
-    def command(self, script: str, python: str) -> str:
-        return f'{python} "${PROJECT_VAR}/{script}" --platform opencode'
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
+        script, args = hook_call(name, launcher)
+        return f'{python} "${PROJECT_VAR}/{script}" {args}--platform opencode'
 
     def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
                 event: NormalizedEvent, description: str) -> dict[str, Any]:

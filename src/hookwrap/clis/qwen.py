@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import BLOCKING, AgentCLI
+from ._base import BLOCKING, AgentCLI, hook_call
 from .claude import ClaudeCode
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -186,10 +186,11 @@ class QwenCode(ClaudeCode):
     empty_tool_response = {"llmContent": "", "returnDisplay": ""}
     payload_has_timestamp = True
 
-    def command(self, script: str, python: str) -> str:
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         # Bash expands the variable (Qwen substitutes none on bash), so one quoted word works
         # for a path with a space.
-        return f'{python} "$QWEN_PROJECT_DIR/{script}" --platform qwen'
+        script, args = hook_call(name, launcher)
+        return f'{python} "$QWEN_PROJECT_DIR/{script}" {args}--platform qwen'
 
     def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
                 event: NormalizedEvent, description: str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/guard.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" guard --platform opencode",
             "timeout": 10,
             "failClosed": true
           }
@@ -36,7 +36,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/audit.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" audit --platform opencode",
             "timeout": 10
           }
         ]
@@ -47,7 +47,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/context.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" context --platform opencode",
             "timeout": 10
           }
         ]
@@ -58,7 +58,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/stop_gate.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" stop_gate --platform opencode",
             "timeout": 300
           }
         ]
@@ -70,7 +70,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/format.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" format --platform opencode",
             "timeout": 30
           }
         ]
@@ -81,7 +81,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/skeleton_start.py\" --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" skeleton_start --platform opencode",
             "timeout": 1200
           }
         ]

@@ -1,0 +1,81 @@
+"""Registered commands run the launcher (.hookwrap/lib/run.py <name>); the older form that runs
+the script itself stays hookwrap's on every CLI, and sync upgrades it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+from cli_support import hw
+
+from hookwrap.platforms import NormalizedEvent, Platform, all_clis, cli
+from hookwrap.project import LAUNCHER
+from hookwrap.settings import OWNED_COMMAND_RE
+
+PYTHONS = ["python3", "'/opt/my py/bin/python3' -I", "uv run python"]
+
+
+@pytest.mark.parametrize("platform", list(Platform))
+@pytest.mark.parametrize("python", PYTHONS)
+def test_both_forms_are_hookwrap_s_on_every_cli(platform: Platform, python: str) -> None:
+    agent = cli(platform)
+    new, old = agent.command("my-hook", python), agent.command("my-hook", python, launcher=False)
+    assert f"{LAUNCHER}" in new and "my-hook " in new and ".hookwrap/hooks/" not in new
+    assert ".hookwrap/hooks/my-hook.py" in old and "run.py" not in old
+    for command in (new, old):
+        assert agent.owned_name(command) == "my-hook"
+        match = OWNED_COMMAND_RE.search(command)
+        assert match and match.group("name") == "my-hook"
+    # Only the exact forms: an extra word, or another hook's name in the message, is not ours.
+    assert agent.owned_name(new + " --verbose") is None
+    assert agent.owned_name(new.replace(" my-hook --platform", " my-hook.py --platform")) is None
+
+
+@pytest.mark.parametrize("platform", list(Platform))
+def test_a_fail_closed_handler_is_owned_in_both_forms(platform: Platform) -> None:
+    agent = cli(platform)
+    for launcher in (True, False):
+        command = agent.command("guard", "python3", launcher=launcher)
+        event = next(iter(agent.events.values()))
+        handler = agent.handler(command, name="guard", timeout_s=10, fail_closed=True, event=event,
+                                description="d")
+        assert agent.owned_name(handler["command"]) == "guard"
+
+
+def test_sync_upgrades_every_cli_s_old_commands_in_place(empty_dir) -> None:
+    root = empty_dir
+    assert hw(root, "init", *(f"--platform={p.value}" for p in Platform)).code == 0
+    assert hw(root, "add", "before_tool", "guard").code == 0
+    files = {agent.platform: root / agent.settings_file for agent in all_clis()
+             if (root / agent.settings_file).is_file()}
+    assert set(files) == set(Platform)
+    current = {p: path.read_text() for p, path in files.items()}
+    for platform, path in files.items():
+        agent = cli(platform)
+        new, old = (agent.handler(agent.command("guard", "python3", launcher=flag), name="guard",
+                                  timeout_s=10, fail_closed=True, event=NormalizedEvent.BEFORE_TOOL,
+                                  description="")["command"] for flag in (True, False))
+        text = path.read_text()
+        # JSON-escaped in the settings files (OpenCode's plugin holds JSON too).
+        new_json, old_json = json.dumps(new)[1:-1], json.dumps(old)[1:-1]
+        assert new_json in text, platform
+        path.write_text(text.replace(new_json, old_json))
+    check = hw(root, "sync", "--check")
+    assert check.code == 1  # drift until synced
+    assert hw(root, "sync").code == 0
+    assert {p: path.read_text() for p, path in files.items()} == current  # upgraded in place
+    assert hw(root, "sync", "--check").code == 0
+
+
+def test_sync_and_add_cache_hook_bytecode_where_the_launcher_reads_it(project) -> None:
+    root = project
+    assert hw(root, "add", "before_tool", "guard").code == 0
+    assert (root / LAUNCHER).is_file()
+    script = root / ".hookwrap" / "hooks" / "guard.py"
+    cache = importlib.util.cache_from_source(str(script))
+    data = open(cache, "rb").read()
+    assert data[4] == 0b11 and data[8:16] == importlib.util.source_hash(script.read_bytes())
+    script.write_text(script.read_text() + "# edited\n")
+    assert hw(root, "sync").code == 0
+    assert open(cache, "rb").read()[8:16] == importlib.util.source_hash(script.read_bytes())
