@@ -124,7 +124,8 @@ def init(
 
     root = _cwd()
     names = _platform_names(platform)
-    chosen = parse_platforms(names) if names else None
+    # `--platform all` is every CLI hookwrap supports (for `add`, all = the manifest's platforms).
+    chosen = parse_platforms(names, default=tuple(Platform)) if names else None
     _execute(root, lambda: init_plan(root, chosen), dry_run=dry_run)
 
 

@@ -64,6 +64,13 @@ def test_init_in_a_git_repo(empty_dir: Path) -> None:
     assert (empty_dir / ".git").is_dir()
 
 
+def test_init_platform_all_lists_every_cli(empty_dir: Path) -> None:
+    result = hw(empty_dir, "init", "--platform", "all")
+    assert result.code == 0, result.err
+    platforms = Manifest.loads((empty_dir / MANIFEST).read_text()).platforms
+    assert [p.value for p in platforms] == [p.value for p in hookwrap.Platform]
+
+
 def test_init_again_changes_nothing(project: Path) -> None:
     hw(project, "add", "before_tool", "guard")
     before = snapshot(project)
