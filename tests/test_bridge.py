@@ -159,6 +159,7 @@ def test_run_command_reports_exit_and_streams() -> None:
 HOOK_SH = """#!/bin/bash
 input=$(cat)
 printf '%s' "$input" > "$CLAUDE_PROJECT_DIR/seen.json"
+pwd > "$CLAUDE_PROJECT_DIR/cwd.txt"
 case "$input" in
   *'git push --force'*) echo "force push is not allowed" >&2; exit 2;;
 esac
@@ -182,13 +183,13 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def _run_bridge(root: Path, platform: str, payload: dict, env: dict[str, str] | None = None
-                ) -> subprocess.CompletedProcess:
+def _run_bridge(root: Path, platform: str, payload: dict, env: dict[str, str] | None = None,
+                cwd: Path | None = None) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if not k.endswith("_PROJECT_DIR")}
     environment.update(env or {})
     return subprocess.run([sys.executable, str(root / ".hookwrap/hooks/no-force.py"),
                            "--platform", platform], input=json.dumps(payload), text=True,
-                          capture_output=True, cwd=root, env=environment, timeout=60, check=False)
+                          capture_output=True, cwd=cwd or root, env=environment, timeout=60, check=False)
 
 
 def test_gemini_runs_a_claude_hook_through_the_bridge(project: Path) -> None:
@@ -200,6 +201,26 @@ def test_gemini_runs_a_claude_hook_through_the_bridge(project: Path) -> None:
     assert answer["decision"] == "deny" and "force push is not allowed" in answer["reason"]
     seen = json.loads((project / "seen.json").read_text())
     assert (seen["hook_event_name"], seen["tool_name"]) == ("PreToolUse", "Bash")
+
+
+@pytest.mark.parametrize("platform", ["gemini", "claude"])
+def test_a_cli_started_in_a_subfolder_runs_the_command_at_the_root(project: Path,
+                                                                    platform: str) -> None:
+    """A CLI that sets CLAUDE_PROJECT_DIR to its launch dir (Gemini CLI, Droid) in a subfolder:
+    the command still sees the project root, as its path and its working directory."""
+    sub = project / "sub"
+    sub.mkdir()
+    rel = "gemini/BeforeTool.json" if platform == "gemini" else "claude/PreToolUse.json"
+    payload = json.loads((PAYLOADS / rel).read_text())
+    payload["tool_input"]["command"] = "git push --force origin main"
+    env = {"CLAUDE_PROJECT_DIR": str(sub), "GEMINI_PROJECT_DIR": str(sub)}
+    done = _run_bridge(project, platform, payload, env, cwd=sub)
+    if platform == "gemini":
+        assert json.loads(done.stdout)["decision"] == "deny", done.stderr
+    else:
+        assert (done.returncode, done.stderr) == (2, "force push is not allowed\n")
+    assert (project / "cwd.txt").read_text().strip() == str(project)
+    assert not (sub / "seen.json").exists()
 
 
 def test_a_harmless_call_is_allowed(project: Path) -> None:
@@ -234,3 +255,14 @@ def test_a_failing_command_fails_open_unless_fail_closed(project: Path) -> None:
 def test_exit_2_where_nothing_can_be_blocked_is_a_notice() -> None:
     fields = cli("claude").read_answer(NormalizedEvent.SESSION_START, 2, "", "not now\n")
     assert fields == {"system_message": "not now"}
+
+
+@pytest.mark.parametrize("timeout", [1, 2, 3, 5, 10, 15, 33, 60, 600, 1200])
+def test_the_command_limit_fits_inside_every_timeout(timeout: int) -> None:
+    """Every CLI is registered with the timeout in whole seconds (Gemini: x1000 ms): the
+    bridge must stop the command early enough to answer inside it."""
+    from hookwrap.options import time_limit
+
+    limit = time_limit({"timeout": timeout})
+    assert 0.5 <= limit <= timeout - min(10, 0.3 * timeout) + 1e-9
+    assert limit >= timeout - 10

@@ -232,3 +232,23 @@ def test_the_same_command_twice_becomes_one_hook(empty_dir: Path) -> None:
     data = read_json(empty_dir, ".claude/settings.json")["hooks"]["PreToolUse"]
     assert [h["command"] for g in data for h in g["hooks"]] == [
         'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/check.py --platform claude']
+
+
+def test_a_fail_closed_hook_with_a_short_timeout_blocks_on_every_cli(empty_dir: Path) -> None:
+    """The bridge gives up on the command inside the timeout each CLI was given (seconds,
+    Gemini's milliseconds), so its block arrives before the CLI kills it and fails open."""
+    from hookwrap.platforms import Platform
+
+    platforms = [arg for p in Platform for arg in ("-p", p.value)]
+    assert hw(empty_dir, "init", *platforms).code == 0
+    assert hw(empty_dir, "add", "before_tool", "slow", "--command", "sleep 30", "--timeout",
+              "2", "--fail-closed").code == 0
+    result = hw(empty_dir, "test", "slow")
+    lines = [line for line in result.out.splitlines() if not line.startswith(" ")]
+    verdicts = {line.split(":")[0]: line for line in lines if ": running" not in line}
+    assert set(verdicts) == {p.value for p in Platform}, result.out
+    for platform, line in verdicts.items():
+        assert line.startswith(f"{platform}: blocked"), result.out
+    # Claude Code runs the command itself (pass-through): its own timeout and onFailure block.
+    bridged = result.out.split("\ngemini: blocked", 1)[1].split("\nclaude: running")[0]
+    assert "was killed" not in bridged, result.out
