@@ -252,3 +252,41 @@ def test_a_fail_closed_hook_with_a_short_timeout_blocks_on_every_cli(empty_dir: 
     # Claude Code runs the command itself (pass-through): its own timeout and onFailure block.
     bridged = result.out.split("\ngemini: blocked", 1)[1].split("\nclaude: running")[0]
     assert "was killed" not in bridged, result.out
+
+
+def test_adopt_never_overwrites_a_script_hookwrap_did_not_write(team_repo: Path) -> None:
+    mine = team_repo / ".hookwrap/hooks/no-force.py"
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    content = b"# my own no-force hook\r\nprint('mine')\n"
+    mine.write_bytes(content)
+    dry = hw(team_repo, "adopt", "--dry-run")
+    assert dry.code == 0, dry.err
+    assert "would create  .hookwrap/hooks/no-force-2.py" in dry.out
+    assert "no-force.py" not in dry.out.replace("no-force.py --platform", "")
+    result = hw(team_repo, "adopt")
+    assert result.code == 0, result.err
+    assert mine.read_bytes() == content
+    assert "[hooks.no-force-2]" in (team_repo / "hookwrap.toml").read_text()
+    assert "[hooks.no-force]" not in (team_repo / "hookwrap.toml").read_text()
+
+
+@pytest.mark.parametrize(("event", "group", "why"), [
+    ("SubagentStop", {"hooks": [{"type": "command", "command": "./hooks/sub.sh"}]},
+     "registers on Claude Code as Stop"),
+    ("Notification", {"matcher": "permission_prompt",
+                      "hooks": [{"type": "command", "command": "./hooks/notify.sh"}]},
+     "its matcher 'permission_prompt' cannot be carried"),
+])
+def test_an_entry_that_would_run_at_another_time_stays(empty_dir: Path, event: str,
+                                                        group: dict, why: str) -> None:
+    moved = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./hooks/check.sh"}]}
+    settings = {"hooks": {event: [group], "PreToolUse": [moved]}}
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.json").write_text(json.dumps(settings))
+    result = hw(empty_dir, "adopt")
+    assert result.code == 0, result.err
+    assert f"hooks.{event}[0].hooks[0]" in result.err and why in result.err
+    data = read_json(empty_dir, ".claude/settings.json")["hooks"]
+    assert data[event] == [group]
+    manifest = (empty_dir / "hookwrap.toml").read_text()
+    assert "[hooks.check]" in manifest and "sub.sh" not in manifest and "notify" not in manifest
