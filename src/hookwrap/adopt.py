@@ -24,8 +24,10 @@ from .errors import EntryError, ProjectError, UsageError
 from .plan import Plan
 from .platforms import NormalizedEvent, Platform, cli
 
-# Handler keys a manifest entry carries (statusMessage is only a label in Claude Code's UI).
-_CARRIED = frozenset({"type", "command", "timeout", "onFailure", "statusMessage"})
+# Handler keys a manifest entry carries, or labels that change nothing about when and how the
+# command runs (Claude Code's statusMessage, Gemini CLI's and Qwen Code's name and description).
+_CARRIED = frozenset({"type", "command", "timeout", "onFailure", "statusMessage", "name",
+                      "description"})
 
 
 @dataclass
@@ -105,6 +107,11 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         names = ", ".join(p.value for p in Platform)
         raise UsageError(f"--from: {source!r} is not a platform", hint=f"use one of: {names}") from None
     agent = cli(platform)
+    if agent.settings_owned or agent.settings_generated:
+        raise UsageError(f"--from {platform.value}: {agent.settings_file} is hookwrap's own file, "
+                         f"so it holds no hand-made hooks to adopt",
+                         hint=f"move {agent.label}'s hooks by hand with `hookwrap add EVENT NAME "
+                              "--command CMD --speaks " + platform.value + "`")
     rel = agent.settings_file
     text = read_settings_text(root, platform)
     data = {} if text is None else parse_settings(text, platform, label=rel)

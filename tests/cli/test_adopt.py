@@ -290,3 +290,30 @@ def test_an_entry_that_would_run_at_another_time_stays(empty_dir: Path, event: s
     assert data[event] == [group]
     manifest = (empty_dir / "hookwrap.toml").read_text()
     assert "[hooks.check]" in manifest and "sub.sh" not in manifest and "notify" not in manifest
+
+
+def test_adopt_from_gemini_takes_named_and_described_handlers(empty_dir: Path) -> None:
+    """Gemini CLI's own examples give every handler a name and a description: labels only."""
+    (empty_dir / ".gemini").mkdir()
+    settings = {"hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
+        {"name": "secret-scan", "type": "command", "command": "./hooks/scan.sh",
+         "timeout": 5000, "description": "Blocks writes containing secrets"}]}]}}
+    (empty_dir / ".gemini/settings.json").write_text(json.dumps(settings))
+    assert hw(empty_dir, "init", "-p", "gemini", "-p", "claude").code == 0
+    result = hw(empty_dir, "adopt", "--from", "gemini")
+    assert result.code == 0, result.err
+    assert "stays" not in result.err
+    manifest = (empty_dir / "hookwrap.toml").read_text()
+    assert ('[hooks.scan]\nevent = "before_tool"\nmatcher = "write_file|edit_file"\n'
+            'platforms = ["gemini", "claude"]\ntimeout = 5\ncommand = "./hooks/scan.sh"\n'
+            'speaks = "gemini"\n') in manifest
+
+
+def test_adopt_from_copilot_is_refused(empty_dir: Path) -> None:
+    assert hw(empty_dir, "init", "-p", "copilot", "-p", "claude").code == 0
+    before = snapshot_without_lock(empty_dir)
+    result = hw(empty_dir, "adopt", "--from", "copilot")
+    assert result.code == 2
+    assert ".github/hooks/hookwrap.json is hookwrap's own file" in result.err
+    assert "--speaks copilot" in result.err
+    assert snapshot_without_lock(empty_dir) == before

@@ -324,6 +324,9 @@ class AgentCLI:
     # plugin), read with parse_settings_text and written with render_settings; every byte of it is
     # hookwrap's, so any difference from the rendering is drift.
     settings_generated: bool = False
+    # True: the settings file is one hookwrap owns (Copilot CLI's .github/hooks/hookwrap.json),
+    # so it holds no hand-made hooks: `adopt --from` refuses it.
+    settings_owned: bool = False
     timeout_scale: int = 1                  # manifest seconds -> the CLI's unit
     max_timeout_s: int = 2_147_483          # Node timers fire at once past 2**31-1 ms
     tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name

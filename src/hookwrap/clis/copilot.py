@@ -175,6 +175,7 @@ class CopilotCLI(ClaudeCode):
 
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = HOOKS_FILE
+    settings_owned = True
     settings_comments = False
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
     invalid_entry_drops_event = False  # a malformed entry is dropped, the rest kept
