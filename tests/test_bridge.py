@@ -266,3 +266,55 @@ def test_the_command_limit_fits_inside_every_timeout(timeout: int) -> None:
     limit = time_limit({"timeout": timeout})
     assert 0.5 <= limit <= timeout - min(10, 0.3 * timeout) + 1e-9
     assert limit >= timeout - 10
+
+
+# --- each CLI's own rules for an answer (the reference's observed behaviour) ---------------------
+
+_DENY = '{"decision": "deny", "reason": "no"}'
+_CLAUDE_DENY = ('{"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+                '"permissionDecision": "deny", "permissionDecisionReason": "no"}}')
+_BT, _PROMPT = NormalizedEvent.BEFORE_TOOL, NormalizedEvent.BEFORE_PROMPT
+
+
+@pytest.mark.parametrize(("speaks", "event", "code", "stdout", "stderr", "expected"), [
+    # Qwen: a JSON answer counts at any exit code but 2; exit 2 reads stderr, empty = nothing.
+    ("qwen", _BT, 1, _CLAUDE_DENY, "", {"decision": "deny", "reason": "no"}),
+    ("qwen", _BT, 3, "", _CLAUDE_DENY, {"decision": "deny", "reason": "no"}),
+    ("qwen", _BT, 2, "", "", {}),
+    ("qwen", _BT, 2, "", "stop", {"decision": "block", "reason": "stop"}),
+    ("qwen", _BT, 1, "plain", "oops", {}),
+    # Copilot: any non-zero exit denies PreToolUse; "deny" at the top level is ignored.
+    ("copilot", _BT, 1, "", "", {"decision": "deny", "reason": "hook exited with code 1"}),
+    ("copilot", _BT, 2, "", "stop", {"decision": "deny", "reason": "stop"}),
+    ("copilot", _BT, 0, _DENY, "", {"reason": "no"}),
+    ("copilot", _BT, 0, '{"decision": "block", "reason": "no"}', "", {"reason": "no"}),
+    ("copilot", _BT, 0, '{"permissionDecision": "deny", "permissionDecisionReason": "r"}', "",
+     {"decision": "deny", "reason": "r"}),
+    ("copilot", _PROMPT, 0, '{"decision": "block", "reason": "no"}', "",
+     {"decision": "block", "reason": "no"}),
+    ("copilot", _PROMPT, 0, '{"hookSpecificOutput": {"additionalContext": "x"}}', "", {}),
+    ("copilot", _PROMPT, 0, '{"additionalContext": "x"}', "", {"context": "x"}),
+    # Gemini: JSON at any exit code; plain text by exit code; Claude's fields ignored.
+    ("gemini", _BT, 0, _CLAUDE_DENY, "", {}),
+    ("gemini", _BT, 1, _DENY, "", {"decision": "deny", "reason": "no"}),
+    ("gemini", _BT, 0, "", _DENY, {"decision": "deny", "reason": "no"}),
+    ("gemini", _BT, 127, "", "bash: x.sh: No such file", {"decision": "deny",
+                                                          "reason": "bash: x.sh: No such file"}),
+    ("gemini", _BT, 1, "", "Traceback", {"system_message": "Warning: Traceback"}),
+    ("gemini", _BT, 2, '{"decision": "allow"}', "blocked", {}),
+    ("gemini", _BT, 0, '{"hookSpecificOutput": {"tool_input": {"command": "ls"}}}', "",
+     {"updated_input": {"command": "ls"}}),
+    ("gemini", _PROMPT, 0, '{"decision": "ask"}', "", {}),
+    # Codex: exit 2 needs stderr; what Codex does not accept on PreToolUse fails open.
+    ("codex", _BT, 2, "", "", {}),
+    ("codex", _BT, 2, "", "stop", {"decision": "block", "reason": "stop"}),
+    ("codex", _BT, 0, _DENY, "", {}),
+    ("codex", _BT, 0, '{"hookSpecificOutput": {"permissionDecision": "deny"}}', "", {}),
+    ("codex", _BT, 0, '{"hookSpecificOutput": {"permissionDecision": "ask"}}', "", {}),
+    ("codex", _BT, 0, _CLAUDE_DENY, "", {"decision": "deny", "reason": "no"}),
+    ("codex", _BT, 0, '{"hookSpecificOutput": {"updatedInput": {"command": "ls"}}}', "", {}),
+])
+def test_each_cli_reads_an_answer_by_its_own_rules(speaks: str, event: NormalizedEvent,
+                                                   code: int, stdout: str, stderr: str,
+                                                   expected: dict) -> None:
+    assert cli(speaks).read_answer(event, code, stdout, stderr) == expected

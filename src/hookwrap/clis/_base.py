@@ -507,6 +507,25 @@ def _text_of(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def json_object(text: str) -> dict[str, Any] | None:
+    """``text`` (trimmed) as a JSON object, else None; a JSON string holding an object is read
+    twice (Gemini CLI and Qwen Code accept double-encoded answers)."""
+    import json
+
+    try:
+        data = json.loads(text.strip()) if text.strip() else None
+        if isinstance(data, str):
+            data = json.loads(data)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def answer_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """HookOutput fields from a Claude-style JSON answer (for the CLI modules' read_answer)."""
+    return _answer_fields(data)
+
+
 def _answer_fields(data: dict[str, Any]) -> dict[str, Any]:
     """HookOutput fields from a Claude-style JSON answer (unknown or mistyped keys ignored)."""
     fields: dict[str, Any] = {}
