@@ -261,9 +261,9 @@ def test_exit_2_where_nothing_can_be_blocked_is_a_notice() -> None:
 def test_the_command_limit_fits_inside_every_timeout(timeout: int) -> None:
     """Every CLI is registered with the timeout in whole seconds (Gemini: x1000 ms): the
     bridge must stop the command early enough to answer inside it."""
-    from hookwrap.options import time_limit
+    from hookwrap.options import answer_limit
 
-    limit = time_limit({"timeout": timeout})
+    limit = answer_limit({"timeout": timeout})
     assert 0.5 <= limit <= timeout - min(10, 0.3 * timeout) + 1e-9
     assert limit >= timeout - 10
 

@@ -30,7 +30,7 @@ import sys
 
 from .hookinput import normalize_input
 from .hookoutput import HookOutput, denormalize_output
-from .options import manifest_entry, project_root, time_limit
+from .options import answer_limit, manifest_entry, project_root
 from .platforms import Platform, cli
 from .protocol import format_hook_error, read_stdin, write_stdout
 from .runner import _guess_platform, _host, _platform_from_argv, _seal_stdout
@@ -119,7 +119,7 @@ def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: 
         return HookOutput()
     stdin = json.dumps(payload).encode("utf-8")
     code, out, err, failure = run_command(command, stdin, command_env(root, speaks),
-                                          _time_left(time_limit(entry)), cwd=root)
+                                          _time_left(answer_limit(entry)), cwd=root)
     if failure or code is None:
         return _failed(entry, f"external hook {command!r} {failure}", err)
     if code not in (0, 2) and entry.get("fail_closed") is True:  # Claude's onFailure: block
