@@ -234,6 +234,7 @@ def test_run_command_reports_exit_and_streams() -> None:
 HOOK_SH = """#!/bin/bash
 input=$(cat)
 printf '%s' "$input" > "$CLAUDE_PROJECT_DIR/seen.json"
+pwd > "$CLAUDE_PROJECT_DIR/cwd.txt"
 case "$input" in
   *'git push --force'*) echo "force push is not allowed" >&2; exit 2;;
 esac
@@ -257,13 +258,13 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def _run_bridge(root: Path, platform: str, payload: dict, env: dict[str, str] | None = None
-                ) -> subprocess.CompletedProcess:
+def _run_bridge(root: Path, platform: str, payload: dict, env: dict[str, str] | None = None,
+                cwd: Path | None = None) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if not k.endswith("_PROJECT_DIR")}
     environment.update(env or {})
     return subprocess.run([sys.executable, str(root / ".hookwrap/hooks/no-force.py"),
                            "--platform", platform], input=json.dumps(payload), text=True,
-                          capture_output=True, cwd=root, env=environment, timeout=60, check=False)
+                          capture_output=True, cwd=cwd or root, env=environment, timeout=60, check=False)
 
 
 def test_gemini_runs_a_claude_hook_through_the_bridge(project: Path) -> None:
@@ -275,6 +276,26 @@ def test_gemini_runs_a_claude_hook_through_the_bridge(project: Path) -> None:
     assert answer["decision"] == "deny" and "force push is not allowed" in answer["reason"]
     seen = json.loads((project / "seen.json").read_text())
     assert (seen["hook_event_name"], seen["tool_name"]) == ("PreToolUse", "Bash")
+
+
+@pytest.mark.parametrize("platform", ["gemini", "claude"])
+def test_a_cli_started_in_a_subfolder_runs_the_command_at_the_root(project: Path,
+                                                                    platform: str) -> None:
+    """A CLI that sets CLAUDE_PROJECT_DIR to its launch dir (Gemini CLI, Droid) in a subfolder:
+    the command still sees the project root, as its path and its working directory."""
+    sub = project / "sub"
+    sub.mkdir()
+    rel = "gemini/BeforeTool.json" if platform == "gemini" else "claude/PreToolUse.json"
+    payload = json.loads((PAYLOADS / rel).read_text())
+    payload["tool_input"]["command"] = "git push --force origin main"
+    env = {"CLAUDE_PROJECT_DIR": str(sub), "GEMINI_PROJECT_DIR": str(sub)}
+    done = _run_bridge(project, platform, payload, env, cwd=sub)
+    if platform == "gemini":
+        assert json.loads(done.stdout)["decision"] == "deny", done.stderr
+    else:
+        assert (done.returncode, done.stderr) == (2, "force push is not allowed\n")
+    assert (project / "cwd.txt").read_text().strip() == str(project)
+    assert not (sub / "seen.json").exists()
 
 
 def test_a_harmless_call_is_allowed(project: Path) -> None:
@@ -395,3 +416,66 @@ def test_a_claude_write_reaches_a_codex_hook_as_apply_patch() -> None:
         "command": "*** Begin Patch\n*** Add File: /p/w.txt\n+hi\n*** End Patch\n"}
     again = normalize_input(json.dumps(payload), Platform.CODEX)
     assert (again.tool_name, again.file_paths) == ("write_file", ["/p/w.txt"])
+
+
+@pytest.mark.parametrize("timeout", [1, 2, 3, 5, 10, 15, 33, 60, 600, 1200])
+def test_the_command_limit_fits_inside_every_timeout(timeout: int) -> None:
+    """Every CLI is registered with the timeout in whole seconds (Gemini: x1000 ms): the
+    bridge must stop the command early enough to answer inside it."""
+    from hookwrap.options import answer_limit
+
+    limit = answer_limit({"timeout": timeout})
+    assert 0.5 <= limit <= timeout - min(10, 0.3 * timeout) + 1e-9
+    assert limit >= timeout - 10
+
+
+# --- each CLI's own rules for an answer (the reference's observed behaviour) ---------------------
+
+_DENY = '{"decision": "deny", "reason": "no"}'
+_CLAUDE_DENY = ('{"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+                '"permissionDecision": "deny", "permissionDecisionReason": "no"}}')
+_BT, _PROMPT = NormalizedEvent.BEFORE_TOOL, NormalizedEvent.BEFORE_PROMPT
+
+
+@pytest.mark.parametrize(("speaks", "event", "code", "stdout", "stderr", "expected"), [
+    # Qwen: a JSON answer counts at any exit code but 2; exit 2 reads stderr, empty = nothing.
+    ("qwen", _BT, 1, _CLAUDE_DENY, "", {"decision": "deny", "reason": "no"}),
+    ("qwen", _BT, 3, "", _CLAUDE_DENY, {"decision": "deny", "reason": "no"}),
+    ("qwen", _BT, 2, "", "", {}),
+    ("qwen", _BT, 2, "", "stop", {"decision": "block", "reason": "stop"}),
+    ("qwen", _BT, 1, "plain", "oops", {}),
+    # Copilot: any non-zero exit denies PreToolUse; "deny" at the top level is ignored.
+    ("copilot", _BT, 1, "", "", {"decision": "deny", "reason": "hook exited with code 1"}),
+    ("copilot", _BT, 2, "", "stop", {"decision": "deny", "reason": "stop"}),
+    ("copilot", _BT, 0, _DENY, "", {"reason": "no"}),
+    ("copilot", _BT, 0, '{"decision": "block", "reason": "no"}', "", {"reason": "no"}),
+    ("copilot", _BT, 0, '{"permissionDecision": "deny", "permissionDecisionReason": "r"}', "",
+     {"decision": "deny", "reason": "r"}),
+    ("copilot", _PROMPT, 0, '{"decision": "block", "reason": "no"}', "",
+     {"decision": "block", "reason": "no"}),
+    ("copilot", _PROMPT, 0, '{"hookSpecificOutput": {"additionalContext": "x"}}', "", {}),
+    ("copilot", _PROMPT, 0, '{"additionalContext": "x"}', "", {"context": "x"}),
+    # Gemini: JSON at any exit code; plain text by exit code; Claude's fields ignored.
+    ("gemini", _BT, 0, _CLAUDE_DENY, "", {}),
+    ("gemini", _BT, 1, _DENY, "", {"decision": "deny", "reason": "no"}),
+    ("gemini", _BT, 0, "", _DENY, {"decision": "deny", "reason": "no"}),
+    ("gemini", _BT, 127, "", "bash: x.sh: No such file", {"decision": "deny",
+                                                          "reason": "bash: x.sh: No such file"}),
+    ("gemini", _BT, 1, "", "Traceback", {"system_message": "Warning: Traceback"}),
+    ("gemini", _BT, 2, '{"decision": "allow"}', "blocked", {}),
+    ("gemini", _BT, 0, '{"hookSpecificOutput": {"tool_input": {"command": "ls"}}}', "",
+     {"updated_input": {"command": "ls"}}),
+    ("gemini", _PROMPT, 0, '{"decision": "ask"}', "", {}),
+    # Codex: exit 2 needs stderr; what Codex does not accept on PreToolUse fails open.
+    ("codex", _BT, 2, "", "", {}),
+    ("codex", _BT, 2, "", "stop", {"decision": "block", "reason": "stop"}),
+    ("codex", _BT, 0, _DENY, "", {}),
+    ("codex", _BT, 0, '{"hookSpecificOutput": {"permissionDecision": "deny"}}', "", {}),
+    ("codex", _BT, 0, '{"hookSpecificOutput": {"permissionDecision": "ask"}}', "", {}),
+    ("codex", _BT, 0, _CLAUDE_DENY, "", {"decision": "deny", "reason": "no"}),
+    ("codex", _BT, 0, '{"hookSpecificOutput": {"updatedInput": {"command": "ls"}}}', "", {}),
+])
+def test_each_cli_reads_an_answer_by_its_own_rules(speaks: str, event: NormalizedEvent,
+                                                   code: int, stdout: str, stderr: str,
+                                                   expected: dict) -> None:
+    assert cli(speaks).read_answer(event, code, stdout, stderr) == expected

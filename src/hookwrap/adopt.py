@@ -24,8 +24,10 @@ from .errors import EntryError, ProjectError, UsageError
 from .plan import Plan
 from .platforms import NormalizedEvent, Platform, cli
 
-# Handler keys a manifest entry carries (statusMessage is only a label in Claude Code's UI).
-_CARRIED = frozenset({"type", "command", "timeout", "onFailure", "statusMessage"})
+# Handler keys a manifest entry carries, or labels that change nothing about when and how the
+# command runs (Claude Code's statusMessage, Gemini CLI's and Qwen Code's name and description).
+_CARRIED = frozenset({"type", "command", "timeout", "onFailure", "statusMessage", "name",
+                      "description"})
 
 
 @dataclass
@@ -89,6 +91,7 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
     from .manifest import Manifest, new_manifest_text
     from .project import (
         MANIFEST,
+        _plan_new_files,
         _plan_runtime,
         _plan_settings,
         _port,
@@ -96,7 +99,6 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         detected_platforms,
         read_settings_text,
     )
-    from .render import render_hook_files
     from .settings import parse_settings
 
     try:
@@ -105,6 +107,11 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         names = ", ".join(p.value for p in Platform)
         raise UsageError(f"--from: {source!r} is not a platform", hint=f"use one of: {names}") from None
     agent = cli(platform)
+    if agent.settings_owned or agent.settings_generated:
+        raise UsageError(f"--from {platform.value}: {agent.settings_file} is hookwrap's own file, "
+                         f"so it holds no hand-made hooks to adopt",
+                         hint=f"move {agent.label}'s hooks by hand with `hookwrap add EVENT NAME "
+                              "--command CMD --speaks " + platform.value + "`")
     rel = agent.settings_file
     text = read_settings_text(root, platform)
     data = {} if text is None else parse_settings(text, platform, label=rel)
@@ -120,7 +127,8 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
                          f"hooks would no longer run on {agent.label}",
                          hint=f"add \"{platform.value}\" to platforms in {MANIFEST}, then adopt")
     found = _handlers(data, platform, rel)
-    taken = {spec.name for spec in manifest.hooks}
+    # A name whose script exists and is not the manifest's is the user's file: never reused.
+    taken = {spec.name for spec in manifest.hooks} | _unmanaged_scripts(root, manifest)
     for index, item in enumerate(found):
         _translate(item, platform, manifest, taken, found[:index])
     for item in found:
@@ -145,8 +153,7 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
             plan.notes.append(f"{rel} {item.where} is already [hooks.{item.name}]: "
                               "its hand-made entry is replaced by hookwrap's")
     for spec in specs:
-        for path, body in render_hook_files(spec).items():
-            plan.add(path, body.encode())
+        _plan_new_files(plan, spec)  # refuses to overwrite a file hookwrap did not write
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
     texts = {platform: _without(text, data, platform, rel, moved)} if moved else None
@@ -155,6 +162,13 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
     plan.notes.extend(_personal_files(root, agent))
     return plan
+
+
+def _unmanaged_scripts(root: Path, manifest) -> set[str]:
+    """Names whose ``.hookwrap/hooks/<name>.py`` exists but is no hook of the manifest."""
+    folder = root / Path(regs.script_path("x")).parent
+    names = {path.stem for path in folder.glob("*.py")} if folder.is_dir() else set()
+    return names - {spec.name for spec in manifest.hooks}
 
 
 def _personal_files(root: Path, agent) -> list[str]:
@@ -215,9 +229,15 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str],
     if extra:
         item.why = f"its {', '.join(extra)} cannot be carried to the other CLIs"
         return
-    event = agent.events.get(agent.canonical_event_name(item.event))
+    own_name = agent.canonical_event_name(item.event)
+    event = agent.events.get(own_name)
     if event is None:
         item.why = f"{item.event} is not an event hookwrap knows"
+        return
+    back = agent.event_names().get(event)
+    if back != own_name:  # SubagentStop is after_agent, which registers as Stop
+        item.why = (f"{item.event} becomes {event.value}, which hookwrap registers on "
+                    f"{agent.label} as {back}: it would run at another time")
         return
     entry: dict[str, Any] = {"event": event.value}
     matcher, why = _matcher(item.group.get("matcher"), event, agent)
@@ -261,10 +281,13 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str],
 
 def _matcher(value: Any, event: NormalizedEvent, agent) -> tuple[str | None, str]:
     """The normalized matcher of a group's matcher, or ("", why) when it cannot be mapped."""
-    if event not in agent.tool_events and event not in agent.lifecycle_values:
-        return None, ""  # the CLI ignores a matcher here
     if value is None or (isinstance(value, str) and value.strip() in ("", "*")):
         return None, ""
+    if event not in agent.tool_events and event not in agent.lifecycle_values:
+        # hookwrap writes no matcher here, and the CLI may filter by it (Claude Code's
+        # Notification matches permission_prompt): moving it would run it on every call.
+        return "", (f"its matcher {value!r} cannot be carried: hookwrap registers "
+                    f"{event.value} without one, so it would run every time")
     if not isinstance(value, str):
         return "", f"its matcher {value!r} is not a string"
     if event not in agent.tool_events:

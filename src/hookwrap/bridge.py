@@ -14,6 +14,10 @@ run, so editing the manifest is enough.
   JSON decisions, context, updatedInput) into a HookOutput, which the running CLI's own module
   writes in its words, mapping what it cannot express the safe way.
 
+The command runs in the project root with the project-dir variables of its CLI set to it, as
+that CLI runs its hooks in its project dir (see docs/external-hooks.md), wherever the running CLI
+was started.
+
 A command that cannot start, times out or is killed: no opinion, unless the hook is fail-closed
 (``fail_closed = true``), which blocks.
 """
@@ -26,7 +30,7 @@ import sys
 
 from .hookinput import normalize_input
 from .hookoutput import HookOutput, denormalize_output
-from .options import manifest_entry, project_root, time_limit
+from .options import answer_limit, manifest_entry, project_root
 from .platforms import Platform, cli
 from .protocol import format_hook_error, read_stdin, write_stdout
 from .runner import _guess_platform, _host, _platform_from_argv, _seal_stdout
@@ -47,24 +51,23 @@ def _speaks(entry: dict[str, Any]) -> Platform:
     return Platform(value if isinstance(value, str) else DEFAULT_SPEAKS)
 
 
-def command_env(root: str, speaks: Platform, *, bridged: bool = False) -> dict[str, str]:
-    """The environment of the command: this process's, plus the project-dir variables the
-    command's CLI would set (``CLAUDE_PROJECT_DIR`` for a Claude Code hook): where unset on a
-    pass-through run; always the project root on a bridged one (Droid sets its own
-    ``CLAUDE_PROJECT_DIR`` to the session's cwd, which may be a subfolder)."""
+def command_env(root: str, speaks: Platform) -> dict[str, str]:
+    """The environment of the command: this process's, with the project-dir variables the
+    command's CLI would set (``CLAUDE_PROJECT_DIR`` for a Claude Code hook) set to the project
+    root. Always set, never kept: a CLI started in a subfolder (Droid, Gemini CLI) sets
+    ``CLAUDE_PROJECT_DIR`` to that subfolder, where ``"$CLAUDE_PROJECT_DIR"/scripts/x.sh`` is
+    not."""
     env = dict(os.environ)
     for name in cli(speaks).project_dir_vars:
-        if bridged:
-            env[name] = root
-        else:
-            env.setdefault(name, root)
+        env[name] = root
     return env
 
 
-def run_command(command: str, stdin: bytes, env: dict[str, str], timeout: float
-                ) -> tuple[int | None, str, str, str]:
-    """Run ``command`` with bash in its own process group: (exit code or None, stdout, stderr,
-    why it failed: "" when it exited on its own). On timeout the whole group is killed."""
+def run_command(command: str, stdin: bytes, env: dict[str, str], timeout: float,
+                cwd: str | None = None) -> tuple[int | None, str, str, str]:
+    """Run ``command`` with bash in its own process group, in ``cwd`` (this process's when
+    None): (exit code or None, stdout, stderr, why it failed: "" when it exited on its own). On
+    timeout the whole group is killed."""
     import contextlib  # here, not at the top: a pass-through run never needs them
     import signal
     import subprocess
@@ -72,7 +75,7 @@ def run_command(command: str, stdin: bytes, env: dict[str, str], timeout: float
     try:
         process = subprocess.Popen([SHELL, "-c", command], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                                   start_new_session=True)
+                                   cwd=cwd, start_new_session=True)
     except OSError as error:
         return None, "", "", f"could not start {SHELL}: {error}"
     try:
@@ -88,6 +91,21 @@ def run_command(command: str, stdin: bytes, env: dict[str, str], timeout: float
     return code, _decode(out), _decode(err), ""
 
 
+def _time_left(limit: float) -> float:
+    """``limit`` less the time this process has run: the CLI's clock started when it started
+    the hook, and Python's start can take most of a second on a loaded machine. Linux tells
+    (``/proc``); elsewhere the start is not counted."""
+    try:
+        with open("/proc/self/stat", "rb") as file:
+            fields = file.read().rsplit(b")", 1)[1].split()
+        with open("/proc/uptime", "rb") as file:
+            uptime = float(file.read().split()[0])
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return limit
+    return max(0.1, limit - max(0.0, uptime - started))
+
+
 def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
@@ -100,8 +118,8 @@ def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: 
     if payload is None:  # the command's CLI has no such event: it has nothing to say
         return HookOutput()
     stdin = json.dumps(payload).encode("utf-8")
-    code, out, err, failure = run_command(command, stdin, command_env(root, speaks, bridged=True),
-                                          time_limit(entry))
+    code, out, err, failure = run_command(command, stdin, command_env(root, speaks),
+                                          _time_left(answer_limit(entry)), cwd=root)
     if failure or code is None:
         return _failed(entry, f"external hook {command!r} {failure}", err)
     if code not in (0, 2) and entry.get("fail_closed") is True:  # Claude's onFailure: block
@@ -129,12 +147,13 @@ def _failed(entry: dict[str, Any], problem: str, stderr: str) -> HookOutput:
     return HookOutput()
 
 
-def _exec(command: str, env: dict[str, str]) -> int:
+def _exec(command: str, env: dict[str, str], root: str) -> int:
     """Pass-through: the command takes this process's place (stdin unread, stdout, stderr and
-    exit code untouched)."""
+    exit code untouched), in the project root."""
     sys.stdout.flush()
     sys.stderr.flush()
     try:
+        os.chdir(root)
         os.execvpe(SHELL, [SHELL, "-c", command], env)
     except OSError as error:  # no bash: as a command that cannot start
         sys.stderr.write(f"hookwrap: could not start {SHELL}: {error}\n")
@@ -159,7 +178,7 @@ def main(script: str, name: str, argv: Sequence[str] | None = None) -> int:
         speaks = _speaks(entry)
         host, elsewhere = _host(platform)
         if host is speaks and not elsewhere and raw is None:
-            return _exec(command, command_env(root, speaks))
+            return _exec(command, command_env(root, speaks), root)
         raw = read_stdin() if raw is None else raw
         hook_input = normalize_input(raw, host)
         if elsewhere or cli(host).answers_without_hook(hook_input):

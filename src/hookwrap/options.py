@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 MANIFEST = "hookwrap.toml"
 DEFAULT_TIMEOUT = 60  # the CLIs' default for a hook without a timeout
 _MARGIN = 10  # seconds kept back so the hook still answers before the CLI gives up on it
+# The external-hook bridge's margin: 30% of the timeout, at least 0.4 s (Python's start and the
+# answer), at most 10 s, so it always fits inside the timeout.
+_MARGIN_SHARE, _MARGIN_MIN, _MARGIN_MAX = 0.3, 0.4, 10.0
 
 
 def project_root(script: str) -> str:
@@ -54,12 +57,23 @@ def option(entry: dict[str, Any], key: str, default: Any) -> Any:
     return value if isinstance(value, type(default)) and not isinstance(value, bool) else default
 
 
-def time_limit(entry: dict[str, Any]) -> int:
-    """Seconds for a hook's own subprocess: its timeout minus a margin to answer in time."""
+def _timeout(entry: dict[str, Any]) -> int:
     timeout = entry.get("timeout")
     if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout <= 0:
         timeout = DEFAULT_TIMEOUT
-    return max(5, timeout - _MARGIN)
+    return timeout
+
+
+def time_limit(entry: dict[str, Any]) -> int:
+    """Seconds for a hook's own subprocess: its timeout minus a margin to answer in time."""
+    return max(5, _timeout(entry) - _MARGIN)
+
+
+def answer_limit(entry: dict[str, Any]) -> float:
+    """Seconds for an external hook's command: inside the timeout every CLI is given (whole
+    seconds; 1 s is 0.6 s, 3 s is 2.1 s, 60 s is 50 s), so the bridge answers in time."""
+    timeout = _timeout(entry)
+    return timeout - min(_MARGIN_MAX, max(_MARGIN_MIN, timeout * _MARGIN_SHARE))
 
 
 # --- the fallback reader ---------------------------------------------------------------------

@@ -232,3 +232,88 @@ def test_the_same_command_twice_becomes_one_hook(empty_dir: Path) -> None:
     data = read_json(empty_dir, ".claude/settings.json")["hooks"]["PreToolUse"]
     assert [h["command"] for g in data for h in g["hooks"]] == [
         'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py check --platform claude']
+
+
+def test_a_fail_closed_hook_with_a_short_timeout_blocks_on_every_cli(empty_dir: Path) -> None:
+    """The bridge gives up on the command inside the timeout each CLI was given (seconds,
+    Gemini's milliseconds), so its block arrives before the CLI kills it and fails open."""
+    from hookwrap.platforms import Platform
+
+    platforms = [arg for p in Platform for arg in ("-p", p.value)]
+    assert hw(empty_dir, "init", *platforms).code == 0
+    assert hw(empty_dir, "add", "before_tool", "slow", "--command", "sleep 30", "--timeout",
+              "2", "--fail-closed").code == 0
+    result = hw(empty_dir, "test", "slow")
+    lines = [line for line in result.out.splitlines() if not line.startswith(" ")]
+    verdicts = {line.split(":")[0]: line for line in lines if ": running" not in line}
+    assert set(verdicts) == {p.value for p in Platform}, result.out
+    for platform, line in verdicts.items():
+        assert line.startswith(f"{platform}: blocked"), result.out
+    # Claude Code runs the command itself (pass-through): its own timeout and onFailure block.
+    bridged = result.out.split("\ngemini: blocked", 1)[1].split("\nclaude: running")[0]
+    assert "was killed" not in bridged, result.out
+
+
+def test_adopt_never_overwrites_a_script_hookwrap_did_not_write(team_repo: Path) -> None:
+    mine = team_repo / ".hookwrap/hooks/no-force.py"
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    content = b"# my own no-force hook\r\nprint('mine')\n"
+    mine.write_bytes(content)
+    dry = hw(team_repo, "adopt", "--dry-run")
+    assert dry.code == 0, dry.err
+    assert "would create  .hookwrap/hooks/no-force-2.py" in dry.out
+    assert "no-force.py" not in dry.out.replace("no-force.py --platform", "")
+    result = hw(team_repo, "adopt")
+    assert result.code == 0, result.err
+    assert mine.read_bytes() == content
+    assert "[hooks.no-force-2]" in (team_repo / "hookwrap.toml").read_text()
+    assert "[hooks.no-force]" not in (team_repo / "hookwrap.toml").read_text()
+
+
+@pytest.mark.parametrize(("event", "group", "why"), [
+    ("SubagentStop", {"hooks": [{"type": "command", "command": "./hooks/sub.sh"}]},
+     "registers on Claude Code as Stop"),
+    ("Notification", {"matcher": "permission_prompt",
+                      "hooks": [{"type": "command", "command": "./hooks/notify.sh"}]},
+     "its matcher 'permission_prompt' cannot be carried"),
+])
+def test_an_entry_that_would_run_at_another_time_stays(empty_dir: Path, event: str,
+                                                        group: dict, why: str) -> None:
+    moved = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./hooks/check.sh"}]}
+    settings = {"hooks": {event: [group], "PreToolUse": [moved]}}
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.json").write_text(json.dumps(settings))
+    result = hw(empty_dir, "adopt")
+    assert result.code == 0, result.err
+    assert f"hooks.{event}[0].hooks[0]" in result.err and why in result.err
+    data = read_json(empty_dir, ".claude/settings.json")["hooks"]
+    assert data[event] == [group]
+    manifest = (empty_dir / "hookwrap.toml").read_text()
+    assert "[hooks.check]" in manifest and "sub.sh" not in manifest and "notify" not in manifest
+
+
+def test_adopt_from_gemini_takes_named_and_described_handlers(empty_dir: Path) -> None:
+    """Gemini CLI's own examples give every handler a name and a description: labels only."""
+    (empty_dir / ".gemini").mkdir()
+    settings = {"hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
+        {"name": "secret-scan", "type": "command", "command": "./hooks/scan.sh",
+         "timeout": 5000, "description": "Blocks writes containing secrets"}]}]}}
+    (empty_dir / ".gemini/settings.json").write_text(json.dumps(settings))
+    assert hw(empty_dir, "init", "-p", "gemini", "-p", "claude").code == 0
+    result = hw(empty_dir, "adopt", "--from", "gemini")
+    assert result.code == 0, result.err
+    assert "stays" not in result.err
+    manifest = (empty_dir / "hookwrap.toml").read_text()
+    assert ('[hooks.scan]\nevent = "before_tool"\nmatcher = "write_file|edit_file"\n'
+            'platforms = ["gemini", "claude"]\ntimeout = 5\ncommand = "./hooks/scan.sh"\n'
+            'speaks = "gemini"\n') in manifest
+
+
+def test_adopt_from_copilot_is_refused(empty_dir: Path) -> None:
+    assert hw(empty_dir, "init", "-p", "copilot", "-p", "claude").code == 0
+    before = snapshot_without_lock(empty_dir)
+    result = hw(empty_dir, "adopt", "--from", "copilot")
+    assert result.code == 2
+    assert ".github/hooks/hookwrap.json is hookwrap's own file" in result.err
+    assert "--speaks copilot" in result.err
+    assert snapshot_without_lock(empty_dir) == before

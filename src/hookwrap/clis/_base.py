@@ -339,6 +339,9 @@ class AgentCLI:
     # plugin), read with parse_settings_text and written with render_settings; every byte of it is
     # hookwrap's, so any difference from the rendering is drift.
     settings_generated: bool = False
+    # True: the settings file is one hookwrap owns (Copilot CLI's .github/hooks/hookwrap.json),
+    # so it holds no hand-made hooks: `adopt --from` refuses it.
+    settings_owned: bool = False
     timeout_scale: int = 1                  # manifest seconds -> the CLI's unit
     max_timeout_s: int = 2_147_483          # Node timers fire at once past 2**31-1 ms
     tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
@@ -525,6 +528,25 @@ class AgentCLI:
 
 def _text_of(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def json_object(text: str) -> dict[str, Any] | None:
+    """``text`` (trimmed) as a JSON object, else None; a JSON string holding an object is read
+    twice (Gemini CLI and Qwen Code accept double-encoded answers)."""
+    import json
+
+    try:
+        data = json.loads(text.strip()) if text.strip() else None
+        if isinstance(data, str):
+            data = json.loads(data)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def answer_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """HookOutput fields from a Claude-style JSON answer (for the CLI modules' read_answer)."""
+    return _answer_fields(data)
 
 
 def _answer_fields(data: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import ALLOWING, BLOCKING, AgentCLI, hook_call
+from ._base import ALLOWING, BLOCKING, AgentCLI, hook_call, json_object
 from ._patch import parse_patch
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -172,6 +172,30 @@ class CodexCLI(AgentCLI):
         return super().own_tool_input(tool, common)
 
     # --- runtime: answers ------------------------------------------------------------------
+    def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
+                    ) -> dict[str, Any]:
+        """Codex CLI's reading (codex-cli.md §4.1 and §4.2): as Claude Code's, except that exit 2
+        with an empty stderr fails open, and that on PreToolUse an answer Codex does not accept
+        is a failure, so the tool runs: a top-level ``decision`` other than ``block``, ``ask``,
+        a deny without a reason, ``continue: false``, ``updatedInput`` without ``allow``."""
+        if exit_code == 2 and not stderr.strip():
+            return {}
+        fields = super().read_answer(event, exit_code, stdout, stderr)
+        if exit_code != 0 or event is not NormalizedEvent.BEFORE_TOOL:
+            return fields
+        data = json_object(stdout) or {}
+        top = data.get("decision")
+        specific = data.get("hookSpecificOutput")
+        permission = specific.get("permissionDecision") if isinstance(specific, dict) else None
+        if (top is not None and top != "block") or data.get("continue") is False \
+                or permission == "ask" or fields.get("decision") == "ask":
+            return {}
+        if fields.get("decision") in ("deny", "block") and not fields.get("reason"):
+            return {}
+        if "updated_input" in fields and permission != "allow":
+            del fields["updated_input"]
+        return fields
+
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
         if raw_event and raw_event not in self.events:
             return raw_event if raw_event in _SCHEMAS else ""

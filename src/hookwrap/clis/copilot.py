@@ -32,7 +32,7 @@ import os
 import re
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import BLOCKING, AgentCLI, hook_call
+from ._base import BLOCKING, AgentCLI, answer_fields, hook_call, json_object
 from .claude import ClaudeCode
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -130,6 +130,37 @@ class CopilotCLI(ClaudeCode):
                  "move_to": None}]
 
     # --- runtime: answers ------------------------------------------------------------------
+    def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
+                    ) -> dict[str, Any]:
+        """Copilot CLI's reading of a PascalCase-dialect hook (copilot-cli.md §4 and §7): on
+        PreToolUse any non-zero exit denies (exit 2's stderr is not passed on; other codes are
+        "hook errored"); a top-level ``decision`` blocks only as ``"block"`` and not on
+        PreToolUse (``"deny"`` is ignored everywhere); a top-level ``permissionDecision``
+        counts; ``hookSpecificOutput.additionalContext`` is ignored on UserPromptSubmit and
+        PostToolUse (only the top-level one is read)."""
+        if exit_code != 0:
+            if event is NormalizedEvent.BEFORE_TOOL:
+                return {"decision": "deny",
+                        "reason": stderr.strip() or f"hook exited with code {exit_code}"}
+            return super().read_answer(event, exit_code, stdout, stderr)
+        data = json_object(stdout)
+        if data is None:
+            return super().read_answer(event, exit_code, stdout, stderr)
+        data = dict(data)
+        top = data.get("decision")
+        if not (isinstance(top, str) and top.lower() == "block"
+                and event is not NormalizedEvent.BEFORE_TOOL):
+            data.pop("decision", None)
+        specific = data.get("hookSpecificOutput")
+        specific = dict(specific) if isinstance(specific, dict) else {}
+        for key in ("permissionDecision", "permissionDecisionReason"):
+            if key in data and key not in specific:
+                specific[key] = data[key]
+        if event in (NormalizedEvent.BEFORE_PROMPT, NormalizedEvent.AFTER_TOOL):
+            specific.pop("additionalContext", None)
+        data["hookSpecificOutput"] = specific
+        return answer_fields(data)
+
     def context_in_system_message(self, event: NormalizedEvent) -> bool:
         return False  # top-level additionalContext reaches the model on every event
 
@@ -175,6 +206,7 @@ class CopilotCLI(ClaudeCode):
 
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = HOOKS_FILE
+    settings_owned = True
     settings_comments = False
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
     invalid_entry_drops_event = False  # a malformed entry is dropped, the rest kept

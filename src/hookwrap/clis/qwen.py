@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..platforms import NormalizedEvent, Platform
-from ._base import BLOCKING, AgentCLI, hook_call
+from ._base import BLOCKING, AgentCLI, answer_fields, hook_call, json_object
 from .claude import ClaudeCode
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -123,6 +123,23 @@ class QwenCode(ClaudeCode):
         return hook_input.event is _E.BEFORE_PROMPT and isinstance(prompt, str) and not prompt.strip()
 
     # --- runtime: answers ------------------------------------------------------------------
+    def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
+                    ) -> dict[str, Any]:
+        """Qwen Code's reading (qwen-code.md §1.8, docs/qwen-copilot-notes.md): a JSON object on
+        stdout (else stderr) is obeyed at any exit code but 2, so a JSON deny with exit 1
+        blocks; exit 2 reads stderr only, and with an empty stderr it is no answer; other
+        plain text is no opinion (a warning)."""
+        if exit_code == 2:
+            if not stderr.strip():
+                return {}
+            data = json_object(stderr)
+            return answer_fields(data) if data is not None else super().read_answer(
+                event, exit_code, stdout, stderr)
+        data = json_object(stdout) if stdout.strip() else json_object(stderr)
+        if data is not None:
+            return answer_fields(data)
+        return super().read_answer(event, exit_code, stdout, stderr) if exit_code == 0 else {}
+
     def context_in_system_message(self, event: NormalizedEvent) -> bool:
         return False  # Qwen shows no systemMessage in -p and never sends it to the model
 
