@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 MANIFEST = "hookwrap.toml"
 DEFAULT_TIMEOUT = 60  # the CLIs' default for a hook without a timeout
-_MARGIN = 10  # seconds kept back so the hook still answers before the CLI gives up on it
-# The external-hook bridge's margin: 30% of the timeout, at least 0.4 s (Python's start and the
+# The margin kept back inside a hook's timeout (the external-hook bridge's command, stop_gate's
+# check, format's formatter): 30% of the timeout, at least 0.4 s (Python's start and the
 # answer), at most 10 s, so it always fits inside the timeout.
 _MARGIN_SHARE, _MARGIN_MIN, _MARGIN_MAX = 0.3, 0.4, 10.0
 
@@ -64,9 +64,11 @@ def _timeout(entry: dict[str, Any]) -> int:
     return timeout
 
 
-def time_limit(entry: dict[str, Any]) -> int:
-    """Seconds for a hook's own subprocess: its timeout minus a margin to answer in time."""
-    return max(5, _timeout(entry) - _MARGIN)
+def time_limit(entry: dict[str, Any]) -> float:
+    """Seconds for a hook's own subprocess (stop_gate's check, format's formatter): inside the
+    hook's timeout, with the margin of `answer_limit`, so the hook answers before the CLI gives
+    up on it (a 1 s timeout gives 0.6 s)."""
+    return round(answer_limit(entry), 1)
 
 
 def answer_limit(entry: dict[str, Any]) -> float:

@@ -108,7 +108,7 @@ def _format(event: HookInput, path: str) -> HookOutput | None:
     return None
 
 
-def _run(command: list, path: str, limit: int) -> subprocess.CompletedProcess | str:
+def _run(command: list, path: str, limit: float) -> subprocess.CompletedProcess | str:
     """The formatter's result, or why it could not run."""
     try:
         return subprocess.run(

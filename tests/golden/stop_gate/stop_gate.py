@@ -107,7 +107,7 @@ def hook(event: HookInput) -> HookOutput | None:
     )
 
 
-def _run(check: str, limit: int) -> tuple[int | None, str]:
+def _run(check: str, limit: float) -> tuple[int | None, str]:
     """(exit code, output) of the check; exit code None when it ran out of time."""
     try:
         # A session of its own, so a timeout kills the whole tree (pytest's children too).
