@@ -130,6 +130,12 @@ def _filtered_out(hook: Hook, hook_input: HookInput) -> bool:
     "no decision" without calling the hook. Other calls never load the filter."""
     if hook_input.tool_name != "shell":
         return False
+    # sync writes .hookwrap/filters.json only when some hook has patterns: without it, no filter
+    # applies, and a shell call does not pay for importing the filter (<root>/.hookwrap/hooks/x.py).
+    script = getattr(hook, "__globals__", {}).get("__file__")
+    if not isinstance(script, str) or not os.path.exists(
+            os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(script))), "filters.json")):
+        return False
     from .commandfilter import skips
 
     return skips(hook, hook_input.tool_input.get("command"))

@@ -131,3 +131,33 @@ def test_a_claude_code_hook_call_does_not_load_a_guest_cli_s_module() -> None:
     assert proc.returncode == 0, proc.stderr
     loaded = set(ast.literal_eval(proc.stderr.strip().splitlines()[-1])) - before
     assert loaded & CLI_MODULES == {"hookwrap.clis.claude"}
+
+
+def test_a_shell_call_loads_the_command_filter_only_when_some_hook_has_patterns(tmp_path) -> None:
+    """No .hookwrap/filters.json (no hook has `commands`): a shell call never imports the filter."""
+    import json
+    import os
+
+    hooks = tmp_path / ".hookwrap" / "hooks"
+    hooks.mkdir(parents=True)
+    script = hooks / "h.py"
+    script.write_text(
+        "import sys\nimport hookwrap\n"
+        "def hook(event):\n    print('called', file=sys.stderr)\n    return hookwrap.HookOutput.block('no')\n"
+        "try:\n    hookwrap.main(hook, ['--platform', 'claude'])\n"
+        "finally:\n    print(sorted(sys.modules), file=sys.stderr)\n", encoding="utf-8")
+    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                          "tool_input": {"command": "ls -la"}})
+    env = {**cli_env(), "CLAUDECODE": "1", **{k: v for k, v in os.environ.items() if k == "PATH"}}
+
+    def run() -> tuple[set[str], str, str]:
+        proc = subprocess.run([sys.executable, str(script)], input=payload, capture_output=True,
+                              text=True, timeout=60, env=env)
+        assert proc.returncode == 0, proc.stderr
+        return set(ast.literal_eval(proc.stderr.strip().splitlines()[-1])), proc.stdout, proc.stderr
+
+    loaded, out, err = run()
+    assert "hookwrap.commandfilter" not in loaded and "called" in err and "deny" in out
+    (tmp_path / ".hookwrap" / "filters.json").write_text(json.dumps({"h": ["git *"]}))
+    loaded, out, err = run()
+    assert "hookwrap.commandfilter" in loaded and "called" not in err and out.strip() == "{}"
