@@ -104,7 +104,9 @@ def _host(platform: Platform) -> tuple[Platform, bool]:
     """
     if cli(platform).surely_hosts(os.environ):
         return platform, False
-    for name in cli(platform).guest_clis:
+    for name, variable in cli(platform).guest_clis.items():
+        if not os.environ.get(variable):
+            continue
         guest = cli(name)
         if guest.hosts_this_process(os.environ):
             return guest.platform, guest.runs_own_registration(os.environ)

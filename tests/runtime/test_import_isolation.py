@@ -117,20 +117,34 @@ def test_the_seed_maps_still_import_and_cover_every_platform() -> None:
     assert set(EVENT_TO_NORMALIZED) == set(Platform) == set(NORMALIZED_TO_TOOL)
 
 
-def test_a_claude_code_hook_call_does_not_load_a_guest_cli_s_module() -> None:
-    """Under Claude Code (CLAUDECODE=1) the runner never asks Copilot whether it hosts the call."""
-    import os
-
+def _cli_modules_of_a_claude_call(**env: str) -> set[str]:
     code = ("import io, sys; sys.stdin = io.StringIO('{\"hook_event_name\": \"PreToolUse\"}'); "
             "import hookwrap; hookwrap.main(lambda e: None, ['--platform', 'claude'])")
     before = _modules("import sys; print(sorted(sys.modules))")
+    base = {k: v for k, v in cli_env().items() if k not in ("CLAUDECODE", "COPILOT_PROJECT_DIR")}
     proc = subprocess.run([sys.executable, "-c", code + "; print(sorted(sys.modules), file=sys.stderr)"],
-                          capture_output=True, text=True, timeout=60,
-                          env={**cli_env(), "CLAUDECODE": "1", **{k: v for k, v in os.environ.items()
-                                                                   if k == "PATH"}})
+                          capture_output=True, text=True, timeout=60, env={**base, **env})
     assert proc.returncode == 0, proc.stderr
-    loaded = set(ast.literal_eval(proc.stderr.strip().splitlines()[-1])) - before
-    assert loaded & CLI_MODULES == {"hookwrap.clis.claude"}
+    return (set(ast.literal_eval(proc.stderr.strip().splitlines()[-1])) - before) & CLI_MODULES
+
+
+def test_a_claude_code_hook_call_does_not_load_a_guest_cli_s_module() -> None:
+    """Under Claude Code (CLAUDECODE=1) the runner never asks Copilot whether it hosts the call;
+    without Claude's mark, Copilot is asked only when its own variable says it may be running."""
+    assert _cli_modules_of_a_claude_call(CLAUDECODE="1") == {"hookwrap.clis.claude"}
+    assert _cli_modules_of_a_claude_call() == {"hookwrap.clis.claude"}
+    assert _cli_modules_of_a_claude_call(COPILOT_PROJECT_DIR="/tmp") == {
+        "hookwrap.clis.claude", "hookwrap.clis.copilot"}
+
+
+def test_every_guest_cli_is_named_with_the_variable_it_sets() -> None:
+    from hookwrap.platforms import all_clis, cli
+
+    guests = {(agent.platform.value, name, variable) for agent in all_clis()
+              for name, variable in agent.guest_clis.items()}
+    assert guests  # Copilot runs Claude Code's registrations
+    for _host, name, variable in guests:
+        assert variable == cli(name).marker_env
 
 
 def test_a_shell_call_loads_the_command_filter_only_when_some_hook_has_patterns(tmp_path) -> None:

@@ -174,3 +174,78 @@ def test_python_3_9_runs_and_caches_with_its_own_tag(project: Path) -> None:
     assert first.returncode == second.returncode == 0, first.stderr
     assert json.loads(second.stdout)["mark"] == "one"
     assert cache_of(project, "probe", "cpython-39").is_file()
+
+
+# --- the end of a hook process: no interpreter teardown where nothing can be lost --------------
+# An object alive at exit whose __del__ writes to fd 2: the usual exit (teardown) runs it, the
+# launcher's quick exit does not. That is how these tests see which exit a run took.
+TEARDOWN_WITNESS = '''import os, sys
+class Witness:
+    def __del__(self):
+        os.write(2, b"teardown ran\\n")
+witness = Witness()
+'''
+
+
+def test_a_finished_hook_ends_without_teardown_and_loses_no_output(project: Path) -> None:
+    # Unflushed output on both streams, an atexit handler, and an exit code: all arrive.
+    write_hook(project, "quick", TEARDOWN_WITNESS + '''import atexit
+atexit.register(lambda: sys.stderr.write("atexit ran\\n"))
+sys.stdout.write('{"decision": "block"}')
+sys.stderr.write("said on stderr\\n")
+raise SystemExit(3)
+''')
+    ran = launch(project, "quick")
+    assert ran.returncode == 3
+    assert ran.stdout == '{"decision": "block"}'
+    assert ran.stderr == "said on stderr\natexit ran\n"  # no teardown: the witness never spoke
+
+
+def test_a_hook_that_returns_without_sys_exit_ends_quickly_with_status_0(project: Path) -> None:
+    write_hook(project, "plain", TEARDOWN_WITNESS + "print('{}')\n")
+    ran = launch(project, "plain")
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "{}\n", "")
+
+
+def test_a_file_the_hook_left_open_is_written_by_the_usual_exit(project: Path) -> None:
+    # A buffered write to a file never closed: only the teardown flushes it.
+    write_hook(project, "logs", TEARDOWN_WITNESS + '''log = open(os.path.join(os.path.dirname(__file__), "log.txt"), "w")
+log.write("kept")
+print("{}")
+''')
+    ran = launch(project, "logs")
+    assert ran.returncode == 0 and ran.stdout == "{}\n"
+    assert "teardown ran" in ran.stderr
+    assert (project / ".hookwrap" / "hooks" / "log.txt").read_text() == "kept"
+
+
+def test_a_thread_still_running_is_waited_for(project: Path) -> None:
+    write_hook(project, "threads", TEARDOWN_WITNESS + '''import threading, time
+def later():
+    time.sleep(0.3)
+    sys.stderr.write("thread done\\n")
+threading.Thread(target=later).start()
+print("{}")
+''')
+    ran = launch(project, "threads")
+    assert ran.returncode == 0 and "thread done" in ran.stderr and "teardown ran" in ran.stderr
+
+
+def test_a_message_exit_keeps_python_s_own_exit(project: Path) -> None:
+    write_hook(project, "says", TEARDOWN_WITNESS + "raise SystemExit('hook refused')\n")
+    ran = launch(project, "says")
+    assert ran.returncode == 1 and ran.stderr.startswith("hook refused\n")
+
+
+def test_descriptors_the_caller_passed_in_do_not_keep_the_usual_exit(project: Path) -> None:
+    # A CLI that leaks a descriptor into its hooks: the quick exit still applies.
+    write_hook(project, "inherits", TEARDOWN_WITNESS + "print('{}')\n")
+    read_end, write_end = os.pipe()
+    try:
+        ran = subprocess.run([sys.executable, str(project / ".hookwrap" / "lib" / "run.py"), "inherits"],
+                             capture_output=True, text=True, cwd=project, env=_env(project),
+                             timeout=60, pass_fds=(write_end,))
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "{}\n", "")

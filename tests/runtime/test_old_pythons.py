@@ -24,12 +24,13 @@ from runtime_support import REPO, SRC
 GOLDEN = REPO / "tests" / "golden"
 
 
-def _interpreters() -> dict[str, str]:
-    """A python3.9 and a python3.10, from PATH or pyenv's versions folder, where present."""
+def _interpreters(versions: tuple[str, ...] = ("3.9", "3.10")) -> dict[str, str]:
+    """A python of each version (default 3.9 and 3.10), from PATH or pyenv's versions folder,
+    where present."""
     home = pwd.getpwuid(os.getuid()).pw_dir  # the real one: tests run with a throwaway HOME
     roots = [os.environ.get("PYENV_ROOT") or os.path.join(home, ".pyenv")]
     found = {}
-    for version in ("3.9", "3.10"):
+    for version in versions:
         candidates = []
         for root in roots:
             candidates += sorted(glob.glob(os.path.join(root, "versions", f"{version}.*", "bin",

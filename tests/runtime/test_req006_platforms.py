@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from enum import StrEnum
 
 import pytest
+from runtime_support import SRC
 
 from hookwrap import EVENT_TO_NORMALIZED, NORMALIZED_TO_EVENT, NormalizedEvent, Platform
 from hookwrap.platforms import canonical_event_name, detect_platform, normalize_event
@@ -221,3 +226,61 @@ def test_kebab_case_of_the_other_platform_is_not_borrowed() -> None:
 )
 def test_detect_platform_from_event_name(raw: str, expected: Platform | None) -> None:
     assert detect_platform(raw) == expected
+
+
+# Platform and NormalizedEvent are built by enum's quick constructor on 3.11+ (platforms.py):
+# on every interpreter found here, they must be what a plain `class X(StrEnum)` statement makes.
+PARITY = r'''
+import enum, json, pickle, sys
+sys.path.insert(0, sys.argv[1])
+from hookwrap.platforms import NormalizedEvent, Platform
+base = enum.StrEnum if sys.version_info >= (3, 11) else None
+def reference(real):
+    body = {m.name: m.value for m in real}
+    if base is None:
+        class _Ref(str, enum.Enum):
+            __str__ = str.__str__
+            __format__ = str.__format__
+        return _Ref(real.__name__, body)
+    return base(real.__name__, body)
+def facts(cls):
+    members = list(cls)
+    m = members[1]
+    try:
+        cls("no such value")
+        bad = None
+    except ValueError as error:
+        bad = str(error).replace(cls.__name__, "X")
+    return {
+        "meta": type(cls).__name__, "is_str": issubclass(cls, str), "is_enum": issubclass(cls, enum.Enum),
+        "members": [(x.name, x.value) for x in members], "keys": list(cls.__members__),
+        "str": str(m), "format": f"{m}", "repr": repr(m).replace(cls.__name__, "X"),
+        "eq": m == m.value, "hash": hash(m) == hash(m.value), "lookup": cls(m.value) is m,
+        "by_name": cls[m.name] is m, "bad": bad, "len": len(cls), "in": m in cls,
+        "type": type(m) is cls, "value_map": sorted(cls._value2member_map_),
+        "json": json.dumps({m: m}), "upper": m.upper(),
+    }
+out = {}
+for real in (Platform, NormalizedEvent):
+    assert pickle.loads(pickle.dumps(list(real))) == list(real)
+    assert real.__module__ == "hookwrap.platforms" and real.__doc__
+    out[real.__name__] = [facts(real), facts(reference(real))]
+print(json.dumps(out))
+'''
+
+
+def _parity_pythons() -> dict[str, str]:
+    from test_old_pythons import _interpreters
+
+    return {"this": sys.executable, **_interpreters(("3.9", "3.10", "3.12", "3.13"))}
+
+
+@pytest.mark.parametrize("version", sorted(_parity_pythons()))
+def test_the_enums_equal_a_class_statement_s_on_every_python(version: str) -> None:
+    python = _parity_pythons()[version]
+    ran = subprocess.run([python, "-c", PARITY, str(SRC)], capture_output=True, text=True, timeout=60,
+                         env={k: v for k, v in os.environ.items() if not k.startswith("PYTHON")})
+    assert ran.returncode == 0, ran.stderr
+    for name, (real, reference) in json.loads(ran.stdout).items():
+        assert real == reference, name
+        assert real["meta"] in ("EnumType", "EnumMeta") and real["is_str"] and real["lookup"]

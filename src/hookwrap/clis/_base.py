@@ -171,8 +171,10 @@ class AgentCLI:
 
     # --- runtime: which runs call the hook ---------------------------------------------------
     # Other CLIs that also run the commands registered in this CLI's settings file (Copilot CLI
-    # runs .claude/settings.json): each is asked whether it is the one running this process.
-    guest_clis: tuple[str, ...] = ()
+    # runs .claude/settings.json), each with the variable it sets for its hook processes (its
+    # marker_env): a guest is asked whether it runs this process only when its variable is set,
+    # so a hook does not import the guest's module on every call.
+    guest_clis: dict[str, str] = {}
 
     def surely_hosts(self, env: Mapping[str, str]) -> bool:
         """True when this CLI's own mark shows it started this process: then no guest CLI is

@@ -141,7 +141,8 @@ class ClaudeCode(AgentCLI):
 
     def surely_hosts(self, env: Mapping[str, str]) -> bool:
         return env.get("CLAUDECODE") == "1"  # set by Claude Code for its hook processes
-    guest_clis: tuple[str, ...] = ("copilot",)  # Copilot CLI 1.0.102 also runs .claude/settings.json hooks
+    guest_clis: dict[str, str] = {"copilot": "COPILOT_PROJECT_DIR"}
+    # (Copilot CLI 1.0.102 also runs .claude/settings.json hooks)
 
     # --- runtime: answers ------------------------------------------------------------------
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:

@@ -108,7 +108,7 @@ class CopilotCLI(ClaudeCode):
     }
     project_dir_vars = ("COPILOT_PROJECT_DIR",)
     marker_env = "COPILOT_PROJECT_DIR"  # set for hook processes only (not for the shell tool)
-    guest_clis: tuple[str, ...] = ()
+    guest_clis: dict[str, str] = {}
 
     # --- runtime: which runs call the hook ---------------------------------------------------
     def hosts_this_process(self, env: Mapping[str, str]) -> bool:

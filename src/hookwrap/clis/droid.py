@@ -107,7 +107,7 @@ class FactoryDroid(ClaudeCode):
     # Droid's own variable is the session's cwd, which may be a subfolder.
     project_dir_vars = ("HOOKWRAP_PROJECT_DIR", "FACTORY_PROJECT_DIR")  # type: ignore[assignment]
     marker_env = "FACTORY_PROJECT_DIR"  # set for hook processes only (not for Execute)
-    guest_clis: tuple[str, ...] = ()  # Droid runs no other CLI's hook files
+    guest_clis: dict[str, str] = {}  # Droid runs no other CLI's hook files
 
     def surely_hosts(self, env: Mapping[str, str]) -> bool:
         return False
