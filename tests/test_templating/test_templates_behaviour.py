@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from templating_support import HookRepo, load_payload, make_hook_repo
 
 from hookwrap import HookInput, HookOutput, denormalize_output
@@ -184,9 +186,8 @@ def guard_repo(tmp_path_factory: pytest.TempPathFactory) -> HookRepo:
 
 
 @pytest.fixture(scope="module")
-def guard_hook(guard_repo: HookRepo) -> Callable[[HookInput], HookOutput | None]:
-    """The rendered guard's hook(), loaded in-process: the long tables run fast through it,
-    and a sample of each runs end to end below."""
+def guard_module(guard_repo: HookRepo) -> Any:
+    """The rendered guard, loaded in-process."""
     path = guard_repo.root / ".hookwrap" / "hooks" / "guard.py"
     spec = importlib.util.spec_from_file_location("rendered_guard", path)
     module = importlib.util.module_from_spec(spec)
@@ -195,7 +196,14 @@ def guard_hook(guard_repo: HookRepo) -> Callable[[HookInput], HookOutput | None]
         spec.loader.exec_module(module)
     finally:
         sys.path[:] = saved
-    return module.hook
+    return module
+
+
+@pytest.fixture(scope="module")
+def guard_hook(guard_module: Any) -> Callable[[HookInput], HookOutput | None]:
+    """The rendered guard's hook(): the long tables run fast through it, and a sample of each
+    runs end to end below."""
+    return guard_module.hook
 
 
 def decide(hook: Callable[[HookInput], HookOutput | None], platform: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -569,3 +577,50 @@ def test_skeleton_has_no_opinion_on_both_platforms(hook_repo: HookRepo, event: N
     for platform, fixture in zip(PLATFORMS, SKELETON_PAYLOADS[event]):
         payload = copy.deepcopy(load_payload(platform, fixture))
         assert hook_repo.run("mine", platform, payload) == {}
+
+
+# --- the guard's shortcuts give what the long way gives ---------------------------------------
+# A line of words and operators apart by spaces is split without the regex engine, and the usual
+# file patterns are matched without compiling one (each costs the hook process time on every
+# call): on every line and pattern they take, the answer must be the regex's.
+_WORDS = st.sampled_from(["git", "push", "--force", "rm", "-rf", "/", "~", "x.txt", "a-b_c", "#c", "{}",
+                          "!", "[[", "é", "a\u00a0b", "1", "2>", "2>&1", "a|b", "a;b", "x&", "&>", "|||",
+                          "&&", "||", ";;&", ";;", ";&", "|&", ";", "&", "|", "&;", "$x", "'q'", '"d"',
+                          "a\\b", "(", ")", "<", ">", "`", "\n", ";|"])
+_GAPS = st.sampled_from([" ", "  ", "\t", " \u00a0 ", "\r ", "\u3000"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_WORDS, _GAPS), max_size=8), _GAPS)
+def test_the_plain_split_reads_a_line_as_the_regex_does(guard_module: Any, pieces: list[tuple[str, str]],
+                                                        lead: str) -> None:
+    line = lead + "".join(word + gap for word, gap in pieces)
+    plain = guard_module._plain_tokens(line)
+    if plain is not None and not any(char in line for char in guard_module._QUOTING):
+        assert plain == guard_module._parsed_tokens(line)
+
+
+def test_the_plain_split_takes_the_usual_lines_and_leaves_the_rest(guard_module: Any) -> None:
+    assert guard_module._plain_tokens("git status && git diff | head -5 ; echo done &") == [
+        ("word", "git", ()), ("word", "status", ()), ("op", "&&", ()), ("word", "git", ()),
+        ("word", "diff", ()), ("op", "|", ()), ("word", "head", ()), ("word", "-5", ()),
+        ("op", ";", ()), ("word", "echo", ()), ("word", "done", ()), ("op", "&", ())]
+    for glued in ("a|b", "x;", "a&&b", "|||", "&;"):
+        assert guard_module._plain_tokens(f"echo {glued}") is None
+    assert guard_module._tokens("a|b") == guard_module._parsed_tokens("a|b")
+
+
+_PATTERN_PIECES = st.sampled_from(["*", "?", "[a-z]", "[!x]", ".env", ".", "env", "id_rsa", "pem", "a", "",
+                                   "\n", "É"])
+_NAME_PIECES = st.sampled_from([".env", ".env.local", "id_rsa", "id_rsa.pub", "x.pem", "a", ".", "env",
+                                "\n", "É", "é", "[a-z]", "*", "?", ""])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PATTERN_PIECES, max_size=4), st.lists(_NAME_PIECES, max_size=4))
+def test_the_guard_matches_a_pattern_as_fnmatch_does(guard_module: Any, pattern: list[str],
+                                                      name: list[str]) -> None:
+    import fnmatch
+
+    assert guard_module._fnmatch("".join(name), "".join(pattern)) == \
+        fnmatch.fnmatchcase("".join(name), "".join(pattern))

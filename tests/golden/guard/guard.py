@@ -8,7 +8,6 @@ matches is allowed. It is a seat belt against mistakes, not a sandbox.
 
 from __future__ import annotations  # annotations stay text: the hook runs on Python 3.9+
 
-import fnmatch
 import os
 import posixpath
 import re
@@ -267,11 +266,11 @@ def _check_path(path: str, cwd: str, change: str, shown: str) -> HookOutput | No
 def _path_matches(full: str, parts: list[str], where: str, patterns: list[str]) -> bool:
     name = parts[-1] if parts else ""
     if where == "name":
-        if any(fnmatch.fnmatchcase(name, allowed) for allowed in ALLOWED_NAMES):
+        if any(_fnmatch(name, allowed) for allowed in ALLOWED_NAMES):
             return False
-        return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
+        return any(_fnmatch(name, pattern) for pattern in patterns)
     if where == "dir":
-        return any(fnmatch.fnmatchcase(part, pattern) for part in parts for pattern in patterns)
+        return any(_fnmatch(part, pattern) for part in parts for pattern in patterns)
     for base in {ROOT, os.path.realpath(ROOT), os.path.expanduser("~")}:
         relative = os.path.relpath(full, base).replace(os.sep, "/").lower()
         if relative == ".." or relative.startswith("../"):
@@ -280,9 +279,24 @@ def _path_matches(full: str, parts: list[str], where: str, patterns: list[str]) 
             pattern = pattern.lower()
             if pattern.endswith("/") and (relative + "/").startswith(pattern):
                 return True
-            if fnmatch.fnmatchcase(relative, pattern):
+            if _fnmatch(relative, pattern):
                 return True
     return False
+
+
+def _fnmatch(name: str, pattern: str) -> bool:
+    """fnmatch.fnmatchcase(name, pattern), without compiling a regex for the usual shapes of
+    pattern (`.env`, `*.pem`, `.env.*`, `id_rsa*`): each compiled pattern costs this hook
+    process about 0.1 ms."""
+    star = pattern.find("*")
+    if not any(char in pattern for char in "?[") and pattern.count("*") <= 1:
+        if star < 0:
+            return name == pattern
+        head, tail = pattern[:star], pattern[star + 1:]
+        return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
+    import fnmatch
+
+    return fnmatch.fnmatchcase(name, pattern)
 
 
 def _block(what: str, target: str, instead: str) -> HookOutput:
@@ -459,16 +473,21 @@ def _quoted(word: str) -> str:
 # One token of a shell line: an operator, or a whole word made of pieces (plain text, '...',
 # "...", $'...', \x). The pieces start with different characters, so the regex never has two
 # ways to match the same text and runs in time proportional to the line (no backtracking).
-_TOKEN = re.compile(
+# _TOKEN and _PIECE are compiled on first use, by re.compile(_TOKEN, re.S), which re caches
+# for the rest of the process: compiling them costs about 1 ms, and a command of plain words
+# and operators (`git status && git diff | head`) never needs them.
+_TOKEN = (
     r"[^\S\n]*(?:(?P<op>\n|&&|\|\||;;&?|;&|\|&|&>>?|[;&|]|\$\(|[<>]\(|[()`]"
     r"|\d*(?:>>|>\||>&|<<<|<<-?|<>|<&|[<>]))"
     r"|(?P<word>(?:[^\s'\"\\;&|()<>`$]+|'[^']*'?|\$'(?:[^'\\]|\\.)*'?|\"(?:[^\"\\]|\\.)*\"?"
-    r"|\\.?|\$(?![(']))+)|(?P<end>$))",
-    re.S,
+    r"|\\.?|\$(?![(']))+)|(?P<end>$))"
 )
-_PIECE = re.compile(r"""'([^']*)'?|\$'((?:[^'\\]|\\.)*)'?|"((?:[^"\\]|\\.)*)"?|\\(.?)|([^'"\\$]+|\$)""", re.S)
+_PIECE = r"""'([^']*)'?|\$'((?:[^'\\]|\\.)*)'?|"((?:[^"\\]|\\.)*)"?|\\(.?)|([^'"\\$]+|\$)"""
 _DOUBLE_SPECIAL = re.compile(r'["\\\\$`]')
 _SPECIAL = re.compile(r"[\n'\"\\$;&|()<>`]")
+_QUOTING = "\n'\"\\$()<>`"  # _SPECIAL's characters but the operators ; & |
+# The operators _TOKEN reads that are made of ; & | alone.
+_PLAIN_OPERATORS = {"&&", "||", ";;&", ";;", ";&", "|&", ";", "&", "|"}
 _SEPARATORS = {"\n", ";", ";;", ";;&", ";&", "&", "&&", "||"}
 _PIPES = {"|", "|&"}
 _MAX_DEPTH = 5  # bash -c inside bash -c...: deeper bodies are not read
@@ -481,13 +500,36 @@ def _tokens(line: str) -> list[tuple[str, str, tuple[str, ...]]]:
     line = line.replace("\\\n", " ")
     if not _SPECIAL.search(line):  # plain words only: split at C speed
         return [("word", word, ()) for word in line.split()]
+    if not any(char in line for char in _QUOTING):  # words and operators apart by spaces: `a && b | c`
+        plain = _plain_tokens(line)
+        if plain is not None:
+            return plain
+    return _parsed_tokens(line)
+
+
+def _plain_tokens(line: str) -> list[tuple[str, str, tuple[str, ...]]] | None:
+    """_parsed_tokens(line) for a line of words and operators with a space between each,
+    without the regex engine; None when a word holds an operator (`a|b`)."""
+    tokens: list[tuple[str, str, tuple[str, ...]]] = []
+    for word in line.split():
+        if word in _PLAIN_OPERATORS:
+            tokens.append(("op", word, ()))
+        elif ";" in word or "&" in word or "|" in word:
+            return None
+        else:
+            tokens.append(("word", word, ()))
+    return tokens
+
+
+def _parsed_tokens(line: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    token = re.compile(_TOKEN, re.S)
     if "<<" not in line:  # no here-document to skip: let the regex engine walk the line
-        return [("op", op, ()) if op else ("word", *_unquote(word)) for op, word, _ in _TOKEN.findall(line) if op or word]
+        return [("op", op, ()) if op else ("word", *_unquote(word)) for op, word, _ in token.findall(line) if op or word]
     tokens: list[tuple[str, str, tuple[str, ...]]] = []
     heredocs: list[tuple[str, bool]] = []
     position = 0
     while position < len(line):
-        match = _TOKEN.match(line, position)
+        match = token.match(line, position)
         if match is None:  # cannot happen: every character starts some token; but never loop
             break
         position = match.end()
@@ -516,7 +558,7 @@ def _unquote(word: str) -> tuple[str, tuple[str, ...]]:
         return inner, ()
     parts: list[str] = []
     nested: list[str] = []
-    for single, ansi, double, escaped, plain in _PIECE.findall(word):
+    for single, ansi, double, escaped, plain in re.findall(_PIECE, word, re.S):
         if double and ("$(" in double or "`" in double):
             nested.append(double)
         if "\\" in double:
