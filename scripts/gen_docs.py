@@ -29,7 +29,7 @@ from hookwrap import (
     Platform,
     platform_tool_names,
 )
-from hookwrap.platforms import cli
+from hookwrap.agents import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each column is labelled with the release its facts were checked against.

@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.platforms import Platform, cli
+from hookwrap import platforms
+from hookwrap.agents import cli
+from hookwrap.clis._base import AgentCLI
+from hookwrap.clis._base_setup import AgentSetup
+from hookwrap.platforms import Platform
 from hookwrap.project import RUNTIME_MODULES
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "hookwrap"
@@ -114,13 +118,32 @@ def test_generic_code_never_branches_on_a_platform(name: str) -> None:
 
 @pytest.mark.parametrize("platform", list(Platform))
 def test_every_platform_has_a_complete_module(platform: Platform) -> None:
-    agent = cli(platform)
-    assert agent.platform is platform and agent.label and agent.version
+    """Two halves per CLI: clis/<p>.py (what a hook process needs, copied into projects) and
+    clis/<p>_setup.py (what the hookwrap command needs), whose class extends the first."""
+    agent, runtime = cli(platform), platforms.cli(platform)
+    assert isinstance(agent, type(runtime)) and isinstance(agent, AgentSetup)
+    assert not isinstance(runtime, AgentSetup)
+    assert agent.platform is runtime.platform is platform and agent.label and agent.version
     assert agent.settings_file and agent.events and agent.tools
     assert f"clis/{platform.value}.py" in RUNTIME_MODULES
+    assert f"clis/{platform.value}_setup.py" not in RUNTIME_MODULES
+    assert type(runtime).__module__ == f"hookwrap.clis.{platform.value}"
+    assert type(agent).__module__ == f"hookwrap.clis.{platform.value}_setup"
     for method in ("command", "handler", "validate_group", "validate_handler", "match_target",
                    "is_tool_event", "matcher_matches", "read_command", "interpret"):
-        assert getattr(type(agent), method) is not getattr(type(agent).__mro__[-2], method), method
+        assert getattr(type(agent), method) is not getattr(AgentSetup, method), method
+
+
+@pytest.mark.parametrize("platform", list(Platform))
+def test_the_two_halves_of_a_cli_never_define_the_same_name(platform: Platform) -> None:
+    """A setup class that redefined a runtime name would make `hookwrap test` emulate a hook
+    process that differs from the real one."""
+    mro = type(cli(platform)).__mro__
+    runtime = {name for klass in mro if issubclass(AgentCLI, klass) or not issubclass(klass, AgentSetup)
+               for name in vars(klass) if not name.startswith("__")}
+    for klass in mro:
+        if klass is not object and issubclass(klass, AgentSetup):
+            assert set(vars(klass)) & runtime - {"__module__", "__doc__"} == set(), klass.__name__
 
 
 def test_the_runtime_imports_only_runtime_modules_at_module_level() -> None:

@@ -19,7 +19,8 @@ import pytest
 from hookwrap import bridge
 from hookwrap.hookinput import normalize_input
 from hookwrap.hookoutput import HookOutput
-from hookwrap.platforms import NormalizedEvent, Platform, cli
+from hookwrap.agents import cli
+from hookwrap.platforms import NormalizedEvent, Platform
 
 PAYLOADS = Path(__file__).resolve().parent / "fixtures" / "payloads"
 

@@ -9,7 +9,7 @@ import pytest
 
 from hookwrap import host
 from hookwrap.host import HookCommand, RunResult, Verdict
-from hookwrap.platforms import cli
+from hookwrap.agents import cli
 
 DROID = "droid"
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from hookwrap import host, testing
-from hookwrap.clis.gemini import shell_quote
+from hookwrap.clis.gemini_setup import shell_quote
 from hookwrap.host import HookCommand, RunResult, Verdict
-from hookwrap.platforms import Platform, cli
+from hookwrap.agents import cli
+from hookwrap.platforms import Platform
 from hookwrap.samples import has_sample, sample_events, sample_payload
 
 CLAUDE, GEMINI = "claude", "gemini"

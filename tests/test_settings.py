@@ -506,7 +506,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from hookwrap.schema import known_events  # noqa: E402
-from hookwrap.platforms import all_clis  # noqa: E402
+from hookwrap.agents import all_clis  # noqa: E402
 
 
 def owned_name(handler: object) -> str | None:

@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from . import registrations as regs
+from .agents import cli
 from .errors import EntryError, ProjectError, UsageError
 from .plan import Plan
-from .platforms import NormalizedEvent, Platform, cli
+from .platforms import NormalizedEvent, Platform
 
 # Handler keys a manifest entry carries, or labels that change nothing about when and how the
 # command runs (Claude Code's statusMessage, Gemini CLI's and Qwen Code's name and description).

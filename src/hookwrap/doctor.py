@@ -13,9 +13,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import schema
+from .agents import all_clis, cli
 from .errors import HookwrapError
 from .host import commands_from_settings
-from .platforms import Platform, all_clis, cli
+from .platforms import Platform
 from .registrations import script_path
 from .settings import OWNED_COMMAND_RE, load_settings, lookalikes, owned_entries
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import registrations as regs
+from .agents import all_clis, cli
 from .catalogue import EXTERNAL, TEMPLATES, choose_template
 from .errors import EntryError, UsageError
-from .platforms import NormalizedEvent, Platform, all_clis, cli
+from .platforms import NormalizedEvent, Platform
 
 ALL_PLATFORMS: tuple[Platform, ...] = (Platform.CLAUDE, Platform.GEMINI)
 # Node timers (every CLI's) fire at once past 2**31-1 ms: a longer timeout is an instant one,

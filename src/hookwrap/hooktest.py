@@ -13,9 +13,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import host
+from .agents import all_clis, cli
 from .errors import ProjectError, UsageError
 from .hookentry import check_event
-from .platforms import Platform, all_clis, cli
+from .platforms import Platform
 from .samples import sample_payload, sample_tools
 from .schema import dropping_errors
 from .settings import OWNED_COMMAND_RE, project_settings

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .platforms import Platform, cli
+from .agents import cli
+from .platforms import Platform
 from .verdicts import RunResult, Verdict, interpret
 
 __all__ = ["HookCommand", "RunResult", "Verdict", "commands_from_settings", "effective_timeout",

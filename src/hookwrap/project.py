@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import registrations as regs
+from .agents import cli
 from .catalogue import EXTERNAL
 from .errors import ConflictError, ManifestError, ProjectError, UsageError
 from .plan import Plan
-from .platforms import Platform, cli
+from .platforms import Platform
 
 MANIFEST = "hookwrap.toml"
 RUNTIME_DIR = ".hookwrap/lib/hookwrap"

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .agents import all_clis, cli
 from .errors import UsageError
-from .platforms import NormalizedEvent, Platform, all_clis, cli
+from .platforms import NormalizedEvent, Platform
 
 DEFAULT_TIMEOUT = 60
 # The resident server's port when hookwrap.toml has no [serve] port (docs/resident.md).

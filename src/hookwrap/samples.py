@@ -18,7 +18,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, cast
 
-from .platforms import Platform, cli
+from .agents import cli
+from .platforms import Platform
 
 _PLACEHOLDER_RE = re.compile(r"@(PROJECT_DIR|HOME|CLAUDE_SLUG|PROJECT_NAME|TIMESTAMP)@")
 

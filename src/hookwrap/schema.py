@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard
 from urllib.parse import urlparse
 
-from .platforms import Platform, cli
+from .agents import cli
+from .platforms import Platform
 
 ERROR = "error"
 WARNING = "warning"

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from hookwrap import jsonc, schema
+from hookwrap.agents import cli
 from hookwrap.errors import SettingsError
-from hookwrap.platforms import Platform, cli
+from hookwrap.platforms import Platform
 from hookwrap.registrations import NAME_RE, OWNED_URL_RE, Registration
 
 FIX_HINT = "fix or remove it, then run hookwrap sync"

@@ -15,8 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .agents import cli
 from .host import HookCommand, run_command
-from .platforms import Platform, cli
+from .platforms import Platform
 from .verdicts import RunResult, Verdict, failure_line, interpret, parse_object
 
 DEFAULT_BLOCK_REASON = "Blocked by hook"  # HOOK-067b: exit 2 with empty stderr still blocks
@@ -38,7 +39,7 @@ def interpret_contract(raw_event: str, r: RunResult) -> Verdict:
     """The seed contract (HOOK-063..070): only exit 0 output is parsed, exit 2 always blocks
     with stderr (or a default reason), any other exit fails open; stderr is kept for
     diagnostics and never parsed for decisions."""
-    from .clis.gemini import apply_output
+    from .clis.gemini_setup import apply_output
 
     failure = failure_line(r) or (f"exit {r.exit_code}: hook failed, proceeding"
                                   if r.exit_code not in (0, 2) else "")

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .agents import all_clis, cli
 from .errors import SettingsError
-from .platforms import Platform, all_clis, cli
+from .platforms import Platform
 
 TRUST_HINT = "fix the file by hand (or move it away), then run `hookwrap trust` again"
 

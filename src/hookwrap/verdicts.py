@@ -11,7 +11,8 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 
-from .platforms import Platform, cli
+from .agents import cli
+from .platforms import Platform
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from hookwrap.cli import main
 from hookwrap.project import RUNTIME_MODULES
-from hookwrap.platforms import all_clis  # noqa: E402
+from hookwrap.agents import all_clis  # noqa: E402
 
 
 def owned_name(handler: object) -> str | None:

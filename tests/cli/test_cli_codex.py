@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from cli_support import ALL_ADDS, GOLDEN, hw
 
-from hookwrap.clis.codex import CLI as CODEX_CLI
-from hookwrap.clis.codex import trusted_hash
+from hookwrap.clis.codex_setup import CLI as CODEX_CLI
+from hookwrap.clis.codex_setup import trusted_hash
 from hookwrap.doctor import diagnose
 from hookwrap.errors import SettingsError
 from hookwrap.settings import owned_name

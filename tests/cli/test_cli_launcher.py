@@ -9,7 +9,8 @@ import json
 import pytest
 from cli_support import hw
 
-from hookwrap.platforms import NormalizedEvent, Platform, all_clis, cli
+from hookwrap.agents import all_clis, cli
+from hookwrap.platforms import NormalizedEvent, Platform
 from hookwrap.project import LAUNCHER
 from hookwrap.settings import OWNED_COMMAND_RE
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from cli_support import GOLDEN, hw
 
-from hookwrap.clis.opencode import plugin_text
-from hookwrap.platforms import Platform, cli
+from hookwrap.clis.opencode_setup import plugin_text
+from hookwrap.agents import cli
+from hookwrap.platforms import Platform
 from hookwrap.settings import parse_settings
 
 PLUGIN = ".opencode/plugins/hookwrap.js"

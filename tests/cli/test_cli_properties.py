@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookwrap.jsonc import parse
-from hookwrap.platforms import all_clis  # noqa: E402
+from hookwrap.agents import all_clis  # noqa: E402
 
 
 def owned_name(handler: object) -> str | None:

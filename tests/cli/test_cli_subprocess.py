@@ -15,7 +15,8 @@ import pytest
 from cli_support import ALL_ADDS as ADDS
 from cli_support import CLAUDE, GEMINI, MANIFEST, hw_module, payload, read_json
 
-from hookwrap.platforms import Platform, cli
+from hookwrap.agents import cli
+from hookwrap.platforms import Platform
 from hookwrap.manifest import Manifest
 from hookwrap.settings import OWNED_COMMAND_RE
 

@@ -24,9 +24,10 @@ from hookwrap import (
     Platform,
     denormalize_output,
 )
-from hookwrap.clis.codex import ASK_NOTE, DEFAULT_BLOCK_REASON, output_problems, parse_patch
+from hookwrap.clis.codex import ASK_NOTE, DEFAULT_BLOCK_REASON, parse_patch
+from hookwrap.clis.codex_setup import output_problems
 from hookwrap.hookoutput import build_output
-from hookwrap.platforms import cli
+from hookwrap.agents import cli
 
 CODEX = Platform.CODEX
 PATCH = """*** Begin Patch

@@ -15,7 +15,7 @@ import pytest
 from runtime_support import PAYLOADS, REPO, load_payload
 
 from hookwrap import HookInput, NormalizedEvent, Platform
-from hookwrap.platforms import cli
+from hookwrap.agents import cli
 
 GOLDEN_FILE = Path(__file__).resolve().parent / "golden" / "payloads.json"
 GOLDEN: dict[str, dict[str, Any]] = json.loads(GOLDEN_FILE.read_text(encoding="utf-8"))

@@ -11,8 +11,9 @@ from runtime_support import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
 from hookwrap.clis.copilot import ASK_NOTE, HOOKS_FILE
-from hookwrap.clis.qwen import REWRITE_NOTE, qwen_timeout
-from hookwrap.platforms import cli
+from hookwrap.clis.qwen import REWRITE_NOTE
+from hookwrap.clis.qwen_setup import qwen_timeout
+from hookwrap.agents import cli
 
 E = NormalizedEvent
 QWEN, COPILOT = Platform.QWEN, Platform.COPILOT

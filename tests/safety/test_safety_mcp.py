@@ -10,7 +10,7 @@ import pytest
 from safety_support import CLAUDE, GEMINI, hw, init_project
 
 from hookwrap import Platform, normalize_input
-from hookwrap.platforms import cli
+from hookwrap.agents import cli
 from hookwrap.registrations import tool_matcher
 
 
