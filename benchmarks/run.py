@@ -42,6 +42,9 @@ PAYLOAD_DIRS = (REPO / "tests" / "fixtures" / "payloads",)
 EVENTS = ("before_tool", "after_tool", "session_start", "before_prompt", "after_agent")
 
 FLOOR_HOOK = 'import json, sys\njson.load(sys.stdin)\nprint("{}")\n'
+# The floor, ending as hookwrap's launcher ends a hook (no interpreter teardown): the part of the
+# floor that hookwrap's hooks do not pay, shown so that the ratios can be read both ways.
+FLOOR_QUICK_EXIT = FLOOR_HOOK + 'import os\nsys.stdout.flush()\nos._exit(0)\n'
 
 # The peer row runs the very rules of hookwrap's rendered guard.py (same regexes, same shell
 # parsing) with cchooks doing the I/O: the hookwrap import is swapped for this shim and the
@@ -238,10 +241,14 @@ def clean_interpreter() -> tuple[str, str]:
 def interpreter_rows(work: Path, bindir: Path, claude_payload: bytes) -> list[Row]:
     floor = work / "floor.py"
     floor.write_text(FLOOR_HOOK)
+    quick = work / "floor_quick_exit.py"
+    quick.write_text(FLOOR_QUICK_EXIT)
     env = child_env(bindir)
     return [
         Row("floor: json.load(stdin), print {} (bash -c 'python3 floor.py')",
             ["bash", "-c", f'python3 "{floor}"'], claude_payload, env, work),
+        Row("floor ending with os._exit, as the launcher ends a hook (no teardown)",
+            ["bash", "-c", f'python3 "{quick}"'], claude_payload, env, work),
         Row("interpreter start: python3 -c pass", ["bash", "-c", "python3 -c pass"], b"", env, work),
         Row("interpreter start without site: python3 -S -c pass",
             ["bash", "-c", "python3 -S -c pass"], b"", env, work),

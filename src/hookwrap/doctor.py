@@ -290,14 +290,13 @@ def check_shim(python: str, env: Mapping[str, str]) -> list[Finding]:
 
 def check_startup(root: Path, manifest) -> list[Finding]:
     """Each hook can start: its script compiles for Python 3.9 and the runtime is in the repo."""
-    from .project import LAUNCHER, RUNTIME_DIR, RUNTIME_MODULES
+    from .project import LAUNCHER, LAUNCHER_MODULE, RUNTIME_DIR, RUNTIME_MODULES
     from .startup import missing_runtime, script_errors
 
     out = [Finding("startup", FAIL, problem, "fix the script, then run `hookwrap test NAME`")
            for problem in script_errors(root, [spec.name for spec in manifest.hooks])]
     missing = missing_runtime(root, RUNTIME_DIR, RUNTIME_MODULES)
-    if not (root / LAUNCHER).is_file():
-        missing.insert(0, LAUNCHER)
+    missing[:0] = [path for path in (LAUNCHER, LAUNCHER_MODULE) if not (root / path).is_file()]
     if missing and manifest.hooks:
         out.append(Finding("startup", FAIL, f"the runtime is missing ({', '.join(missing[:3])}"
                            f"{', ...' if len(missing) > 3 else ''}): no hook can start", SYNC))

@@ -19,9 +19,13 @@ RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py",
                    "clis/_base.py", "clis/_patch.py", "clis/claude.py", "clis/gemini.py",
                    "clis/codex.py", "clis/qwen.py", "clis/copilot.py",
                    "clis/opencode.py", "clis/droid.py", "commandfilter.py", "server.py")
-# The launcher every registered command runs (launcher.py here; clis/_base.py LAUNCHER).
+# The launcher every registered command runs (clis/_base.py LAUNCHER): a short script
+# (launcher_stub.py here), since Python compiles the script it runs on every run, and the
+# launcher's code beside it (launcher.py here), imported from its cached bytecode.
 LAUNCHER = ".hookwrap/lib/run.py"
-LAUNCHER_SOURCE = "launcher.py"
+LAUNCHER_SOURCE = "launcher_stub.py"
+LAUNCHER_MODULE = ".hookwrap/lib/_hookwrap_launcher.py"
+LAUNCHER_MODULE_SOURCE = "launcher.py"
 # Each hook's `commands` patterns, for the runtime filter (commandfilter.py); absent when none.
 FILTERS_FILE = ".hookwrap/filters.json"
 HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
@@ -174,6 +178,7 @@ def _plan_runtime(plan: Plan) -> None:
     for module in RUNTIME_MODULES:
         plan.add(f"{RUNTIME_DIR}/{module}", (source / module).read_bytes())
     plan.add(LAUNCHER, (source / LAUNCHER_SOURCE).read_bytes())
+    plan.add(LAUNCHER_MODULE, (source / LAUNCHER_MODULE_SOURCE).read_bytes())
     target = plan.root / RUNTIME_DIR
     for folder in sorted({str(Path(module).parent) for module in RUNTIME_MODULES}):
         if not (target / folder).is_dir():
@@ -184,6 +189,7 @@ def _plan_runtime(plan: Plan) -> None:
                 plan.add(f"{RUNTIME_DIR}/{rel}", None, detail=["not part of this runtime"])
     plan.add(".hookwrap/.gitignore", HOOKWRAP_GITIGNORE.encode())
     plan.bytecode.extend(f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES)
+    plan.bytecode.append(LAUNCHER_MODULE)
 
 
 def _plan_hook_bytecode(plan: Plan, specs) -> None:

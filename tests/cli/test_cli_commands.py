@@ -21,6 +21,7 @@ INIT_LINES = [
     "create  hookwrap.toml",
     *[f"create  .hookwrap/lib/hookwrap/{module}" for module in RUNTIME_FILES],
     "create  .hookwrap/lib/run.py",
+    "create  .hookwrap/lib/_hookwrap_launcher.py",
     "create  .hookwrap/.gitignore",
 ]
 IN_SYNC = "nothing to change: everything matches hookwrap.toml"
@@ -51,7 +52,8 @@ def test_init_in_a_plain_directory_creates_the_manifest_and_the_runtime(empty_di
     assert Manifest.loads(manifest).hooks == []
     for module in RUNTIME_FILES:
         assert (empty_dir / ".hookwrap/lib/hookwrap" / module).read_bytes() == (SRC / module).read_bytes()
-    assert (empty_dir / ".hookwrap/lib/run.py").read_bytes() == (SRC / "launcher.py").read_bytes()
+    assert (empty_dir / ".hookwrap/lib/run.py").read_bytes() == (SRC / "launcher_stub.py").read_bytes()
+    assert (empty_dir / ".hookwrap/lib/_hookwrap_launcher.py").read_bytes() == (SRC / "launcher.py").read_bytes()
     assert "logs/" in (empty_dir / ".hookwrap/.gitignore").read_text()
     # No hooks yet: no settings file is created for nothing.
     assert not (empty_dir / ".claude").exists() and not (empty_dir / ".gemini").exists()
@@ -348,7 +350,8 @@ def test_add_then_remove_restores_each_settings_file(project: Path) -> None:
     assert {rel: (project / rel).read_bytes() for rel in (CLAUDE, GEMINI, MANIFEST)} == before
     top = project / ".hookwrap"
     assert sorted(p.relative_to(top).as_posix() for p in top.rglob("*.py")) \
-        == sorted([*(f"lib/hookwrap/{module}" for module in RUNTIME_FILES), "lib/run.py"])
+        == sorted([*(f"lib/hookwrap/{module}" for module in RUNTIME_FILES), "lib/run.py",
+                   "lib/_hookwrap_launcher.py"])
 
 
 def test_remove_unknown_hook(project: Path) -> None:

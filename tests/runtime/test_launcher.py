@@ -32,7 +32,8 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "my project"  # a space, as in real paths
     (root / ".hookwrap" / "lib").mkdir(parents=True)
     (root / ".hookwrap" / "hooks").mkdir()
-    (root / ".hookwrap" / "lib" / "run.py").write_bytes((SRC / "hookwrap" / "launcher.py").read_bytes())
+    (root / ".hookwrap" / "lib" / "run.py").write_bytes((SRC / "hookwrap" / "launcher_stub.py").read_bytes())
+    (root / ".hookwrap" / "lib" / "_hookwrap_launcher.py").write_bytes((SRC / "hookwrap" / "launcher.py").read_bytes())
     (root / "home").mkdir()
     return root
 
@@ -249,3 +250,34 @@ def test_descriptors_the_caller_passed_in_do_not_keep_the_usual_exit(project: Pa
         os.close(read_end)
         os.close(write_end)
     assert (ran.returncode, ran.stdout, ran.stderr) == (0, "{}\n", "")
+
+
+# --- run.py is a stub; the launcher's code is a module beside it, from cached bytecode -------
+
+def test_the_launcher_code_comes_from_bytecode_not_from_compiling_run_py(project: Path) -> None:
+    write_hook(project, "probe", "import sys\nprint(sys.modules['_hookwrap_launcher'].__cached__)\n")
+    first, second = launch(project, "probe"), launch(project, "probe")
+    assert first.returncode == second.returncode == 0, first.stderr
+    assert Path(second.stdout.strip()).is_file()  # the module's .pyc, written by the first run
+    # What Python compiles on every call is only the stub.
+    assert len((project / ".hookwrap" / "lib" / "run.py").read_text().splitlines()) < 25
+
+
+@pytest.mark.parametrize("flags", [["-I"], ["-P"]] if sys.version_info >= (3, 11) else [["-I"]])
+def test_the_stub_finds_the_launcher_when_python_does_not_add_the_script_folder(project: Path,
+                                                                                flags: list[str]) -> None:
+    write_hook(project, "probe", PROBE)
+    ran = subprocess.run([sys.executable, *flags, str(project / ".hookwrap" / "lib" / "run.py"), "probe"],
+                         capture_output=True, text=True, cwd=project, env=_env(project), timeout=60)
+    plain = subprocess.run([sys.executable, *flags, str(project / ".hookwrap" / "hooks" / "probe.py")],
+                           capture_output=True, text=True, cwd=project, env=_env(project), timeout=60)
+    assert ran.returncode == plain.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout)["path0"] == json.loads(plain.stdout)["path0"]
+
+
+def test_a_missing_launcher_module_exits_2_so_a_guard_still_blocks(project: Path) -> None:
+    write_hook(project, "probe", PROBE)
+    (project / ".hookwrap" / "lib" / "_hookwrap_launcher.py").unlink()
+    ran = launch(project, "probe")
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert "launcher is missing" in ran.stderr and "hookwrap sync" in ran.stderr
