@@ -19,8 +19,7 @@ import pytest
 from hookwrap import bridge
 from hookwrap.hookinput import normalize_input
 from hookwrap.hookoutput import HookOutput
-from hookwrap.agents import cli
-from hookwrap.platforms import NormalizedEvent, Platform
+from hookwrap.platforms import NormalizedEvent, Platform, cli
 
 PAYLOADS = Path(__file__).resolve().parent / "fixtures" / "payloads"
 

@@ -107,41 +107,80 @@ def _beside(launcher: str, name: str) -> str:
     return os.path.join(top, "hooks", f"{name}.py")
 
 
-def _open_fds() -> "frozenset[str] | None":
-    """The process's open file descriptors (the listing's own included), or None where the
-    system does not list them."""
+def _open_fds() -> "dict[str, tuple[int, int] | None] | None":
+    """The process's open file descriptors, each with the file it points to (device, inode;
+    None for the listing's own, closed by the time it is read), or None where the system does
+    not list them."""
     for folder in ("/proc/self/fd", "/dev/fd"):
         try:
-            return frozenset(os.listdir(folder))
+            names = os.listdir(folder)
         except OSError:
             continue
+        found: "dict[str, tuple[int, int] | None]" = {}  # noqa: UP037 (vermin: 3.9)
+        for name in names:
+            try:
+                status = os.fstat(int(name))
+            except (OSError, ValueError):
+                found[name] = None
+            else:
+                found[name] = (status.st_dev, status.st_ino)
+        return found
     return None
 
 
-def _exit_now(code: object, opened: "frozenset[str] | None") -> None:
+def _same_files(before: "dict[str, tuple[int, int] | None]",
+                after: "dict[str, tuple[int, int] | None] | None") -> bool:
+    """The same descriptors, pointing to the same files; but 0, 1 and 2 may each point to any of
+    the three's first files (the runner sends 1 to stderr once the answer is out)."""
+    if after is None or after.keys() != before.keys():
+        return False
+    standard = {before.get(name) for name in ("0", "1", "2")}
+    return all(after[name] in standard if name in ("0", "1", "2") else after[name] == before[name]
+               for name in after)
+
+
+def _answered() -> bool:
+    """True once hookwrap's runner (or bridge) has written its one answer, flushed it, and sent
+    file descriptor 1 to stderr (``runner._seal_stdout``): nothing written later is an answer."""
+    runner = sys.modules.get("hookwrap.runner")
+    return getattr(runner, "answer_sealed", False) is True
+
+
+def _exit_now(code: object, opened: "dict[str, tuple[int, int] | None] | None") -> None:
     """End the hook process at once, without the interpreter's teardown, when nothing can be
     lost; return (for the usual exit) otherwise.
 
     The teardown (freeing every module and object one by one) costs a hook process about as
-    much CPU as its whole runtime import (4-5 ms measured, benchmarks/run.py). What it would do
+    much CPU as its whole runtime import (3-5 ms measured, benchmarks/run.py). What it would do
     that matters is done here: atexit handlers run (logging's flush among them), the standard
-    streams are flushed. The usual exit is kept whenever something else could need it: an exit
-    status that is not a number (SystemExit("message") prints it), a thread still running, a
-    file descriptor opened by the hook and still open (a file object's unwritten buffer, a
-    pipe, a socket), a system that does not list descriptors, ``python3 -i``. ``opened`` is the
-    listing taken before the hook ran: descriptors the CLI passed in do not count.
+    streams are flushed. The quick exit is taken only after hookwrap's runner has written and
+    sealed the hook's answer (a script that writes its own output keeps the usual exit), with
+    an exit status from 0 to 255, and it is not taken whenever something else could need the
+    teardown: a thread still running, a file descriptor opened or replaced during the hook and
+    still open (a file object's unwritten buffer, a pipe, a socket), a system that does not list
+    descriptors, ``python3 -i``. ``opened`` is the listing taken before the hook ran:
+    descriptors the CLI passed in do not count. What is still not flushed: a second file object
+    the hook made over a descriptor that was open before it ran (``open(2, "w")``) and left
+    unflushed; hookwrap's answer never goes through one.
     """
     if code is None:
         code = 0
-    if type(code) is not int or opened is None or sys.flags.inspect:
+    if type(code) is not int or not 0 <= code <= 255 or opened is None or sys.flags.inspect \
+            or not _answered():
         return
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         return
     atexit = sys.modules.get("atexit")
     if atexit is not None:
-        atexit._run_exitfuncs()  # and forgets them: the usual exit would not run them twice
-    if _open_fds() != opened:
+        # It forgets them: the usual exit would not run them twice. 3.9 and 3.10 re-raise a
+        # handler's error here (printed already); the usual exit would not, nor change the
+        # status. (Not contextlib.suppress: contextlib is not loaded at start-up.)
+        try:  # noqa: SIM105
+            atexit._run_exitfuncs()
+        except BaseException:
+            pass
+    if not _same_files(opened, _open_fds()):
         return
     try:
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):

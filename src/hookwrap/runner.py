@@ -113,10 +113,16 @@ def _host(platform: Platform) -> tuple[Platform, bool]:
     return platform, False
 
 
+# True once _seal_stdout has sealed the one answer in a real hook process: the launcher then
+# ends the process without the interpreter's teardown (launcher.py, _exit_now).
+answer_sealed = False
+
+
 def _seal_stdout() -> None:
     """After the one document is out, send anything printed later (a thread the hook left
     running, an atexit handler) to stderr. Only in a real hook process: an in-process caller
     that replaced sys.stdout keeps its streams."""
+    global answer_sealed
     if sys.stdout is not sys.__stdout__ or sys.stdout is None:
         return
     try:
@@ -125,6 +131,7 @@ def _seal_stdout() -> None:
     except (OSError, ValueError, AttributeError):
         return
     sys.stdout = sys.stderr
+    answer_sealed = True
 
 
 def _filtered_out(hook: Hook, hook_input: HookInput) -> bool:

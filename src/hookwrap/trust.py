@@ -1,6 +1,6 @@
 """`hookwrap trust`: record the project's trust where a CLI would otherwise skip its hooks silently.
 
-Each CLI's module says what it needs (``AgentCLI.trust_edits``: the entries of which file);
+Each CLI's setup module says what it needs (``AgentSetup.trust_edits``: the entries of which file);
 this module holds the generic parts: the shapes of a plan, a pure editor of TOML files built
 like ``settings.reconcile`` (text in, new text and the list of changes out, nothing written,
 every other line kept), and applying a plan through the atomic writer. Only the entries a plan

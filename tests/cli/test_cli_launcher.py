@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
 
 import pytest
 from cli_support import hw
@@ -80,3 +82,58 @@ def test_sync_and_add_cache_hook_bytecode_where_the_launcher_reads_it(project) -
     script.write_text(script.read_text() + "# edited\n")
     assert hw(root, "sync").code == 0
     assert open(cache, "rb").read()[8:16] == importlib.util.source_hash(script.read_bytes())
+
+
+# A hook process ends without the interpreter's teardown once hookwrap's runner has sealed its
+# answer (launcher.py, _exit_now): proven here with the real runtime and the registered command.
+# The hook keeps an object whose __del__ speaks at teardown: silent = the quick exit was taken.
+_WITNESS = '''
+class _Witness:
+    def __del__(self):
+        os.write(2, b"teardown ran\\n")
+
+
+_witness = _Witness()
+'''
+
+
+def _run_registered(root, name: str, hook_body: str) -> subprocess.CompletedProcess:
+    script = root / ".hookwrap" / "hooks" / f"{name}.py"
+    text = script.read_text()
+    text = text.replace("\ndef hook(", _WITNESS + "\n\ndef hook(", 1)
+    text = text.replace('    return None\n\n\nif __name__ == "__main__":', hook_body + '\n\nif __name__ == "__main__":', 1)
+    script.write_text(text)
+    command = next(h["command"] for group in json.loads((root / ".claude/settings.json").read_text())
+                   ["hooks"]["PreToolUse"] for h in group["hooks"] if f" {name} " in h["command"])
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(CLAUDE_PROJECT_DIR=str(root), CLAUDECODE="1")
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
+               "cwd": str(root), "tool_input": {"command": "git push --force"}}
+    return subprocess.run(["bash", "-c", command], input=json.dumps(payload), capture_output=True,
+                          text=True, cwd=root, env=env, timeout=60)
+
+
+def test_a_hookwrap_hook_ends_quickly_with_its_answer_whole(project) -> None:
+    assert hw(project, "add", "before_tool", "quick", "--template", "skeleton").code == 0
+    ran = _run_registered(project, "quick", '''    import atexit
+    atexit.register(lambda: sys.stderr.write("atexit ran\\n"))
+    print("said while deciding")
+    return HookOutput.block("no force pushes")
+''')
+    assert ran.returncode == 0
+    answer = json.loads(ran.stdout)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert answer["hookSpecificOutput"]["permissionDecisionReason"] == "no force pushes"
+    assert ran.stderr == "said while deciding\natexit ran\n"  # and no teardown
+
+
+def test_a_hookwrap_hook_that_leaves_a_thread_running_gets_the_usual_exit(project) -> None:
+    assert hw(project, "add", "before_tool", "slow", "--template", "skeleton").code == 0
+    ran = _run_registered(project, "slow", '''    import threading
+    import time
+
+    threading.Thread(target=lambda: (time.sleep(0.3), sys.stderr.write("thread done\\n"))).start()
+    return HookOutput.block("no force pushes")
+''')
+    assert ran.returncode == 0 and json.loads(ran.stdout)["decision"] == "block"
+    assert "thread done" in ran.stderr and "teardown ran" in ran.stderr

@@ -27,7 +27,7 @@ from hookwrap import (
 from hookwrap.clis.codex import ASK_NOTE, DEFAULT_BLOCK_REASON, parse_patch
 from hookwrap.clis.codex_setup import output_problems
 from hookwrap.hookoutput import build_output
-from hookwrap.agents import cli
+from hookwrap.platforms import cli
 
 CODEX = Platform.CODEX
 PATCH = """*** Begin Patch

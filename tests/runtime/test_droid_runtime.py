@@ -12,7 +12,7 @@ from runtime_support import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
 from hookwrap.clis.droid import ASK_NOTE
-from hookwrap.agents import cli
+from hookwrap.platforms import cli
 
 E = NormalizedEvent
 DROID = Platform.DROID

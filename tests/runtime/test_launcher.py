@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from runtime_support import SRC
 from test_old_pythons import PYTHONS
 
@@ -180,11 +179,14 @@ def test_python_3_9_runs_and_caches_with_its_own_tag(project: Path) -> None:
 # --- the end of a hook process: no interpreter teardown where nothing can be lost --------------
 # An object alive at exit whose __del__ writes to fd 2: the usual exit (teardown) runs it, the
 # launcher's quick exit does not. That is how these tests see which exit a run took.
-TEARDOWN_WITNESS = '''import os, sys
+# The quick exit is only taken once hookwrap's runner says the answer is out (answer_sealed);
+# these scripts say it as the runner would, the last tests below run the real runtime.
+TEARDOWN_WITNESS = '''import os, sys, types
 class Witness:
     def __del__(self):
         os.write(2, b"teardown ran\\n")
 witness = Witness()
+sys.modules["hookwrap.runner"] = types.SimpleNamespace(answer_sealed=True)
 '''
 
 
@@ -281,3 +283,49 @@ def test_a_missing_launcher_module_exits_2_so_a_guard_still_blocks(project: Path
     ran = launch(project, "probe")
     assert ran.returncode == 2 and ran.stdout == ""
     assert "launcher is missing" in ran.stderr and "hookwrap sync" in ran.stderr
+
+
+def test_a_script_whose_answer_hookwrap_did_not_seal_keeps_the_usual_exit(project: Path) -> None:
+    # Its own writer over stdout's buffer, never flushed: only the teardown writes it out.
+    write_hook(project, "ownout", TEARDOWN_WITNESS.replace("answer_sealed=True", "answer_sealed=False") +
+               "import io\nout = io.TextIOWrapper(sys.stdout.buffer, encoding='utf-8')\n"
+               "out.write('{\"decision\": \"block\"}')\n")
+    ran = launch(project, "ownout")
+    assert (ran.returncode, ran.stdout) == (0, '{"decision": "block"}')
+    assert "teardown ran" in ran.stderr
+
+
+def test_a_file_opened_on_a_descriptor_the_hook_closed_is_still_written(project: Path) -> None:
+    # json.load(open(0)) closes stdin; the log then gets descriptor 0: same numbers as before.
+    write_hook(project, "reuses", TEARDOWN_WITNESS + '''import json
+data = json.load(open(0))
+log = open(os.path.join(os.path.dirname(__file__), "log.txt"), "a")
+log.write("saw " + data["tool"])
+print("{}")
+''')
+    ran = subprocess.run([sys.executable, str(project / ".hookwrap" / "lib" / "run.py"), "reuses"],
+                         input='{"tool": "Bash"}', capture_output=True, text=True, cwd=project,
+                         env=_env(project), timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert (project / ".hookwrap" / "hooks" / "log.txt").read_text() == "saw Bash"
+
+
+def test_an_atexit_error_never_changes_the_exit_status(project: Path) -> None:
+    # 3.9 and 3.10 re-raise a handler's error from atexit._run_exitfuncs(): as they would.
+    write_hook(project, "raises", TEARDOWN_WITNESS + '''import atexit
+def _run():
+    raise RuntimeError("a handler failed")
+atexit._run_exitfuncs = _run
+sys.exit(2)
+''')
+    ran = launch(project, "raises")
+    assert ran.returncode == 2
+
+
+@pytest.mark.parametrize("code", [256, 2**31, -1])
+def test_an_exit_status_out_of_range_exits_as_python_does(project: Path, code: int) -> None:
+    write_hook(project, "big", TEARDOWN_WITNESS + f"sys.exit({code})\n")
+    plain = subprocess.run([sys.executable, str(project / ".hookwrap" / "hooks" / "big.py")],
+                           capture_output=True, text=True, cwd=project, env=_env(project), timeout=60)
+    ran = launch(project, "big")
+    assert ran.returncode == plain.returncode

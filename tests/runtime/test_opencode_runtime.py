@@ -9,7 +9,7 @@ from runtime_support import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
 from hookwrap.clis.opencode import ASK_NOTE
-from hookwrap.agents import cli
+from hookwrap.platforms import cli
 
 E = NormalizedEvent
 OC = Platform.OPENCODE

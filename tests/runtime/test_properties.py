@@ -22,7 +22,7 @@ from hookwrap import (
 )
 from hookwrap.hookinput import normalize_input
 from hookwrap.hookoutput import build_output
-from hookwrap.agents import cli
+from hookwrap.platforms import cli
 
 SETTINGS = settings(max_examples=150, deadline=None)
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from runtime_support import load_payload, run_in_process
 
-from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
+from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, agents, denormalize_output
 from hookwrap.clis.copilot import ASK_NOTE, HOOKS_FILE
 from hookwrap.clis.qwen import REWRITE_NOTE
 from hookwrap.clis.qwen_setup import qwen_timeout
-from hookwrap.agents import cli
+from hookwrap.platforms import cli
 
 E = NormalizedEvent
 QWEN, COPILOT = Platform.QWEN, Platform.COPILOT
@@ -62,7 +62,7 @@ def test_qwen_stop_with_continue_false_is_no_block() -> None:
 @pytest.mark.parametrize(("seconds", "written"), [(1, 1), (999, 999), (1000, 1_000_000), (1200, 1_200_000)])
 def test_qwen_timeout_never_silently_becomes_milliseconds(seconds: int, written: int) -> None:
     assert qwen_timeout(seconds) == written
-    cmd = cli(QWEN).read_command("PreToolUse", {}, {"command": "x", "timeout": written})
+    cmd = agents.cli(QWEN).read_command("PreToolUse", {}, {"command": "x", "timeout": written})
     assert cmd.timeout_s == seconds
 
 

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from ..hookinput import HookInput
     from ..hookoutput import HookOutput
 
-# The launcher every registered command runs (launcher.py, copied with the runtime as
-# project.LAUNCHER): it runs .hookwrap/hooks/<name>.py from cached bytecode.
+# The launcher every registered command runs (project.LAUNCHER: launcher_stub.py, which imports
+# launcher.py beside it): it runs .hookwrap/hooks/<name>.py from cached bytecode.
 LAUNCHER = ".hookwrap/lib/run.py"
 
 BLOCKING = frozenset({"block", "deny"})
