@@ -2,16 +2,14 @@
 
 Copied into every project as ``.hookwrap/lib/_hookwrap_launcher.py``, beside the script every
 registered command runs, ``python3 <root>/.hookwrap/lib/run.py <name> --platform <cli>``
-(``launcher_stub.py``), which imports it: so this module comes from cached bytecode too, where a
-script run by name would be compiled on every call (about 2 ms for this one). For the same
-reason a hook run directly is compiled afresh on every call (5-9 ms for a long script). This runs ``<root>/.hookwrap/hooks/<name>.py`` exactly as
-``python3 <that script> --platform <cli>`` would (``__name__``, ``__file__``, ``sys.argv``,
-``sys.path[0]``, the exit code and message of a missing script or a syntax error), from a
-checked-hash .pyc (PEP 552) in ``.hookwrap/hooks/__pycache__/``: the hash of the source is
-compared on every call, so an edit takes effect at once, whatever the file's mtime and size.
-When the hook is done, the process ends without the interpreter's teardown wherever that loses
-nothing (``_exit_now``: atexit handlers still run; a thread or a file the hook left open keeps
-the usual exit).
+(``launcher_stub.py``), which imports it: so this module comes from cached bytecode, where a
+script run by name is compiled on every call (about 2 ms for this one; 5-9 ms for a long hook
+script run directly). This runs ``<root>/.hookwrap/hooks/<name>.py`` exactly as ``python3 <that
+script> --platform <cli>`` would (``__name__``, ``__file__``, ``sys.argv``, ``sys.path[0]``, the
+exit code and message of a missing script or a syntax error), from a checked-hash .pyc (PEP 552)
+in ``.hookwrap/hooks/__pycache__/``: the hash of the source is compared on every call, so an
+edit takes effect at once, whatever the file's mtime and size. When the hook is done, the
+process ends without the interpreter's teardown wherever that loses nothing (``_exit_now``).
 
 Stdlib only, Python 3.9+, and it imports nothing that is not loaded already at start-up.
 """
