@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 from templating_support import HookRepo
-from test_templates_behaviour import PLATFORMS, blocked, decide, guard_hook, guard_repo, tool_payload  # noqa: F401
+from test_templates_behaviour import (  # noqa: F401
+    PLATFORMS,
+    blocked,
+    decide,
+    guard_hook,
+    guard_module,
+    guard_repo,
+    tool_payload,
+)
 
 # --- 1. time: a long line costs time in proportion to its length ---------------------------
 
