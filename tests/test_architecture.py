@@ -129,7 +129,7 @@ def test_every_platform_has_a_complete_module(platform: Platform) -> None:
     assert f"clis/{platform.value}_setup.py" not in RUNTIME_MODULES
     assert type(runtime).__module__ == f"hookwrap.clis.{platform.value}"
     assert type(agent).__module__ == f"hookwrap.clis.{platform.value}_setup"
-    for method in ("command", "handler", "validate_group", "validate_handler", "match_target",
+    for method in ("command", "handler", "validate_group_keys", "validate_handler", "match_target",
                    "is_tool_event", "matcher_matches", "read_command", "interpret"):
         assert getattr(type(agent), method) is not getattr(AgentSetup, method), method
 

@@ -9,9 +9,7 @@ runtime one. ``cli(platform)`` here returns the latter; ``platforms.cli`` the fo
 
 from __future__ import annotations
 
-import sys
-
-from .platforms import Platform
+from .platforms import Platform, load_cli
 
 # For type checkers only.
 TYPE_CHECKING = False
@@ -26,10 +24,7 @@ def cli(platform: Platform | str) -> AgentSetup:
     platform = Platform(platform)
     found = _LOADED.get(platform)
     if found is None:
-        name = f"{__package__}.clis.{platform.value}_setup"
-        __import__(name)
-        found = sys.modules[name].CLI
-        _LOADED[platform] = found
+        found = _LOADED[platform] = load_cli(f"{platform.value}_setup")
     return found
 
 

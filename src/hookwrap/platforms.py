@@ -14,7 +14,7 @@ import sys
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import Any, TypeVar
 
     from .clis._base import AgentCLI
 
@@ -118,11 +118,15 @@ def cli(platform: Platform | str) -> AgentCLI:
     platform = Platform(platform)
     found = _LOADED.get(platform)
     if found is None:
-        name = f"{__package__}.clis.{platform.value}"
-        __import__(name)  # not importlib.import_module: the importlib package costs ~0.5 ms
-        found = sys.modules[name].CLI
-        _LOADED[platform] = found
+        found = _LOADED[platform] = load_cli(platform.value)
     return found
+
+
+def load_cli(module: str) -> Any:
+    """The ``CLI`` of ``hookwrap.clis.<module>``, imported."""
+    name = f"{__package__}.clis.{module}"
+    __import__(name)  # not importlib.import_module: the importlib package costs ~0.5 ms
+    return sys.modules[name].CLI
 
 
 def all_clis() -> list[AgentCLI]:

@@ -126,8 +126,29 @@ class AgentSetup(AgentCLI):
         """Problems of one handler as it would sit under ``event``."""
         raise NotImplementedError
 
+    # The keys a matcher group may hold, and what is wrong when its "hooks" is not a list.
+    group_keys: frozenset[str] = frozenset({"matcher", "hooks"})
+    hooks_not_a_list: str = "must be a list"
+
     def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        """Problems of one matcher group under ``event``."""
+        """Problems of one matcher group under ``event``: an object whose own keys pass
+        ``validate_group_keys``, whose "hooks" is a list of handlers that pass
+        ``validate_handler``, and which holds no key but ``group_keys``."""
+        from ..schema import Problem, unknown_keys
+
+        if not isinstance(group, dict):
+            return [Problem(path, "must be an object with a \"hooks\" list")]
+        problems = self.validate_group_keys(group, event, path)
+        handlers = group.get("hooks")
+        if not isinstance(handlers, list):
+            problems.append(Problem(f"{path}.hooks", self.hooks_not_a_list))
+        else:
+            for index, handler in enumerate(handlers):
+                problems += self.validate_handler(handler, event, f"{path}.hooks[{index}]")
+        return problems + unknown_keys(group, self.group_keys, path, self.label)
+
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        """Problems of a group's own keys (its matcher, Gemini's ``sequential``) under ``event``."""
         raise NotImplementedError
 
     def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
@@ -225,6 +246,15 @@ class AgentSetup(AgentCLI):
     def env_file_event(self, event: str) -> bool:
         """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
         return False
+
+
+def nonempty_matcher_problems(group: dict[str, Any], path: str) -> list[Problem]:
+    """A group's matcher, where a CLI takes any non-empty string (Copilot CLI, OpenCode's plugin)."""
+    from ..schema import Problem
+
+    if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
+        return [Problem(f"{path}.matcher", "must be a non-empty string")]
+    return []
 
 
 def hook_call(name: str, launcher: bool = True) -> tuple[str, str]:

@@ -138,26 +138,22 @@ class ClaudeCodeSetup(ClaudeCode, AgentSetup):
 
     # --- generator: validation -------------------------------------------------------------
     def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        from ..schema import WARNING, Problem, errors_only, unknown_keys
+        from ..schema import Problem, errors_only
 
-        if not isinstance(group, dict):
-            return [Problem(path, "must be an object with a \"hooks\" list")]
-        problems = []
-        if "matcher" in group and not isinstance(group["matcher"], str):
-            problems.append(Problem(f"{path}.matcher", "must be a string (null is not allowed)"))
-        elif "matcher" in group and event in _NO_MATCHER_EVENTS:
-            problems.append(Problem(f"{path}.matcher", f"is ignored on {event}", WARNING))
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list):
-            problems.append(Problem(f"{path}.hooks", "must be a list"))
-        else:
-            for index, handler in enumerate(handlers):
-                problems += _validate_handler(handler, event, f"{path}.hooks[{index}]")
-        problems += unknown_keys(group, {"matcher", "hooks"}, path, self.label)
-        if event in _GUARD_EVENTS and errors_only(problems):
+        problems = super().validate_group(group, event, path)
+        if isinstance(group, dict) and event in _GUARD_EVENTS and errors_only(problems):
             problems.append(Problem(path, f"an invalid {event} entry makes Claude Code skip the "
                                     "permissions declared in this file"))
         return problems
+
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        from ..schema import WARNING, Problem
+
+        if "matcher" in group and not isinstance(group["matcher"], str):
+            return [Problem(f"{path}.matcher", "must be a string (null is not allowed)")]
+        if "matcher" in group and event in _NO_MATCHER_EVENTS:
+            return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
+        return []
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, event, path)

@@ -101,30 +101,21 @@ class CodexCLISetup(CodexCLI, AgentSetup):
         return super().tool_matcher(names)  # an unanchored regex: anchor it
 
     # --- generator: validation -------------------------------------------------------------
-    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        from ..schema import WARNING, Problem, unknown_keys
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        from ..schema import WARNING, Problem
 
-        if not isinstance(group, dict):
-            return [Problem(path, "must be an object with a \"hooks\" list")]
-        problems = []
         matcher = group.get("matcher")
         if "matcher" in group and not isinstance(matcher, str):
-            problems.append(Problem(f"{path}.matcher", "must be a string"))
-        elif isinstance(matcher, str) and event in _NO_MATCHER and matcher not in ("", "*"):
-            problems.append(Problem(f"{path}.matcher", f"is ignored on {event}", WARNING))
-        elif isinstance(matcher, str) and not _SIMPLE.match(matcher) and matcher not in ("", "*"):
+            return [Problem(f"{path}.matcher", "must be a string")]
+        if isinstance(matcher, str) and event in _NO_MATCHER and matcher not in ("", "*"):
+            return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
+        if isinstance(matcher, str) and not _SIMPLE.match(matcher) and matcher not in ("", "*"):
             try:
                 re.compile(matcher)
             except re.error as error:
-                problems.append(Problem(f"{path}.matcher", f"is not a valid regex ({error}); "
-                                        "Codex CLI drops this group"))
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list):
-            problems.append(Problem(f"{path}.hooks", "must be a list"))
-        else:
-            for index, handler in enumerate(handlers):
-                problems += _validate_handler(handler, f"{path}.hooks[{index}]")
-        return problems + unknown_keys(group, {"matcher", "hooks"}, path, self.label)
+                return [Problem(f"{path}.matcher", f"is not a valid regex ({error}); "
+                                "Codex CLI drops this group")]
+        return []
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)

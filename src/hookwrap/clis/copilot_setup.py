@@ -13,7 +13,7 @@ import re
 
 from ..platforms import NormalizedEvent, Platform
 from ._base import BLOCKING
-from ._base_setup import AgentSetup, hook_call
+from ._base_setup import AgentSetup, hook_call, nonempty_matcher_problems
 from .claude_setup import ClaudeCodeSetup
 from .copilot import _E, ASK_NOTE, HOOKS_FILE, CopilotCLI
 
@@ -64,21 +64,11 @@ class CopilotCLISetup(CopilotCLI, ClaudeCodeSetup):
     tool_matcher = AgentSetup.tool_matcher  # a full-match regex: ^(Bash|Write)$
 
     # --- generator: validation -------------------------------------------------------------
-    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        from ..schema import Problem, unknown_keys
+    validate_group = AgentSetup.validate_group  # not Claude Code's note on permissions
+    hooks_not_a_list = "must be a list; Copilot CLI drops this entry"
 
-        if not isinstance(group, dict):
-            return [Problem(path, "must be an object with a \"hooks\" list")]
-        problems = []
-        if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
-            problems.append(Problem(f"{path}.matcher", "must be a non-empty string"))
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list):
-            problems.append(Problem(f"{path}.hooks", "must be a list; Copilot CLI drops this entry"))
-        else:
-            for index, handler in enumerate(handlers):
-                problems += _validate_handler(handler, f"{path}.hooks[{index}]")
-        return problems + unknown_keys(group, {"matcher", "hooks"}, path, self.label)
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        return nonempty_matcher_problems(group, path)
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)

@@ -94,23 +94,16 @@ class FactoryDroidSetup(FactoryDroid, ClaudeCodeSetup):
         return {}
 
     # --- generator: validation -------------------------------------------------------------
-    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        from ..schema import WARNING, Problem, unknown_keys
+    validate_group = AgentSetup.validate_group  # not Claude Code's note on permissions
 
-        if not isinstance(group, dict):
-            return [Problem(path, "must be an object with a \"hooks\" list")]
-        problems = []
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        from ..schema import WARNING, Problem
+
         if "matcher" in group and not isinstance(group["matcher"], str):
-            problems.append(Problem(f"{path}.matcher", "must be a string"))
-        elif group.get("matcher") and event in _NO_MATCHER:
-            problems.append(Problem(f"{path}.matcher", f"is ignored on {event}", WARNING))
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list):
-            problems.append(Problem(f"{path}.hooks", "must be a list"))
-        else:
-            for index, handler in enumerate(handlers):
-                problems += _validate_handler(handler, f"{path}.hooks[{index}]")
-        return problems + unknown_keys(group, {"matcher", "hooks"}, path, self.label)
+            return [Problem(f"{path}.matcher", "must be a string")]
+        if group.get("matcher") and event in _NO_MATCHER:
+            return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
+        return []
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)

@@ -90,23 +90,12 @@ class GeminiCLISetup(GeminiCLI, AgentSetup):
         return values[0]
 
     # --- generator: validation -------------------------------------------------------------
-    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        from ..schema import Problem, unknown_keys
+    group_keys = frozenset({"matcher", "sequential", "hooks"})
+    hooks_not_a_list = "must be a list; Gemini drops this definition"
 
-        if not isinstance(group, dict):
-            return [Problem(path, "must be an object with a \"hooks\" list")]
-        problems = []
-        if "matcher" in group:
-            problems += _validate_matcher(group["matcher"], event, f"{path}.matcher")
-        if "sequential" in group and not isinstance(group["sequential"], bool):
-            problems.append(Problem(f"{path}.sequential", "must be true or false"))
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list):
-            problems.append(Problem(f"{path}.hooks", "must be a list; Gemini drops this definition"))
-        else:
-            for index, handler in enumerate(handlers):
-                problems += _validate_handler(handler, f"{path}.hooks[{index}]")
-        return problems + unknown_keys(group, {"matcher", "sequential", "hooks"}, path, self.label)
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        problems = _validate_matcher(group["matcher"], event, f"{path}.matcher") if "matcher" in group else []
+        return problems + sequential_problems(group, path)
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)
@@ -304,6 +293,15 @@ def _validate_handler(handler: Any, path: str) -> list[Problem]:
         problems.append(Problem(f"{path}.timeout", "should be a whole number of milliseconds",
                                 WARNING))
     return problems + unknown_keys(handler, frozenset(spec), path, "Gemini CLI")
+
+
+def sequential_problems(group: dict[str, Any], path: str) -> list[Problem]:
+    """Gemini's (and Qwen's) ``sequential`` group key: a boolean."""
+    from ..schema import Problem
+
+    if "sequential" in group and not isinstance(group["sequential"], bool):
+        return [Problem(f"{path}.sequential", "must be true or false")]
+    return []
 
 
 def _triggers(event: str) -> frozenset[str] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..platforms import NormalizedEvent
 from ._base import BLOCKING
-from ._base_setup import AgentSetup, hook_call
+from ._base_setup import AgentSetup, hook_call, nonempty_matcher_problems
 from .opencode import _E, MARKER_VAR, PROJECT_VAR, OpenCode
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -88,21 +88,8 @@ class OpenCodeSetup(OpenCode, AgentSetup):
         return plugin_text(data)
 
     # --- generator: validation -------------------------------------------------------------
-    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        from ..schema import Problem, unknown_keys
-
-        if not isinstance(group, dict):
-            return [Problem(path, "must be an object with a \"hooks\" list")]
-        problems = []
-        if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
-            problems.append(Problem(f"{path}.matcher", "must be a non-empty string"))
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list):
-            problems.append(Problem(f"{path}.hooks", "must be a list"))
-        else:
-            for index, handler in enumerate(handlers):
-                problems += _validate_handler(handler, f"{path}.hooks[{index}]")
-        return problems + unknown_keys(group, {"matcher", "hooks"}, path, self.label)
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        return nonempty_matcher_problems(group, path)
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)

@@ -100,26 +100,20 @@ class QwenCodeSetup(QwenCode, ClaudeCodeSetup):
     tool_matcher = AgentSetup.tool_matcher  # anchored: ^(run_shell_command|write_file)$
 
     # --- generator: validation -------------------------------------------------------------
-    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        from ..schema import WARNING, Problem, unknown_keys
+    validate_group = AgentSetup.validate_group  # not Claude Code's note on permissions
+    group_keys = frozenset({"matcher", "sequential", "hooks"})
+    hooks_not_a_list = "must be a list; Qwen Code drops this definition"
 
-        if not isinstance(group, dict):
-            return [Problem(path, "must be an object with a \"hooks\" list")]
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        from ..schema import WARNING, Problem
+        from .gemini_setup import sequential_problems
+
         problems = []
         if "matcher" in group and not isinstance(group["matcher"], str):
             problems.append(Problem(f"{path}.matcher", "must be a string"))
         elif "matcher" in group and event in _NO_MATCHER:
             problems.append(Problem(f"{path}.matcher", f"is ignored on {event}", WARNING))
-        if "sequential" in group and not isinstance(group["sequential"], bool):
-            problems.append(Problem(f"{path}.sequential", "must be true or false"))
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list):
-            problems.append(Problem(f"{path}.hooks", "must be a list; Qwen Code drops this "
-                                    "definition"))
-        else:
-            for index, handler in enumerate(handlers):
-                problems += _validate_handler(handler, f"{path}.hooks[{index}]")
-        return problems + unknown_keys(group, {"matcher", "sequential", "hooks"}, path, self.label)
+        return problems + sequential_problems(group, path)
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)
