@@ -248,6 +248,37 @@ class AgentSetup(AgentCLI):
         return False
 
 
+class FindsProjectRoot(AgentSetup):
+    """Registrations for a CLI that runs hooks in the session's cwd and names no project root
+    (Codex CLI; Factory Droid, whose project-dir variables are the cwd): the command is a POSIX-sh
+    loop that walks up to the directory holding hookwrap.toml, then runs the hook there. With no
+    such directory it says so on stderr and exits 2 (a block) for a fail-closed hook, else 1 (the
+    CLI goes on). Put it before the CLI's other setup base: ``class X(XCLI, FindsProjectRoot,
+    AgentSetup)``."""
+
+    NOT_FOUND_EXIT = {True: 2, False: 1}
+
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
+        script, args = hook_call(name, launcher)
+        code = self.NOT_FOUND_EXIT[False]  # handler() makes it 2 for a fail-closed hook
+        return ('d=$PWD; until [ -f "$d/hookwrap.toml" ]; do [ "$d" = / ] && { echo "hookwrap: '
+                f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
+                'd=${d%/*}; d=${d:-/}; done; '
+                f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform {self.platform.value}')
+
+    def owned_name(self, command: str) -> str | None:
+        # The fail-closed form differs only in its exit code (handler() below).
+        closed, opened = (f"exit {self.NOT_FOUND_EXIT[flag]}; }}" for flag in (True, False))
+        return super().owned_name(command.replace(closed, opened, 1))
+
+    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
+                event: NormalizedEvent, description: str) -> dict[str, Any]:
+        if fail_closed:
+            command = command.replace(f"exit {self.NOT_FOUND_EXIT[False]}; }}",
+                                      f"exit {self.NOT_FOUND_EXIT[True]}; }}", 1)
+        return {"type": "command", "command": command, "timeout": timeout_s}
+
+
 def nonempty_matcher_problems(group: dict[str, Any], path: str) -> list[Problem]:
     """A group's matcher, where a CLI takes any non-empty string (Copilot CLI, OpenCode's plugin)."""
     from ..schema import Problem

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ..platforms import NormalizedEvent, Platform
-from ._base_setup import AgentSetup, hook_call
+from ..platforms import Platform
+from ._base_setup import FindsProjectRoot
 from .codex import _E, _NEVER, _SCHEMAS, CodexCLI
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -48,7 +48,6 @@ _HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
 # Shell-tool names a matcher might try; only "Bash" ever matches the shell tool.
 _DEAD_SHELL_NAMES = ("exec_command", "shell", "shell_command", "unified_exec", "local_shell", "bash")
 _SUSPICIOUS_TIMEOUT = 1000  # seconds; almost surely meant as milliseconds
-NOT_FOUND_EXIT = {True: 2, False: 1}  # fail closed (exit 2 blocks) or open, when no project
 # What exit 2 with a message on stderr does, by event; elsewhere it is a failure Codex ignores.
 _EXIT2 = {"PreToolUse": "blocked", "PermissionRequest": "blocked", "PostToolUse": "blocked",
           "UserPromptSubmit": "blocked", "Stop": "kept_working", "SubagentStop": "kept_working"}
@@ -56,7 +55,7 @@ _TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 FAIL_OPEN = "Codex CLI ignores the answer (status Failed) and goes on: the tool runs"
 
 
-class CodexCLISetup(CodexCLI, AgentSetup):
+class CodexCLISetup(CodexCLI, FindsProjectRoot):
     """Codex CLI's registrations, validation, host rules and doctor checks."""
 
     # --- generator: settings and registrations ---------------------------------------------
@@ -71,28 +70,6 @@ class CodexCLISetup(CodexCLI, AgentSetup):
     }
     known_settings_events = tuple(EVENT_LABELS)
 
-    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
-        """A POSIX-sh loop that walks up from the session's cwd to the directory holding
-        hookwrap.toml, then runs the script there; with no such directory it says so on
-        stderr and exits 2 (a block) for a fail-closed hook, else 1 (Codex goes on)."""
-        script, args = hook_call(name, launcher)
-        code = NOT_FOUND_EXIT[False]  # handler() makes it 2 for a fail-closed hook
-        return ('d=$PWD; until [ -f "$d/hookwrap.toml" ]; do [ "$d" = / ] && { echo "hookwrap: '
-                f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
-                'd=${d%/*}; d=${d:-/}; done; '
-                f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform codex')
-
-    def owned_name(self, command: str) -> str | None:
-        # The fail-closed form differs only in its exit code (handler() below).
-        closed, opened = (f"exit {NOT_FOUND_EXIT[flag]}; }}" for flag in (True, False))
-        return super().owned_name(command.replace(closed, opened, 1))
-
-    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
-                event: NormalizedEvent, description: str) -> dict[str, Any]:
-        if fail_closed:
-            command = command.replace(f"exit {NOT_FOUND_EXIT[False]}; }}",
-                                      f"exit {NOT_FOUND_EXIT[True]}; }}", 1)
-        return {"type": "command", "command": command, "timeout": timeout_s}
 
     def tool_matcher(self, names: list[str]) -> str | None:
         names = list(dict.fromkeys("apply_patch" if n in _PATCH_ALIASES else n for n in names))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..platforms import NormalizedEvent
 from ._base import BLOCKING
-from ._base_setup import AgentSetup, hook_call
+from ._base_setup import AgentSetup, FindsProjectRoot
 from .claude_setup import ClaudeCodeSetup
 from .droid import _E, ASK_NOTE, FactoryDroid
 
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from ..schema import Problem
     from ..verdicts import RunResult, Verdict
 
-NOT_FOUND_EXIT = {True: 2, False: 1}  # fail closed (exit 2 blocks) or open, when no project
 SETTINGS_EVENTS: tuple[str, ...] = (
     "PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop",
     "SubagentStop", "PreCompact", "Notification",
@@ -39,7 +38,7 @@ _TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 _CONTEXT_READ = frozenset({"SessionStart", "PostToolUse", "UserPromptSubmit"})
 
 
-class FactoryDroidSetup(FactoryDroid, ClaudeCodeSetup):
+class FactoryDroidSetup(FactoryDroid, FindsProjectRoot, ClaudeCodeSetup):
     """Factory Droid's registrations, validation, host rules and doctor checks."""
 
     # --- generator: settings and registrations ---------------------------------------------
@@ -57,28 +56,6 @@ class FactoryDroidSetup(FactoryDroid, ClaudeCodeSetup):
     empty_tool_response: dict[str, Any] = {}
     payload_has_timestamp = False
 
-    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
-        """A POSIX-sh loop from the hook's cwd (Droid's session cwd) up to the folder holding
-        hookwrap.toml, then the script there; with none it says so on stderr and exits 2 (a
-        block) for a fail-closed hook, else 1 (Droid goes on)."""
-        script, args = hook_call(name, launcher)
-        code = NOT_FOUND_EXIT[False]  # handler() makes it 2 for a fail-closed hook
-        return ('d=$PWD; until [ -f "$d/hookwrap.toml" ]; do [ "$d" = / ] && { echo "hookwrap: '
-                f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
-                'd=${d%/*}; d=${d:-/}; done; '
-                f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform droid')
-
-    def owned_name(self, command: str) -> str | None:
-        # The fail-closed form differs only in its exit code (handler() below).
-        closed, opened = (f"exit {NOT_FOUND_EXIT[flag]}; }}" for flag in (True, False))
-        return super().owned_name(command.replace(closed, opened, 1))
-
-    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
-                event: NormalizedEvent, description: str) -> dict[str, Any]:
-        if fail_closed:
-            command = command.replace(f"exit {NOT_FOUND_EXIT[False]}; }}",
-                                      f"exit {NOT_FOUND_EXIT[True]}; }}", 1)
-        return {"type": "command", "command": command, "timeout": timeout_s}
 
     tool_matcher = AgentSetup.tool_matcher  # anchored: ^(Execute|Create)$
 
