@@ -228,7 +228,7 @@ def clean_interpreter() -> tuple[str, str]:
     if found is None:
         return interpreter(sys.executable), "no python3 outside this venv: this script's interpreter"
     try:
-        from hookwrap.shims import find_shim
+        from hookwrap.checks.shims import find_shim
 
         shim = find_shim("python3", {**os.environ, "PATH": os.pathsep.join(folders)})
     except ImportError:
@@ -258,7 +258,7 @@ def interpreter_rows(work: Path, bindir: Path, claude_payload: bytes) -> list[Ro
 def import_rows(work: Path, python: str, generator: str | None = None) -> list[Row]:
     """`import hookwrap` as a hook imports it: the runtime files alone, on their own sys.path."""
     # The files `hookwrap init` copies, as the generator's hookwrap lists them.
-    src = _run([generator or python, "-c", "import hookwrap, os; from hookwrap.project import RUNTIME_MODULES; "
+    src = _run([generator or python, "-c", "import hookwrap, os; from hookwrap.generator.vendor import RUNTIME_MODULES; "
                 "print(os.path.dirname(hookwrap.__file__)); print(*RUNTIME_MODULES)"])
     source_dir, modules = src.stdout.decode().strip().splitlines()
     lib = work / "lib" / "hookwrap"

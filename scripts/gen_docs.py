@@ -29,11 +29,11 @@ from hookwrap import (
     Platform,
     platform_tool_names,
 )
-from hookwrap.agents import cli
+from hookwrap.generator.clis import setup_of
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each column is labelled with the release its facts were checked against.
-LABELS = {p: f"{cli(p).label} {cli(p).version}" for p in Platform}
+LABELS = {p: f"{setup_of(p).label} {setup_of(p).version}" for p in Platform}
 NONE = "—"
 _BLOCK = re.compile(
     r"(<!-- BEGIN generated: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- END generated: (?P=name) -->)",
@@ -189,7 +189,7 @@ def cli_markdown() -> str:
     """docs/cli.md: the reference for every command, built from the typer app."""
     import typer
 
-    from hookwrap.cli import app
+    from hookwrap.console.app import app
 
     root = typer.main.get_command(app)
     lines = [

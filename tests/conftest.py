@@ -18,7 +18,7 @@ def interpreter_folder() -> str:
 
     Tests put it first on PATH, as `hookwrap doctor` advises: the hooks they run then skip the
     shim's ~50 ms, and doctor's python-shim check is ok unless a test sets up a shim itself."""
-    from hookwrap.shims import find_shim
+    from hookwrap.checks.shims import find_shim
 
     shim = find_shim("python3")
     return os.path.dirname(shim.target) if shim and shim.target else ""

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import platforms
-from hookwrap.agents import cli
 from hookwrap.clis._base import AgentCLI
-from hookwrap.clis._base_setup import AgentSetup
-from hookwrap.platforms import Platform
-from hookwrap.project import RUNTIME_MODULES
+from hookwrap.generator.clis import setup_of
+from hookwrap.generator.clis._base import AgentSetup
+from hookwrap.generator.vendor import RUNTIME_MODULES
+from hookwrap.platforms import Platform, runtime_of
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "hookwrap"
 MODULES = {p.relative_to(SRC).with_suffix("").as_posix().replace("/", ".").replace(".__init__", ""): p
@@ -25,10 +24,11 @@ def _module_name(key: str) -> str:
 
 
 def _imports(path: Path, name: str) -> set[str]:
-    """Every hookwrap module ``path`` imports, at module level or inside a function."""
+    """Every hookwrap module ``path`` imports: at module level, inside a function, or for type
+    checkers only (``if TYPE_CHECKING:``), since a cycle of annotations is a cycle too."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("hookwrap"))
         elif isinstance(node, ast.ImportFrom):
@@ -46,60 +46,121 @@ def _imports(path: Path, name: str) -> set[str]:
     return {m for m in found if _module_name_exists(m)}
 
 
-def _runtime_nodes(tree: ast.AST):
-    """Every node, except those under ``if TYPE_CHECKING:`` (imports for type checkers only)."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and isinstance(child.test, ast.Name) \
-                    and child.test.id == "TYPE_CHECKING":
-                stack.extend(child.orelse)
-                continue
-            stack.append(child)
-
-
 def _module_name_exists(name: str) -> bool:
     return name in {_module_name(k) for k in MODULES}
 
 
+def _loads_by_name(path: Path) -> bool:
+    """Whether a module imports modules by a computed name (``__import__``, importlib)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and (
+        (isinstance(n.func, ast.Name) and n.func.id == "__import__")
+        or (isinstance(n.func, ast.Attribute) and n.func.attr == "import_module"))]
+    # A constant name outside hookwrap ("inspect") is an ordinary lazy import of the stdlib.
+    return any(not (isinstance(c.args[0], ast.Constant) and not str(c.args[0].value).startswith("hookwrap"))
+               and "typer" not in ast.unparse(c) for c in calls)
+
+
+# The two registries: each loads one module per CLI by name. Their edges are counted like
+# imports, since that is what happens at run time.
+REGISTRIES = {
+    "hookwrap.platforms": {f"hookwrap.clis.{p.value}" for p in Platform},
+    "hookwrap.generator.clis": {f"hookwrap.generator.clis.{p.value}" for p in Platform},
+}
 GRAPH = {_module_name(k): _imports(p, _module_name(k)) - {_module_name(k)} for k, p in MODULES.items()}
+for _registry, _loaded in REGISTRIES.items():
+    GRAPH[_registry] |= _loaded
 
 
-def _cycle_from(start: str) -> list[str] | None:
-    stack: list[tuple[str, list[str]]] = [(start, [start])]
-    seen: set[str] = set()
-    while stack:
-        node, path = stack.pop()
-        for nxt in GRAPH.get(node, ()):
-            if nxt == start:
-                return path + [start]
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, path + [nxt]))
-    return None
+def _strong_components() -> list[list[str]]:
+    """The import graph's cycles: its strongly connected components of more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(GRAPH.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(GRAPH):
+        if node not in index:
+            visit(node)
+    return found
 
 
-@pytest.mark.parametrize("module", sorted(GRAPH))
-def test_no_import_cycle(module: str) -> None:
-    cycle = _cycle_from(module)
-    assert cycle is None, " -> ".join(cycle or [])
+def test_no_import_cycle_counting_every_kind_of_import() -> None:
+    assert _strong_components() == []
 
 
-def test_the_graph_sees_imports_inside_functions() -> None:
-    # render imports jinja2 lazily and hookentry at module level; project imports render inside
-    # functions: both kinds of edge are in the graph.
-    assert "hookwrap.hookentry" in GRAPH["hookwrap.render"]
-    assert "hookwrap.render" in GRAPH["hookwrap.project"]
+def test_the_registries_are_the_only_modules_that_import_by_name() -> None:
+    loaders = {_module_name(k) for k, p in MODULES.items() if _loads_by_name(p)}
+    assert loaders == set(REGISTRIES)
+
+
+def test_the_graph_sees_every_kind_of_import() -> None:
+    # project imports render inside functions; clis._base imports its views for type checkers
+    # only; the runtime registry loads each CLI's module by name.
+    assert "hookwrap.generator.render" in GRAPH["hookwrap.generator.project"]
+    assert "hookwrap.clis._views" in GRAPH["hookwrap.clis._base"]
+    assert "hookwrap.clis.claude" in GRAPH["hookwrap.platforms"]
+
+
+def test_a_cycle_would_be_found() -> None:
+    GRAPH["hookwrap.names"].add("hookwrap.platforms")
+    try:
+        assert _strong_components() != []
+    finally:
+        GRAPH["hookwrap.names"].discard("hookwrap.platforms")
+
+
+COMMAND_PACKAGES = ("generator", "checks", "console")
+
+
+def test_the_folders_show_what_travels() -> None:
+    """Every module outside the command's three subpackages is copied into a project (except
+    ``__main__`` and the launcher's two files, copied beside the package), and no copied module
+    imports anything of the command, not even for type checkers."""
+    runtime = {"hookwrap" if m == "__init__.py" else _module_name(m[:-3].replace("/", ".").replace(".__init__", ""))
+               for m in RUNTIME_MODULES}
+    outside = {_module_name(k) for k in MODULES if k.split(".")[0] not in COMMAND_PACKAGES}
+    assert outside - runtime == {"hookwrap.__main__", "hookwrap.launcher", "hookwrap.launcher_stub"}
+    assert runtime <= outside
+    for module in runtime:
+        command = {m for m in GRAPH[module] if m.split(".")[1] in COMMAND_PACKAGES}
+        assert command == set(), module
+
+
+def test_the_checks_and_the_generator_never_import_the_console() -> None:
+    for module, imports in GRAPH.items():
+        if not module.startswith("hookwrap.console") and module != "hookwrap.__main__":
+            assert not {m for m in imports if m.startswith("hookwrap.console")}, module
 
 
 def test_no_module_imports_a_cli_module_but_the_registry() -> None:
-    """Generic code asks platforms.cli(); it never imports clis.claude or clis.gemini itself."""
+    """Generic code asks runtime_of(); it never imports clis.claude or clis.gemini itself."""
     for name, imports in GRAPH.items():
-        if name.startswith("hookwrap.clis.") or name == "hookwrap.testing":
+        if name.startswith(("hookwrap.clis.", "hookwrap.generator.clis.")) or name in REGISTRIES:
             continue
-        direct = {m for m in imports if m.startswith("hookwrap.clis.") and m != "hookwrap.clis._base"}
+        if name == "hookwrap.checks.testing":  # the seed contract reads Gemini CLI's output fields
+            imports = imports - {"hookwrap.generator.clis.gemini"}
+        direct = {m for m in imports if m.startswith(("hookwrap.clis.", "hookwrap.generator.clis."))
+                  and m.rpartition(".")[2] in {p.value for p in Platform}}
         assert direct == set(), name
 
 
@@ -107,9 +168,9 @@ PLATFORM_BRANCH = re.compile(r"Platform\.(?:CLAUDE|GEMINI)\b|[\"'](?:claude|gemi
                              r"|(?:==|!=|is|is not)\s*[\"'](?:claude|gemini)[\"']")
 
 
-@pytest.mark.parametrize("name", sorted(k for k in MODULES if not k.startswith("clis.")))
+@pytest.mark.parametrize("name", sorted(k for k in MODULES if not k.startswith(("clis.", "generator.clis."))))
 def test_generic_code_never_branches_on_a_platform(name: str) -> None:
-    allowed = {"platforms", "hookentry"}  # the enum itself; the default platforms of a hook
+    allowed = {"names", "generator.hookentry"}  # the enum itself; the default platforms of a hook
     if name in allowed:
         return
     text = MODULES[name].read_text(encoding="utf-8")
@@ -119,16 +180,15 @@ def test_generic_code_never_branches_on_a_platform(name: str) -> None:
 @pytest.mark.parametrize("platform", list(Platform))
 def test_every_platform_has_a_complete_module(platform: Platform) -> None:
     """Two halves per CLI: clis/<p>.py (what a hook process needs, copied into projects) and
-    clis/<p>_setup.py (what the hookwrap command needs), whose class extends the first."""
-    agent, runtime = cli(platform), platforms.cli(platform)
+    generator/clis/<p>.py (what the hookwrap command needs), whose class extends the first."""
+    agent, runtime = setup_of(platform), runtime_of(platform)
     assert isinstance(agent, type(runtime)) and isinstance(agent, AgentSetup)
     assert not isinstance(runtime, AgentSetup)
     assert agent.platform is runtime.platform is platform and agent.label and agent.version
     assert agent.settings_file and agent.events and agent.tools
     assert f"clis/{platform.value}.py" in RUNTIME_MODULES
-    assert f"clis/{platform.value}_setup.py" not in RUNTIME_MODULES
     assert type(runtime).__module__ == f"hookwrap.clis.{platform.value}"
-    assert type(agent).__module__ == f"hookwrap.clis.{platform.value}_setup"
+    assert type(agent).__module__ == f"hookwrap.generator.clis.{platform.value}"
     for method in ("command", "handler", "validate_group_keys", "validate_handler", "match_target",
                    "is_tool_event", "matcher_matches", "read_command", "interpret"):
         assert getattr(type(agent), method) is not getattr(AgentSetup, method), method
@@ -138,7 +198,7 @@ def test_every_platform_has_a_complete_module(platform: Platform) -> None:
 def test_the_two_halves_of_a_cli_never_define_the_same_name(platform: Platform) -> None:
     """A setup class that redefined a runtime name would make `hookwrap test` emulate a hook
     process that differs from the real one."""
-    mro = type(cli(platform)).__mro__
+    mro = type(setup_of(platform)).__mro__
     runtime = {name for klass in mro if issubclass(AgentCLI, klass) or not issubclass(klass, AgentSetup)
                for name in vars(klass) if not name.startswith("__")}
     for klass in mro:

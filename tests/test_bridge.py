@@ -19,7 +19,7 @@ import pytest
 from hookwrap import bridge
 from hookwrap.hookinput import normalize_input
 from hookwrap.hookoutput import HookOutput
-from hookwrap.platforms import NormalizedEvent, Platform, cli
+from hookwrap.platforms import NormalizedEvent, Platform, runtime_of
 
 PAYLOADS = Path(__file__).resolve().parent / "fixtures" / "payloads"
 
@@ -44,10 +44,10 @@ def _input(rel: str, platform: str):
 def test_a_shell_call_reads_as_the_target_cli_would_send_it(source: str, target: str) -> None:
     rel, command = SHELL_CALLS[source]
     hook_input = _input(rel, source)
-    payload = cli(target).payload_for(hook_input, cli(source))
+    payload = runtime_of(target).payload_for(hook_input, runtime_of(source))
     assert payload is not None
-    assert payload["hook_event_name"] == cli(target).event_names()[NormalizedEvent.BEFORE_TOOL]
-    assert payload["tool_name"] == cli(target).tool_names()["shell"]
+    assert payload["hook_event_name"] == runtime_of(target).event_names()[NormalizedEvent.BEFORE_TOOL]
+    assert payload["tool_name"] == runtime_of(target).tool_names()["shell"]
     assert payload["tool_input"]["command"] == command
     assert payload["session_id"] == hook_input.session_id
     assert payload["cwd"] == "/home/user/project"
@@ -57,18 +57,18 @@ def test_a_shell_call_reads_as_the_target_cli_would_send_it(source: str, target:
 
 
 def test_names_seen_by_a_claude_hook() -> None:
-    gemini = cli("gemini").payload_for(_input("gemini/BeforeTool.json", "gemini"), cli("gemini"))
-    claude = cli("claude").payload_for(_input("gemini/BeforeTool.json", "gemini"), cli("gemini"))
+    gemini = runtime_of("gemini").payload_for(_input("gemini/BeforeTool.json", "gemini"), runtime_of("gemini"))
+    claude = runtime_of("claude").payload_for(_input("gemini/BeforeTool.json", "gemini"), runtime_of("gemini"))
     assert (gemini["hook_event_name"], gemini["tool_name"]) == ("BeforeTool", "run_shell_command")
     assert (claude["hook_event_name"], claude["tool_name"]) == ("PreToolUse", "Bash")
 
 
 def test_copilot_write_arguments_are_renamed_both_ways() -> None:
     hook_input = _input("copilot/PreToolUse.Write.pascal.json", "copilot")
-    payload = cli("claude").payload_for(hook_input, cli("copilot"))
+    payload = runtime_of("claude").payload_for(hook_input, runtime_of("copilot"))
     assert payload["tool_name"] == "Write"
     assert payload["tool_input"] == {"file_path": "/home/user/project/w.txt", "content": "hello\n"}
-    back = cli("copilot").own_tool_input("write_file", payload["tool_input"])
+    back = runtime_of("copilot").own_tool_input("write_file", payload["tool_input"])
     assert back == {"path": "/home/user/project/w.txt", "file_text": "hello\n"}
 
 
@@ -82,31 +82,31 @@ def test_edit_arguments_reach_a_claude_hook_in_claude_keys(source: str, rel: str
                                                           keys: dict) -> None:
     hook_input = _input(rel, source)
     assert hook_input.tool_input == keys
-    payload = cli("claude").payload_for(hook_input, cli(source))
+    payload = runtime_of("claude").payload_for(hook_input, runtime_of(source))
     assert payload["tool_name"] == "Edit"
     values = list(keys.values())
     assert payload["tool_input"] == {"file_path": values[0], "old_string": values[1],
                                      "new_string": values[2]}
-    assert cli(source).own_tool_input("edit_file", payload["tool_input"]) == keys
+    assert runtime_of(source).own_tool_input("edit_file", payload["tool_input"]) == keys
 
 
 def test_opencode_write_path_is_renamed_and_its_payload_has_a_worktree() -> None:
-    payload = cli("claude").payload_for(_input("opencode/PreToolUse.write.plugin.json",
-                                               "opencode"), cli("opencode"))
+    payload = runtime_of("claude").payload_for(_input("opencode/PreToolUse.write.plugin.json",
+                                               "opencode"), runtime_of("opencode"))
     assert (payload["tool_name"], payload["tool_input"]) == (
         "Write", {"file_path": "/home/user/project/w.txt", "content": "written\n"})
     # Speaking the plugin's protocol: OpenCode's keys, a worktree, no transcript.
-    back = cli("opencode").payload_for(_input("claude/PreToolUse.json", "claude"), cli("claude"))
+    back = runtime_of("opencode").payload_for(_input("claude/PreToolUse.json", "claude"), runtime_of("claude"))
     assert (back["hook_event_name"], back["tool_name"]) == ("PreToolUse", "bash")
     assert back["worktree"] == "/home/user/project" and "transcript_path" not in back
-    again = cli("opencode").payload_for(_input("opencode/PreToolUse.write.plugin.json",
-                                               "opencode"), cli("opencode"))
+    again = runtime_of("opencode").payload_for(_input("opencode/PreToolUse.write.plugin.json",
+                                               "opencode"), runtime_of("opencode"))
     assert again["tool_input"] == {"filePath": "/home/user/project/w.txt", "content": "written\n"}
 
 
 def test_droid_risk_fields_are_left_out_for_claude_and_kept_on_a_rewrite(tmp_path: Path) -> None:
     hook_input = _input("droid/PreToolUse.Execute.json", "droid")
-    payload = cli("claude").payload_for(hook_input, cli("droid"))
+    payload = runtime_of("claude").payload_for(hook_input, runtime_of("droid"))
     assert payload["tool_input"] == {"command": "echo hi > ran.txt"}
     answer = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
                                      "updatedInput": {"command": "echo safer > ran.txt"}}}
@@ -121,7 +121,7 @@ def test_droid_risk_fields_are_left_out_for_claude_and_kept_on_a_rewrite(tmp_pat
 
 def test_a_hook_speaking_droid_sees_droid_names_on_claude(tmp_path: Path) -> None:
     hook_input = _input("claude/PreToolUse.json", "claude")
-    payload = cli("droid").payload_for(hook_input, cli("claude"))
+    payload = runtime_of("droid").payload_for(hook_input, runtime_of("claude"))
     assert (payload["hook_event_name"], payload["tool_name"]) == ("PreToolUse", "Execute")
     seen = tmp_path / "seen.json"
     output = bridge.bridged_output(hook_input, Platform.DROID,
@@ -132,11 +132,11 @@ def test_a_hook_speaking_droid_sees_droid_names_on_claude(tmp_path: Path) -> Non
 
 
 def test_prompt_and_stop_fields_carry_over() -> None:
-    prompt = cli("claude").payload_for(_input("gemini/BeforeAgent.json", "gemini"), cli("gemini"))
+    prompt = runtime_of("claude").payload_for(_input("gemini/BeforeAgent.json", "gemini"), runtime_of("gemini"))
     assert prompt["hook_event_name"] == "UserPromptSubmit"
     assert prompt["prompt"] == "please run the tool"
-    stop = cli("claude").payload_for(_input("gemini/AfterAgent.stop_hook_active.json", "gemini"),
-                                     cli("gemini"))
+    stop = runtime_of("claude").payload_for(_input("gemini/AfterAgent.stop_hook_active.json", "gemini"),
+                                     runtime_of("gemini"))
     assert stop["hook_event_name"] == "Stop" and stop["stop_hook_active"] is True
 
 
@@ -144,7 +144,7 @@ def test_an_event_the_command_cli_lacks_has_no_payload() -> None:
     hook_input = _input("gemini/BeforeModel.json", "gemini") \
         if (PAYLOADS / "gemini/BeforeModel.json").is_file() else \
         normalize_input('{"hook_event_name": "BeforeModel"}', Platform.GEMINI)
-    assert cli("claude").payload_for(hook_input, cli("gemini")) is None
+    assert runtime_of("claude").payload_for(hook_input, runtime_of("gemini")) is None
 
 
 # --- answers -----------------------------------------------------------------------------------
@@ -174,7 +174,7 @@ BEFORE = NormalizedEvent.BEFORE_TOOL
     (127, "", "bash: nope: command not found", {}),
 ])
 def test_claude_answers(code: int, stdout: str, stderr: str, expected: dict) -> None:
-    assert cli("claude").read_answer(BEFORE, code, stdout, stderr) == expected
+    assert runtime_of("claude").read_answer(BEFORE, code, stdout, stderr) == expected
 
 
 @pytest.mark.parametrize(("code", "stdout", "expected"), [
@@ -188,21 +188,21 @@ def test_claude_answers(code: int, stdout: str, stderr: str, expected: dict) -> 
 def test_opencode_plugin_answers(code: int, stdout: str, expected: dict) -> None:
     """Speaking the plugin's protocol: only JSON at exit 0 answers (exit 2 is a failed hook)."""
     for event in (BEFORE, NormalizedEvent.BEFORE_PROMPT):
-        assert cli("opencode").read_answer(event, code, stdout, "python3: can't open") == expected
+        assert runtime_of("opencode").read_answer(event, code, stdout, "python3: can't open") == expected
 
 
 def test_context_from_json_and_from_plain_text() -> None:
     answer = json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
                                                 "additionalContext": "the codeword"}})
     prompt = NormalizedEvent.BEFORE_PROMPT
-    assert cli("claude").read_answer(prompt, 0, answer, "") == {"context": "the codeword"}
-    assert cli("claude").read_answer(prompt, 0, "plain words\n", "") == {"context": "plain words"}
-    assert cli("claude").read_answer(BEFORE, 0, "plain words\n", "") == {}
+    assert runtime_of("claude").read_answer(prompt, 0, answer, "") == {"context": "the codeword"}
+    assert runtime_of("claude").read_answer(prompt, 0, "plain words\n", "") == {"context": "plain words"}
+    assert runtime_of("claude").read_answer(BEFORE, 0, "plain words\n", "") == {}
 
 
 @pytest.mark.parametrize("target", list(SHELL_CALLS))
 def test_a_block_reads_as_a_block_in_every_cli(target: str) -> None:
-    fields = cli("claude").read_answer(BEFORE, 2, "", "no force pushes")
+    fields = runtime_of("claude").read_answer(BEFORE, 2, "", "no force pushes")
     text = bridge.denormalize_output(HookOutput(**fields), Platform(target), BEFORE)
     assert "no force pushes" in text
     document = json.loads(text)
@@ -244,7 +244,7 @@ exit 0
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    from hookwrap.cli import main
+    from hookwrap.console.app import main
 
     root = tmp_path / "my project"
     (root / ".claude" / "hooks").mkdir(parents=True)
@@ -345,14 +345,14 @@ def test_a_failing_command_fails_open_unless_fail_closed(project: Path) -> None:
 
 
 def test_exit_2_where_nothing_can_be_blocked_is_a_notice() -> None:
-    fields = cli("claude").read_answer(NormalizedEvent.SESSION_START, 2, "", "not now\n")
+    fields = runtime_of("claude").read_answer(NormalizedEvent.SESSION_START, 2, "", "not now\n")
     assert fields == {"system_message": "not now"}
 
 
 @pytest.mark.parametrize(("platform", "tool_name"), [("opencode", "bash"), ("droid", "Execute")])
 def test_hookwrap_test_runs_the_external_hook_as_each_cli_would(
         project: Path, platform: str, tool_name: str) -> None:
-    from hookwrap.hooktest import run_hook_test
+    from hookwrap.checks.hooktest import run_hook_test
 
     env = {k: v for k, v in os.environ.items() if not k.endswith("_PROJECT_DIR")}
     blocked = run_hook_test(project, "no-force", platform=platform, tool="shell",
@@ -387,12 +387,12 @@ def test_a_one_file_patch_reads_as_claudes_write_or_edit(patch: str, tool: str,
     payload = json.loads((PAYLOADS / "codex/pre-tool-use.apply_patch.json").read_text())
     payload["tool_input"]["command"] = patch
     hook_input = normalize_input(json.dumps(payload), Platform.CODEX)
-    claude = cli("claude").payload_for(hook_input, cli("codex"))
+    claude = runtime_of("claude").payload_for(hook_input, runtime_of("codex"))
     assert (claude["tool_name"], claude["tool_input"]) == (tool, shaped)
     # A rewrite in Claude's shape goes back to Codex as a one-file patch that reads the same.
-    back = cli("codex").own_tool_input(hook_input.tool_name, claude["tool_input"])
+    back = runtime_of("codex").own_tool_input(hook_input.tool_name, claude["tool_input"])
     assert set(back) == {"command"} and back["command"].startswith("*** Begin Patch\n")
-    assert cli("codex").common_tool_input(hook_input.tool_name, back) == shaped
+    assert runtime_of("codex").common_tool_input(hook_input.tool_name, back) == shaped
 
 
 @pytest.mark.parametrize("patch", [
@@ -402,15 +402,15 @@ def test_a_one_file_patch_reads_as_claudes_write_or_edit(patch: str, tool: str,
     "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n@@ later\n-z\n+w\n*** End Patch\n",
 ])
 def test_any_other_patch_stays_a_patch(patch: str) -> None:
-    tool = cli("codex").normalize_call("apply_patch", {"command": patch})
-    assert cli("codex").common_tool_input(tool, {"command": patch}) == {"command": patch}
+    tool = runtime_of("codex").normalize_call("apply_patch", {"command": patch})
+    assert runtime_of("codex").common_tool_input(tool, {"command": patch}) == {"command": patch}
 
 
 def test_a_claude_write_reaches_a_codex_hook_as_apply_patch() -> None:
     hook_input = normalize_input(json.dumps({
         "hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/p", "tool_name": "Write",
         "tool_input": {"file_path": "/p/w.txt", "content": "hi\n"}}), Platform.CLAUDE)
-    payload = cli("codex").payload_for(hook_input, cli("claude"))
+    payload = runtime_of("codex").payload_for(hook_input, runtime_of("claude"))
     assert payload["tool_name"] == "apply_patch"
     assert payload["tool_input"] == {
         "command": "*** Begin Patch\n*** Add File: /p/w.txt\n+hi\n*** End Patch\n"}
@@ -478,4 +478,4 @@ _BT, _PROMPT = NormalizedEvent.BEFORE_TOOL, NormalizedEvent.BEFORE_PROMPT
 def test_each_cli_reads_an_answer_by_its_own_rules(speaks: str, event: NormalizedEvent,
                                                    code: int, stdout: str, stderr: str,
                                                    expected: dict) -> None:
-    assert cli(speaks).read_answer(event, code, stdout, stderr) == expected
+    assert runtime_of(speaks).read_answer(event, code, stdout, stderr) == expected

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from hookwrap.host import HookCommand, effective_timeout, interpret, matcher_matches
-from hookwrap.verdicts import RunResult
+from hookwrap.checks.host import effective_timeout, interpret, matcher_matches
+from hookwrap.generator.clis.kit import HookCommand, RunResult
 
 CODEX = "codex"
 

@@ -1,4 +1,4 @@
-"""hookwrap.doctor: each check, shown on the broken situation it exists to find."""
+"""hookwrap.checks.doctor: each check, shown on the broken situation it exists to find."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import doctor
-from hookwrap.doctor import FAIL, OK, WARN, Finding
-from hookwrap.project import add_plan, init_plan
+from hookwrap.checks import doctor
+from hookwrap.generator.clis.kit import FAIL, OK, WARN, Finding
+from hookwrap.generator.project import add_plan, init_plan
 
 CLAUDE_FILE, GEMINI_FILE = ".claude/settings.json", ".gemini/settings.json"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import host
-from hookwrap.host import HookCommand, RunResult, Verdict
-from hookwrap.agents import cli
+from hookwrap.checks import host
+from hookwrap.generator.clis import setup_of
+from hookwrap.generator.clis.kit import HookCommand, RunResult, Verdict
 
 DROID = "droid"
 
@@ -84,10 +84,10 @@ def test_updated_input_is_applied_and_ask_runs(project: Path) -> None:
 ])
 def test_matchers_are_case_sensitive_regexes_searched_in_the_name(matcher: str, name: str,
                                                                   hit: bool) -> None:
-    assert cli(DROID).matcher_matches("PreToolUse", matcher, name) is hit
+    assert setup_of(DROID).matcher_matches("PreToolUse", matcher, name) is hit
 
 
 def test_the_registered_matcher_is_anchored() -> None:
-    agent = cli(DROID)
+    agent = setup_of(DROID)
     assert agent.tool_matcher(["Execute"]) == "^Execute$"
     assert agent.tool_matcher(["Execute", "Create"]) == "^(Execute|Create)$"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.errors import LockError
-from hookwrap import fsutil
-from hookwrap.fsutil import (
+from hookwrap.generator import fsutil
+from hookwrap.generator.errors import LockError
+from hookwrap.generator.fsutil import (
     LOCK_RELPATH,
     atomic_write,
     commit_staged,

@@ -1,4 +1,4 @@
-"""hookwrap.hooktest: `hookwrap test NAME` runs the registered commands like each CLI would."""
+"""hookwrap.checks.hooktest: `hookwrap test NAME` runs the registered commands like each CLI would."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.errors import ProjectError, UsageError
-from hookwrap.hooktest import describe, owned_name, run_hook_test
-from hookwrap.host import Verdict
+from hookwrap.checks.hooktest import describe, owned_name, run_hook_test
+from hookwrap.generator.clis.kit import Verdict
+from hookwrap.generator.errors import ProjectError, UsageError
 
 CLAUDE_CMD = 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/hooks/{name}.py --platform claude'
 GEMINI_CMD = 'python3 "${{GEMINI_PROJECT_DIR}}/.hookwrap/hooks/{name}.py" --platform gemini'

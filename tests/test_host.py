@@ -1,4 +1,4 @@
-"""hookwrap.host: running hook commands like each CLI, and reading results by each CLI's rules."""
+"""hookwrap.checks.host: running hook commands like each CLI, and reading results by each CLI's rules."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import host, testing
-from hookwrap.clis.gemini_setup import shell_quote
-from hookwrap.host import HookCommand, RunResult, Verdict
-from hookwrap.agents import cli
+from hookwrap.checks import host, testing
+from hookwrap.checks.samples import has_sample, sample_events, sample_payload
+from hookwrap.generator.clis import setup_of
+from hookwrap.generator.clis.gemini import shell_quote
+from hookwrap.generator.clis.kit import HookCommand, RunResult, Verdict
 from hookwrap.platforms import Platform
-from hookwrap.samples import has_sample, sample_events, sample_payload
 
 CLAUDE, GEMINI = "claude", "gemini"
 
 
 def gemini_expand(command: str, env: dict) -> str:
-    return cli(GEMINI).expand_command(command, env)
+    return setup_of(GEMINI).expand_command(command, env)
 
 
 @pytest.fixture

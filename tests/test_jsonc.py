@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwrap import jsonc
-from hookwrap.errors import SettingsError
+from hookwrap.generator import jsonc
+from hookwrap.generator.errors import SettingsError
 
 LABEL = ".gemini/settings.json"
 

@@ -13,13 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import commandfilter, doctor, settings
-from hookwrap.errors import HookwrapError, ManifestError
-from hookwrap.hooktest import run_hook_test
-from hookwrap.manifest import Manifest
+from hookwrap import commandfilter
+from hookwrap.checks import doctor
+from hookwrap.checks.hooktest import run_hook_test
+from hookwrap.generator import settings
+from hookwrap.generator.errors import HookwrapError, ManifestError
+from hookwrap.generator.manifest import Manifest
+from hookwrap.generator.project import add_plan, init_plan, sync_plan
+from hookwrap.generator.resident import DOWN, HUNG, OTHER, UP, server_state, service_text
 from hookwrap.platforms import Platform
-from hookwrap.project import add_plan, init_plan, sync_plan
-from hookwrap.resident import DOWN, HUNG, OTHER, UP, server_state, service_text
 from hookwrap.server import HookServer
 
 # --- the filter's rule -----------------------------------------------------------------------
@@ -515,7 +517,7 @@ def _with_port(project: Path, port: int) -> None:
 
 def test_serve_prints_a_service_file_and_names_who_holds_a_taken_port(
         project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from hookwrap.cli import main
+    from hookwrap.console.app import main
 
     holder = socket.socket()
     holder.bind(("127.0.0.1", 0))

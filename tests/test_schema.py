@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import jsonc, schema
-from hookwrap.schema import ERROR, WARNING, Problem
+from hookwrap.checks import schema
+from hookwrap.generator.clis.kit import errors_only
+from hookwrap.generator import jsonc
+from hookwrap.generator.clis.kit import ERROR, WARNING, Problem
 
 FIXTURES = Path(__file__).parent / "fixtures" / "settings"
 
@@ -126,7 +128,7 @@ def test_claude_warnings_do_not_count_as_errors() -> None:
         ("hooks.PostToolUse[0].hooks[0].marker", WARNING),
         ("hooks.PostToolUse[0].hooks[0].cloud", WARNING),
     }
-    assert schema.errors_only(problems) == []
+    assert errors_only(problems) == []
 
 
 def test_claude_whole_file_checks() -> None:

@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import jsonc
-from hookwrap.errors import SettingsError
-from hookwrap.platforms import Platform
-from hookwrap.registrations import command_for
-from hookwrap.settings import (
+from hookwrap.generator import jsonc
+from hookwrap.generator.errors import SettingsError
+from hookwrap.generator.registrations import command_for
+from hookwrap.generator.settings import (
     OWNED_COMMAND_RE,
     Change,
     Registration,
@@ -20,6 +19,7 @@ from hookwrap.settings import (
     owned_entries,
     reconcile,
 )
+from hookwrap.platforms import Platform
 
 FIXTURES = Path(__file__).parent / "fixtures" / "settings"
 CLAUDE_LABEL = ".claude/settings.json"
@@ -400,7 +400,7 @@ def test_event_of_another_type_is_a_settings_error(value: str, kind: str) -> Non
 @pytest.mark.parametrize("rel", [CLAUDE_LABEL, GEMINI_LABEL])
 def test_cli_add_with_hooks_null_exits_1_and_writes_nothing(
         tmp_path: Path, rel: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from hookwrap.cli import main
+    from hookwrap.console.app import main
 
     assert main(["-C", str(tmp_path), "init"]) == 0
     (tmp_path / rel).parent.mkdir()
@@ -505,8 +505,8 @@ def test_load_settings(tmp_path: Path) -> None:
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from hookwrap.schema import known_events  # noqa: E402
-from hookwrap.agents import all_clis  # noqa: E402
+from hookwrap.checks.schema import known_events
+from hookwrap.generator.clis import all_setups
 
 
 def owned_name(handler: object) -> str | None:
@@ -514,7 +514,7 @@ def owned_name(handler: object) -> str | None:
     command = handler.get("command") if isinstance(handler, dict) else None
     if not isinstance(command, str):
         return None
-    return next((name for agent in all_clis() if (name := agent.owned_name(command))), None)
+    return next((name for agent in all_setups() if (name := agent.owned_name(command))), None)
 
 
 NAMES = ["alpha", "beta", "gamma", "delta"]

@@ -1,4 +1,4 @@
-"""hookwrap.shims and doctor's python-shim check, on fake version-manager shims in a temp PATH."""
+"""hookwrap.checks.shims and doctor's python-shim check, on fake version-manager shims in a temp PATH."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import doctor
-from hookwrap.doctor import OK, WARN
-from hookwrap.shims import Shim, find_shim, measure
+from hookwrap.checks import doctor
+from hookwrap.checks.shims import Shim, find_shim, measure
+from hookwrap.generator.clis.kit import OK, WARN
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="shell-script shims")
 

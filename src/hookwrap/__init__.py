@@ -16,7 +16,7 @@ if sys.version_info < (3, 9):  # noqa: UP036  # pragma: no cover - checked by th
 
 from .hookinput import HookInput, normalize_input
 from .hookoutput import HookOutput, denormalize_output
-from .platforms import NormalizedEvent, Platform
+from .names import NormalizedEvent, Platform
 from .protocol import format_hook_error, output_hook_error, read_stdin, write_stdout
 from .runner import main, run_hook
 from .tools import normalize_tool, platform_tool_names

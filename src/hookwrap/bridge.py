@@ -30,8 +30,9 @@ import sys
 
 from .hookinput import normalize_input
 from .hookoutput import HookOutput, denormalize_output
+from .names import Platform
 from .options import answer_limit, manifest_entry, project_root
-from .platforms import Platform, cli
+from .platforms import runtime_of
 from .protocol import format_hook_error, read_stdin, write_stdout
 from .runner import _guess_platform, _host, _platform_from_argv, _seal_stdout
 
@@ -58,7 +59,7 @@ def command_env(root: str, speaks: Platform) -> dict[str, str]:
     ``CLAUDE_PROJECT_DIR`` to that subfolder, where ``"$CLAUDE_PROJECT_DIR"/scripts/x.sh`` is
     not."""
     env = dict(os.environ)
-    for name in cli(speaks).project_dir_vars:
+    for name in runtime_of(speaks).project_dir_vars:
         env[name] = root
     return env
 
@@ -113,7 +114,7 @@ def _decode(data: bytes) -> str:
 def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: str,
                    entry: dict[str, Any]) -> HookOutput:
     """Run ``command`` for ``hook_input`` in ``speaks``' protocol; its answer as a HookOutput."""
-    speaker, running = cli(speaks), cli(hook_input.platform)
+    speaker, running = runtime_of(speaks), runtime_of(hook_input.platform)
     payload = speaker.payload_for(hook_input, running)
     if payload is None:  # the command's CLI has no such event: it has nothing to say
         return HookOutput()
@@ -181,7 +182,7 @@ def main(script: str, name: str, argv: Sequence[str] | None = None) -> int:
             return _exec(command, command_env(root, speaks), root)
         raw = read_stdin() if raw is None else raw
         hook_input = normalize_input(raw, host)
-        if elsewhere or cli(host).answers_without_hook(hook_input):
+        if elsewhere or runtime_of(host).answers_without_hook(hook_input):
             text = "{}"
         else:
             output = bridged_output(hook_input, speaks, command, root, entry)
@@ -189,7 +190,7 @@ def main(script: str, name: str, argv: Sequence[str] | None = None) -> int:
     except BaseException as error:  # the agent must never see a crash
         event = hook_input.event if hook_input is not None else None
         document = format_hook_error(error, f"external hook {name}")
-        text = json.dumps(cli(platform).error_output(document, event))
+        text = json.dumps(runtime_of(platform).error_output(document, event))
     write_stdout(text)
     _seal_stdout()
     return 0

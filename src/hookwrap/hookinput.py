@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import os
 
-from .clis._base import mcp_tool
-from .platforms import NormalizedEvent, Platform, all_clis, cli
+from .names import NormalizedEvent, Platform, mcp_tool
+from .platforms import all_runtimes, runtime_of
 
 # Imported for type checkers only: `typing` costs ~5 ms on an interpreter whose start-up has not
 # loaded it already, and with `from __future__ import annotations` no annotation here is evaluated
@@ -199,7 +199,7 @@ class HookInput:
         if not isinstance(data, dict):
             data = {}
         platform = Platform(platform)
-        agent = cli(platform)
+        agent = runtime_of(platform)
         fields = _unwrap(data)
         raw_event = _text(_pick(fields, "hook_event_name", ""))
         raw_tool = _text(_pick(fields, "tool_name", ""))
@@ -235,7 +235,7 @@ class HookInput:
         ``apply_patch`` (Codex CLI, OpenCode): ``add``, ``update`` or ``delete``; ``move_to`` is where an update moves
         the file (else None). Paths are as the CLI sent them. [] for any other call.
         """
-        return cli(self.platform).tool_files(self.tool_name, self.raw_tool_name, self.tool_input)
+        return runtime_of(self.platform).tool_files(self.tool_name, self.raw_tool_name, self.tool_input)
 
     @property
     def file_paths(self) -> list[str]:
@@ -251,10 +251,10 @@ class HookInput:
     def project_dir(self) -> str:
         """The project root: the running CLI's project-dir variable (else another CLI's), else
         the payload's cwd."""
-        value = _first_set(cli(self.platform).project_dir_vars)
+        value = _first_set(runtime_of(self.platform).project_dir_vars)
         # Only when the running CLI's own variable is unset: the others' modules cost imports.
         if not value:
-            value = _first_set(var for agent in all_clis() for var in agent.project_dir_vars)
+            value = _first_set(var for agent in all_runtimes() for var in agent.project_dir_vars)
         return value or self.cwd or os.getcwd()
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .platforms import NormalizedEvent, Platform, cli
+from .names import NormalizedEvent, Platform
+from .platforms import runtime_of
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -158,7 +159,7 @@ def build_output(
     raw_event: str | None = None,
 ) -> dict[str, Any]:
     """The platform JSON object for ``output`` (see denormalize_output)."""
-    agent = cli(platform)
+    agent = runtime_of(platform)
     event = NormalizedEvent(event)
     name = agent.reply_event_name(event, raw_event)
     decision = _decision(output)

@@ -8,7 +8,8 @@ import sys
 
 from .hookinput import HookInput, normalize_input
 from .hookoutput import HookOutput, denormalize_output
-from .platforms import DEFAULT_PLATFORM, NormalizedEvent, Platform, all_clis, cli, detect_platform
+from .names import DEFAULT_PLATFORM, NormalizedEvent, Platform
+from .platforms import all_runtimes, detect_platform, runtime_of
 from .protocol import format_hook_error, output_hook_error, read_stdin, write_stdout
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -90,7 +91,7 @@ def _report_error(error: BaseException, hook_input: HookInput | None) -> None:
         output_hook_error(error, context)
         return
     # Some CLIs read the error document's block only in their own words (Copilot CLI).
-    document = cli(hook_input.platform).error_output(format_hook_error(error, context),
+    document = runtime_of(hook_input.platform).error_output(format_hook_error(error, context),
                                                      hook_input.event)
     write_stdout(json.dumps(document))
 
@@ -102,12 +103,12 @@ def _host(platform: Platform) -> tuple[Platform, bool]:
     then that CLI answers, and when it runs hookwrap's hooks from its own registrations this
     run calls no hook, so every hook runs once per CLI.
     """
-    if cli(platform).surely_hosts(os.environ):
+    if runtime_of(platform).surely_hosts(os.environ):
         return platform, False
-    for name, variable in cli(platform).guest_clis.items():
+    for name, variable in runtime_of(platform).guest_clis.items():
         if not os.environ.get(variable):
             continue
-        guest = cli(name)
+        guest = runtime_of(name)
         if guest.hosts_this_process(os.environ):
             return guest.platform, guest.runs_own_registration(os.environ)
     return platform, False
@@ -155,7 +156,7 @@ def _run(hook: Hook, platform: Platform, raw: str) -> int:
     try:
         platform, elsewhere = _host(platform)
         hook_input = normalize_input(raw, platform)
-        if elsewhere or cli(platform).answers_without_hook(hook_input) \
+        if elsewhere or runtime_of(platform).answers_without_hook(hook_input) \
                 or _filtered_out(hook, hook_input):
             write_stdout("{}")
             _seal_stdout()
@@ -218,7 +219,7 @@ def _guess_platform(raw: str) -> Platform:
     if guessed is not None:
         return guessed
     # A variable only one CLI sets for its hooks (Gemini's GEMINI_PROJECT_DIR), else the default.
-    for agent in all_clis():
+    for agent in all_runtimes():
         if agent.marker_env and os.environ.get(agent.marker_env):
             return agent.platform
     return DEFAULT_PLATFORM

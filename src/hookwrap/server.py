@@ -23,7 +23,8 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from .platforms import Platform, cli
+from .names import Platform
+from .platforms import runtime_of
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -222,7 +223,7 @@ class _CallContext:
     """What a command hook would have had: the call's cwd, and the CLI's variables."""
 
     def __init__(self, platform: Platform, root: str, cwd: str) -> None:
-        agent = cli(platform)
+        agent = runtime_of(platform)
         self._env = dict.fromkeys(agent.project_dir_vars[:1], root)
         self._env.update(agent.hook_process_env)
         self._cwd = cwd

@@ -6,7 +6,8 @@ on first use.
 
 from __future__ import annotations
 
-from .platforms import Platform, all_clis, cli
+from .names import Platform
+from .platforms import all_runtimes, runtime_of
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 def normalize_tool(name: str, platform: Platform) -> str:
     """Map a platform tool name to its normalized name; unknown names are lower-cased."""
-    return cli(platform).normalize_tool(name)
+    return runtime_of(platform).normalize_tool(name)
 
 
 def platform_tool_names(tool: str, platform: Platform) -> list[str]:
@@ -26,15 +27,15 @@ def platform_tool_names(tool: str, platform: Platform) -> list[str]:
     ``platform_tool_names("task", "claude")`` gives ``["Task", "Agent"]``. A name the maps do
     not know is returned as given (MCP tools, tools newer than this table).
     """
-    return cli(platform).platform_tool_names(tool)
+    return runtime_of(platform).platform_tool_names(tool)
 
 
 def __getattr__(name: str) -> object:
     """TOOL_TO_NORMALIZED and NORMALIZED_TO_TOOL, built from every CLI module on first use."""
     if name == "TOOL_TO_NORMALIZED":
-        value: object = {c.platform: dict(c.tools) for c in all_clis()}
+        value: object = {c.platform: dict(c.tools) for c in all_runtimes()}
     elif name == "NORMALIZED_TO_TOOL":
-        value = {c.platform: c.tool_names() for c in all_clis()}
+        value = {c.platform: c.tool_names() for c in all_runtimes()}
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

@@ -13,9 +13,9 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from hookwrap.cli import main
-from hookwrap.project import RUNTIME_MODULES
-from hookwrap.agents import all_clis  # noqa: E402
+from hookwrap.console.app import main
+from hookwrap.generator.clis import all_setups
+from hookwrap.generator.vendor import RUNTIME_MODULES
 
 
 def owned_name(handler: object) -> str | None:
@@ -23,7 +23,7 @@ def owned_name(handler: object) -> str | None:
     command = handler.get("command") if isinstance(handler, dict) else None
     if not isinstance(command, str):
         return None
-    return next((name for agent in all_clis() if (name := agent.owned_name(command))), None)
+    return next((name for agent in all_setups() if (name := agent.owned_name(command))), None)
 
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +62,7 @@ ALL_ADDS = [
 
 
 def hw(root: Path, *args: str) -> Result:
-    """``hookwrap -C root ARGS`` through ``hookwrap.cli.main`` inside CliRunner's stream isolation."""
+    """``hookwrap -C root ARGS`` through ``hookwrap.console.app.main`` inside CliRunner's stream isolation."""
     runner = CliRunner()
     with runner.isolation() as (out, err, _mixed):
         code = main(["-C", str(root), *args])

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from cli_support import ALL_ADDS, GOLDEN, hw
 
-from hookwrap.clis.codex_setup import CLI as CODEX_CLI
-from hookwrap.clis.codex_setup import trusted_hash
-from hookwrap.doctor import diagnose
-from hookwrap.errors import SettingsError
-from hookwrap.settings import owned_name
-from hookwrap.trust import TrustEntry, set_toml_values
+from hookwrap.checks.doctor import diagnose
+from hookwrap.generator.clis.codex import CLI as CODEX_CLI
+from hookwrap.generator.clis.codex import trusted_hash
+from hookwrap.generator.clis.kit import TrustEntry, set_toml_values
+from hookwrap.generator.errors import SettingsError
+from hookwrap.generator.settings import owned_name
 
 CODEX = ".codex/hooks.json"
 GOLDEN_FILE = GOLDEN / "settings" / "codex.hooks.json"

@@ -1,4 +1,4 @@
-"""Every command through `hookwrap.cli.main` (CliRunner stream isolation): happy paths with their
+"""Every command through `hookwrap.console.app.main` (CliRunner stream isolation): happy paths with their
 exact output, error paths with exit code, message and hint, --help, --dry-run and sync --check."""
 
 from __future__ import annotations
@@ -8,11 +8,21 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import (CLAUDE, GEMINI, MANIFEST, RUNTIME_FILES, hw, hw_module, owned_names,
-                         read_json, snapshot, write_json)
+from cli_support import (
+    CLAUDE,
+    GEMINI,
+    MANIFEST,
+    RUNTIME_FILES,
+    hw,
+    hw_module,
+    owned_names,
+    read_json,
+    snapshot,
+    write_json,
+)
 
 import hookwrap
-from hookwrap.manifest import Manifest, new_manifest_text
+from hookwrap.generator.manifest import Manifest, new_manifest_text
 from hookwrap.platforms import NormalizedEvent
 
 SRC = Path(hookwrap.__file__).resolve().parent
@@ -522,12 +532,12 @@ def test_usage_error_exit_code_from_python_m(project: Path) -> None:
 
 
 def test_ctrl_c_exits_130(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import hookwrap.project
+    import hookwrap.generator.project
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(hookwrap.project, "add_plan", interrupted)
+    monkeypatch.setattr(hookwrap.generator.project, "add_plan", interrupted)
     before = snapshot(project)
     result = hw(project, "add", "before_tool", "guard")
     assert result.code == 130 and "Traceback" not in result.err
@@ -535,12 +545,12 @@ def test_ctrl_c_exits_130(project: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_internal_error_exits_3_with_a_hint(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import hookwrap.project
+    import hookwrap.generator.project
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(hookwrap.project, "sync_plan", broken)
+    monkeypatch.setattr(hookwrap.generator.project, "sync_plan", broken)
     result = hw(project, "sync")
     assert result.code == 3
     assert result.err_lines[-2:] == ["internal error: RuntimeError: boom",

@@ -11,8 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import (CLAUDE, GEMINI, MANIFEST, canonical, hw, owned_names, read_json, snapshot,
-                         strip_owned, write_json)
+from cli_support import (
+    CLAUDE,
+    GEMINI,
+    MANIFEST,
+    canonical,
+    hw,
+    owned_names,
+    read_json,
+    snapshot,
+    strip_owned,
+    write_json,
+)
 
 IN_SYNC = "nothing to change: everything matches hookwrap.toml"
 FOREIGN_CLAUDE = {

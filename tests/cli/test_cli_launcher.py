@@ -11,10 +11,10 @@ import subprocess
 import pytest
 from cli_support import hw
 
-from hookwrap.agents import all_clis, cli
+from hookwrap.generator.clis import all_setups, setup_of
+from hookwrap.generator.settings import OWNED_COMMAND_RE
+from hookwrap.generator.vendor import LAUNCHER
 from hookwrap.platforms import NormalizedEvent, Platform
-from hookwrap.project import LAUNCHER
-from hookwrap.settings import OWNED_COMMAND_RE
 
 PYTHONS = ["python3", "'/opt/my py/bin/python3' -I", "uv run python"]
 
@@ -22,7 +22,7 @@ PYTHONS = ["python3", "'/opt/my py/bin/python3' -I", "uv run python"]
 @pytest.mark.parametrize("platform", list(Platform))
 @pytest.mark.parametrize("python", PYTHONS)
 def test_both_forms_are_hookwrap_s_on_every_cli(platform: Platform, python: str) -> None:
-    agent = cli(platform)
+    agent = setup_of(platform)
     new, old = agent.command("my-hook", python), agent.command("my-hook", python, launcher=False)
     assert f"{LAUNCHER}" in new and "my-hook " in new and ".hookwrap/hooks/" not in new
     assert ".hookwrap/hooks/my-hook.py" in old and "run.py" not in old
@@ -37,7 +37,7 @@ def test_both_forms_are_hookwrap_s_on_every_cli(platform: Platform, python: str)
 
 @pytest.mark.parametrize("platform", list(Platform))
 def test_a_fail_closed_handler_is_owned_in_both_forms(platform: Platform) -> None:
-    agent = cli(platform)
+    agent = setup_of(platform)
     for launcher in (True, False):
         command = agent.command("guard", "python3", launcher=launcher)
         event = next(iter(agent.events.values()))
@@ -50,12 +50,12 @@ def test_sync_upgrades_every_cli_s_old_commands_in_place(empty_dir) -> None:
     root = empty_dir
     assert hw(root, "init", *(f"--platform={p.value}" for p in Platform)).code == 0
     assert hw(root, "add", "before_tool", "guard").code == 0
-    files = {agent.platform: root / agent.settings_file for agent in all_clis()
+    files = {agent.platform: root / agent.settings_file for agent in all_setups()
              if (root / agent.settings_file).is_file()}
     assert set(files) == set(Platform)
     current = {p: path.read_text() for p, path in files.items()}
     for platform, path in files.items():
-        agent = cli(platform)
+        agent = setup_of(platform)
         new, old = (agent.handler(agent.command("guard", "python3", launcher=flag), name="guard",
                                   timeout_s=10, fail_closed=True, event=NormalizedEvent.BEFORE_TOOL,
                                   description="")["command"] for flag in (True, False))

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from cli_support import GOLDEN, hw
 
-from hookwrap.clis.opencode_setup import plugin_text
-from hookwrap.agents import cli
+from hookwrap.generator.clis import setup_of
+from hookwrap.generator.clis.opencode import plugin_text
+from hookwrap.generator.settings import parse_settings
 from hookwrap.platforms import Platform
-from hookwrap.settings import parse_settings
 
 PLUGIN = ".opencode/plugins/hookwrap.js"
 ADDS = [["before_tool", "guard"], ["before_prompt", "context"], ["after_agent", "stop_gate"],
@@ -167,8 +167,8 @@ def test_rendering_is_a_pure_function_of_the_registrations() -> None:
         {"type": "command", "command": 'python3 "$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/g.py" --platform opencode',
          "timeout": 10}]}]}}
     text = plugin_text(data)
-    assert cli(Platform.OPENCODE).parse_settings_text(text, PLUGIN) == data
-    assert cli(Platform.OPENCODE).render_settings({"hooks": {}}) is None
+    assert setup_of(Platform.OPENCODE).parse_settings_text(text, PLUGIN) == data
+    assert setup_of(Platform.OPENCODE).render_settings({"hooks": {}}) is None
 
 
 PATCH_DRIVER = r"""

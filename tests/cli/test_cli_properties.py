@@ -12,8 +12,8 @@ from cli_support import CLAUDE, GEMINI, canonical, hw, strip_owned
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookwrap.jsonc import parse
-from hookwrap.agents import all_clis  # noqa: E402
+from hookwrap.generator.clis import all_setups
+from hookwrap.generator.jsonc import parse
 
 
 def owned_name(handler: object) -> str | None:
@@ -21,7 +21,7 @@ def owned_name(handler: object) -> str | None:
     command = handler.get("command") if isinstance(handler, dict) else None
     if not isinstance(command, str):
         return None
-    return next((name for agent in all_clis() if (name := agent.owned_name(command))), None)
+    return next((name for agent in all_setups() if (name := agent.owned_name(command))), None)
 
 
 # name -> (add arguments, platforms it ends up registered on)

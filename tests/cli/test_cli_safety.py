@@ -107,7 +107,7 @@ def test_gemini_comments_outside_hooks_are_preserved_and_restored(project: Path)
     text = (project / GEMINI).read_text()
     for comment in ["// Team settings: keep this line", "/* editor */", "// trailing note"]:
         assert comment in text
-    from hookwrap.jsonc import parse
+    from hookwrap.generator.jsonc import parse
 
     data = parse(text, label=GEMINI, allow_comments=True)
     assert list(data) == ["general", "ui", "hooks"]

@@ -15,10 +15,10 @@ import pytest
 from cli_support import ALL_ADDS as ADDS
 from cli_support import CLAUDE, GEMINI, MANIFEST, hw_module, payload, read_json
 
-from hookwrap.agents import cli
+from hookwrap.generator.clis import setup_of
+from hookwrap.generator.manifest import Manifest
+from hookwrap.generator.settings import OWNED_COMMAND_RE
 from hookwrap.platforms import Platform
-from hookwrap.manifest import Manifest
-from hookwrap.settings import OWNED_COMMAND_RE
 
 # A captured payload for each event the project registers.
 PAYLOADS = {
@@ -69,7 +69,7 @@ def run_shell(root: Path, platform: str, command: str, data: dict[str, Any], bin
     """Run one registered command as the CLI would: Gemini first substitutes $VARS textually."""
     env = hook_env(root, platform, bin_dir)
     if platform == "gemini":
-        command = cli(Platform.GEMINI).expand_command(command, env)
+        command = setup_of(Platform.GEMINI).expand_command(command, env)
     return subprocess.run(["bash", "-c", command], input=json.dumps(data), cwd=root, env=env,
                           capture_output=True, text=True, timeout=120)
 
@@ -227,7 +227,7 @@ def test_a_quoted_dollar_form_would_break_on_this_path(spaced_project: Path, bar
     # "$GEMINI_PROJECT_DIR/..." breaks on a path with a space, and hookwrap's form is left alone.
     ours = command_of(spaced_project, "gemini", "guard")
     env = hook_env(spaced_project, "gemini", bare_python)
-    assert cli(Platform.GEMINI).expand_command(ours, env) == ours
+    assert setup_of(Platform.GEMINI).expand_command(ours, env) == ours
     naive = 'python3 "$GEMINI_PROJECT_DIR/.hookwrap/hooks/guard.py" --platform gemini'
     data = with_input("gemini", "BeforeTool.run_shell_command", spaced_project, command="ls")
     assert run_shell(spaced_project, "gemini", naive, data, bare_python).returncode != 0

@@ -120,7 +120,7 @@ def test_templates_page_lists_what_hookwrap_templates_prints() -> None:
     assert done.returncode == 0, done.stderr
     text = (REPO / "docs" / "templates.md").read_text(encoding="utf-8")
     assert "$ hookwrap templates\n" + done.stdout in text
-    from hookwrap.render import TEMPLATES
+    from hookwrap.generator.render import TEMPLATES
 
     for name, info in TEMPLATES.items():
         assert f"## {name}" in text

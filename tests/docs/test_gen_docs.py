@@ -77,7 +77,7 @@ def test_tables_name_every_event_and_tool() -> None:
 def test_cli_page_lists_every_command_and_option() -> None:
     import typer
 
-    from hookwrap.cli import app
+    from hookwrap.console.app import app
 
     page = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
     root = typer.main.get_command(app)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.project import RUNTIME_MODULES
+from hookwrap.generator.vendor import RUNTIME_MODULES
 
 REPO = Path(__file__).resolve().parents[2]
 # Taken before the autouse fixture points HOME at a temp dir: pip's cache lets a later run
@@ -80,10 +80,10 @@ def test_wheel_holds_templates_runtime_and_py_typed(installed: dict) -> None:
     assert {f"hookwrap/templates/{name}" for name in templates} <= names
     assert {f"hookwrap/{name}" for name in RUNTIME_MODULES} <= names
     assert "hookwrap/py.typed" in names
-    assert "hookwrap/clis/opencode_plugin.js" in names  # the OpenCode plugin's template
+    assert "hookwrap/generator/clis/opencode_plugin.js" in names  # the OpenCode plugin's template
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(installed["wheel"]).read(entry_points).decode()
-    assert "hookwrap = hookwrap.cli:main" in text
+    assert "hookwrap = hookwrap.console.app:main" in text
 
 
 def test_console_script_runs_init_and_add_in_a_repo(installed: dict, tmp_path: Path) -> None:
@@ -128,7 +128,7 @@ def test_console_script_runs_init_and_add_in_a_repo(installed: dict, tmp_path: P
 
 def test_templates_and_runtime_come_from_the_wheel(installed: dict, tmp_path: Path) -> None:
     python = installed["venv"] / "bin" / "python"
-    code = ("import hookwrap, hookwrap.render as r; "
+    code = ("import hookwrap, hookwrap.generator.render as r; "
             "print(hookwrap.__file__); print(r.templates_dir())")
     done = _run([python, "-c", code], cwd=tmp_path, env=installed["env"])
     assert done.returncode == 0, done.stderr

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from .codex_harness import CODEX_VERSION, Codex, find_codex
 from .chat_harness import CHAT_AGENTS, ChatAgent, find_chat_cli, make_project, new_agent
+from .codex_harness import CODEX_VERSION, Codex, find_codex
 from .harness import (
     AGENTS,
     RUN_TIMES,

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from hookwrap.clis.copilot import ASK_NOTE
+
 from .chat_harness import ChatAgent, make_project
 from .mockmodel import Reply
 from .qwen_copilot_support import (
@@ -21,7 +23,6 @@ from .qwen_copilot_support import (
     add_rewrite_or_ask,
     hookwrap_repo,
 )
-from hookwrap.clis.copilot import ASK_NOTE
 
 pytestmark = pytest.mark.e2e
 

@@ -8,7 +8,6 @@ import pytest
 from gen_support import hookwrap
 
 
-
 @pytest.mark.parametrize(("args", "message"), [
     (("add",), "Missing argument"),
     (("bogus",), "No such command"),

@@ -9,7 +9,6 @@ import pytest
 from gen_support import hookwrap
 
 
-
 def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(project: Path):
     (project / ".claude").mkdir()
     foreign = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [

@@ -2,7 +2,7 @@
 
 import pytest
 
-from hookwrap import errors
+from hookwrap.generator import errors
 
 
 @pytest.mark.parametrize("cls", [errors.UsageError, errors.ManifestError,

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap import fsutil
-from hookwrap.cli import main
-from hookwrap.errors import HookwrapError, ProjectError, WriteError
-from hookwrap.plan import Plan
+from hookwrap.console.app import main
+from hookwrap.generator import fsutil
+from hookwrap.generator.errors import HookwrapError, ProjectError, WriteError
+from hookwrap.generator.plan import Plan
+from hookwrap.generator.registrations import Registration, command_for
+from hookwrap.generator.settings import reconcile
 from hookwrap.platforms import Platform
-from hookwrap.registrations import Registration, command_for
-from hookwrap.settings import reconcile
 
 CLAUDE = ".claude/settings.json"
 GEMINI = ".gemini/settings.json"

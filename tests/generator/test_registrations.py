@@ -9,8 +9,8 @@ import pytest
 
 from hookwrap import NormalizedEvent as E
 from hookwrap import Platform
-from hookwrap.errors import UsageError
-from hookwrap.registrations import (
+from hookwrap.generator.errors import UsageError
+from hookwrap.generator.registrations import (
     command_for,
     matcher_for,
     registrations_for,

@@ -25,9 +25,9 @@ from hookwrap import (
     denormalize_output,
 )
 from hookwrap.clis.codex import ASK_NOTE, DEFAULT_BLOCK_REASON, parse_patch
-from hookwrap.clis.codex_setup import output_problems
+from hookwrap.generator.clis.codex import output_problems
 from hookwrap.hookoutput import build_output
-from hookwrap.platforms import cli
+from hookwrap.platforms import runtime_of
 
 CODEX = Platform.CODEX
 PATCH = """*** Begin Patch
@@ -56,10 +56,10 @@ def answer(output: HookOutput, raw_event: str) -> dict[str, Any]:
 def test_events_and_tools() -> None:
     assert EVENT_TO_NORMALIZED[CODEX]["PreToolUse"] is NormalizedEvent.BEFORE_TOOL
     assert EVENT_TO_NORMALIZED[CODEX]["Stop"] is NormalizedEvent.AFTER_AGENT
-    assert cli(CODEX).event_names()[NormalizedEvent.AFTER_AGENT] == "Stop"
+    assert runtime_of(CODEX).event_names()[NormalizedEvent.AFTER_AGENT] == "Stop"
     assert NORMALIZED_TO_TOOL[CODEX] == {"shell": "Bash", "edit_file": "apply_patch"}
     # A write_file matcher selects apply_patch too (Codex writes new files with it).
-    assert cli(CODEX).platform_tool_names("write_file") == ["apply_patch"]
+    assert runtime_of(CODEX).platform_tool_names("write_file") == ["apply_patch"]
 
 
 def test_parse_patch_reads_every_file_operation() -> None:

@@ -12,7 +12,7 @@ from runtime_support import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
 from hookwrap.clis.droid import ASK_NOTE
-from hookwrap.platforms import cli
+from hookwrap.platforms import runtime_of
 
 E = NormalizedEvent
 DROID = Platform.DROID
@@ -30,8 +30,8 @@ def test_droid_payloads_use_droids_tool_names() -> None:
     assert shell.tool_input["command"] == "echo hi > ran.txt"
     assert (create.tool_name, create.file_paths) == ("write_file", [create.tool_input["file_path"]])
     assert (edit.tool_name, edit.files[0]["action"]) == ("edit_file", "update")
-    assert cli(DROID).tool_names()["shell"] == "Execute"
-    assert cli(DROID).platform_tool_names("write_file") == ["Create"]
+    assert runtime_of(DROID).tool_names()["shell"] == "Execute"
+    assert runtime_of(DROID).platform_tool_names("write_file") == ["Create"]
 
 
 def test_droid_lifecycle_payloads() -> None:

@@ -6,17 +6,26 @@ import ast
 import subprocess
 import sys
 
-from hookwrap.project import RUNTIME_MODULES
-
 from runtime_support import SRC, cli_env
+
+from hookwrap.generator.vendor import RUNTIME_MODULES
 
 # inspect too: dataclasses imports it, and hookwrap defers it (hookwrap/_dataclasses.py).
 FORBIDDEN = ("typer", "click", "jinja2", "tomlkit", "rich", "pydantic", "importlib.metadata",
              "inspect")
+# Copied for type checkers only (the CLI descriptions' annotations): never imported at run time.
+TYPES_ONLY = {"hookwrap.clis._views"}
 # The modules `hookwrap init` copies into a repo are exactly the ones `import hookwrap` loads.
 RUNTIME = {"hookwrap"} | {"hookwrap." + m[:-3].replace("/", ".").replace(".__init__", "")
-                          for m in RUNTIME_MODULES if m != "__init__.py"}
+                          for m in RUNTIME_MODULES if m != "__init__.py"} - TYPES_ONLY
 CLI_MODULES = {m for m in RUNTIME if m.startswith("hookwrap.clis.") and not m.endswith("_base")}
+
+
+def test_types_only_modules_define_nothing_at_run_time() -> None:
+    for module in TYPES_ONLY:
+        source = (SRC / (module.replace(".", "/") + ".py")).read_text()
+        body = [n for n in ast.parse(source).body if not isinstance(n, (ast.Expr, ast.ImportFrom))]
+        assert [type(n).__name__ for n in body] == ["Assign", "If"], module  # TYPE_CHECKING = False
 
 
 def _modules(code: str, *flags: str) -> set[str]:
@@ -48,7 +57,7 @@ def test_import_loads_only_stdlib_and_runtime_modules() -> None:
     # commandfilter (a shell call's filter) and server (the resident mode) and bridge
     # (external hooks) load on demand.
     new = _loaded_by_import("import hookwrap, hookwrap.options, hookwrap.commandfilter, "
-                            "hookwrap.server, hookwrap.bridge; hookwrap.platforms.all_clis()")
+                            "hookwrap.server, hookwrap.bridge; hookwrap.platforms.all_runtimes()")
     assert RUNTIME <= new
     outside = sorted(m for m in new if m.split(".")[0] not in sys.stdlib_module_names and m not in RUNTIME)
     assert outside == []
@@ -138,13 +147,13 @@ def test_a_claude_code_hook_call_does_not_load_a_guest_cli_s_module() -> None:
 
 
 def test_every_guest_cli_is_named_with_the_variable_it_sets() -> None:
-    from hookwrap.platforms import all_clis, cli
+    from hookwrap.platforms import all_runtimes, runtime_of
 
-    guests = {(agent.platform.value, name, variable) for agent in all_clis()
+    guests = {(agent.platform.value, name, variable) for agent in all_runtimes()
               for name, variable in agent.guest_clis.items()}
     assert guests  # Copilot runs Claude Code's registrations
     for _host, name, variable in guests:
-        assert variable == cli(name).marker_env
+        assert variable == runtime_of(name).marker_env
 
 
 def test_a_shell_call_loads_the_command_filter_only_when_some_hook_has_patterns(tmp_path) -> None:

@@ -16,10 +16,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from hookwrap.project import RUNTIME_MODULES
-
 from runtime_support import REPO, SRC
+
+from hookwrap.generator.vendor import RUNTIME_MODULES
 
 GOLDEN = REPO / "tests" / "golden"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.clis.opencode_setup import plugin_text
+from hookwrap.generator.clis.opencode import plugin_text
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 

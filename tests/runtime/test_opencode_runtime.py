@@ -9,7 +9,7 @@ from runtime_support import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
 from hookwrap.clis.opencode import ASK_NOTE
-from hookwrap.platforms import cli
+from hookwrap.platforms import runtime_of
 
 E = NormalizedEvent
 OC = Platform.OPENCODE
@@ -26,7 +26,7 @@ def test_plugin_payloads_use_opencodes_tool_names_and_camel_case_paths() -> None
     assert (shell.event, shell.tool_name, shell.raw_tool_name) == (E.BEFORE_TOOL, "shell", "bash")
     assert write.tool_name == "write_file" and write.file_paths == [write.tool_input["filePath"]]
     assert edit.files == [{"path": edit.tool_input["filePath"], "action": "update", "move_to": None}]
-    assert cli(OC).tool_names()["shell"] == "bash" and cli(OC).normalize_tool("webfetch") == "web_fetch"
+    assert runtime_of(OC).tool_names()["shell"] == "bash" and runtime_of(OC).normalize_tool("webfetch") == "web_fetch"
 
 
 def test_apply_patch_is_write_or_edit_with_the_files_of_its_patch() -> None:
@@ -44,7 +44,7 @@ def test_apply_patch_is_write_or_edit_with_the_files_of_its_patch() -> None:
     assert mixed.tool_name == "edit_file"
     assert mixed.file_paths == ["a.py", "b.py", "old.txt"]
     assert call("not a patch").files == [] and call("not a patch").tool_name == "edit_file"
-    agent = cli(OC)
+    agent = runtime_of(OC)
     assert agent.platform_tool_names("write_file") == ["write", "apply_patch"]
     assert agent.platform_tool_names("edit_file") == ["edit", "apply_patch"]
     assert agent.tool_names()["write_file"] == "write"  # still the name OpenCode prefers
@@ -103,7 +103,7 @@ def test_a_crash_is_a_block_the_plugin_reads() -> None:
 
 
 def test_output_limits_name_what_opencode_cannot_do() -> None:
-    agent = cli(OC)
+    agent = runtime_of(OC)
     assert any("ask" in limit for limit in agent.output_limits(E.BEFORE_TOOL))
     assert any("keep the agent working" in limit for limit in agent.output_limits(E.AFTER_AGENT))
     assert agent.output_limits(E.SESSION_START) == []

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from runtime_support import PAYLOADS, REPO, load_payload
 
-from hookwrap import HookInput, NormalizedEvent, Platform, agents
-from hookwrap.platforms import cli
+from hookwrap import HookInput, NormalizedEvent, Platform
+from hookwrap.generator.clis import setup_of
 
 GOLDEN_FILE = Path(__file__).resolve().parent / "golden" / "payloads.json"
 GOLDEN: dict[str, dict[str, Any]] = json.loads(GOLDEN_FILE.read_text(encoding="utf-8"))
@@ -44,7 +44,7 @@ def test_fixtures_match_the_reference_captures_when_present() -> None:
     # and none of Droid's (captured for hookwrap itself: docs/droid-notes.md). A CLI without
     # command hooks (OpenCode) gets the payloads of hookwrap's own generated plugin, which the
     # reference (captures of the plugin API) cannot hold.
-    generated = {p.value for p in Platform if agents.cli(p).settings_generated}
+    generated = {p.value for p in Platform if setup_of(p).settings_generated}
     supported = {p.parent.name for p in PAYLOADS.glob("*/*.json")} - generated
     referenced = {p.parent.name for p in reference.glob("*/*.json")} - generated
     captured = sorted(f"{p.parent.name}/{p.name}" for p in reference.glob("*/*.json")

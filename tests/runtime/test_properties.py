@@ -22,7 +22,7 @@ from hookwrap import (
 )
 from hookwrap.hookinput import normalize_input
 from hookwrap.hookoutput import build_output
-from hookwrap.platforms import cli
+from hookwrap.platforms import runtime_of
 
 SETTINGS = settings(max_examples=150, deadline=None)
 
@@ -87,7 +87,7 @@ def test_any_stdin_and_any_exception_give_zero_and_one_json_object(
     document = single_json_object(run.stdout)
     exit_without_opinion = isinstance(error, SystemExit) and error.code in (None, 0)
     # A payload that is not the hook's event (Qwen's empty UserPromptSubmit) calls no hook.
-    not_called = cli(platform).answers_without_hook(
+    not_called = runtime_of(platform).answers_without_hook(
         normalize_input(stdin.decode("utf-8", errors="replace"), platform))
     if exit_without_opinion or not_called:
         assert document == {}

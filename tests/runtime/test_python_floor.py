@@ -12,17 +12,16 @@ import json
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from hookwrap.options import _read_table, manifest_entry
-from hookwrap.project import RUNTIME_MODULES
-
 from runtime_support import REPO, SRC
+
+from hookwrap.generator.vendor import RUNTIME_MODULES
+from hookwrap.options import _read_table, manifest_entry
 
 GOLDEN = REPO / "tests" / "golden"
 RUNTIME_FILES = [SRC / "hookwrap" / module for module in RUNTIME_MODULES]

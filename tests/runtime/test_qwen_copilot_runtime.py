@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from runtime_support import load_payload, run_in_process
 
-from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, agents, denormalize_output
+from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
 from hookwrap.clis.copilot import ASK_NOTE, HOOKS_FILE
 from hookwrap.clis.qwen import REWRITE_NOTE
-from hookwrap.clis.qwen_setup import qwen_timeout
-from hookwrap.platforms import cli
+from hookwrap.generator.clis import setup_of
+from hookwrap.generator.clis.qwen import qwen_timeout
+from hookwrap.platforms import runtime_of
 
 E = NormalizedEvent
 QWEN, COPILOT = Platform.QWEN, Platform.COPILOT
@@ -30,8 +31,8 @@ def test_qwen_payloads_use_qwen_tool_names() -> None:
     write = HookInput.from_dict(load_payload("qwen/PreToolUse.write_file.json"), QWEN)
     assert (shell.event, shell.tool_name) == (E.BEFORE_TOOL, "shell")
     assert (write.tool_name, write.file_paths) == ("write_file", [write.tool_input["file_path"]])
-    assert cli(QWEN).normalize_tool("edit") == "edit_file"
-    assert cli(QWEN).tool_names()["edit_file"] == "edit"
+    assert runtime_of(QWEN).normalize_tool("edit") == "edit_file"
+    assert runtime_of(QWEN).tool_names()["edit_file"] == "edit"
 
 
 def test_qwen_deny_is_claudes_shape() -> None:
@@ -62,7 +63,7 @@ def test_qwen_stop_with_continue_false_is_no_block() -> None:
 @pytest.mark.parametrize(("seconds", "written"), [(1, 1), (999, 999), (1000, 1_000_000), (1200, 1_200_000)])
 def test_qwen_timeout_never_silently_becomes_milliseconds(seconds: int, written: int) -> None:
     assert qwen_timeout(seconds) == written
-    cmd = agents.cli(QWEN).read_command("PreToolUse", {}, {"command": "x", "timeout": written})
+    cmd = setup_of(QWEN).read_command("PreToolUse", {}, {"command": "x", "timeout": written})
     assert cmd.timeout_s == seconds
 
 

@@ -271,7 +271,7 @@ assert NormalizedEvent.BEFORE_TOOL == "before_tool" and len(NormalizedEvent) == 
 out = {}
 for real in (Platform, NormalizedEvent):
     assert pickle.loads(pickle.dumps(list(real))) == list(real)
-    assert real.__module__ == "hookwrap.platforms" and real.__doc__
+    assert real.__module__ == "hookwrap.names" and real.__doc__
     out[real.__name__] = [facts(real), facts(reference(real))]
 print(json.dumps(out))
 '''

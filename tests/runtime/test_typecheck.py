@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from runtime_support import REPO, SRC
 
 pytest.importorskip("mypy", reason="mypy is not installed (pip install '.[lint]')")

@@ -11,7 +11,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from hookwrap.cli import main
+from hookwrap.console.app import main
 
 CLAUDE = ".claude/settings.json"
 GEMINI = ".gemini/settings.json"

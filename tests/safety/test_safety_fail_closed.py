@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 from hookwrap import HookOutput, NormalizedEvent, Platform, denormalize_output
-
-from hookwrap.project import RUNTIME_MODULES
+from hookwrap.generator.vendor import RUNTIME_MODULES
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from safety_support import CLAUDE, GEMINI, hw, init_project, strict_json
 
-from hookwrap import jsonc
+from hookwrap.generator import jsonc
 
 BIG = '{"big": 1e400, "neg": -2.5E+999, "list": [1E400, 3], "n": 1.5}\n'
 

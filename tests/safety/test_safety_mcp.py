@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from safety_support import CLAUDE, GEMINI, hw, init_project
 
-from hookwrap import Platform, agents, normalize_input
-from hookwrap.platforms import cli
-from hookwrap.registrations import tool_matcher
+from hookwrap import Platform, normalize_input
+from hookwrap.generator.clis import setup_of
+from hookwrap.generator.registrations import tool_matcher
 
 
 @pytest.mark.parametrize("platform, raw, extra, normalized", [
@@ -36,9 +36,9 @@ def test_one_matcher_is_written_in_each_cli_s_spelling(tmp_path: Path) -> None:
     assert claude == "^(mcp__github__.*|Bash)$"
     assert gemini == "^(mcp_github_.*|run_shell_command)$"
     # ...and each CLI's own rules select its own MCP names with it.
-    assert agents.cli("claude").matcher_matches("PreToolUse", claude, "mcp__github__create_issue")
-    assert agents.cli("gemini").matcher_matches("BeforeTool", gemini, "mcp_github_create_issue")
-    assert not agents.cli("gemini").matcher_matches("BeforeTool", gemini, "mcp_gitlab_create_issue")
+    assert setup_of("claude").matcher_matches("PreToolUse", claude, "mcp__github__create_issue")
+    assert setup_of("gemini").matcher_matches("BeforeTool", gemini, "mcp_github_create_issue")
+    assert not setup_of("gemini").matcher_matches("BeforeTool", gemini, "mcp_gitlab_create_issue")
 
 
 def test_gemini_s_spelling_in_a_matcher_is_refused_with_the_normalized_one(tmp_path: Path) -> None:

@@ -106,11 +106,11 @@ def test_shell_syntax_in_python_is_refused(tmp_path: Path, value: str) -> None:
 def test_an_interpreter_with_arguments_keeps_its_words(tmp_path: Path, value: str, words: str) -> None:
     """Arguments stay arguments (`python3 -I` was written unquoted before, and still is, so an
     upgraded repo keeps owning its entries); a path with a space is one quoted word."""
-    from hookwrap.agents import all_clis
+    from hookwrap.generator.clis import all_setups
+    from hookwrap.generator.registrations import command_for
     from hookwrap.platforms import Platform
-    from hookwrap.registrations import command_for
 
-    for agent in all_clis():
+    for agent in all_setups():
         command = command_for("guard", agent.platform, value)
         assert command.startswith(words + " ") or f"exec {words} " in command
         assert agent.owned_name(command) == "guard"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from safety_support import CLAUDE, hw, hw_process, init_project
 
-from hookwrap import fsutil
+from hookwrap.generator import fsutil
 
 DEAD_PID = 2**22 + 12345  # above Linux's largest pid_max: no process has it
 HOUR_AGO = time.time() - 3600

@@ -13,7 +13,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = REPO_ROOT / "tests" / "golden"
 PAYLOADS = REPO_ROOT / "tests" / "fixtures" / "payloads"
 RUNTIME_SRC = REPO_ROOT / "src" / "hookwrap"
-from hookwrap.project import RUNTIME_MODULES  # noqa: E402
+from hookwrap.generator.vendor import RUNTIME_MODULES
 
 
 def load_payload(platform: str, name: str) -> dict[str, Any]:
@@ -38,7 +38,7 @@ class HookRepo:
         return path
 
     def add(self, spec: Any) -> None:
-        from hookwrap.render import render_hook_files
+        from hookwrap.generator.render import render_hook_files
 
         for rel, text in render_hook_files(spec).items():
             self.write(rel, text)

@@ -7,7 +7,11 @@ import sys
 import pytest
 from templating_support import HookRepo
 from test_templates_behaviour import (  # noqa: F401
-    PLATFORMS, after_write_payload, context_of, format_repo, write_format_manifest,
+    PLATFORMS,
+    after_write_payload,
+    context_of,
+    format_repo,
+    write_format_manifest,
 )
 
 # --- format: a missing formatter is reported; a failing one explains itself ------------------

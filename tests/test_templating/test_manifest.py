@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwrap.errors import ManifestError, UsageError
-from hookwrap.manifest import HookSpec, Manifest, check_name, new_manifest_text
+from hookwrap.generator.errors import ManifestError, UsageError
+from hookwrap.generator.manifest import HookSpec, Manifest, check_name, new_manifest_text
 from hookwrap.platforms import NormalizedEvent, Platform
 
 COMMENTED = """\

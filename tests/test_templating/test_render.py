@@ -7,10 +7,17 @@ from typing import Callable
 
 import pytest
 
-from hookwrap.errors import TemplateError, UsageError
-from hookwrap.manifest import HookSpec
+from hookwrap.generator.errors import TemplateError, UsageError
+from hookwrap.generator.manifest import HookSpec
+from hookwrap.generator.render import (
+    TEMPLATES,
+    check_event,
+    choose_template,
+    pyrepr,
+    render_hook_files,
+    templates_dir,
+)
 from hookwrap.platforms import NormalizedEvent, Platform
-from hookwrap.render import TEMPLATES, check_event, choose_template, pyrepr, render_hook_files, templates_dir
 
 
 def spec_for(template: str, name: str | None = None, event: NormalizedEvent | None = None) -> HookSpec:

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from templating_support import HookRepo, load_payload, make_hook_repo
 
 from hookwrap import HookInput, HookOutput, denormalize_output
-from hookwrap.manifest import HookSpec
+from hookwrap.generator.manifest import HookSpec
+from hookwrap.generator.render import TEMPLATES
 from hookwrap.platforms import NormalizedEvent, Platform
-from hookwrap.render import TEMPLATES
 
 PLATFORMS = ("claude", "gemini")
 

@@ -12,15 +12,14 @@ branches on which CLI it is.
 
 from __future__ import annotations
 
-from ..platforms import NormalizedEvent, Platform
+from ..names import MCP_PREFIX, NormalizedEvent, Platform, mcp_tool, split_mcp_tool
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
-    from ..hookinput import HookInput
-    from ..hookoutput import HookOutput
+    from ._views import InputView, OutputView
 
 # The launcher every registered command runs (project.LAUNCHER: launcher_stub.py, which imports
 # launcher.py beside it): it runs .hookwrap/hooks/<name>.py from cached bytecode.
@@ -28,22 +27,6 @@ LAUNCHER = ".hookwrap/lib/run.py"
 
 BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
-
-
-MCP_PREFIX = "mcp__"
-
-
-def mcp_tool(server: str, tool: str) -> str:
-    """The normalized name of an MCP tool: ``mcp__<server>__<tool>`` (Claude Code's spelling)."""
-    return f"mcp__{server.lower()}__{tool.lower()}"
-
-
-def split_mcp_tool(name: str) -> tuple[str, str] | None:
-    """(server, tool) of a normalized MCP tool name, or None."""
-    if not name.startswith("mcp__"):
-        return None
-    server, sep, tool = name[5:].partition("__")
-    return (server, tool) if sep and server and tool else None
 
 
 class AgentCLI:
@@ -115,7 +98,7 @@ class AgentCLI:
         return self.normalize_tool(name)
 
     def tool_files(self, tool: str, raw_tool: str, tool_input: Any) -> list[dict[str, Any]]:
-        """The files a call writes, ``{"path", "action", "move_to"}`` each (HookInput.files).
+        """The files a call writes, ``{"path", "action", "move_to"}`` each (InputView.files).
 
         Default: write_file / edit_file's ``file_path`` (action ``write`` or ``update``).
         """
@@ -175,7 +158,7 @@ class AgentCLI:
         it, answered in this CLI's terms."""
         return False
 
-    def answers_without_hook(self, hook_input: HookInput) -> bool:
+    def answers_without_hook(self, hook_input: InputView) -> bool:
         """True for a payload that is not the event a hook was written for (Qwen's
         UserPromptSubmit with an empty prompt after a tool result): answered ``{}``."""
         return False
@@ -200,19 +183,19 @@ class AgentCLI:
         """Whether context is also shown to the user as systemMessage (REQ-006.6.2)."""
         return False
 
-    def specific_output(self, output: HookOutput, event: NormalizedEvent, name: str,
+    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
         """The body of ``hookSpecificOutput`` (without hookEventName); {} for none."""
         return {}
 
-    def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
+    def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
         """The last word on an answer (after raw_output is merged): a CLI with a strict schema
         drops or maps what it cannot read. Default: ``result`` as it is."""
         return result
 
     def output_limits(self, event: NormalizedEvent) -> list[str]:
-        """What a HookOutput may ask on ``event`` that this CLI cannot do, and what happens
+        """What a OutputView may ask on ``event`` that this CLI cannot do, and what happens
         instead (`hookwrap add` warns with each)."""
         return []
 
@@ -259,7 +242,7 @@ class AgentCLI:
             return self.mcp_pattern(tool)
         return raw_tool or tool
 
-    def payload_for(self, hook_input: HookInput, source: AgentCLI) -> dict[str, Any] | None:
+    def payload_for(self, hook_input: InputView, source: AgentCLI) -> dict[str, Any] | None:
         """The payload this CLI would send a command hook for ``hook_input`` (received from
         ``source``), or None when this CLI has no such event. Every CLI hookwrap supports
         sends Claude Code's snake_case fields; a CLI whose payload differs overrides this."""
@@ -293,7 +276,7 @@ class AgentCLI:
 
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str,
                     stderr: str) -> dict[str, Any]:
-        """What a command hook speaking this CLI's protocol answered, as HookOutput fields.
+        """What a command hook speaking this CLI's protocol answered, as OutputView fields.
 
         The rules every supported CLI shares (Claude Code's): exit 2 blocks with stderr as the
         reason; at exit 0 a JSON object's decision, reason, continue/stopReason, systemMessage
@@ -337,12 +320,12 @@ def json_object(text: str) -> dict[str, Any] | None:
 
 
 def answer_fields(data: dict[str, Any]) -> dict[str, Any]:
-    """HookOutput fields from a Claude-style JSON answer (for the CLI modules' read_answer)."""
+    """OutputView fields from a Claude-style JSON answer (for the CLI modules' read_answer)."""
     return _answer_fields(data)
 
 
 def _answer_fields(data: dict[str, Any]) -> dict[str, Any]:
-    """HookOutput fields from a Claude-style JSON answer (unknown or mistyped keys ignored)."""
+    """OutputView fields from a Claude-style JSON answer (unknown or mistyped keys ignored)."""
     fields: dict[str, Any] = {}
     decisions = {"block": "block", "deny": "deny", "approve": "allow", "allow": "allow",
                  "ask": "ask"}

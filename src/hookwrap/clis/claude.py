@@ -1,6 +1,6 @@
 """Claude Code: what a hook process needs to know about it, checked against Claude Code 2.1.328.
 
-Event and tool names, and how a HookOutput becomes Claude's JSON.
+Event and tool names, and how a OutputView becomes Claude's JSON.
 
 The hookwrap command's half (`.claude/settings.json` entries, their validation, `hookwrap test`'s
 host rules, doctor) is in
@@ -9,7 +9,7 @@ host rules, doctor) is in
 
 from __future__ import annotations
 
-from ..platforms import NormalizedEvent, Platform
+from ..names import NormalizedEvent, Platform
 from ._base import ALLOWING, BLOCKING, AgentCLI
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
-    from ..hookoutput import HookOutput
+    from ._views import OutputView
 
 _E = NormalizedEvent
 
@@ -99,7 +99,7 @@ class ClaudeCode(AgentCLI):
         # REQ-006.6.2: context also goes to systemMessage (shown to the user), except at start.
         return event is not _E.SESSION_START
 
-    def specific_output(self, output: HookOutput, event: NormalizedEvent, name: str,
+    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
         specific: dict[str, Any] = {}
         if output.context and name in _CONTEXT_EVENTS:
@@ -115,7 +115,7 @@ class ClaudeCode(AgentCLI):
 
 # --- answers ---------------------------------------------------------------------------------
 
-def _pre_tool_use(output: HookOutput, decision: str) -> dict[str, Any]:
+def _pre_tool_use(output: OutputView, decision: str) -> dict[str, Any]:
     specific: dict[str, Any] = {}
     if decision in BLOCKING:
         specific["permissionDecision"] = "deny"
@@ -130,7 +130,7 @@ def _pre_tool_use(output: HookOutput, decision: str) -> dict[str, Any]:
     return specific
 
 
-def _permission_request(output: HookOutput, decision: str) -> dict[str, Any] | None:
+def _permission_request(output: OutputView, decision: str) -> dict[str, Any] | None:
     """The PermissionRequest verdict, or None to leave the permission dialog to the user.
 
     Only an explicit allow grants the permission, or no decision with an updated_input (as on

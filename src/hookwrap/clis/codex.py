@@ -13,7 +13,7 @@ test`'s host rules, doctor) is in
 
 from __future__ import annotations
 
-from ..platforms import NormalizedEvent, Platform
+from ..names import NormalizedEvent, Platform
 from ._base import ALLOWING, BLOCKING, AgentCLI, json_object
 from ._patch import parse_patch
 
@@ -22,7 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..hookoutput import HookOutput
+    from ._views import OutputView
 
 _E = NormalizedEvent
 
@@ -175,7 +175,7 @@ class CodexCLI(AgentCLI):
         # Where the answer has no additionalContext, the text at least reaches the user.
         return event in _NO_CONTEXT_EVENTS
 
-    def specific_output(self, output: HookOutput, event: NormalizedEvent, name: str,
+    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
         schema = _SCHEMAS.get(name)
         specific: dict[str, Any] = {}
@@ -198,7 +198,7 @@ class CodexCLI(AgentCLI):
                 specific["decision"] = verdict
         return specific
 
-    def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
+    def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
         """Fit the answer to the event's schema, mapping what Codex cannot do to the safe side."""
         return shape_output(result, name)
@@ -272,7 +272,7 @@ def patch_for(common: dict[str, Any]) -> str | None:
     return None
 
 
-def _permission_request(output: HookOutput, decision: str) -> dict[str, Any] | None:
+def _permission_request(output: OutputView, decision: str) -> dict[str, Any] | None:
     """The PermissionRequest verdict, or None to leave the approval to Codex's normal flow.
 
     Codex 0.169.0 rejects updatedInput here (the answer fails closed), so an allow that rewrites

@@ -14,7 +14,7 @@ What differs from Claude Code, and how answers are fitted (1.0.102):
 - A top-level ``decision: "block"`` does not block PreToolUse: a deny also goes out as the
   top-level ``permissionDecision``, and so does the error document of a crashed hook.
 - No ``ask``: it is sent as a deny whose reason tells the model to ask the user.
-- A Write carries Copilot's own keys (``path``, ``file_text``), read by ``HookInput.files``.
+- A Write carries Copilot's own keys (``path``, ``file_text``), read by ``InputView.files``.
 - Copilot runs ``.claude/settings.json`` hooks too (no de-duplication). A command hookwrap
   registered for Claude Code therefore answers ``{}`` under Copilot without calling the hook
   when ``.github/hooks/hookwrap.json`` exists (the hook runs from there, once), and is answered
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 
-from ..platforms import NormalizedEvent, Platform
+from ..names import NormalizedEvent, Platform
 from ._base import answer_fields, json_object
 from .claude import ClaudeCode
 
@@ -39,7 +39,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
-    from ..hookoutput import HookOutput
+    from ._views import OutputView
 
 _E = NormalizedEvent
 
@@ -145,7 +145,7 @@ class CopilotCLI(ClaudeCode):
     def context_in_system_message(self, event: NormalizedEvent) -> bool:
         return False  # top-level additionalContext reaches the model on every event
 
-    def specific_output(self, output: HookOutput, event: NormalizedEvent, name: str,
+    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
         if decision == "ask" and name == "PreToolUse":
             decision = "deny"
@@ -153,7 +153,7 @@ class CopilotCLI(ClaudeCode):
         specific.pop("additionalContext", None)  # sent top-level, the one place Copilot reads
         return specific
 
-    def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
+    def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
         if output.context and "additionalContext" not in result:
             result["additionalContext"] = output.context

@@ -26,7 +26,7 @@ whose class extends the one here.
 
 from __future__ import annotations
 
-from ..platforms import NormalizedEvent, Platform
+from ..names import NormalizedEvent, Platform
 from ._base import BLOCKING
 from .claude import ClaudeCode
 
@@ -35,7 +35,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
-    from ..hookoutput import HookOutput
+    from ._views import OutputView
 
 _E = NormalizedEvent
 
@@ -96,7 +96,7 @@ class FactoryDroid(ClaudeCode):
     def context_in_system_message(self, event: NormalizedEvent) -> bool:
         return False  # additionalContext reaches the model on SessionStart and PostToolUse
 
-    def specific_output(self, output: HookOutput, event: NormalizedEvent, name: str,
+    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
         if decision == "ask" and name == "PreToolUse":
             decision = "deny"
@@ -110,7 +110,7 @@ class FactoryDroid(ClaudeCode):
                 specific["additionalContext"] = text
         return specific
 
-    def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
+    def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
         hso = result.get("hookSpecificOutput")
         if name == "PreToolUse" and decision == "ask" and isinstance(hso, dict):

@@ -1,6 +1,6 @@
 """Gemini CLI: what a hook process needs to know about it, checked against Gemini CLI 0.61.0.
 
-Event and tool names, and how a HookOutput becomes Gemini's JSON.
+Event and tool names, and how a OutputView becomes Gemini's JSON.
 
 The hookwrap command's half (`.gemini/settings.json` entries, their validation, `hookwrap test`'s
 host rules, doctor and folder trust) is in
@@ -9,7 +9,7 @@ host rules, doctor and folder trust) is in
 
 from __future__ import annotations
 
-from ..platforms import NormalizedEvent, Platform
+from ..names import NormalizedEvent, Platform
 from ._base import AgentCLI, json_object
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..hookoutput import HookOutput
+    from ._views import OutputView
 
 _E = NormalizedEvent
 
@@ -127,7 +127,7 @@ class GeminiCLI(AgentCLI):
     def top_decision(self, decision: str) -> str:
         return "deny" if decision == "block" else decision
 
-    def specific_output(self, output: HookOutput, event: NormalizedEvent, name: str,
+    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
         specific: dict[str, Any] = {}
         if output.context:

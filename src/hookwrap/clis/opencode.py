@@ -30,7 +30,7 @@ whose class extends the one here.
 
 from __future__ import annotations
 
-from ..platforms import NormalizedEvent, Platform
+from ..names import NormalizedEvent, Platform
 from ._base import BLOCKING, AgentCLI
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -38,8 +38,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
-    from ..hookinput import HookInput
-    from ..hookoutput import HookOutput
+    from ._views import InputView, OutputView
 
 _E = NormalizedEvent
 
@@ -133,7 +132,7 @@ class OpenCode(AgentCLI):
     def surely_hosts(self, env: Mapping[str, str]) -> bool:
         return env.get(MARKER_VAR) == "1"
 
-    def payload_for(self, hook_input: HookInput, source: AgentCLI) -> dict[str, Any] | None:
+    def payload_for(self, hook_input: InputView, source: AgentCLI) -> dict[str, Any] | None:
         """The plugin's payload: no ``transcript_path`` or ``permission_mode``; ``worktree``
         (the git root) is the call's own when it came from OpenCode, else its cwd."""
         payload = super().payload_for(hook_input, source)
@@ -158,7 +157,7 @@ class OpenCode(AgentCLI):
         # allow has nothing to skip (OpenCode's own permission rules still apply).
         return "block" if decision in BLOCKING or decision == "ask" else ""
 
-    def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
+    def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
         if decision == "ask" and event is _E.BEFORE_TOOL:
             result["reason"] = "\n\n".join(t for t in (output.reason, ASK_NOTE) if t)

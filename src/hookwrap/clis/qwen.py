@@ -16,7 +16,7 @@ whose class extends the one here.
 
 from __future__ import annotations
 
-from ..platforms import NormalizedEvent, Platform
+from ..names import NormalizedEvent, Platform
 from ._base import BLOCKING, answer_fields, json_object
 from .claude import ClaudeCode
 
@@ -25,8 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..hookinput import HookInput
-    from ..hookoutput import HookOutput
+    from ._views import InputView, OutputView
 
 _E = NormalizedEvent
 
@@ -68,7 +67,7 @@ class QwenCode(ClaudeCode):
     marker_env = ""  # Qwen also sets GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR: no unique one
 
     # --- runtime: payloads -----------------------------------------------------------------
-    def answers_without_hook(self, hook_input: HookInput) -> bool:
+    def answers_without_hook(self, hook_input: InputView) -> bool:
         """UserPromptSubmit also fires before each model request that follows a tool result,
         with ``"prompt": ""``: that is no prompt, so a before_prompt hook is not called."""
         prompt = hook_input.get("prompt")
@@ -95,7 +94,7 @@ class QwenCode(ClaudeCode):
     def context_in_system_message(self, event: NormalizedEvent) -> bool:
         return False  # Qwen shows no systemMessage in -p and never sends it to the model
 
-    def specific_output(self, output: HookOutput, event: NormalizedEvent, name: str,
+    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
         specific = super().specific_output(output, event, name, decision)
         if name == "PreToolUse":
@@ -115,7 +114,7 @@ class QwenCode(ClaudeCode):
                 specific["additionalContext"] = text
         return specific
 
-    def finish_output(self, result: dict[str, Any], output: HookOutput, event: NormalizedEvent,
+    def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
         if event is _E.AFTER_AGENT and not output.continue_loop:
             # On Stop, Qwen reads continue:false as "keep working" (Claude: stop). The agent

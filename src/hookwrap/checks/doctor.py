@@ -1,0 +1,384 @@
+"""The core of `hookwrap doctor`: find what keeps a project's hooks from running as intended.
+
+Each check returns Findings with a one-line fix. Nothing is printed or written here; a check
+that finds nothing wrong reports one "ok" finding, so the user sees what was checked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import asdict
+from pathlib import Path
+
+from ..generator.clis import all_setups, setup_of
+from ..generator.clis.kit import ERROR, FAIL, OK, WARN, Finding, Problem, Scope
+from ..generator.errors import HookwrapError
+from ..generator.registrations import script_path
+from ..generator.settings import OWNED_COMMAND_RE, load_settings, lookalikes, owned_entries
+from ..names import Platform
+from . import schema
+from .host import commands_from_settings
+
+SYNC = "run `hookwrap sync`"
+_PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD")
+_RELATIVE_SCRIPT = re.compile(r"""(?:^|[\s"'=])((?:\./|\.\./|[\w.-]+/)[^\s"']*\.(?:py|sh|js|mjs|ts|rb|pl))""")
+
+
+def exit_code(findings: list[Finding]) -> int:
+    """0 when every finding is ok, 1 when something needs fixing."""
+    return 0 if all(f.status == OK for f in findings) else 1
+
+
+def findings_to_json(findings: list[Finding]) -> list[dict]:
+    """The findings as plain data, for `doctor --json`."""
+    return [asdict(f) for f in findings]
+
+
+def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | None = None,
+             python: str | None = None) -> list[Finding]:
+    """Run every check on the project at ``root``.
+
+    Args:
+        home: the user's home (default ``Path.home()``); user-scope settings are read from it.
+        env: the environment the CLIs would see (default ``os.environ``).
+        python: the interpreter hooks run with (default: the manifest's, else ``python3``).
+    """
+    env = dict(os.environ if env is None else env)
+    home = Path(home) if home is not None else Path.home()
+    scopes = load_scopes(root, home, env)
+    manifest, found = _manifest(root)
+    findings = found + check_parse(scopes)
+    if manifest is not None:
+        findings += check_registrations(root, manifest, scopes)
+        findings += check_orphans(root, manifest, scopes)
+    findings += check_lookalikes(scopes)
+    findings += check_scripts(root, scopes)
+    if manifest is not None:
+        findings += check_startup(root, manifest)
+        findings += check_external(root, manifest, env)
+        findings += check_resident(root, manifest)
+    findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
+    findings += check_shim(python or getattr(manifest, "python", None) or "python3", env)
+    findings += check_schema(scopes)
+    findings += check_trust(root, home, scopes, env)
+    findings += check_hooks_enabled(scopes)
+    findings += check_dead_keys(scopes)
+    findings += check_duplicates(scopes)
+    findings += check_commands(scopes)
+    return findings
+
+
+# ------------------------------------------------------------------------------ loading
+
+def load_scopes(root: Path, home: Path, env: Mapping[str, str]) -> list[Scope]:
+    """Every settings file of every CLI that can hold hooks for this project, parsed where it
+    exists (each CLI's module names them: project, local and user files)."""
+    scopes = [Scope(label, agent.platform, path, project)
+              for agent in all_setups() for label, path, project in agent.scopes(root, home, env)]
+    for scope in scopes:
+        try:
+            text, data = load_settings(scope.path, scope.platform, scope.label)
+        except HookwrapError as error:
+            scope.error = str(error)
+        else:
+            scope.data = data if text is not None else None
+    return scopes
+
+
+def _manifest(root: Path):
+    from ..generator.project import load_manifest
+
+    try:
+        return load_manifest(root), []
+    except HookwrapError as error:
+        return None, [Finding("manifest", FAIL, str(error), error.hint or "run `hookwrap init`")]
+
+
+def _owned(scopes: list[Scope], *, project_only: bool = False):
+    for scope in scopes:
+        if scope.data is not None and (scope.project or not project_only):
+            for entry in owned_entries(scope.data, scope.platform.value):
+                yield scope, entry
+
+
+def _ok(check: str, message: str) -> list[Finding]:
+    return [Finding(check, OK, message)]
+
+
+# ------------------------------------------------------------------------------- checks
+
+def check_resident(root: Path, manifest) -> list[Finding]:
+    """A CLI posts resident hooks to `hookwrap serve`: is it up, and serving this project?"""
+    from ..generator.project import _port
+    from ..generator.resident import UP, resident_hooks, server_state
+
+    names = resident_hooks(manifest)
+    if not names:
+        return []
+    port = _port(manifest)
+    state = server_state(root, port)
+    hooks = ", ".join(names)
+    if state.state == UP:
+        return _ok("resident-server", f"{state.detail}; it answers {hooks}")
+    return [Finding("resident-server", FAIL,
+                    f"{state.detail}: the resident hooks ({hooks}) fail on every call; a "
+                    "fail-closed one (guard) blocks every call it matches, the others are "
+                    "skipped with an error",
+                    "run `hookwrap serve` (keep it running: `hookwrap serve --print-service "
+                    "systemd` or `launchd`), or drop resident = true and run `hookwrap sync`")]
+
+
+def check_parse(scopes: list[Scope]) -> list[Finding]:
+    """Every settings file that exists parses (Claude: JSON; Gemini: JSON with comments)."""
+    bad = [Finding("settings-parse", FAIL, s.error, f"fix {s.label} by hand, then {SYNC}")
+           for s in scopes if s.error]
+    return bad or _ok("settings-parse", "every settings file parses")
+
+
+def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
+    """Each manifest hook is present and current on each platform it should be on."""
+    from ..generator.inventory import CURRENT, MISSING, dropped_status, registration_status
+    from ..generator.project import _port, _python, spec_registrations
+
+    out: list[Finding] = []
+    project = {s.platform: s for s in scopes if s.project}
+    for spec in manifest.hooks:
+        try:
+            wanted, _ = spec_registrations(spec, _python(manifest), _port(manifest))
+        except HookwrapError as error:
+            out.append(Finding("registration", FAIL, f"hookwrap.toml: hooks.{spec.name}: {error}",
+                               error.hint or "fix the entry in hookwrap.toml"))
+            continue
+        for reg in wanted:
+            scope = project[reg.platform]
+            if scope.error:
+                continue
+            # The same comparison as `list` and `sync`, so the three never disagree.
+            status = registration_status(reg, owned_entries(scope.data or {}, reg.platform.value))
+            if status == MISSING:
+                out.append(Finding("registration", FAIL, f"{reg.name} is missing from {scope.label} "
+                                   "(removed by hand, or dropped when the CLI rewrote the file)", SYNC))
+            elif status != CURRENT:
+                out.append(Finding("registration", FAIL, f"{reg.name} in {scope.label} differs from "
+                                   "what hookwrap.toml asks for", SYNC))
+            elif dropped_status(reg, scope.data or {}):
+                # The same judgement as `hookwrap test` and `hookwrap list`.
+                out.append(Finding("registration", FAIL, f"{reg.name} in {scope.label} is dropped: "
+                                   f"{setup_of(reg.platform).label} skips every {reg.event} hook of "
+                                   "the file because of an invalid entry there",
+                                   "fix the entry the schema check names, then run `hookwrap test "
+                                   f"{reg.name}`"))
+        for scope, entry in _owned(scopes, project_only=True):
+            if entry.name == spec.name and scope.platform not in spec.platforms:
+                out.append(Finding("registration", FAIL, f"{spec.name} is registered in {scope.label} "
+                                   f"but hookwrap.toml does not list {scope.platform.value}", SYNC))
+    return out or _ok("registration", "every hook is registered and current")
+
+
+def check_orphans(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
+    """No hookwrap entry or script without a manifest hook."""
+    known = {spec.name for spec in manifest.hooks}
+    out = [Finding("orphans", FAIL, f"{scope.label}: {entry.name} is registered but not in hookwrap.toml",
+                   SYNC if scope.project else f"remove it from {scope.label}")
+           for scope, entry in _owned(scopes) if entry.name not in known]
+    hooks_dir = root / ".hookwrap" / "hooks"
+    for script in sorted(hooks_dir.glob("*.py")) if hooks_dir.is_dir() else ():
+        if script.stem not in known:
+            out.append(Finding("orphans", WARN, f"{script_path(script.stem)} belongs to no hook in "
+                               "hookwrap.toml", f"delete it, or `hookwrap add` a hook named {script.stem}"))
+    return out or _ok("orphans", "no orphaned entries or scripts")
+
+
+def check_lookalikes(scopes: list[Scope]) -> list[Finding]:
+    """Entries that run a hookwrap script in a form hookwrap did not write: never changed by
+    `sync`, so a hand edit there is not repaired either."""
+    out = [Finding("lookalikes", WARN, f"{scope.label}: {found}",
+                   "remove it if it duplicates a hook of hookwrap.toml; `hookwrap sync` writes "
+                   "hookwrap's own entries")
+           for scope in scopes if scope.data for found in lookalikes(scope.data, scope.platform)]
+    return out or _ok("lookalikes", "no entry imitates hookwrap's commands")
+
+
+def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
+    """Every script a hookwrap entry runs exists (a missing one exits 2 or 127: both can block)."""
+    out = [Finding("scripts", FAIL, f"{scope.label}: {entry.name} runs {script_path(entry.name)}, "
+                   "which does not exist", f"{SYNC} (it restores missing scripts), or remove the hook")
+           for scope, entry in _owned(scopes) if not (root / script_path(entry.name)).is_file()]
+    return out or _ok("scripts", "every registered script exists")
+
+
+def check_external(root: Path, manifest, env: Mapping[str, str]) -> list[Finding]:
+    """An external hook's command must start: its program exists and may run."""
+    from ..generator.adopt import command_problem
+
+    external = [spec for spec in manifest.hooks if "speaks" in spec.options]
+    out = []
+    for spec in external:
+        problem = command_problem(root, str(spec.options["command"]), str(spec.options["speaks"]),
+                                  env.get("PATH"))
+        if problem:
+            out.append(Finding("external", FAIL, f"hookwrap.toml: hooks.{spec.name}.command: "
+                               f"{problem}", "fix the command in hookwrap.toml, then run "
+                               f"`hookwrap test {spec.name}`"))
+    return out or (_ok("external", f"{len(external)} external hook command(s) found")
+                   if external else [])
+
+
+def check_python(python: str, env: Mapping[str, str]) -> list[Finding]:
+    """The interpreter the registered commands name is on PATH and new enough for the runtime."""
+    from ..generator.startup import FLOOR, check_interpreter
+
+    floor = f"{FLOOR[0]}.{FLOOR[1]}"
+    fix = f"install Python {floor}+ as python3, or set `python` in hookwrap.toml, then {SYNC}"
+    error, version = check_interpreter(python, env)
+    if error:
+        return [Finding("python", FAIL, error, fix)]
+    return _ok("python", f"{python} is Python {version}")
+
+
+def check_shim(python: str, env: Mapping[str, str]) -> list[Finding]:
+    """The interpreter is not a version manager's shim, which every hook call pays for."""
+    from ..generator.registrations import python_words
+    from .shims import find_shim, measure
+
+    try:
+        word = python_words(python)[0]
+    except HookwrapError:
+        return []  # check_python reports a bad `python`
+    found = find_shim(word, env)
+    if found is None:
+        return _ok("python-shim", f"{word} is an interpreter, not a version manager's shim")
+    shim = measure(found, env)
+    if not shim.target:
+        return [Finding("python-shim", WARN, f"{word} is {shim.manager}'s shim {shim.path}: every hook "
+                        "call runs it before the interpreter", shim.advice())]
+    if shim.shim_cpu_ms or shim.target_cpu_ms:  # CPU: steadier than wall time on a busy machine
+        cost = f"about {shim.shim_cpu_ms - shim.target_cpu_ms:.0f} ms of CPU"
+        times = (f"{shim.shim_cpu_ms:.0f} ms CPU through the shim, {shim.target_cpu_ms:.0f} ms as "
+                 f"{shim.target}; wall {shim.shim_ms:.0f} vs {shim.target_ms:.0f} ms")
+    else:
+        cost = f"about {shim.cost_ms:.0f} ms"
+        times = f"{shim.shim_ms:.0f} ms through the shim, {shim.target_ms:.0f} ms as {shim.target}"
+    return [Finding("python-shim", WARN,
+                    f"{word} is {shim.manager}'s shim {shim.path}: every hook call pays {cost} for it "
+                    f"(`{word} -c pass` takes {times}; medians of 5)", shim.advice())]
+
+
+def check_startup(root: Path, manifest) -> list[Finding]:
+    """Each hook can start: its script compiles for Python 3.9 and the runtime is in the repo."""
+    from ..generator.startup import missing_runtime, script_errors
+    from ..generator.vendor import LAUNCHER, LAUNCHER_MODULE, RUNTIME_DIR, RUNTIME_MODULES
+
+    out = [Finding("startup", FAIL, problem, "fix the script, then run `hookwrap test NAME`")
+           for problem in script_errors(root, [spec.name for spec in manifest.hooks])]
+    missing = missing_runtime(root, RUNTIME_DIR, RUNTIME_MODULES)
+    missing[:0] = [path for path in (LAUNCHER, LAUNCHER_MODULE) if not (root / path).is_file()]
+    if missing and manifest.hooks:
+        out.append(Finding("startup", FAIL, f"the runtime is missing ({', '.join(missing[:3])}"
+                           f"{', ...' if len(missing) > 3 else ''}): no hook can start", SYNC))
+    return out or _ok("startup", "every hook script compiles and the runtime is in place")
+
+
+def _schema_overlap(problem: Problem, platform: Platform) -> bool:
+    # Reported by their own checks below, with a better fix.
+    return problem.path in setup_of(platform).doctor_reported_paths or \
+        (problem.path.endswith(".timeout") and "milliseconds" in problem.message)
+
+
+def check_schema(scopes: list[Scope]) -> list[Finding]:
+    """Every hooks entry is valid for its CLI: Claude Code drops a whole event (or file) silently."""
+    out = []
+    for scope in scopes:
+        if scope.data is None:
+            continue
+        for problem in schema.validate_settings(scope.data, scope.platform):
+            if not _schema_overlap(problem, scope.platform):
+                status = FAIL if problem.severity == ERROR else WARN
+                out.append(Finding("schema", status, f"{scope.label}: {problem}",
+                                   f"fix that key by hand, then {SYNC}"))
+    return out or _ok("schema", "every hooks entry is valid for its CLI")
+
+
+def _of(scopes: list[Scope], platform: Platform) -> list[Scope]:
+    return [s for s in scopes if s.platform == platform]
+
+
+def check_trust(root: Path, home: Path, scopes: list[Scope], env: Mapping[str, str]) -> list[Finding]:
+    """Each CLI with a trust gate trusts this folder (Gemini runs no hook at all otherwise)."""
+    return [finding for agent in all_setups()
+            for finding in agent.trust_findings(root, home, _of(scopes, agent.platform), env)]
+
+
+def check_hooks_enabled(scopes: list[Scope]) -> list[Finding]:
+    """Nothing switches hooks off (Claude's disableAllHooks, Gemini's hooksConfig, ...)."""
+    out = [finding for agent in all_setups()
+           for finding in agent.hooks_off_findings(_of(scopes, agent.platform))]
+    return out or _ok("hooks-enabled", "no setting turns hookwrap's hooks off")
+
+
+def check_dead_keys(scopes: list[Scope]) -> list[Finding]:
+    """Settings keys that older guides mention and the CLI never reads."""
+    out = [finding for agent in all_setups()
+           for finding in agent.dead_key_findings(_of(scopes, agent.platform))]
+    return out or _ok("dead-keys", "no dead settings keys")
+
+
+def _scripts_run(scopes: list[Scope]):
+    """(scope, hook name, command) of every command that runs a hookwrap script, in whatever
+    form (a look-alike fires as surely as hookwrap's own entry)."""
+    for scope in scopes:
+        for cmd in commands_from_settings(scope.platform, scope.data or {}):
+            match = OWNED_COMMAND_RE.search(cmd.command)
+            if match:
+                yield scope, match.group("name"), cmd.command
+
+
+def check_duplicates(scopes: list[Scope]) -> list[Finding]:
+    """A hookwrap hook in a second scope of the same CLI fires twice (when its command differs)."""
+    out = []
+    for platform in Platform:
+        seen: dict[str, tuple[Scope, str]] = {}
+        for scope, name, command in _scripts_run([s for s in scopes if s.platform == platform]):
+            first = seen.setdefault(name, (scope, command))
+            if first[0] is scope:
+                continue
+            twice = first[1] != command
+            out.append(Finding("duplicates", FAIL if twice else WARN,
+                               f"{name} is in both {first[0].label} and {scope.label}"
+                               + (" with different commands: it fires twice" if twice else
+                                  " (the CLI runs it once)"), f"remove it from {scope.label}"))
+    return out or _ok("duplicates", "no hook is registered in two scopes")
+
+
+def check_commands(scopes: list[Scope]) -> list[Finding]:
+    """Command strings that break: relative paths, Gemini's quoting, matchers, timeout units."""
+    out = []
+    for scope in scopes:
+        for cmd in commands_from_settings(scope.platform, scope.data or {}):
+            out += _command_findings(scope, cmd)
+    return out or _ok("commands", "every command, matcher and timeout looks right")
+
+
+def _command_findings(scope: Scope, cmd) -> list[Finding]:
+    where = f"{scope.label}: {cmd.event} {cmd.command!r}"
+    out = []
+    relative = _relative_script(cmd.command)
+    if relative:
+        out.append(Finding("commands", FAIL, f"{where} runs {relative} relative to the working "
+                           "directory, which is not always the project root",
+                           f"start the path with \"$CLAUDE_PROJECT_DIR\" (Claude) or "
+                           f"\"${{GEMINI_PROJECT_DIR}}\" (Gemini), or {SYNC}"))
+    return out + setup_of(scope.platform).command_findings(scope, cmd)
+
+
+def _relative_script(command: str) -> str | None:
+    """A script path in ``command`` that does not start at a variable or the root."""
+    for match in _RELATIVE_SCRIPT.finditer(command):
+        path = match.group(1)
+        start = match.start(1)
+        before = command[:start].rstrip("\"'")
+        if not before.endswith(("}", "/")) and not any(before.endswith(v) for v in _PROJECT_VARS):
+            return path
+    return None

@@ -1,0 +1,317 @@
+"""The core of `hookwrap test NAME`: run a hook's registered commands as each CLI would.
+
+For each platform the hook is registered on, the exact command from that settings file runs
+through ``hookwrap.checks.host`` with a realistic payload (a built-in sample, a ``--tool``/``--input``
+call, or a payload file), and its result is read by that CLI's rules. Returns data; never prints.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..generator.clis import all_setups, setup_of
+from ..generator.clis.kit import HookCommand, RunResult, Verdict, number_or_none
+from ..generator.errors import ProjectError, UsageError
+from ..generator.hookentry import check_event
+from ..generator.settings import OWNED_COMMAND_RE, project_settings
+from ..names import Platform
+from . import host
+from .samples import sample_payload, sample_tools
+from .schema import dropping_errors
+
+
+@dataclass
+class PlatformTest:
+    """One platform's run of the hook: what was sent, what happened, what the CLI will do."""
+
+    platform: str
+    event: str
+    command: str
+    summary: str
+    clean: bool
+    ran: bool = True
+    matcher: str | None = None
+    timeout_s: float | None = None
+    payload: dict = field(default_factory=dict)
+    result: RunResult | None = None
+    verdict: Verdict | None = None
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["result"] = asdict(self.result) if self.result else None
+        data["verdict"] = asdict(self.verdict) if self.verdict else None
+        return data
+
+
+@dataclass
+class HookTestReport:
+    """Every platform's test of one hook. ``ok``: every command ran cleanly."""
+
+    name: str
+    tests: list[PlatformTest]
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.tests) and all(t.clean for t in self.tests)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "ok": self.ok, "tests": [t.to_dict() for t in self.tests]}
+
+
+HOOK_ERROR_HEADER = "Hook Script Error"  # the first line of protocol.format_hook_error's reason
+
+
+def describe(verdict: Verdict) -> str:
+    """What the CLI will do, in one line ("blocked: <reason>", "allowed", ...)."""
+    text = {
+        "blocked": f"blocked: {verdict.reason}",
+        "kept_working": f"agent kept working: {verdict.reason}",
+        "stopped": f"agent stopped: {verdict.stop_reason or verdict.reason}",
+        "ask": f"asks the user: {verdict.reason}".rstrip(": "),
+        "deferred": "deferred to the calling program",
+        "context": f"context added to the model: {verdict.context}",
+    }.get(verdict.outcome, "allowed")
+    if verdict.outcome not in ("context", "blocked") and verdict.context:
+        text += f"; context added to the model: {verdict.context}"
+    if verdict.updated_input is not None and verdict.outcome != "blocked":
+        text += f"; tool input rewritten to {json.dumps(verdict.updated_input)}"
+    return text
+
+
+def owned_name(command: str) -> str | None:
+    """The hook name when ``command`` runs a hookwrap script, or None.
+
+    Any command that runs ``.hookwrap/hooks/<name>.py`` counts here, not only the exact form
+    hookwrap writes: `test` shows what the CLI would run, and a hand-edited command (broken
+    quoting, a wrapper) is exactly what it must show. Writing and removing own the exact form.
+    """
+    match = OWNED_COMMAND_RE.search(command)
+    return match.group("name") if match else None
+
+
+def read_settings(root: Path, platform: Platform) -> dict | None:
+    """A project settings file, parsed (JSONC for Gemini); None when it does not exist."""
+    text, data = project_settings(root, platform)
+    return None if text is None else data
+
+
+def run_hook_test(
+    root: Path,
+    name: str,
+    *,
+    platform: str = "all",
+    payload_file: Path | None = None,
+    tool: str | None = None,
+    tool_input: str | dict | None = None,
+    event: str | None = None,
+    env: Mapping[str, str] | None = None,
+    on_run: Callable[[str, str], None] | None = None,
+) -> HookTestReport:
+    """Run hook ``name``'s registered commands on each selected platform.
+
+    Args:
+        platform: "claude", "gemini" or "all" (every platform the hook is registered on).
+        payload_file: a JSON object sent as-is instead of a built-in sample.
+        tool: a normalized tool name (``shell``), translated per platform.
+        tool_input: the tool call's input, a JSON object (text or dict).
+        event: a normalized event, to pick one when the hook is registered under several.
+        on_run: called with (platform, command) just before a command runs: the hook runs
+            for real, with whatever its script does (stop_gate runs its check).
+
+    Raises:
+        UsageError: bad option values. ProjectError: the hook is registered nowhere.
+    """
+    platforms = _platforms(platform)
+    given = _load_payload(payload_file) if payload_file else None
+    args = _ToolArgs(_normalize_tool(tool), _parse_input(tool_input))
+    tests: list[PlatformTest] = []
+    for plat in platforms:
+        commands = _registered(root, plat, name, event)
+        if not commands and platform == "all":
+            continue
+        if not commands:
+            rel = setup_of(plat).settings_file
+            tests.append(PlatformTest(plat.value, "", "", f"not registered in {rel}",
+                                      False, ran=False, problems=[f"{name} is not in {rel}"]))
+        for cmd in commands:
+            tests.append(_test_one(root, plat, cmd, given, args, env, on_run))
+    if not tests:
+        raise ProjectError(f"{name} is not registered in any settings file",
+                           hint="run `hookwrap sync`, or check the name with `hookwrap list`")
+    return HookTestReport(name, tests)
+
+
+@dataclass(frozen=True)
+class _ToolArgs:
+    tool: str | None
+    tool_input: dict | None
+
+
+def _platforms(value: str) -> list[Platform]:
+    if value == "all":
+        return list(Platform)
+    try:
+        return [Platform(value)]
+    except ValueError:
+        names = ", ".join(p.value for p in Platform)
+        raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all") from None
+
+
+def _load_payload(path: Path) -> dict:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UsageError(f"{path}: not a readable JSON file ({error})") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: the payload must be a JSON object")
+    return data
+
+
+def _parse_input(value: str | dict | None) -> dict | None:
+    if value is None or isinstance(value, dict):
+        return value
+    try:
+        data = json.loads(value)
+    except ValueError as error:
+        raise UsageError(f"--input is not JSON: {error}",
+                         hint="e.g. --input '{\"command\": \"ls\"}'") from None
+    if not isinstance(data, dict):
+        raise UsageError("--input must be a JSON object")
+    return data
+
+
+def _normalize_tool(tool: str | None) -> str | None:
+    """Accept a normalized name, or any platform's own name for it (``Bash`` -> ``shell``)."""
+    if tool is None:
+        return None
+    for agent in all_setups():
+        if tool in agent.tools:
+            return agent.tools[tool]
+    return tool
+
+
+def _registered(root: Path, platform: Platform, name: str, event: str | None) -> list[HookCommand]:
+    data = read_settings(root, platform)
+    commands = host.commands_from_settings(platform.value, data or {})
+    mine = [c for c in commands if owned_name(c.command) == name]
+    mine += _resident_entries(platform, data or {}, name)
+    if event is not None:
+        wanted = setup_of(platform).event_names().get(check_event(None, event))
+        mine = [c for c in mine if c.event == wanted]
+    return mine
+
+
+def _resident_entries(platform: Platform, data: Mapping, name: str) -> list[HookCommand]:
+    """A resident hook's ``type: "http"`` entries, as HookCommands whose command is the URL."""
+    from ..generator.settings import owned_entries
+
+    found = []
+    for entry in owned_entries(data, platform.value):
+        handler = entry.handler
+        if entry.name == name and handler.get("type") == "http":
+            matcher = entry.matcher if isinstance(entry.matcher, str) else None
+            found.append(HookCommand(platform.value, entry.event, handler["url"],
+                                          number_or_none(handler.get("timeout")), matcher,
+                                          on_failure=handler.get("onFailure")))
+    return found
+
+
+def _post(cmd: HookCommand, payload: dict) -> RunResult:
+    """POST the payload to the resident server as the CLI would; the answer as a RunResult
+    (HTTP 200 = exit 0; another status = a failure; no server = could not start)."""
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    from ..generator.resident import post
+
+    parts = urlsplit(cmd.command)
+    start = time.monotonic()
+    timeout = host.effective_timeout(cmd)
+    try:
+        status, body = post(parts.port or 80, parts.path, json.dumps(payload).encode(),
+                            timeout=timeout)
+    except (socket.timeout, TimeoutError):
+        return RunResult(None, "", "", int(timeout * 1000), timed_out=True)
+    except OSError as error:
+        return RunResult(None, "", "", 0, spawn_error=f"{cmd.command}: {error}; is "
+                              "`hookwrap serve` running?")
+    ms = int((time.monotonic() - start) * 1000)
+    if status // 100 != 2:
+        return RunResult(1, "", f"HTTP {status} from {cmd.command}: {body}", ms)
+    return RunResult(0, body, "", ms)
+
+
+def _pick_tool(platform: Platform, cmd: HookCommand) -> str | None:
+    """A tool the hook's matcher selects: the sample's tools first, then every known name."""
+    candidates = sample_tools(platform, cmd.event) + list(setup_of(platform).tools)
+    for name in candidates:
+        if host.matcher_matches(platform.value, cmd.event, cmd.matcher, name):
+            return name
+    return None
+
+
+def _payload(root: Path, platform: Platform, cmd: HookCommand, given: dict | None,
+             args: _ToolArgs) -> dict:
+    if given is not None:
+        return {"hook_event_name": cmd.event, **given}
+    tool = None
+    if host.is_tool_event(platform.value, cmd.event):
+        tool = setup_of(platform).platform_tool_names(args.tool)[0] if args.tool else _pick_tool(platform, cmd)
+    return sample_payload(platform, cmd.event, project_dir=root, tool=tool, tool_input=args.tool_input)
+
+
+def _dropped_by(root: Path, platform: Platform, event: str) -> list[str]:
+    """Errors that make the CLI drop every hook of ``event`` in the project file (Claude Code
+    does; most CLIs skip an invalid entry on its own and run the others)."""
+    data = read_settings(root, platform) or {}
+    return [str(problem) for problem in dropping_errors(data, platform, event)]
+
+
+def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | None,
+              args: _ToolArgs, env: Mapping[str, str] | None,
+              on_run: Callable[[str, str], None] | None = None) -> PlatformTest:
+    payload = _payload(root, platform, cmd, given, args)
+    base = PlatformTest(platform.value, cmd.event, cmd.command, "", True, matcher=cmd.matcher,
+                        timeout_s=host.effective_timeout(cmd), payload=payload)
+    dropped = _dropped_by(root, platform, cmd.event)
+    if dropped:
+        base.ran, base.clean = False, False
+        base.summary = (f"not run: {setup_of(platform).label} drops every {cmd.event} hook of "
+                        f"{setup_of(platform).settings_file} ({dropped[0]})")
+        base.problems.extend(dropped)
+        return base
+    target = host.match_target(platform.value, cmd.event, payload)
+    if not host.matcher_matches(platform.value, cmd.event, cmd.matcher, target):
+        base.ran, base.clean = False, False
+        base.summary = f"not run: matcher {cmd.matcher!r} does not select {target!r}"
+        base.problems.append(base.summary + " (pick another call with --tool)")
+        return base
+    resident = cmd.command.startswith("http://")
+    if not resident and setup_of(platform).owned_name(cmd.command) is None:
+        base.notes.append("this command is not one hookwrap wrote (a look-alike of its entry); "
+                          "it ran as the CLI would run it, and `hookwrap sync` leaves it alone")
+    if on_run is not None:
+        on_run(platform.value, cmd.command)
+    result = _post(cmd, payload) if resident else host.run_command(cmd, payload, project_dir=root,
+                                                                    env=env)
+    verdict = host.interpret(platform.value, cmd.event, result, cmd.on_failure)
+    base.result, base.verdict, base.clean = result, verdict, verdict.clean
+    base.summary = describe(verdict)
+    base.problems.extend(verdict.problems)
+    base.notes.extend(verdict.notes)
+    if verdict.reason.startswith(HOOK_ERROR_HEADER):
+        # The runtime turned an exception into a block: the protocol held, the hook did not.
+        base.clean = False
+        base.problems.append("the hook raised an exception; the runtime reported it as a block "
+                             "(the traceback is in the reason; run with -v to see it whole)")
+    return base

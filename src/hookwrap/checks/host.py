@@ -1,0 +1,145 @@
+"""Run hook commands the way an agent CLI runs them: hookwrap's own hook host.
+
+``hookwrap test`` uses it to see what a real CLI would do with a hook, without the CLI. The
+steps are generic; every rule that differs between CLIs (matchers, environment, stdin, timeouts,
+reading the result) is asked of the CLI's module (``clis/<platform>.py``):
+
+* ``commands_from_settings``: the command handlers of a parsed settings file;
+* ``matcher_matches`` / ``match_target``: whether a handler fires for a payload;
+* ``run_command``: one command: a JSON object on stdin then EOF, ``bash -c``, the project dir
+  as cwd, the CLI's environment and timeout (HOOK-061);
+* ``interpret``: a finished run read by the CLI's rules (verdicts.py).
+
+``hookwrap.checks.testing`` builds a whole event (selection, order, aggregation) on top of these.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..generator.clis import setup_of
+from ..generator.clis.kit import HookCommand, RunResult, Verdict
+from ..names import Platform
+from .verdicts import interpret
+
+__all__ = ["HookCommand", "RunResult", "Verdict", "commands_from_settings", "effective_timeout",
+           "hook_env", "interpret", "is_tool_event", "match_target",
+           "matcher_matches", "run_command"]
+
+
+def match_target(platform: Platform | str, event: str, payload: Mapping) -> str | None:
+    """The payload value an event's matcher is tested against, or None when it has none."""
+    return setup_of(platform).match_target(event, payload)
+
+
+def is_tool_event(platform: Platform | str, event: str) -> bool:
+    """True when the event's matcher selects tool names."""
+    return setup_of(platform).is_tool_event(event)
+
+
+def matcher_matches(platform: Platform | str, event: str, matcher: str | None,
+                    target: str | None) -> bool:
+    """Does ``matcher`` select a call whose match target is ``target``, on this CLI?"""
+    return setup_of(platform).matcher_matches(event, matcher, target)
+
+
+def hook_env(platform: Platform | str, payload: Mapping, *, project_dir: str | Path,
+             base: Mapping[str, str] | None = None,
+             extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment the CLI gives a hook: its own environment plus its hook variables."""
+    env = dict(os.environ if base is None else base)
+    env = setup_of(platform).hook_env(payload, str(project_dir), env)
+    env.update(extra or {})
+    return env
+
+
+def effective_timeout(cmd: HookCommand) -> float:
+    """Seconds the CLI waits for ``cmd`` before it kills it."""
+    return setup_of(cmd.platform).effective_timeout(cmd)
+
+
+def run_command(cmd: HookCommand, payload: Mapping, *, project_dir: str | Path,
+                env: Mapping[str, str] | None = None) -> RunResult:
+    """Run one hook command as its CLI would and capture everything it did (HOOK-061, 069)."""
+    agent = setup_of(cmd.platform)
+    full_env = hook_env(cmd.platform, payload, project_dir=project_dir, base=env, extra=cmd.env)
+    text = agent.expand_command(cmd.command, full_env)
+    env_file = None
+    if agent.env_file_event(cmd.event):
+        fd, env_file = tempfile.mkstemp(prefix="hookwrap-env-", suffix=".sh")
+        os.close(fd)
+        full_env["CLAUDE_ENV_FILE"] = env_file
+    try:
+        return _spawn(["bash", "-c", text], agent.stdin_bytes(payload), str(project_dir),
+                      full_env, agent.effective_timeout(cmd))
+    finally:
+        if env_file:
+            Path(env_file).unlink(missing_ok=True)
+
+
+# The longest wait a CLI's timer holds (Node: 2**31-1 ms); a hand-edited settings file may say
+# more, which would overflow the wait here.
+MAX_WAIT_S = (2**31 - 1) / 1000
+
+
+def _spawn(argv: list[str], data: bytes, cwd: str, env: dict[str, str], timeout: float) -> RunResult:
+    timeout = MAX_WAIT_S if math.isnan(timeout) else min(timeout, MAX_WAIT_S)
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+    except OSError as exc:
+        return RunResult(None, "", "", 0, spawn_error=str(exc))
+    timed_out = False
+    try:
+        out, err = proc.communicate(data, timeout=max(timeout, 0.001))
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc)  # the whole group, so no grandchild holds the pipes open
+        out, err = proc.communicate()
+    ms = int((time.monotonic() - start) * 1000)
+    code = proc.returncode
+    if timed_out or code < 0:
+        return RunResult(None, _text(out), _text(err), ms, timed_out, None if timed_out else -code)
+    return RunResult(code, _text(out), _text(err), ms)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+            proc.wait(timeout=2)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def commands_from_settings(platform: Platform | str, settings: Mapping) -> list[HookCommand]:
+    """Every ``type: command`` handler of a parsed settings file, in file order.
+
+    Shapes the CLI would skip (a non-list event, a group without a ``hooks`` list) are skipped.
+    """
+    agent = setup_of(platform)
+    commands = []
+    hooks = settings.get("hooks")
+    for event, groups in (hooks.items() if isinstance(hooks, Mapping) else ()):
+        for group in groups if isinstance(groups, list) else ():
+            handlers = group.get("hooks") if isinstance(group, Mapping) else None
+            for handler in handlers if isinstance(handlers, list) else ():
+                if isinstance(handler, Mapping) and handler.get("type") == "command" \
+                        and isinstance(handler.get("command"), str) and handler["command"]:
+                    commands.append(agent.read_command(event, group, handler))
+    return commands

@@ -1,0 +1,1 @@
+"""The hookwrap command's face: typer options in, one core call, printed results out."""

@@ -1,0 +1,429 @@
+"""The `hookwrap` command: parses options, calls one core function, prints, returns an exit code."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .. import __version__
+from ..generator.errors import HookwrapError, UsageError
+from ..names import Platform
+
+EXIT_OK, EXIT_USER, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPT = 0, 1, 2, 3, 130
+
+# Values of --platform: every platform, then "all".
+# (mypy's enum plugin reads only literal member names; typer reads the members at run time.)
+PlatformName = Enum("PlatformName", {p.value: p.value for p in Platform},  # type: ignore[misc]
+                    type=str)
+PlatformChoice = Enum("PlatformChoice", {**{p.value: p.value for p in Platform}, "all": "all"},  # type: ignore[misc]
+                      type=str)
+
+app = typer.Typer(
+    name="hookwrap",
+    help="Write an AI-agent hook once in Python; run it on Claude Code, Gemini CLI and Codex CLI."
+         "\n\nhookwrap.toml is the source of truth: `add`, `remove` and `sync` keep each CLI's "
+         "settings file (.claude/settings.json, .gemini/settings.json, .codex/hooks.json) in "
+         "step with it.",
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class _State:
+    directory: Path = Path(".")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"hookwrap {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    directory: Path = typer.Option(Path("."), "-C", "--directory", metavar="DIR",
+                                   help="Run as if started in DIR."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    _State.directory = directory
+
+
+def _cwd() -> Path:
+    return _State.directory.resolve()
+
+
+def _root_dir() -> Path:
+    from ..generator.project import find_root
+
+    return find_root(_cwd())
+
+
+def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
+    prefix = "would " if (dry_run or check) else ""
+    for warning in plan.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    for problem in plan.problems:
+        typer.echo(f"problem: {problem}", err=True)
+    if plan.problems:
+        typer.echo("hint: sync cannot fix these by itself: fix them by hand; "
+                   "`hookwrap doctor` lists them with a fix each", err=True)
+    for change in plan.pending:
+        detail = f": {'; '.join(change.detail)}" if change.detail else ""
+        typer.echo(f"{prefix}{change.action:<7} {change.rel}{detail}")
+    for note in plan.notes:
+        typer.echo(f"note: {note}")
+    if not plan.pending and plan.problems:
+        typer.echo("nothing of hookwrap's to change, but the problems above need fixing")
+    elif not plan.pending:
+        typer.echo("nothing to change: everything matches hookwrap.toml")
+
+
+def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False) -> None:
+    """The one way a command that writes runs: plan, then apply under the project lock, or
+    only print (``dry_run``), or fail on drift (``check``); neither takes the lock (the lock
+    file is a write too)."""
+    from ..generator.fsutil import project_lock
+
+    if dry_run or check:
+        plan = build()
+        _print_plan(plan, dry_run=dry_run, check=check)
+        if check and plan.pending:
+            typer.echo("hint: run `hookwrap sync` to fix", err=True)
+        if check and (plan.pending or plan.problems):
+            raise typer.Exit(EXIT_USER)
+        return
+    with project_lock(root):
+        plan = build()
+        plan.apply()
+    _print_plan(plan)
+
+
+def _platform_names(values: Optional[list[PlatformChoice]]) -> list[str]:
+    return [v.value for v in values or []]
+
+
+@app.command()
+def init(
+    platform: Optional[list[PlatformChoice]] = typer.Option(
+        None, "--platform", "-p", help="A CLI this repo uses (repeat for several); written to "
+        "hookwrap.toml's platforms. Default: the CLIs whose folders the repo has, else claude "
+        "and gemini."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
+    """Set up hookwrap here: hookwrap.toml and the runtime under .hookwrap/ (safe to re-run)."""
+    from ..generator.project import init_plan, parse_platforms
+
+    root = _cwd()
+    names = _platform_names(platform)
+    # `--platform all` is every CLI hookwrap supports (for `add`, all = the manifest's platforms).
+    chosen = parse_platforms(names, default=tuple(Platform)) if names else None
+    _execute(root, lambda: init_plan(root, chosen), dry_run=dry_run)
+
+
+@app.command()
+def add(
+    event: str = typer.Argument(..., help="Normalized event: before_tool, after_tool, before_prompt, "
+                                          "after_agent, session_start, session_end, ..."),
+    name: str = typer.Argument(..., help="Hook name; a template's name (guard, context, audit, "
+                                         "stop_gate, format) picks that template."),
+    template: Optional[str] = typer.Option(None, "--template", "-t", help="Template to render (default: NAME if it is one, else the event's skeleton)."),
+    matcher: Optional[str] = typer.Option(None, "--matcher", "-m", help="Normalized tool names joined by |, e.g. shell|write_file; or a lifecycle value such as startup."),
+    platform: Optional[list[PlatformChoice]] = typer.Option(
+        None, "--platform", "-p", help="Where to register it (repeat for several; default: "
+        "hookwrap.toml's platforms)."),
+    timeout: Optional[int] = typer.Option(None, "--timeout", help="Timeout in seconds (Gemini gets milliseconds)."),
+    command: Optional[str] = typer.Option(None, "--command", help="An external hook: this shell command (any language) instead of a rendered script; see docs/external-hooks.md."),
+    speaks: Optional[PlatformName] = typer.Option(None, "--speaks", help="The CLI whose hook protocol --command speaks (default: claude); other CLIs are bridged."),
+    fail_closed: bool = typer.Option(False, "--fail-closed", help="With --command: block when the command cannot start, times out or crashes."),
+    resident: bool = typer.Option(False, "--resident", help="Answer it from `hookwrap serve` "
+                                  "where the CLI can post to it (Claude Code); see docs/resident.md."),
+    commands: Optional[list[str]] = typer.Option(
+        None, "--commands", metavar="GLOB", help='Only shell commands matching GLOB call the hook, '
+        'e.g. "git *" (repeat for several; needs --matcher shell).'),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
+    """Render a hook script, record it in hookwrap.toml, register it with both CLIs."""
+    from ..generator.project import add_plan
+
+    root = _root_dir()
+    if command is not None:
+        from ..generator.adopt import add_external_plan
+
+        if template is not None or resident or commands:
+            raise UsageError("--template, --resident and --commands do not go together with "
+                             "--command", hint="an external hook runs its command instead of a "
+                             "template, as its own process")
+        _execute(root, lambda: add_external_plan(
+            root, event=event, name=name, command=command,
+            speaks=speaks.value if speaks else None, matcher=matcher,
+            platforms=_platform_names(platform), timeout=timeout, fail_closed=fail_closed),
+            dry_run=dry_run)
+        return
+    if speaks is not None or fail_closed:
+        raise UsageError("--speaks and --fail-closed need --command",
+                         hint="they describe an external hook's command")
+    _execute(root, lambda: add_plan(root, event=event, name=name, template=template,
+                                    matcher=matcher, platforms=_platform_names(platform),
+                                    timeout=timeout, resident=resident,
+                                    commands=tuple(commands or ())),
+             dry_run=dry_run)
+
+
+@app.command()
+def adopt(
+    source: PlatformName = typer.Option("claude", "--from", help="The CLI whose project settings file holds the hand-made hooks."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would move; write nothing."),
+) -> None:
+    """Move hooks registered by hand (.claude/settings.json) into hookwrap.toml, so they run on
+    every CLI; an entry that cannot move stays where it is and is reported."""
+    import contextlib
+
+    from ..generator.adopt import adopt_plan
+
+    root = _cwd()
+    with contextlib.suppress(HookwrapError):  # no hookwrap.toml: adopt creates one here
+        root = _root_dir()
+    _execute(root, lambda: adopt_plan(root, source.value), dry_run=dry_run)
+
+
+@app.command()
+def remove(
+    name: str = typer.Argument(..., help="The hook to remove."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
+    """Delete a hook: its script, its manifest entry, and both registrations."""
+    from ..generator.project import remove_plan
+
+    root = _root_dir()
+    _execute(root, lambda: remove_plan(root, name=name), dry_run=dry_run)
+
+
+@app.command("list")
+def list_(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Show the hooks and, per platform, whether each registration is present and current."""
+    from ..generator.inventory import format_table, list_hooks
+
+    rows = list_hooks(_root_dir())
+    typer.echo(json.dumps(rows, indent=2) if as_json else format_table(rows))
+
+
+@app.command()
+def sync(
+    check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if anything differs."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
+    """Make the runtime, the scripts and both settings files match hookwrap.toml."""
+    from ..generator.project import sync_plan
+
+    root = _root_dir()
+    _execute(root, lambda: sync_plan(root), dry_run=dry_run and not check, check=check)
+
+
+class ServiceKind(str, Enum):
+    systemd = "systemd"
+    launchd = "launchd"
+
+
+@app.command()
+def serve(
+    port: Optional[int] = typer.Option(None, "--port", help="Port on 127.0.0.1 (default: "
+                                       "hookwrap.toml's [serve] port, else 48620)."),
+    print_service: Optional[ServiceKind] = typer.Option(
+        None, "--print-service", help="Print a systemd user unit or a launchd agent that keeps "
+        "the server running, to install yourself; start nothing."),
+) -> None:
+    """Answer this repo's resident hooks on 127.0.0.1 (foreground, log on stderr; Ctrl-C stops).
+
+    Claude Code posts each resident hook's payload to it instead of starting a process per call;
+    the server runs the repo's own runtime (.hookwrap/lib) with the manifest's python.
+    """
+    from ..generator.project import _port, _python, load_manifest
+    from ..generator.resident import run_server, service_text
+
+    root = _root_dir()
+    manifest = load_manifest(root)
+    chosen = port if port is not None else _port(manifest)
+    if not 1 <= chosen <= 65535:
+        raise UsageError(f"--port {chosen} is not a TCP port", hint="use 1024 to 65535")
+    if chosen != _port(manifest):
+        typer.echo(f"warning: the registrations post to port {_port(manifest)}; set [serve] "
+                   f"port = {chosen} in hookwrap.toml and run `hookwrap sync`", err=True)
+    if print_service is not None:
+        typer.echo(service_text(print_service.value, root, chosen, _python(manifest)), nl=False)
+        return
+    raise typer.Exit(run_server(root, chosen, _python(manifest)))
+
+
+@app.command()
+def trust(
+    platform: Optional[list[PlatformChoice]] = typer.Option(
+        None, "--platform", "-p", help="Only this CLI's trust (repeat for several; default: every CLI)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+) -> None:
+    """Record this repo's trust where a CLI would otherwise skip its hooks without a word."""
+    from ..generator.project import parse_platforms
+    from ..generator.trust import apply_trust, trust_plan
+
+    names = _platform_names(platform)
+    platforms = list(parse_platforms(names, tuple(Platform))) if names else None
+    edits = trust_plan(_root_dir(), platforms)
+    if not dry_run:
+        apply_trust(edits)
+    prefix = "would " if dry_run else ""
+    for edit in edits:
+        for note in edit.notes:
+            typer.echo(f"warning: {note}", err=True)
+        for change in edit.changes:
+            typer.echo(f"{prefix if change.action != 'unchanged' else ''}{change.action:<9} "
+                       f"{edit.label}: {change.shown}  # {change.entry.what}")
+    if not any(edit.pending for edit in edits):
+        typer.echo("nothing to trust: every hookwrap hook is trusted" if edits else
+                   "nothing to trust: no CLI here skips hookwrap's hooks for want of trust")
+
+
+@app.command()
+def templates() -> None:
+    """List the templates `hookwrap add` can render."""
+    from ..generator.render import TEMPLATES
+
+    for name, info in TEMPLATES.items():
+        events = ", ".join(e.value for e in info.events) if info.events else "any event"
+        typer.echo(f"{name:<10} {info.summary} [{events}]")
+
+
+def _print_test(report, *, verbose: bool) -> None:
+    for test in report.tests:
+        typer.echo(f"{test.platform}: {test.summary}")
+        for problem in test.problems:
+            typer.echo(f"  problem: {problem}")
+        for note in test.notes:
+            typer.echo(f"  note: {note}")
+        if verbose and test.result is not None:
+            result = test.result
+            typer.echo(f"  event: {test.event}")
+            typer.echo(f"  command: {test.command}")
+            typer.echo(f"  exit code: {result.exit_code}  duration: {result.duration_ms:.0f} ms"
+                       + ("  (timed out)" if result.timed_out else ""))
+            typer.echo(f"  stdout: {result.stdout.rstrip() or '(empty)'}")
+            typer.echo(f"  stderr: {result.stderr.rstrip() or '(empty)'}")
+
+
+@app.command("test")
+def test_command(
+    name: str = typer.Argument(..., help="The hook to run."),
+    platform: PlatformChoice = typer.Option("all", "--platform", "-p", help="Which CLI's registration to run."),
+    payload: Optional[Path] = typer.Option(None, "--payload", help="A JSON file to send instead of a built-in sample.", exists=True, dir_okay=False),
+    tool: Optional[str] = typer.Option(None, "--tool", help="Normalized tool name of the call (shell, write_file, ...)."),
+    tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\'.'),
+    event: Optional[str] = typer.Option(None, "--event", help="Normalized event, when the hook has several."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show exit code, stdout, stderr and duration."),
+) -> None:
+    """Run a hook exactly as each CLI would, and say what the CLI will do with its answer.
+
+    The hook runs for real, with everything its script does: an audit hook logs the sample,
+    a stop_gate runs its check command. Each command is printed (to stderr) before it runs.
+    """
+    from ..checks.hooktest import run_hook_test
+
+    if payload is not None and (tool or tool_input):
+        raise typer.BadParameter("use --payload, or --tool/--input, not both")
+    report = run_hook_test(_root_dir(), name, platform=platform.value, payload_file=payload,
+                           tool=tool, tool_input=tool_input, event=event,
+                           on_run=lambda where, command: typer.echo(f"{where}: running {command}",
+                                                                     err=True))
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2, default=str))
+    else:
+        _print_test(report, verbose=verbose)
+    raise typer.Exit(report.exit_code)
+
+
+@app.command("doctor")
+def doctor_command(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Find what would make hooks fail silently, each with a one-line fix."""
+    from ..checks.doctor import diagnose, exit_code, findings_to_json
+    from ..generator.errors import ProjectError
+    from ..generator.project import find_root
+
+    try:
+        root = find_root(_cwd())
+    except ProjectError:
+        root = _cwd()  # doctor still checks the settings files of a project without a manifest
+    findings = diagnose(root)
+    if as_json:
+        typer.echo(json.dumps(findings_to_json(findings), indent=2))
+    else:
+        for finding in findings:
+            typer.echo(f"{finding.status:4} {finding.check}: {finding.message}")
+            if finding.status != "ok" and finding.fix:
+                typer.echo(f"     fix: {finding.fix}")
+    raise typer.Exit(exit_code(findings))
+
+
+def _print_error(error: HookwrapError) -> None:
+    typer.echo(f"error: {error.message}", err=True)
+    if error.hint:
+        typer.echo(f"hint: {error.hint}", err=True)
+
+
+def _click_exceptions():
+    """The exceptions module of the click typer runs on: click's own before typer 0.26,
+    typer's bundled copy after. Asking typer's public class keeps both working."""
+    import importlib
+
+    return importlib.import_module(typer.BadParameter.__module__)
+
+
+def _printable_streams() -> None:
+    """A settings file may hold a lone surrogate (valid JSON): messages that quote it must not
+    crash the output stream, so unencodable characters are written as backslash escapes."""
+    import contextlib
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Run the CLI and map every outcome to hookwrap's exit codes (never a traceback for users)."""
+    exceptions = _click_exceptions()
+    command = typer.main.get_command(app)
+    _printable_streams()
+    try:
+        result = command.main(args=argv, prog_name="hookwrap", standalone_mode=False)
+        return result if isinstance(result, int) else EXIT_OK
+    except UsageError as error:  # a wrong argument value, as click's own BadParameter
+        _print_error(error)
+        return EXIT_USAGE
+    except HookwrapError as error:
+        _print_error(error)
+        return EXIT_USER
+    except typer.Exit as done:  # click's Exit before typer 0.26, typer's own after
+        return done.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("interrupted", err=True)
+        return EXIT_INTERRUPT
+    except exceptions.ClickException as error:
+        error.show()
+        return EXIT_USAGE if isinstance(error, exceptions.UsageError) else EXIT_USER
+    except Exception as error:  # a bug: say so plainly, with the traceback for the report
+        import traceback
+
+        traceback.print_exc()
+        typer.echo(f"internal error: {type(error).__name__}: {error}\n"
+                   "hint: please report this with the traceback above", err=True)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

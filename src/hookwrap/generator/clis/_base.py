@@ -1,0 +1,321 @@
+"""AgentSetup: the hookwrap command's half of a CLI's description (see ``_base.py``), with the
+defaults every CLI's ``<platform>_setup.py`` starts from: the settings file and registrations,
+validation (``schema.py`` holds the value checks), the host rules ``hookwrap test`` emulates,
+doctor and trust. Never copied into a project; a hook process never imports it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...clis._base import LAUNCHER, AgentCLI
+from ...names import NormalizedEvent
+from .kit import (
+    OWNED_URL_RE,
+    Finding,
+    HookCommand,
+    OwnedEntry,
+    Problem,
+    RunResult,
+    Scope,
+    TrustEdit,
+    Verdict,
+    iter_owned,
+    unknown_keys,
+)
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
+
+
+# The parts of a registered command that vary: the hook's name and the interpreter, which
+# registrations shell-quote when it holds a space (and refuse when it holds shell syntax).
+_NAME = r"(?P<name>[a-z][a-z0-9_-]{0,63})"
+_WORD = r"(?:'[^']*'|[^\s'\"`$;&|<>()\\]+)"
+_PYTHON = rf"(?P<python>{_WORD}(?: {_WORD})*)"
+_NAME_MARK, _PYTHON_MARK = "\x00", "\x01"
+
+
+class AgentSetup(AgentCLI):
+    """The defaults of the hookwrap command's half of a CLI's description."""
+
+    # --- generator: the settings file and registrations ------------------------------------
+    settings_file: str = ""                 # project-relative path of the file hookwrap edits
+    settings_comments: bool = False         # True: the file is JSONC and comments are kept
+    # True: the settings file is a file hookwrap generates whole from its registrations (OpenCode's
+    # plugin), read with parse_settings_text and written with render_settings; every byte of it is
+    # hookwrap's, so any difference from the rendering is drift.
+    settings_generated: bool = False
+    # True: the settings file is one hookwrap owns (Copilot CLI's .github/hooks/hookwrap.json),
+    # so it holds no hand-made hooks: `adopt --from` refuses it.
+    settings_owned: bool = False
+    timeout_scale: int = 1                  # manifest seconds -> the CLI's unit
+    max_timeout_s: int = 2_147_483          # Node timers fire at once past 2**31-1 ms
+    tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
+    lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
+    known_settings_events: tuple[str, ...] = ()   # every event name its settings accept
+    # Claude Code drops every hook of an event when one entry of it is invalid.
+    invalid_entry_drops_event: bool = False
+
+    def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
+        """The settings document in ``text`` (``{"hooks": {event: [groups]}}`` and the CLI's other
+        keys). Default: the file is JSON (JSONC when ``settings_comments``)."""
+        from ..jsonc import parse
+
+        return parse(text, label=label, allow_comments=self.settings_comments)
+
+    def render_settings(self, data: dict[str, Any]) -> str | None:
+        """A generated settings file's whole text for ``data``, None when it should not exist
+        (only asked when ``settings_generated``)."""
+        raise NotImplementedError
+
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
+        """The registered command that runs hook ``name`` with ``python``: through the launcher,
+        or (``launcher=False``) the older form that runs the script itself (``hook_call``)."""
+        raise NotImplementedError
+
+    def owned_name(self, command: str) -> str | None:
+        """The hook's name when ``command`` is exactly a command hookwrap writes, else None.
+
+        Only the exact forms count (the launcher's, and the older one that runs the script
+        itself): a wrapper, an echo or another project's hook that merely mentions
+        .hookwrap/hooks/<name>.py is the user's, and is never changed or removed.
+        """
+        patterns: list[re.Pattern[str]] | None = self.__dict__.get("_owned")
+        if patterns is None:
+            patterns = [self._owned_pattern(flag) for flag in (True, False)]
+            self.__dict__["_owned"] = patterns
+        for pattern in patterns:
+            match = pattern.fullmatch(command.strip())
+            if match:
+                return match.group("name")
+        return None
+
+    def owned_handler(self, handler: Any) -> str | None:
+        """The hook's name when ``handler`` runs a hookwrap hook in the exact form hookwrap
+        writes for this CLI (a command, or a resident hook's URL), else None."""
+        command = handler.get("command") if isinstance(handler, dict) else None
+        if isinstance(command, str):
+            return self.owned_name(command)
+        url = handler.get("url") if isinstance(handler, dict) and handler.get("type") == "http" \
+            else None
+        match = OWNED_URL_RE.match(url) if isinstance(url, str) else None
+        if match is None or match.group("platform") != self.platform.value:
+            return None
+        return match.group("name")
+
+    def owned_entries(self, data: Any) -> list[OwnedEntry]:
+        """Every hookwrap handler in a parsed settings file, in document order (malformed
+        parts are skipped rather than reported: validation is the place for that)."""
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        return [OwnedEntry(name, event, gi, hi, group.get("matcher"), handler)
+                for name, event, gi, hi, group, handler in iter_owned(hooks, self.owned_handler)]
+
+    def _owned_pattern(self, launcher: bool) -> re.Pattern[str]:
+        template = self.command(_NAME_MARK, _PYTHON_MARK, launcher=launcher)
+        regex, named = [], False
+        for part in re.split(f"({_NAME_MARK}|{_PYTHON_MARK})", template):
+            if part == _NAME_MARK:  # the name may appear more than once: the same each time
+                regex.append("(?P=name)" if named else _NAME)
+                named = True
+            else:
+                regex.append(_PYTHON if part == _PYTHON_MARK else re.escape(part))
+        return re.compile("".join(regex))
+
+    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
+                event: NormalizedEvent, description: str) -> dict[str, Any]:
+        """The handler object a settings file holds for one hook."""
+        raise NotImplementedError
+
+    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
+                     event: NormalizedEvent) -> dict[str, Any] | None:
+        """The handler that POSTs ``event``'s payloads to ``url`` (resident hooks), or None
+        when the CLI runs only commands there."""
+        return None
+
+    def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
+        """Handler keys that make the CLI itself skip shell calls no pattern matches ({}:
+        the CLI has no such filter, and the runtime applies the patterns)."""
+        return {}
+
+    def tool_matcher(self, names: list[str]) -> str | None:
+        """The matcher for a list of this CLI's own tool names (never empty)."""
+        body = "|".join(names)
+        return f"^{body}$" if len(names) == 1 else f"^({body})$"
+
+    def lifecycle_matcher(self, values: list[str], event: NormalizedEvent) -> str:
+        """The matcher for exact lifecycle values (``startup``), already checked as known."""
+        return "|".join(values)
+
+    # --- generator: validation (schema.py holds the value checks) --------------------------
+    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+        """Problems of one handler as it would sit under ``event``."""
+        raise NotImplementedError
+
+    # The keys a matcher group may hold, and what is wrong when its "hooks" is not a list.
+    group_keys: frozenset[str] = frozenset({"matcher", "hooks"})
+    hooks_not_a_list: str = "must be a list"
+
+    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
+        """Problems of one matcher group under ``event``: an object whose own keys pass
+        ``validate_group_keys``, whose "hooks" is a list of handlers that pass
+        ``validate_handler``, and which holds no key but ``group_keys``."""
+
+        if not isinstance(group, dict):
+            return [Problem(path, "must be an object with a \"hooks\" list")]
+        problems = self.validate_group_keys(group, event, path)
+        handlers = group.get("hooks")
+        if not isinstance(handlers, list):
+            problems.append(Problem(f"{path}.hooks", self.hooks_not_a_list))
+        else:
+            for index, handler in enumerate(handlers):
+                problems += self.validate_handler(handler, event, f"{path}.hooks[{index}]")
+        return problems + unknown_keys(group, self.group_keys, path, self.label)
+
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        """Problems of a group's own keys (its matcher, Gemini's ``sequential``) under ``event``."""
+        raise NotImplementedError
+
+    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
+        """Problems of an event key the CLI does not read; None to validate its groups."""
+        return None
+
+    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
+        """Whole-file problems beyond ``hooks`` (a broken key that voids the file...)."""
+        return []
+
+    # --- generator: the host rules `hookwrap test` emulates --------------------------------
+    empty_tool_response: dict[str, Any] = {}   # what every tool's response holds at least
+    payload_has_timestamp: bool = False         # payloads carry a "timestamp" field
+
+    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
+        """The payload value an event's matcher is tested against; None when it has none."""
+        raise NotImplementedError
+
+    def is_tool_event(self, event: str) -> bool:
+        """True when ``event``'s matcher selects tool names."""
+        raise NotImplementedError
+
+    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
+        """Whether ``matcher`` selects a call whose match target is ``target``."""
+        raise NotImplementedError
+
+    def dedup_key(self, cmd: HookCommand) -> str:
+        """Commands with the same key run once per event."""
+        return cmd.command
+
+    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
+        """Whether the selected commands run one after another."""
+        return False
+
+    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
+                 env: dict[str, str]) -> dict[str, str]:
+        """``env`` plus the variables the CLI sets for its hooks."""
+        return env
+
+    def expand_command(self, command: str, env: Mapping[str, str]) -> str:
+        """The command text bash receives (some CLIs substitute variables first)."""
+        return command
+
+    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
+        """Exactly what the CLI writes to a hook's stdin before it closes it."""
+        import json
+
+        return json.dumps(payload).encode()
+
+    def effective_timeout(self, cmd: HookCommand) -> float:
+        """Seconds the CLI waits for ``cmd`` before it kills it."""
+        return 60.0 if cmd.timeout_s is None else cmd.timeout_s
+
+    def read_command(self, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+        """A settings handler as a HookCommand (timeouts converted to seconds)."""
+        raise NotImplementedError
+
+    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+        """What the CLI does with a finished run for ``event`` (its own event name)."""
+        raise NotImplementedError
+
+    # --- generator: doctor ------------------------------------------------------------------
+    # Paths of schema problems that a check below reports with a better fix.
+    doctor_reported_paths: frozenset[str] = frozenset()
+
+    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
+        """(label, path, is the project's file) of every settings file that can hold hooks."""
+        return [(self.settings_file, root / self.settings_file, True)]
+
+    def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
+                       env: Mapping[str, str]) -> list[Finding]:
+        """Whether the CLI trusts the project enough to run its hooks; [] without a trust gate."""
+        return []
+
+    def trust_edits(self, root: Any, home: Any, env: Mapping[str, str],
+                    settings_text: str | None = None) -> list[TrustEdit]:
+        """What `hookwrap trust` writes so this CLI runs the project's hookwrap hooks (computed
+        from ``settings_text`` when given, else the project's settings file); [] when the CLI
+        has no trust gate hookwrap can record."""
+        return []
+
+    def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
+        """Settings that switch this CLI's hooks (or hookwrap's) off."""
+        return []
+
+    def dead_key_findings(self, scopes: list[Scope]) -> list[Finding]:
+        """Settings keys that look like they do something and that this CLI never reads."""
+        return []
+
+    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
+        """Findings about one registered command of this CLI (quoting, matcher, timeout)."""
+        return []
+
+    def env_file_event(self, event: str) -> bool:
+        """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
+        return False
+
+
+class FindsProjectRoot(AgentSetup):
+    """Registrations for a CLI that runs hooks in the session's cwd and names no project root
+    (Codex CLI; Factory Droid, whose project-dir variables are the cwd): the command is a POSIX-sh
+    loop that walks up to the directory holding hookwrap.toml, then runs the hook there. With no
+    such directory it says so on stderr and exits 2 (a block) for a fail-closed hook, else 1 (the
+    CLI goes on). Put it before the CLI's other setup base: ``class X(XCLI, FindsProjectRoot,
+    AgentSetup)``."""
+
+    NOT_FOUND_EXIT = {True: 2, False: 1}
+
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
+        script, args = hook_call(name, launcher)
+        code = self.NOT_FOUND_EXIT[False]  # handler() makes it 2 for a fail-closed hook
+        return ('d=$PWD; until [ -f "$d/hookwrap.toml" ]; do [ "$d" = / ] && { echo "hookwrap: '
+                f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
+                'd=${d%/*}; d=${d:-/}; done; '
+                f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform {self.platform.value}')
+
+    def owned_name(self, command: str) -> str | None:
+        # The fail-closed form differs only in its exit code (handler() below).
+        closed, opened = (f"exit {self.NOT_FOUND_EXIT[flag]}; }}" for flag in (True, False))
+        return super().owned_name(command.replace(closed, opened, 1))
+
+    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
+                event: NormalizedEvent, description: str) -> dict[str, Any]:
+        if fail_closed:
+            command = command.replace(f"exit {self.NOT_FOUND_EXIT[False]}; }}",
+                                      f"exit {self.NOT_FOUND_EXIT[True]}; }}", 1)
+        return {"type": "command", "command": command, "timeout": timeout_s}
+
+
+def nonempty_matcher_problems(group: dict[str, Any], path: str) -> list[Problem]:
+    """A group's matcher, where a CLI takes any non-empty string (Copilot CLI, OpenCode's plugin)."""
+
+    if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
+        return [Problem(f"{path}.matcher", "must be a non-empty string")]
+    return []
+
+
+def hook_call(name: str, launcher: bool = True) -> tuple[str, str]:
+    """(project-relative script, what follows it) of a registered command for hook ``name``:
+    the launcher and the name (``run.py guard``), or, with ``launcher=False``, the script itself
+    (the form hookwrap wrote before the launcher, still hookwrap's: sync rewrites it)."""
+    return (LAUNCHER, f"{name} ") if launcher else (f".hookwrap/hooks/{name}.py", "")

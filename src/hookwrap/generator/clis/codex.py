@@ -1,0 +1,544 @@
+"""Codex CLI: what the hookwrap command needs to know about it (a hook process needs only
+``codex.py``, which the class here extends).
+
+The `.codex/hooks.json` entries hookwrap writes (seconds; commands that find the project from
+any working directory, since Codex sets no project-dir variable and runs hooks in the session's
+cwd), their validation, trust (project trust and each hook's ``trusted_hash`` in
+``$CODEX_HOME/config.toml``), the rules `hookwrap test` emulates, and doctor's checks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...clis.codex import _E, _NEVER, _SCHEMAS, CodexCLI
+from ...names import Platform
+from ._base import FindsProjectRoot
+from .kit import (
+    ERROR,
+    FAIL,
+    OK,
+    WARN,
+    WARNING,
+    Finding,
+    HookCommand,
+    Problem,
+    RunResult,
+    Scope,
+    TrustEdit,
+    TrustEntry,
+    Verdict,
+    boolean,
+    check_keys,
+    failure_line,
+    is_number,
+    last_line,
+    missing_script,
+    nonempty_string,
+    number_or_none,
+    object_,
+    one_of,
+    set_toml_values,
+    settle,
+    string,
+    unknown_keys,
+)
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Mapping
+
+
+# Hook events (as hooks.json spells them) and the labels of trust keys and hashes.
+EVENT_LABELS = {
+    "PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request",
+    "PostToolUse": "post_tool_use", "PreCompact": "pre_compact", "PostCompact": "post_compact",
+    "SessionStart": "session_start", "SessionEnd": "session_end",
+    "UserPromptSubmit": "user_prompt_submit", "SubagentStart": "subagent_start",
+    "SubagentStop": "subagent_stop", "Stop": "stop", "Interrupt": "interrupt",
+}
+# Events whose matcher Codex drops (the hook always runs); it is then not part of the hash.
+_NO_MATCHER = frozenset({"UserPromptSubmit", "Stop", "Interrupt"})
+_SHUTDOWN = frozenset({"SessionEnd", "Interrupt"})  # default 1 s, clamped to 1..3 s
+_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
+_TARGET = {"SessionStart": "source", "PreCompact": "trigger", "PostCompact": "trigger",
+           "SessionEnd": "reason", "SubagentStart": "agent_type", "SubagentStop": "agent_type"}
+# The names a call of apply_patch matches (Claude-style aliases).
+_PATCH_ALIASES = ("apply_patch", "Edit", "Write")
+_SIMPLE = re.compile(r"^[A-Za-z0-9_|]+$")  # an exact name list; anything else is a regex
+_HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
+# Shell-tool names a matcher might try; only "Bash" ever matches the shell tool.
+_DEAD_SHELL_NAMES = ("exec_command", "shell", "shell_command", "unified_exec", "local_shell", "bash")
+_SUSPICIOUS_TIMEOUT = 1000  # seconds; almost surely meant as milliseconds
+# What exit 2 with a message on stderr does, by event; elsewhere it is a failure Codex ignores.
+_EXIT2 = {"PreToolUse": "blocked", "PermissionRequest": "blocked", "PostToolUse": "blocked",
+          "UserPromptSubmit": "blocked", "Stop": "kept_working", "SubagentStop": "kept_working"}
+_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
+FAIL_OPEN = "Codex CLI ignores the answer (status Failed) and goes on: the tool runs"
+
+
+class CodexCLISetup(CodexCLI, FindsProjectRoot):
+    """Codex CLI's registrations, validation, host rules and doctor checks."""
+
+    # --- generator: settings and registrations ---------------------------------------------
+    settings_file = ".codex/hooks.json"
+    settings_comments = False  # strict JSON: a trailing comma voids the whole file
+    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.PERMISSION_REQUEST})
+    lifecycle_values = {
+        _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
+        _E.SESSION_END: ("other",),
+        _E.PRE_COMPACT: ("manual", "auto"),
+        _E.POST_COMPACT: ("manual", "auto"),
+    }
+    known_settings_events = tuple(EVENT_LABELS)
+
+
+    def tool_matcher(self, names: list[str]) -> str | None:
+        names = list(dict.fromkeys("apply_patch" if n in _PATCH_ALIASES else n for n in names))
+        if all(re.match(r"^[A-Za-z0-9_]+$", n) for n in names):
+            return "|".join(names)  # an exact list
+        return super().tool_matcher(names)  # an unanchored regex: anchor it
+
+    # --- generator: validation -------------------------------------------------------------
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+
+        matcher = group.get("matcher")
+        if "matcher" in group and not isinstance(matcher, str):
+            return [Problem(f"{path}.matcher", "must be a string")]
+        if isinstance(matcher, str) and event in _NO_MATCHER and matcher not in ("", "*"):
+            return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
+        if isinstance(matcher, str) and not _SIMPLE.match(matcher) and matcher not in ("", "*"):
+            try:
+                re.compile(matcher)
+            except re.error as error:
+                return [Problem(f"{path}.matcher", f"is not a valid regex ({error}); "
+                                "Codex CLI drops this group")]
+        return []
+
+    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+        return _validate_handler(handler, path)
+
+    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
+
+        if event not in EVENT_LABELS:
+            return [Problem(path, "unknown hook event; Codex CLI ignores it without a word",
+                            WARNING)]
+        return None
+
+    # --- generator: host rules -------------------------------------------------------------
+    empty_tool_response: Any = ""  # tool_response is the text the model sees, not an object
+    payload_has_timestamp = False
+
+    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
+        if event in _TOOL_EVENTS:
+            return str(payload.get("tool_name", ""))
+        key = _TARGET.get(event)
+        return None if key is None else str(payload.get(key, ""))
+
+    def is_tool_event(self, event: str) -> bool:
+        return event in _TOOL_EVENTS
+
+    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
+        if target is None or matcher is None or matcher in ("", "*") or event in _NO_MATCHER:
+            return True
+        names = set(_PATCH_ALIASES) if event in _TOOL_EVENTS and target == "apply_patch" else {target}
+        if _SIMPLE.match(matcher):
+            return bool(set(matcher.split("|")) & names)
+        try:
+            compiled = re.compile(matcher)  # Rust's regex crate; unanchored
+        except re.error:
+            return False  # Codex drops the group: the hook never runs
+        return any(compiled.search(name) for name in names)
+
+    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
+        import json
+
+        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+
+    def effective_timeout(self, cmd: HookCommand) -> float:
+        timeout = cmd.timeout_s
+        if cmd.event in _SHUTDOWN:
+            return float(min(max(1, 1 if timeout is None else int(timeout)), 3))
+        return float(max(1, 600 if timeout is None else int(timeout)))
+
+    def read_command(self, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+
+        matcher = group.get("matcher")
+        return HookCommand(self.platform.value, event, handler["command"],
+                           number_or_none(handler.get("timeout")),
+                           matcher if isinstance(matcher, str) else None)
+
+    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+        return _interpret(event, result)
+
+    # --- generator: doctor and trust -------------------------------------------------------
+    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
+        user = codex_home(home, env)
+        return [(self.settings_file, root / self.settings_file, True),
+                ("$CODEX_HOME/hooks.json", user / "hooks.json", False)]
+
+    def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
+                    settings_text: str | None = None) -> list[TrustEdit]:
+        return _trust_edits(root, home, env, settings_text)
+
+    def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
+                       env: Mapping[str, str]) -> list[Finding]:
+        return _trust_findings(root, home, scopes, env)
+
+    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
+        return _command_findings(scope, cmd)
+
+
+def codex_home(home: Any, env: Mapping[str, str]) -> Any:
+    """``$CODEX_HOME``, else ``~/.codex``."""
+    from pathlib import Path
+
+    value = env.get("CODEX_HOME")
+    return Path(value).expanduser() if value else Path(home) / ".codex"
+
+
+def _validate_handler(handler: Any, path: str) -> list[Problem]:
+
+    if not isinstance(handler, dict):
+        return [Problem(path, "must be an object")]
+    kind = handler.get("type")
+    if kind not in _HANDLER_TYPES:
+        return [Problem(f"{path}.type", "must be one of " + ", ".join(map(repr, _HANDLER_TYPES)))]
+    spec: dict[str, Any] = {"type": one_of(*_HANDLER_TYPES), "timeout": _timeout_check,
+                            "async": boolean, "statusMessage": string,
+                            "additionalContextLimit": _limit_check}
+    required: tuple[str, ...] = ()
+    if kind == "command":
+        spec.update(command=nonempty_string, commandWindows=string, command_windows=string)
+        required = ("command",)
+    elif kind == "mcp_tool":
+        spec.update(server=nonempty_string, tool=nonempty_string, input=object_)
+        required = ("server", "tool")
+    else:
+        spec.update(prompt=string, model=string)
+    problems = check_keys(handler, spec, required, path, ERROR)
+    if kind in ("prompt", "agent"):
+        problems.append(Problem(f"{path}.type", f"{kind} hooks are skipped by Codex CLI "
+                                "0.169.0 (\"not supported yet\")", WARNING))
+    timeout = handler.get("timeout")
+    if isinstance(timeout, (int, float)) and is_number(timeout) and timeout >= _SUSPICIOUS_TIMEOUT:
+        problems.append(Problem(f"{path}.timeout", f"is in seconds; {timeout:g}s looks like "
+                                "milliseconds", WARNING))
+    return problems + unknown_keys(handler, frozenset(spec), path, "Codex CLI")
+
+
+def _timeout_check(value: Any) -> str | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return None if ok else "must be a whole number of seconds"
+
+
+def _limit_check(value: Any) -> str | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return None if ok else "must be a whole number of tokens (0 = never spill to a file)"
+
+
+def _interpret(event: str, r: RunResult) -> Verdict:
+    from dataclasses import replace
+
+
+    failure = failure_line(r)
+    if failure:  # a timeout, a signal, a spawn error: Failed, fail open
+        return Verdict(success=False, clean=False, problems=(f"{failure}; {FAIL_OPEN}",))
+    if r.exit_code == 2:
+        reason = r.stderr.strip()
+        if not reason:
+            return Verdict(success=False, clean=False,
+                           problems=(f"exit 2 with nothing on stderr: {FAIL_OPEN}",))
+        verdict = _exit2(event, reason)
+        missing = missing_script(r)
+        if missing:  # python3's own exit 2 ("can't open file") is read as a deny too
+            return replace(verdict, clean=False, problems=(
+                f"{missing}; Codex CLI reads this exit 2 as a block",))
+        return verdict
+    if r.exit_code != 0:
+        return Verdict(success=False, clean=False, problems=(
+            f"exit {r.exit_code}: {FAIL_OPEN}" + (f" ({last_line(r.stderr)})" if r.stderr.strip() else ""),))
+    return _stdout(event, r.stdout)
+
+
+def _exit2(event: str, reason: str) -> Verdict:
+
+    outcome = _EXIT2.get(event)
+    if outcome is None:
+        return Verdict(success=False, clean=False,
+                       problems=(f"exit 2 cannot block {event} on Codex CLI: it counts as Failed",))
+    notes = ("the tool already ran; the model sees the reason instead of its output",) \
+        if event == "PostToolUse" else ()
+    return Verdict(outcome, reason=reason, success=False, notes=notes)
+
+
+def _stdout(event: str, stdout: str) -> Verdict:
+    import json
+
+
+    text = stdout.strip()
+    if not text:
+        return Verdict()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        if text.startswith("{") or event == "Stop":
+            return Verdict(clean=False, problems=(f"stdout is not one JSON object: {FAIL_OPEN}",))
+        if event in _TEXT_IS_CONTEXT:
+            return Verdict("context", context=text)
+        return Verdict(notes=(f"plain stdout on {event} is ignored by Codex CLI",))
+    problems = output_problems(event, data)
+    if problems:
+        return Verdict(output=data, clean=False, problems=tuple(f"{p}: {FAIL_OPEN}" for p in problems))
+    return _json(event, data)
+
+
+def output_problems(event: str, data: dict[str, Any]) -> list[str]:
+    """Why Codex CLI 0.169.0 would reject an answer for ``event`` (empty: it reads it)."""
+    schema = _SCHEMAS.get(event, (frozenset({"systemMessage"}), frozenset()))
+    if schema is None:
+        return []
+    top, inner_keys = schema
+    problems = [f"unknown key {k!r}" for k in data if k not in top]
+    inner = data.get("hookSpecificOutput")
+    if isinstance(inner, dict):
+        problems += [f"unknown key hookSpecificOutput.{k!r}" for k in inner if k not in inner_keys]
+        if "hookEventName" not in inner:
+            problems.append("hookSpecificOutput has no hookEventName")
+    elif inner is not None:
+        problems.append("hookSpecificOutput is not an object")
+    else:
+        inner = {}
+    decision = data.get("decision")
+    if decision not in (None, "block"):
+        problems.append(f"decision {decision!r} is not supported (only \"block\")")
+    if decision == "block" and not str(data.get("reason") or "").strip():
+        problems.append("a block without a reason")
+    if "reason" in data and decision is None:
+        problems.append("reason without decision")
+    if event == "PreToolUse":
+        problems += _pre_tool_use_problems(data, inner)
+    if event == "PermissionRequest":
+        verdict = inner.get("decision")
+        if isinstance(verdict, dict) and ({"updatedInput", "updatedPermissions"} & set(verdict)
+                                          or verdict.get("interrupt")):
+            problems.append("updatedInput, updatedPermissions and interrupt are not supported")
+    if event in _NEVER and data.get("continue") is False:
+        problems.append(f"continue: false is not supported on {event}")
+    if data.get("suppressOutput") and event in _NEVER:
+        problems.append(f"suppressOutput is not supported on {event}")
+    return problems
+
+
+def _pre_tool_use_problems(data: dict[str, Any], inner: dict[str, Any]) -> list[str]:
+    verdict = inner.get("permissionDecision")
+    problems = []
+    if verdict == "ask":
+        problems.append("permissionDecision \"ask\" is not supported")
+    elif verdict == "deny" and not str(inner.get("permissionDecisionReason") or "").strip():
+        problems.append("a deny without a permissionDecisionReason")
+    elif verdict == "allow" and "updatedInput" not in inner:
+        problems.append("permissionDecision \"allow\" without updatedInput is not supported")
+    if "updatedInput" in inner and verdict != "allow":
+        problems.append("updatedInput without permissionDecision \"allow\"")
+    return problems
+
+
+def _json(event: str, data: dict[str, Any]) -> Verdict:
+    from dataclasses import replace
+
+
+    found = data.get("hookSpecificOutput")
+    inner: dict[str, Any] = found if isinstance(found, dict) else {}
+    notes = ("systemMessage is not shown in `codex exec` (a warning entry in the TUI only)",) \
+        if data.get("systemMessage") else ()
+    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
+                   context=str(inner.get("additionalContext") or ""), notes=notes,
+                   stop_reason=str(data.get("stopReason") or "") if data.get("continue") is False else None)
+    if event == "PreToolUse":
+        if inner.get("permissionDecision") == "deny" or data.get("decision") == "block":
+            reason = str(inner.get("permissionDecisionReason") or data.get("reason") or "")
+            return settle(base, "blocked", reason)
+        return settle(replace(base, updated_input=inner.get("updatedInput")), None)
+    if event == "PermissionRequest":
+        chosen = inner.get("decision")
+        choice: dict[str, Any] = chosen if isinstance(chosen, dict) else {}
+        outcome = {"deny": "blocked", "allow": None}.get(str(choice.get("behavior")), "ask")
+        return settle(base, outcome, str(choice.get("message") or ""))
+    block = data.get("decision") == "block"
+    reason = str(data.get("reason") or "")
+    if block and event in ("Stop", "SubagentStop"):
+        return settle(base, "kept_working", reason)
+    if block and event in ("PostToolUse", "UserPromptSubmit"):
+        return settle(base, "blocked", reason)
+    return settle(base, None)
+
+
+def trusted_hash(event: str, handler: Mapping[str, Any], matcher: str | None = None) -> str:
+    """The ``trusted_hash`` Codex CLI 0.169.0 stores for one command handler of ``event``.
+
+    sha256 of the compact, key-sorted, non-ASCII-escaped JSON of ``{"event_name": <label>,
+    "matcher": <as written; left out when absent and on UserPromptSubmit, Stop, Interrupt>,
+    "hooks": [<handler>]}``, the handler normalized: type, command, timeout (default 600 s, at
+    least 1; SessionEnd and Interrupt: default 1, clamped to 1..3), async as written, and
+    statusMessage / additionalContextLimit only when set. Checked against the binary's own
+    ``hooks/list`` (tests/e2e/test_codex_smoke.py).
+    """
+    import hashlib
+    import json
+
+    timeout = handler.get("timeout")
+    if event in _SHUTDOWN:
+        timeout = min(max(1, 1 if timeout is None else int(timeout)), 3)
+    else:
+        timeout = max(1, 600 if timeout is None else int(timeout))
+    normalized: dict[str, Any] = {"type": "command", "command": handler["command"],
+                                  "timeout": timeout, "async": bool(handler.get("async", False))}
+    for key in ("statusMessage", "additionalContextLimit"):
+        if handler.get(key) is not None:
+            normalized[key] = handler[key]
+    identity: dict[str, Any] = {"event_name": EVENT_LABELS[event], "hooks": [normalized]}
+    if matcher is not None and event not in _NO_MATCHER:
+        identity["matcher"] = matcher
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def codex_root(root: Path) -> Path:
+    """Where Codex looks for ``.codex/``: the nearest ancestor holding ``.git``, else ``root``
+    itself (Codex then uses the directory it was started in)."""
+    root = root.resolve()
+    return next((d for d in (root, *root.parents) if (d / ".git").exists()), root)
+
+
+def _trust_entries(root: Path, data: Any) -> list[Any]:
+    """Project trust, then one trusted_hash per hookwrap command hook of ``data`` (hooks.json)."""
+    real = root.resolve()
+    hooks = [e for e in CLI.owned_entries(data)
+             if e.event in EVENT_LABELS and e.handler.get("type") == "command"]
+    if not hooks:
+        return []
+    source = real / ".codex" / "hooks.json"
+    entries = [TrustEntry(("projects", str(real), "trust_level"), "trusted", "the project")]
+    for e in hooks:
+        key = f"{source}:{EVENT_LABELS[e.event]}:{e.group_index}:{e.handler_index}"
+        matcher = e.matcher if isinstance(e.matcher, str) else None
+        entries.append(TrustEntry(("hooks", "state", key, "trusted_hash"),
+                                  trusted_hash(e.event, e.handler, matcher),
+                                  f"hook {e.name} ({e.event})", e.name))
+    return entries
+
+
+def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
+                 settings_text: str | None) -> list[TrustEdit]:
+    from ..fsutil import read_text
+
+    if settings_text is None:
+        settings_text = read_text(root / CLI.settings_file, CLI.settings_file)
+    data = CLI.parse_settings_text(settings_text, CLI.settings_file) \
+        if settings_text else {}
+    entries = _trust_entries(root, data)
+    if not entries:
+        return []
+    path = codex_home(home, env) / "config.toml"
+    label = str(path)
+    text = read_text(path, label)
+    new_text, changes = set_toml_values(text, entries, label=label)
+    notes = []
+    if codex_root(root) != root.resolve():
+        notes.append(f"Codex CLI finds a project by its .git: it reads {codex_root(root)}/.codex/, "
+                     f"not {root}/.codex/ (see `hookwrap doctor`)")
+    return [TrustEdit(Platform.CODEX, path, label, new_text, changes, notes)]
+
+
+def _trust_findings(root: Path, home: Path, scopes: list[Scope],
+                    env: Mapping[str, str]) -> list[Finding]:
+    from ..errors import HookwrapError
+
+    project = next((s for s in scopes if s.project), None)
+    if project is None or not _trust_entries(root, project.data or {}):
+        return [Finding("codex-trust", OK, "no hookwrap hooks for Codex CLI to trust")]
+    found = codex_root(root)
+    if found != root.resolve():
+        return [Finding("codex-trust", FAIL, f"Codex CLI finds the project by its .git: it reads "
+                        f"{found}/.codex/hooks.json, never {root}/.codex/hooks.json",
+                        "run hookwrap at the root of the git repository")]
+    out = [] if (root / ".git").exists() else [Finding(
+        "codex-trust", WARN, f"{root} has no .git: Codex CLI loads its .codex/ only when started "
+        "in this directory itself", "`git init` here")]
+    try:
+        edits = _trust_edits(root, home, env, None)
+        config = _read_toml(codex_home(home, env) / "config.toml")
+    except (HookwrapError, ValueError) as error:
+        return [*out, Finding("codex-trust", FAIL, str(error), "fix $CODEX_HOME/config.toml")]
+    table = config.get("features")
+    features: dict[str, Any] = table if isinstance(table, dict) else {}
+    if features.get("hooks") is False:
+        out.append(Finding("hooks-enabled", FAIL, "$CODEX_HOME/config.toml: [features] hooks = "
+                           "false, so Codex CLI runs no hook", "remove it, or set it to true"))
+    fix = "run `hookwrap trust --platform codex`"
+    for change in (c for e in edits for c in e.pending):
+        what = change.entry.what
+        if not change.entry.hook:
+            message = f"{root} is not a trusted project: Codex CLI skips its .codex/ without a word"
+        elif change.action == "create":
+            message = f"{what} is not trusted: Codex CLI skips it without a word"
+        else:
+            message = (f"{what} changed since it was trusted (command, matcher, timeout or its "
+                       "place in .codex/hooks.json): Codex CLI skips it without a word")
+        out.append(Finding("codex-trust", FAIL, message, fix))
+    state = config.get("hooks", {}).get("state", {}) if isinstance(config.get("hooks"), dict) else {}
+    for change in (c for e in edits for c in e.changes if c.entry.hook):
+        entry = state.get(change.entry.keys[2]) if isinstance(state, dict) else None
+        if isinstance(entry, dict) and entry.get("enabled") is False:
+            out.append(Finding("hooks-enabled", FAIL, f"{change.entry.what} is disabled in "
+                               "$CODEX_HOME/config.toml (hooks.state ... enabled = false)",
+                               "remove `enabled = false` from its [hooks.state] table"))
+    return out or [Finding("codex-trust", OK, "Codex CLI trusts the project and every hookwrap hook")]
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # novm: the generator half runs in the installed hookwrap (Python 3.11+)
+
+    from ..errors import SettingsError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as error:
+        raise SettingsError(f"{path}: cannot be read ({error})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SettingsError(f"{path}: not valid TOML ({error})") from None
+
+
+def _command_findings(scope: Scope, cmd: HookCommand) -> list[Finding]:
+
+    where = f"{scope.label}: {cmd.event} {cmd.command!r}"
+    out = []
+    for var in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"):
+        if var in cmd.command:
+            out.append(Finding("commands", FAIL, f"{where}: Codex CLI sets no {var} (nor any "
+                               "project-dir variable) and runs hooks in the session's cwd",
+                               "run `hookwrap sync`, whose command finds the project itself"))
+    matcher = cmd.matcher or ""
+    if cmd.event in _TOOL_EVENTS and _SIMPLE.match(matcher):
+        dead = [n for n in matcher.split("|") if n in _DEAD_SHELL_NAMES]
+        if dead:
+            out.append(Finding("commands", WARN, f"{where}: matcher name {dead[0]!r} never "
+                               "matches: Codex CLI calls its shell tool Bash", "use Bash"))
+    if cmd.timeout_s is not None and cmd.timeout_s >= _SUSPICIOUS_TIMEOUT:
+        out.append(Finding("commands", WARN, f"{where}: timeout {cmd.timeout_s:g} is seconds on "
+                           "Codex CLI and looks like milliseconds",
+                           f"use {max(cmd.timeout_s / 1000, 1):g}"))
+    return out
+
+
+CLI = CodexCLISetup()

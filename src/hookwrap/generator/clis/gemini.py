@@ -1,0 +1,491 @@
+"""Gemini CLI: what the hookwrap command needs to know about it (a hook process needs only
+``gemini.py``, which the class here extends).
+
+The `.gemini/settings.json` entries hookwrap writes (JSONC, milliseconds, anchored regex
+matchers, `${GEMINI_PROJECT_DIR}` because Gemini substitutes `$GEMINI_PROJECT_DIR` already
+quoted), their validation, the rules `hookwrap test` emulates, and doctor's checks (folder trust:
+Gemini runs no hook at all in an untrusted folder).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...clis.gemini import _E, GeminiCLI
+from ...names import NormalizedEvent
+from ._base import AgentSetup, hook_call
+from .kit import (
+    ERROR,
+    FAIL,
+    OK,
+    WARN,
+    WARNING,
+    Finding,
+    HookCommand,
+    Problem,
+    RunResult,
+    Scope,
+    Verdict,
+    check_keys,
+    failure_line,
+    is_number,
+    js_regex,
+    last_line,
+    missing_script,
+    nonempty_string,
+    number_or_none,
+    one_of,
+    parse_object,
+    settle,
+    string,
+    string_list,
+    string_map,
+    unknown_keys,
+)
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Mapping
+
+
+SETTINGS_EVENTS = (
+    "BeforeTool", "AfterTool", "BeforeAgent", "Notification", "AfterAgent", "SessionStart",
+    "SessionEnd", "PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection",
+)
+_TOOL_EVENTS = frozenset({"BeforeTool", "AfterTool"})
+# The payload field a matcher is tested against: only where the event passes one (HOOK-162/163).
+_TARGET = {"BeforeTool": "tool_name", "AfterTool": "tool_name", "SessionStart": "source",
+           "SessionEnd": "reason", "PreCompress": "trigger"}
+# Reasons the SessionEnd enum declares but 0.61.0 never fires: valid, and never matched.
+_DECLARED_ONLY = {"SessionEnd": ("logout", "prompt_input_exit", "other")}
+_HOOKS_CONFIG_KEYS = frozenset({"enabled", "disabled", "notifications"})
+DEAD_KEYS = (("tools", "enableHooks"), ("hooks", "enabled"), ("hooks", "disabled"),
+             ("hooks", "notifications"))
+# Gemini substitutes these (no braces) textually with an already shell-quoted value. Patterns as
+# text, compiled (and cached by re) on first use: not on every hook call's import.
+SUBSTITUTED_VARS = (r"\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR"
+                    r"|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)")
+_SAFE_WORD = r"([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\[\\\]^`{|}~])"
+# How the reading rules group events.
+_CONTEXT = {"AfterTool", "BeforeAgent", "SessionStart"}
+_NO_FLOW = {"BeforeToolSelection", "SessionStart", "SessionEnd", "PreCompress", "Notification"}
+_MODS = {"BeforeModel": ("llm_request", "llm_response"), "AfterModel": ("llm_response",),
+         "BeforeToolSelection": ("toolConfig",), "AfterTool": ("tailToolCallRequest",),
+         "AfterAgent": ("clearContext",)}
+
+
+class GeminiCLISetup(GeminiCLI, AgentSetup):
+    """Gemini CLI's registrations, validation, host rules and doctor checks."""
+
+    # --- generator: settings and registrations ---------------------------------------------
+    settings_file = ".gemini/settings.json"
+    settings_comments = True
+    timeout_scale = 1000  # milliseconds
+    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
+    # Lifecycle matchers are compared with ===, so only the values 0.61.0 fires ever match.
+    lifecycle_values = {
+        _E.SESSION_START: ("startup", "resume", "clear"),
+        _E.SESSION_END: ("exit", "clear"),
+        _E.PRE_COMPACT: ("manual", "auto"),
+    }
+    known_settings_events = SETTINGS_EVENTS
+    empty_tool_response = {"llmContent": "", "returnDisplay": ""}
+    payload_has_timestamp = True
+
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
+        # Braces: Gemini leaves ${GEMINI_PROJECT_DIR} for bash, which quotes it properly.
+        script, args = hook_call(name, launcher)
+        return f'{python} "${{GEMINI_PROJECT_DIR}}/{script}" {args}--platform gemini'
+
+    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
+                event: NormalizedEvent, description: str) -> dict[str, Any]:
+        return {"name": name, "type": "command", "command": command,
+                "timeout": timeout_s * self.timeout_scale, "description": description}
+
+    def lifecycle_matcher(self, values: list[str], event: NormalizedEvent) -> str:
+        from ..errors import UsageError
+
+        if len(values) > 1:
+            raise UsageError(f"Gemini CLI matches {event.value} by one exact value; "
+                             f"{'|'.join(values)!r} would match nothing",
+                             hint="give one value, or add a separate hook per value")
+        return values[0]
+
+    # --- generator: validation -------------------------------------------------------------
+    group_keys = frozenset({"matcher", "sequential", "hooks"})
+    hooks_not_a_list = "must be a list; Gemini drops this definition"
+
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        problems = _validate_matcher(group["matcher"], event, f"{path}.matcher") if "matcher" in group else []
+        return problems + sequential_problems(group, path)
+
+    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+        return _validate_handler(handler, path)
+
+    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
+
+        if event in _HOOKS_CONFIG_KEYS:
+            return [Problem(path, f"has no effect here; use hooksConfig.{event}", WARNING)]
+        if event not in SETTINGS_EVENTS:
+            return [Problem(path, "unknown hook event; Gemini CLI skips it with a warning", WARNING)]
+        return None
+
+    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
+
+        config = data.get("hooksConfig")
+        if "hooksConfig" in data and not isinstance(config, dict):
+            return [Problem("hooksConfig", "must be an object")]
+        if not isinstance(config, dict):
+            return []
+        problems = []
+        if config.get("enabled") is False:
+            problems.append(Problem("hooksConfig.enabled", "is false: no hook runs", WARNING))
+        if "disabled" in config and string_list(config["disabled"]):
+            problems.append(Problem("hooksConfig.disabled", "must be a list of strings", WARNING))
+        return problems
+
+    # --- generator: host rules -------------------------------------------------------------
+    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
+        key = _TARGET.get(event)
+        return None if key is None else str(payload.get(key, ""))
+
+    def is_tool_event(self, event: str) -> bool:
+        return _TARGET.get(event) == "tool_name"
+
+    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
+
+        if target is None or matcher is None:
+            return True
+        matcher = matcher.strip()
+        if matcher in ("", "*"):
+            return True
+        if event not in _TOOL_EVENTS:
+            return matcher == target  # lifecycle triggers: exact equality
+        compiled = js_regex(matcher)
+        return compiled.search(target) is not None if compiled else matcher == target
+
+    def dedup_key(self, cmd: HookCommand) -> str:
+        return f"{cmd.name or ''}:{cmd.command}"
+
+    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
+        return any(c.sequential for c in commands)
+
+    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
+                 env: dict[str, str]) -> dict[str, str]:
+        from pathlib import Path
+
+        session = str(payload.get("session_id", ""))
+        home = Path(env.get("GEMINI_CLI_HOME") or env.get("HOME") or Path.home())
+        plans = home / ".gemini" / "tmp" / Path(project_dir).name / session / "plans"
+        env.update(GEMINI_PROJECT_DIR=project_dir, GEMINI_CWD=project_dir,
+                   GEMINI_SESSION_ID=session, GEMINI_PLANS_DIR=str(plans),
+                   CLAUDE_PROJECT_DIR=project_dir)
+        return env
+
+    def expand_command(self, command: str, env: Mapping[str, str]) -> str:
+        """Gemini's textual substitution: literal ``$NAME`` (no braces, no word boundary)
+        becomes the shell-quoted value; ``${NAME}`` is left for bash. So
+        ``"$GEMINI_PROJECT_DIR/x"`` breaks on a path with a space."""
+        return re.sub(SUBSTITUTED_VARS, lambda m: shell_quote(env.get(m.group(1), "")), command)
+
+    def read_command(self, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+
+        timeout = number_or_none(handler.get("timeout"))
+        matcher = group.get("matcher")
+        env = handler.get("env")
+        return HookCommand(self.platform.value, event, handler["command"],
+                           None if timeout is None else timeout / self.timeout_scale,
+                           matcher if isinstance(matcher, str) else None,
+                           handler.get("name") if isinstance(handler.get("name"), str) else None,
+                           None, bool(group.get("sequential")),
+                           env if isinstance(env, dict) else None)
+
+    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+        return _interpret(event, result)
+
+    # --- generator: doctor -----------------------------------------------------------------
+    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
+        from pathlib import Path
+
+        user = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
+        return [(self.settings_file, root / self.settings_file, True),
+                ("~/.gemini/settings.json", user / "settings.json", False)]
+
+    doctor_reported_paths = frozenset({"hooksConfig.enabled", *(f"{a}.{b}" for a, b in DEAD_KEYS)})
+
+    def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
+                       env: Mapping[str, str]) -> list[Finding]:
+        """Gemini runs no hooks at all in an untrusted folder (project and user hooks alike)."""
+        return _trust_findings(root, home, scopes, env)
+
+    def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
+        """hooksConfig.enabled (the project file overrides the user's) and hooksConfig.disabled."""
+        return _hooks_off_findings(scopes)
+
+    def dead_key_findings(self, scopes: list[Scope]) -> list[Finding]:
+        """Keys that older guides mention and 0.61.0 never reads."""
+
+        out = []
+        for scope in scopes:
+            data = scope.data or {}
+            for parent, key in DEAD_KEYS:
+                if isinstance(data.get(parent), dict) and key in data[parent]:
+                    new = "hooksConfig.enabled" if key == "enableHooks" else f"hooksConfig.{key}"
+                    out.append(Finding("dead-keys", WARN, f"{scope.label}: {parent}.{key} has no "
+                                       "effect", f"delete it; the setting is {new}"))
+        return out
+
+    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
+
+        where = f"{scope.label}: {cmd.event} {cmd.command!r}"
+        out = []
+        if _quoted_substitution(cmd.command):
+            out.append(Finding("commands", FAIL, f"{where}: Gemini replaces $VAR with an already "
+                               "quoted value, so inside quotes it breaks on a path with a space "
+                               "(exit 127, which blocks)", 'write "${GEMINI_PROJECT_DIR}/..." instead'))
+        matcher = (cmd.matcher or "").strip()
+        if self.is_tool_event(cmd.event) and matcher not in ("", "*") and \
+                not (matcher.startswith("^") and matcher.endswith("$")):
+            out.append(Finding("commands", WARN, f"{where}: matcher {matcher!r} is an unanchored "
+                               "regex and also matches longer tool names (mcp_x_read_file)",
+                               f"anchor it: ^({matcher})$"))
+        timeout = cmd.timeout_s
+        if timeout is not None and 0 < timeout < 1:
+            out.append(Finding("commands", WARN, f"{where}: timeout {timeout * 1000:g} is "
+                               "milliseconds on Gemini CLI and looks like seconds",
+                               f"use {timeout * 1e6:g}"))
+        return out
+
+
+def shell_quote(value: str) -> str:
+    """Quote one word the way Gemini CLI's shell quoting library does on bash.
+
+    Plain words are escaped with backslashes; words with spaces, quotes or backslashes are
+    wrapped in single quotes, or double quotes when they hold a single quote.
+    """
+    if value == "":
+        return "''"
+    if "'" in value and "!" in value:
+        return "'" + value.replace("'", "'\"'\"'") + "'"
+    if re.search(r"[\"\s\\]", value) and "'" not in value:
+        return f"'{value}'"
+    if re.search(r"[\"'\s]", value):
+        return '"' + re.sub(r"([\"\\$`])", r"\\\1", value) + '"'
+    return re.sub(_SAFE_WORD, lambda m: (m.group(1) or "") + "\\" + m.group(2), value)
+
+
+def _timeout_check(value: Any) -> str | None:
+
+    if value == 0 and not isinstance(value, bool):
+        return "0 means an immediate timeout; use milliseconds, e.g. 60000"
+    if isinstance(value, str) and value.strip().isdigit():
+        return None  # Gemini coerces numeric strings; reported as a warning separately
+    if not is_number(value) or value < 0:
+        return "must be a positive whole number of milliseconds"
+    return None
+
+
+def _handler_spec() -> dict[str, Any]:
+
+    return {"type": one_of("command"), "command": nonempty_string, "timeout": _timeout_check,
+            "name": string, "description": string, "env": string_map}
+
+
+def _validate_handler(handler: Any, path: str) -> list[Problem]:
+
+    if not isinstance(handler, dict):
+        return [Problem(path, "must be an object")]
+    spec = _handler_spec()
+    problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
+    timeout = handler.get("timeout")
+    if isinstance(timeout, str) and timeout.strip().isdigit():
+        problems.append(Problem(f"{path}.timeout", "is a string; Gemini converts it to a number",
+                                WARNING))
+    elif isinstance(timeout, float) and timeout > 0 and not timeout.is_integer():
+        problems.append(Problem(f"{path}.timeout", "should be a whole number of milliseconds",
+                                WARNING))
+    return problems + unknown_keys(handler, frozenset(spec), path, "Gemini CLI")
+
+
+def sequential_problems(group: dict[str, Any], path: str) -> list[Problem]:
+    """Gemini's (and Qwen's) ``sequential`` group key: a boolean."""
+
+    if "sequential" in group and not isinstance(group["sequential"], bool):
+        return [Problem(f"{path}.sequential", "must be true or false")]
+    return []
+
+
+def _triggers(event: str) -> frozenset[str] | None:
+    normalized = GeminiCLI.events.get(event)
+    values = GeminiCLISetup.lifecycle_values.get(normalized) if normalized else None
+    if values is None:
+        return None
+    return frozenset(values + _DECLARED_ONLY.get(event, ()))
+
+
+def _validate_matcher(matcher: Any, event: str, path: str) -> list[Problem]:
+
+    if not isinstance(matcher, str):
+        return [Problem(path, "must be a string")]
+    if matcher.strip() in ("", "*"):
+        return []
+    allowed = _triggers(event)
+    if event not in _TOOL_EVENTS and allowed is None:
+        return [Problem(path, f"is ignored on {event}", WARNING)]
+    if allowed is not None and matcher.strip() not in allowed:
+        choices = ", ".join(sorted(allowed))
+        return [Problem(path, f"is compared exactly on {event} and never matches; use one of {choices}")]
+    return []
+
+
+def _interpret(event: str, r: RunResult) -> Verdict:
+    from dataclasses import replace
+
+
+    failure = failure_line(r)
+    if failure:  # timeouts, signals and spawn errors fail open, output discarded
+        return Verdict(success=False, clean=False, problems=(failure,))
+    code = r.exit_code
+    text = r.stdout.strip() or r.stderr.strip()  # stderr is read only when stdout is empty
+    notes = ("stdout was empty, so Gemini read stderr",) if text and not r.stdout.strip() else ()
+    output, parsed = parse_object(text)
+    if text and not parsed:
+        if code == 0:
+            output = {"decision": "allow", "systemMessage": text}
+        elif code == 1:
+            output = {"decision": "allow", "systemMessage": "Warning: " + text}
+        else:
+            output = {"decision": "deny", "reason": text}
+    verdict = apply_output(event, output or {})
+    verdict = replace(verdict, output=output, success=code == 0, notes=notes + verdict.notes)
+    missing = missing_script(r)
+    if code == 0 or (code == 2 and verdict.outcome == "blocked" and not missing):
+        return verdict
+    if missing:
+        problem = missing
+    elif code not in (1, 2) and verdict.outcome == "blocked":
+        problem = f"exit {code} with output blocks on Gemini (fail-closed): {last_line(text)}"
+    else:
+        problem = f"exit {code}: Gemini reports the hook as failed" + (
+            "" if text else " and, with no output, lets the action proceed")
+    return replace(verdict, clean=False, problems=(problem,))
+
+
+def apply_output(event: str, out: dict[str, Any], *, real: bool = True,
+                 mod_keys: tuple[str, ...] | None = None) -> Verdict:
+    """Read a Gemini-style output object for ``event``: by Gemini 0.61.0 (``real``), or, for the
+    seed contract, letting every event try everything (``mod_keys``: what may be modified)."""
+
+    hso = raw if isinstance(raw := out.get("hookSpecificOutput"), dict) else {}
+    decision, reason = out.get("decision"), str(out.get("reason") or "")
+    notes = [f"Gemini ignores Claude's hookSpecificOutput.{k}" for k in
+             ("permissionDecision", "updatedInput") if k in hso and real]
+    keys = _MODS.get(event, ()) if real else (mod_keys or ())
+    base = Verdict(system_message=str(out.get("systemMessage") or ""),
+                   context=str(hso.get("additionalContext") or "")
+                   if event in _CONTEXT or not real else "",
+                   modifications={k: hso[k] for k in keys if k in hso},
+                   updated_input=hso.get("tool_input") if event == "BeforeTool" else None,
+                   notes=tuple(notes))
+    if real and event in _NO_FLOW:
+        return settle(base, None)
+    if out.get("continue") is False:
+        from dataclasses import replace
+
+        base = replace(base, stop_reason=str(out.get("stopReason") or reason or "No reason provided"))
+    outcome = None
+    if decision in ("deny", "block"):
+        outcome = "kept_working" if event == "AfterAgent" else "blocked"
+    elif decision == "ask" and event == "BeforeTool":
+        outcome = "ask"
+    return settle(base, outcome, reason)
+
+
+def _trusted_folder(root: Path, gemini_home: Path) -> bool | None:
+    """True/False from ~/.gemini/trustedFolders.json, None when it says nothing about ``root``."""
+    import json
+    from pathlib import Path
+
+    try:
+        rules = json.loads((gemini_home / "trustedFolders.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    verdict, depth = None, -1
+    for folder, rule in (rules.items() if isinstance(rules, dict) else ()):
+        base = Path(folder).parent if rule == "TRUST_PARENT" else Path(folder)
+        covered = root == base or base in root.parents if rule != "DO_NOT_TRUST" else root == Path(folder)
+        if covered and len(base.parts) > depth:  # the most specific rule wins
+            verdict, depth = rule != "DO_NOT_TRUST", len(base.parts)
+    return verdict
+
+
+def _trust_findings(root: Path, home: Path, scopes: list[Scope],
+                    env: Mapping[str, str]) -> list[Finding]:
+    from pathlib import Path
+
+
+    def ok(message: str) -> list[Finding]:
+        return [Finding("gemini-trust", OK, message)]
+
+    if not any(s.data and s.data.get("hooks") for s in scopes):
+        return ok("no Gemini hooks to check")
+    fix = (f"trust the folder in Gemini CLI, or add \"{root}\": \"TRUST_FOLDER\" to "
+           "~/.gemini/trustedFolders.json")
+    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "false" or env.get("GEMINI_RESTRICTED_MODE") == "true":
+        return [Finding("gemini-trust", FAIL, "the environment forces the folder untrusted, so "
+                        "Gemini runs no hooks", "unset GEMINI_CLI_TRUST_WORKSPACE / GEMINI_RESTRICTED_MODE")]
+    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
+        return ok("GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder")
+    user = next((s.data for s in scopes if not s.project and s.data), {})
+    security = raw if isinstance(raw := user.get("security"), dict) else {}
+    trust = raw if isinstance(raw := security.get("folderTrust"), dict) else {}
+    if trust.get("enabled") is False:
+        return ok("folder trust is off in ~/.gemini/settings.json")
+    gemini_home = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
+    trusted = _trusted_folder(root.resolve(), gemini_home)
+    if trusted:
+        return ok("the folder is trusted in ~/.gemini/trustedFolders.json")
+    state = "marked DO_NOT_TRUST" if trusted is False else "not trusted"
+    return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here", fix)]
+
+
+def _hooks_off_findings(scopes: list[Scope]) -> list[Finding]:
+    out = []
+    ordered = sorted((s for s in scopes if s.data), key=lambda s: s.project)
+    configs = [(s, s.data["hooksConfig"]) for s in ordered
+               if isinstance(s.data, dict) and isinstance(s.data.get("hooksConfig"), dict)]
+    enabled = [(s, c["enabled"]) for s, c in configs if "enabled" in c]
+    if enabled and enabled[-1][1] is False:  # the project file overrides the user file
+        scope = enabled[-1][0]
+        out.append(Finding("hooks-enabled", FAIL, f"{scope.label}: hooksConfig.enabled is false, "
+                           "so Gemini CLI runs no hooks",
+                           f"set hooksConfig.enabled to true in {scope.label}"))
+    disabled = {str(n) for s, c in configs for n in (c.get("disabled") or []) if isinstance(n, str)}
+    for scope in ordered:
+        for entry in CLI.owned_entries(scope.data):
+            key = entry.handler.get("name") or entry.handler.get("command")
+            if key in disabled:
+                out.append(Finding("hooks-enabled", FAIL, f"{entry.name} is listed in "
+                                   "hooksConfig.disabled", f"remove {key!r} from "
+                                   f"hooksConfig.disabled (or `/hooks enable {key}`)"))
+    return out
+
+
+def _quoted_substitution(command: str) -> bool:
+    """True when Gemini's textual ``$VAR`` substitution lands inside quotes: the value arrives
+    already quoted, so the quotes end up inside the word."""
+    quote = None
+    for index, char in enumerate(command):
+        if quote is None and char in "\"'":
+            quote = char
+        elif char == quote:
+            quote = None
+        elif quote is not None and re.compile(SUBSTITUTED_VARS).match(command, index):
+            return True
+    return False
+
+
+CLI = GeminiCLISetup()

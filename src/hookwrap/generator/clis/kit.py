@@ -1,0 +1,412 @@
+"""The vocabulary each CLI's generator half is written in: plain value types and pure helpers.
+
+Settings problems and the value checks they are built from (``Problem``, ``check_keys``...),
+doctor's findings (``Finding``, ``Scope``), a registered command as ``hookwrap test`` runs it and
+what came of the run (``HookCommand``, ``RunResult``, ``Verdict``), and trust entries with the
+pure TOML editor they are written with (``TrustEdit``, ``set_toml_values``). A leaf: it imports
+no other module of the generator or the checks, so the modules that *use* the CLI descriptions
+can import those descriptions at the top, and the descriptions can import this.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TypeGuard
+from urllib.parse import urlparse
+
+from ...names import Platform
+from ..errors import SettingsError
+
+# --- settings problems and value checks (severity "error": the CLI drops the entry, event or
+# file, or the hook can never run; "warning": it loads but something is ignored or odd) ------
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding: where (`hooks.PreToolUse[2].hooks[0].timeout`), what, and how bad."""
+
+    path: str
+    message: str
+    severity: str = ERROR
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+def errors_only(problems: list[Problem]) -> list[Problem]:
+    """The problems that make a CLI drop something."""
+    return [problem for problem in problems if problem.severity == ERROR]
+
+
+Check = Callable[[Any], "str | None"]
+
+
+def is_number(value: Any) -> TypeGuard[float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def string(value: Any) -> str | None:
+    return None if isinstance(value, str) else "must be a string"
+
+
+def nonempty_string(value: Any) -> str | None:
+    return None if isinstance(value, str) and value.strip() else "must be a non-empty string"
+
+
+def boolean(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "must be true or false"
+
+
+def positive_number(value: Any) -> str | None:
+    return None if is_number(value) and value > 0 else "must be a positive number"
+
+
+def string_list(value: Any) -> str | None:
+    ok = isinstance(value, list) and all(isinstance(item, str) for item in value)
+    return None if ok else "must be a list of strings"
+
+
+def string_map(value: Any) -> str | None:
+    ok = isinstance(value, dict) and all(isinstance(item, str) for item in value.values())
+    return None if ok else "must be an object of strings"
+
+
+def object_(value: Any) -> str | None:
+    return None if isinstance(value, dict) else "must be an object"
+
+
+def url(value: Any) -> str | None:
+    parsed = urlparse(value) if isinstance(value, str) else None
+    ok = parsed is not None and parsed.scheme in ("http", "https") and bool(parsed.netloc)
+    return None if ok else "must be an http(s) URL"
+
+
+def one_of(*choices: str) -> Check:
+    def check(value: Any) -> str | None:
+        return None if value in choices else "must be one of " + ", ".join(map(repr, choices))
+
+    return check
+
+
+def check_keys(handler: dict, spec: dict[str, Check], required: tuple[str, ...],
+                path: str, severity: str) -> list[Problem]:
+    problems = [Problem(f"{path}.{key}", "is required", severity)
+                for key in required if key not in handler]
+    for key, value in handler.items():
+        check = spec.get(key)
+        if check is None:
+            continue
+        message = check(value)
+        if message:
+            problems.append(Problem(f"{path}.{key}", message, severity))
+    return problems
+
+
+def unknown_keys(obj: dict, known: frozenset[str] | set[str], path: str, label: str) -> list[Problem]:
+    return [Problem(f"{path}.{key}", f"unknown key; {label} ignores it", WARNING)
+            for key in obj if key not in known]
+
+
+# --- which handlers of a settings file are hookwrap's -------------------------------------------
+
+# A URL hookwrap writes (a resident hook), for any port: nothing else is hookwrap's.
+OWNED_URL_RE = re.compile(
+    r"^http://127\.0\.0\.1:(?P<port>[1-9][0-9]{0,4})/hookwrap/(?P<platform>[a-z]+)/"
+    r"(?P<name>[a-z][a-z0-9_-]{0,63})$")
+
+
+@dataclass(frozen=True)
+class OwnedEntry:
+    """A hookwrap handler found in a settings file, with where it sits."""
+
+    name: str
+    event: str
+    group_index: int
+    handler_index: int
+    matcher: Any
+    handler: dict[str, Any]
+
+
+def iter_owned(hooks: Any, owner: Callable[[Any], str | None]
+               ) -> Iterator[tuple[str, str, int, int, dict[str, Any], dict[str, Any]]]:
+    """(name, event, group index, handler index, group, handler) of every handler of a
+    ``hooks`` object that ``owner`` names (hookwrap's); malformed parts are skipped."""
+    if not isinstance(hooks, dict):
+        return
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            continue
+        for group_index, group in enumerate(groups):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(handlers, list):
+                continue
+            for handler_index, handler in enumerate(handlers):
+                name = owner(handler)
+                if name:
+                    yield name, event, group_index, handler_index, group, handler
+
+
+# --- doctor's findings --------------------------------------------------------------------------
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One result: which check, ok / warn / fail, what was found, and how to fix it."""
+
+    check: str
+    status: str
+    message: str
+    fix: str = ""
+
+
+@dataclass
+class Scope:
+    """One settings file that can hold hooks for this project."""
+
+    label: str
+    platform: Platform
+    path: Path
+    project: bool
+    data: dict | None = None
+    error: str = ""
+
+
+# --- a registered command, and what one run of it did -------------------------------------------
+
+@dataclass(frozen=True)
+class HookCommand:
+    """One registered command handler, as a settings file describes it.
+
+    ``timeout_s`` is in seconds whatever the platform (a CLI's own unit is converted when
+    read); None means the CLI's default for the event. ``on_failure`` is Claude's
+    ``onFailure``, ``sequential`` and ``env`` are Gemini's group flag and handler ``env``.
+    """
+
+    platform: str
+    event: str
+    command: str
+    timeout_s: float | None = None
+    matcher: str | None = None
+    name: str | None = None
+    on_failure: str | None = None
+    sequential: bool = False
+    env: Mapping[str, str] | None = None
+
+
+def number_or_none(value: Any) -> float | None:
+    """A JSON number as a float; None for anything else (booleans included)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return float(value) if number else None
+
+
+def js_regex(pattern: str) -> re.Pattern[str] | None:
+    """Compile a JavaScript regex (no flags) with ``re``; None when JavaScript would reject it.
+
+    Inline flags such as ``(?i)`` and Python's ``(?P<..>`` are not JavaScript syntax.
+    """
+    if re.search(r"\(\?(?![:=!<])", pattern):
+        return None
+    try:
+        return re.compile(re.sub(r"\(\?<(?![=!])", "(?P<", pattern))
+    except re.error:
+        return None
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one hook process did. ``exit_code`` is None when it never exited on its own."""
+
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    duration_ms: int
+    timed_out: bool = False
+    signal: int | None = None
+    spawn_error: str = ""
+
+    @property
+    def success(self) -> bool:
+        """HOOK-070: execution health, true for exit code 0 only (exit 2 is not a success)."""
+        return self.exit_code == 0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the CLI does with a hook's result.
+
+    ``outcome`` is one of "blocked", "kept_working", "stopped", "deferred", "ask", "context",
+    "allowed". ``clean`` is False when the hook did not run as the protocol intends (timeout,
+    crash, unparsable output, an exit code the event ignores); ``problems`` says why.
+    """
+
+    outcome: str = "allowed"
+    reason: str = ""
+    context: str = ""
+    system_message: str = ""
+    stop_reason: str | None = None
+    updated_input: dict | None = None
+    modifications: dict = field(default_factory=dict)
+    output: dict | None = None
+    success: bool = True
+    clean: bool = True
+    problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def failure_line(result: RunResult) -> str:
+    """One line saying how a run failed, or "" when it exited on its own."""
+    if result.spawn_error:
+        return f"could not start: {result.spawn_error}"
+    if result.timed_out:
+        return f"timed out after {result.duration_ms} ms and was killed"
+    if result.exit_code is None:
+        return f"killed by signal {result.signal}"
+    return ""
+
+
+def missing_script(r: RunResult) -> str:
+    """A problem line when the command or script looks missing: bash exits 127, python3 exits 2
+    ("can't open file"), and an exit 2 would otherwise pass for an intentional block."""
+    if r.exit_code in (2, 126, 127) and re.search(
+            r"No such file or directory|command not found|can't open file|Permission denied", r.stderr):
+        return f"the hook command or script looks missing or not runnable: {last_line(r.stderr)}"
+    return ""
+
+
+def last_line(text: str) -> str:
+    """The last non-empty line of ``text``."""
+    lines = text.strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def parse_object(text: str) -> tuple[dict | None, bool]:
+    """A JSON.parse step: (object or None, whether the text was JSON at all); double-encoded
+    JSON (a JSON string holding an object) is accepted."""
+    if not text:
+        return None, False
+    try:
+        value = json.loads(text)
+        if isinstance(value, str):
+            value = json.loads(value)
+    except ValueError:
+        return None, False
+    return (value if isinstance(value, dict) else None), True
+
+
+def settle(verdict: Verdict, outcome: str | None, reason: str = "") -> Verdict:
+    """Pick the outcome: an explicit decision first, then a stop, then context."""
+    if outcome is None:
+        outcome = "stopped" if verdict.stop_reason is not None else (
+            "context" if verdict.context else "allowed")
+    return replace(verdict, outcome=outcome, reason=reason if outcome != "allowed" else verdict.reason)
+
+
+# --- trust entries ------------------------------------------------------------------------------
+
+TRUST_HINT = "fix the file by hand (or move it away), then run `hookwrap trust` again"
+
+
+@dataclass(frozen=True)
+class TrustEntry:
+    """One value a CLI needs: ``keys`` is its path of tables (the last one names the value),
+    ``what`` says what it trusts ("the project", "hook guard (PreToolUse)")."""
+
+    keys: tuple[str, ...]
+    value: Any
+    what: str
+    hook: str = ""  # the hook's name; "" for the project
+
+
+@dataclass(frozen=True)
+class TrustChange:
+    """What trusting does to one entry: action is create, update or unchanged."""
+
+    action: str
+    entry: TrustEntry
+    shown: str  # the entry as the file spells it: [projects."/p"] trust_level = "trusted"
+
+
+@dataclass(frozen=True)
+class TrustEdit:
+    """One file a CLI keeps its trust in, and what `hookwrap trust` would change there."""
+
+    platform: Platform
+    path: Path
+    label: str
+    new_text: str | None
+    changes: list[TrustChange] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def pending(self) -> list[TrustChange]:
+        """The changes that write something."""
+        return [c for c in self.changes if c.action != "unchanged"]
+
+
+def _quote(key: str) -> str:
+    import json
+
+    bare = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
+    return key if bare else json.dumps(key, ensure_ascii=False)
+
+
+def show_entry(entry: TrustEntry) -> str:
+    """``[projects."/p"] trust_level = "trusted"``: where the value sits and what it is."""
+    import json
+
+    table = ".".join(_quote(k) for k in entry.keys[:-1])
+    return f"[{table}] {_quote(entry.keys[-1])} = {json.dumps(entry.value, ensure_ascii=False)}"
+
+
+def set_toml_values(text: str | None, entries: list[TrustEntry], *,
+                    label: str) -> tuple[str, list[TrustChange]]:
+    """Set every entry in TOML ``text`` (None: no file yet); returns the new text and changes.
+
+    Pure: nothing is written. Missing tables are created as ``[a."b"]`` headers; every other
+    key, table, comment and blank line stays as it was.
+
+    Raises:
+        SettingsError: the text is not TOML, or a table on an entry's path is another value.
+    """
+    import tomlkit
+    from tomlkit.exceptions import ParseError
+
+    if text and text.startswith("\ufeff"):
+        raise SettingsError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=TRUST_HINT)
+    try:
+        document = tomlkit.parse(text or "")
+    except ParseError as error:
+        raise SettingsError(f"{label}: line {error.line}, column {error.col}: not valid TOML",
+                            hint=TRUST_HINT) from None
+    changes = []
+    for entry in entries:
+        table = document
+        for depth, key in enumerate(entry.keys[:-1]):
+            if key not in table:
+                table.add(key, tomlkit.table(is_super_table=depth < len(entry.keys) - 2))
+            table = table[key]
+            if not isinstance(table, dict):
+                where = ".".join(_quote(k) for k in entry.keys[:depth + 1])
+                raise SettingsError(f"{label}: {where} is not a table", hint=TRUST_HINT)
+        last = entry.keys[-1]
+        current = table.get(last) if last in table else None
+        action = "unchanged" if last in table and _plain(current) == entry.value else (
+            "update" if last in table else "create")
+        if action != "unchanged":
+            table[last] = entry.value
+        changes.append(TrustChange(action, entry, show_entry(entry)))
+    return tomlkit.dumps(document), changes
+
+
+def _plain(value: Any) -> Any:
+    return value.unwrap() if hasattr(value, "unwrap") else value

@@ -1,0 +1,457 @@
+"""Qwen Code: what the hookwrap command needs to know about it (a hook process needs only
+``qwen.py``, which the class here extends).
+
+`.qwen/settings.json` (JSON with comments; Qwen itself
+rewrites the file, adding ``"$version"``, and hookwrap keeps every key it finds), validation, the
+rules `hookwrap test` emulates, doctor's checks and folder trust (off unless the user turns it on).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...clis.qwen import _E, REWRITE_NOTE, QwenCode
+from ...names import NormalizedEvent, Platform
+from ._base import AgentSetup, hook_call
+from .claude import ClaudeCodeSetup
+from .kit import (
+    ERROR,
+    FAIL,
+    OK,
+    TRUST_HINT,
+    WARN,
+    WARNING,
+    Finding,
+    HookCommand,
+    Problem,
+    RunResult,
+    Scope,
+    TrustChange,
+    TrustEdit,
+    TrustEntry,
+    Verdict,
+    boolean,
+    check_keys,
+    failure_line,
+    is_number,
+    js_regex,
+    last_line,
+    missing_script,
+    nonempty_string,
+    number_or_none,
+    one_of,
+    parse_object,
+    settle,
+    string,
+    string_list,
+    string_map,
+    unknown_keys,
+    url,
+)
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Mapping
+
+
+SETTINGS_EVENTS: tuple[str, ...] = (
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
+    "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Stop", "MessageDisplay",
+    "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "SessionDelete",
+    "PermissionRequest", "PermissionDenied", "StopFailure", "TodoCreated", "TodoCompleted",
+    "InstructionsLoaded",
+)
+# A timeout of this many or more is read as milliseconds (legacy Gemini values).
+MS_FROM = 1000
+_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+                          "PermissionDenied"})
+_NO_MATCHER = frozenset({"UserPromptSubmit", "Stop", "MessageDisplay", "PostToolBatch",
+                         "SessionDelete", "TodoCreated", "TodoCompleted"})
+_TARGET = {
+    **dict.fromkeys(_TOOL_EVENTS, "tool_name"),
+    "SubagentStart": "agent_type", "SubagentStop": "agent_type", "PreCompact": "trigger",
+    "PostCompact": "trigger", "SessionStart": "source", "SessionEnd": "reason",
+    "StopFailure": "error", "Notification": "notification_type", "InstructionsLoaded": "file_path",
+    "UserPromptExpansion": "command_name",
+}
+# Exact-match aliases of a tool name in a matcher (tool-names.ts TOOL_NAME_ALIASES).
+_ALIASES = {
+    "run_shell_command": ("Bash", "Shell", "ShellTool"),
+    "write_file": ("Write", "WriteFile"),
+    "edit": ("Edit", "replace"),
+    "read_file": ("Read", "ReadFile"),
+    "grep_search": ("Grep", "search_file_content", "SearchFiles"),
+    "glob": ("Glob", "FindFiles"),
+    "list_directory": ("ListFiles", "ReadFolder"),
+    "agent": ("Agent", "Task", "task"),
+    "web_fetch": ("WebFetch",),
+}
+_BLOCKABLE = frozenset({"PreToolUse", "UserPromptSubmit", "UserPromptExpansion",
+                        "PermissionRequest"})
+_KEEP_WORKING = frozenset({"Stop", "SubagentStop"})
+_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"})
+_CONTEXT_READ = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch",
+                           "UserPromptSubmit", "SessionStart"})
+
+
+class QwenCodeSetup(QwenCode, ClaudeCodeSetup):
+    """Qwen Code's registrations, validation, host rules and doctor checks."""
+
+    # --- generator: settings and registrations ---------------------------------------------
+    settings_file = ".qwen/settings.json"
+    settings_comments = True  # Qwen strips comments when it reads the file
+    known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
+    invalid_entry_drops_event = False  # an invalid entry is dropped alone (debug log only)
+    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
+                             _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED})
+    lifecycle_values = {
+        _E.SESSION_START: ("startup", "resume", "clear", "compact"),
+        _E.SESSION_END: ("clear", "resume", "logout", "prompt_input_exit", "other"),
+        _E.PRE_COMPACT: ("manual", "auto"),
+        _E.POST_COMPACT: ("manual", "auto"),
+    }
+    empty_tool_response = {"llmContent": "", "returnDisplay": ""}
+    payload_has_timestamp = True
+
+    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
+        # Bash expands the variable (Qwen substitutes none on bash), so one quoted word works
+        # for a path with a space.
+        script, args = hook_call(name, launcher)
+        return f'{python} "$QWEN_PROJECT_DIR/{script}" {args}--platform qwen'
+
+    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
+                event: NormalizedEvent, description: str) -> dict[str, Any]:
+        return {"type": "command", "command": command, "name": name,
+                "timeout": qwen_timeout(timeout_s), "description": description}
+
+    tool_matcher = AgentSetup.tool_matcher  # anchored: ^(run_shell_command|write_file)$
+
+    # --- generator: validation -------------------------------------------------------------
+    validate_group = AgentSetup.validate_group  # not Claude Code's note on permissions
+    group_keys = frozenset({"matcher", "sequential", "hooks"})
+    hooks_not_a_list = "must be a list; Qwen Code drops this definition"
+
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        from .gemini import sequential_problems
+
+        problems = []
+        if "matcher" in group and not isinstance(group["matcher"], str):
+            problems.append(Problem(f"{path}.matcher", "must be a string"))
+        elif "matcher" in group and event in _NO_MATCHER:
+            problems.append(Problem(f"{path}.matcher", f"is ignored on {event}", WARNING))
+        return problems + sequential_problems(group, path)
+
+    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+        return _validate_handler(handler, path)
+
+    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
+
+        if event not in SETTINGS_EVENTS:
+            return [Problem(path, "unknown hook event; Qwen Code skips it", WARNING)]
+        return None
+
+    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
+
+        if data.get("disableAllHooks") is True:
+            return [Problem("disableAllHooks", "is true: no hook runs", WARNING)]
+        return []
+
+    # --- generator: host rules -------------------------------------------------------------
+    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
+        key = _TARGET.get(event)
+        return None if key is None else str(payload.get(key, ""))
+
+    def is_tool_event(self, event: str) -> bool:
+        return event in _TOOL_EVENTS
+
+    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
+        """hook-matcher.ts: exact name or alias, a split ``|`` list, else an unanchored regex."""
+
+        if event in _NO_MATCHER or target is None or matcher is None:
+            return True
+        matcher = matcher.strip()
+        if matcher in ("", "*", ".*"):
+            return True
+        names = {target, *_ALIASES.get(target, ())} if event in _TOOL_EVENTS else {target}
+        if matcher in names:
+            return True
+        split = "|" in matcher and not matcher.startswith(("^", "("))
+        if split and {part.strip() for part in matcher.split("|")} & names:
+            return True
+        compiled = js_regex(matcher)  # an invalid regex matches nothing
+        return compiled is not None and compiled.search(target) is not None
+
+    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
+        return any(c.sequential for c in commands)
+
+    def dedup_key(self, cmd: HookCommand) -> str:
+        return f"{cmd.name}:{cmd.command}" if cmd.name else cmd.command
+
+    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
+                 env: dict[str, str]) -> dict[str, str]:
+        env.update(QWEN_PROJECT_DIR=project_dir, CLAUDE_PROJECT_DIR=project_dir,
+                   GEMINI_PROJECT_DIR=project_dir, QWEN_CODE_CLI="1",
+                   QWEN_CODE_SESSION_ID=str(payload.get("session_id", "")))
+        return env
+
+    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
+        return AgentSetup.stdin_bytes(self, payload)  # no trailing newline
+
+    def effective_timeout(self, cmd: HookCommand) -> float:
+        return 60.0 if not cmd.timeout_s or cmd.timeout_s <= 0 else cmd.timeout_s
+
+    def env_file_event(self, event: str) -> bool:
+        return False
+
+    def read_command(self, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+
+        timeout = number_or_none(handler.get("timeout"))
+        if timeout is not None and timeout >= MS_FROM:
+            timeout = timeout / 1000
+        matcher = group.get("matcher")
+        env = handler.get("env")
+        return HookCommand(self.platform.value, event, handler["command"], timeout,
+                           matcher if isinstance(matcher, str) else None,
+                           handler.get("name") if isinstance(handler.get("name"), str) else None,
+                           None, bool(group.get("sequential")),
+                           env if isinstance(env, dict) else None)
+
+    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+        return _interpret(event, result)
+
+    # --- generator: doctor -----------------------------------------------------------------
+    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
+        return [(self.settings_file, root / self.settings_file, True),
+                ("~/.qwen/settings.json", qwen_home(home, env) / "settings.json", False)]
+
+    doctor_reported_paths = frozenset({"disableAllHooks"})
+
+    def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
+                       env: Mapping[str, str]) -> list[Finding]:
+        """With folder trust on, Qwen drops the project's hooks in an untrusted folder."""
+        return _trust_findings(root, home, scopes, env)
+
+    def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
+                    settings_text: str | None = None) -> list[TrustEdit]:
+        """Only with folder trust on (``security.folderTrust.enabled`` in the user's file):
+        otherwise Qwen loads the project's hooks and there is nothing to record."""
+        from ..fsutil import read_text
+
+        label, path, _ = self.scopes(root, home, env)[1]
+        try:
+            text = read_text(path, label)
+            data = self.parse_settings_text(text, label) if text is not None else {}
+        except ValueError:
+            return []  # doctor reports a broken user file
+        return _trust_edits(root, home, env) if _trust_on(data) else []
+
+    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
+
+        where = f"{scope.label}: {cmd.event} {cmd.command!r}"
+        out = []
+        if "QWEN_CODE_PROJECT_DIR" in cmd.command:
+            out.append(Finding("commands", FAIL, f"{where}: $QWEN_CODE_PROJECT_DIR is Qwen's "
+                               "state folder (~/.qwen/projects/...), not the project",
+                               "use \"$QWEN_PROJECT_DIR/...\""))
+        matcher = (cmd.matcher or "").strip()
+        if cmd.event in _TOOL_EVENTS and re.search(r"[\^$.*+?()\[\]]", matcher) and \
+                re.search(r"\b(Bash|Write|Edit|Read|Grep|Glob)\b", matcher):
+            out.append(Finding("commands", WARN, f"{where}: matcher {matcher!r} is a regex over "
+                               "Claude tool names; Qwen matches those only as exact aliases",
+                               "use Qwen's names, e.g. ^(run_shell_command|write_file)$"))
+        return out
+
+
+def qwen_timeout(seconds: int) -> int:
+    """The ``timeout`` value that means ``seconds`` to Qwen: seconds below 1000, milliseconds
+    from 1000 on (Qwen reads 1000 and more as milliseconds, so 1200 s is written 1200000)."""
+    return seconds if seconds < MS_FROM else seconds * 1000
+
+
+def qwen_home(home: Any, env: Mapping[str, str]) -> Any:
+    """``$QWEN_HOME``, else ``~/.qwen``."""
+    from pathlib import Path
+
+    return Path(env["QWEN_HOME"]) if env.get("QWEN_HOME") else Path(home) / ".qwen"
+
+
+def _timeout_check(value: Any) -> str | None:
+
+    if isinstance(value, str) and value.strip().isdigit():
+        return None
+    if not is_number(value) or value <= 0:
+        return "must be a positive number of seconds (Qwen falls back to 60)"
+    return None
+
+
+def _validate_handler(handler: Any, path: str) -> list[Problem]:
+
+    if not isinstance(handler, dict):
+        return [Problem(path, "must be an object")]
+    kinds = {"command": ("command",), "http": ("url",), "prompt": ("prompt",)}
+    kind = handler.get("type")
+    if kind not in kinds:
+        return [Problem(f"{path}.type", "must be one of 'command', 'http', 'prompt'; Qwen Code "
+                        "drops this entry")]
+    spec = {"type": string, "command": nonempty_string, "name": string, "timeout": _timeout_check,
+            "env": string_map, "async": boolean, "shell": one_of("bash", "powershell"),
+            "statusMessage": string, "description": string, "url": url, "headers": string_map,
+            "allowedEnvVars": string_list, "once": boolean, "prompt": nonempty_string,
+            "model": string}
+    problems = check_keys(handler, spec, kinds[kind], path, ERROR)
+    timeout = handler.get("timeout")
+    if is_number(timeout) and isinstance(timeout, (int, float)) and 600 <= timeout < MS_FROM:
+        problems.append(Problem(f"{path}.timeout", f"is {timeout:g} seconds; values from 1000 "
+                                "on are milliseconds", WARNING))
+    return problems + unknown_keys(handler, frozenset(spec), path, "Qwen Code")
+
+
+def _interpret(event: str, r: RunResult) -> Verdict:
+    """hookRunner.ts: exit 2 reads stderr (text = a deny); any other exit reads stdout, else
+    stderr, and obeys a JSON object whatever the exit code; plain text at exit 0 is a
+    systemMessage (context on SessionStart/UserPromptSubmit), at other exits a warning."""
+    from dataclasses import replace
+
+
+    failure = failure_line(r)
+    if failure:  # timeouts and signals fail open
+        return Verdict(success=False, clean=False, problems=(failure,))
+    if r.exit_code == 2:
+        missing = missing_script(r)
+        output, parsed = parse_object(r.stderr.strip())
+        if not parsed:
+            if not r.stderr.strip():
+                return Verdict(success=False, clean=False,
+                               problems=("exit 2 with empty stderr does not block on Qwen Code",))
+            output = {"decision": "deny", "reason": r.stderr.strip()}
+        verdict = replace(_json(event, output or {}), success=False)
+        return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
+    text = r.stdout.strip() or r.stderr.strip()
+    output, parsed = parse_object(text)
+    if parsed and output is not None:
+        verdict = _json(event, output)
+        if r.exit_code != 0:
+            return replace(verdict, success=False, clean=False, problems=(
+                f"exit {r.exit_code}: Qwen Code still obeys the JSON it printed",))
+        return verdict
+    if text.startswith("{"):
+        return Verdict(success=False, clean=False,
+                       problems=("output starts with '{' but is not JSON: Qwen ignores it",))
+    if r.exit_code != 0:
+        return Verdict(success=False, clean=False, problems=(
+            f"exit {r.exit_code}: non-blocking on Qwen Code (only exit 2 blocks)"
+            + (f" ({last_line(text)})" if text else ""),))
+    if text and event in _TEXT_IS_CONTEXT:
+        return Verdict("context", context=text)
+    return Verdict(system_message=text) if text else Verdict()
+
+
+def _json(event: str, data: dict[str, Any]) -> Verdict:
+    from dataclasses import replace
+
+
+    found = data.get("hookSpecificOutput")
+    hso: dict[str, Any] = found if isinstance(found, dict) else {}
+    context = str(hso.get("additionalContext") or "") if event in _CONTEXT_READ else ""
+    notes = []
+    if hso.get("additionalContext") and not context:
+        notes.append(f"Qwen Code drops additionalContext on {event}")
+    if "updatedInput" in hso and event != "PermissionRequest":
+        notes.append("Qwen Code ignores updatedInput: the original call runs")
+    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
+                   context=context, notes=tuple(notes))
+    block = data.get("decision") in ("block", "deny") or data.get("continue") is False
+    reason = str(data.get("reason") or data.get("stopReason") or "")
+    if REWRITE_NOTE in str(hso.get("permissionDecisionReason") or ""):
+        notes.append("updated_input cannot be applied on Qwen Code: hookwrap sent a deny that "
+                     "gives the model the new input")
+        base = replace(base, notes=tuple(notes))
+    if event == "PreToolUse":
+        decision = hso.get("permissionDecision")
+        if decision == "deny" or block:
+            return settle(base, "blocked", str(hso.get("permissionDecisionReason") or reason))
+        return settle(base, "ask" if decision == "ask" else None)
+    if block and event in _BLOCKABLE:
+        return settle(base, "blocked", reason)
+    if block and event in _KEEP_WORKING:
+        return settle(base, "kept_working", reason)
+    if block and event.startswith("PostToolUse") and data.get("continue") is not False:
+        return settle(replace(base, notes=(*base.notes, f"Qwen Code ignores a block on {event}")),
+                      None)
+    return settle(base, None)
+
+
+def _trust_on(data: Any) -> bool:
+    security = data.get("security") if isinstance(data, dict) else None
+    trust = security.get("folderTrust") if isinstance(security, dict) else None
+    return isinstance(trust, dict) and trust.get("enabled") is True
+
+
+def _folder_trust_on(scopes: list[Scope]) -> bool:
+    return any(_trust_on(scope.data) for scope in scopes if not scope.project)
+
+
+def _trusted_folders_path(home: Any, env: Mapping[str, str]) -> Any:
+    from pathlib import Path
+
+    override = env.get("QWEN_CODE_TRUSTED_FOLDERS_PATH")
+    return Path(override) if override else qwen_home(home, env) / "trustedFolders.json"
+
+
+def _trust_findings(root: Path, home: Path, scopes: list[Scope],
+                    env: Mapping[str, str]) -> list[Finding]:
+    import json
+
+
+    if not any(s.project and s.data and s.data.get("hooks") for s in scopes):
+        return [Finding("qwen-trust", OK, "no Qwen Code project hooks to check")]
+    if not _folder_trust_on(scopes):
+        return [Finding("qwen-trust", OK, "Qwen Code's folder trust is off: project hooks load")]
+    try:
+        rules = json.loads(_trusted_folders_path(home, env).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        rules = {}
+    resolved = root.resolve()
+    for folder, rule in (rules.items() if isinstance(rules, dict) else ()):
+        from pathlib import Path
+
+        base = Path(folder).parent if rule == "TRUST_PARENT" else Path(folder)
+        if rule in ("TRUST_FOLDER", "TRUST_PARENT") and (resolved == base or base in resolved.parents):
+            return [Finding("qwen-trust", OK, "the folder is trusted in ~/.qwen/trustedFolders.json")]
+    return [Finding("qwen-trust", FAIL, f"{root} is not trusted and folder trust is on: Qwen Code "
+                    "drops the project's hooks (and refuses the shell tool)",
+                    "run `hookwrap trust --platform qwen`")]
+
+
+def _trust_edits(root: Path, home: Path, env: Mapping[str, str]) -> list[TrustEdit]:
+    """``"<root>": "TRUST_FOLDER"`` in ~/.qwen/trustedFolders.json (read only with folder trust
+    on; writing it is harmless otherwise)."""
+    import json
+
+    from ..errors import SettingsError
+    from ..fsutil import read_text
+
+    path = _trusted_folders_path(home, env)
+    label = str(path)
+    text = read_text(path, label)
+    try:
+        rules = json.loads(text) if text and text.strip() else {}
+    except ValueError:
+        raise SettingsError(f"{label}: not valid JSON", hint=TRUST_HINT) from None
+    if not isinstance(rules, dict):
+        raise SettingsError(f"{label}: is not an object", hint=TRUST_HINT)
+    key = str(root.resolve())
+    entry = TrustEntry((key,), "TRUST_FOLDER", "the project")
+    shown = f'"{key}": "TRUST_FOLDER"'
+    if rules.get(key) == "TRUST_FOLDER":
+        return [TrustEdit(Platform.QWEN, path, label, text, [TrustChange("unchanged", entry, shown)])]
+    action = "update" if key in rules else "create"
+    rules[key] = "TRUST_FOLDER"
+    new_text = json.dumps(rules, indent=2, ensure_ascii=False) + "\n"
+    return [TrustEdit(Platform.QWEN, path, label, new_text, [TrustChange(action, entry, shown)])]
+
+
+CLI = QwenCodeSetup()

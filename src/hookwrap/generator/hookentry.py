@@ -1,0 +1,336 @@
+"""One hook entry, and the one check of it: for `hookwrap add`'s flags and for hookwrap.toml alike.
+
+Every value of an entry (name, event, template, matcher, platforms, timeout, template options)
+is checked here, so a bad value gets the same message and hint whether it came from a flag or
+was typed into hookwrap.toml by hand. Each check raises EntryError, which names the entry's key;
+the manifest adds the file, key and line, `add` shows it as is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..names import NormalizedEvent, Platform
+from . import registrations as regs
+from .catalogue import EXTERNAL, TEMPLATES, choose_template
+from .clis import all_setups, setup_of
+from .errors import EntryError, UsageError
+
+ALL_PLATFORMS: tuple[Platform, ...] = (Platform.CLAUDE, Platform.GEMINI)
+# Node timers (every CLI's) fire at once past 2**31-1 ms: a longer timeout is an instant one,
+# and so a hook that never runs (fail open).
+MAX_TIMEOUT = (2**31 - 1) // 1000
+NAME_HINT = "use 1-64 characters: a lower-case letter, then a-z, 0-9, '_' or '-'"
+MATCHER_HINT = 'use tool names joined by "|" such as "shell|write_file", or leave it out'
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    """One hook as the manifest records it (see docs/internals.md)."""
+
+    name: str
+    event: NormalizedEvent
+    template: str
+    matcher: str | None
+    platforms: tuple[Platform, ...]
+    timeout: int | None
+    options: dict[str, object]
+    resident: bool = False           # answered by `hookwrap serve` where the CLI can post to it
+    commands: tuple[str, ...] = ()   # shell commands the hook cares about (docs/resident.md)
+
+
+def show(value: object) -> str:
+    """A value as TOML would spell it, for messages: strings in double quotes."""
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def check_name(name: object) -> str:
+    """``name`` when it can name a hook (it becomes a file name and part of a command)."""
+    if not isinstance(name, str) or not regs.NAME_RE.match(name):
+        raise EntryError("name", f"{name!r} is not a valid hook name", hint=NAME_HINT)
+    return name
+
+
+def check_template(value: object) -> str:
+    """A template's name."""
+    if not isinstance(value, str) or value not in TEMPLATES:
+        raise EntryError("template", f"{show(value)} is not a template",
+                         hint=f"templates: {', '.join(TEMPLATES)}")
+    return value
+
+
+def check_event(template: str | None, value: object) -> NormalizedEvent:
+    """A normalized event (one the template handles, when a template is given)."""
+    events = [e.value for e in NormalizedEvent]
+    if not isinstance(value, str) or value not in events:
+        raise EntryError("event", f"{show(value)} is not an event",
+                         hint=f"valid events: {', '.join(events)}")
+    allowed = TEMPLATES[template].events if template is not None else None
+    if allowed is not None and value not in allowed:
+        raise EntryError("event", f"the {template} template does not handle {value}",
+                         hint=f"valid events for {template}: {', '.join(allowed)}")
+    return NormalizedEvent(value)
+
+
+def check_platforms(value: object) -> tuple[Platform, ...]:
+    """A non-empty list of platform names, each once."""
+    names = ", ".join(p.value for p in Platform)
+    if not isinstance(value, (list, tuple)) or not value:
+        raise EntryError("platforms", "must be a non-empty list",
+                         hint=f'e.g. platforms = ["claude", "gemini"] (platforms: {names})')
+    for item in value:
+        if not isinstance(item, str) or item not in {p.value for p in Platform}:
+            raise EntryError("platforms", f"{show(item)} is not a platform",
+                             hint=f"use one or more of: {names}")
+    if len(set(value)) != len(value):
+        raise EntryError("platforms", "lists a platform twice")
+    return tuple(Platform(item) for item in value)
+
+
+def check_timeout(value: object) -> int | None:
+    """Seconds: a positive whole number that every CLI's timer can hold, or None."""
+    if value is None:
+        return None
+    if type(value) is not int or value <= 0:
+        raise EntryError("timeout", f"{show(value)} is not a positive whole number of seconds",
+                         hint="e.g. timeout = 30, or leave it out for the default (60 seconds)")
+    if value > MAX_TIMEOUT:
+        raise EntryError("timeout", f"{value} seconds is longer than the CLIs' timers can hold "
+                         f"(at most {MAX_TIMEOUT}, about 24 days): the hook would time out at "
+                         "once and never run", hint="e.g. timeout = 600")
+    return value
+
+
+def check_matcher(value: object, event: NormalizedEvent,
+                  platforms: tuple[Platform, ...]) -> list[str]:
+    """Check a matcher against the event and every platform; returns warnings (unknown tool
+    names). The same rules as the registrations that will be written from it."""
+    if value is None:
+        return []
+    if not isinstance(value, str) or not regs.MATCHER_RE.match(value):
+        raise EntryError("matcher", f"{show(value)} is not a matcher", hint=MATCHER_HINT)
+    agents = [setup_of(p) for p in platforms]
+    try:
+        regs.split_matcher(value)
+        if not any(event in a.tool_events or event in a.lifecycle_values for a in agents):
+            raise EntryError("matcher", f"{event.value} has no matcher on these platforms: it "
+                             "runs every time", hint="drop the matcher")
+        warnings = regs.check_tool_names(value) if any(event in a.tool_events for a in agents) else []
+        for agent in agents:
+            regs.matcher_for(value, event, agent.platform)
+    except EntryError:
+        raise
+    except UsageError as error:  # registrations' word on the matcher: keep it, name the key
+        raise EntryError("matcher", error.message, hint=error.hint) from None
+    return warnings
+
+
+def check_options(template: str, entry: dict[str, Any]) -> dict[str, object]:
+    """The template options of an entry (every key that is not a common one)."""
+    allowed = TEMPLATES[template].default_options
+    options: dict[str, object] = {}
+    for key, value in entry.items():
+        if key in COMMON_KEYS:
+            continue
+        if key not in allowed:
+            valid = ", ".join((*COMMON_KEYS, *allowed))
+            raise EntryError(key, "unknown key", hint=f"valid keys here: {valid}")
+        problem = _OPTION_CHECKS[key](value)
+        if problem:
+            raise EntryError(key, f"{show(value)} {problem}")
+        options[key] = value
+    return options
+
+
+def check_resident(value: object) -> bool:
+    """``resident = true``: answered by the resident server (docs/resident.md)."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise EntryError("resident", f"{show(value)} is not true or false",
+                         hint="resident = true, or leave it out to run a process per call")
+    return value
+
+
+COMMANDS_HINT = 'e.g. commands = ["git *"]: shell command globs, * matches anything'
+_PATTERN_RE = re.compile(r"^[^\s*?()\[\]][^()\n\r]*$")
+
+
+def check_commands(value: object, template: str, event: NormalizedEvent,
+                   matcher: object) -> tuple[str, ...]:
+    """The shell-command globs of a hook that ignores every other shell call."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not value or \
+            not all(isinstance(item, str) and _PATTERN_RE.match(item.strip()) for item in value):
+        raise EntryError("commands", f"{show(value)} is not a non-empty list of command "
+                         "patterns that start with a word and hold no parentheses",
+                         hint=COMMANDS_HINT)
+    if not any(event in agent.tool_events for agent in all_setups()) or matcher != "shell":
+        raise EntryError("commands", "filters shell commands: it needs a tool event and "
+                         'matcher = "shell"', hint='set matcher = "shell", or drop commands')
+    if TEMPLATES[template].fail_closed:
+        raise EntryError("commands", f"a {template} hook must see every shell command: a "
+                         "filter can be passed by `bash -c '...'` or `/usr/bin/git` on Claude "
+                         "Code", hint="drop commands; filters are for hooks that only watch")
+    return tuple(item.strip() for item in value)
+
+
+# Keys every hook table may hold, in the order `add` writes them; template options follow.
+COMMON_KEYS = ("event", "template", "matcher", "platforms", "timeout", "resident", "commands")
+
+
+def check_entry(name: str, entry: Any, *, default_platforms: tuple[Platform, ...] = ALL_PLATFORMS
+                ) -> tuple[HookSpec, list[str]]:
+    """The HookSpec of a ``[hooks.<name>]`` table, and warnings; EntryError names a bad key.
+
+    ``default_platforms`` is the manifest's top-level ``platforms`` (for an entry without its own).
+    """
+    check_name(name)
+    if not isinstance(entry, dict):
+        raise EntryError("", "must be a table")
+    if "command" in entry and "template" not in entry:
+        return _check_external(name, entry, default_platforms)
+    template = check_template(entry.get("template", "skeleton"))
+    if "event" not in entry:
+        raise EntryError("", "has no event", hint="add e.g. event = \"before_tool\"")
+    event = check_event(template, entry["event"])
+    platforms = check_platforms(entry.get("platforms", list(default_platforms)))
+    timeout = check_timeout(entry.get("timeout"))
+    warnings = check_matcher(entry.get("matcher"), event, platforms)
+    resident = check_resident(entry.get("resident"))
+    commands = check_commands(entry.get("commands"), template, event, entry.get("matcher"))
+    spec = HookSpec(name=name, event=event, template=template, matcher=entry.get("matcher"),
+                    platforms=platforms, timeout=timeout, options=check_options(template, entry),
+                    resident=resident, commands=commands)
+    return spec, warnings
+
+
+# Keys of an external hook's table (`command` instead of a template), in the order written.
+EXTERNAL_KEYS = ("event", "matcher", "platforms", "timeout", "command", "speaks", "fail_closed")
+
+
+def _check_external(name: str, entry: dict[str, Any], default_platforms: tuple[Platform, ...]
+                    ) -> tuple[HookSpec, list[str]]:
+    """An external hook: a shell command speaking one CLI's protocol, bridged on the others."""
+    for key in entry:
+        if key not in EXTERNAL_KEYS:
+            raise EntryError(key, "unknown key for an external hook (one with a command)",
+                             hint=f"valid keys here: {', '.join(EXTERNAL_KEYS)}")
+    command = entry["command"]
+    if not isinstance(command, str) or not command.strip():
+        raise EntryError("command", f"{show(command)} is not a command",
+                         hint='a shell command line, e.g. command = ".claude/hooks/check.sh"')
+    speaks = entry.get("speaks", "claude")
+    names = ", ".join(p.value for p in Platform)
+    if not isinstance(speaks, str) or speaks not in {p.value for p in Platform}:
+        raise EntryError("speaks", f"{show(speaks)} is not a platform",
+                         hint=f"the CLI whose hook protocol the command speaks: one of {names}")
+    fail_closed = entry.get("fail_closed", False)
+    if not isinstance(fail_closed, bool):
+        raise EntryError("fail_closed", f"{show(fail_closed)} must be true or false")
+    if "event" not in entry:
+        raise EntryError("", "has no event", hint="add e.g. event = \"before_tool\"")
+    event = check_event(None, entry["event"])
+    speaker = setup_of(speaks)
+    if event not in speaker.event_names():
+        raise EntryError("event", f"{speaker.label} has no {event.value} event, so a command "
+                         f"speaking its protocol cannot read it",
+                         hint="set speaks to the CLI the command was written for")
+    platforms = check_platforms(entry.get("platforms", list(default_platforms)))
+    timeout = check_timeout(entry.get("timeout"))
+    warnings = check_matcher(entry.get("matcher"), event, platforms)
+    options: dict[str, object] = {"command": command, "speaks": speaks}
+    if fail_closed:
+        options["fail_closed"] = True
+    spec = HookSpec(name=name, event=event, template=EXTERNAL, matcher=entry.get("matcher"),
+                    platforms=platforms, timeout=timeout, options=options)
+    return spec, warnings
+
+
+def new_external_entry(*, name: str, event: str, command: str, speaks: str | None,
+                       matcher: str | None, platforms: tuple[Platform, ...], timeout: int | None,
+                       fail_closed: bool = False) -> tuple[HookSpec, list[str]]:
+    """The entry `hookwrap add --command` and `hookwrap adopt` create."""
+    check_name(name)
+    normalized = check_event(None, event)
+    if matcher is not None:
+        matcher = "|".join(regs.split_matcher(matcher)) or None
+    entry: dict[str, Any] = {"event": normalized.value,
+                             "platforms": [p.value for p in _with_event(platforms, normalized)],
+                             "command": command, "speaks": speaks or "claude"}
+    if matcher is not None:
+        entry["matcher"] = matcher
+    if timeout is not None:
+        entry["timeout"] = timeout
+    if fail_closed:
+        entry["fail_closed"] = True
+    return check_entry(name, entry)
+
+
+def new_entry(*, name: str, event: str, template: str | None, matcher: str | None,
+              platforms: tuple[Platform, ...], timeout: int | None, resident: bool = False,
+              commands: tuple[str, ...] = ()) -> tuple[HookSpec, list[str]]:
+    """The entry `hookwrap add` creates from its flags, with the template's defaults."""
+    check_name(name)
+    chosen = choose_template(name, template)
+    normalized = check_event(chosen, event)
+    info = TEMPLATES[chosen]
+    if matcher is not None:
+        # "shell | write_file" -> "shell|write_file"; the checks below see the stored form.
+        matcher = "|".join(regs.split_matcher(matcher)) or None
+    elif any(normalized in agent.tool_events for agent in all_setups()):
+        matcher = info.default_matcher
+    entry: dict[str, Any] = {"event": normalized.value, "template": chosen,
+                             "platforms": [p.value for p in _with_event(platforms, normalized)],
+                             "timeout": timeout if timeout is not None else info.default_timeout}
+    if matcher is not None:
+        entry["matcher"] = matcher
+    if resident:
+        entry["resident"] = True
+    if commands:
+        entry["commands"] = list(commands)
+    entry.update(info.default_options)
+    return check_entry(name, {k: v for k, v in entry.items() if v is not None})
+
+
+def _with_event(platforms: tuple[Platform, ...], event: NormalizedEvent) -> tuple[Platform, ...]:
+    """Only the platforms that have ``event``, so the manifest says where the hook really runs
+    (or all of them, to let the caller report that none has it)."""
+    present = tuple(p for p in platforms if event in setup_of(p).event_names())
+    return present or platforms
+
+
+def _check_string(value: object) -> str:
+    return "" if isinstance(value, str) and value.strip() else "must be a non-empty string"
+
+
+def _check_count(value: object) -> str:
+    return "" if type(value) is int and value >= 0 else "must be a whole number, 0 or more"
+
+
+def _check_command(value: object) -> str:
+    if isinstance(value, str) and value.strip():
+        return ""
+    if isinstance(value, list) and value and all(isinstance(item, str) and item for item in value):
+        return ""
+    return "must be a command: a non-empty string or list of strings"
+
+
+def _check_suffixes(value: object) -> str:
+    if isinstance(value, list) and all(isinstance(item, str) and item.startswith(".") for item in value):
+        return ""
+    return 'must be a list of file suffixes such as [".py"]'
+
+
+# One check per template option name (the names come from catalogue.TEMPLATES).
+_OPTION_CHECKS = {
+    "check": _check_string,
+    "max_retries": _check_count,
+    "command": _check_command,
+    "suffixes": _check_suffixes,
+}

@@ -1,0 +1,130 @@
+"""`hookwrap list`: each manifest hook and the state of its registration on each platform."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..names import Platform
+from . import registrations as regs
+
+# Per-platform status words, from best to worst.
+CURRENT, DRIFTED, MISSING, NOT_SELECTED, NO_EVENT, DROPPED = (
+    "current", "drifted", "missing", "not selected", "no such event", "dropped")
+
+
+def _settings(root: Path) -> dict[Platform, dict]:
+    from .settings import project_settings
+
+    return {platform: project_settings(root, platform)[1] for platform in Platform}
+
+
+def _owned(data: dict[Platform, dict]) -> dict[Platform, list]:
+    from .settings import owned_entries
+
+    return {platform: owned_entries(data[platform], platform) for platform in Platform}
+
+
+def dropped_status(registration, data: dict) -> str | None:
+    """DROPPED when the CLI drops every hook of the registration's event in this file (an
+    invalid entry beside it), as `hookwrap test` reports it; else None."""
+    from ..checks.schema import dropping_errors
+
+    return DROPPED if dropping_errors(data, registration.platform, registration.event) else None
+
+
+def registration_status(registration, entries) -> str:
+    """current, drifted or missing: how ``entries`` (a file's owned entries) hold it."""
+    return _status(registration, entries)
+
+
+def _status(registration, entries) -> str:
+    from .settings import same_handler
+
+    mine = [e for e in entries if e.name == registration.name]
+    if not mine:
+        return MISSING
+    entry = mine[0]
+    same = (entry.event == registration.event and entry.matcher == registration.matcher
+            and same_handler(entry.handler, registration.handler) and len(mine) == 1)
+    return CURRENT if same else DRIFTED
+
+
+def _platform_row(spec, platform: Platform, registration, entries, data: dict) -> dict:
+    if platform not in spec.platforms:
+        return {"status": NOT_SELECTED, "registered": False, "current": False}
+    if registration is None:
+        return {"status": NO_EVENT, "registered": False, "current": False}
+    status = _status(registration, entries)
+    if status == CURRENT:
+        status = dropped_status(registration, data) or status
+    return {"status": status, "registered": status != MISSING, "current": status == CURRENT,
+            "event": registration.event, "matcher": registration.matcher}
+
+
+def list_hooks(root: Path) -> list[dict]:
+    """One object per manifest hook (name, event, template, matcher, platforms, script),
+    then one per orphaned hookwrap registration (``"orphan": true``)."""
+    from .project import _port, _python, load_manifest, manifest_registrations
+
+    manifest = load_manifest(root)
+    data = _settings(root)
+    owned = _owned(data)
+    rows: list[dict] = []
+    for spec in manifest.hooks:
+        found, _ = manifest_registrations(spec, _python(manifest), _port(manifest))
+        by_platform = {r.platform: r for r in found}
+        rows.append({
+            "name": spec.name,
+            "event": spec.event.value,
+            "template": spec.template,
+            "matcher": spec.matcher,
+            "timeout": spec.timeout,
+            "script": (root / regs.script_path(spec.name)).is_file(),
+            "platforms": {p.value: _platform_row(spec, p, by_platform.get(p), owned[p], data[p])
+                          for p in Platform},
+        })
+        if "speaks" in spec.options:  # an external hook: its command and protocol
+            rows[-1].update(command=spec.options["command"], speaks=spec.options["speaks"])
+    known = {spec.name for spec in manifest.hooks}
+    for platform, entries in owned.items():
+        for entry in entries:
+            if entry.name not in known:
+                rows.append({"name": entry.name, "event": entry.event, "orphan": True,
+                             "matcher": entry.matcher,
+                             "platforms": {platform.value: {"status": "orphan",
+                                                            "registered": True,
+                                                            "current": False}}})
+    return rows
+
+
+def format_table(rows: list[dict]) -> str:
+    """A plain-text table for people; `--json` is the one for scripts."""
+    if not rows:
+        return "no hooks yet: try `hookwrap add before_tool guard`"
+    from .hookentry import ALL_PLATFORMS
+
+    # The default CLIs always have a column; any other CLI once a hook uses it.
+    shown = [p.value for p in Platform if p in ALL_PLATFORMS or any(
+        row["platforms"].get(p.value, {}).get("status", NOT_SELECTED) != NOT_SELECTED for row in rows)]
+    header = ("NAME", "EVENT", "MATCHER", *(name.upper() for name in shown))
+    lines = [header]
+    for row in rows:
+        platforms = row["platforms"]
+        lines.append((row["name"], row["event"], row.get("matcher") or "*",
+                      *(platforms.get(name, {}).get("status", "-") for name in shown)))
+    widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
+    text = "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
+                     for line in lines)
+    external = [row for row in rows if row.get("command")]
+    if external:
+        text += "\n\n" + "\n".join(f"{row['name']}: runs {row['command']} (speaks "
+                                     f"{row['speaks']})" for row in external)
+    if any(row.get("orphan") for row in rows):
+        text += "\n\nhint: orphaned entries are removed by `hookwrap sync`"
+    elif any(p.get("status") in (MISSING, DRIFTED) for row in rows for p in row["platforms"].values()):
+        text += "\n\nhint: run `hookwrap sync` to repair missing or drifted registrations"
+    if any(p.get("status") == DROPPED for row in rows for p in row["platforms"].values()):
+        text += ("\n\nhint: dropped: an invalid entry beside it makes the CLI skip every hook of "
+                 "that event; `hookwrap doctor` names the entry")
+    return text
+

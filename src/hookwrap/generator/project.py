@@ -1,0 +1,400 @@
+"""The generator's core: init, add, remove, sync and list as plans over a project directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..names import Platform
+from . import registrations as regs
+from .catalogue import EXTERNAL
+from .clis import setup_of
+from .errors import ConflictError, ManifestError, ProjectError, UsageError
+from .plan import Plan
+from .vendor import (
+    LAUNCHER,
+    LAUNCHER_MODULE,
+    LAUNCHER_MODULE_SOURCE,
+    LAUNCHER_SOURCE,
+    PACKAGE,
+    RUNTIME_DIR,
+    RUNTIME_MODULES,
+)
+
+MANIFEST = "hookwrap.toml"
+# Each hook's `commands` patterns, for the runtime filter (commandfilter.py); absent when none.
+FILTERS_FILE = ".hookwrap/filters.json"
+HOOKWRAP_GITIGNORE = "# written by hookwrap: run-time files that do not belong in git\n" \
+                     "__pycache__/\nlogs/\nstate/\n.lock\n"
+
+
+def find_root(start: Path) -> Path:
+    """The nearest directory at or above ``start`` that holds hookwrap.toml."""
+    start = start.resolve()
+    for directory in (start, *start.parents):
+        if (directory / MANIFEST).is_file():
+            return directory
+    raise ProjectError(f"no {MANIFEST} in {start} or any parent directory",
+                       hint="run `hookwrap init` at the root of your project first")
+
+
+def load_manifest(root: Path, *, editable: bool = False):
+    """The project's manifest (raises ManifestError on a broken file); read-only unless
+    ``editable``, which costs a tomlkit parse."""
+    from .manifest import Manifest
+
+    path = root / MANIFEST
+    if not path.is_file():
+        raise ProjectError(f"{MANIFEST} not found in {root}", hint="run `hookwrap init` first")
+    return Manifest.load(path) if editable else Manifest.read(path)
+
+
+def _python(manifest) -> str:
+    return getattr(manifest, "python", None) or "python3"
+
+
+def _template_info(template: str):
+    from .render import TEMPLATES
+
+    return TEMPLATES.get(template)
+
+
+def _port(manifest) -> int:
+    return getattr(manifest, "serve_port", regs.DEFAULT_SERVE_PORT)
+
+
+def spec_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT):
+    """Registrations and warnings for one manifest entry, with its template's policy."""
+    info = _template_info(spec.template)
+    return regs.registrations_for(
+        spec, fail_closed=bool(info and info.fail_closed) or spec.options.get("fail_closed") is True,
+        summary=info.summary if info else "", python=python, port=port)
+
+
+def manifest_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT):
+    """spec_registrations for an entry read from hookwrap.toml: a value the manifest's syntax
+    allows but a platform cannot take is the manifest's error, named by its key."""
+    try:
+        return spec_registrations(spec, python, port)
+    except UsageError as error:
+        raise ManifestError(f"{MANIFEST}: hooks.{spec.name}.matcher: {error.message}",
+                            hint=error.hint) from None
+
+
+def _desired(specs, python: str, port: int) -> tuple[dict[Platform, list], list[str]]:
+    desired: dict[Platform, list] = {p: [] for p in Platform}
+    warnings: list[str] = []
+    for spec in specs:
+        found, skipped = manifest_registrations(spec, python, port)
+        warnings.extend(skipped)
+        for registration in found:
+            desired[registration.platform].append(registration)
+    return desired, warnings
+
+
+def read_settings_text(root: Path, platform: Platform) -> str | None:
+    """The project settings file's text, or None when it does not exist."""
+    from .settings import read_text
+
+    rel = setup_of(platform).settings_file
+    return read_text(root / rel, rel)
+
+
+def filters_text(specs) -> bytes | None:
+    """The text of .hookwrap/filters.json: each filtered hook's patterns; None when none is."""
+    import json
+
+    filters = {spec.name: list(spec.commands) for spec in specs if getattr(spec, "commands", ())}
+    return (json.dumps(filters, indent=2) + "\n").encode() if filters else None
+
+
+def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE_PORT,
+                   texts: dict | None = None) -> None:
+    """``texts``: a settings file's text as another step of the plan already changed it
+    (`adopt` takes the hand-made entries it moves out), instead of the file's."""
+    from .settings import lookalikes, parse_settings, reconcile
+
+    plan.add(FILTERS_FILE, filters_text(specs))
+    desired, warnings = _desired(specs, python, port)
+    plan.warnings.extend(warnings)
+    for platform in Platform:
+        rel = setup_of(platform).settings_file
+        text = texts[platform] if texts and platform in texts else \
+            read_settings_text(plan.root, platform)
+        result = reconcile(text, platform, desired[platform], label=rel)
+        detail = [f"{c.action} {c.name} ({c.detail})" if c.detail else f"{c.action} {c.name}"
+                  for c in result.changes if c.action != "unchanged"]
+        new = None if result.new_text is None else result.new_text.encode("utf-8")
+        # A symlinked settings file left empty is written as {} through the link, never
+        # unlinked: its target may be shared, and would keep a stale hookwrap entry.
+        plan.add(rel, new, detail=detail, keep_link_as=b"{}\n")
+        if text is not None:
+            plan.warnings.extend(f"{rel}: {found}" for found in
+                                 lookalikes(parse_settings(text, platform, label=rel), platform))
+        if result.changed:
+            from .trust import untrusted_note
+
+            note = untrusted_note(platform, plan.root, result.new_text)
+            if note:
+                plan.notes.append(note)
+        if result.new_text is not None and setup_of(platform).invalid_entry_drops_event \
+                and desired[platform]:
+            # Most CLIs skip an invalid entry on its own; Claude Code drops its neighbours
+            # too. Only a file holding hookwrap's hooks can hurt them.
+            events = {r.event: r.name for r in desired[platform]}
+            plan.problems.extend(_invalid_entries(result.new_text, platform, rel, events))
+
+
+def _invalid_entries(text: str, platform: Platform, rel: str, events: dict[str, str]) -> list[str]:
+    """Errors in entries hookwrap does not own that take hookwrap's hooks down with them.
+
+    Claude Code drops every hook of an event when one entry of it is invalid, and a file-level
+    error drops the whole file. ``events`` maps each event hookwrap writes to one hook name.
+    """
+    from ..checks.schema import validate_settings
+    from .settings import parse_settings
+
+    label = setup_of(platform).label
+    found = []
+    for problem in validate_settings(parse_settings(text, platform, label=rel), platform):
+        if problem.severity != "error":
+            continue
+        event = problem.path.split(".")[1].split("[")[0] if problem.path.startswith("hooks.") else None
+        if event is None:
+            found.append(f"{rel}: {problem.path}: {problem.message}; {label} may ignore this "
+                         f"whole file, hookwrap's hooks included")
+        elif event in events:
+            found.append(f"{rel}: {problem.path}: {problem.message}; {label} drops every {event} "
+                         f"hook of this file, {events[event]} included")
+    return found
+
+
+def _plan_runtime(plan: Plan) -> None:
+    source = PACKAGE
+    for module in RUNTIME_MODULES:
+        plan.add(f"{RUNTIME_DIR}/{module}", (source / module).read_bytes())
+    plan.add(LAUNCHER, (source / LAUNCHER_SOURCE).read_bytes())
+    plan.add(LAUNCHER_MODULE, (source / LAUNCHER_MODULE_SOURCE).read_bytes())
+    target = plan.root / RUNTIME_DIR
+    for folder in sorted({str(Path(module).parent) for module in RUNTIME_MODULES}):
+        if not (target / folder).is_dir():
+            continue
+        for extra in sorted((target / folder).glob("*.py")):
+            rel = extra.relative_to(target).as_posix()
+            if rel not in RUNTIME_MODULES:
+                plan.add(f"{RUNTIME_DIR}/{rel}", None, detail=["not part of this runtime"])
+    plan.add(".hookwrap/.gitignore", HOOKWRAP_GITIGNORE.encode())
+    plan.bytecode.extend(f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES)
+    plan.bytecode.append(LAUNCHER_MODULE)
+
+
+def _plan_hook_bytecode(plan: Plan, specs) -> None:
+    """Cache each hook script's bytecode once applied, where the launcher looks for it, so even
+    the first call (and every call where Python may not write bytecode) skips compiling."""
+    plan.bytecode.extend(regs.script_path(spec.name) for spec in specs)
+
+
+def compile_runtime(root: Path) -> list[str]:
+    """Write checked-hash .pyc files for the copied runtime; returns the modules compiled
+    (every plan that copies the runtime does this when applied)."""
+    from .plan import _compile
+
+    done = _compile(root, [f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES])
+    return [rel[len(RUNTIME_DIR) + 1:] for rel in done]
+
+
+def _plan_missing_scripts(plan: Plan, specs) -> None:
+    """Re-render a hook script deleted by hand; never touch one that exists (it is user code)."""
+    from .render import render_hook_files
+
+    for spec in specs:
+        script = regs.script_path(spec.name)
+        if spec.template == EXTERNAL:  # hookwrap's own bridge script: always kept current
+            plan.add(script, render_hook_files(spec)[script].encode())
+        elif not (plan.root / script).exists():
+            files = render_hook_files(spec)
+            plan.add(script, files[script].encode(), detail=["script was missing"])
+
+
+def sync_plan(root: Path) -> Plan:
+    """What it takes for the runtime, the scripts and both settings files to match the manifest."""
+    manifest = load_manifest(root)
+    plan = Plan(root)
+    plan.warnings.extend(manifest.warnings)
+    _plan_runtime(plan)
+    _plan_missing_scripts(plan, manifest.hooks)
+    _plan_hook_bytecode(plan, manifest.hooks)
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    _plan_startup(plan, manifest)
+    return plan
+
+
+def _plan_startup(plan: Plan, manifest) -> None:
+    """Faults that keep hooks from starting at all, which no file change of sync's repairs."""
+    from .startup import interpreter_error, script_errors
+
+    plan.problems.extend(script_errors(plan.root, [spec.name for spec in manifest.hooks]))
+    if manifest.hooks:
+        scripts = [plan.root / regs.script_path(spec.name) for spec in manifest.hooks
+                   if (plan.root / regs.script_path(spec.name)).is_file()]
+        error = interpreter_error(_python(manifest), scripts=scripts)
+        if error:
+            plan.problems.append(f"hookwrap.toml: python: {error}")
+
+
+def detected_platforms(root: Path) -> tuple[Platform, ...] | None:
+    """The CLIs whose folder (``.claude``, ``.codex``, ...) the repo already has, or None."""
+    found = tuple(p for p in Platform
+                  if (root / Path(setup_of(p).settings_file).parts[0]).is_dir())
+    return found or None
+
+
+def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan:
+    """Create the manifest when missing, copy the runtime, and sync what the manifest holds.
+
+    ``platforms`` (``init --platform``) becomes the manifest's top-level ``platforms``; without
+    it a new manifest gets the CLIs whose folders the repo has, else Claude Code and Gemini CLI.
+    """
+    from .manifest import Manifest, new_manifest_text
+
+    plan = Plan(root)
+    path = root / MANIFEST
+    if path.is_file():
+        manifest = Manifest.load(path)
+        if platforms and manifest.platforms != platforms:
+            manifest.set_platforms(platforms)
+            manifest = Manifest.loads(manifest.dumps(), MANIFEST)
+        plan.add(MANIFEST, manifest.dumps().encode())
+    else:
+        text = new_manifest_text(platforms or detected_platforms(root))
+        manifest = Manifest.loads(text, MANIFEST)
+        plan.add(MANIFEST, text.encode())
+    _plan_runtime(plan)
+    _plan_missing_scripts(plan, manifest.hooks)
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    return plan
+
+
+def parse_platforms(value: str | list[str] | tuple[str, ...] | None,
+                    default: tuple[Platform, ...] | None = None) -> tuple[Platform, ...]:
+    """Platform names (one, or a list: ``--platform`` repeated), or ``all`` / nothing: the
+    ``default`` (the manifest's ``platforms``, else every platform a hook goes to by default)."""
+    from .hookentry import ALL_PLATFORMS
+
+    values = [value] if isinstance(value, str) or value is None else list(value)
+    values = [v for v in values if v not in (None, "")]
+    if not values or "all" in values:
+        return default or ALL_PLATFORMS
+    names = ", ".join(p.value for p in Platform)
+    try:
+        return tuple(dict.fromkeys(Platform(v) for v in values))
+    except ValueError:
+        bad = next(v for v in values if v not in {p.value for p in Platform})
+        raise UsageError(f"unknown platform {bad!r}", hint=f"use {names} or all") from None
+
+
+def build_spec(manifest, *, event: str, name: str, template: str | None, matcher: str | None,
+               platforms: str | list[str] | None, timeout: int | None, resident: bool = False,
+               commands: tuple[str, ...] = ()):
+    """The manifest entry `hookwrap add` would create, with the template's defaults, checked by
+    the same rules as an entry read from hookwrap.toml; returns it and its warnings."""
+    from .hookentry import check_name, new_entry
+
+    check_name(name)
+    if manifest.get(name) is not None:
+        raise ConflictError(f"a hook named {name!r} is already in {MANIFEST}",
+                            hint=f"choose another name, or `hookwrap remove {name}` first")
+    return new_entry(name=name, event=event, template=template, matcher=matcher,
+                     platforms=parse_platforms(platforms, manifest.platforms), timeout=timeout,
+                     resident=resident, commands=commands)
+
+
+def _plan_new_files(plan: Plan, spec) -> None:
+    from .render import render_hook_files
+
+    script = regs.script_path(spec.name)
+    for rel, text in render_hook_files(spec).items():
+        if rel != script and (plan.root / rel).is_file():
+            # The hook's data (a context hook's .md) outlives `remove` when edited: reuse it.
+            plan.notes.append(f"kept the existing {rel}")
+            continue
+        change = plan.add(rel, text.encode())
+        if change.action == "update":
+            raise ConflictError(f"{rel} already exists and hookwrap did not write it",
+                                hint="move it away or pick another hook name")
+
+
+def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
+             matcher: str | None = None, platforms: str | list[str] | None = None,
+             timeout: int | None = None, resident: bool = False,
+             commands: tuple[str, ...] = ()) -> Plan:
+    """Render a hook, record it in the manifest, and register it on each platform."""
+    manifest = load_manifest(root, editable=True)
+    spec, name_warnings = build_spec(manifest, event=event, name=name, template=template,
+                                     matcher=matcher, platforms=platforms, timeout=timeout,
+                                     resident=resident, commands=commands)
+    found, skipped = spec_registrations(spec, _python(manifest), _port(manifest))
+    if not found:
+        raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",
+                         hint="; ".join(skipped) or "choose another --platform")
+    manifest.add(spec)
+    plan = Plan(root)
+    plan.warnings.extend(name_warnings)
+    for platform in parse_platforms(platforms, manifest.platforms):
+        if platform not in spec.platforms:
+            there = ", ".join(setup_of(p).label for p in spec.platforms)
+            plan.warnings.append(f"{setup_of(platform).label} has no {spec.event.value} "
+                                 f"event: {name} is registered on {there} only")
+    for platform in spec.platforms:
+        agent = setup_of(platform)
+        plan.warnings.extend(f"{agent.label}: {limit}" for limit in agent.output_limits(spec.event))
+    _plan_new_files(plan, spec)
+    plan.add(MANIFEST, manifest.dumps().encode())
+    _plan_runtime(plan)
+    _plan_hook_bytecode(plan, [spec])
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    return plan
+
+
+def _committed(root: Path, rel: str) -> bool:
+    """Whether git's HEAD holds exactly the working copy of ``rel`` (False without git)."""
+    import subprocess
+
+    try:
+        tracked = subprocess.run(["git", "-C", str(root), "ls-files", "--error-unmatch", "--", rel],
+                                 capture_output=True, timeout=30, check=False)
+        same = subprocess.run(["git", "-C", str(root), "diff", "--quiet", "HEAD", "--", rel],
+                              capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return tracked.returncode == 0 and same.returncode == 0
+
+
+def remove_plan(root: Path, *, name: str) -> Plan:
+    """Delete a hook's script, its manifest entry and its registrations."""
+    from .render import render_hook_files
+
+    manifest = load_manifest(root, editable=True)
+    spec = manifest.get(name)
+    if spec is None:
+        raise ProjectError(f"no hook named {name!r} in {MANIFEST}",
+                           hint="`hookwrap list` shows the hooks")
+    manifest.remove(name)
+    plan = Plan(root)
+    for rel, text in render_hook_files(spec).items():
+        path = root / rel
+        edited = path.is_file() and path.read_bytes() != text.encode()
+        if not edited:
+            plan.add(rel, None)
+        elif rel != regs.script_path(name):
+            # The hook's data (a context hook's .md): `add` reuses it, so it stays.
+            plan.notes.append(f"kept {rel}: it was edited (delete it by hand if unneeded)")
+        elif _committed(root, rel):
+            plan.add(rel, None)
+            plan.notes.append(f"removed {rel}, which had your edits: git has them (committed)")
+        else:
+            # The user's work, which nothing else holds: never deleted.
+            plan.notes.append(f"kept {rel}: it has edits that are not committed to git "
+                              "(delete it by hand once you no longer need it)")
+    plan.add(MANIFEST, manifest.dumps().encode())
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    return plan
