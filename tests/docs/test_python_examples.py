@@ -162,3 +162,29 @@ def test_readme_example_is_shown_with_its_output() -> None:
     readme = [ex for ex in RUNNABLE if ex.block.path.name == "README.md"]
     assert readme and all(_shown_with(ex) for ex in readme)
     assert re.search(r"^from __future__ import annotations\b", readme[0].block.text, re.M)
+
+
+def test_without_the_future_import_the_hook_fails_open_on_39() -> None:
+    """What docs/writing-hooks.md says of a script without `from __future__ import annotations`
+    on Python 3.9: it stops before `main` runs, prints no answer and exits 1. This also shows
+    that the examples above really ran on 3.9, where they would fail the same way."""
+    _, python, missing = PYTHONS[0]
+    if python is None:
+        pytest.skip(missing)
+    (ex,) = [ex for ex in RUNNABLE if ex.kind == "script" and ex.name == "my-hook"]
+    page = (REPO / "docs" / "writing-hooks.md").read_text(encoding="utf-8")
+    assert "stops with a `TypeError` before `main` runs, prints no answer and exits 1" in page
+    sandbox = gen_transcripts.Sandbox(REPO, python)
+    try:
+        gen_transcripts.step_init(sandbox, "")
+        gen_transcripts.install_example(sandbox, ex)
+        script = sandbox.repo / ".hookwrap" / "hooks" / "my-hook.py"
+        text = script.read_text(encoding="utf-8")
+        script.write_text(text.replace("from __future__ import annotations\n", "", 1), encoding="utf-8")
+        runs = _example_runs(sandbox, ex)
+    finally:
+        sandbox.close()
+    for run in runs:
+        assert run["result"]["exit_code"] == 1, run["result"]
+        assert run["result"]["stdout"] == "", run["result"]
+        assert "TypeError" in run["result"]["stderr"], run["result"]
