@@ -1,4 +1,5 @@
-"""What the docs show is what the code does: links resolve, and the README's hook runs as shown."""
+"""What the docs show is what the code does: links resolve, the rewrite examples rewrite only what
+they say, and the files getting-started.md shows are the files `add` writes."""
 
 from __future__ import annotations
 
@@ -36,73 +37,83 @@ def test_local_links_resolve(doc: str) -> None:
             assert anchor in {_slug(h) for h in headings}, f"{doc}: no heading for {link}"
 
 
-def _readme_hook() -> str:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## A hook by hand", 1)[1]
-    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+def _rewrite_example(name: str):
+    """The docs' example that adds hook ``name``, installed in a fresh project: its script."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    import gen_transcripts
+    from docblocks import examples
+
+    (ex,) = [ex for ex in examples(REPO) if ex.kind != "fragment" and ex.name == name]
+    sandbox = gen_transcripts.Sandbox(REPO)
+    gen_transcripts.step_init(sandbox, "")
+    gen_transcripts.install_example(sandbox, ex)
+    return sandbox
 
 
-def _run_readme_hook(tmp_path: Path, payload: dict, platform: str) -> str:
-    root = tmp_path / "repo"
-    if not root.exists():
-        root.mkdir()
-        done = subprocess.run([sys.executable, "-m", "hookwrap", "init"], cwd=root,
-                              capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0, done.stderr
-        (root / ".hookwrap" / "hooks").mkdir(exist_ok=True)
-        (root / ".hookwrap" / "hooks" / "no-push.py").write_text(_readme_hook(), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-I", "-S", ".hookwrap/hooks/no-push.py", "--platform", platform],
-                          input=json.dumps(payload), cwd=root, capture_output=True, text=True,
-                          timeout=60)
+def _answer(sandbox, name: str, platform: str, command: str) -> dict:
+    event, tool = {"claude": ("PreToolUse", "Bash"), "gemini": ("BeforeTool", "run_shell_command")}[platform]
+    payload = {"hook_event_name": event, "tool_name": tool,
+               "tool_input": {"command": command, "description": "run the tests"}}
+    done = subprocess.run(["python3", f".hookwrap/hooks/{name}.py", "--platform", platform],
+                          input=json.dumps(payload), cwd=sandbox.repo, env=sandbox.env,
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+    assert done.stdout.count("\n") == 1, done.stdout
+    return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("platform, payload", [
-    ("claude", {"hook_event_name": "PreToolUse", "tool_name": "Bash",
-                "tool_input": {"command": "git push origin main"}}),
-    ("gemini", {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
-                "tool_input": {"command": "git push origin main"}}),
-])
-def test_readme_hook_prints_what_the_readme_shows(tmp_path: Path, platform: str, payload: dict) -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    shown = f"echo '{json.dumps(payload, separators=(',', ':'))}' \\\n" \
-            f"    | python3 .hookwrap/hooks/no-push.py --platform {platform}\n"
-    assert shown in readme
-    output = _run_readme_hook(tmp_path, payload, platform)
-    assert readme.split(shown, 1)[1].splitlines()[0] == output
+REWRITERS = ["no-push", "quiet-pytest"]  # README.md's hook, docs/writing-hooks.md's rewrite
 
 
-def test_readme_hook_rewrites_pytest(tmp_path: Path) -> None:
-    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash",
-               "tool_input": {"command": "pytest tests", "description": "run the tests"}}
-    output = json.loads(_run_readme_hook(tmp_path, payload, "claude"))
-    assert output["hookSpecificOutput"]["updatedInput"] == {
-        "command": "pytest tests -q", "description": "run the tests"}
+@pytest.fixture(scope="module", params=REWRITERS)
+def rewriter(request: pytest.FixtureRequest):
+    sandbox = _rewrite_example(request.param)
+    yield request.param, sandbox
+    sandbox.close()
+
+
+def test_rewrite_examples_ask_with_the_whole_input(rewriter) -> None:
+    name, sandbox = rewriter
+    claude = _answer(sandbox, name, "claude", "pytest tests/test_x.py::test_y -x")
+    assert claude["hookSpecificOutput"]["permissionDecision"] == "ask"
+    assert claude["hookSpecificOutput"]["updatedInput"] == {
+        "command": "pytest tests/test_x.py::test_y -x -q", "description": "run the tests"}
+    gemini = _answer(sandbox, name, "gemini", "pytest tests")
+    assert gemini["decision"] == "ask"
+    assert gemini["hookSpecificOutput"]["tool_input"]["command"] == "pytest tests -q"
+    assert _answer(sandbox, name, "claude", "pytest -q tests") == {}
+
+
+# Each is classified by the hook only; nothing runs them.
+NOT_ONE_PLAIN_PYTEST = [
+    "pytest; git push origin feature --delete", "pytest && make deploy", "pytest || true",
+    "pytest | tee out.txt", "pytest > out.txt", "pytest tests &", "pytest $(cat args)",
+    "pytest `cat args`", "pytest\ngit push origin feature", "pytest -k 'a or b'",
+    'pytest -k "a or b"', "pytest  tests", " pytest", "pytestx", "python -m pytest; ls",
+]
+
+
+@pytest.mark.parametrize("command", NOT_ONE_PLAIN_PYTEST)
+def test_rewrite_examples_leave_other_lines_alone(rewriter, command: str) -> None:
+    """The answer to anything but one plain pytest command is "no opinion": no rewrite, and
+    never an approval (README's example once approved `pytest; git push ... --delete -q`)."""
+    name, sandbox = rewriter
+    for platform in ("claude", "gemini"):
+        assert _answer(sandbox, name, platform, command) == {}, (platform, command)
 
 
 @pytest.fixture(scope="module")
-def quickstart(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """`hookwrap init`, `add before_tool guard` and the README's `test` call, run for real."""
-    root = tmp_path_factory.mktemp("quickstart")
-    outputs = {}
-    for key, args in (("init", ["init"]), ("add", ["add", "before_tool", "guard"]),
-                      ("test", ["test", "guard", "--tool", "shell", "--input", '{"command":"rm -rf /"}'])):
-        done = subprocess.run([sys.executable, "-m", "hookwrap", *args], cwd=root,
-                              capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-        outputs[key] = done.stdout
-    outputs["root"] = root
-    return outputs
+def quickstart():
+    """`hookwrap init` and `add before_tool guard`, run for real in a sandbox with a throwaway
+    HOME. (The transcripts of the docs are checked by tests/docs/test_transcripts.py.)"""
+    sys.path.insert(0, str(REPO / "scripts"))
+    import gen_transcripts
 
-
-@pytest.mark.parametrize("doc", ["README.md", "docs/getting-started.md"])
-def test_pasted_quickstart_output_is_current(quickstart: dict, doc: str) -> None:
-    text = (REPO / doc).read_text(encoding="utf-8")
-    assert "$ hookwrap init\n" + quickstart["init"] in text
-    assert "$ hookwrap add before_tool guard\n" + quickstart["add"] in text
-    assert "$ hookwrap test guard --tool shell --input '{\"command\":\"rm -rf /\"}'\n" \
-        + quickstart["test"] in text
+    sandbox = gen_transcripts.Sandbox(REPO)
+    gen_transcripts.step_init(sandbox, "")
+    gen_transcripts.step_add(sandbox, "before_tool guard")
+    yield {"root": sandbox.repo}
+    sandbox.close()
 
 
 def test_getting_started_shows_the_files_add_writes(quickstart: dict) -> None:

@@ -1,0 +1,86 @@
+"""The console transcripts of the docs are what the commands print now (scripts/gen_transcripts.py),
+and no transcript escapes the generator."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "scripts" / "gen_transcripts.py"
+sys.path.insert(0, str(REPO / "scripts"))
+
+from docblocks import blocks, doc_files  # noqa: E402
+
+
+def gen(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=900)
+
+
+def test_transcripts_are_current() -> None:
+    done = gen("--check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "skipped" not in done.stderr, \
+        f"{done.stderr}hint: pip install -e '.[test]' installs what the transcripts need"
+
+
+def test_every_command_the_docs_show_is_a_transcript() -> None:
+    """A block with `$ ` lines is either generated, or it is not shown as a transcript."""
+    for path in doc_files(REPO):
+        for block in blocks(path):
+            if block.has_prompt():
+                assert block.marker_kind == "transcript", \
+                    f"{block.where}: `$ ` commands without a `<!-- transcript: ... -->` marker " \
+                    "(see scripts/gen_transcripts.py), or drop the `$ ` of a list of commands"
+                assert block.lang == "console", f"{block.where}: a transcript is a console block"
+
+
+def _root(tmp_path: Path, body: str) -> Path:
+    root = tmp_path / "docs-root"
+    (root / "docs").mkdir(parents=True)
+    (root / "README.md").write_text(f"# t\n\n<!-- transcript: t -->\n```console\n{body}```\n",
+                                    encoding="utf-8")
+    return root
+
+
+def test_check_fails_on_a_stale_output_and_a_rewrite_fixes_it(tmp_path: Path) -> None:
+    root = _root(tmp_path, "$ hookwrap templates\nguard      an old description [before_tool]\n")
+    readme = root / "README.md"
+    before = readme.read_text(encoding="utf-8")
+
+    done = gen("--check", "--root", str(root))
+    assert done.returncode == 1
+    assert "-guard      an old description [before_tool]" in done.stdout
+    assert "README.md" in done.stderr
+    assert readme.read_text(encoding="utf-8") == before, "--check must write nothing"
+
+    assert gen("--root", str(root)).returncode == 0
+    after = readme.read_text(encoding="utf-8")
+    shown = subprocess.run([sys.executable, "-m", "hookwrap", "templates"], capture_output=True,
+                           text=True, timeout=60, check=True).stdout
+    assert after == f"# t\n\n<!-- transcript: t -->\n```console\n$ hookwrap templates\n{shown}```\n"
+    assert gen("--check", "--root", str(root)).returncode == 0
+
+
+def test_paths_exit_codes_and_stderr_as_a_terminal_shows_them(tmp_path: Path) -> None:
+    root = _root(tmp_path, '$ echo "$PWD" "$HOME"\n$ hookwrap add before_tol x\n$ echo $?\n')
+    assert gen("--root", str(root)).returncode == 0
+    text = (root / "README.md").read_text(encoding="utf-8")
+    assert '$ echo "$PWD" "$HOME"\n<repo> ~\n' in text
+    assert "$ hookwrap add before_tol x\nerror: " in text  # stderr, in its place
+    assert "\nhint: " in text
+    assert text.endswith("$ echo $?\n1\n```\n")  # no hookwrap.toml here: a project error
+
+
+def test_refuses_a_program_outside_the_allowed_ones(tmp_path: Path) -> None:
+    made = tmp_path / "made-by-a-doc"
+    root = _root(tmp_path, f"$ hookwrap --version\n$ hookwrap --version && touch {made}\n")
+    readme = root / "README.md"
+    before = readme.read_text(encoding="utf-8")
+    done = gen("--root", str(root))
+    assert done.returncode == 1
+    assert "refusing to run 'touch'" in done.stderr
+    assert readme.read_text(encoding="utf-8") == before
+    assert not made.exists(), "no command of a refused block runs"
