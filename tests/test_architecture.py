@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hookwrap.clis._base import AgentCLI
+from hookwrap.clis._record import CLIRecord
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis._base import AgentSetup
 from hookwrap.generator.vendor import RUNTIME_MODULES
@@ -178,20 +179,33 @@ def test_generic_code_never_branches_on_a_platform(name: str) -> None:
 
 
 @pytest.mark.parametrize("platform", list(Platform))
-def test_every_platform_has_a_complete_module(platform: Platform) -> None:
-    """Two halves per CLI: clis/<p>.py (what a hook process needs, copied into projects) and
-    generator/clis/<p>.py (what the hookwrap command needs), whose class extends the first."""
-    agent, runtime = setup_of(platform), runtime_of(platform)
-    assert isinstance(agent, type(runtime)) and isinstance(agent, AgentSetup)
-    assert not isinstance(runtime, AgentSetup)
-    assert agent.platform is runtime.platform is platform and agent.label and agent.version
-    assert agent.settings_file and agent.events and agent.tools
+def test_every_platform_is_one_record_and_a_generator_half(platform: Platform) -> None:
+    """clis/<p>.py holds the CLI's record (copied into projects), named after the platform; its
+    protocol family builds the runtime description; generator/clis/<p>.py the command's half,
+    built from the same record."""
+    import sys
+
+    runtime, agent = runtime_of(platform), setup_of(platform)
+    record = getattr(sys.modules[f"hookwrap.clis.{platform.value}"], platform.name)
+    assert isinstance(record, CLIRecord) and record.platform is platform
+    assert record.label and record.version and record.npm_package and record.events and record.tools
+    assert type(runtime) is record.protocol and runtime.record is record
+    assert isinstance(agent, record.protocol) and isinstance(agent, AgentSetup)
+    assert agent.record is record and agent.settings_file
     assert f"clis/{platform.value}.py" in RUNTIME_MODULES
-    assert type(runtime).__module__ == f"hookwrap.clis.{platform.value}"
     assert type(agent).__module__ == f"hookwrap.generator.clis.{platform.value}"
     for method in ("command", "handler", "validate_group_keys", "validate_handler", "match_target",
                    "is_tool_event", "matcher_matches", "read_command", "interpret"):
         assert getattr(type(agent), method) is not getattr(AgentSetup, method), method
+
+
+def test_a_record_module_holds_only_its_record() -> None:
+    """Facts are data: a CLI's module defines its record (and the tables it is built from),
+    never a class or a function."""
+    for platform in Platform:
+        tree = ast.parse(MODULES[f"clis.{platform.value}"].read_text(encoding="utf-8"))
+        defined = [n for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))]
+        assert defined == [], platform
 
 
 @pytest.mark.parametrize("platform", list(Platform))

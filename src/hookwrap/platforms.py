@@ -36,7 +36,8 @@ def runtime_of(platform: Platform | str) -> AgentCLI:
     if found is None:
         name = f"{__package__}.clis.{platform.value}"
         __import__(name)  # not importlib.import_module: the importlib package costs ~0.5 ms
-        found = _LOADED[platform] = sys.modules[name].CLI
+        record = getattr(sys.modules[name], platform.name)  # clis/claude.py holds CLAUDE
+        found = _LOADED[platform] = record.protocol(record)
     return found
 
 

@@ -103,15 +103,11 @@ def _host(platform: Platform) -> tuple[Platform, bool]:
     then that CLI answers, and when it runs hookwrap's hooks from its own registrations this
     run calls no hook, so every hook runs once per CLI.
     """
-    if runtime_of(platform).surely_hosts(os.environ):
+    name = runtime_of(platform).guest_host(os.environ)
+    if name is None:
         return platform, False
-    for name, variable in runtime_of(platform).guest_clis.items():
-        if not os.environ.get(variable):
-            continue
-        guest = runtime_of(name)
-        if guest.hosts_this_process(os.environ):
-            return guest.platform, guest.runs_own_registration(os.environ)
-    return platform, False
+    guest = runtime_of(name)
+    return guest.platform, guest.runs_own_registration(os.environ)
 
 
 # True once _seal_stdout has sealed the one answer in a real hook process: the launcher then

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.clis.copilot import ASK_NOTE
+from hookwrap.clis.copilot import COPILOT
+
+ASK_NOTE = COPILOT.ask_note
 
 from .chat_harness import ChatAgent, make_project
 from .mockmodel import Reply

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.clis.droid import ASK_NOTE
+from hookwrap.clis.droid import DROID
+
+ASK_NOTE = DROID.ask_note
 
 from .chat_harness import make_project
 from .droid_harness import DROID_VERSION, Droid, find_droid

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.clis.qwen import REWRITE_NOTE
+from hookwrap.clis.qwen import QWEN
+
+REWRITE_NOTE = QWEN.rewrite_note
 
 from .chat_harness import ChatAgent, make_project
 from .mockmodel import Reply

@@ -24,7 +24,11 @@ from hookwrap import (
     Platform,
     denormalize_output,
 )
-from hookwrap.clis.codex import ASK_NOTE, DEFAULT_BLOCK_REASON, parse_patch
+from hookwrap.clis._codex_protocol import DEFAULT_BLOCK_REASON
+from hookwrap.clis._patch import parse_patch
+from hookwrap.clis.codex import CODEX
+
+ASK_NOTE = CODEX.ask_note
 from hookwrap.generator.clis.codex import output_problems
 from hookwrap.hookoutput import build_output
 from hookwrap.platforms import runtime_of

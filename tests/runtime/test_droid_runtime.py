@@ -11,7 +11,9 @@ import pytest
 from runtime_support import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
-from hookwrap.clis.droid import ASK_NOTE
+from hookwrap.clis.droid import DROID
+
+ASK_NOTE = DROID.ask_note
 from hookwrap.platforms import runtime_of
 
 E = NormalizedEvent

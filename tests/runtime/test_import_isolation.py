@@ -18,7 +18,8 @@ TYPES_ONLY = {"hookwrap.clis._views"}
 # The modules `hookwrap init` copies into a repo are exactly the ones `import hookwrap` loads.
 RUNTIME = {"hookwrap"} | {"hookwrap." + m[:-3].replace("/", ".").replace(".__init__", "")
                           for m in RUNTIME_MODULES if m != "__init__.py"} - TYPES_ONLY
-CLI_MODULES = {m for m in RUNTIME if m.startswith("hookwrap.clis.") and not m.endswith("_base")}
+# The CLIs' records (clis/claude.py...), not the families they share (clis/_claude_protocol.py).
+CLI_MODULES = {m for m in RUNTIME if m.startswith("hookwrap.clis.") and not m.rpartition(".")[2].startswith("_")}
 
 
 def test_types_only_modules_define_nothing_at_run_time() -> None:
@@ -138,8 +139,8 @@ def _cli_modules_of_a_claude_call(**env: str) -> set[str]:
 
 
 def test_a_claude_code_hook_call_does_not_load_a_guest_cli_s_module() -> None:
-    """Under Claude Code (CLAUDECODE=1) the runner never asks Copilot whether it hosts the call;
-    without Claude's mark, Copilot is asked only when its own variable says it may be running."""
+    """Copilot's module is imported only when its own hook-only variable says it hosts the call;
+    Claude Code's CLAUDECODE (also exported to its Bash tool) decides nothing."""
     assert _cli_modules_of_a_claude_call(CLAUDECODE="1") == {"hookwrap.clis.claude"}
     assert _cli_modules_of_a_claude_call() == {"hookwrap.clis.claude"}
     assert _cli_modules_of_a_claude_call(COPILOT_PROJECT_DIR="/tmp") == {

@@ -8,7 +8,9 @@ import json
 from runtime_support import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
-from hookwrap.clis.opencode import ASK_NOTE
+from hookwrap.clis.opencode import OPENCODE
+
+ASK_NOTE = OPENCODE.ask_note
 from hookwrap.platforms import runtime_of
 
 E = NormalizedEvent

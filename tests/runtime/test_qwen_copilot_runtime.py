@@ -10,8 +10,10 @@ import pytest
 from runtime_support import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
-from hookwrap.clis.copilot import ASK_NOTE, HOOKS_FILE
-from hookwrap.clis.qwen import REWRITE_NOTE
+from hookwrap.clis.copilot import COPILOT
+from hookwrap.clis.qwen import QWEN
+
+ASK_NOTE, HOOKS_FILE, REWRITE_NOTE = COPILOT.ask_note, COPILOT.own_registration, QWEN.rewrite_note
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.qwen import qwen_timeout
 from hookwrap.platforms import runtime_of
@@ -149,14 +151,3 @@ def test_a_claude_command_under_copilot_is_answered_as_copilot_otherwise(
     calls, stdout = _claude_command_under_copilot(monkeypatch, tmp_path)
     assert calls == [COPILOT]
     assert json.loads(stdout) == {"additionalContext": "ctx"}
-
-
-def test_claude_code_started_from_copilots_shell_stays_claude(monkeypatch: pytest.MonkeyPatch,
-                                                             tmp_path: Path) -> None:
-    (tmp_path / HOOKS_FILE).parent.mkdir(parents=True)
-    (tmp_path / HOOKS_FILE).write_text("{}")
-    monkeypatch.setenv("CLAUDECODE", "1")  # Claude Code sets it for its hooks
-    monkeypatch.setenv("COPILOT_PROJECT_DIR", str(tmp_path))
-    run = run_in_process(lambda e: HookOutput(context=str(e.platform)), Platform.CLAUDE,
-                         json.dumps(load_payload("claude/UserPromptSubmit.json")))
-    assert "claude" in run.stdout

@@ -1,18 +1,20 @@
-"""AgentCLI: the shape of a CLI's description as a hook process sees it, and the parts every CLI
-computes the same way.
+"""AgentCLI: a CLI's runtime description, built from its record; the rules every CLI shares.
 
-Each CLI has two modules. ``<platform>.py`` subclasses AgentCLI with what a hook process needs
-(names, payloads, answers): stdlib only, copied into every project, imported on every hook call,
-so it holds nothing else. ``<platform>_setup.py`` extends that class and AgentSetup
-(``_base_setup.py``) with what only the installed ``hookwrap`` command needs (settings file,
-registrations, validation, the host rules of ``hookwrap test``, doctor, trust). Generic runtime
-code asks ``platforms.cli(platform)``, the command's modules ``agents.cli(platform)``; neither
-branches on which CLI it is.
+``clis/<platform>.py`` holds the CLI's record (``CLIRecord``: its facts as data). The record
+names its protocol family, a subclass of AgentCLI in ``clis/_<family>_protocol.py`` that
+overrides only the answers that family writes differently; this class holds what every CLI does
+the same way, reading each difference from the record. Everything here is stdlib only, copied
+into every project and imported on every hook call. Generic runtime code asks
+``platforms.runtime_of(platform)``, the command's modules ``generator.clis.setup_of(platform)``;
+neither branches on which CLI it is.
 """
 
 from __future__ import annotations
 
+import os
+
 from ..names import MCP_PREFIX, NormalizedEvent, Platform, mcp_tool, split_mcp_tool
+from ._record import CLIRecord
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -21,33 +23,59 @@ if TYPE_CHECKING:
 
     from ._views import InputView, OutputView
 
-# The launcher every registered command runs (project.LAUNCHER: launcher_stub.py, which imports
+# The launcher every registered command runs (vendor.LAUNCHER: launcher_stub.py, which imports
 # launcher.py beside it): it runs .hookwrap/hooks/<name>.py from cached bytecode.
 LAUNCHER = ".hookwrap/lib/run.py"
 
 BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
+# Every fact of a record, copied onto its description (``cli.events``, ``cli.ask_note``).
+_FACTS = tuple(name for name in CLIRecord.__annotations__ if name != "protocol")
 
 
 class AgentCLI:
-    """One agent CLI: what it calls things, how it talks to hooks, where its settings live.
+    """One agent CLI as a hook process sees it: its record's facts, and the rules every CLI
+    shares. A protocol family subclasses it and overrides what its CLIs answer differently."""
 
-    Subclasses set the class attributes and override the methods whose rules differ.
-    """
-
-    # --- runtime: names --------------------------------------------------------------------
     platform: Platform
-    label: str = ""                         # "Claude Code"
-    version: str = ""                       # the release every fact here was checked against
-    events: dict[str, NormalizedEvent] = {}          # the CLI's event name -> normalized
-    preferred_events: dict[NormalizedEvent, str] = {}  # where several names share one event
-    tools: dict[str, str] = {}              # the CLI's tool name -> normalized
-    preferred_tools: dict[str, str] = {}    # normalized -> the name registrations use
-    project_dir_vars: tuple[str, ...] = ()  # environment variables that name the project
-    # A variable only this CLI sets for its hooks: tells a hand-run script where it runs.
-    marker_env: str = ""
-    # Variables the CLI sets in every hook process (the resident server sets them per call).
-    hook_process_env: dict[str, str] = {}
+    label: str
+    version: str
+    npm_package: str
+    events: dict[str, NormalizedEvent]
+    preferred_events: dict[NormalizedEvent, str]
+    tools: dict[str, str]
+    preferred_tools: dict[str, str]
+    extra_tool_names: dict[str, tuple[str, ...]]
+    mcp_prefix: str
+    mcp_separator: str
+    project_dir_vars: tuple[str, ...]
+    marker_env: str
+    hook_process_env: dict[str, str]
+    file_path_keys: tuple[str, ...]
+    patch_tool: str
+    patch_keys: tuple[str, ...]
+    patch_in_shell: bool
+    tool_fields: dict[str, tuple[str, ...]]
+    empty_prompt_is_no_prompt: bool
+    guest_clis: dict[str, str]
+    own_registration: str
+    shell_tool_env: dict[str, str]
+    context_to_user: frozenset[NormalizedEvent]
+    ask_note: str
+    rewrite_note: str
+    limits: dict[NormalizedEvent, tuple[str, ...]]
+    tool_input_keys: dict[str, dict[str, str]]
+    own_only_keys: dict[str, tuple[str, ...]]
+    text_is_context: frozenset[NormalizedEvent]
+    exit2_blocks: frozenset[NormalizedEvent]
+    payload_drops: tuple[str, ...]
+    payload_worktree: bool
+    knobs: dict[str, Any]
+
+    def __init__(self, record: CLIRecord) -> None:
+        self.record = record
+        for name in _FACTS:
+            setattr(self, name, getattr(record, name))
 
     def event_names(self) -> dict[NormalizedEvent, str]:
         """NORMALIZED_TO_EVENT for this CLI: each normalized event's preferred name."""
@@ -93,36 +121,69 @@ class AgentCLI:
         return mcp_tool(*mcp) if mcp else name.lower()
 
     def normalize_call(self, name: str, tool_input: Any) -> str:
-        """The normalized tool of one call; a CLI whose one tool does several jobs (Codex's
-        apply_patch) decides from the input. Default: ``normalize_tool(name)``."""
+        """The normalized tool of one call: the patch tool (Codex's and OpenCode's apply_patch)
+        is write_file when its patch only adds files, else edit_file."""
+        if name and name == self.patch_tool:
+            from ._patch import parse_patch
+
+            files = parse_patch(self.patch_text(tool_input))
+            if files and all(f["action"] == "add" for f in files):
+                return "write_file"
         return self.normalize_tool(name)
 
-    def tool_files(self, tool: str, raw_tool: str, tool_input: Any) -> list[dict[str, Any]]:
-        """The files a call writes, ``{"path", "action", "move_to"}`` each (InputView.files).
+    def patch_text(self, tool_input: Any) -> str:
+        """The patch a call carries: the first string under one of ``patch_keys``."""
+        if isinstance(tool_input, dict):
+            for key in self.patch_keys:
+                if key in tool_input:
+                    text = tool_input[key]
+                    return text if isinstance(text, str) else ""
+            return ""
+        return tool_input if isinstance(tool_input, str) and self.patch_keys else ""
 
-        Default: write_file / edit_file's ``file_path`` (action ``write`` or ``update``).
-        """
-        path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
-        if tool not in ("write_file", "edit_file") or not isinstance(path, str) or not path:
+    def tool_files(self, tool: str, raw_tool: str, tool_input: Any) -> list[dict[str, Any]]:
+        """The files a call writes, ``{"path", "action", "move_to"}`` each (InputView.files):
+        every file a patch adds, updates, deletes or moves (also one the shell tool applies
+        with ``apply_patch <<'EOF'``, where ``patch_in_shell``), else write_file / edit_file's
+        path under the first of ``file_path_keys`` (action ``write`` or ``update``)."""
+        if self.patch_tool:
+            text = self.patch_text(tool_input)
+            if raw_tool == self.patch_tool or (
+                    self.patch_in_shell and tool == "shell" and "apply_patch" in text):
+                from ._patch import parse_patch
+
+                files = parse_patch(text)
+                if files or raw_tool == self.patch_tool:
+                    return files
+        if not isinstance(tool_input, dict) or tool not in ("write_file", "edit_file"):
+            return []
+        path = next((tool_input[k] for k in self.file_path_keys if k in tool_input), None)
+        if not isinstance(path, str) or not path:
             return []
         return [{"path": path, "action": "write" if tool == "write_file" else "update",
                  "move_to": None}]
 
     def platform_tool_names(self, tool: str) -> list[str]:
-        """Every name this CLI uses for the normalized ``tool``, preferred first; an MCP tool in
-        this CLI's spelling; an unknown name (a tool newer than the table) as given."""
+        """Every name this CLI uses for the normalized ``tool``, preferred first (then the tools
+        that also do its job, ``extra_tool_names``); an MCP tool in this CLI's spelling; an
+        unknown name (a tool newer than the table) as given."""
         names = [n for n, normalized in self.tools.items() if normalized == tool]
+        extra = list(self.extra_tool_names.get(tool, ()))
         if not names:
-            return [self.mcp_pattern(tool) if tool.startswith(MCP_PREFIX) else tool]
+            return extra or [self.mcp_pattern(tool) if tool.startswith(MCP_PREFIX) else tool]
         preferred = self.tool_names()[tool]
-        return [preferred] + [n for n in names if n != preferred]
+        return [preferred] + [n for n in names if n != preferred] + extra
 
     def mcp_split(self, name: str) -> tuple[str, str] | None:
-        """(server, tool) of this CLI's name for an MCP tool (``mcp__github__create_issue``)."""
-        return split_mcp_tool(name)
-
-    # This CLI's spelling of an MCP tool: prefix + server + separator + tool.
-    mcp_prefix, mcp_separator = "mcp__", "__"
+        """(server, tool) of this CLI's name for an MCP tool (``mcp__github__create_issue``;
+        Gemini's ``mcp_github_create_issue``, split at the first separator as Gemini does)."""
+        prefix = self.mcp_prefix
+        if not prefix or not name.startswith(prefix):
+            return None
+        if prefix != MCP_PREFIX and name.startswith(MCP_PREFIX):
+            return None  # the normalized spelling, not this CLI's
+        server, found, tool = name[len(prefix):].partition(self.mcp_separator)
+        return (server, tool) if found and server and tool else None
 
     def mcp_name(self, server: str, tool: str) -> str:
         """This CLI's name for an MCP server's tool, spelled as given (matchers are
@@ -136,32 +197,36 @@ class AgentCLI:
         return self.mcp_name(*mcp) if mcp else self.mcp_prefix + pattern[len(MCP_PREFIX):]
 
     # --- runtime: which runs call the hook ---------------------------------------------------
-    # Other CLIs that also run the commands registered in this CLI's settings file (Copilot CLI
-    # runs .claude/settings.json), each with the variable it sets for its hook processes (its
-    # marker_env): a guest is asked whether it runs this process only when its variable is set,
-    # so a hook does not import the guest's module on every call.
-    guest_clis: dict[str, str] = {}
+    def guest_host(self, env: Mapping[str, str]) -> str | None:
+        """The guest CLI (``guest_clis``) that runs this process, or None when this CLI does.
 
-    def surely_hosts(self, env: Mapping[str, str]) -> bool:
-        """True when this CLI's own mark shows it started this process: then no guest CLI is
-        asked (which would import its module on every call). Default: no such mark."""
-        return False
-
-    def hosts_this_process(self, env: Mapping[str, str]) -> bool:
-        """True when this CLI started this hook process (asked when it runs a command that
-        was registered for another CLI, see ``guest_clis``)."""
-        return False
+        Only what the host itself sets for its hook processes tells who it is: a variable a
+        guest sets for its hooks alone. What a CLI exports to its shell tool is inherited by
+        any CLI started from there (Claude Code's CLAUDECODE reaches a Copilot CLI started from
+        its Bash tool), so it never decides. Only env lookups: no guest's module is imported
+        unless its variable is set.
+        """
+        for name, variable in self.guest_clis.items():
+            if env.get(variable):
+                return name
+        return None
 
     def runs_own_registration(self, env: Mapping[str, str]) -> bool:
         """Running another CLI's registration: True when this CLI runs hookwrap's hooks from its
-        own registrations, so this run answers ``{}`` without calling the hook; False to call
-        it, answered in this CLI's terms."""
-        return False
+        own registration file (``own_registration``), so this run answers ``{}`` without
+        calling the hook; False to call it, answered in this CLI's terms."""
+        if not self.own_registration or not self.project_dir_vars:
+            return False
+        return os.path.isfile(os.path.join(env.get(self.project_dir_vars[0], ""),
+                                           self.own_registration))
 
     def answers_without_hook(self, hook_input: InputView) -> bool:
         """True for a payload that is not the event a hook was written for (Qwen's
         UserPromptSubmit with an empty prompt after a tool result): answered ``{}``."""
-        return False
+        if not self.empty_prompt_is_no_prompt or hook_input.event is not NormalizedEvent.BEFORE_PROMPT:
+            return False
+        prompt = hook_input.get("prompt")
+        return isinstance(prompt, str) and not prompt.strip()
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
         """The error document of a failed hook (``format_hook_error``), fitted to what this CLI
@@ -181,7 +246,7 @@ class AgentCLI:
 
     def context_in_system_message(self, event: NormalizedEvent) -> bool:
         """Whether context is also shown to the user as systemMessage (REQ-006.6.2)."""
-        return False
+        return event in self.context_to_user
 
     def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
@@ -195,28 +260,11 @@ class AgentCLI:
         return result
 
     def output_limits(self, event: NormalizedEvent) -> list[str]:
-        """What a OutputView may ask on ``event`` that this CLI cannot do, and what happens
-        instead (`hookwrap add` warns with each)."""
-        return []
+        """What a HookOutput may ask on ``event`` that this CLI cannot do, and what happens
+        instead (`hookwrap add` warns with each): the record's ``limits``."""
+        return list(self.limits.get(event, ()))
 
     # --- runtime: speaking this CLI's protocol to an external hook (bridge.py) -------------
-    # tool_input keys of this CLI that Claude Code spells otherwise, per normalized tool:
-    # {"write_file": {"path": "file_path"}}. The bridge renames through Claude's keys.
-    tool_input_keys: dict[str, dict[str, str]] = {}
-    # tool_input keys of this CLI that Claude Code's tool has no counterpart for (Droid's
-    # Execute ``riskLevel``): left out of the common form, and kept from the call's own input
-    # when another protocol's rewrite (updatedInput) comes back without them.
-    own_only_keys: dict[str, tuple[str, ...]] = {}
-    # Events on which plain (non-JSON) stdout at exit 0 is context for the model.
-    text_is_context: frozenset[NormalizedEvent] = frozenset(
-        {NormalizedEvent.SESSION_START, NormalizedEvent.BEFORE_PROMPT})
-    # Events on which exit 2 blocks (or keeps the agent working); elsewhere its stderr is only
-    # shown to the user (Claude Code: SessionStart, SessionEnd, Notification, PreCompact...).
-    exit2_blocks: frozenset[NormalizedEvent] = frozenset({
-        NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL, NormalizedEvent.BEFORE_PROMPT,
-        NormalizedEvent.AFTER_AGENT, NormalizedEvent.PERMISSION_REQUEST,
-        NormalizedEvent.AFTER_TOOL_BATCH, NormalizedEvent.BEFORE_MODEL,
-        NormalizedEvent.AFTER_MODEL, NormalizedEvent.BEFORE_TOOL_SELECTION})
 
     def common_tool_input(self, tool: str, tool_input: Any) -> dict[str, Any]:
         """This CLI's tool input with Claude Code's key names (the bridge's common form)."""
@@ -245,7 +293,7 @@ class AgentCLI:
     def payload_for(self, hook_input: InputView, source: AgentCLI) -> dict[str, Any] | None:
         """The payload this CLI would send a command hook for ``hook_input`` (received from
         ``source``), or None when this CLI has no such event. Every CLI hookwrap supports
-        sends Claude Code's snake_case fields; a CLI whose payload differs overrides this."""
+        sends Claude Code's snake_case fields, less the record's ``payload_drops``."""
         name = self.event_names().get(hook_input.event)
         if name is None:
             return None
@@ -272,6 +320,12 @@ class AgentCLI:
             payload["stop_hook_active"] = hook_input.stop_hook_active
         if hook_input.error is not None:
             payload["error"] = hook_input.error
+        for key in self.payload_drops:
+            payload.pop(key, None)
+        if self.payload_worktree:  # the git root: the call's own when it came from this CLI
+            worktree = hook_input.get("worktree")
+            payload["worktree"] = worktree if isinstance(worktree, str) and worktree \
+                else hook_input.cwd
         return payload
 
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str,

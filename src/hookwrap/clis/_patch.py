@@ -55,3 +55,53 @@ def parse_patch(text: str) -> list[dict[str, Any]]:
                     files.append({"path": path, "action": action, "move_to": None})
                 break
     return files
+
+
+def claude_shape(text: str) -> dict[str, Any] | None:
+    """Claude's Write/Edit input for a patch that adds one file or changes one hunk of one file
+    (no move), else None."""
+    files = parse_patch(text)
+    if len(files) != 1 or files[0]["move_to"] is not None or files[0]["action"] == "delete":
+        return None
+    lines = text.splitlines()
+    try:
+        body = lines[lines.index("*** Begin Patch") + 2:lines.index("*** End Patch")]
+    except ValueError:
+        return None
+    path = files[0]["path"]
+    if files[0]["action"] == "add":
+        if not all(line.startswith("+") for line in body):
+            return None
+        return {"file_path": path, "content": "".join(line[1:] + "\n" for line in body)}
+    if body and body[0].startswith("@@"):
+        body = body[1:]
+    old: list[str] = []
+    new: list[str] = []
+    for line in body:
+        if line.startswith(("-", " ")):
+            old.append(line[1:])
+        if line.startswith(("+", " ")):
+            new.append(line[1:])
+        if not line.startswith(("-", "+", " ")):
+            return None  # a second hunk (@@), an end-of-file marker: not one Edit
+    if not old:
+        return None
+    return {"file_path": path, "old_string": "\n".join(old), "new_string": "\n".join(new)}
+
+
+def patch_for(common: dict[str, Any]) -> str | None:
+    """The one-file patch for Claude's Write (add) or Edit (one hunk) input, else None."""
+    path = common.get("file_path")
+    if not isinstance(path, str) or not path or "command" in common:
+        return None
+    content, old, new = (common.get(key) for key in ("content", "old_string", "new_string"))
+    if isinstance(content, str) and set(common) == {"file_path", "content"}:
+        lines = [f"+{line}" for line in content.splitlines()]
+        return "\n".join(["*** Begin Patch", f"*** Add File: {path}", *lines,
+                          "*** End Patch", ""])
+    if isinstance(old, str) and isinstance(new, str) and old \
+            and set(common) <= {"file_path", "old_string", "new_string", "replace_all"}:
+        lines = [f"-{line}" for line in old.split("\n")] + [f"+{line}" for line in new.split("\n")]
+        return "\n".join(["*** Begin Patch", f"*** Update File: {path}", "@@", *lines,
+                          "*** End Patch", ""])
+    return None

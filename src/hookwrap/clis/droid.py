@@ -1,57 +1,29 @@
-"""Factory Droid: what a hook process needs to know about it, checked against Droid 0.225.2.
+"""Factory Droid 0.225.2: Claude Code's record with Droid's differences (checked against that
+release; /work/shared/reference/droid.md, docs/droid-notes.md).
 
-Droid speaks Claude Code's hook protocol (event names, payload fields, ``hookSpecificOutput``,
-exit 2 blocks), so this module subclasses ClaudeCode and overrides what differs (docs/droid-notes.md
-says how each fact was checked):
-
-- Droid's own tool names: ``Execute`` (shell), ``Create`` (write), ``Edit``, ``Read``, ``LS``...
-  Matchers are case-sensitive regexes searched in the name (``Exec`` matches ``Execute``), and
-  Claude's names match nothing (``Bash|Write``): registrations are anchored, ``^(Execute|Create)$``.
-- ``$FACTORY_PROJECT_DIR`` (also ``DROID_PROJECT_DIR`` and ``CLAUDE_PROJECT_DIR``) is the session's
-  cwd, not the project root: started in a subfolder, Droid still runs the root's
-  ``.factory/settings.json`` hooks but names the subfolder. The registered command therefore walks
-  up from there to ``hookwrap.toml``, as on Codex CLI.
-- A top-level ``decision: "block"`` does not block PreToolUse (only ``permissionDecision: "deny"``
-  or exit 2 does), so a crashed hook's error document also carries the deny. ``ask`` lets the call
-  run in ``droid exec``: hookwrap sends it as a deny whose reason tells the model to ask the user.
-  ``updatedInput`` with ``allow`` is applied. PreToolUse context reaches no model request.
-- A Stop block gives another turn, and Droid has no cap of its own: hookwrap's stop_gate counts
-  its retries (``max_retries``). UserPromptSubmit never fires in ``droid exec``.
-- Project hooks run with no trust prompt at all (doctor says so): no ``hookwrap trust`` step.
-
-The hookwrap command's half (the settings file, validation,
-`hookwrap test`'s host rules, doctor) is in ``droid_setup.py``,
-whose class extends the one here.
+Droid speaks Claude Code's hook protocol with its own tool names (``Execute``, ``Create``,
+``Edit``, ``Read``, ``LS``...). ``$FACTORY_PROJECT_DIR`` (also ``DROID_PROJECT_DIR`` and
+``CLAUDE_PROJECT_DIR``) is the session's cwd, not the project root, so the registered command
+walks up to ``hookwrap.toml`` and sets ``HOOKWRAP_PROJECT_DIR``, as on Codex CLI. A top-level
+``decision: "block"`` does not block PreToolUse (only ``permissionDecision: "deny"`` or exit 2
+does), so a crashed hook's error document also carries the deny; ``ask`` runs the call in
+``droid exec``: hookwrap sends it as a deny whose reason tells the model to ask the user. A Stop
+block gives another turn with no cap of Droid's own. Project hooks run with no trust prompt.
 """
 
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
-from ._base import BLOCKING
-from .claude import ClaudeCode
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
-
-    from ._views import OutputView
+from .claude import CLAUDE
 
 _E = NormalizedEvent
 
-# --- runtime facts (Droid 0.225.2) -----------------------------------------------------------
-
-# Droid runs a PreToolUse "ask" without asking in `droid exec`: hookwrap sends it as a deny.
-ASK_NOTE = ("This call needs the user's confirmation, and Droid hooks cannot ask for it, so it "
-            "was blocked: ask the user, and run it only if they agree.")
-
-class FactoryDroid(ClaudeCode):
-    """Factory Droid 0.225.2: Claude Code's protocol with Droid's tool names."""
-
-    platform = Platform.DROID
-    label = "Factory Droid"
-    version = "0.225.2"
-    events = {
+DROID = CLAUDE.derive(
+    Platform.DROID,
+    label="Factory Droid",
+    version="0.225.2",
+    npm_package="@factory/cli-linux-x64",
+    events={
         "Stop": _E.AFTER_AGENT,
         "SubagentStop": _E.AFTER_AGENT,
         "PreToolUse": _E.BEFORE_TOOL,
@@ -61,10 +33,9 @@ class FactoryDroid(ClaudeCode):
         "SessionEnd": _E.SESSION_END,
         "PreCompact": _E.PRE_COMPACT,
         "Notification": _E.NOTIFICATION,
-    }
-    preferred_events = {_E.AFTER_AGENT: "Stop"}
+    },
     # The tool schemas `droid exec` sends the model (0.225.2).
-    tools = {
+    tools={
         "Execute": "shell",
         "Create": "write_file",
         "Edit": "edit_file",
@@ -74,73 +45,37 @@ class FactoryDroid(ClaudeCode):
         "Glob": "glob",
         "Task": "task",
         "Skill": "skill",
-    }
-    preferred_tools: dict[str, str] = {}
+    },
+    preferred_tools={},
+    tool_fields={"shell": ("command", "riskLevel", "riskLevelReason"),
+                 "write_file": ("file_path", "content"),
+                 "edit_file": ("file_path", "old_str", "new_str", "change_all"),
+                 "read_file": ("file_path",)},
     # Speaking to an external hook of another protocol (bridge.py): Edit's keys are Copilot's,
-    # not Claude's; Execute's required risk fields have no Claude counterpart (left out of a
-    # Claude hook's payload, kept when its updatedInput comes back without them).
-    tool_input_keys = {"edit_file": {"old_str": "old_string", "new_str": "new_string",
-                                     "change_all": "replace_all"}}
-    own_only_keys = {"shell": ("riskLevel", "riskLevelReason")}
+    # not Claude's; Execute's required risk fields have no Claude counterpart.
+    tool_input_keys={"edit_file": {"old_str": "old_string", "new_str": "new_string",
+                                   "change_all": "replace_all"}},
+    own_only_keys={"shell": ("riskLevel", "riskLevelReason")},
     # The registered command sets HOOKWRAP_PROJECT_DIR to the folder holding hookwrap.toml;
     # Droid's own variable is the session's cwd, which may be a subfolder.
-    project_dir_vars = ("HOOKWRAP_PROJECT_DIR", "FACTORY_PROJECT_DIR")  # type: ignore[assignment]
-    marker_env = "FACTORY_PROJECT_DIR"  # set for hook processes only (not for Execute)
-    guest_clis: dict[str, str] = {}  # Droid runs no other CLI's hook files
-    hook_process_env: dict[str, str] = {}  # not Claude Code's: Droid sets no CLAUDECODE
-
-    def surely_hosts(self, env: Mapping[str, str]) -> bool:
-        return False
-
-    # --- runtime: answers ------------------------------------------------------------------
-    def context_in_system_message(self, event: NormalizedEvent) -> bool:
-        return False  # additionalContext reaches the model on SessionStart and PostToolUse
-
-    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
-                        decision: str) -> dict[str, Any]:
-        if decision == "ask" and name == "PreToolUse":
-            decision = "deny"
-        specific = super().specific_output(output, event, name, decision)
-        if name == "PreToolUse":
-            specific.pop("additionalContext", None)  # read by no model request
-        elif name == "PostToolUse" and decision in BLOCKING:
-            # Droid ignores a PostToolUse block and its reason; its context reaches the model.
-            text = "\n\n".join(t for t in (output.reason, output.context) if t)
-            if text:
-                specific["additionalContext"] = text
-        return specific
-
-    def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
-                      name: str, decision: str) -> dict[str, Any]:
-        hso = result.get("hookSpecificOutput")
-        if name == "PreToolUse" and decision == "ask" and isinstance(hso, dict):
-            reason = "\n\n".join(t for t in (output.reason, ASK_NOTE) if t)
-            hso["permissionDecisionReason"] = reason
-            result["decision"], result["reason"] = "block", reason
-        return result
-
-    def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
-        if event is _E.BEFORE_TOOL and document.get("decision") == "block":
-            # A top-level decision does not block PreToolUse on Droid: fail closed in its words.
-            return {**document, "hookSpecificOutput": {
-                "hookEventName": "PreToolUse", "permissionDecision": "deny",
-                "permissionDecisionReason": document.get("reason", "")}}
-        return document
-
-    def output_limits(self, event: NormalizedEvent) -> list[str]:
-        if event is _E.BEFORE_TOOL:
-            return ["runs an ask without asking in droid exec: an ask is sent as a deny whose "
-                    "reason tells the model to ask the user; context on before_tool reaches no "
-                    "model request"]
-        if event is _E.BEFORE_PROMPT:
-            return ["never fires UserPromptSubmit in droid exec (headless): a before_prompt hook "
-                    "runs only in the interactive droid"]
-        if event is _E.AFTER_TOOL:
-            return ["ignores a block after a tool: its reason is sent as context instead"]
-        if event is _E.AFTER_AGENT:
-            return ["has no cap on Stop blocks: a hook that always blocks loops until killed; "
-                    "stop_gate stops after max_retries, a hand-written hook must count too"]
-        return []
-
-
-CLI = FactoryDroid()
+    project_dir_vars=("HOOKWRAP_PROJECT_DIR", "FACTORY_PROJECT_DIR"),
+    marker_env="FACTORY_PROJECT_DIR",  # set for hook processes only (not for Execute)
+    hook_process_env={},  # not Claude Code's: Droid sets no CLAUDECODE
+    shell_tool_env={},
+    guest_clis={},  # Droid runs no other CLI's hook files
+    context_to_user=frozenset(),  # additionalContext reaches the model on SessionStart, PostToolUse
+    # Droid runs a PreToolUse "ask" without asking in `droid exec`: hookwrap sends it as a deny.
+    ask_note=("This call needs the user's confirmation, and Droid hooks cannot ask for it, so it "
+              "was blocked: ask the user, and run it only if they agree."),
+    limits={
+        _E.BEFORE_TOOL: ("runs an ask without asking in droid exec: an ask is sent as a deny whose "
+                         "reason tells the model to ask the user; context on before_tool reaches "
+                         "no model request",),
+        _E.BEFORE_PROMPT: ("never fires UserPromptSubmit in droid exec (headless): a before_prompt "
+                           "hook runs only in the interactive droid",),
+        _E.AFTER_TOOL: ("ignores a block after a tool: its reason is sent as context instead",),
+        _E.AFTER_AGENT: ("has no cap on Stop blocks: a hook that always blocks loops until killed; "
+                         "stop_gate stops after max_retries, a hand-written hook must count too",),
+    },
+    knobs={"pre_tool_context": False, "post_tool_block_as_context": True, "error_deny": "specific"},
+)

@@ -1,34 +1,21 @@
-"""Gemini CLI: what a hook process needs to know about it, checked against Gemini CLI 0.61.0.
-
-Event and tool names, and how a OutputView becomes Gemini's JSON.
-
-The hookwrap command's half (`.gemini/settings.json` entries, their validation, `hookwrap test`'s
-host rules, doctor and folder trust) is in
-``gemini_setup.py``, whose class extends the one here.
-"""
+"""Gemini CLI 0.61.0: its record. Every fact here was checked against that release
+(/work/shared/reference/gemini-cli.md)."""
 
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
-from ._base import AgentCLI, json_object
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from ._views import OutputView
+from ._gemini_protocol import GeminiProtocol
+from ._record import CLIRecord
 
 _E = NormalizedEvent
 
-
-class GeminiCLI(AgentCLI):
-    """Gemini CLI 0.61.0."""
-
-    platform = Platform.GEMINI
-    label = "Gemini CLI"
-    version = "0.61.0"
-    events = {
+GEMINI = CLIRecord(
+    Platform.GEMINI,
+    label="Gemini CLI",
+    version="0.61.0",
+    npm_package="@google/gemini-cli",
+    protocol=GeminiProtocol,
+    events={
         "AfterAgent": _E.AFTER_AGENT,
         "BeforeTool": _E.BEFORE_TOOL,
         "AfterTool": _E.AFTER_TOOL,
@@ -40,8 +27,8 @@ class GeminiCLI(AgentCLI):
         "BeforeToolSelection": _E.BEFORE_TOOL_SELECTION,
         "Notification": _E.NOTIFICATION,
         "PreCompress": _E.PRE_COMPACT,
-    }
-    tools = {
+    },
+    tools={
         # The real names of the five tools whose names differ from the normalized ones.
         "run_shell_command": "shell",
         "replace": "edit_file",
@@ -66,75 +53,16 @@ class GeminiCLI(AgentCLI):
         "read_background_output": "read_background_output",
         "read_mcp_resource": "read_mcp_resource",
         "list_mcp_resources": "list_mcp_resources",
-    }
-    preferred_tools = {"grep": "grep_search"}  # the current canonical name
-    project_dir_vars = ("GEMINI_PROJECT_DIR",)
-    marker_env = "GEMINI_PROJECT_DIR"  # Gemini sets it for its hooks; Claude Code never does
-
-    def mcp_split(self, name: str) -> tuple[str, str] | None:
-        # `mcp_<server>_<tool>`, split at the first "_" after "mcp_" as Gemini itself does (a
-        # server name with "_" in it is ambiguous; the payload's mcp_context is preferred).
-        if not name.startswith("mcp_") or name.startswith("mcp__"):
-            return None
-        server, sep, tool = name[4:].partition("_")
-        return (server, tool) if sep and server and tool else None
-
-    mcp_prefix, mcp_separator = "mcp_", "_"
-
-    # --- runtime: answers ------------------------------------------------------------------
-    def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
-                    ) -> dict[str, Any]:
-        """Gemini CLI's reading (gemini-cli.md §2.3 and §3): stdout, else stderr; a JSON object
-        (double-encoded too) is the answer whatever the exit code; plain text is a system
-        message at exit 0, a warning at exit 1, and a deny with the text as reason at any other
-        exit code. ``decision`` blocks as ``deny`` or ``block``; ``ask`` only on BeforeTool;
-        context and the new tool input are in ``hookSpecificOutput`` (``additionalContext``,
-        ``tool_input``); Claude's ``permissionDecision`` and ``updatedInput`` are ignored."""
-        text = stdout.strip() or stderr.strip()
-        if not text:
-            return {}
-        data = json_object(text)
-        if data is None:
-            if exit_code == 0:
-                return {"system_message": text}
-            if exit_code == 1:
-                return {"system_message": f"Warning: {text}"}
-            return {"decision": "deny", "reason": text}
-        fields: dict[str, Any] = {}
-        decision = data.get("decision")
-        reason = data.get("reason")
-        if decision in ("deny", "block") or (decision == "ask"
-                                              and event is NormalizedEvent.BEFORE_TOOL):
-            fields["decision"] = decision
-        if isinstance(reason, str) and reason:
-            fields["reason"] = reason
-        if data.get("continue") is False:
-            fields["continue_loop"] = False
-            stop = data.get("stopReason") or reason or "No reason provided"
-            fields["stop_reason"] = stop if isinstance(stop, str) else "No reason provided"
-        if isinstance(data.get("systemMessage"), str) and data["systemMessage"]:
-            fields["system_message"] = data["systemMessage"]
-        if data.get("suppressOutput") is True:
-            fields["suppress_output"] = True
-        specific = data.get("hookSpecificOutput")
-        if isinstance(specific, dict):
-            if isinstance(specific.get("additionalContext"), str) and specific["additionalContext"]:
-                fields["context"] = specific["additionalContext"]
-            if event is NormalizedEvent.BEFORE_TOOL and isinstance(specific.get("tool_input"), dict):
-                fields["updated_input"] = specific["tool_input"]
-        return fields
-
-    def top_decision(self, decision: str) -> str:
-        return "deny" if decision == "block" else decision
-
-    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
-                        decision: str) -> dict[str, Any]:
-        specific: dict[str, Any] = {}
-        if output.context:
-            specific["additionalContext"] = output.context
-        if output.updated_input is not None and event is _E.BEFORE_TOOL:
-            specific["tool_input"] = output.updated_input
-        return specific
-
-
-CLI = GeminiCLI()
+    },
+    preferred_tools={"grep": "grep_search"},  # the current canonical name
+    tool_fields={"shell": ("command", "description", "dir_path"),
+                 "write_file": ("file_path", "content"),
+                 "edit_file": ("file_path", "old_string", "new_string", "instruction"),
+                 "read_file": ("file_path",)},
+    # `mcp_<server>_<tool>`, split at the first "_" after "mcp_" as Gemini itself does (a
+    # server name with "_" in it is ambiguous; the payload's mcp_context is preferred).
+    mcp_prefix="mcp_",
+    mcp_separator="_",
+    project_dir_vars=("GEMINI_PROJECT_DIR",),
+    marker_env="GEMINI_PROJECT_DIR",  # Gemini sets it for its hooks; Claude Code never does
+)

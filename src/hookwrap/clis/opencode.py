@@ -1,4 +1,4 @@
-"""OpenCode: what a hook process needs to know about it, checked against OpenCode 1.18.33.
+"""OpenCode 1.18.33: its record, checked against that release (/work/shared/reference/opencode.md).
 
 OpenCode has no command hooks, only JS plugins. hookwrap writes one plain-JS plugin,
 ``.opencode/plugins/hookwrap.js`` (rendered from ``opencode_plugin.js`` beside this module),
@@ -31,39 +31,26 @@ whose class extends the one here.
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
-from ._base import BLOCKING, AgentCLI
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
-
-    from ._views import InputView, OutputView
+from ._plugin_protocol import PluginProtocol
+from ._record import CLIRecord
 
 _E = NormalizedEvent
 
-# --- runtime facts (OpenCode 1.18.33) --------------------------------------------------------
-
-PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"  # set by the plugin: the folder two levels above itself
-MARKER_VAR = "HOOKWRAP_OPENCODE"      # set by the plugin for hook processes only
-ASK_NOTE = ("This call needs the user's confirmation, and OpenCode plugins cannot ask for it, "
-            "so it was blocked: ask the user, and run it only if they agree.")
-
-class OpenCode(AgentCLI):
-    """OpenCode 1.18.33, through hookwrap's generated plugin."""
-
-    platform = Platform.OPENCODE
-    label = "OpenCode"
-    version = "1.18.33"
-    events = {
+OPENCODE = CLIRecord(
+    Platform.OPENCODE,
+    label="OpenCode",
+    version="1.18.33",
+    npm_package="opencode-ai",
+    protocol=PluginProtocol,
+    events={
         "PreToolUse": _E.BEFORE_TOOL,
         "PostToolUse": _E.AFTER_TOOL,
         "UserPromptSubmit": _E.BEFORE_PROMPT,
         "SessionStart": _E.SESSION_START,
         "Stop": _E.AFTER_AGENT,
-    }
+    },
     # OpenCode's own tool names: lowercase (1.18.33, the tool schemas sent to the model).
-    tools = {
+    tools={
         "bash": "shell",
         "write": "write_file",
         "edit": "edit_file",
@@ -78,124 +65,50 @@ class OpenCode(AgentCLI):
         "webfetch": "web_fetch",
         "todowrite": "write_todos",
         "skill": "skill",
-    }
-    project_dir_vars = (PROJECT_VAR,)
-    marker_env = MARKER_VAR
+    },
+    # apply_patch also writes new files: a write_file matcher selects it too.
+    extra_tool_names={"write_file": ("apply_patch",)},
+    tool_fields={"shell": ("command", "description", "timeout"),
+                 "write_file": ("filePath", "content"),
+                 "edit_file": ("filePath", "oldString", "newString", "replaceAll"),
+                 "read_file": ("filePath", "offset", "limit")},
+    file_path_keys=("filePath", "file_path"),  # write and edit carry filePath; file_path is read too
+    patch_tool="apply_patch",
+    patch_keys=("patchText",),
+    # MCP tools are <server>_<tool> on OpenCode (not run through the hooks in 1.18.33), which
+    # cannot be told from a built-in name with an underscore.
+    mcp_prefix="",
+    mcp_separator="_",
+    project_dir_vars=("HOOKWRAP_PROJECT_DIR",),  # set by the plugin: the folder two levels above it
+    marker_env="HOOKWRAP_OPENCODE",              # set by the plugin for hook processes only
     # Speaking to an external hook of another protocol (bridge.py): OpenCode's camelCase keys.
-    tool_input_keys = {
+    tool_input_keys={
         "write_file": {"filePath": "file_path"},
         "edit_file": {"filePath": "file_path", "oldString": "old_string",
                       "newString": "new_string", "replaceAll": "replace_all"},
         "read_file": {"filePath": "file_path"},
-    }
-    # Speaking the plugin's protocol (speaks = "opencode"): only JSON at exit 0 is an answer;
-    # plain stdout is ignored and any other exit is a hook that could not answer (the call goes
-    # on), as the plugin reads its commands.
-    text_is_context: frozenset[NormalizedEvent] = frozenset()
-    exit2_blocks: frozenset[NormalizedEvent] = frozenset()
-    # MCP tools are <server>_<tool> on OpenCode (not run through the hooks in 1.18.33).
-    mcp_prefix, mcp_separator = "", "_"
+    },
+    # Speaking the plugin's protocol: only JSON at exit 0 is an answer; plain stdout is ignored
+    # and any other exit is a hook that could not answer (the call goes on), as the plugin
+    # reads its commands.
+    text_is_context=frozenset(),
+    exit2_blocks=frozenset(),
+    # The plugin's payload: no transcript_path or permission_mode; worktree, the git root.
+    payload_drops=("transcript_path", "permission_mode"),
+    payload_worktree=True,
+    ask_note=("This call needs the user's confirmation, and OpenCode plugins cannot ask for it, "
+              "so it was blocked: ask the user, and run it only if they agree."),
+    limits={
+        _E.BEFORE_TOOL: ("has no ask: an ask is sent as a block whose reason tells the model to "
+                         "ask the user; an allow does not skip OpenCode's own permission rules",
+                         "a rewrite (updated_input) of an apply_patch call blocks it instead: the "
+                         "plugin never rewrites a patch"),
+        _E.AFTER_AGENT: ("cannot keep the agent working: the hook runs when the session goes idle "
+                         "(session.idle, not awaited), and a block or its reason is ignored",),
+        _E.BEFORE_PROMPT: ("a block refuses the prompt, and `opencode run` then exits 1 with an "
+                           "opaque error (the reason is printed by the plugin)",),
+    },
+)
 
-    def mcp_split(self, name: str) -> tuple[str, str] | None:
-        return None  # <server>_<tool> cannot be told from a built-in name with an underscore
-
-    def platform_tool_names(self, tool: str) -> list[str]:
-        # apply_patch also writes new files: a write_file matcher selects it too.
-        names = super().platform_tool_names(tool)
-        return [*names, "apply_patch"] if tool == "write_file" else names
-
-    def normalize_call(self, name: str, tool_input: Any) -> str:
-        """``apply_patch`` is write_file when the patch only adds files, else edit_file."""
-        if name == "apply_patch":
-            from ._patch import parse_patch
-
-            files = parse_patch(_patch_text(tool_input))
-            if files and all(f["action"] == "add" for f in files):
-                return "write_file"
-        return self.normalize_tool(name)
-
-    def tool_files(self, tool: str, raw_tool: str, tool_input: Any) -> list[dict[str, Any]]:
-        """write and edit carry ``filePath`` (camelCase); ``file_path`` is read too. An
-        ``apply_patch`` call: every file its ``patchText`` adds, updates, deletes or moves."""
-        if raw_tool == "apply_patch":
-            from ._patch import parse_patch
-
-            return parse_patch(_patch_text(tool_input))
-        if not isinstance(tool_input, dict) or tool not in ("write_file", "edit_file"):
-            return []
-        path = tool_input.get("filePath", tool_input.get("file_path"))
-        if not isinstance(path, str) or not path:
-            return []
-        return [{"path": path, "action": "write" if tool == "write_file" else "update",
-                 "move_to": None}]
-
-    def surely_hosts(self, env: Mapping[str, str]) -> bool:
-        return env.get(MARKER_VAR) == "1"
-
-    def payload_for(self, hook_input: InputView, source: AgentCLI) -> dict[str, Any] | None:
-        """The plugin's payload: no ``transcript_path`` or ``permission_mode``; ``worktree``
-        (the git root) is the call's own when it came from OpenCode, else its cwd."""
-        payload = super().payload_for(hook_input, source)
-        if payload is None:
-            return None
-        for key in ("transcript_path", "permission_mode"):
-            payload.pop(key, None)
-        worktree = hook_input.get("worktree")
-        payload["worktree"] = worktree if isinstance(worktree, str) and worktree \
-            else hook_input.cwd
-        return payload
-
-    def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str,
-                    stderr: str) -> dict[str, Any]:
-        if exit_code != 0:  # the plugin reports it and the call goes on (fail-closed: bridge)
-            return {}
-        return super().read_answer(event, exit_code, stdout, stderr)
-
-    # --- runtime: answers ------------------------------------------------------------------
-    def top_decision(self, decision: str) -> str:
-        # The plugin knows one decision: block. An ask is sent as a block (finish_output), an
-        # allow has nothing to skip (OpenCode's own permission rules still apply).
-        return "block" if decision in BLOCKING or decision == "ask" else ""
-
-    def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
-                      name: str, decision: str) -> dict[str, Any]:
-        if decision == "ask" and event is _E.BEFORE_TOOL:
-            result["reason"] = "\n\n".join(t for t in (output.reason, ASK_NOTE) if t)
-        elif decision == "ask" and result.get("decision") == "block":
-            # An ask means nothing outside a tool call; a raw_output decision fills the gap, as
-            # raw_output fills every key the answer lacks.
-            raw = output.raw_output
-            if isinstance(raw, dict) and "decision" in raw:
-                result["decision"] = raw["decision"]
-            else:
-                del result["decision"]
-        if output.context and "additionalContext" not in result:
-            result["additionalContext"] = output.context
-        if output.system_message and "systemMessage" not in result:
-            result["systemMessage"] = output.system_message
-        if output.updated_input is not None and event is _E.BEFORE_TOOL \
-                and result.get("decision") != "block":
-            result["updatedInput"] = output.updated_input
-        return result
-
-    def output_limits(self, event: NormalizedEvent) -> list[str]:
-        if event is _E.BEFORE_TOOL:
-            return ["has no ask: an ask is sent as a block whose reason tells the model to ask "
-                    "the user; an allow does not skip OpenCode's own permission rules",
-                    "a rewrite (updated_input) of an apply_patch call blocks it instead: the "
-                    "plugin never rewrites a patch"]
-        if event is _E.AFTER_AGENT:
-            return ["cannot keep the agent working: the hook runs when the session goes idle "
-                    "(session.idle, not awaited), and a block or its reason is ignored"]
-        if event is _E.BEFORE_PROMPT:
-            return ["a block refuses the prompt, and `opencode run` then exits 1 with an opaque "
-                    "error (the reason is printed by the plugin)"]
-        return []
-
-
-def _patch_text(tool_input: Any) -> str:
-    text = tool_input.get("patchText") if isinstance(tool_input, dict) else None
-    return text if isinstance(text, str) else ""
-
-
-CLI = OpenCode()
+PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"
+MARKER_VAR = "HOOKWRAP_OPENCODE"

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ...clis.claude import _E, ClaudeCode
+from ...clis._claude_protocol import ClaudeProtocol
+from ...clis.claude import _E, CLAUDE
 from ...names import NormalizedEvent
 from ._base import AgentSetup, hook_call
 from .kit import (
@@ -111,7 +112,7 @@ _HSO_EVENTS = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "Session
                "CwdChanged", "FileChanged", "WorktreeCreate", "MessageDisplay"}
 
 
-class ClaudeCodeSetup(ClaudeCode, AgentSetup):
+class ClaudeCodeSetup(ClaudeProtocol, AgentSetup):
     """Claude Code's registrations, validation, host rules and doctor checks."""
 
     # --- generator: settings and registrations ---------------------------------------------
@@ -488,4 +489,4 @@ def _json(event: str, data: dict[str, Any]) -> Verdict:
     return settle(base, outcome, reason)
 
 
-CLI = ClaudeCodeSetup()
+CLI = ClaudeCodeSetup(CLAUDE)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ...clis.codex import _E, _NEVER, _SCHEMAS, CodexCLI
+from ...clis._codex_protocol import CodexProtocol
+from ...clis.codex import _E, _NEVER, _SCHEMAS, CODEX
 from ...names import Platform
 from ._base import FindsProjectRoot
 from .kit import (
@@ -79,7 +80,7 @@ _TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 FAIL_OPEN = "Codex CLI ignores the answer (status Failed) and goes on: the tool runs"
 
 
-class CodexCLISetup(CodexCLI, FindsProjectRoot):
+class CodexCLISetup(CodexProtocol, FindsProjectRoot):
     """Codex CLI's registrations, validation, host rules and doctor checks."""
 
     # --- generator: settings and registrations ---------------------------------------------
@@ -541,4 +542,4 @@ def _command_findings(scope: Scope, cmd: HookCommand) -> list[Finding]:
     return out
 
 
-CLI = CodexCLISetup()
+CLI = CodexCLISetup(CODEX)

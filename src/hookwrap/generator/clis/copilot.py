@@ -12,7 +12,7 @@ import os
 import re
 
 from ...clis._base import BLOCKING
-from ...clis.copilot import _E, ASK_NOTE, HOOKS_FILE, CopilotCLI
+from ...clis.copilot import _E, COPILOT
 from ...names import NormalizedEvent, Platform
 from ._base import AgentSetup, hook_call, nonempty_matcher_problems
 from .claude import ClaudeCodeSetup
@@ -61,11 +61,11 @@ _NO_MATCHER = frozenset({"UserPromptSubmit", "Stop", "SessionStart", "SessionEnd
 _SUSPICIOUS_TIMEOUT = 1000  # seconds; almost surely meant as milliseconds
 
 
-class CopilotCLISetup(CopilotCLI, ClaudeCodeSetup):
+class CopilotCLISetup(ClaudeCodeSetup):
     """GitHub Copilot CLI's registrations, validation, host rules and doctor checks."""
 
     # --- generator: settings and registrations ---------------------------------------------
-    settings_file = HOOKS_FILE
+    settings_file = COPILOT.own_registration
     settings_owned = True
     settings_comments = False
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
@@ -163,7 +163,7 @@ class CopilotCLISetup(CopilotCLI, ClaudeCodeSetup):
 
     def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
-        if settings_text is None and not (root / HOOKS_FILE).is_file():
+        if settings_text is None and not (root / COPILOT.own_registration).is_file():
             return []
         return _trust_edits(root, home, env)
 
@@ -235,7 +235,7 @@ def _interpret(event: str, r: RunResult) -> Verdict:
 
         base = replace(base, updated_input=updated if decision != "deny" else None)
         if decision == "deny":
-            if ASK_NOTE in reason:
+            if COPILOT.ask_note in reason:
                 base = replace(base, notes=(*base.notes, "Copilot CLI hooks cannot ask: hookwrap "
                                             "sent the ask as a deny"))
             return settle(base, "blocked", reason)
@@ -308,4 +308,4 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str]) -> list[TrustEd
     return [TrustEdit(Platform.COPILOT, path, label, new_text, [TrustChange("create", entry, shown)])]
 
 
-CLI = CopilotCLISetup()
+CLI = CopilotCLISetup(COPILOT)

@@ -8,7 +8,7 @@ every key and hook of the user's), validation, the rules `hookwrap test` emulate
 from __future__ import annotations
 
 from ...clis._base import BLOCKING
-from ...clis.droid import _E, ASK_NOTE, FactoryDroid
+from ...clis.droid import _E, DROID
 from ...names import NormalizedEvent
 from ._base import AgentSetup, FindsProjectRoot
 from .claude import ClaudeCodeSetup
@@ -58,7 +58,7 @@ _TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 _CONTEXT_READ = frozenset({"SessionStart", "PostToolUse", "UserPromptSubmit"})
 
 
-class FactoryDroidSetup(FactoryDroid, FindsProjectRoot, ClaudeCodeSetup):
+class FactoryDroidSetup(FindsProjectRoot, ClaudeCodeSetup):
     """Factory Droid's registrations, validation, host rules and doctor checks."""
 
     # --- generator: settings and registrations ---------------------------------------------
@@ -263,7 +263,7 @@ def _interpret(event: str, r: RunResult) -> Verdict:
         decision = hso.get("permissionDecision")
         reason = str(hso.get("permissionDecisionReason") or "")
         if decision == "deny":
-            if ASK_NOTE in reason:
+            if DROID.ask_note in reason:
                 base = replace(base, notes=(*base.notes, "Droid hooks cannot ask: hookwrap sent "
                                             "the ask as a deny"))
             return settle(base, "blocked", reason)
@@ -281,4 +281,4 @@ def _interpret(event: str, r: RunResult) -> Verdict:
     return settle(base, None)
 
 
-CLI = FactoryDroidSetup()
+CLI = FactoryDroidSetup(DROID)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ...clis.gemini import _E, GeminiCLI
+from ...clis._gemini_protocol import GeminiProtocol
+from ...clis.gemini import _E, GEMINI
 from ...names import NormalizedEvent
 from ._base import AgentSetup, hook_call
 from .kit import (
@@ -76,7 +77,7 @@ _MODS = {"BeforeModel": ("llm_request", "llm_response"), "AfterModel": ("llm_res
          "AfterAgent": ("clearContext",)}
 
 
-class GeminiCLISetup(GeminiCLI, AgentSetup):
+class GeminiCLISetup(GeminiProtocol, AgentSetup):
     """Gemini CLI's registrations, validation, host rules and doctor checks."""
 
     # --- generator: settings and registrations ---------------------------------------------
@@ -319,7 +320,7 @@ def sequential_problems(group: dict[str, Any], path: str) -> list[Problem]:
 
 
 def _triggers(event: str) -> frozenset[str] | None:
-    normalized = GeminiCLI.events.get(event)
+    normalized = GEMINI.events.get(event)
     values = GeminiCLISetup.lifecycle_values.get(normalized) if normalized else None
     if values is None:
         return None
@@ -488,4 +489,4 @@ def _quoted_substitution(command: str) -> bool:
     return False
 
 
-CLI = GeminiCLISetup()
+CLI = GeminiCLISetup(GEMINI)

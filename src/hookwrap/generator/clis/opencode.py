@@ -9,7 +9,8 @@ does with a hook's exit and answer); doctor's checks.
 from __future__ import annotations
 
 from ...clis._base import BLOCKING
-from ...clis.opencode import _E, MARKER_VAR, PROJECT_VAR, OpenCode
+from ...clis._plugin_protocol import PluginProtocol
+from ...clis.opencode import _E, MARKER_VAR, OPENCODE, PROJECT_VAR
 from ...names import NormalizedEvent
 from ._base import AgentSetup, hook_call, nonempty_matcher_problems
 from .kit import (
@@ -51,7 +52,7 @@ _HEADER = "// hookwrap: generated OpenCode plugin."
 _DEFAULT_TIMEOUT_S = 60.0
 
 
-class OpenCodeSetup(OpenCode, AgentSetup):
+class OpenCodeSetup(PluginProtocol, AgentSetup):
     """OpenCode's plugin, its registrations, validation, host rules and doctor checks."""
 
     # --- generator: settings and registrations ---------------------------------------------
@@ -267,4 +268,4 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
     return settle(base, None)
 
 
-CLI = OpenCodeSetup()
+CLI = OpenCodeSetup(OPENCODE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ...clis.qwen import _E, REWRITE_NOTE, QwenCode
+from ...clis.qwen import _E, QWEN
 from ...names import NormalizedEvent, Platform
 from ._base import AgentSetup, hook_call
 from .claude import ClaudeCodeSetup
@@ -96,7 +96,7 @@ _CONTEXT_READ = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch",
                            "UserPromptSubmit", "SessionStart"})
 
 
-class QwenCodeSetup(QwenCode, ClaudeCodeSetup):
+class QwenCodeSetup(ClaudeCodeSetup):
     """Qwen Code's registrations, validation, host rules and doctor checks."""
 
     # --- generator: settings and registrations ---------------------------------------------
@@ -365,7 +365,7 @@ def _json(event: str, data: dict[str, Any]) -> Verdict:
                    context=context, notes=tuple(notes))
     block = data.get("decision") in ("block", "deny") or data.get("continue") is False
     reason = str(data.get("reason") or data.get("stopReason") or "")
-    if REWRITE_NOTE in str(hso.get("permissionDecisionReason") or ""):
+    if QWEN.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
         notes.append("updated_input cannot be applied on Qwen Code: hookwrap sent a deny that "
                      "gives the model the new input")
         base = replace(base, notes=tuple(notes))
@@ -454,4 +454,4 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str]) -> list[TrustEd
     return [TrustEdit(Platform.QWEN, path, label, new_text, [TrustChange(action, entry, shown)])]
 
 
-CLI = QwenCodeSetup()
+CLI = QwenCodeSetup(QWEN)

@@ -1,0 +1,230 @@
+"""Claude Code's hook protocol, and the CLIs that speak it with differences of their own.
+
+Claude Code (2.1.328), Qwen Code, Copilot CLI (its PascalCase format) and Factory Droid read the
+same answer: a top-level ``decision`` (``block``/``approve``), ``reason``, ``continue`` and
+``stopReason``, ``systemMessage``, and ``hookSpecificOutput`` (``permissionDecision``,
+``permissionDecisionReason``, ``updatedInput``, ``additionalContext``, a PermissionRequest
+verdict). What a CLI does differently is a fact of its record, read here:
+
+- ``ask_note``: it cannot ask the user; an ask on PreToolUse becomes a deny whose reason ends
+  with the note (also a top-level block, which such a CLI reads too);
+- ``rewrite_note``: it cannot apply ``updatedInput``; a rewrite becomes a deny whose reason
+  gives the model the new input;
+- knobs: ``pre_tool_context`` (False: PreToolUse context reaches no model, so none is sent),
+  ``context_top_level`` (context is read only at the top level), ``post_tool_block_as_context``
+  (a block after a tool is ignored: its reason goes out as context), ``stop_continue_false``
+  (``"drop"``: continue:false on Stop means "keep working", so hookwrap's stop is sent as no
+  block), ``permission_top_level`` (a PreToolUse verdict is also read at the top level),
+  ``error_deny`` (where a crashed hook's block must also deny: ``"top-level"`` or
+  ``"specific"``), ``reader`` (how an external hook's answer is read: ``"claude"``, ``"qwen"``,
+  ``"copilot"``).
+"""
+
+from __future__ import annotations
+
+from ..names import NormalizedEvent
+from ._base import ALLOWING, BLOCKING, AgentCLI, answer_fields, json_object
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ._views import OutputView
+
+_E = NormalizedEvent
+
+# Events whose hookSpecificOutput accepts additionalContext (Claude Code 2.1.328). Any other
+# event has no such variant, and a hookSpecificOutput there makes Claude reject the whole output.
+CONTEXT_EVENTS = frozenset({
+    "PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Setup",
+    "PostModelSwitch", "SubagentStart", "PostToolUse", "PostToolUseFailure", "PostToolBatch",
+    "Stop", "SubagentStop", "Notification",
+})
+
+
+class ClaudeProtocol(AgentCLI):
+    """Answers in Claude Code's words, fitted to the record's differences."""
+
+    def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
+        # Claude rejects a hookEventName that differs from the running event; for an event
+        # hookwrap does not map (MessageDisplay, Setup, ...) it names none.
+        if raw_event and raw_event not in self.events:
+            return ""
+        return super().reply_event_name(event, raw_event)
+
+    def top_decision(self, decision: str) -> str:
+        # The top-level decision accepts only "block" and "approve"; any other value voids the
+        # whole output, so allow becomes approve and ask lives in hookSpecificOutput.
+        if decision in BLOCKING:
+            return "block"
+        return "approve" if decision in ALLOWING else ""
+
+    def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
+                        decision: str) -> dict[str, Any]:
+        if decision == "ask" and name == "PreToolUse" and self.ask_note:
+            decision = "deny"
+        specific: dict[str, Any] = {}
+        if output.context and name in CONTEXT_EVENTS:
+            specific["additionalContext"] = output.context
+        if name == "PreToolUse":
+            specific.update(_pre_tool_use(output, decision))
+            if not self.knobs.get("pre_tool_context", True):
+                specific.pop("additionalContext", None)  # read by no model request
+            if self.rewrite_note:
+                specific.pop("updatedInput", None)
+                if output.updated_input is not None and decision not in BLOCKING:
+                    import json
+
+                    specific["permissionDecision"] = "deny"
+                    specific["permissionDecisionReason"] = (
+                        (output.reason + "\n\n" if output.reason else "") + self.rewrite_note
+                        + json.dumps(output.updated_input, ensure_ascii=False, allow_nan=False))
+        elif name == "PermissionRequest":
+            verdict = _permission_request(output, decision)
+            if verdict:
+                specific["decision"] = verdict
+        elif name in ("PostToolUse", "PostToolUseFailure") and decision in BLOCKING \
+                and self.knobs.get("post_tool_block_as_context"):
+            # The CLI ignores a block after a tool; its context reaches the model.
+            text = "\n\n".join(t for t in (output.reason, output.context) if t)
+            if text:
+                specific["additionalContext"] = text
+        if self.knobs.get("context_top_level"):
+            specific.pop("additionalContext", None)  # sent top-level (finish_output)
+        return specific
+
+    def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
+                      name: str, decision: str) -> dict[str, Any]:
+        if self.knobs.get("context_top_level") and output.context \
+                and "additionalContext" not in result:
+            result["additionalContext"] = output.context
+        hso = result.get("hookSpecificOutput")
+        if name == "PreToolUse" and isinstance(hso, dict):
+            if decision == "ask" and self.ask_note:
+                reason = "\n\n".join(t for t in (output.reason, self.ask_note) if t)
+                hso["permissionDecisionReason"] = reason
+                result["decision"], result["reason"] = "block", reason
+            if self.knobs.get("permission_top_level"):
+                # The CLI's own words for a verdict, read in both its formats. A deny is
+                # hookwrap's and wins over anything raw_output put at the top level.
+                for key in ("permissionDecision", "permissionDecisionReason"):
+                    if key in hso:
+                        if hso.get("permissionDecision") == "deny":
+                            result[key] = hso[key]
+                        else:
+                            result.setdefault(key, hso[key])
+        if self.knobs.get("stop_continue_false") == "drop" and event is _E.AFTER_AGENT \
+                and not output.continue_loop:
+            # On Stop the CLI reads continue:false as "keep working" (Claude: stop). The agent
+            # stops anyway when no hook blocks, so hookwrap's stop is sent as no block at all.
+            raw = output.raw_output if isinstance(output.raw_output, dict) else {}
+            for key in ("continue", "stopReason", *(("decision",) if output.decision else ())):
+                result.pop(key, None)
+                if key in raw:  # raw_output still fills the gap it leaves
+                    result[key] = raw[key]
+        return result
+
+    def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
+        where = self.knobs.get("error_deny")
+        if not where or event is not _E.BEFORE_TOOL or document.get("decision") != "block":
+            return document
+        # A top-level decision does not block PreToolUse on this CLI: fail closed in its words.
+        if where == "top-level":
+            return {**document, "permissionDecision": "deny",
+                    "permissionDecisionReason": document.get("reason", "")}
+        return {**document, "hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": document.get("reason", "")}}
+
+    def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
+                    ) -> dict[str, Any]:
+        reader = self.knobs.get("reader", "claude")
+        if reader == "qwen":
+            return self._read_qwen(event, exit_code, stdout, stderr)
+        if reader == "copilot":
+            return self._read_copilot(event, exit_code, stdout, stderr)
+        return super().read_answer(event, exit_code, stdout, stderr)
+
+    def _read_qwen(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
+                   ) -> dict[str, Any]:
+        """Qwen Code's reading (qwen-code.md §1.8, docs/qwen-copilot-notes.md): a JSON object on
+        stdout (else stderr) is obeyed at any exit code but 2, so a JSON deny with exit 1
+        blocks; exit 2 reads stderr only, and with an empty stderr it is no answer; other
+        plain text is no opinion (a warning)."""
+        if exit_code == 2:
+            if not stderr.strip():
+                return {}
+            data = json_object(stderr)
+            return answer_fields(data) if data is not None else super().read_answer(
+                event, exit_code, stdout, stderr)
+        data = json_object(stdout) if stdout.strip() else json_object(stderr)
+        if data is not None:
+            return answer_fields(data)
+        return super().read_answer(event, exit_code, stdout, stderr) if exit_code == 0 else {}
+
+    def _read_copilot(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
+                      ) -> dict[str, Any]:
+        """Copilot CLI's reading of a PascalCase-dialect hook (copilot-cli.md §4 and §7): on
+        PreToolUse any non-zero exit denies (exit 2's stderr is not passed on; other codes are
+        "hook errored"); a top-level ``decision`` blocks only as ``"block"`` and not on
+        PreToolUse (``"deny"`` is ignored everywhere); a top-level ``permissionDecision``
+        counts; ``hookSpecificOutput.additionalContext`` is ignored on UserPromptSubmit and
+        PostToolUse (only the top-level one is read)."""
+        if exit_code != 0:
+            if event is _E.BEFORE_TOOL:
+                return {"decision": "deny",
+                        "reason": stderr.strip() or f"hook exited with code {exit_code}"}
+            return super().read_answer(event, exit_code, stdout, stderr)
+        data = json_object(stdout)
+        if data is None:
+            return super().read_answer(event, exit_code, stdout, stderr)
+        data = dict(data)
+        top = data.get("decision")
+        if not (isinstance(top, str) and top.lower() == "block" and event is not _E.BEFORE_TOOL):
+            data.pop("decision", None)
+        specific = data.get("hookSpecificOutput")
+        specific = dict(specific) if isinstance(specific, dict) else {}
+        for key in ("permissionDecision", "permissionDecisionReason"):
+            if key in data and key not in specific:
+                specific[key] = data[key]
+        if event in (_E.BEFORE_PROMPT, _E.AFTER_TOOL):
+            specific.pop("additionalContext", None)
+        data["hookSpecificOutput"] = specific
+        return answer_fields(data)
+
+
+def _pre_tool_use(output: OutputView, decision: str) -> dict[str, Any]:
+    specific: dict[str, Any] = {}
+    if decision in BLOCKING:
+        specific["permissionDecision"] = "deny"
+    elif decision in ALLOWING or decision == "ask":
+        specific["permissionDecision"] = "allow" if decision == "approve" else decision
+    elif output.updated_input is not None:
+        specific["permissionDecision"] = "allow"
+    if output.reason and "permissionDecision" in specific:
+        specific["permissionDecisionReason"] = output.reason
+    if output.updated_input is not None and decision not in BLOCKING:
+        specific["updatedInput"] = output.updated_input
+    return specific
+
+
+def _permission_request(output: OutputView, decision: str) -> dict[str, Any] | None:
+    """The PermissionRequest verdict, or None to leave the permission dialog to the user.
+
+    Only an explicit allow grants the permission, or no decision with an updated_input (as on
+    PreToolUse, the rewrite implies an allow; it has no other way to reach Claude). "ask"
+    decides nothing: Claude's verdict is allow or deny, and no verdict shows the dialog.
+    """
+    if decision in BLOCKING:
+        verdict: dict[str, Any] = {"behavior": "deny"}
+        if output.reason:
+            verdict["message"] = output.reason
+        return verdict
+    granted = decision in ALLOWING or (not decision and output.updated_input is not None)
+    if not granted:
+        return None
+    verdict = {"behavior": "allow"}
+    if output.updated_input is not None:
+        verdict["updatedInput"] = output.updated_input
+    return verdict
