@@ -164,13 +164,17 @@ def sandbox_base() -> Path:
     given = os.environ.get("HOOKWRAP_GUARD_SANDBOX")
     if given:
         return Path(given).expanduser().resolve()
+    return (real_home() / ".cache" / "hookwrap-guard-bench").resolve()
+
+
+def real_home() -> Path:
+    """The user's home from the password database, whatever $HOME says (tests change it)."""
     try:
         import pwd
 
-        home = Path(pwd.getpwuid(os.getuid()).pw_dir)
+        return Path(pwd.getpwuid(os.getuid()).pw_dir)
     except (ImportError, KeyError):
-        home = Path.home()
-    return (home / ".cache" / "hookwrap-guard-bench").resolve()
+        return Path.home()
 
 
 def in_temp_dir(path: Path) -> bool:
@@ -487,7 +491,7 @@ def process_check(box: Sandbox, reg: Registration, cases: list[Case], batch: lis
 # --- the npm peer ----------------------------------------------------------------------------------
 
 def peer_dir() -> Path:
-    cache = Path(os.environ.get("HOOKWRAP_CLI_CACHE") or Path.home() / ".cache" / "hookwrap-clis")
+    cache = Path(os.environ.get("HOOKWRAP_CLI_CACHE") or real_home() / ".cache" / "hookwrap-clis")
     return cache / PEER / "node_modules" / PEER
 
 
