@@ -54,7 +54,6 @@ BLOCKING = frozenset({"blocked", "ask", "stopped"})
 # The thresholds of issue 22, which tests/safety/test_guard_corpus.py holds the guard to.
 RECALL_TARGET = 0.90
 FP_TARGET = 0.01
-PLACEHOLDERS = ("@HOME@", "@ROOT@")
 # The cheapest possible hook (benchmarks/run.py's floor): what any hook process costs at least.
 FLOOR_HOOK = 'import json, sys\njson.load(sys.stdin)\nprint("{}")\n'
 

@@ -21,12 +21,13 @@ import pytest
 from .chat_harness import make_project
 from .hwrepo import HookwrapRepo
 from .mockmodel import Reply
+from .test_adopt_e2e import droid, opencode  # noqa: F401 (their fixtures, shared here)
 
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
-# The CLIs whose fixtures conftest.py provides; one missing from the cache skips.
-CLIS = ["claude", "gemini", "codex", "qwen", "copilot"]
+# Every CLI hookwrap supports, by the fixture that drives it; one missing from the cache skips.
+CLIS = ["claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid"]
 COMMAND = "node_modules/.bin/cc-safety-net hook --coding-cli"
 RESET = "touch reset-ran.txt && git reset --hard"
 READ_ENV = "touch env-read.txt && cat .env"
