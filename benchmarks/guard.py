@@ -213,7 +213,15 @@ def make_sandbox(generator: str, settings: dict[str, object] | None = None,
     parent = base or sandbox_base()
     parent.mkdir(parents=True, exist_ok=True)
     top = Path(tempfile.mkdtemp(prefix="run-", dir=parent)).resolve()
-    box = Sandbox(top, top / "home", top / "home" / "work" / "proj", top / "tmp")
+    try:
+        return _fill_sandbox(Sandbox(top, top / "home", top / "home" / "work" / "proj", top / "tmp"),
+                             generator, settings)
+    except BaseException:
+        shutil.rmtree(top, ignore_errors=True)
+        raise
+
+
+def _fill_sandbox(box: Sandbox, generator: str, settings: dict[str, object] | None) -> Sandbox:
     for folder in (box.root, box.tmp):
         folder.mkdir(parents=True)
     for name, text in _HOME_FILES.items():
@@ -758,7 +766,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warning: the sandbox base {sandbox_base()} is in a temp dir: a guard that allows deletes "
               "in scratch space will allow deletes outside the project", file=sys.stderr)
     started = time.monotonic()
-    box = make_sandbox(sys.executable, dict(args.setting))
+    try:
+        box = make_sandbox(sys.executable, dict(args.setting))
+    except RuntimeError as error:  # hookwrap refused the setup (an unknown --setting key...)
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     try:
         print(bench.machine_line(python))
         print(f"hook interpreter: {python} ({why}); sandbox: {box.base}")
