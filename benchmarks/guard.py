@@ -9,7 +9,7 @@ project is made outside /tmp (guards treat /tmp as scratch space), `hookwrap ini
 platform and `hookwrap add before_tool guard` render the guard there, and every case goes to the
 rendered hook as each CLI's payload (built from the CLI records, as `hookwrap test` builds them;
 a CLI's registered matcher decides whether the hook is called at all); the hook's answer is read
-by that CLI's rules (`hookwrap.host.interpret`). Nothing is executed: the guard only classifies.
+by that CLI's rules (`hookwrap.checks.host.interpret`). Nothing is executed: the guard only classifies.
 
 The cases of one CLI run in one process on the hook interpreter, one after the other, each as
 `python3 .hookwrap/hooks/guard.py --platform CLI` would run them (same argv, stdin, cwd and
@@ -287,13 +287,13 @@ def _run(argv: list[str], **kwargs: object) -> subprocess.CompletedProcess:
 class Registration:
     platform: str
     event: str  # the CLI's own event name
-    command: Any  # hookwrap.host.HookCommand
+    command: Any  # hookwrap.checks.host.HookCommand
 
 
 def registrations(box: Sandbox, platforms: list[str]) -> dict[str, Registration]:
     """The guard's registration on each platform, read back from the settings files."""
-    from hookwrap import host
-    from hookwrap.hooktest import owned_name, read_settings
+    from hookwrap.checks import host
+    from hookwrap.checks.hooktest import owned_name, read_settings
     from hookwrap.platforms import Platform
 
     found = {}
@@ -319,7 +319,7 @@ def _claude_input(case: Case, box: Sandbox) -> dict[str, str]:
 
 def claude_payload(case: Case, box: Sandbox) -> dict:
     from hookwrap.platforms import Platform
-    from hookwrap.samples import sample_payload
+    from hookwrap.checks.samples import sample_payload
 
     tool = {"shell": "Bash", "write_file": "Write", "edit_file": "Edit", "read_file": "Read"}[case.tool]
     payload = sample_payload(Platform.CLAUDE, "PreToolUse", project_dir=box.root, home=box.home,
@@ -330,10 +330,10 @@ def claude_payload(case: Case, box: Sandbox) -> dict:
 
 def platform_payload(case: Case, box: Sandbox, reg: Registration) -> dict | None:
     """The payload ``reg.platform`` sends for this call, or None when it has no such tool."""
-    from hookwrap.agents import cli
+    from hookwrap.generator.clis import setup_of as cli
     from hookwrap.hookinput import normalize_input
     from hookwrap.platforms import Platform
-    from hookwrap.samples import sample_payload
+    from hookwrap.checks.samples import sample_payload
 
     agent = cli(Platform(reg.platform))
     claude = claude_payload(case, box)
@@ -405,8 +405,8 @@ with open(out_file, "w", encoding="utf-8") as handle:
 
 def run_batch(box: Sandbox, reg: Registration, cases: list[Case], python: str) -> list[Outcome]:
     """Every case through the rendered hook on one platform, in one process."""
-    from hookwrap import host
-    from hookwrap.verdicts import RunResult
+    from hookwrap.checks import host
+    from hookwrap.checks.verdicts import RunResult
 
     outcomes: list[Outcome | None] = []
     sent: list[tuple[int, dict]] = []
@@ -470,7 +470,7 @@ def children_cpu_ms() -> float:
 
 def process_check(box: Sandbox, reg: Registration, cases: list[Case], batch: list[Outcome],
                   indexes: list[int], python: str) -> ProcessCheck:
-    from hookwrap import host
+    from hookwrap.checks import host
 
     check = ProcessCheck(reg.platform)
     floor = box.base / "floor.py"
@@ -543,8 +543,8 @@ def peer_command() -> list[str]:
 def run_peer(box: Sandbox, cases: list[Case], hook_sample: list[int]) -> tuple[list[Outcome], ProcessCheck]:
     """The peer's verdicts: shell commands through its library API (one node process), the
     file-tool calls and ``hook_sample`` through its Claude Code hook (one process each)."""
-    from hookwrap import host
-    from hookwrap.verdicts import RunResult
+    from hookwrap.checks import host
+    from hookwrap.checks.verdicts import RunResult
 
     env = box.env()
     env["CLAUDE_PROJECT_DIR"] = str(box.root)
