@@ -1,15 +1,45 @@
 """Shared fixtures: every test runs with a throwaway HOME so nothing touches a real ~/.claude,
-~/.gemini or ~/.codex (CODEX_HOME is unset, so it is the throwaway HOME's too)."""
+~/.gemini or ~/.codex (CODEX_HOME is unset, so it is the throwaway HOME's too).
+
+Also the ``--update-golden`` option (rewrite tests/golden/ instead of comparing), registered
+here once: pytest reads this conftest before it parses the command line, whatever the test paths.
+Helpers live in the ``support`` package (tests/support/).
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support import golden, projects
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/golden/ from the current templates instead of comparing")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture
+def check_golden(update_golden: bool) -> Callable[[str, str], None]:
+    """Compare text with tests/golden/<rel> byte for byte, or rewrite it with --update-golden."""
+
+    def check(rel: str, text: str) -> None:
+        golden.check_golden(rel, text, update=update_golden)
+
+    return check
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _project_templates(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Initialised-project templates (support.projects) go under this session's temp dir."""
+    projects.set_template_dir(tmp_path_factory.mktemp("templates"))
 
 
 @pytest.fixture(scope="session")

@@ -1,26 +1,12 @@
-"""Fixtures for the command tests: a project under a path with a space, and --update-golden."""
+"""Fixtures for the command tests: a project under a path with a space (``--update-golden`` and
+``update_golden`` are in tests/conftest.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from cli_support import hw
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    # Same option as tests/test_templating/conftest.py; registered here too so that
-    # `pytest tests/cli --update-golden` works when that conftest is not loaded first.
-    try:
-        parser.addoption("--update-golden", action="store_true", default=False,
-                         help="rewrite tests/golden/ from the current templates instead of comparing")
-    except ValueError:
-        pass  # already registered by the other conftest; same meaning
-
-
-@pytest.fixture
-def update_golden(request: pytest.FixtureRequest) -> bool:
-    return bool(request.config.getoption("--update-golden"))
+from support.projects import initialised
 
 
 @pytest.fixture
@@ -33,7 +19,5 @@ def empty_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def project(empty_dir: Path) -> Path:
-    """`hookwrap init` done in ``empty_dir``."""
-    result = hw(empty_dir, "init")
-    assert result.code == 0, result.err
-    return empty_dir
+    """``empty_dir`` as `hookwrap init` leaves it (a copy of one initialised template)."""
+    return initialised(empty_dir)

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import GOLDEN, hw, read_json, snapshot_without_lock
+from support import GOLDEN
+from support.cli import hw, read_json, snapshot_without_lock
 
 SETTINGS = {
     "permissions": {"allow": ["Bash(ls:*)"]},

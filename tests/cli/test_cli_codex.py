@@ -11,7 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import ALL_ADDS, GOLDEN, hw
+from support import GOLDEN
+from support.cli import ALL_ADDS, hw
 
 from hookwrap.checks.doctor import diagnose
 from hookwrap.generator.clis.codex import CLI as CODEX_CLI

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import (
+from support.cli import (
     CLAUDE,
     GEMINI,
     MANIFEST,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import (
+from support.cli import (
     CLAUDE,
     GEMINI,
     MANIFEST,

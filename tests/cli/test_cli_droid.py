@@ -8,7 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import GOLDEN, hw
+from support import GOLDEN
+from support.cli import hw
 
 DROID = ".factory/settings.json"
 ADDS = [["before_tool", "guard"], ["session_start", "context"], ["after_agent", "stop_gate"],

@@ -9,8 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import ALL_ADDS as ADDS
-from cli_support import CLAUDE, GEMINI, GOLDEN, MANIFEST, hw
+from support.cli import ALL_ADDS as ADDS
+from support import GOLDEN
+from support.cli import CLAUDE, GEMINI, MANIFEST, hw
 
 GOLDEN_SETTINGS = GOLDEN / "settings"
 FILES = {CLAUDE: "claude.settings.json", GEMINI: "gemini.settings.json", MANIFEST: "hookwrap.toml"}

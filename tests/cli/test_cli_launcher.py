@@ -9,7 +9,7 @@ import os
 import subprocess
 
 import pytest
-from cli_support import hw
+from support.cli import hw
 
 from hookwrap.generator.clis import all_setups, setup_of
 from hookwrap.generator.settings import OWNED_COMMAND_RE

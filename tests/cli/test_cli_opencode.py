@@ -9,7 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import GOLDEN, hw
+from support import GOLDEN
+from support.cli import hw
 
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.opencode import plugin_text

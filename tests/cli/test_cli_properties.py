@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from cli_support import CLAUDE, GEMINI, canonical, hw, strip_owned
+from support.cli import CLAUDE, GEMINI, canonical, hw, strip_owned
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

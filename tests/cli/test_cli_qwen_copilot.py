@@ -8,7 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from cli_support import GOLDEN, hw
+from support import GOLDEN
+from support.cli import hw
 
 QWEN = ".qwen/settings.json"
 COPILOT = ".github/hooks/hookwrap.json"

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_support import CLAUDE, GEMINI, MANIFEST, hw, owned_names, read_json, snapshot, write_json
+from support.cli import CLAUDE, GEMINI, MANIFEST, hw, owned_names, read_json, snapshot, write_json
 
 ALL_COMMANDS = [["add", "after_tool", "format"], ["remove", "guard"], ["sync"], ["sync", "--check"],
                 ["list"], ["list", "--json"], ["init"]]

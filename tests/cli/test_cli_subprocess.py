@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import ALL_ADDS as ADDS
-from cli_support import CLAUDE, GEMINI, MANIFEST, hw_module, payload, read_json
+from support.cli import ALL_ADDS as ADDS
+from support.cli import CLAUDE, GEMINI, MANIFEST, hw_module, payload, read_json
 
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.manifest import Manifest
@@ -264,7 +264,7 @@ def test_two_adds_at_once_both_land(tmp_path: Path) -> None:
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
     assert sorted(s.name for s in Manifest.load(root / MANIFEST).hooks) == names
-    from cli_support import owned_names
+    from support.cli import owned_names
 
     assert sorted(owned_names(root, CLAUDE)) == names
     assert sorted(owned_names(root, GEMINI)) == names

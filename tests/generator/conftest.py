@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gen_support import hookwrap
+from support.projects import initialised
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A directory where `hookwrap init` has run."""
-    assert hookwrap("init", cwd=tmp_path).returncode == 0
-    return tmp_path
+    """A directory where `hookwrap init` has run (a copy of one initialised template)."""
+    return initialised(tmp_path)

@@ -1,13 +1,14 @@
-"""Running the real `python -m hookwrap` entry point in a project, for the generator tests."""
+"""Old home of ``hookwrap(*args, cwd=...)``, kept for branches that still import it: use
+``support.cli.hw_module``."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
+
+from support.cli import hw_module
 
 
 def hookwrap(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """`python -m hookwrap ARGS` in ``cwd``, output captured as text."""
-    return subprocess.run([sys.executable, "-m", "hookwrap", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return hw_module(cwd, *args)

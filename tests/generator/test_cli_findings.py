@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gen_support import hookwrap
+from support.cli import hw_module
 
 
 def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(project: Path):
@@ -14,12 +14,12 @@ def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(proje
     foreign = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": "./lint.sh", "timeout": "10"}]}]}}
     (project / ".claude" / "settings.json").write_text(json.dumps(foreign))
-    result = hookwrap("add", "before_tool", "guard", cwd=project)
+    result = hw_module(project, "add", "before_tool", "guard")
     assert result.returncode == 0  # hookwrap's part is done; the foreign entry is reported
     assert ("problem: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout: "
             "must be a positive number; Claude Code drops every PreToolUse hook of this file, "
             "guard included") in result.stderr
-    check = hookwrap("sync", "--check", cwd=project)
+    check = hw_module(project, "sync", "--check")
     assert check.returncode == 1
     assert check.stdout == "nothing of hookwrap's to change, but the problems above need fixing\n"
     # The foreign entry is reported, never repaired: it is not hookwrap's to change.
@@ -28,18 +28,18 @@ def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(proje
 
 
 def test_sync_is_quiet_about_valid_files(project: Path):
-    result = hookwrap("add", "before_tool", "guard", cwd=project)
+    result = hw_module(project, "add", "before_tool", "guard")
     assert "warning" not in result.stderr and "problem" not in result.stderr
 
 
 def test_test_says_claude_drops_the_event_instead_of_running_the_hook(project: Path):
-    assert hookwrap("add", "before_tool", "guard", cwd=project).returncode == 0
+    assert hw_module(project, "add", "before_tool", "guard").returncode == 0
     path = project / ".claude" / "settings.json"
     data = json.loads(path.read_text())
     data["hooks"]["PreToolUse"].insert(0, {"matcher": "Bash", "hooks": "oops"})
     path.write_text(json.dumps(data))
-    result = hookwrap("test", "guard", "-p", "claude", "--tool", "shell",
-                      "--input", '{"command": "rm -rf /"}', cwd=project)
+    result = hw_module(project, "test", "guard", "-p", "claude", "--tool", "shell",
+                       "--input", '{"command": "rm -rf /"}')
     assert result.returncode == 1
     assert result.stdout.splitlines()[0] == (
         "claude: not run: Claude Code drops every PreToolUse hook of .claude/settings.json "
@@ -57,20 +57,19 @@ def _write_hook(project: Path, name: str, body: str) -> None:
 
 
 def test_test_reports_a_crashing_hook_as_a_problem(project: Path):
-    assert hookwrap("add", "before_tool", "boom", cwd=project).returncode == 0
+    assert hw_module(project, "add", "before_tool", "boom").returncode == 0
     _write_hook(project, "boom", "raise RuntimeError('kaboom')")
-    result = hookwrap("test", "boom", "--tool", "shell", "--input", '{"command": "ls"}', cwd=project)
+    result = hw_module(project, "test", "boom", "--tool", "shell", "--input", '{"command": "ls"}')
     assert result.returncode == 1
     assert "claude: blocked: Hook Script Error" in result.stdout
     assert "problem: the hook raised an exception" in result.stdout
 
 
 def test_test_mentions_a_rewritten_tool_input(project: Path):
-    assert hookwrap("add", "before_tool", "rewrite", cwd=project).returncode == 0
+    assert hw_module(project, "add", "before_tool", "rewrite").returncode == 0
     _write_hook(project, "rewrite",
                 "return HookOutput(updated_input={**event.tool_input, 'command': 'ls -la'})")
-    result = hookwrap("test", "rewrite", "--tool", "shell", "--input", '{"command": "ls"}',
-                      cwd=project)
+    result = hw_module(project, "test", "rewrite", "--tool", "shell", "--input", '{"command": "ls"}')
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert 'claude: allowed; tool input rewritten to {"command": "ls -la"}' in lines
@@ -82,9 +81,9 @@ def test_remove_keeps_a_symlinked_settings_file_and_empties_it(project: Path, tm
     shared.write_text("{}\n")
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").symlink_to(shared)
-    assert hookwrap("add", "before_tool", "guard", cwd=project).returncode == 0
+    assert hw_module(project, "add", "before_tool", "guard").returncode == 0
     assert "run.py guard" in shared.read_text()
-    assert hookwrap("remove", "guard", cwd=project).returncode == 0
+    assert hw_module(project, "remove", "guard").returncode == 0
     link = project / ".claude" / "settings.json"
     assert link.is_symlink() and link.resolve() == shared.resolve()
     assert shared.read_text() == "{}\n"  # no stale entry left behind for a deleted script
@@ -100,10 +99,10 @@ def test_hooks_claude_loads_but_skips_are_no_problem_for_hookwrap(project: Path)
     # An http hook on SessionStart is valid; Claude Code only skips it when the event fires.
     _put(project, ".claude/settings.json", {"hooks": {"SessionStart": [
         {"hooks": [{"type": "http", "url": "https://example.com/h"}]}]}})
-    assert hookwrap("add", "session_start", "context", "-p", "claude", cwd=project).returncode == 0
-    check = hookwrap("sync", "--check", cwd=project)
+    assert hw_module(project, "add", "session_start", "context", "-p", "claude").returncode == 0
+    check = hw_module(project, "sync", "--check")
     assert (check.returncode, "problem" in check.stderr) == (0, False)
-    doctor = hookwrap("doctor", "--json", cwd=project)
+    doctor = hw_module(project, "doctor", "--json")
     schema = [f for f in json.loads(doctor.stdout) if f["check"] == "schema"]
     assert [f["status"] for f in schema] == ["warn"]  # the foreign hook itself never runs
 
@@ -111,8 +110,8 @@ def test_hooks_claude_loads_but_skips_are_no_problem_for_hookwrap(project: Path)
 def test_gemini_settings_problems_and_files_without_hookwrap_hooks_are_not_reported(project: Path):
     _put(project, ".gemini/settings.json", {"hooksConfig": []})   # Gemini only warns about it
     _put(project, ".claude/settings.json", {"hooks": None})       # no hookwrap hook lives here
-    assert hookwrap("add", "before_model", "m", cwd=project).returncode == 0  # Gemini only
-    check = hookwrap("sync", "--check", cwd=project)
+    assert hw_module(project, "add", "before_model", "m").returncode == 0  # Gemini only
+    check = hw_module(project, "sync", "--check")
     assert (check.returncode, check.stderr) == (0, "")
 
 
@@ -121,21 +120,20 @@ def test_gemini_settings_problems_and_files_without_hookwrap_hooks_are_not_repor
     ("?", "'?' is not a valid regex"),
 ])
 def test_a_matcher_that_is_no_valid_regex_is_refused(project: Path, matcher, message):
-    result = hookwrap("add", "before_tool", "x", "--matcher", matcher, cwd=project)
+    result = hw_module(project, "add", "before_tool", "x", "--matcher", matcher)
     assert result.returncode == 2 and message in result.stderr
     assert not (project / ".claude").exists()
 
 
 def test_a_star_matcher_means_every_tool(project: Path):
-    assert hookwrap("add", "before_tool", "x", "--matcher", "*", cwd=project).returncode == 0
+    assert hw_module(project, "add", "before_tool", "x", "--matcher", "*").returncode == 0
     entry = json.loads((project / ".claude" / "settings.json").read_text())["hooks"]["PreToolUse"][0]
     assert "matcher" not in entry
     assert "matcher" not in (project / "hookwrap.toml").read_text().split("[hooks.x]")[1]
 
 
 def test_a_matcher_with_spaces_is_stored_normalized(project: Path):
-    assert hookwrap("add", "before_tool", "x", "--matcher", "shell | write_file",
-                    cwd=project).returncode == 0
+    assert hw_module(project, "add", "before_tool", "x", "--matcher", "shell | write_file").returncode == 0
     assert 'matcher = "shell|write_file"' in (project / "hookwrap.toml").read_text()
 
 
@@ -145,17 +143,17 @@ def test_list_blames_hookwrap_toml_for_a_matcher_a_platform_cannot_take(project:
                         'template = "context"\nmatcher = "startup|resume"\n'
                         'platforms = ["claude", "gemini"]\n')
     for command in (["list"], ["sync"]):
-        result = hookwrap(*command, cwd=project)
+        result = hw_module(project, *command)
         assert result.returncode == 1
         assert "error: hookwrap.toml: hooks.ctx.matcher: Gemini CLI matches session_start by one" \
             in result.stderr
 
 
 def test_test_says_claude_asks_when_a_permission_hook_decides_nothing(project: Path):
-    assert hookwrap("add", "permission_request", "perm", cwd=project).returncode == 0
-    quiet = hookwrap("test", "perm", cwd=project)
+    assert hw_module(project, "add", "permission_request", "perm").returncode == 0
+    quiet = hw_module(project, "test", "perm")
     assert (quiet.returncode, quiet.stdout) == (0, "claude: asks the user\n")
     _write_hook(project, "perm", "return HookOutput.allow()")
-    assert hookwrap("test", "perm", cwd=project).stdout == "claude: allowed\n"
+    assert hw_module(project, "test", "perm").stdout == "claude: allowed\n"
     _write_hook(project, "perm", "return HookOutput.block('not here')")
-    assert hookwrap("test", "perm", cwd=project).stdout == "claude: blocked: not here\n"
+    assert hw_module(project, "test", "perm").stdout == "claude: blocked: not here\n"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from runtime_support import load_payload
+from support.runtime import load_payload
 
 from hookwrap import (
     EVENT_TO_NORMALIZED,

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from runtime_support import load_payload, run_in_process
+from support.runtime import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
 from hookwrap.clis.droid import DROID

@@ -6,7 +6,8 @@ import ast
 import subprocess
 import sys
 
-from runtime_support import SRC, cli_env
+from support import SRC
+from support.runtime import cli_env
 
 from hookwrap.generator.vendor import RUNTIME_MODULES
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from runtime_support import SRC
+from support import SRC
 from test_old_pythons import PYTHONS
 
 # Prints what a script sees of how it was started, and the marker line of this version.

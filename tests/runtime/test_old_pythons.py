@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from runtime_support import REPO, SRC
+from support import REPO_ROOT as REPO, SRC
 
 from hookwrap.generator.vendor import RUNTIME_MODULES
 

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 import pytest
-from runtime_support import run_in_process
+from support.runtime import run_in_process
 
 from hookwrap import HookInput, HookOutput, Platform
 from hookwrap.checks.host import hook_env

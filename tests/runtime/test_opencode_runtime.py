@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from runtime_support import load_payload, run_in_process
+from support.runtime import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, NormalizedEvent, Platform, denormalize_output
 from hookwrap.clis.opencode import OPENCODE

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runtime_support import PAYLOADS, REPO, load_payload
+from support import PAYLOADS, REPO_ROOT as REPO
+from support.runtime import load_payload
 
 from hookwrap import HookInput, NormalizedEvent, Platform
 from hookwrap.generator.clis import setup_of

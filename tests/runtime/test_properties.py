@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from runtime_support import run_in_process, single_json_object
+from support.runtime import run_in_process, single_json_object
 
 from hookwrap import (
     EVENT_TO_NORMALIZED,

@@ -18,7 +18,7 @@ import pytest
 import tomllib
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from runtime_support import REPO, SRC
+from support import REPO_ROOT as REPO, SRC
 
 from hookwrap.generator.vendor import RUNTIME_MODULES
 from hookwrap.options import _read_table, manifest_entry

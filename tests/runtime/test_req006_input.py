@@ -6,7 +6,7 @@ import dataclasses
 import json
 
 import pytest
-from runtime_support import load_payload
+from support.runtime import load_payload
 
 from hookwrap import HookInput, NormalizedEvent, Platform, normalize_input
 

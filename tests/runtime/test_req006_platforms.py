@@ -9,7 +9,7 @@ import sys
 from enum import StrEnum
 
 import pytest
-from runtime_support import SRC
+from support import SRC
 
 from hookwrap import EVENT_TO_NORMALIZED, NORMALIZED_TO_EVENT, NormalizedEvent, Platform
 from hookwrap.platforms import canonical_event_name, detect_platform, normalize_event

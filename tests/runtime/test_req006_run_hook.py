@@ -14,8 +14,8 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from runtime_support import (
-    PAYLOADS,
+from support import PAYLOADS
+from support.runtime import (
     capture_name,
     cli_env,
     load_payload,

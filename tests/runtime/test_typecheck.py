@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from runtime_support import REPO, SRC
+from support import REPO_ROOT as REPO, SRC
 
 pytest.importorskip("mypy", reason="mypy is not installed (pip install '.[lint]')")
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from safety_support import CLAUDE, GEMINI, hw, hw_process, init_project
+from support.cli import CLAUDE, GEMINI, hw, hw_module as hw_process
+from support.projects import init_project
 
 BOM = b"\xef\xbb\xbf"
 SAID = "starts with a UTF-8 byte order mark (BOM)"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from safety_support import hw_process, init_project
+from support.cli import hw_module as hw_process
+from support.projects import init_project
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from safety_support import CLAUDE, hw, init_project
+from support.cli import CLAUDE, hw
+from support.projects import init_project
 
 
 def test_list_doctor_and_test_agree_on_a_dropped_hook(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import sys
 from unittest import mock
 
 import pytest
-from safety_support import strict_json
+from support.cli import strict_json
 
 from hookwrap import HookOutput, NormalizedEvent, Platform, denormalize_output, run_hook
 

@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from safety_support import CLAUDE, hw, init_project
+from support.cli import CLAUDE, hw
+from support.projects import init_project
 
 
 def test_help_and_output_say_the_hook_runs_for_real(tmp_path: Path) -> None:

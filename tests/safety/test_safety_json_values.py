@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from safety_support import CLAUDE, GEMINI, hw, init_project, strict_json
+from support.cli import CLAUDE, GEMINI, hw, strict_json
+from support.projects import init_project
 
 from hookwrap.generator import jsonc
 

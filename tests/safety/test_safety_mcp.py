@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from safety_support import CLAUDE, GEMINI, hw, init_project
+from support.cli import CLAUDE, GEMINI, hw
+from support.projects import init_project
 
 from hookwrap import Platform, normalize_input
 from hookwrap.generator.clis import setup_of

@@ -10,7 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from safety_support import CLAUDE, GEMINI, hw, init_project
+from support.cli import CLAUDE, GEMINI, hw
+from support.projects import init_project
 
 LOOKALIKES = [
     "echo .hookwrap/hooks/guard.py",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from safety_support import CLAUDE, hw, init_project
+from support.cli import CLAUDE, hw
+from support.projects import init_project
 
 SCRIPT = ".hookwrap/hooks/guard.py"
 

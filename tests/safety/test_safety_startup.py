@@ -8,7 +8,8 @@ import stat
 from pathlib import Path
 
 import pytest
-from safety_support import hw, init_project
+from support.cli import hw
+from support.projects import init_project
 
 
 @pytest.fixture

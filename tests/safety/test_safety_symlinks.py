@@ -8,7 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from safety_support import CLAUDE, GEMINI, hw, hw_process, init_project
+from support.cli import CLAUDE, GEMINI, hw, hw_module as hw_process
+from support.projects import init_project
 
 COMMANDS = [("sync",), ("sync", "--check"), ("sync", "--dry-run"), ("add", "after_tool", "audit"),
             ("remove", "guard"), ("init",)]

@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from safety_support import CLAUDE, hw, hw_process, init_project
+from support.cli import CLAUDE, hw, hw_module as hw_process
+from support.projects import init_project
 
 from hookwrap.generator import fsutil
 

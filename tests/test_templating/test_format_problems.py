@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from templating_support import HookRepo
+from support.hookrepo import HookRepo
 from test_templates_behaviour import (  # noqa: F401
     PLATFORMS,
     after_write_payload,

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from templating_support import HookRepo
+from support.hookrepo import HookRepo
 from test_templates_behaviour import (  # noqa: F401
     PLATFORMS,
     blocked,

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from templating_support import HookRepo
+from support.hookrepo import HookRepo
 from test_templates_behaviour import PLATFORMS, gate_repo, stop_blocked, stop_payload, write_manifest  # noqa: F401
 
 # --- stop_gate: a check that cannot run does not keep the agent working ----------------------

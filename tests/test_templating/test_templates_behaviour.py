@@ -14,7 +14,8 @@ from typing import Any, Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from templating_support import HookRepo, load_payload, make_hook_repo
+from support.cli import payload as load_payload
+from support.hookrepo import HookRepo, make_hook_repo
 
 from hookwrap import HookInput, HookOutput, denormalize_output
 from hookwrap.generator.manifest import HookSpec
