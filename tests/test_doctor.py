@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from support.projects import from_template
 
 from hookwrap.checks import doctor
 from hookwrap.generator.clis.kit import FAIL, OK, WARN, Finding
@@ -20,13 +21,15 @@ def home(isolated_home: Path) -> Path:
     return isolated_home
 
 
+def _guarded(project: Path) -> None:
+    init_plan(project).apply()
+    add_plan(project, event="before_tool", name="guard", matcher="shell").apply()
+
+
 @pytest.fixture
 def root(tmp_path: Path, home: Path) -> Path:
     """A healthy project: one guard hook on both CLIs, and the folder trusted by Gemini."""
-    project = tmp_path / "repo"
-    project.mkdir()
-    init_plan(project).apply()
-    add_plan(project, event="before_tool", name="guard", matcher="shell").apply()
+    project = from_template(tmp_path / "repo", _guarded)
     trust(home, {str(project.resolve()): "TRUST_FOLDER"})
     return project
 

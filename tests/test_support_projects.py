@@ -8,13 +8,14 @@ and the runtime's checked-hash bytecode still valid for the copied sources.
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from support.cli import hw, snapshot
-from support.projects import initialised
+from support.projects import from_template, initialised
 
 from hookwrap.generator.project import compile_runtime
 
@@ -68,3 +69,29 @@ def test_the_runtime_in_a_copy_loads_from_the_copy(tmp_path: Path) -> None:
     assert source == str(lib / "hookwrap" / "tools.py")
     assert cached == importlib.util.cache_from_source(source) and Path(cached).is_file()
     assert code_file == source
+
+
+BUILDS: list[Path] = []
+
+
+def _guarded_with_a_link(root: Path) -> None:
+    BUILDS.append(root)
+    assert hw(root, "init").code == 0
+    assert hw(root, "add", "before_tool", "guard").code == 0
+    (root / "notes.txt").write_text("mine\n", encoding="utf-8")
+    (root / "notes.txt").chmod(0o640)
+    (root / "link").symlink_to("notes.txt")
+
+
+def test_a_built_template_is_built_once_and_copied_with_modes_and_links(tmp_path: Path) -> None:
+    first = from_template(tmp_path / "first", _guarded_with_a_link)
+    second = from_template(tmp_path / "second", _guarded_with_a_link)
+    assert len(BUILDS) == 1 and BUILDS[0] not in (first, second)
+    assert snapshot(first) == snapshot(second)
+    assert (second / "link").is_symlink() and os.readlink(second / "link") == "notes.txt"
+    assert (second / "notes.txt").stat().st_mode & 0o777 == 0o640
+    # What `add` wrote in the template works in the copy: nothing in it names the template's path.
+    assert hw(second, "sync", "--check").code == 0
+    assert str(BUILDS[0]) not in "".join(
+        path.read_text(encoding="utf-8") for path in second.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from support import GOLDEN
 from support.cli import hw, read_json, snapshot_without_lock
+from support.projects import from_template
 
 SETTINGS = {
     "permissions": {"allow": ["Bash(ls:*)"]},
@@ -39,14 +40,17 @@ KEPT = {
 }
 
 
+def _team_repo(root: Path) -> None:
+    (root / ".claude").mkdir()
+    (root / ".claude/settings.json").write_text(json.dumps(SETTINGS, indent=2) + "\n")
+    result = hw(root, "init", "-p", "claude", "-p", "gemini", "-p", "codex")
+    assert result.code == 0, result.err
+
+
 @pytest.fixture
 def team_repo(empty_dir: Path) -> Path:
-    """A repo whose hooks were registered by hand in .claude/settings.json."""
-    (empty_dir / ".claude").mkdir()
-    (empty_dir / ".claude/settings.json").write_text(json.dumps(SETTINGS, indent=2) + "\n")
-    result = hw(empty_dir, "init", "-p", "claude", "-p", "gemini", "-p", "codex")
-    assert result.code == 0, result.err
-    return empty_dir
+    """A repo whose hooks were registered by hand in .claude/settings.json (a copy of one template)."""
+    return from_template(empty_dir, _team_repo)
 
 
 def test_dry_run_shows_the_plan_and_writes_nothing(team_repo: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from support import GOLDEN
 from support.cli import ALL_ADDS, hw
+from support.projects import from_template
 
 from hookwrap.checks.doctor import diagnose
 from hookwrap.generator.clis.codex import CLI as CODEX_CLI
@@ -32,13 +33,18 @@ def codex_project(root: Path, *platforms: str) -> Path:
     return root
 
 
-@pytest.fixture
-def full_codex(project: Path) -> Path:
-    codex_project(project)
+def _full_codex(root: Path) -> None:
+    assert hw(root, "init").code == 0
+    codex_project(root)
     for args in ALL_ADDS:
-        result = hw(project, "add", *args)
+        result = hw(root, "add", *args)
         assert result.code == 0, result.err
-    return project
+
+
+@pytest.fixture
+def full_codex(empty_dir: Path) -> Path:
+    """A git repo initialised for three CLIs with every template added (a copy of one template)."""
+    return from_template(empty_dir, _full_codex)
 
 
 def test_hooks_json_matches_the_golden_file(full_codex: Path, update_golden: bool) -> None:

@@ -23,6 +23,7 @@ from support.cli import (
     strip_owned,
     write_json,
 )
+from support.projects import from_template
 
 IN_SYNC = "nothing to change: everything matches hookwrap.toml"
 FOREIGN_CLAUDE = {
@@ -42,15 +43,19 @@ FOREIGN_GEMINI = {
 }
 
 
-@pytest.fixture
-def drifty(project: Path) -> Path:
-    """A project with foreign hooks in both files and three hookwrap hooks."""
+def _drifty(project: Path) -> None:
+    assert hw(project, "init").code == 0
     write_json(project, CLAUDE, FOREIGN_CLAUDE)
     write_json(project, GEMINI, FOREIGN_GEMINI)
     for args in (["before_tool", "guard"], ["session_start", "context"], ["before_tool", "audit"]):
         assert hw(project, "add", *args).code == 0
     assert hw(project, "sync", "--check").code == 0
-    return project
+
+
+@pytest.fixture
+def drifty(empty_dir: Path) -> Path:
+    """A project with foreign hooks in both files and three hookwrap hooks (a copy of one template)."""
+    return from_template(empty_dir, _drifty)
 
 
 def foreign(root: Path, rel: str) -> str:

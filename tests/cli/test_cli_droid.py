@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from support import GOLDEN
 from support.cli import hw
+from support.projects import from_template
 
 DROID = ".factory/settings.json"
 ADDS = [["before_tool", "guard"], ["session_start", "context"], ["after_agent", "stop_gate"],
@@ -19,15 +20,19 @@ USER = {"enableCompletionBell": False, "model": "custom:mine",
         "hooks": {"Notification": [{"hooks": [{"type": "command", "command": "true"}]}]}}
 
 
+def _droid_project(root: Path) -> None:
+    (root / ".factory").mkdir()
+    (root / DROID).write_text(json.dumps(USER, indent=4) + "\n")
+    assert hw(root, "init", "--platform", "droid").code == 0
+    for args in ADDS:
+        result = hw(root, "add", *args)
+        assert result.code == 0, result.err
+
+
 @pytest.fixture
 def droid(empty_dir: Path) -> Path:
-    (empty_dir / ".factory").mkdir()
-    (empty_dir / DROID).write_text(json.dumps(USER, indent=4) + "\n")
-    assert hw(empty_dir, "init", "--platform", "droid").code == 0
-    for args in ADDS:
-        result = hw(empty_dir, "add", *args)
-        assert result.code == 0, result.err
-    return empty_dir
+    """The user's settings, then `init --platform droid` and every ADDS (a copy of one template)."""
+    return from_template(empty_dir, _droid_project)
 
 
 def test_settings_match_the_golden_file(droid: Path, update_golden: bool) -> None:

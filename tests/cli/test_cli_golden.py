@@ -12,17 +12,23 @@ import pytest
 from support.cli import ALL_ADDS as ADDS
 from support import GOLDEN
 from support.cli import CLAUDE, GEMINI, MANIFEST, hw
+from support.projects import from_template
 
 GOLDEN_SETTINGS = GOLDEN / "settings"
 FILES = {CLAUDE: "claude.settings.json", GEMINI: "gemini.settings.json", MANIFEST: "hookwrap.toml"}
 
 
-@pytest.fixture
-def full_project(project: Path) -> Path:
+def _full_project(root: Path) -> None:
+    assert hw(root, "init").code == 0
     for args in ADDS:
-        result = hw(project, "add", *args)
+        result = hw(root, "add", *args)
         assert result.code == 0, result.err
-    return project
+
+
+@pytest.fixture
+def full_project(empty_dir: Path) -> Path:
+    """`init` and every ADDS (a copy of one template)."""
+    return from_template(empty_dir, _full_project)
 
 
 @pytest.mark.parametrize("rel", list(FILES))

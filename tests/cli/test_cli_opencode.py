@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from support import GOLDEN
 from support.cli import hw
+from support.projects import from_template
 
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.opencode import plugin_text
@@ -24,16 +25,20 @@ ADDS = [["before_tool", "guard"], ["before_prompt", "context"], ["after_agent", 
 USER_PLUGIN = "export const Mine = async () => ({});\n"
 
 
+def _opencode_project(root: Path) -> None:
+    (root / ".opencode" / "plugins").mkdir(parents=True)
+    (root / ".opencode" / "plugins" / "mine.js").write_text(USER_PLUGIN)
+    (root / ".opencode" / "opencode.json").write_text('{"model": "x/y"}\n')
+    assert hw(root, "init").code == 0  # .opencode/ exists: init picks OpenCode
+    for args in ADDS:
+        result = hw(root, "add", *args)
+        assert result.code == 0, result.err
+
+
 @pytest.fixture
 def project(empty_dir: Path) -> Path:
-    (empty_dir / ".opencode" / "plugins").mkdir(parents=True)
-    (empty_dir / ".opencode" / "plugins" / "mine.js").write_text(USER_PLUGIN)
-    (empty_dir / ".opencode" / "opencode.json").write_text('{"model": "x/y"}\n')
-    assert hw(empty_dir, "init").code == 0  # .opencode/ exists: init picks OpenCode
-    for args in ADDS:
-        result = hw(empty_dir, "add", *args)
-        assert result.code == 0, result.err
-    return empty_dir
+    """The user's own plugin and config, then `init` and every ADDS (a copy of one template)."""
+    return from_template(empty_dir, _opencode_project)
 
 
 def test_init_picks_opencode_from_its_folder(project: Path) -> None:

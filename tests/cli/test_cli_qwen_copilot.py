@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from support import GOLDEN
 from support.cli import hw
+from support.projects import from_template
 
 QWEN = ".qwen/settings.json"
 COPILOT = ".github/hooks/hookwrap.json"
@@ -19,15 +20,19 @@ ADDS = [["before_tool", "guard"], ["before_prompt", "context"], ["after_agent", 
         ["session_start", "skeleton_start", "--template", "skeleton", "--timeout", "1200"]]
 
 
+def _qwen_copilot_project(root: Path) -> None:
+    (root / ".qwen").mkdir()
+    (root / QWEN).write_text('{\n  // mine\n  "model": {"name": "m"},\n  "$version": 4\n}\n')
+    assert hw(root, "init", "--platform", "qwen", "--platform", "copilot").code == 0
+    for args in ADDS:
+        result = hw(root, "add", *args)
+        assert result.code == 0, result.err
+
+
 @pytest.fixture
 def both(empty_dir: Path) -> Path:
-    (empty_dir / ".qwen").mkdir()
-    (empty_dir / QWEN).write_text('{\n  // mine\n  "model": {"name": "m"},\n  "$version": 4\n}\n')
-    assert hw(empty_dir, "init", "--platform", "qwen", "--platform", "copilot").code == 0
-    for args in ADDS:
-        result = hw(empty_dir, "add", *args)
-        assert result.code == 0, result.err
-    return empty_dir
+    """The user's Qwen settings, then `init` for both CLIs and every ADDS (a copy of one template)."""
+    return from_template(empty_dir, _qwen_copilot_project)
 
 
 @pytest.mark.parametrize("rel", list(GOLDEN_FILES))

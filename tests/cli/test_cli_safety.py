@@ -9,16 +9,22 @@ from pathlib import Path
 
 import pytest
 from support.cli import CLAUDE, GEMINI, MANIFEST, hw, owned_names, read_json, snapshot, write_json
+from support.projects import from_template
 
 ALL_COMMANDS = [["add", "after_tool", "format"], ["remove", "guard"], ["sync"], ["sync", "--check"],
                 ["list"], ["list", "--json"], ["init"]]
 WRITING_COMMANDS = [["add", "after_tool", "format"], ["remove", "guard"], ["sync"], ["init"]]
 
 
+def _guarded(root: Path) -> None:
+    assert hw(root, "init").code == 0
+    assert hw(root, "add", "before_tool", "guard").code == 0
+
+
 @pytest.fixture
-def guarded(project: Path) -> Path:
-    assert hw(project, "add", "before_tool", "guard").code == 0
-    return project
+def guarded(empty_dir: Path) -> Path:
+    """`hookwrap init`, then `add before_tool guard` (a copy of one template)."""
+    return from_template(empty_dir, _guarded)
 
 
 def put(root: Path, rel: str, text: str | bytes) -> None:

@@ -5,9 +5,14 @@
 distinct options into a template, then copies the template into ``dest``: files with their
 bytes and modes, symlinks as links, the checked-hash ``.pyc`` files of the runtime (valid in the
 copy: they hold the source's hash, and Python sets a module's file name from where it loads it).
+``from_template(dest, build)`` does the same for any setup: ``build(root)`` runs once per process
+(a fixture's ``init`` plus its ``add`` commands, its own files written first), and each test gets
+a copy. Nothing hookwrap writes into a project holds the project's path, so a copy is what the
+same commands would have made in ``dest``.
 
-The template is built the first time a test asks for it, so under that test's throwaway HOME
-(``isolated_home`` in tests/conftest.py). ``tests/test_support_projects.py`` checks that a copy
+A template is built the first time a test asks for it, under that test's throwaway HOME
+(``isolated_home`` in tests/conftest.py): ``build`` must write into the project only (trust a
+folder, say, in the test's own fixture). ``tests/test_support_projects.py`` checks that a copy
 equals a fresh ``hookwrap init``.
 """
 
@@ -16,9 +21,10 @@ from __future__ import annotations
 import atexit
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-_TEMPLATES: dict[tuple[str, ...], Path] = {}
+_TEMPLATES: dict[object, Path] = {}
 _BASE: list[Path] = []
 
 
@@ -35,29 +41,45 @@ def _base() -> Path:
     return _BASE[0]
 
 
-def template(*options: str) -> Path:
-    """The template project of ``hookwrap init OPTIONS``, built on first use; never write to it."""
-    from .cli import hw
-
-    if options not in _TEMPLATES:
+def _template(key: object, build: Callable[[Path], object]) -> Path:
+    """The template of ``key``, made by ``build(root)`` on first use; never write to it."""
+    if key not in _TEMPLATES:
         root = _base() / f"template-{len(_TEMPLATES)}" / "project"
         root.mkdir(parents=True)
-        result = hw(root, "init", *options)
-        if result.code != 0:
-            raise AssertionError(f"hookwrap init {' '.join(options)} exited {result.code}: {result.err}")
-        _TEMPLATES[options] = root
-    return _TEMPLATES[options]
+        build(root)
+        _TEMPLATES[key] = root
+    return _TEMPLATES[key]
 
 
-def initialised(dest: Path, *options: str) -> Path:
-    """``dest`` (made if missing; it must be empty) as ``hookwrap init OPTIONS`` leaves an empty
-    directory; returns ``dest``."""
-    source = template(*options)
+def _copy(source: Path, dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     if any(dest.iterdir()):
         raise ValueError(f"{dest} is not empty: copy a template only into an empty directory")
     shutil.copytree(source, dest, symlinks=True, dirs_exist_ok=True)
     return dest
+
+
+def _init(*options: str) -> Callable[[Path], None]:
+    def build(root: Path) -> None:
+        from .cli import hw
+
+        result = hw(root, "init", *options)
+        if result.code != 0:
+            raise AssertionError(f"hookwrap init {' '.join(options)} exited {result.code}: {result.err}")
+    return build
+
+
+def initialised(dest: Path, *options: str) -> Path:
+    """``dest`` (made if missing; it must be empty) as ``hookwrap init OPTIONS`` leaves an empty
+    directory; returns ``dest``."""
+    return _copy(_template(("init", *options), _init(*options)), dest)
+
+
+def from_template(dest: Path, build: Callable[[Path], object]) -> Path:
+    """``dest`` (made if missing; it must be empty) as ``build(dest)`` would leave it: ``build``
+    runs once per process into a template (keyed by the function, so pass a module-level one),
+    which is copied. ``build`` writes into the project it is given and nowhere else."""
+    return _copy(_template(build, build), dest)
 
 
 def init_project(tmp_path: Path) -> Path:
