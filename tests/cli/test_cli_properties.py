@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from support.cli import CLAUDE, GEMINI, canonical, hw, strip_owned
+from support.projects import initialised
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -135,9 +136,7 @@ def _write(root: Path, rel: str, doc: dict | None, prefix: str) -> bytes | None:
        commented=st.booleans(), ops=_ops)
 def test_foreign_content_survives_any_sequence(claude, gemini, commented, ops) -> None:
     with tempfile.TemporaryDirectory(prefix="hw prop ") as tmp:
-        root = Path(tmp) / "a project"
-        root.mkdir()
-        assert hw(root, "init").code == 0
+        root = initialised(Path(tmp) / "a project")  # `hookwrap init`, copied from its template
         originals = {CLAUDE: _write(root, CLAUDE, claude, ""),
                      GEMINI: _write(root, GEMINI, gemini, "// team file\n" if commented else "")}
         foreign = {CLAUDE: canonical(claude), GEMINI: canonical(gemini)}
