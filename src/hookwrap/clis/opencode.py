@@ -68,7 +68,8 @@ OPENCODE = CLIRecord(
     },
     # apply_patch also writes new files: a write_file matcher selects it too.
     extra_tool_names={"write_file": ("apply_patch",)},
-    tool_fields={"shell": ("command", "description", "timeout"),
+    # bash's schema has no description; one the model sends anyway is passed through.
+    tool_fields={"shell": ("command", "timeout", "workdir", "description"),
                  "write_file": ("filePath", "content"),
                  "edit_file": ("filePath", "oldString", "newString", "replaceAll"),
                  "read_file": ("filePath", "offset", "limit")},

@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from .. import __version__
+from ..generator import words
 from ..generator.errors import HookwrapError, UsageError
 from ..names import Platform
 
@@ -25,10 +26,10 @@ PlatformChoice = Enum("PlatformChoice", {**{p.value: p.value for p in Platform},
 
 app = typer.Typer(
     name="hookwrap",
-    help="Write an AI-agent hook once in Python; run it on Claude Code, Gemini CLI and Codex CLI."
-         "\n\nhookwrap.toml is the source of truth: `add`, `remove` and `sync` keep each CLI's "
-         "settings file (.claude/settings.json, .gemini/settings.json, .codex/hooks.json) in "
-         "step with it.",
+    help=f"Write an AI-agent hook once in Python; run it on {words.labels()}."
+         "\n\nhookwrap.toml is the source of truth: `add`, `remove` and `sync` keep the "
+         f"registration file of each CLI the repo uses ({words.settings_files()}) in step with "
+         "it.",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -140,7 +141,7 @@ def add(
     platform: Optional[list[PlatformChoice]] = typer.Option(
         None, "--platform", "-p", help="Where to register it (repeat for several; default: "
         "hookwrap.toml's platforms)."),
-    timeout: Optional[int] = typer.Option(None, "--timeout", help="Timeout in seconds (Gemini gets milliseconds)."),
+    timeout: Optional[int] = typer.Option(None, "--timeout", help=f"Timeout in {words.timeout_units()}."),
     command: Optional[str] = typer.Option(None, "--command", help="An external hook: this shell command (any language) instead of a rendered script; see docs/external-hooks.md."),
     speaks: Optional[PlatformName] = typer.Option(None, "--speaks", help="The CLI whose hook protocol --command speaks (default: claude); other CLIs are bridged."),
     fail_closed: bool = typer.Option(False, "--fail-closed", help="With --command: block when the command cannot start, times out or crashes."),
@@ -151,7 +152,7 @@ def add(
         'e.g. "git *" (repeat for several; needs --matcher shell).'),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Render a hook script, record it in hookwrap.toml, register it with both CLIs."""
+    """Render a hook script, record it in hookwrap.toml, register it with each of its CLIs."""
     from ..generator.project import add_plan
 
     root = _root_dir()
@@ -183,8 +184,9 @@ def adopt(
     source: PlatformName = typer.Option("claude", "--from", help="The CLI whose project settings file holds the hand-made hooks."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would move; write nothing."),
 ) -> None:
-    """Move hooks registered by hand (.claude/settings.json) into hookwrap.toml, so they run on
-    every CLI; an entry that cannot move stays where it is and is reported."""
+    """Move hooks registered by hand (in the --from CLI's project settings file) into
+    hookwrap.toml, so they run on every CLI the repo uses; an entry that cannot move stays
+    where it is and is reported."""
     import contextlib
 
     from ..generator.adopt import adopt_plan
@@ -200,7 +202,7 @@ def remove(
     name: str = typer.Argument(..., help="The hook to remove."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Delete a hook: its script, its manifest entry, and both registrations."""
+    """Delete a hook: its script, its manifest entry, and its registration on each CLI."""
     from ..generator.project import remove_plan
 
     root = _root_dir()
@@ -221,7 +223,7 @@ def sync(
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if anything differs."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Make the runtime, the scripts and both settings files match hookwrap.toml."""
+    """Make the runtime, the scripts and each CLI's registration file match hookwrap.toml."""
     from ..generator.project import sync_plan
 
     root = _root_dir()

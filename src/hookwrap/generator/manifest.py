@@ -173,17 +173,19 @@ class Manifest:
 def new_manifest_text(platforms: tuple[Platform, ...] | None = None) -> str:
     """The commented hookwrap.toml that `hookwrap init` writes; ``platforms`` other than the
     default (Claude Code and Gemini CLI) are written as the top-level ``platforms``."""
-    if not platforms or tuple(platforms) == ALL_PLATFORMS:
-        return _NEW_MANIFEST
-    line = "platforms = [" + ", ".join(f'"{p.value}"' for p in platforms) + "]\n"
+    from .words import manifest_header
+
+    chosen = tuple(platforms) if platforms else ALL_PLATFORMS
+    text = manifest_header(chosen) + _NEW_MANIFEST
+    if chosen == ALL_PLATFORMS:
+        return text
+    line = "platforms = [" + ", ".join(f'"{p.value}"' for p in chosen) + "]\n"
     comment = "# The agent CLIs this repo uses; a hook goes to each unless it lists its own.\n"
-    return _NEW_MANIFEST.replace("version = 1\n", "version = 1\n\n" + comment + line, 1)
+    return text.replace("version = 1\n", "version = 1\n\n" + comment + line, 1)
 
 
+# The rest of a new hookwrap.toml, below the header words.manifest_header writes for its CLIs.
 _NEW_MANIFEST = """\
-# hookwrap.toml: this repo's agent hooks, for Claude Code and Gemini CLI.
-# Edit it by hand or with `hookwrap add` / `hookwrap remove`, then run `hookwrap sync` to
-# write .claude/settings.json and .gemini/settings.json. Comments here are kept.
 
 # Format of this file.
 version = 1
@@ -206,7 +208,7 @@ version = 1
 # platforms = ["claude", "gemini"]
 #                              # where to register the hook
 # timeout = 10                 # seconds before the CLI gives up on the hook; leave it out
-#                              # for hookwrap's default, 60 seconds on both CLIs
+#                              # for hookwrap's default, 60 seconds
 # resident = true              # Claude Code posts to `hookwrap serve` instead of starting
 #                              # a process per call (docs/resident.md)
 # commands = ["git *"]         # matcher = "shell" only: the shell commands the hook cares

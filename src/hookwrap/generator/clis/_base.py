@@ -52,6 +52,7 @@ class AgentSetup(AgentCLI):
     # so it holds no hand-made hooks: `adopt --from` refuses it.
     settings_owned: bool = False
     timeout_scale: int = 1                  # manifest seconds -> the CLI's unit
+    timeout_words: str = ""                 # the unit in words when it is not one scale
     max_timeout_s: int = 2_147_483          # Node timers fire at once past 2**31-1 ms
     tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
     lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}

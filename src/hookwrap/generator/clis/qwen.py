@@ -102,6 +102,7 @@ class QwenCodeSetup(ClaudeCodeSetup):
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = ".qwen/settings.json"
     settings_comments = True  # Qwen strips comments when it reads the file
+    timeout_words = "milliseconds from 1000 seconds on"  # qwen_timeout
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
     invalid_entry_drops_event = False  # an invalid entry is dropped alone (debug log only)
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
