@@ -492,7 +492,7 @@ class HookServer(ThreadingHTTPServer):
     daemon_threads = True
     # Connections waiting to be accepted (socketserver's default of 5 resets a burst of calls;
     # the kernel caps it at net.core.somaxconn).
-    request_queue_size = 128
+    request_queue_size = 1024
 
     def __init__(self, root: str, port: int, log: Callable[[str], None] | None = None) -> None:
         self.root = os.path.realpath(root)
