@@ -356,6 +356,7 @@ class _Handler(BaseHTTPRequestHandler):
         """Answer in one write. A body this request left unread is read and dropped first, and
         after an error (4xx/5xx) or such a body the connection closes: a body is never parsed
         as a request of its own."""
+        status = int(status)  # the base class passes HTTPStatus members
         body = (document if isinstance(document, str) else json.dumps(document)).encode("utf-8")
         if self._unread != 0:
             self._discard_body()
