@@ -508,8 +508,9 @@ def test_the_service_files_run_the_vendored_server(project: Path) -> None:
 
 
 # A project path with what each systemd directive reads specially: blanks, specifiers (%n),
-# variables ($HOME, ${X}, $$), quotes, a backslash; and "--" (invalid in an XML comment).
-AWKWARD = 'my  repo %n 100% $HOME ${X} $$ "q" \'s\' a\\b & <x>'
+# variables ($HOME, ${X}, $$), quotes, a backslash; what a unit's name may not hold (é); and
+# "--" (invalid in an XML comment).
+AWKWARD = 'my  café repo %n 100% $HOME ${X} $$ "q" \'s\' a\\b & <x>'
 
 
 def _awkward_project(tmp_path: Path) -> tuple[Path, str]:
@@ -645,7 +646,7 @@ def test_the_launchd_agent_is_a_valid_plist_of_the_server_s_command(tmp_path: Pa
     assert agent["ProgramArguments"] == command
     assert agent["WorkingDirectory"] == str(root)
     assert agent["EnvironmentVariables"] == {"PYTHONPATH": env["PYTHONPATH"]}
-    assert agent["Label"].startswith("hookwrap-my-repo-n-100-home-x-q-s-a-b-x-")
+    assert agent["Label"].startswith("hookwrap-my-caf-repo-n-100-home-x-q-s-a-b-x-")
     assert agent["KeepAlive"] is True and agent["RunAtLoad"] is True
 
 

@@ -186,7 +186,8 @@ def _label(root: Path) -> str:
     import re
 
     digest = hashlib.sha256(str(root).encode()).hexdigest()[:8]
-    # One dash for each run of other characters: "--" may not appear in an XML comment.
+    # ASCII letters and digits (a systemd unit's name is ASCII), one dash for each run of
+    # other characters ("--" may not appear in the plist's XML comment).
     name = re.sub(r"[^a-z0-9]+", "-", root.name.lower()).strip("-") or "repo"
     return f"hookwrap-{name}-{digest}"
 
