@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/run.py [--quick] [--runs N] [--hooks N] [--no-peer] [--python PY]
                                 [--cache-dir DIR] [--cli [NAME ...]] [--cli-rounds N] [--calls N]
+                                [--serve]
 
 Every hook is a new process on every tool call, so what matters is the cost of one process,
 compared with the cheapest possible hook on the same interpreter, measured in the same round.
@@ -11,6 +12,8 @@ any venv, through any version manager's shim), whatever venv runs this script; h
 in an order that rotates; a row's ratio is the median over rounds of (row / floor) in that
 round. CPU is the children's user + system time (getrusage), next to wall time. `--cli` runs
 the real CLIs instead: N shell calls through a loopback mock model, with and without the hook.
+`--serve` measures the resident server instead: a call over a kept-alive connection against a
+new connection each, and bursts of concurrent calls (benchmarks/serve_bench.py).
 Standard library only (the --cli mode imports the e2e harnesses from tests/e2e).
 """
 
@@ -538,12 +541,22 @@ def main(argv: list[str] | None = None) -> int:
                         + ", ".join(CLI_CASES) + ")")
     parser.add_argument("--cli-rounds", type=int, default=3, help="--cli: rounds of every variant (default 3)")
     parser.add_argument("--calls", type=int, default=20, help="--cli: shell calls per CLI run (default 20)")
+    parser.add_argument("--serve", action="store_true",
+                        help="measure the resident server instead: a call kept alive against a new "
+                        "connection each, and bursts of concurrent calls")
     args = parser.parse_args(argv)
     generator = interpreter(sys.executable)
     if args.python:
         python, why = interpreter(args.python), "--python"
     else:
         python, why = clean_interpreter()
+    if args.serve:
+        from serve_bench import serve_table  # benchmarks/serve_bench.py
+
+        print(machine_line(python))
+        print(serve_table(python, _hookwrap(generator), child_env(Path(generator).parent),
+                          rounds=3 if args.quick else 5))
+        return 0
     if args.cli is not None:
         from cli_bench import cli_table  # benchmarks/cli_bench.py: imports the e2e harnesses
 

@@ -347,12 +347,32 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     for platform in spec.platforms:
         agent = setup_of(platform)
         plan.warnings.extend(f"{agent.label}: {limit}" for limit in agent.output_limits(spec.event))
+    plan.notes.extend(_serve_notes(spec.name, found, _port(manifest)))
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
     _plan_hook_bytecode(plan, [spec])
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     return plan
+
+
+def _serve_notes(name: str, found, port: int) -> list[str]:
+    """What a resident hook needs: `hookwrap serve` running, and what each CLI that posts to
+    it does until it runs (docs/resident.md, "Failing closed")."""
+    notes = []
+    for reg in found:
+        if reg.handler.get("type") != "http":
+            continue
+        label = setup_of(reg.platform).label
+        if reg.handler.get("onFailure") == "block":
+            until = f"{label} blocks every call {name} matches"
+        else:
+            until = f"{label} reports {name} as a failed hook on every call and goes on without it"
+        notes.append(f"{label} posts {name} to `hookwrap serve` (127.0.0.1:{port}): until it "
+                     f"runs, {until}. Start it: `hookwrap serve` (or `hookwrap serve "
+                     "--print-service systemd|launchd` to keep it running); a server already "
+                     f"running picks {name} up by itself")
+    return notes
 
 
 def _committed(root: Path, rel: str) -> bool:

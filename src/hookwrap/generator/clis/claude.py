@@ -378,8 +378,9 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
         failure = f"exit {r.exit_code}: non-blocking error" + (
             f" ({last_line(r.stderr)})" if r.stderr.strip() else "")
     if failure:
-        if blocks_on_failure:
-            return replace(_exit2(event, r.stderr), clean=False, problems=(failure,))
+        if blocks_on_failure:  # the reason is the failure itself when the hook said nothing
+            reason = r.stderr if r.stderr.strip() else f'{failure} (onFailure "block")'
+            return replace(_exit2(event, reason), clean=False, problems=(failure,))
         notes: tuple[str, ...] = ()
         if r.exit_code not in (None, 0) and r.stdout.strip().startswith("{"):
             notes = ("Claude Code's docs say JSON is read only at exit 0; its 2.1.328 binary may "
