@@ -247,7 +247,9 @@ class _PlainDocument(dict):
 
 def _parse(text: str, label: str) -> TOMLDocument:
     import tomlkit
-    from tomlkit.exceptions import ParseError
+    from tomlkit.exceptions import TOMLKitError
+
+    from .tomlerrors import toml_fault
 
     if text.startswith(BOM):
         raise ManifestError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=BOM_HINT)
@@ -256,13 +258,9 @@ def _parse(text: str, label: str) -> TOMLDocument:
     except RecursionError:
         raise ManifestError(f"{label}: values are nested too deeply to read",
                             hint="hook options are plain strings, numbers and lists") from None
-    except ParseError as error:
-        # tomlkit's message ends with its own " at line L col C"; say it once, up front.
-        message = re.sub(r" at line \d+ col \d+$", "", str(error))
-        raise ManifestError(
-            f"{label}: line {error.line}, column {error.col}: {message}",
-            hint="fix the TOML syntax there",
-        ) from None
+    except TOMLKitError as error:  # a ParseError, or KeyAlreadyPresent for a repeated key
+        fault = toml_fault(text, error)
+        raise ManifestError(f"{fault.where(label)}: {fault.message}", hint=fault.hint) from None
 
 
 def _spec_table(spec: HookSpec) -> Any:
