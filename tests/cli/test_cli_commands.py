@@ -409,6 +409,16 @@ def test_list_json(project: Path) -> None:
     assert audit["platforms"]["gemini"]["current"] is True
 
 
+# --- test -------------------------------------------------------------------------------------
+
+def test_test_platform_repeats_as_on_the_other_commands(project: Path) -> None:
+    hw(project, "add", "after_tool", "audit", "--matcher", "shell")
+    result = hw(project, "test", "audit", "-p", "gemini", "-p", "claude", "--tool", "shell",
+                "--input", '{"command": "ls"}')
+    assert (result.code, result.out_lines) == (0, ["gemini: allowed", "claude: allowed"])
+    assert [line.split(":")[0] for line in result.err_lines] == ["gemini", "claude"]
+
+
 # --- sync -------------------------------------------------------------------------------------
 
 def test_sync_in_sync_prints_nothing_to_change_and_writes_nothing(project: Path) -> None:

@@ -320,7 +320,9 @@ def _print_test(report, *, verbose: bool) -> None:
 @app.command("test")
 def test_command(
     name: str = typer.Argument(..., help="The hook to run."),
-    platform: PlatformChoice = typer.Option("all", "--platform", "-p", help="Which CLI's registration to run."),
+    platform: Optional[list[PlatformChoice]] = typer.Option(
+        None, "--platform", "-p", help="Which CLI's registration to run (repeat for several; "
+        "default: every CLI the hook is registered on)."),
     payload: Optional[Path] = typer.Option(None, "--payload", help="A JSON file to send instead of a built-in sample.", exists=True, dir_okay=False),
     tool: Optional[str] = typer.Option(None, "--tool", help="Normalized tool name of the call (shell, write_file, ...)."),
     tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\'.'),
@@ -337,8 +339,8 @@ def test_command(
 
     if payload is not None and (tool or tool_input):
         raise typer.BadParameter("use --payload, or --tool/--input, not both")
-    report = run_hook_test(_root_dir(), name, platform=platform.value, payload_file=payload,
-                           tool=tool, tool_input=tool_input, event=event,
+    report = run_hook_test(_root_dir(), name, platform=_platform_names(platform) or "all",
+                           payload_file=payload, tool=tool, tool_input=tool_input, event=event,
                            on_run=lambda where, command: typer.echo(f"{where}: running {command}",
                                                                      err=True))
     if as_json:
