@@ -486,6 +486,20 @@ def test_commands_outside_a_project(empty_dir: Path, args: list[str]) -> None:
     assert list(empty_dir.iterdir()) == []
 
 
+@pytest.mark.parametrize("args", [["init"], ["list"], ["sync", "--check"], ["doctor"],
+                                  ["adopt", "--dry-run"]], ids=" ".join)
+def test_a_directory_that_does_not_exist_is_a_usage_error(tmp_path: Path, args: list[str]) -> None:
+    missing = tmp_path / "no such folder"
+    result = hw(missing, *args)
+    assert (result.code, result.out) == (2, "")
+    assert result.err_lines == [f"error: -C {missing}: does not exist",
+                                "hint: give -C the project's folder (or one inside it)"]
+    assert not missing.exists()
+    (tmp_path / "a file").write_text("")
+    result = hw(tmp_path / "a file", *args)
+    assert (result.code, result.err_lines[0]) == (2, f"error: -C {tmp_path / 'a file'}: is not a directory")
+
+
 @pytest.mark.parametrize("command, options", [
     ([], ["-C, --directory", "--version"]),
     (["init"], ["--dry-run"]),

@@ -58,7 +58,12 @@ def _root(
 
 
 def _cwd() -> Path:
-    return _State.directory.resolve()
+    directory = _State.directory
+    if not directory.is_dir():
+        what = "is not a directory" if directory.exists() else "does not exist"
+        raise UsageError(f"-C {directory}: {what}",
+                         hint="give -C the project's folder (or one inside it)")
+    return directory.resolve()
 
 
 def _root_dir() -> Path:
