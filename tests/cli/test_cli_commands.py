@@ -321,6 +321,22 @@ def test_remove_deletes_script_manifest_entry_and_both_registrations(project: Pa
     assert not (project / ".hookwrap/hooks/guard.py").exists()
 
 
+def test_remove_of_the_last_hook_leaves_no_folder_it_emptied(empty_dir: Path) -> None:
+    assert hw(empty_dir, "init", "--platform", "all").code == 0
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.local.json").write_text("{}\n")  # the user's own file
+    (empty_dir / ".codex/keep").mkdir(parents=True)                 # an empty folder of theirs
+    assert hw(empty_dir, "add", "before_tool", "guard").code == 0
+    assert hw(empty_dir, "add", "after_tool", "audit").code == 0
+    assert hw(empty_dir, "remove", "guard").code == 0
+    assert (empty_dir / ".gemini/settings.json").is_file()  # audit still needs it
+    assert hw(empty_dir, "remove", "audit").code == 0
+    left = sorted(p.relative_to(empty_dir).as_posix() for p in empty_dir.rglob("*")
+                  if ".hookwrap/lib" not in p.as_posix())
+    assert left == [".claude", ".claude/settings.local.json", ".codex", ".codex/keep", ".hookwrap",
+                    ".hookwrap/.gitignore", ".hookwrap/.lock", MANIFEST]
+
+
 def test_add_then_remove_gives_back_the_manifest_init_wrote(project: Path) -> None:
     hw(project, "add", "before_tool", "guard")
     hw(project, "remove", "guard")
