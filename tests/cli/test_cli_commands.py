@@ -27,12 +27,17 @@ from hookwrap.platforms import NormalizedEvent
 
 SRC = Path(hookwrap.__file__).resolve().parent
 VALID_EVENTS = ", ".join(e.value for e in NormalizedEvent)
+OTHERS = [p.value for p in hookwrap.Platform
+          if p.value not in ("claude", "gemini")]  # every CLI but the default two, in order
 INIT_LINES = [
     "create  hookwrap.toml",
     *[f"create  .hookwrap/lib/hookwrap/{module}" for module in RUNTIME_FILES],
     "create  .hookwrap/lib/run.py",
     "create  .hookwrap/lib/_hookwrap_launcher.py",
     "create  .hookwrap/.gitignore",
+    "note: platforms: claude, gemini (the default: the repo has no CLI's folder yet)",
+    f"note: hookwrap also supports {', '.join(OTHERS[:-1])} and {OTHERS[-1]}; add one with "
+    "`hookwrap init --platform NAME`",
 ]
 IN_SYNC = "nothing to change: everything matches hookwrap.toml"
 

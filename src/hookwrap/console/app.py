@@ -119,15 +119,22 @@ def _platform_names(values: Optional[list[PlatformChoice]]) -> list[str]:
 @app.command()
 def init(
     platform: Optional[list[PlatformChoice]] = typer.Option(
-        None, "--platform", "-p", help="A CLI this repo uses (repeat for several); written to "
-        "hookwrap.toml's platforms. Default: the CLIs whose folders the repo has, else claude "
-        "and gemini."),
+        None, "--platform", "-p", help="A CLI this repo uses (repeat for several). A new "
+        "project gets these, else the CLIs whose folders the repo has, else claude and gemini; "
+        "in a project, each one it lacks is added."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Set up hookwrap here: hookwrap.toml and the runtime under .hookwrap/ (safe to re-run)."""
-    from ..generator.project import init_plan, parse_platforms
+    """Set up hookwrap here: hookwrap.toml and the runtime under .hookwrap/ (safe to re-run).
+
+    It says which CLIs the project is for, and why. In a project already set up,
+    `--platform NAME` adds that CLI to hookwrap.toml's platforms and to every hook that runs
+    on all of the project's CLIs (a hook limited to some keeps its list). It refuses to start
+    a project inside another one, unless the folder is its own git repository.
+    """
+    from ..generator.project import init_plan, parse_platforms, refuse_nested
 
     root = _cwd()
+    refuse_nested(root)  # before the project lock, which would create .hookwrap/ here
     names = _platform_names(platform)
     # `--platform all` is every CLI hookwrap supports (for `add`, all = the manifest's platforms).
     chosen = parse_platforms(names, default=tuple(Platform)) if names else None

@@ -120,6 +120,20 @@ class Manifest:
         at = next((i + 1 for i, text in enumerate(lines) if re.match(r"^version\s*=", text)), 0)
         self._document = _parse("".join([*lines[:at], line, *lines[at:]]), self._label)
 
+    def own_platforms(self, name: str) -> bool:
+        """Whether ``[hooks.<name>]`` lists its own ``platforms`` (else it follows the top level)."""
+        hooks: Any = self._document.get("hooks")
+        table: Any = hooks.get(name) if isinstance(hooks, dict) else None
+        return isinstance(table, dict) and "platforms" in table
+
+    def set_hook_platforms(self, name: str, platforms: tuple[Platform, ...]) -> None:
+        """Write ``platforms`` of ``[hooks.<name>]``; its other keys and comments stay."""
+        from dataclasses import replace
+
+        self._hooks_table(create=False)[name]["platforms"] = [p.value for p in platforms]
+        self._hooks = [replace(spec, platforms=platforms) if spec.name == name else spec
+                       for spec in self._hooks]
+
     def get(self, name: str) -> HookSpec | None:
         """The hook called ``name``, or None."""
         return next((spec for spec in self._hooks if spec.name == name), None)
