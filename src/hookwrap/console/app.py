@@ -131,7 +131,8 @@ def init(
     on all of the project's CLIs (a hook limited to some keeps its list). It refuses to start
     a project inside another one, unless the folder is its own git repository.
     """
-    from ..generator.project import init_plan, parse_platforms, refuse_nested
+    from ..generator.project import init_plan, parse_platforms
+    from ..generator.projectclis import refuse_nested
 
     root = _cwd()
     refuse_nested(root)  # before the project lock, which would create .hookwrap/ here

@@ -161,7 +161,8 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
 def _manifest(plan: Plan):
     """The project's manifest, or a new one (with notes saying so, and which CLIs it names)."""
     from .manifest import Manifest, new_manifest_text
-    from .project import MANIFEST, new_platforms
+    from .project import MANIFEST
+    from .projectclis import new_platforms
 
     if (plan.root / MANIFEST).is_file():
         return Manifest.load(plan.root / MANIFEST)
