@@ -35,6 +35,7 @@ from hookwrap import (
 )
 from hookwrap.generator import words
 from hookwrap.generator.clis import setup_of
+from hookwrap.generator.hookentry import ALL_PLATFORMS
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each column is labelled with the release its facts were checked against.
@@ -252,10 +253,12 @@ def clis_sentence() -> str:
     """README's opening lines: every CLI hookwrap supports, and their platform names."""
     names = ", ".join(f"`{p.value}`" for p in Platform)
     bold = words.join(f"**{setup_of(p).label}**" for p in Platform)
+    default = words.labels(ALL_PLATFORMS)
     return (f"Write an AI coding-agent hook once, in Python, and run it on {bold}.\n"
             "hookwrap keeps each CLI's registration file in sync with one manifest, "
-            "`hookwrap.toml`. `hookwrap init` tells which CLIs it picked and why; pick others "
-            f"with `hookwrap init --platform NAME` (repeatable: {names}, or `all`).\n")
+            f"`hookwrap.toml`. A new project gets {default} (or the CLIs whose folders it "
+            "already has), and `init` says which it chose; pick others, or add one to a project "
+            f"later, with `hookwrap init --platform NAME` (repeatable: {names}, or `all`).\n")
 
 
 def settings_list() -> str:

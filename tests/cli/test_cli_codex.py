@@ -55,8 +55,8 @@ def test_hooks_json_matches_the_golden_file(full_codex: Path, update_golden: boo
     assert hw(full_codex, "sync", "--check").code == 0
 
 
-def test_manifest_platforms_decide_where_hooks_go(project: Path) -> None:
-    codex_project(project, "codex")  # `init --platform` on an existing manifest sets the key
+def test_manifest_platforms_decide_where_hooks_go(empty_dir: Path) -> None:
+    project = codex_project(empty_dir, "codex")  # (on an existing project, -p adds a CLI)
     text = (project / "hookwrap.toml").read_text()
     assert 'platforms = ["codex"]' in text
     assert hw(project, "add", "before_tool", "guard").code == 0

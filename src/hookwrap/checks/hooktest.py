@@ -8,7 +8,7 @@ call, or a payload file), and its result is read by that CLI's rules. Returns da
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -108,7 +108,7 @@ def run_hook_test(
     root: Path,
     name: str,
     *,
-    platform: str = "all",
+    platform: str | Sequence[str] = "all",
     payload_file: Path | None = None,
     tool: str | None = None,
     tool_input: str | dict | None = None,
@@ -119,7 +119,8 @@ def run_hook_test(
     """Run hook ``name``'s registered commands on each selected platform.
 
     Args:
-        platform: "claude", "gemini" or "all" (every platform the hook is registered on).
+        platform: a platform's name ("claude"), several (``--platform`` repeated), or "all":
+            every platform the hook is registered on.
         payload_file: a JSON object sent as-is instead of a built-in sample.
         tool: a normalized tool name (``shell``), translated per platform.
         tool_input: the tool call's input, a JSON object (text or dict).
@@ -130,13 +131,15 @@ def run_hook_test(
     Raises:
         UsageError: bad option values. ProjectError: the hook is registered nowhere.
     """
-    platforms = _platforms(platform)
+    names = [platform] if isinstance(platform, str) else list(platform)
+    everything = not names or "all" in names
+    platforms = list(Platform) if everything else _platforms(names)
     given = _load_payload(payload_file) if payload_file else None
     args = _ToolArgs(_normalize_tool(tool), _parse_input(tool_input))
     tests: list[PlatformTest] = []
     for plat in platforms:
         commands = _registered(root, plat, name, event)
-        if not commands and platform == "all":
+        if not commands and everything:
             continue
         if not commands:
             rel = setup_of(plat).settings_file
@@ -156,14 +159,13 @@ class _ToolArgs:
     tool_input: dict | None
 
 
-def _platforms(value: str) -> list[Platform]:
-    if value == "all":
-        return list(Platform)
-    try:
-        return [Platform(value)]
-    except ValueError:
-        names = ", ".join(p.value for p in Platform)
-        raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all") from None
+def _platforms(values: list[str]) -> list[Platform]:
+    known = {p.value for p in Platform}
+    for value in values:
+        if value not in known:
+            names = ", ".join(p.value for p in Platform)
+            raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all")
+    return list(dict.fromkeys(Platform(value) for value in values))
 
 
 def _load_payload(path: Path) -> dict:
@@ -260,6 +262,22 @@ def _pick_tool(platform: Platform, cmd: HookCommand) -> str | None:
     return None
 
 
+def _other_call_hint(platform: Platform, cmd: HookCommand, given: dict | None) -> str:
+    """How to give the hook a call its matcher selects: --tool names a call in every CLI's
+    own words, but a --payload file goes to each CLI exactly as written."""
+    tool_event = host.is_tool_event(platform.value, cmd.event)
+    if given is None:
+        return "pick another call with --tool" if tool_event else \
+            "pass a payload the matcher selects with --payload"
+    label = setup_of(platform).label
+    if not tool_event:
+        return f"the --payload file goes to {label} as written: give it a value the matcher selects"
+    example = _pick_tool(platform, cmd)
+    named = f", e.g. {example!r}" if example else ""
+    return (f"the --payload file goes to {label} as written, so it must name the tool as "
+            f"{label} does{named}; or use --tool instead, which each CLI gets in its own words")
+
+
 def _payload(root: Path, platform: Platform, cmd: HookCommand, given: dict | None,
              args: _ToolArgs) -> dict:
     if given is not None:
@@ -294,7 +312,7 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
     if not host.matcher_matches(platform.value, cmd.event, cmd.matcher, target):
         base.ran, base.clean = False, False
         base.summary = f"not run: matcher {cmd.matcher!r} does not select {target!r}"
-        base.problems.append(base.summary + " (pick another call with --tool)")
+        base.problems.append(f"{base.summary} ({_other_call_hint(platform, cmd, given)})")
         return base
     resident = cmd.command.startswith("http://")
     if not resident and setup_of(platform).owned_name(cmd.command) is None:

@@ -59,7 +59,12 @@ def _root(
 
 
 def _cwd() -> Path:
-    return _State.directory.resolve()
+    directory = _State.directory
+    if not directory.is_dir():
+        what = "is not a directory" if directory.exists() else "does not exist"
+        raise UsageError(f"-C {directory}: {what}",
+                         hint="give -C the project's folder (or one inside it)")
+    return directory.resolve()
 
 
 def _root_dir() -> Path:
@@ -115,15 +120,23 @@ def _platform_names(values: Optional[list[PlatformChoice]]) -> list[str]:
 @app.command()
 def init(
     platform: Optional[list[PlatformChoice]] = typer.Option(
-        None, "--platform", "-p", help="A CLI this repo uses (repeat for several); written to "
-        "hookwrap.toml's platforms. Default: the CLIs whose folders the repo has, else claude "
-        "and gemini."),
+        None, "--platform", "-p", help="A CLI this repo uses (repeat for several). A new "
+        "project gets these, else the CLIs whose folders the repo has, else claude and gemini; "
+        "in a project, each one it lacks is added."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Set up hookwrap here: hookwrap.toml and the runtime under .hookwrap/ (safe to re-run)."""
+    """Set up hookwrap here: hookwrap.toml and the runtime under .hookwrap/ (safe to re-run).
+
+    It says which CLIs the project is for, and why. In a project already set up,
+    `--platform NAME` adds that CLI to hookwrap.toml's platforms and to every hook that runs
+    on all of the project's CLIs (a hook limited to some keeps its list). It refuses to start
+    a project inside another one, unless the folder is its own git repository.
+    """
     from ..generator.project import init_plan, parse_platforms
+    from ..generator.projectclis import refuse_nested
 
     root = _cwd()
+    refuse_nested(root)  # before the project lock, which would create .hookwrap/ here
     names = _platform_names(platform)
     # `--platform all` is every CLI hookwrap supports (for `add`, all = the manifest's platforms).
     chosen = parse_platforms(names, default=tuple(Platform)) if names else None
@@ -324,7 +337,9 @@ def _print_test(report, *, verbose: bool) -> None:
 @app.command("test")
 def test_command(
     name: str = typer.Argument(..., help="The hook to run."),
-    platform: PlatformChoice = typer.Option("all", "--platform", "-p", help="Which CLI's registration to run."),
+    platform: Optional[list[PlatformChoice]] = typer.Option(
+        None, "--platform", "-p", help="Which CLI's registration to run (repeat for several; "
+        "default: every CLI the hook is registered on)."),
     payload: Optional[Path] = typer.Option(None, "--payload", help="A JSON file to send instead of a built-in sample.", exists=True, dir_okay=False),
     tool: Optional[str] = typer.Option(None, "--tool", help="Normalized tool name of the call (shell, write_file, ...)."),
     tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\'.'),
@@ -341,8 +356,8 @@ def test_command(
 
     if payload is not None and (tool or tool_input):
         raise typer.BadParameter("use --payload, or --tool/--input, not both")
-    report = run_hook_test(_root_dir(), name, platform=platform.value, payload_file=payload,
-                           tool=tool, tool_input=tool_input, event=event,
+    report = run_hook_test(_root_dir(), name, platform=_platform_names(platform) or "all",
+                           payload_file=payload, tool=tool, tool_input=tool_input, event=event,
                            on_run=lambda where, command: typer.echo(f"{where}: running {command}",
                                                                      err=True))
     if as_json:

@@ -291,6 +291,42 @@ def remove_file(path: Path | str) -> bool:
     return True
 
 
+def remove_bytecode(source: Path | str) -> None:
+    """Delete the bytecode caches of a removed ``.py`` file, every interpreter's: they are made
+    from it alone, are stale without it, and would keep its folder from ever being empty."""
+    source = Path(source)
+    cache = source.parent / "__pycache__"
+    if source.suffix != ".py" or cache.is_symlink() or not cache.is_dir():
+        return
+    # <stem>.<cache tag>[.opt-N].pyc, as importlib.util.cache_from_source names them.
+    own = re.compile(re.escape(source.stem) + r"\.[A-Za-z0-9_-]+(\.opt-[0-9]+)?\.pyc")
+    for pyc in cache.iterdir():
+        if own.fullmatch(pyc.name) and pyc.is_file() and not pyc.is_symlink():
+            with contextlib.suppress(OSError):
+                os.unlink(pyc)
+
+
+def remove_empty_dirs(root: Path | str, start: Path | str) -> list[Path]:
+    """Remove ``start``, then each parent below ``root``, while it is an empty real folder;
+    returns the folders removed.
+
+    Only what a removal left empty goes: ``os.rmdir`` refuses a folder holding anything at all
+    (a file of the user's, a hidden one), and a symlink to a folder is never followed.
+    """
+    root, folder = Path(root), Path(start)
+    removed: list[Path] = []
+    while root in folder.parents and not folder.is_symlink() and folder.is_dir():
+        try:
+            os.rmdir(folder)
+        except OSError:
+            break
+        removed.append(folder)
+        folder = folder.parent
+    if removed:
+        _fsync_dir(folder)
+    return removed
+
+
 def _try_flock(fd: int) -> bool:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

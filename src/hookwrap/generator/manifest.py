@@ -120,6 +120,20 @@ class Manifest:
         at = next((i + 1 for i, text in enumerate(lines) if re.match(r"^version\s*=", text)), 0)
         self._document = _parse("".join([*lines[:at], line, *lines[at:]]), self._label)
 
+    def own_platforms(self, name: str) -> bool:
+        """Whether ``[hooks.<name>]`` lists its own ``platforms`` (else it follows the top level)."""
+        hooks: Any = self._document.get("hooks")
+        table: Any = hooks.get(name) if isinstance(hooks, dict) else None
+        return isinstance(table, dict) and "platforms" in table
+
+    def set_hook_platforms(self, name: str, platforms: tuple[Platform, ...]) -> None:
+        """Write ``platforms`` of ``[hooks.<name>]``; its other keys and comments stay."""
+        from dataclasses import replace
+
+        self._hooks_table(create=False)[name]["platforms"] = [p.value for p in platforms]
+        self._hooks = [replace(spec, platforms=platforms) if spec.name == name else spec
+                       for spec in self._hooks]
+
     def get(self, name: str) -> HookSpec | None:
         """The hook called ``name``, or None."""
         return next((spec for spec in self._hooks if spec.name == name), None)
@@ -249,7 +263,9 @@ class _PlainDocument(dict):
 
 def _parse(text: str, label: str) -> TOMLDocument:
     import tomlkit
-    from tomlkit.exceptions import ParseError
+    from tomlkit.exceptions import TOMLKitError
+
+    from .tomlerrors import toml_fault
 
     if text.startswith(BOM):
         raise ManifestError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=BOM_HINT)
@@ -258,13 +274,9 @@ def _parse(text: str, label: str) -> TOMLDocument:
     except RecursionError:
         raise ManifestError(f"{label}: values are nested too deeply to read",
                             hint="hook options are plain strings, numbers and lists") from None
-    except ParseError as error:
-        # tomlkit's message ends with its own " at line L col C"; say it once, up front.
-        message = re.sub(r" at line \d+ col \d+$", "", str(error))
-        raise ManifestError(
-            f"{label}: line {error.line}, column {error.col}: {message}",
-            hint="fix the TOML syntax there",
-        ) from None
+    except TOMLKitError as error:  # a ParseError, or KeyAlreadyPresent for a repeated key
+        fault = toml_fault(text, error)
+        raise ManifestError(f"{fault.where(label)}: {fault.message}", hint=fault.hint) from None
 
 
 def _spec_table(spec: HookSpec) -> Any:

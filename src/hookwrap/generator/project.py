@@ -241,33 +241,30 @@ def _plan_startup(plan: Plan, manifest) -> None:
             plan.problems.append(f"hookwrap.toml: python: {error}")
 
 
-def detected_platforms(root: Path) -> tuple[Platform, ...] | None:
-    """The CLIs whose folder (``.claude``, ``.codex``, ...) the repo already has, or None."""
-    found = tuple(p for p in Platform
-                  if (root / Path(setup_of(p).settings_file).parts[0]).is_dir())
-    return found or None
-
-
 def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan:
     """Create the manifest when missing, copy the runtime, and sync what the manifest holds.
 
-    ``platforms`` (``init --platform``) becomes the manifest's top-level ``platforms``; without
-    it a new manifest gets the CLIs whose folders the repo has, else Claude Code and Gemini CLI.
+    ``platforms`` (``init --platform``) becomes a new manifest's top-level ``platforms``;
+    without it a new manifest gets the CLIs whose folders the repo has, else Claude Code and
+    Gemini CLI. In an initialised project, ``platforms`` adds CLIs (projectclis.add_platforms).
     """
     from .manifest import Manifest, new_manifest_text
+    from .projectclis import add_platforms, new_platforms, refuse_nested
 
     plan = Plan(root)
     path = root / MANIFEST
     if path.is_file():
         manifest = Manifest.load(path)
-        if platforms and manifest.platforms != platforms:
-            manifest.set_platforms(platforms)
-            manifest = Manifest.loads(manifest.dumps(), MANIFEST)
+        if platforms:
+            manifest = add_platforms(plan, manifest, platforms)
         plan.add(MANIFEST, manifest.dumps().encode())
     else:
-        text = new_manifest_text(platforms or detected_platforms(root))
+        refuse_nested(root)
+        chosen, notes = new_platforms(root, platforms)
+        text = new_manifest_text(chosen)
         manifest = Manifest.loads(text, MANIFEST)
         plan.add(MANIFEST, text.encode())
+        plan.notes.extend(notes)
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
