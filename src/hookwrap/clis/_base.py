@@ -194,9 +194,12 @@ class AgentCLI:
         drops or maps what it cannot read. Default: ``result`` as it is."""
         return result
 
-    def output_limits(self, event: NormalizedEvent) -> list[str]:
+    def output_limits(self, event: NormalizedEvent) -> list[tuple[str, str]]:
         """What a OutputView may ask on ``event`` that this CLI cannot do, and what happens
-        instead (`hookwrap add` warns with each)."""
+        instead: (the part of the answer it is about, the text `hookwrap add` warns with). The
+        part is "block", "ask", "allow", "updated_input", "context", "system_message" or
+        "continue_loop"; "" when the limit holds whatever the hook answers. `add` warns only
+        about the parts the hook can return (its template's ``returns``)."""
         return []
 
     # --- runtime: speaking this CLI's protocol to an external hook (bridge.py) -------------

@@ -203,6 +203,12 @@ class CodexCLI(AgentCLI):
         """Fit the answer to the event's schema, mapping what Codex cannot do to the safe side."""
         return shape_output(result, name)
 
+    def output_limits(self, event: NormalizedEvent) -> list[tuple[str, str]]:
+        if event is _E.BEFORE_TOOL:
+            return [("ask", "has no ask: an ask is sent as a deny whose reason tells the model to "
+                            "ask the user")]
+        return []
+
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
         # A PermissionRequest answer takes no top-level decision: a crash there must still deny
         # in the event's own words, or Codex reads it as Failed and runs the call.

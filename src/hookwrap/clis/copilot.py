@@ -180,9 +180,10 @@ class CopilotCLI(ClaudeCode):
                     "permissionDecisionReason": document.get("reason", "")}
         return document
 
-    def output_limits(self, event: NormalizedEvent) -> list[str]:
+    def output_limits(self, event: NormalizedEvent) -> list[tuple[str, str]]:
         if event is _E.BEFORE_TOOL:
-            return ["has no ask: an ask is sent as a deny whose reason tells the model to ask the user"]
+            return [("ask", "has no ask: an ask is sent as a deny whose reason tells the model to "
+                            "ask the user")]
         return []
 
 

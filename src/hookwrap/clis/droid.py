@@ -127,19 +127,20 @@ class FactoryDroid(ClaudeCode):
                 "permissionDecisionReason": document.get("reason", "")}}
         return document
 
-    def output_limits(self, event: NormalizedEvent) -> list[str]:
+    def output_limits(self, event: NormalizedEvent) -> list[tuple[str, str]]:
         if event is _E.BEFORE_TOOL:
-            return ["runs an ask without asking in droid exec: an ask is sent as a deny whose "
-                    "reason tells the model to ask the user; context on before_tool reaches no "
-                    "model request"]
+            return [("ask", "runs an ask without asking in droid exec: an ask is sent as a deny "
+                            "whose reason tells the model to ask the user"),
+                    ("context", "context on before_tool reaches no model request")]
         if event is _E.BEFORE_PROMPT:
-            return ["never fires UserPromptSubmit in droid exec (headless): a before_prompt hook "
-                    "runs only in the interactive droid"]
+            return [("", "never fires UserPromptSubmit in droid exec (headless): a before_prompt "
+                         "hook runs only in the interactive droid")]
         if event is _E.AFTER_TOOL:
-            return ["ignores a block after a tool: its reason is sent as context instead"]
+            return [("block", "ignores a block after a tool: its reason is sent as context instead")]
         if event is _E.AFTER_AGENT:
-            return ["has no cap on Stop blocks: a hook that always blocks loops until killed; "
-                    "stop_gate stops after max_retries, a hand-written hook must count too"]
+            return [("block", "has no cap on Stop blocks: a hook that always blocks loops until "
+                              "killed; stop_gate stops after max_retries, a hand-written hook must "
+                              "count too")]
         return []
 
 

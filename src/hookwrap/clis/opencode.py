@@ -178,18 +178,20 @@ class OpenCode(AgentCLI):
             result["updatedInput"] = output.updated_input
         return result
 
-    def output_limits(self, event: NormalizedEvent) -> list[str]:
+    def output_limits(self, event: NormalizedEvent) -> list[tuple[str, str]]:
         if event is _E.BEFORE_TOOL:
-            return ["has no ask: an ask is sent as a block whose reason tells the model to ask "
-                    "the user; an allow does not skip OpenCode's own permission rules",
-                    "a rewrite (updated_input) of an apply_patch call blocks it instead: the "
-                    "plugin never rewrites a patch"]
+            return [("ask", "has no ask: an ask is sent as a block whose reason tells the model to "
+                            "ask the user"),
+                    ("allow", "an allow does not skip OpenCode's own permission rules"),
+                    ("updated_input", "a rewrite (updated_input) of an apply_patch call blocks it "
+                                      "instead: the plugin never rewrites a patch")]
         if event is _E.AFTER_AGENT:
-            return ["cannot keep the agent working: the hook runs when the session goes idle "
-                    "(session.idle, not awaited), and a block or its reason is ignored"]
+            return [("block", "cannot keep the agent working: the hook runs when the session goes "
+                              "idle (session.idle, not awaited), and a block or its reason is "
+                              "ignored")]
         if event is _E.BEFORE_PROMPT:
-            return ["a block refuses the prompt, and `opencode run` then exits 1 with an opaque "
-                    "error (the reason is printed by the plugin)"]
+            return [("block", "a block refuses the prompt, and `opencode run` then exits 1 with an "
+                              "opaque error (the reason is printed by the plugin)")]
         return []
 
 

@@ -126,16 +126,17 @@ class QwenCode(ClaudeCode):
                     result[key] = raw[key]
         return result
 
-    def output_limits(self, event: NormalizedEvent) -> list[str]:
+    def output_limits(self, event: NormalizedEvent) -> list[tuple[str, str]]:
         if event is _E.BEFORE_TOOL:
-            return ["cannot apply updated_input: a rewrite is sent as a deny whose reason gives the "
-                    "model the new input; context on before_tool is dropped"]
+            return [("updated_input", "cannot apply updated_input: a rewrite is sent as a deny "
+                                      "whose reason gives the model the new input"),
+                    ("context", "context on before_tool is dropped")]
         if event in (_E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE):
-            return ["ignores a block after a tool: its reason is appended to the tool result "
-                    "as context instead"]
+            return [("block", "ignores a block after a tool: its reason is appended to the tool "
+                              "result as context instead")]
         if event is _E.AFTER_AGENT:
-            return ["reads continue:false on Stop as 'keep working': continue_loop=False is sent "
-                    "as no block (the agent stops)"]
+            return [("continue_loop", "reads continue:false on Stop as 'keep working': "
+                                      "continue_loop=False is sent as no block (the agent stops)")]
         return []
 
 
