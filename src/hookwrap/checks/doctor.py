@@ -37,13 +37,15 @@ def findings_to_json(findings: list[Finding]) -> list[dict]:
 
 
 def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | None = None,
-             python: str | None = None) -> list[Finding]:
+             python: str | None = None, run_hooks: bool = True) -> list[Finding]:
     """Run every check on the project at ``root``.
 
     Args:
         home: the user's home (default ``Path.home()``); user-scope settings are read from it.
         env: the environment the CLIs would see (default ``os.environ``).
         python: the interpreter hooks run with (default: the manifest's, else ``python3``).
+        run_hooks: run every registered hook as its CLI would (``hookruns.py``); it runs for
+            real, as in `hookwrap test`.
     """
     env = dict(os.environ if env is None else env)
     home = Path(home) if home is not None else Path.home()
@@ -67,6 +69,10 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     findings += check_dead_keys(scopes)
     findings += check_duplicates(scopes)
     findings += check_commands(scopes)
+    if manifest is not None and run_hooks:
+        from .hookruns import check_hook_runs
+
+        findings += check_hook_runs(root, manifest, scopes, env)
     return findings
 
 
