@@ -403,6 +403,37 @@ def cli_rows(work: Path, generator: str, hooks: int) -> list[Row]:
     except (Unavailable, OSError) as exc:
         for row in rows:
             row.unavailable = str(exc)
+    return rows + doctor_rows(work, hw, env, hooks)
+
+
+def doctor_rows(work: Path, hw: list[str], env: dict[str, str], hooks: int) -> list[Row]:
+    """`hookwrap doctor` without running the hooks (the project of ``hooks`` hooks), and with:
+    4 templates on all 7 CLIs, each hook run once per CLI (28 runs). A throwaway HOME: doctor
+    reads user settings and runs the hooks. Exit 1 is expected (no CLI trusts the project)."""
+    home = work / "doctor-home"
+    home.mkdir()
+    env = {**env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    env.pop("CODEX_HOME", None)
+    rows = [Row(f"hookwrap doctor --no-run ({hooks} hooks)"),
+            Row("hookwrap doctor (4 hooks on 7 CLIs: 28 hook runs)")]
+    try:
+        small = work / "doctor"
+        small.mkdir()
+        _run(["git", "init", "-q", str(small)])
+        _run([*hw, "init", "--platform", "all"], cwd=small, env=env)
+        for event, name in (("before_tool", "guard"), ("after_tool", "audit"),
+                            ("after_agent", "stop_gate"), ("after_tool", "format")):
+            _run([*hw, "add", event, name], cwd=small, env=env)
+        manifest = small / "hookwrap.toml"
+        manifest.write_text(manifest.read_text().replace('check = "python3 -m pytest -q"',
+                                                         'check = "true"'))
+        rows[0].argv, rows[0].cwd = [*hw, "doctor", "--no-run"], work / "many"
+        rows[1].argv, rows[1].cwd = [*hw, "doctor"], small
+        for row in rows:
+            row.env, row.kind, row.ok_codes = env, "cli", (0, 1)
+    except (Unavailable, OSError) as exc:
+        for row in rows:
+            row.unavailable = str(exc)
     return rows
 
 

@@ -98,7 +98,8 @@ def test_a_crashing_hook_fails_the_test(project: Path) -> None:
     register(project, "crash", "import sys\nsys.stderr.write('boom')\nsys.exit(1)\n")
     report = run_hook_test(project, "crash")
     assert not report.ok and report.exit_code == 1
-    assert [t.summary for t in report.tests] == ["allowed", "allowed"]
+    # Gemini CLI shows a failed hook's stderr to the user as a warning (systemMessage).
+    assert [t.summary for t in report.tests] == ["allowed", "allowed (shown to the user: Warning: boom)"]
     assert all("exit 1" in t.problems[0] for t in report.tests)
     assert report.tests[0].result.stderr == "boom"
 

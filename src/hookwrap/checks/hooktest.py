@@ -87,6 +87,22 @@ def describe(verdict: Verdict) -> str:
     return text
 
 
+SHOWN_CHARS = 400  # of a systemMessage in the one-line summary; -v shows stdout whole
+
+
+def shown_to_user(platform: Platform | str, verdict: Verdict) -> str:
+    """The message the CLI shows its user (systemMessage), for the one-line summary:
+    `` (shown to the user: <text>)``, or where this CLI does not show it; "" for none."""
+    text = " ".join(verdict.system_message.split())
+    if not text:
+        return ""
+    if len(text) > SHOWN_CHARS:
+        text = text[:SHOWN_CHARS] + " ... (-v shows it whole)"
+    agent = setup_of(platform)
+    where = agent.system_message_shown or f"systemMessage, which {agent.label} was not seen to show"
+    return f" ({where}: {text})"
+
+
 def owned_name(command: str) -> str | None:
     """The hook name when ``command`` runs a hookwrap script, or None.
 
@@ -201,8 +217,10 @@ def _normalize_tool(tool: str | None) -> str | None:
     return tool
 
 
-def _registered(root: Path, platform: Platform, name: str, event: str | None) -> list[HookCommand]:
-    data = read_settings(root, platform)
+def _registered(root: Path, platform: Platform, name: str, event: str | None,
+                data: dict | None = None) -> list[HookCommand]:
+    if data is None:
+        data = read_settings(root, platform)
     commands = host.commands_from_settings(platform.value, data or {})
     mine = [c for c in commands if owned_name(c.command) == name]
     mine += _resident_entries(platform, data or {}, name)
@@ -227,7 +245,22 @@ def _resident_entries(platform: Platform, data: Mapping, name: str) -> list[Hook
     return found
 
 
-def _post(cmd: HookCommand, payload: dict) -> RunResult:
+def registered_commands(root: Path, platform: Platform, name: str,
+                        data: dict | None = None) -> list[HookCommand]:
+    """Hook ``name``'s entries in ``platform``'s project settings (``data``: already parsed):
+    every command that runs its script, and a resident hook's URLs."""
+    return _registered(root, platform, name, None, data)
+
+
+def run_registered(root: Path, platform: Platform, cmd: HookCommand, *,
+                   env: Mapping[str, str] | None = None,
+                   max_wait: float | None = None) -> PlatformTest:
+    """Run one registered command on its event's built-in sample, as `hookwrap test NAME` does
+    (``max_wait``: wait at most this long, when less than the CLI's timeout)."""
+    return _test_one(root, platform, cmd, None, _ToolArgs(None, None), env, max_wait=max_wait)
+
+
+def _post(cmd: HookCommand, payload: dict, max_wait: float | None = None) -> RunResult:
     """POST the payload to the resident server as the CLI would; the answer as a RunResult
     (HTTP 200 = exit 0; another status = a failure; no server = could not start)."""
     import socket
@@ -239,6 +272,8 @@ def _post(cmd: HookCommand, payload: dict) -> RunResult:
     parts = urlsplit(cmd.command)
     start = time.monotonic()
     timeout = host.effective_timeout(cmd)
+    if max_wait is not None and max_wait < timeout:
+        timeout = max_wait
     try:
         status, body = post(parts.port or 80, parts.path, json.dumps(payload).encode(),
                             timeout=timeout)
@@ -297,7 +332,8 @@ def _dropped_by(root: Path, platform: Platform, event: str) -> list[str]:
 
 def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | None,
               args: _ToolArgs, env: Mapping[str, str] | None,
-              on_run: Callable[[str, str], None] | None = None) -> PlatformTest:
+              on_run: Callable[[str, str], None] | None = None, *,
+              max_wait: float | None = None) -> PlatformTest:
     payload = _payload(root, platform, cmd, given, args)
     base = PlatformTest(platform.value, cmd.event, cmd.command, "", True, matcher=cmd.matcher,
                         timeout_s=host.effective_timeout(cmd), payload=payload)
@@ -320,11 +356,11 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
                           "it ran as the CLI would run it, and `hookwrap sync` leaves it alone")
     if on_run is not None:
         on_run(platform.value, cmd.command)
-    result = _post(cmd, payload) if resident else host.run_command(cmd, payload, project_dir=root,
-                                                                    env=env)
+    result = _post(cmd, payload, max_wait) if resident else host.run_command(
+        cmd, payload, project_dir=root, env=env, max_wait=max_wait)
     verdict = host.interpret(platform.value, cmd.event, result, cmd.on_failure)
     base.result, base.verdict, base.clean = result, verdict, verdict.clean
-    base.summary = describe(verdict)
+    base.summary = describe(verdict) + shown_to_user(platform, verdict)
     base.problems.extend(verdict.problems)
     base.notes.extend(verdict.notes)
     if verdict.reason.startswith(HOOK_ERROR_HEADER):

@@ -368,8 +368,17 @@ def test_command(
 
 
 @app.command("doctor")
-def doctor_command(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """Find what would make hooks fail silently, each with a one-line fix."""
+def doctor_command(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    no_run: bool = typer.Option(False, "--no-run", help="Do not run the hooks (the hook-runs "
+                                "check); only read the files."),
+) -> None:
+    """Find what would make hooks fail silently, each with a one-line fix.
+
+    It also runs every registered hook once per CLI, as that CLI would, on a harmless sample
+    call, and checks each answer is one that CLI reads. The hooks run for real, as in `hookwrap
+    test`: an audit hook logs the sample, a stop_gate runs its check (--no-run skips this).
+    """
     from ..checks.doctor import diagnose, exit_code, findings_to_json
     from ..generator.errors import ProjectError
     from ..generator.project import find_root
@@ -378,7 +387,7 @@ def doctor_command(as_json: bool = typer.Option(False, "--json", help="Print JSO
         root = find_root(_cwd())
     except ProjectError:
         root = _cwd()  # doctor still checks the settings files of a project without a manifest
-    findings = diagnose(root)
+    findings = diagnose(root, run_hooks=not no_run)
     if as_json:
         typer.echo(json.dumps(findings_to_json(findings), indent=2))
     else:

@@ -56,6 +56,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
         _plan_settings,
         _port,
         _python,
+        answer_warnings,
         load_manifest,
         parse_platforms,
     )
@@ -79,6 +80,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     manifest.add(spec)
     plan = Plan(root)
     plan.warnings.extend(warnings)
+    plan.warnings.extend(answer_warnings(spec, None))  # an external hook may answer anything
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)

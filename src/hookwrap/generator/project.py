@@ -320,6 +320,19 @@ def _plan_new_files(plan: Plan, spec) -> None:
                                 hint="move it away or pick another hook name")
 
 
+def answer_warnings(spec, returns: frozenset[str] | None) -> list[str]:
+    """What each CLI of ``spec`` cannot do with an answer the hook may give (``returns``: the
+    parts of a HookOutput it can return, None for anything), one line per CLI."""
+    warnings = []
+    for platform in spec.platforms:
+        agent = setup_of(platform)
+        said = [text for part, text in agent.output_limits(spec.event)
+                if returns is None or not part or part in returns]
+        if said:
+            warnings.append(f"{agent.label}: {'; '.join(said)}")
+    return warnings
+
+
 def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
              matcher: str | None = None, platforms: str | list[str] | None = None,
              timeout: int | None = None, resident: bool = False,
@@ -341,9 +354,8 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
             there = ", ".join(setup_of(p).label for p in spec.platforms)
             plan.warnings.append(f"{setup_of(platform).label} has no {spec.event.value} "
                                  f"event: {name} is registered on {there} only")
-    for platform in spec.platforms:
-        agent = setup_of(platform)
-        plan.warnings.extend(f"{agent.label}: {limit}" for limit in agent.output_limits(spec.event))
+    info = _template_info(spec.template)
+    plan.warnings.extend(answer_warnings(spec, info.returns if info is not None else None))
     plan.notes.extend(_serve_notes(spec.name, found, _port(manifest)))
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())

@@ -118,6 +118,7 @@ class ClaudeCodeSetup(ClaudeProtocol, AgentSetup):
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = ".claude/settings.json"
     settings_comments = False  # Claude Code rejects a file with comments
+    system_message_shown = "shown to the user"
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
                              _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED})
     lifecycle_values = {

@@ -86,6 +86,7 @@ class CodexCLISetup(CodexProtocol, FindsProjectRoot):
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = ".codex/hooks.json"
     settings_comments = False  # strict JSON: a trailing comma voids the whole file
+    system_message_shown = "for the user: shown in the TUI only, not by `codex exec`"
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.PERMISSION_REQUEST})
     lifecycle_values = {
         _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),

@@ -70,6 +70,7 @@ class CopilotCLISetup(ClaudeCodeSetup):
     settings_comments = False
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
     invalid_entry_drops_event = False  # a malformed entry is dropped, the rest kept
+    system_message_shown = ""  # not observed (Claude Code's is)
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE})
     lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
     empty_tool_response: dict[str, Any] = {}

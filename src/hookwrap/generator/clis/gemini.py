@@ -84,6 +84,7 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
     settings_file = ".gemini/settings.json"
     settings_comments = True
     timeout_scale = 1000  # milliseconds
+    system_message_shown = "shown to the user"
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
     # Lifecycle matchers are compared with ===, so only the values 0.61.0 fires ever match.
     lifecycle_values = {

@@ -105,6 +105,7 @@ class QwenCodeSetup(ClaudeCodeSetup):
     timeout_words = "milliseconds from 1000 seconds on"  # qwen_timeout
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
     invalid_entry_drops_event = False  # an invalid entry is dropped alone (debug log only)
+    system_message_shown = "for the user, but `qwen -p` does not show it"
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
                              _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED})
     lifecycle_values = {
