@@ -141,7 +141,7 @@ def test_set_toml_values_keeps_every_other_line() -> None:
     assert '[hooks.state."/x:stop:0:0"]\nenabled = false\n' in new
     assert new.endswith('[hooks.state."/p/.codex/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:ab"\n')
     assert set_toml_values(new, entries, label="c")[0] == new
-    with pytest.raises(SettingsError, match="projects is not a table"):
+    with pytest.raises(SettingsError, match="projects is an integer, not a table"):
         set_toml_values('projects = 1\n', entries, label="c")
     with pytest.raises(SettingsError, match="line 1"):
         set_toml_values('x = [\n', entries, label="c")

@@ -4,8 +4,9 @@ Settings problems and the value checks they are built from (``Problem``, ``check
 doctor's findings (``Finding``, ``Scope``), a registered command as ``hookwrap test`` runs it and
 what came of the run (``HookCommand``, ``RunResult``, ``Verdict``), and trust entries with the
 pure TOML editor they are written with (``TrustEdit``, ``set_toml_values``). A leaf: it imports
-no other module of the generator or the checks, so the modules that *use* the CLI descriptions
-can import those descriptions at the top, and the descriptions can import this.
+no other module of the generator or the checks (but ``errors`` and ``tomledit``, leaves too), so
+the modules that *use* the CLI descriptions can import those descriptions at the top, and the
+descriptions can import this.
 """
 
 from __future__ import annotations
@@ -338,7 +339,12 @@ class TrustChange:
 
 @dataclass(frozen=True)
 class TrustEdit:
-    """One file a CLI keeps its trust in, and what `hookwrap trust` would change there."""
+    """One file a CLI keeps its trust in, and what `hookwrap trust` would change there.
+
+    ``notes`` are warnings; ``todo`` says what the user must do by hand because no entry of the
+    file can make the CLI run the hooks (the environment forces the folder untrusted, a rule
+    of the user's still wins...): `hookwrap trust` then fails, as doctor's trust check does.
+    """
 
     platform: Platform
     path: Path
@@ -346,6 +352,7 @@ class TrustEdit:
     new_text: str | None
     changes: list[TrustChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    todo: list[str] = field(default_factory=list)
 
     @property
     def pending(self) -> list[TrustChange]:
@@ -353,60 +360,38 @@ class TrustEdit:
         return [c for c in self.changes if c.action != "unchanged"]
 
 
-def _quote(key: str) -> str:
-    import json
-
-    bare = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
-    return key if bare else json.dumps(key, ensure_ascii=False)
+def retold(error: SettingsError) -> SettingsError:
+    """``error`` about a trust file, its hint ending in `hookwrap trust` (the settings readers'
+    hints say `hookwrap sync`, which never touches a file outside the project)."""
+    hint = error.hint.replace("then run hookwrap sync", "then run `hookwrap trust` again")
+    return SettingsError(error.message, hint=hint or TRUST_HINT)
 
 
 def show_entry(entry: TrustEntry) -> str:
     """``[projects."/p"] trust_level = "trusted"``: where the value sits and what it is."""
-    import json
+    from ..tomledit import shown
 
-    table = ".".join(_quote(k) for k in entry.keys[:-1])
-    return f"[{table}] {_quote(entry.keys[-1])} = {json.dumps(entry.value, ensure_ascii=False)}"
+    return shown(entry.keys, entry.value)
 
 
 def set_toml_values(text: str | None, entries: list[TrustEntry], *,
                     label: str) -> tuple[str, list[TrustChange]]:
     """Set every entry in TOML ``text`` (None: no file yet); returns the new text and changes.
 
-    Pure: nothing is written. Missing tables are created as ``[a."b"]`` headers; every other
-    key, table, comment and blank line stays as it was.
+    Pure: nothing is written. Any valid shape of the file is handled (``[a."b"]`` sections split
+    or not, super-tables, dotted keys, inline tables, arrays of tables beside them) and every
+    other value, comment and blank line stays: see ``tomledit.set_value``.
 
     Raises:
-        SettingsError: the text is not TOML, or a table on an entry's path is another value.
+        SettingsError: the text is not TOML, a table on an entry's path is another value, or an
+            entry cannot be set without changing something else (the hint says what to add).
     """
-    import tomlkit
-    from tomlkit.exceptions import ParseError
+    from ..tomledit import load, set_value
 
-    if text and text.startswith("\ufeff"):
-        raise SettingsError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=TRUST_HINT)
-    try:
-        document = tomlkit.parse(text or "")
-    except ParseError as error:
-        raise SettingsError(f"{label}: line {error.line}, column {error.col}: not valid TOML",
-                            hint=TRUST_HINT) from None
+    text = text or ""
+    load(text, label=label)
     changes = []
     for entry in entries:
-        table = document
-        for depth, key in enumerate(entry.keys[:-1]):
-            if key not in table:
-                table.add(key, tomlkit.table(is_super_table=depth < len(entry.keys) - 2))
-            table = table[key]
-            if not isinstance(table, dict):
-                where = ".".join(_quote(k) for k in entry.keys[:depth + 1])
-                raise SettingsError(f"{label}: {where} is not a table", hint=TRUST_HINT)
-        last = entry.keys[-1]
-        current = table.get(last) if last in table else None
-        action = "unchanged" if last in table and _plain(current) == entry.value else (
-            "update" if last in table else "create")
-        if action != "unchanged":
-            table[last] = entry.value
+        text, action = set_value(text, entry.keys, entry.value, label=label)
         changes.append(TrustChange(action, entry, show_entry(entry)))
-    return tomlkit.dumps(document), changes
-
-
-def _plain(value: Any) -> Any:
-    return value.unwrap() if hasattr(value, "unwrap") else value
+    return text, changes
