@@ -271,13 +271,11 @@ def trust(
 ) -> None:
     """Record this repo's trust where a CLI would otherwise skip its hooks without a word."""
     from ..generator.project import parse_platforms
-    from ..generator.trust import apply_trust, trust_plan
+    from ..generator.trust import record_trust, trust_plan
 
     names = _platform_names(platform)
     platforms = list(parse_platforms(names, tuple(Platform))) if names else None
-    edits = trust_plan(_root_dir(), platforms)
-    if not dry_run:
-        apply_trust(edits)
+    edits = (trust_plan if dry_run else record_trust)(_root_dir(), platforms)
     prefix = "would " if dry_run else ""
     for edit in edits:
         for note in edit.notes:
@@ -285,6 +283,11 @@ def trust(
         for change in edit.changes:
             typer.echo(f"{prefix if change.action != 'unchanged' else ''}{change.action:<9} "
                        f"{edit.label}: {change.shown}  # {change.entry.what}")
+    todo = [line for edit in edits for line in edit.todo]
+    for line in todo:
+        typer.echo(f"error: {line}", err=True)
+    if todo:
+        raise typer.Exit(EXIT_USER)
     if not any(edit.pending for edit in edits):
         typer.echo("nothing to trust: every hookwrap hook is trusted" if edits else
                    "nothing to trust: no CLI here skips hookwrap's hooks for want of trust")

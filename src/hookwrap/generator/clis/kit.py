@@ -395,3 +395,92 @@ def set_toml_values(text: str | None, entries: list[TrustEntry], *,
         text, action = set_value(text, entry.keys, entry.value, label=label)
         changes.append(TrustChange(action, entry, show_entry(entry)))
     return text, changes
+
+
+# --- trustedFolders.json (Gemini CLI's and Qwen Code's): JSON with comments, folder -> level ----
+
+TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST = "TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST"
+FOLDER_LEVELS = (TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST)
+
+
+def read_folder_rules(path: Path, label: str) -> tuple[str | None, dict[str, Any]]:
+    """The text (None: no file) and the rules of a trustedFolders.json.
+
+    Raises:
+        SettingsError: unreadable, not JSON with comments, or not an object (hint: `hookwrap trust`).
+    """
+    from ..fsutil import read_text
+    from ..jsonc import parse
+
+    try:
+        text = read_text(path, label)
+        rules = parse(text, label=label, allow_comments=True) if text and text.strip() else {}
+    except SettingsError as error:
+        raise retold(error) from None
+    return text, rules
+
+
+def set_folder_rule(text: str | None, folder: str, level: str, label: str) -> str:
+    """``text`` with ``"<folder>": "<level>"`` set (added last, or its value replaced where it
+    is): every other byte, comments included, stays."""
+    from ..jsonc import rewrite_member, to_json
+
+    if text and text.strip():
+        return rewrite_member(text, folder, level, label=label, then="`hookwrap trust` again")
+    return to_json({folder: level}, indent=2) + "\n"
+
+
+def folder_rule_edit(platform: Platform, path: Path, label: str, root: Path,
+                     decide: Callable[[dict[str, Any], Path], tuple[bool | None, str | None]],
+                     cli: str, *, strict: bool) -> TrustEdit:
+    """What trusting ``root`` does to a trustedFolders.json whose rules ``decide`` reads as the
+    CLI does (trusted or not, and the rule that decided): nothing when a rule already trusts
+    it, else ``"<root>": "TRUST_FOLDER"``; a todo when another rule would still win.
+    ``strict``: the CLI refuses to start when a level is none of ``FOLDER_LEVELS``.
+
+    Raises:
+        SettingsError: the file cannot be read, or holds a level the CLI rejects.
+    """
+    import json
+
+    text, rules = read_folder_rules(path, label)
+    bad = next(((folder, level) for folder, level in rules.items() if level not in FOLDER_LEVELS), None)
+    if strict and bad is not None:
+        raise SettingsError(f"{label}: {json.dumps(bad[0], ensure_ascii=False)} has the trust level "
+                            f"{json.dumps(bad[1], ensure_ascii=False)}, which {cli} rejects (it "
+                            "knows " + ", ".join(FOLDER_LEVELS) + ")",
+                            hint="fix or remove that line by hand, then run `hookwrap trust` again")
+    key = str(root.resolve())
+    entry = TrustEntry((key,), TRUST_FOLDER, "the project")
+    shown = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(TRUST_FOLDER)}"
+    if decide(rules, root)[0] is True:
+        return TrustEdit(platform, path, label, text, [TrustChange("unchanged", entry, shown)])
+    verdict, winner = decide({**rules, key: TRUST_FOLDER}, root)
+    if verdict is not True:
+        return TrustEdit(platform, path, label, None, todo=[
+            f"{cli} still distrusts {root}: the rule {json.dumps(winner, ensure_ascii=False)}: "
+            f"{json.dumps(rules.get(winner or ''))} in {label} wins over any entry for the project "
+            "itself; remove that rule by hand"])
+    action = "update" if key in rules else "create"
+    new_text = set_folder_rule(text, key, TRUST_FOLDER, label)
+    return TrustEdit(platform, path, label, new_text, [TrustChange(action, entry, shown)])
+
+
+def path_variants(path: str) -> set[str]:
+    """A path as Node's ``path.resolve`` spells it, and its real path when it exists."""
+    import contextlib
+    import os
+
+    found = {os.path.normpath(os.path.abspath(path))}
+    with contextlib.suppress(OSError):
+        found.add(os.path.realpath(path, strict=True))
+    return found
+
+
+def within(child: str, parent: str) -> bool:
+    """Node's subpath test: ``child`` is ``parent`` or below it."""
+    import os
+
+    relative = os.path.relpath(child, parent)
+    return relative == "." or not (relative == ".." or relative.startswith(".." + os.sep)
+                                   or os.path.isabs(relative))
