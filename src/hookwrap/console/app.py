@@ -269,7 +269,15 @@ def trust(
         None, "--platform", "-p", help="Only this CLI's trust (repeat for several; default: every CLI)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Record this repo's trust where a CLI would otherwise skip its hooks without a word."""
+    """Record this repo's trust wherever a CLI would otherwise not run its hooks.
+
+    Codex CLI: the project and each hook's trusted_hash in $CODEX_HOME/config.toml. Gemini CLI:
+    the folder in ~/.gemini/trustedFolders.json. Copilot CLI: trustedFolders in
+    ~/.copilot/config.json. Qwen Code, with its folder trust on: ~/.qwen/trustedFolders.json.
+    Only those entries change (comments, other keys and the file's mode stay); each file is read
+    and written under a lock beside it (.NAME.hookwrap-lock), so projects trusting at once lose
+    nothing. Exits 1 when something only you can change keeps a CLI from running the hooks.
+    """
     from ..generator.project import parse_platforms
     from ..generator.trust import record_trust, trust_plan
 
