@@ -13,11 +13,11 @@ import json
 import multiprocessing
 import os
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomllib
 from trust_support import TRUST_FILES, hookwrap, make_project, qwen_folder_trust_on
 
 PROCESSES = 6
@@ -25,7 +25,7 @@ PROCESSES = 6
 
 def _run_trust(barrier: Any, root: str, cli: str) -> None:
     """A child process: wait for the others, then `hookwrap trust --platform cli`."""
-    import hookwrap.generator.fsutil as fsutil
+    from hookwrap.generator import fsutil
 
     write = fsutil.atomic_write
 
