@@ -90,3 +90,26 @@ def test_each_cli_trusts_only_its_own_file(project: Path, isolated_home: Path, c
     written = {str(p.relative_to(isolated_home)) for p in isolated_home.rglob("*")
                if p.is_file() and not p.name.endswith(".hookwrap-lock")}
     assert written == {".qwen/settings.json"} | ({TRUST_FILES[cli]} if cli in TRUST_FILES else set())
+
+
+def test_only_trust_writes_outside_the_project(tmp_path: Path, isolated_home: Path,
+                                              tmp_path_factory: pytest.TempPathFactory) -> None:
+    """`add` and `sync` only note what is untrusted, doctor only reads the trust files: the
+    user's files change only when `hookwrap trust` runs."""
+    qwen_folder_trust_on(isolated_home)
+    before = snapshot(isolated_home)
+    root = make_project(tmp_path / "project")
+    for args in (["sync"], ["doctor"], ["list"], ["trust", "--dry-run"], ["add", "session_start", "context"],
+                 ["test", "guard", "--tool", "shell", "--input", '{"command": "ls"}']):
+        hw(root, *args)
+    assert snapshot(isolated_home) == before
+
+
+def test_a_lock_that_cannot_be_taken_is_an_error_not_a_traceback(project: Path, isolated_home: Path) -> None:
+    (isolated_home / ".codex" / ".config.toml.hookwrap-lock").mkdir(parents=True)
+    done = hw(project, "trust", "--platform", "codex")
+    assert done.code == 1, done.err
+    assert done.err.startswith(f"error: {isolated_home / '.codex' / '.config.toml.hookwrap-lock'}: ")
+    assert f"cannot lock config.toml with it (Is a directory); {isolated_home / '.codex' / 'config.toml'} " \
+        "is unchanged" in done.err and "Traceback" not in done.err
+    assert not (isolated_home / ".codex" / "config.toml").exists()

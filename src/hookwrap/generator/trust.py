@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from ..names import Platform
 from .clis import all_setups, setup_of
 from .clis.kit import TrustEdit
-from .errors import ConflictError, SettingsError
+from .errors import ConflictError, SettingsError, WriteError
 
 
 def trust_plan(root: Path, platforms: list[Platform] | None = None, *, home: Path | None = None,
@@ -43,6 +43,7 @@ def record_trust(root: Path, platforms: list[Platform] | None = None, *,
         SettingsError: a trust file cannot be read or safely edited (nothing is written to it).
         ConflictError: a trust file is a symlink to nothing.
         LockError: another process held a trust file's lock too long.
+        WriteError: a lock file or a trust file could not be written.
     """
     from .fsutil import atomic_write, shared_file_lock, shared_lock_path
 
@@ -56,15 +57,31 @@ def record_trust(root: Path, platforms: list[Platform] | None = None, *,
             _refuse_dangling(path)
         with contextlib.ExitStack() as locks:
             for target in targets:  # always in one order: two commands never wait on each other
-                locks.enter_context(shared_file_lock(files[target]))
+                with _unchanged_on_error(files[target], target):
+                    locks.enter_context(shared_file_lock(files[target]))
             edits = trust_plan(root, platforms, home=home, env=env)
             if {shared_lock_path(e.path) for e in edits if e.pending} <= set(targets):
                 for edit in edits:
                     if edit.pending and edit.new_text is not None:
-                        atomic_write(edit.path, edit.new_text.encode("utf-8"), new_mode=0o600)
+                        with _unchanged_on_error(edit.path):
+                            atomic_write(edit.path, edit.new_text.encode("utf-8"), new_mode=0o600)
                 return edits
     raise SettingsError("the trust files kept changing while hookwrap recorded trust",
                         hint="run `hookwrap trust` again")
+
+
+@contextlib.contextmanager
+def _unchanged_on_error(path: Path, lock: Path | None = None) -> Iterator[None]:
+    """An OSError while locking (with ``lock``) or writing ``path`` as a WriteError: ``path`` is
+    unchanged (atomic write), though a trust file written before it keeps its new entries."""
+    try:
+        yield
+    except OSError as error:
+        why = error.strerror or str(error)
+        message = f"{lock}: cannot lock {path.name} with it ({why})" if lock else \
+            f"{path}: cannot write it ({why})"
+        raise WriteError(f"{message}; {path} is unchanged",
+                         hint="fix what the message names, then run `hookwrap trust` again") from None
 
 
 def _refuse_dangling(path: Path) -> None:
