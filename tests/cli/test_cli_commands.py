@@ -11,6 +11,7 @@ import pytest
 from cli_support import (
     CLAUDE,
     GEMINI,
+    GEMINI_NOTE,
     MANIFEST,
     RUNTIME_FILES,
     hw,
@@ -134,6 +135,7 @@ def test_add_guard_output_and_files(project: Path) -> None:
         "update  hookwrap.toml",
         "create  .claude/settings.json: create guard (PreToolUse)",
         "create  .gemini/settings.json: create guard (BeforeTool)",
+        GEMINI_NOTE,
     ]
     assert result.err == ""
     assert claude_group(project, "PreToolUse", "guard") == {
@@ -167,6 +169,7 @@ def test_add_second_hook_updates_existing_settings(project: Path) -> None:
         "update  hookwrap.toml",
         "update  .claude/settings.json: create context (SessionStart)",
         "update  .gemini/settings.json: create context (SessionStart)",
+        GEMINI_NOTE,
     ]
     assert owned_names(project, CLAUDE) == ["guard", "context"]
 
@@ -205,6 +208,7 @@ def test_add_event_missing_on_a_platform_warns_and_registers_on_the_other(projec
         "create  .hookwrap/hooks/m.py",
         "update  hookwrap.toml",
         "create  .gemini/settings.json: create m (BeforeModel)",
+        GEMINI_NOTE,
     ]
     assert not (project / CLAUDE).exists()
     assert owned_names(project, GEMINI) == ["m"]
@@ -480,7 +484,7 @@ def test_dry_run_prints_the_plan_and_writes_nothing(project: Path, args: list[st
     result = hw(project, *args, "--dry-run")
     assert result.code == 0, result.err
     assert result.out_lines[0] == first_line
-    assert all(line.startswith("would ") for line in result.out_lines)
+    assert all(line.startswith("would ") or line == GEMINI_NOTE for line in result.out_lines)
     assert snapshot(project) == before
 
 

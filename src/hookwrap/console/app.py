@@ -286,15 +286,21 @@ def trust(
         None, "--platform", "-p", help="Only this CLI's trust (repeat for several; default: every CLI)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Record this repo's trust where a CLI would otherwise skip its hooks without a word."""
+    """Record this repo's trust wherever a CLI would otherwise not run its hooks.
+
+    Codex CLI: the project and each hook's trusted_hash in $CODEX_HOME/config.toml. Gemini CLI:
+    the folder in ~/.gemini/trustedFolders.json. Copilot CLI: trustedFolders in
+    ~/.copilot/config.json. Qwen Code, with its folder trust on: ~/.qwen/trustedFolders.json.
+    Only those entries change (comments, other keys and the file's mode stay); each file is read
+    and written under a lock beside it (.NAME.hookwrap-lock), so projects trusting at once lose
+    nothing. Exits 1 when something only you can change keeps a CLI from running the hooks.
+    """
     from ..generator.project import parse_platforms
-    from ..generator.trust import apply_trust, trust_plan
+    from ..generator.trust import record_trust, trust_plan
 
     names = _platform_names(platform)
     platforms = list(parse_platforms(names, tuple(Platform))) if names else None
-    edits = trust_plan(_root_dir(), platforms)
-    if not dry_run:
-        apply_trust(edits)
+    edits = (trust_plan if dry_run else record_trust)(_root_dir(), platforms)
     prefix = "would " if dry_run else ""
     for edit in edits:
         for note in edit.notes:
@@ -302,6 +308,11 @@ def trust(
         for change in edit.changes:
             typer.echo(f"{prefix if change.action != 'unchanged' else ''}{change.action:<9} "
                        f"{edit.label}: {change.shown}  # {change.entry.what}")
+    todo = [line for edit in edits for line in edit.todo]
+    for line in todo:
+        typer.echo(f"error: {line}", err=True)
+    if todo:
+        raise typer.Exit(EXIT_USER)
     if not any(edit.pending for edit in edits):
         typer.echo("nothing to trust: every hookwrap hook is trusted" if edits else
                    "nothing to trust: no CLI here skips hookwrap's hooks for want of trust")
