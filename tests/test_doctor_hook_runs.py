@@ -4,7 +4,6 @@ and must answer what that CLI reads. Each test sets up what the file checks cann
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import socket
@@ -18,7 +17,7 @@ from hookwrap.console.app import main
 from hookwrap.generator.adopt import add_external_plan
 from hookwrap.generator.clis.kit import FAIL, OK, WARN, Finding
 from hookwrap.generator.project import add_plan, init_plan
-from hookwrap.generator.trust import apply_trust, trust_plan
+from hookwrap.generator.trust import record_trust
 from hookwrap.names import Platform
 
 LABELS = ("Claude Code", "Gemini CLI", "Codex CLI", "Qwen Code", "Copilot CLI", "OpenCode",
@@ -37,10 +36,7 @@ def status(findings: list[Finding], check: str) -> set[str]:
 
 def trusted(root: Path, home: Path) -> None:
     """Every CLI with a trust gate trusts ``root``, so doctor's trust checks are ok."""
-    apply_trust(trust_plan(root, home=home))
-    (home / ".gemini").mkdir(exist_ok=True)
-    (home / ".gemini" / "trustedFolders.json").write_text(
-        json.dumps({str(root.resolve()): "TRUST_FOLDER"}))
+    record_trust(root, home=home, env={})
 
 
 @pytest.fixture
