@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/run.py [--quick] [--runs N] [--hooks N] [--no-peer] [--python PY]
                                 [--cache-dir DIR] [--cli [NAME ...]] [--cli-rounds N] [--calls N]
+                                [--serve]
 
 Every hook is a new process on every tool call, so what matters is the cost of one process,
 compared with the cheapest possible hook on the same interpreter, measured in the same round.
@@ -11,6 +12,8 @@ any venv, through any version manager's shim), whatever venv runs this script; h
 in an order that rotates; a row's ratio is the median over rounds of (row / floor) in that
 round. CPU is the children's user + system time (getrusage), next to wall time. `--cli` runs
 the real CLIs instead: N shell calls through a loopback mock model, with and without the hook.
+`--serve` measures the resident server instead: a call over a kept-alive connection against a
+new connection each, and bursts of concurrent calls (benchmarks/serve_bench.py).
 Standard library only (the --cli mode imports the e2e harnesses from tests/e2e).
 """
 
@@ -400,6 +403,37 @@ def cli_rows(work: Path, generator: str, hooks: int) -> list[Row]:
     except (Unavailable, OSError) as exc:
         for row in rows:
             row.unavailable = str(exc)
+    return rows + doctor_rows(work, hw, env, hooks)
+
+
+def doctor_rows(work: Path, hw: list[str], env: dict[str, str], hooks: int) -> list[Row]:
+    """`hookwrap doctor` without running the hooks (the project of ``hooks`` hooks), and with:
+    4 templates on all 7 CLIs, each hook run once per CLI (28 runs). A throwaway HOME: doctor
+    reads user settings and runs the hooks. Exit 1 is expected (no CLI trusts the project)."""
+    home = work / "doctor-home"
+    home.mkdir()
+    env = {**env, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    env.pop("CODEX_HOME", None)
+    rows = [Row(f"hookwrap doctor --no-run ({hooks} hooks)"),
+            Row("hookwrap doctor (4 hooks on 7 CLIs: 28 hook runs)")]
+    try:
+        small = work / "doctor"
+        small.mkdir()
+        _run(["git", "init", "-q", str(small)])
+        _run([*hw, "init", "--platform", "all"], cwd=small, env=env)
+        for event, name in (("before_tool", "guard"), ("after_tool", "audit"),
+                            ("after_agent", "stop_gate"), ("after_tool", "format")):
+            _run([*hw, "add", event, name], cwd=small, env=env)
+        manifest = small / "hookwrap.toml"
+        manifest.write_text(manifest.read_text().replace('check = "python3 -m pytest -q"',
+                                                         'check = "true"'))
+        rows[0].argv, rows[0].cwd = [*hw, "doctor", "--no-run"], work / "many"
+        rows[1].argv, rows[1].cwd = [*hw, "doctor"], small
+        for row in rows:
+            row.env, row.kind, row.ok_codes = env, "cli", (0, 1)
+    except (Unavailable, OSError) as exc:
+        for row in rows:
+            row.unavailable = str(exc)
     return rows
 
 
@@ -538,12 +572,22 @@ def main(argv: list[str] | None = None) -> int:
                         + ", ".join(CLI_CASES) + ")")
     parser.add_argument("--cli-rounds", type=int, default=3, help="--cli: rounds of every variant (default 3)")
     parser.add_argument("--calls", type=int, default=20, help="--cli: shell calls per CLI run (default 20)")
+    parser.add_argument("--serve", action="store_true",
+                        help="measure the resident server instead: a call kept alive against a new "
+                        "connection each, and bursts of concurrent calls")
     args = parser.parse_args(argv)
     generator = interpreter(sys.executable)
     if args.python:
         python, why = interpreter(args.python), "--python"
     else:
         python, why = clean_interpreter()
+    if args.serve:
+        from serve_bench import serve_table  # benchmarks/serve_bench.py
+
+        print(machine_line(python))
+        print(serve_table(python, _hookwrap(generator), child_env(Path(generator).parent),
+                          rounds=3 if args.quick else 5))
+        return 0
     if args.cli is not None:
         from cli_bench import cli_table  # benchmarks/cli_bench.py: imports the e2e harnesses
 

@@ -200,6 +200,21 @@ def step_raise(sandbox: Sandbox, arg: str) -> None:
         encoding="utf-8")
 
 
+def step_import(sandbox: Sandbox, arg: str) -> None:
+    """`import:NAME MODULE`: hook NAME's script imports MODULE first (a module the hooks'
+    interpreter does not have makes it fail at import, before it can answer)."""
+    name, module = arg.split()
+    script = _hook_file(sandbox, name)
+    text = script.read_text(encoding="utf-8")
+    marker = "from __future__ import annotations"
+    head, found, rest = text.partition(marker)
+    if not found:
+        raise TranscriptError(f"setup import:{arg}: no {marker!r} line in {script.name}")
+    line_end = rest.index("\n") + 1
+    script.write_text(head + found + rest[:line_end] + f"\nimport {module}\n" + rest[line_end:],
+                      encoding="utf-8")
+
+
 def step_delete(sandbox: Sandbox, arg: str) -> None:
     """`delete:PATH`: delete a file of the project."""
     (sandbox.repo / arg).unlink()
@@ -255,6 +270,7 @@ STEPS: dict[str, Callable[[Sandbox, str], None]] = {
     "example": step_example,
     "set": step_set,
     "raise": step_raise,
+    "import": step_import,
     "delete": step_delete,
     "hand-entries": step_hand_entries,
     "hand-edit-claude": step_hand_edit_claude,

@@ -70,6 +70,7 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.delenv("GEMINI_PROJECT_DIR", raising=False)
     monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
     for var in ("QWEN_HOME", "QWEN_PROJECT_DIR", "QWEN_CODE_TRUSTED_FOLDERS_PATH", "COPILOT_HOME",
+                "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_RESTRICTED_MODE",
                 "COPILOT_PROJECT_DIR", "COPILOT_ALLOW_ALL"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")

@@ -88,6 +88,23 @@ def test_settings_that_do_not_parse(root: Path) -> None:
     assert doctor.exit_code(run(root)) == 1
 
 
+def test_a_check_that_could_not_read_a_file_says_so(root: Path) -> None:
+    """With .claude/settings.json broken, the checks that read it cannot say "ok": each says
+    which file it could not check (the others it did check)."""
+    (root / CLAUDE_FILE).write_text('{"hooks": {')
+    findings = run(root)
+    assert only(findings, "settings-parse").status == FAIL
+    for check in ("registration", "orphans", "lookalikes", "scripts", "schema", "hooks-enabled",
+                  "dead-keys", "duplicates", "commands", "hook-runs"):
+        said = [f for f in findings if f.check == check]
+        assert said and OK not in {f.status for f in said}, (check, said)
+        assert any(f.status == WARN and CLAUDE_FILE in f.message and "not" in f.message
+                   and "settings-parse" in f.message for f in said), (check, said)
+    registration = [f.message for f in findings if f.check == "registration"]
+    assert registration == [f"{CLAUDE_FILE} was not checked: it does not parse (settings-parse); in "
+                            "the other files: every hook is registered and current"]
+
+
 def test_claude_settings_with_comments_do_not_parse(root: Path) -> None:
     (root / CLAUDE_FILE).write_text('// a comment\n{}')
     only(run(root), "settings-parse")

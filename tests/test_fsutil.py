@@ -261,3 +261,32 @@ def test_project_lock_serialises_read_modify_write_across_processes(tmp_path: Pa
         worker.join(60)
         assert worker.exitcode == 0
     assert json.loads(counter.read_text()) == {"n": 120}
+
+
+def test_remove_empty_dirs_stops_at_anything_left_the_root_and_links(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    (root / "a/b/c").mkdir(parents=True)
+    (root / "a/keep.txt").write_text("mine\n")
+    assert fsutil.remove_empty_dirs(root, root / "a/b/c") == [root / "a/b/c", root / "a/b"]
+    assert (root / "a/keep.txt").is_file()
+    (root / "empty").mkdir()
+    assert fsutil.remove_empty_dirs(root, root / "empty") == [root / "empty"]
+    assert root.is_dir()  # the project root itself never goes
+    assert fsutil.remove_empty_dirs(root, root) == []
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    (root / "link").symlink_to(target, target_is_directory=True)
+    assert fsutil.remove_empty_dirs(root, root / "link") == []
+    assert target.is_dir() and (root / "link").is_symlink()
+
+
+def test_remove_bytecode_takes_only_the_removed_scripts_caches(tmp_path: Path) -> None:
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    names = ["guard.cpython-311.pyc", "guard.cpython-39.opt-1.pyc", "guard-two.cpython-311.pyc",
+             "guardian.cpython-311.pyc", "guard.txt"]
+    for name in names:
+        (cache / name).write_bytes(b"")
+    fsutil.remove_bytecode(tmp_path / "guard.py")
+    assert sorted(p.name for p in cache.iterdir()) == ["guard-two.cpython-311.pyc", "guard.txt",
+                                                         "guardian.cpython-311.pyc"]

@@ -98,7 +98,8 @@ def test_a_crashing_hook_fails_the_test(project: Path) -> None:
     register(project, "crash", "import sys\nsys.stderr.write('boom')\nsys.exit(1)\n")
     report = run_hook_test(project, "crash")
     assert not report.ok and report.exit_code == 1
-    assert [t.summary for t in report.tests] == ["allowed", "allowed"]
+    # Gemini CLI shows a failed hook's stderr to the user as a warning (systemMessage).
+    assert [t.summary for t in report.tests] == ["allowed", "allowed (shown to the user: Warning: boom)"]
     assert all("exit 1" in t.problems[0] for t in report.tests)
     assert report.tests[0].result.stderr == "boom"
 
@@ -161,3 +162,30 @@ def test_describe_and_owned_name() -> None:
     assert describe(Verdict("allowed", context="c")) == "allowed; context added to the model: c"
     assert owned_name(CLAUDE_CMD.format(name="my-hook")) == "my-hook"
     assert owned_name("echo hi") is None
+
+
+def test_a_payload_the_matcher_skips_gets_a_hint_about_the_payload(project: Path,
+                                                                   tmp_path: Path) -> None:
+    # A Claude Code payload sent to Gemini CLI: --tool cannot help, since it does not go with
+    # --payload; the hint says the payload must name the tool as Gemini CLI does.
+    register(project, "guard", GUARD)
+    payload = tmp_path / "p.json"
+    payload.write_text(json.dumps({"tool_name": "Bash", "tool_input": {"command": "ls"}}))
+    (test,) = run_hook_test(project, "guard", platform="gemini", payload_file=payload).tests
+    assert not test.ran
+    assert test.problems == [
+        "not run: matcher '^run_shell_command$' does not select 'Bash' (the --payload file goes "
+        "to Gemini CLI as written, so it must name the tool as Gemini CLI does, e.g. "
+        "'run_shell_command'; or use --tool instead, which each CLI gets in its own words)"]
+    (sample,) = run_hook_test(project, "guard", platform="gemini", tool="read_file").tests
+    assert sample.problems[0].endswith("(pick another call with --tool)")
+
+
+def test_platform_repeats(project: Path) -> None:
+    register(project, "guard", GUARD)
+    report = run_hook_test(project, "guard", platform=["gemini", "claude"], tool="shell",
+                           tool_input={"command": "rm -rf x"})
+    assert [(t.platform, t.summary) for t in report.tests] == [
+        ("gemini", "blocked: no rm -rf"), ("claude", "blocked: no rm -rf")]
+    with pytest.raises(UsageError):
+        run_hook_test(project, "guard", platform=["claude", "cursor"])

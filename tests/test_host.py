@@ -498,3 +498,21 @@ def test_sample_tool_override_and_variant(project: Path) -> None:
     assert has_sample(Platform.GEMINI, "BeforeModel") and not has_sample(Platform.CLAUDE, "Notification")
     bare = sample_payload(Platform.CLAUDE, "Notification", project_dir=project)
     assert bare["hook_event_name"] == "Notification" and bare["cwd"] == str(project)
+
+
+def test_each_cli_runs_the_command_in_its_own_shell(project: Path) -> None:
+    """Gemini CLI, Qwen Code and Codex CLI spawn bash -c; hookwrap's OpenCode plugin spawns
+    /bin/sh -c, so a bashism in a command fails there as it would in OpenCode."""
+    shown = {p: run(p, "PreToolUse", 'printf %s "$0"', project)[0].stdout
+             for p in ("claude", "opencode")}
+    assert shown == {"claude": "bash", "opencode": "/bin/sh"}
+
+
+def test_max_wait_cuts_a_run_shorter_than_the_timeout(project: Path) -> None:
+    cmd = HookCommand("claude", "PreToolUse", "sleep 30", 20.0)
+    start = time.monotonic()
+    result = host.run_command(cmd, {}, project_dir=project, max_wait=0.5)
+    assert result.timed_out and time.monotonic() - start < 10
+    # a wait longer than the CLI's timeout does not extend it
+    quick = HookCommand("claude", "PreToolUse", "sleep 30", 0.5)
+    assert host.run_command(quick, {}, project_dir=project, max_wait=60).timed_out

@@ -3,6 +3,7 @@ answering over loopback, the manifest keys, the registrations, ownership, doctor
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -508,6 +509,149 @@ def test_the_service_files_run_the_vendored_server(project: Path) -> None:
         service_text("upstart", project, 49002, "python3")
 
 
+# A project path with what each systemd directive reads specially: blanks, specifiers (%n),
+# variables ($HOME, ${X}, $$), quotes, a backslash; what a unit's name may not hold (é); and
+# "--" (invalid in an XML comment).
+AWKWARD = 'my  café repo %n 100% $HOME ${X} $$ "q" \'s\' a\\b & <x>'
+
+
+def _awkward_project(tmp_path: Path) -> tuple[Path, str]:
+    """An initialised project under AWKWARD, and a `python` naming an interpreter whose path
+    holds blanks and a specifier (systemd runs that path as written)."""
+    import sys
+
+    root = tmp_path / AWKWARD
+    root.mkdir()
+    init_plan(root).apply()
+    bindir = tmp_path / "py dir 100%n"
+    bindir.mkdir()
+    (bindir / "python3").symlink_to(sys.executable)
+    return root, f"'{bindir / 'python3'}'"
+
+
+def _systemd_words(value: str) -> list[str]:
+    """systemd's reading of a quoted value (extract_first_word with EXTRACT_UNQUOTE |
+    EXTRACT_CUNESCAPE), for the escapes hookwrap writes; anything else fails the test."""
+    words: list[str] = []
+    i = 0
+    while i < len(value):
+        if value[i] == " ":
+            i += 1
+            continue
+        assert value[i] == '"', f"an unquoted word in {value!r}"
+        word, i = "", i + 1
+        while value[i] != '"':
+            if value[i] == "\\":
+                assert value[i + 1] in '\\"', f"an unexpected escape in {value!r}"
+                i += 1
+            word += value[i]
+            i += 1
+        words.append(word)
+        i += 1
+    return words
+
+
+def _specifiers(text: str) -> str:
+    """systemd's specifier expansion, for a value meant to have none: %% is a literal %."""
+    import re
+
+    assert not re.search(r"%[^%]", text.replace("%%", "")), f"a specifier in {text!r}"
+    return text.replace("%%", "%")
+
+
+def _dollars(word: str) -> str:
+    """An ExecStart argument's variable expansion, for a word meant to have none."""
+    import re
+
+    assert not re.search(r"\$[^$]", word.replace("$$", "")), f"a variable in {word!r}"
+    return word.replace("$$", "$")
+
+
+def test_the_systemd_unit_reads_back_as_written_by_systemd_s_rules(tmp_path: Path) -> None:
+    """Each directive by its own rules (systemd.unit(5), systemd.service(5), systemd.exec(5)):
+    Description= and WorkingDirectory= are taken as they stand (a quote would be part of the
+    path: "not absolute"), Environment= and ExecStart= are quoted words with C escapes, every
+    value has its specifiers expanded, ExecStart='s arguments their variables, and ExecStart='s
+    path is used as written."""
+    from hookwrap.generator.resident import server_command
+
+    root, python = _awkward_project(tmp_path)
+    unit = service_text("systemd", root, 49002, python)
+    command, env = server_command(root, 49002, python)
+    values = dict(line.split("=", 1) for line in unit.splitlines()
+                  if "=" in line and not line.startswith("#"))
+    assert _specifiers(values["Description"]) == f"hookwrap resident hooks for {root}"
+    assert _specifiers(values["WorkingDirectory"]) == str(root)
+    assert [_specifiers(w) for w in _systemd_words(values["Environment"])] == \
+        [f"PYTHONPATH={env['PYTHONPATH']}"]
+    executable, *arguments = (_specifiers(w) for w in _systemd_words(values["ExecStart"]))
+    assert executable == command[0] and not any(c in executable for c in "\"'\\$")
+    assert [_dollars(w) for w in arguments] == command[1:]
+    for line in unit.splitlines():  # nothing systemd strips or reads as a continuation
+        assert line == line.strip() and not line.endswith("\\")
+
+
+def test_the_systemd_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (the syntax test above still runs)")
+    units = tmp_path / "units"
+    units.mkdir()
+    probe = units / "hookwrap-probe.service"
+    probe.write_text("[Service]\nExecStart=/bin/true\n")
+    if subprocess.run([analyze, "verify", str(probe)], capture_output=True, text=True,
+                      timeout=60).returncode != 0:
+        pytest.skip("systemd-analyze verify cannot run here (it fails a minimal unit)")
+    probe.unlink()
+    root, python = _awkward_project(tmp_path)
+    unit = service_text("systemd", root, 49002, python)
+    label = next(line for line in unit.splitlines() if line.startswith("#   systemctl --user enable"))
+    path = units / label.split()[-1]
+    path.write_text(unit)
+    done = subprocess.run([analyze, "verify", str(path)], capture_output=True, text=True, timeout=60)
+    report = done.stdout + done.stderr
+    assert done.returncode == 0 and path.name not in report, report
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    ("root", "control character"), ("root-blank", "ends in a blank"), ("python", "quotes"),
+])
+def test_a_path_a_systemd_unit_cannot_hold_is_refused_in_one_line(
+        tmp_path: Path, where: str, message: str) -> None:
+    import sys
+
+    root = tmp_path / ("repo\nline" if where == "root" else "repo " if where == "root-blank" else "repo")
+    root.mkdir()
+    init_plan(root).apply()
+    python = "python3"
+    if where == "python":
+        odd = tmp_path / 'py"dir'
+        odd.mkdir()
+        (odd / "python3").symlink_to(sys.executable)
+        python = f"'{odd / 'python3'}'"
+    with pytest.raises(HookwrapError) as caught:
+        service_text("systemd", root, 49002, python)
+    assert message in caught.value.message and "\n" not in caught.value.message.replace(str(root), "")
+
+
+def test_the_launchd_agent_is_a_valid_plist_of_the_server_s_command(tmp_path: Path) -> None:
+    import plistlib
+
+    from hookwrap.generator.resident import server_command
+
+    root, python = _awkward_project(tmp_path)
+    command, env = server_command(root, 49002, python)
+    agent = plistlib.loads(service_text("launchd", root, 49002, python).encode())
+    assert agent["ProgramArguments"] == command
+    assert agent["WorkingDirectory"] == str(root)
+    assert agent["EnvironmentVariables"] == {"PYTHONPATH": env["PYTHONPATH"]}
+    assert agent["Label"].startswith("hookwrap-my-caf-repo-n-100-home-x-q-s-a-b-x-")
+    assert agent["KeepAlive"] is True and agent["RunAtLoad"] is True
+
+
 # --- the serve command --------------------------------------------------------------------------
 
 def _with_port(project: Path, port: int) -> None:
@@ -563,3 +707,124 @@ def test_serve_runs_the_vendored_server_until_interrupted(project: Path, isolate
     log = process.stderr.read() if process.stderr else ""
     assert f"serving {project.resolve()} on http://127.0.0.1:{port}" in log
     assert server_state(project, port).state == DOWN
+
+
+def _serve(project: Path, isolated_home: Path, port: int):
+    """`hookwrap serve` in a session of its own (the group's id is its pid), once it answers;
+    with the pid of the server that answers."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    _with_port(project, port)
+    env = {**os.environ, "HOME": str(isolated_home)}
+    process = subprocess.Popen([sys.executable, "-m", "hookwrap", "serve"], cwd=project, env=env,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while server_state(project, port, timeout=0.5).state != UP:
+            assert time.monotonic() < deadline and process.poll() is None, "the server did not start"
+            time.sleep(0.1)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/hookwrap/health")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return process, json.loads(response.read())["pid"]
+    except BaseException:
+        _kill_group(process)
+        raise
+
+
+def _kill_group(process) -> None:
+    """SIGKILL to everything left in `hookwrap serve`'s session (the server too, when it
+    outlived it)."""
+    import os
+    import signal
+
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_sigterm_or_sighup_to_serve_stops_the_server_too(
+        project: Path, isolated_home: Path, signame: str) -> None:
+    """What a supervisor, `timeout` or `kill PID` sends reaches `hookwrap serve` alone (not
+    its process group): the server it started stops with it."""
+    import os
+    import signal
+
+    number = getattr(signal, signame)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process, server_pid = _serve(project, isolated_home, port)
+    try:
+        assert server_pid is not None and server_pid != process.pid  # the server is a child
+        process.send_signal(number)
+        code = process.wait(timeout=20)
+        assert server_state(project, port, timeout=2).state == DOWN, "the server still answers"
+        with pytest.raises(ProcessLookupError):
+            os.kill(server_pid, 0)
+        assert code == 128 + number
+    finally:
+        _kill_group(process)
+
+
+def test_serve_names_the_pid_of_a_server_that_already_runs(
+        project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    from hookwrap.console.app import main
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "hookwrap.toml").write_text("version = 1\n")
+    for root, expected in ((project, "a hookwrap server for this project already runs"),
+                           (other, f"is a hookwrap server for {other.resolve()}")):
+        server = HookServer(str(root), 0)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        path = project / "hookwrap.toml"
+        saved = path.read_text()
+        try:
+            _with_port(project, server.server_address[1])
+            assert main(["-C", str(project), "serve"]) == 1
+        finally:
+            path.write_text(saved)
+            server.shutdown()
+            server.server_close()
+        err = capsys.readouterr().err
+        assert expected in err and f"pid {os.getpid()}" in err, err
+
+
+# --- add --resident and test say what the server's absence means ----------------------------------
+
+def test_add_resident_says_that_hookwrap_serve_must_run(
+        project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from hookwrap.console.app import main
+
+    assert main(["-C", str(project), "add", "before_tool", "guard", "--resident"]) == 0
+    out = capsys.readouterr().out
+    assert "note: Claude Code posts guard to `hookwrap serve` (127.0.0.1:48620): until it runs, " \
+           "Claude Code blocks every call guard matches" in out, out
+    assert main(["-C", str(project), "add", "before_prompt", "context", "--resident"]) == 0
+    out = capsys.readouterr().out
+    assert "until it runs, Claude Code reports context as a failed hook on every call and goes " \
+           "on without it" in out, out
+    assert main(["-C", str(project), "add", "before_tool", "audit", "--matcher", "shell"]) == 0
+    assert "hookwrap serve" not in capsys.readouterr().out  # a command hook needs no server
+
+
+def test_test_reports_why_the_resident_server_could_not_be_reached(project: Path) -> None:
+    """Claude Code blocks a fail-closed resident hook it cannot reach: the summary says why,
+    not "No stderr output" (there is no process, hence no stderr)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    _with_port(project, port)
+    add_plan(project, event="before_tool", name="guard", resident=True).apply()
+    [test] = run_hook_test(project, "guard", platform="claude", tool="shell",
+                           tool_input={"command": "ls"}).tests
+    assert test.summary.startswith("blocked: could not start: http://127.0.0.1:")
+    assert "Connection refused" in test.summary and "hookwrap serve" in test.summary
+    assert "No stderr output" not in test.summary

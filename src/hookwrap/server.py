@@ -36,6 +36,9 @@ HEALTH_PATH = "/hookwrap/health"
 SERVICE = "hookwrap-serve"
 _ROUTE = re.compile(r"^/hookwrap/(?P<platform>[a-z]+)/(?P<name>[a-z][a-z0-9_-]{0,63})$")
 _MAX_BODY = 64 * 1024 * 1024
+# A refused request's body is read and dropped (the client then reads the refusal, not a
+# reset); the server waits at most this long for each piece of it.
+_DRAIN_WAIT = 5.0
 # Hooks were written for a process of their own: one call at a time, as the process-wide
 # state a call changes (cwd, environment, file descriptor 1) is not shared safely.
 _CALL_LOCK = threading.Lock()
@@ -294,6 +297,19 @@ def _acquire(timeout: float) -> None:
             raise Busy(f"{what} still runs after {max(_MIN_WAIT, timeout - _WAIT_MARGIN):g} s")
 
 
+def _declared_length(headers: Any) -> int | None:
+    """The body's length by Content-Length (0 when there is none); None when it cannot be
+    told: a Transfer-Encoding, or a Content-Length that is not one non-negative number."""
+    if "Transfer-Encoding" in headers:
+        return None
+    values = headers.get_all("Content-Length") or []
+    if not values:
+        return 0
+    if len(values) != 1 or not values[0].strip().isdigit():
+        return None
+    return int(values[0])
+
+
 def _project_of(cwd: str) -> str:
     """The nearest directory at or above ``cwd`` that holds hookwrap.toml ("" when none): a
     call from a project nested in this one, or from outside it, is not this server's."""
@@ -310,17 +326,87 @@ def _project_of(cwd: str) -> str:
 class _Handler(BaseHTTPRequestHandler):
     server: HookServer
     protocol_version = "HTTP/1.1"
+    # Claude Code keeps its connection open between calls: with Nagle's algorithm a small
+    # answer would wait for the client's delayed acknowledgement (~40 ms). Each answer also
+    # goes out in one write (_send).
+    disable_nagle_algorithm = True
+    # The bytes of the current request's body not read yet; None when they cannot be told (no
+    # request parsed, or a body without a usable Content-Length): then the connection closes.
+    _unread: int | None = None
 
     def log_message(self, format: str, *args: Any) -> None:
         self.server.log(format % args)
 
+    def handle_one_request(self) -> None:
+        self._unread = None
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        self._unread = _declared_length(self.headers)
+        return True
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The base class's own refusals (an unknown method, a malformed request) go the same
+        way as the server's: JSON, the body read, the connection closed."""
+        short = message or self.responses.get(code, ("error",))[0]
+        self._send(code, {"error": short})
+
     def _send(self, status: int, document: dict[str, Any] | str) -> None:
+        """Answer in one write. A body this request left unread is read and dropped first, and
+        after an error (4xx/5xx) or such a body the connection closes: a body is never parsed
+        as a request of its own."""
+        status = int(status)  # the base class passes HTTPStatus members
         body = (document if isinstance(document, str) else json.dumps(document)).encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        if self._unread != 0:
+            self._discard_body()
+            self.close_connection = True
+        if status >= 400:
+            self.close_connection = True
+        self.log_request(status)
+        reason = self.responses.get(status, ("",))[0]
+        head = [f"{self.protocol_version} {status} {reason}",
+                f"Server: {self.version_string()}",
+                f"Date: {self.date_time_string()}",
+                "Content-Type: application/json",
+                f"Content-Length: {len(body)}"]
+        if self.close_connection:
+            head.append("Connection: close")
+        try:
+            self.wfile.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
+        except OSError:  # the client went away: nothing to answer
+            self.close_connection = True
+
+    def _discard_body(self) -> None:
+        """Read and drop what is left of the body (when its length is known and within
+        _MAX_BODY), so the client reads the answer rather than a reset; at most _DRAIN_WAIT
+        seconds without a byte."""
+        left = self._unread
+        self._unread = 0
+        if left is None or not 0 < left <= _MAX_BODY:
+            return
+        try:
+            self.connection.settimeout(_DRAIN_WAIT)
+            while left > 0:
+                chunk = self.rfile.read(min(left, 65536))
+                if not chunk:
+                    return
+                left -= len(chunk)
+        except OSError:
+            return
+
+    def _read_body(self) -> bytes | None:
+        """The request's body, or None when it has been answered already (400 / 501)."""
+        if "Transfer-Encoding" in self.headers:
+            self._send(501, {"error": "Transfer-Encoding is not supported: send Content-Length"})
+            return None
+        length = self._unread
+        if length is None or length > _MAX_BODY:
+            self._send(400, {"error": "bad Content-Length"})
+            return None
+        self._unread = 0
+        return self.rfile.read(length)
 
     def _wrong_host(self) -> bool:
         """Answer 403 when the request is not addressed to this very host and port: a page
@@ -357,14 +443,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self._wrong_host():
             return
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            length = -1
-        if not 0 <= length <= _MAX_BODY:
-            self._send(400, {"error": "bad Content-Length"})
+        body = self._read_body()
+        if body is None:
             return
-        raw = self.rfile.read(length).decode("utf-8", errors="replace")
+        raw = body.decode("utf-8", errors="replace")
         refusal = self._refusal(raw)
         if refusal:
             self.server.log(f"{name}: refused: {refusal}")
@@ -410,6 +492,9 @@ class HookServer(ThreadingHTTPServer):
     """The resident server of one project (loopback only)."""
 
     daemon_threads = True
+    # Connections waiting to be accepted (socketserver's default of 5 resets a burst of calls;
+    # the kernel caps it at net.core.somaxconn).
+    request_queue_size = 1024
 
     def __init__(self, root: str, port: int, log: Callable[[str], None] | None = None) -> None:
         self.root = os.path.realpath(root)

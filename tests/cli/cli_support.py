@@ -6,6 +6,7 @@ from support.cli import (  # noqa: F401
     ALL_ADDS,
     CLAUDE,
     GEMINI,
+    GEMINI_NOTE,
     MANIFEST,
     RUNTIME_FILES,
     Result,

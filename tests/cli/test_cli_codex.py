@@ -62,8 +62,8 @@ def test_hooks_json_matches_the_golden_file(full_codex: Path, update_golden: boo
     assert hw(full_codex, "sync", "--check").code == 0
 
 
-def test_manifest_platforms_decide_where_hooks_go(project: Path) -> None:
-    codex_project(project, "codex")  # `init --platform` on an existing manifest sets the key
+def test_manifest_platforms_decide_where_hooks_go(empty_dir: Path) -> None:
+    project = codex_project(empty_dir, "codex")  # (on an existing project, -p adds a CLI)
     text = (project / "hookwrap.toml").read_text()
     assert 'platforms = ["codex"]' in text
     assert hw(project, "add", "before_tool", "guard").code == 0
@@ -148,7 +148,7 @@ def test_set_toml_values_keeps_every_other_line() -> None:
     assert '[hooks.state."/x:stop:0:0"]\nenabled = false\n' in new
     assert new.endswith('[hooks.state."/p/.codex/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:ab"\n')
     assert set_toml_values(new, entries, label="c")[0] == new
-    with pytest.raises(SettingsError, match="projects is not a table"):
+    with pytest.raises(SettingsError, match="projects is an integer, not a table"):
         set_toml_values('projects = 1\n', entries, label="c")
     with pytest.raises(SettingsError, match="line 1"):
         set_toml_values('x = [\n', entries, label="c")
@@ -172,13 +172,13 @@ def test_trust_doctor_and_sync_agree_on_untrusted_hooks(project: Path, isolated_
     assert {f.status for f in failing} == {"fail"} and len(failing) == 2  # the project, the hook
     assert all(f.fix == "run `hookwrap trust --platform codex`" for f in failing)
 
-    dry = hw(project, "trust", "--dry-run")
+    dry = hw(project, "trust", "--platform", "codex", "--dry-run")
     assert dry.out.count("would create") == 2 and not (isolated_home / ".codex").exists()
-    assert hw(project, "trust").code == 0
+    assert hw(project, "trust", "--platform", "codex").code == 0
     config = (isolated_home / ".codex" / "config.toml").read_text()
     assert f'[projects."{project.resolve()}"]' in config and "trusted_hash" in config
     assert [f.status for f in diagnose(project) if f.check == "codex-trust"] == ["ok"]
-    assert "nothing to trust" in hw(project, "trust").out
+    assert "nothing to trust" in hw(project, "trust", "--platform", "codex").out
 
     (project / "hookwrap.toml").write_text((project / "hookwrap.toml").read_text().replace(
         "timeout = 10", "timeout = 20"))

@@ -11,6 +11,7 @@ import pytest
 from support.cli import (
     CLAUDE,
     GEMINI,
+    GEMINI_NOTE,
     MANIFEST,
     RUNTIME_FILES,
     hw,
@@ -27,12 +28,17 @@ from hookwrap.platforms import NormalizedEvent
 
 SRC = Path(hookwrap.__file__).resolve().parent
 VALID_EVENTS = ", ".join(e.value for e in NormalizedEvent)
+OTHERS = [p.value for p in hookwrap.Platform
+          if p.value not in ("claude", "gemini")]  # every CLI but the default two, in order
 INIT_LINES = [
     "create  hookwrap.toml",
     *[f"create  .hookwrap/lib/hookwrap/{module}" for module in RUNTIME_FILES],
     "create  .hookwrap/lib/run.py",
     "create  .hookwrap/lib/_hookwrap_launcher.py",
     "create  .hookwrap/.gitignore",
+    "note: platforms: claude, gemini (the default: the repo has no CLI's folder yet)",
+    f"note: hookwrap also supports {', '.join(OTHERS[:-1])} and {OTHERS[-1]}; add one with "
+    "`hookwrap init --platform NAME`",
 ]
 IN_SYNC = "nothing to change: everything matches hookwrap.toml"
 
@@ -129,6 +135,7 @@ def test_add_guard_output_and_files(project: Path) -> None:
         "update  hookwrap.toml",
         "create  .claude/settings.json: create guard (PreToolUse)",
         "create  .gemini/settings.json: create guard (BeforeTool)",
+        GEMINI_NOTE,
     ]
     assert result.err == ""
     assert claude_group(project, "PreToolUse", "guard") == {
@@ -162,6 +169,7 @@ def test_add_second_hook_updates_existing_settings(project: Path) -> None:
         "update  hookwrap.toml",
         "update  .claude/settings.json: create context (SessionStart)",
         "update  .gemini/settings.json: create context (SessionStart)",
+        GEMINI_NOTE,
     ]
     assert owned_names(project, CLAUDE) == ["guard", "context"]
 
@@ -200,6 +208,7 @@ def test_add_event_missing_on_a_platform_warns_and_registers_on_the_other(projec
         "create  .hookwrap/hooks/m.py",
         "update  hookwrap.toml",
         "create  .gemini/settings.json: create m (BeforeModel)",
+        GEMINI_NOTE,
     ]
     assert not (project / CLAUDE).exists()
     assert owned_names(project, GEMINI) == ["m"]
@@ -321,6 +330,22 @@ def test_remove_deletes_script_manifest_entry_and_both_registrations(project: Pa
     assert not (project / ".hookwrap/hooks/guard.py").exists()
 
 
+def test_remove_of_the_last_hook_leaves_no_folder_it_emptied(empty_dir: Path) -> None:
+    assert hw(empty_dir, "init", "--platform", "all").code == 0
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.local.json").write_text("{}\n")  # the user's own file
+    (empty_dir / ".codex/keep").mkdir(parents=True)                 # an empty folder of theirs
+    assert hw(empty_dir, "add", "before_tool", "guard").code == 0
+    assert hw(empty_dir, "add", "after_tool", "audit").code == 0
+    assert hw(empty_dir, "remove", "guard").code == 0
+    assert (empty_dir / ".gemini/settings.json").is_file()  # audit still needs it
+    assert hw(empty_dir, "remove", "audit").code == 0
+    left = sorted(p.relative_to(empty_dir).as_posix() for p in empty_dir.rglob("*")
+                  if ".hookwrap/lib" not in p.as_posix())
+    assert left == [".claude", ".claude/settings.local.json", ".codex", ".codex/keep", ".hookwrap",
+                    ".hookwrap/.gitignore", ".hookwrap/.lock", MANIFEST]
+
+
 def test_add_then_remove_gives_back_the_manifest_init_wrote(project: Path) -> None:
     hw(project, "add", "before_tool", "guard")
     hw(project, "remove", "guard")
@@ -409,6 +434,16 @@ def test_list_json(project: Path) -> None:
     assert audit["platforms"]["gemini"]["current"] is True
 
 
+# --- test -------------------------------------------------------------------------------------
+
+def test_test_platform_repeats_as_on_the_other_commands(project: Path) -> None:
+    hw(project, "add", "after_tool", "audit", "--matcher", "shell")
+    result = hw(project, "test", "audit", "-p", "gemini", "-p", "claude", "--tool", "shell",
+                "--input", '{"command": "ls"}')
+    assert (result.code, result.out_lines) == (0, ["gemini: allowed", "claude: allowed"])
+    assert [line.split(":")[0] for line in result.err_lines] == ["gemini", "claude"]
+
+
 # --- sync -------------------------------------------------------------------------------------
 
 def test_sync_in_sync_prints_nothing_to_change_and_writes_nothing(project: Path) -> None:
@@ -449,7 +484,7 @@ def test_dry_run_prints_the_plan_and_writes_nothing(project: Path, args: list[st
     result = hw(project, *args, "--dry-run")
     assert result.code == 0, result.err
     assert result.out_lines[0] == first_line
-    assert all(line.startswith("would ") for line in result.out_lines)
+    assert all(line.startswith("would ") or line == GEMINI_NOTE for line in result.out_lines)
     assert snapshot(project) == before
 
 
@@ -474,6 +509,20 @@ def test_commands_outside_a_project(empty_dir: Path, args: list[str]) -> None:
     assert result.err_lines == [f"error: no hookwrap.toml in {empty_dir} or any parent directory",
                                 "hint: run `hookwrap init` at the root of your project first"]
     assert list(empty_dir.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [["init"], ["list"], ["sync", "--check"], ["doctor"],
+                                  ["adopt", "--dry-run"]], ids=" ".join)
+def test_a_directory_that_does_not_exist_is_a_usage_error(tmp_path: Path, args: list[str]) -> None:
+    missing = tmp_path / "no such folder"
+    result = hw(missing, *args)
+    assert (result.code, result.out) == (2, "")
+    assert result.err_lines == [f"error: -C {missing}: does not exist",
+                                "hint: give -C the project's folder (or one inside it)"]
+    assert not missing.exists()
+    (tmp_path / "a file").write_text("")
+    result = hw(tmp_path / "a file", *args)
+    assert (result.code, result.err_lines[0]) == (2, f"error: -C {tmp_path / 'a file'}: is not a directory")
 
 
 @pytest.mark.parametrize("command, options", [

@@ -14,6 +14,7 @@ import pytest
 from support.cli import (
     CLAUDE,
     GEMINI,
+    GEMINI_NOTE,
     MANIFEST,
     canonical,
     hw,
@@ -113,7 +114,7 @@ def test_entry_edited_by_hand_is_drifted_and_sync_restores_it(drifty: Path) -> N
     write_json(drifty, GEMINI, data)
     assert statuses(drifty)["guard"] == {"claude": "current", "gemini": "drifted"}
     result = hw(drifty, "sync")
-    assert result.out_lines == ["update  .gemini/settings.json: update guard (changed timeout)"]
+    assert result.out_lines == ["update  .gemini/settings.json: update guard (changed timeout)", GEMINI_NOTE]
     assert statuses(drifty)["guard"]["gemini"] == "current"
     assert_second_sync_is_a_no_op(drifty)
 
@@ -202,7 +203,7 @@ def test_orphan_left_by_a_manifest_edit_is_listed_and_removed_by_sync(drifty: Pa
     assert orphans == [("audit", ["claude"]), ("audit", ["gemini"])]
     result = hw(drifty, "sync")
     assert result.out_lines == ["update  .claude/settings.json: remove audit (PreToolUse)",
-                                "update  .gemini/settings.json: remove audit (BeforeTool)"]
+                                "update  .gemini/settings.json: remove audit (BeforeTool)", GEMINI_NOTE]
     assert owned_names(drifty, CLAUDE) == ["guard", "context"]
     assert owned_names(drifty, GEMINI) == ["guard", "context"]
     assert foreign(drifty, CLAUDE) == foreign_claude and foreign(drifty, GEMINI) == foreign_gemini

@@ -104,12 +104,16 @@ def test_without_hookwrap_toml_the_guard_blocks_and_the_stop_gate_goes_on(droid:
 
 def test_add_warns_what_droid_cannot_do(empty_dir: Path) -> None:
     assert hw(empty_dir, "init", "--platform", "droid").code == 0
-    said = hw(empty_dir, "add", "before_tool", "guard")
+    said = hw(empty_dir, "add", "before_tool", "mine")  # a skeleton may answer anything
     assert "Factory Droid: runs an ask without asking" in said.err + said.out
+    said = hw(empty_dir, "add", "before_tool", "guard")  # it only blocks
+    assert said.code == 0 and "warning" not in said.err + said.out
     said = hw(empty_dir, "add", "before_prompt", "context")
     assert "never fires UserPromptSubmit in droid exec" in said.err + said.out
-    said = hw(empty_dir, "add", "after_tool", "format")
+    said = hw(empty_dir, "add", "after_tool", "after")
     assert "ignores a block after a tool" in said.err + said.out
+    said = hw(empty_dir, "add", "after_tool", "format")  # it never blocks
+    assert said.code == 0 and "warning" not in said.err + said.out
     said = hw(empty_dir, "add", "after_agent", "stop_gate")
     assert "has no cap on Stop blocks" in said.err + said.out
 

@@ -125,8 +125,10 @@ def test_remove_of_the_last_hook_removes_only_hookwraps_plugin(project: Path) ->
 
 def test_add_warns_what_opencode_cannot_do(empty_dir: Path) -> None:
     assert hw(empty_dir, "init", "--platform", "opencode").code == 0
-    out = hw(empty_dir, "add", "before_tool", "guard")
+    out = hw(empty_dir, "add", "before_tool", "mine")  # a skeleton may answer anything
     assert "OpenCode: has no ask" in out.err + out.out
+    out = hw(empty_dir, "add", "before_tool", "guard")  # it only blocks
+    assert out.code == 0 and "warning" not in out.err + out.out
     out = hw(empty_dir, "add", "after_agent", "stop_gate")
     assert "OpenCode: cannot keep the agent working" in out.err + out.out
 

@@ -72,9 +72,12 @@ def test_copilot_file_is_hookwraps_and_goes_when_empty(both: Path) -> None:
 
 def test_add_warns_what_each_cli_cannot_do(empty_dir: Path) -> None:
     assert hw(empty_dir, "init", "--platform", "qwen", "--platform", "copilot").code == 0
-    result = hw(empty_dir, "add", "before_tool", "guard")
+    result = hw(empty_dir, "add", "before_tool", "mine")  # a skeleton may answer anything
     assert "Qwen Code: cannot apply updated_input" in result.err + result.out
     assert "Copilot CLI: has no ask" in result.err + result.out
+    # The guard only blocks: what it never returns is not warned about.
+    result = hw(empty_dir, "add", "before_tool", "guard")
+    assert result.code == 0 and "warning" not in result.err + result.out
 
 
 def test_copilot_trust_keeps_the_config_and_doctor_names_it(both: Path) -> None:

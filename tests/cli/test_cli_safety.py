@@ -78,7 +78,20 @@ def test_hooks_not_an_object_is_refused(guarded: Path) -> None:
 
 BROKEN_MANIFESTS = {
     "syntax": ('version = 1\n[hooks.guard\nevent = "before_tool"\n',
-               r"error: hookwrap\.toml: line 2, column \d+: .*"),
+               r"error: hookwrap\.toml:2:13: expected '\]' at the end of a table declaration"),
+    # A hand edit that repeats a key or a table (tomlkit has no position for the first).
+    "repeated key": ('version = 1\n\n[hooks.guard]\nevent = "before_tool"\ntimeout = 10\n'
+                     'timeout = 20\n',
+                     r'error: hookwrap\.toml:6:1: key "timeout" appears twice in \[hooks\.guard\] '
+                     r"\(first on line 5\)"),
+    "repeated table": ('version = 1\n\n[hooks.guard]\nevent = "before_tool"\n\n[hooks.guard]\n'
+                       'timeout = 20\n',
+                       r"error: hookwrap\.toml:6:1: table \[hooks\.guard\] appears twice "
+                       r"\(first on line 3\)"),
+    "unquoted value": ('version = 1\n\n[hooks.guard]\nevent = before_tool\n',
+                       r"error: hookwrap\.toml:4:9: invalid value"),
+    "open string": ('version = 1\n\n[hooks.guard]\nevent = "before_tool\n',
+                    r"error: hookwrap\.toml:4:21: a string is not closed before the end of the line"),
     "bad event": ('version = 1\n\n[hooks.guard]\nevent = "nope"\ntemplate = "guard"\n',
                   r'error: hookwrap\.toml: hooks\.guard\.event: "nope" is not an event \(line 4\)'),
     "unknown key": ('version = 1\n\n[hooks.guard]\nevent = "before_tool"\ncolour = "red"\n',

@@ -22,10 +22,11 @@ def gen_docs(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def copy_root(tmp_path: Path) -> Path:
-    """A copy of the two generated files, to alter without touching the repo."""
+    """A copy of the generated files, to alter without touching the repo."""
     (tmp_path / "docs").mkdir()
-    shutil.copy(REPO / "README.md", tmp_path / "README.md")
-    shutil.copy(REPO / "docs" / "cli.md", tmp_path / "docs" / "cli.md")
+    for rel in ("README.md", "docs/cli.md", "docs/ci-and-pre-commit.md", ".pre-commit-hooks.yaml",
+                "pyproject.toml"):
+        shutil.copy(REPO / rel, tmp_path / rel)
     return tmp_path
 
 
@@ -38,6 +39,9 @@ def test_generated_docs_are_current() -> None:
     ("README.md", "| `before_tool` | `PreToolUse` | `BeforeTool` |", "| `before_tool` | `PreToolUse` | `BeforeToolX` |"),
     ("README.md", "| `shell` | `Bash` | `run_shell_command` | `Bash` | `run_shell_command` | `Bash` | `bash` | `Execute` |\n", ""),
     ("docs/cli.md", "Render a hook script", "Render a script"),
+    (".pre-commit-hooks.yaml", "|\\.codex/hooks\\.json", ""),
+    ("pyproject.toml", " and Factory Droid,", ","),
+    ("docs/ci-and-pre-commit.md", "`.factory/settings.json`", "`.other`"),
 ])
 def test_check_fails_when_a_generated_part_is_altered(copy_root: Path, rel: str, old: str, new: str) -> None:
     path = copy_root / rel

@@ -42,3 +42,17 @@ def test_help_runs() -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "--no-peer" in done.stdout and "--quick" in done.stdout
+
+
+def test_the_serve_figures_can_be_measured_from_this_venv(bench) -> None:
+    """`run.py --serve` end to end on a tiny scale: every call is answered 200 (nothing timed)."""
+    spec = importlib.util.spec_from_file_location("hookwrap_serve_bench",
+                                                  REPO / "benchmarks" / "serve_bench.py")
+    serve_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(serve_bench)
+    python = bench.interpreter(sys.executable)
+    data = serve_bench.measure(python, bench._hookwrap(python), bench.child_env(Path(python).parent),
+                               calls=3, rounds=2, bursts=(6,))
+    assert len(data["kept"]) == len(data["new"]) == 6 and data["first"] > 0
+    [(total, results, took)] = data["bursts"]
+    assert total == 6 and dict(results) == {200: 6} and took > 0

@@ -27,6 +27,9 @@ from . import PAYLOADS
 CLAUDE = ".claude/settings.json"
 GEMINI = ".gemini/settings.json"
 MANIFEST = "hookwrap.toml"
+# What `add` and `sync` say while Gemini CLI does not trust the (throwaway) project folder.
+GEMINI_NOTE = ("note: Gemini CLI runs none of this project's hooks until the folder is trusted: "
+               "run `hookwrap trust --platform gemini`")
 RUNTIME_FILES = RUNTIME_MODULES
 
 # The hooks the golden and subprocess tests add: every template, and an event Claude lacks.

@@ -82,6 +82,12 @@ def from_template(dest: Path, build: Callable[[Path], object]) -> Path:
     return _copy(_template(build, build), dest)
 
 
+def copied(dest: Path, key: object, build: Callable[[Path], object]) -> Path:
+    """``from_template`` with the template named by ``key`` (for a ``build`` made per call, such as
+    a ``functools.partial`` of a helper's arguments: the key holds those arguments)."""
+    return _copy(_template(key, build), dest)
+
+
 def init_project(tmp_path: Path) -> Path:
     """``tmp_path/proj`` as ``hookwrap init`` leaves it."""
     return initialised(tmp_path / "proj")

@@ -149,7 +149,37 @@ def test_load_reads_a_file_and_names_it(tmp_path: Path) -> None:
 def test_syntax_errors_give_line_and_column() -> None:
     with pytest.raises(ManifestError) as info:
         Manifest.loads('version = 1\n[hooks.guard]\nevent = "before_tool\n', "hookwrap.toml")
-    assert str(info.value).startswith("hookwrap.toml: line 3, column ")
+    assert str(info.value) == "hookwrap.toml:3:21: a string is not closed before the end of the line"
+
+
+@pytest.mark.parametrize(("text", "message", "hint"), [
+    ('version = 1\n[hooks.guard]\nevent = "before_tool"\ntimeout = 1\ntimeout = 2\n',
+     'hookwrap.toml:5:1: key "timeout" appears twice in [hooks.guard] (first on line 4)',
+     "keep one of the two lines"),
+    ('[hooks.guard]\nplatforms = ["claude"]\nevent = "x"\nplatforms = [\n  "gemini",\n]\n',
+     'hookwrap.toml:4:1: key "platforms" appears twice in [hooks.guard] (first on line 2)',
+     "keep one of the two lines"),
+    ('# top\nversion = 1\n"version" = 1\n',
+     'hookwrap.toml:3:1: key "version" appears twice at the top of the file (first on line 2)',
+     "keep one of the two lines"),
+    ('[hooks.a]\nevent = "x"\n[hooks.b]\nevent = "y"\n[ hooks . "a" ]\ntimeout = 1\n',
+     "hookwrap.toml:5:1: table [hooks.a] appears twice (first on line 1)",
+     "merge the two into one [hooks.a] table"),
+    ('[serve]\nport = 1\n[hooks.g]\ncommands = ["git *"\n',
+     "hookwrap.toml:4:20: a list [ ... ] is not closed", "end it with ]"),
+    ('[hooks.g]\nplatforms = ["claude"\n\n[hooks.h]\n',
+     "hookwrap.toml:4:1: a list [ ... ] is not closed", "end it with ]"),
+    ('serve = {port = 48620, port = 48621}\n',
+     'hookwrap.toml:1:36: key "port" appears twice in an inline table { ... }', "keep one"),
+    ('version = 1\n[hooks.guard\n', "hookwrap.toml:2:13: expected ']' at the end of a table "
+     "declaration", "fix the TOML syntax"),
+])
+def test_syntax_errors_say_what_a_hand_edit_got_wrong(text: str, message: str, hint: str) -> None:
+    # tomlkit gives a repeated key no position at all (KeyAlreadyPresent, not a ParseError).
+    with pytest.raises(ManifestError) as info:
+        Manifest.loads(text, "hookwrap.toml")
+    assert str(info.value) == message
+    assert info.value.hint.startswith(hint)
 
 
 @pytest.mark.parametrize(("text", "message"), [

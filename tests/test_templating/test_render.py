@@ -51,11 +51,14 @@ def test_rendered_scripts_are_valid_python_that_starts_with_a_shebang(template: 
         assert "\n\n\n\n" not in text
 
 
-def test_rendering_is_byte_stable_and_depends_only_on_name_event_and_template() -> None:
+def test_rendering_is_byte_stable_and_depends_only_on_name_event_template_and_platforms() -> None:
     spec = spec_for("stop_gate")
     other = HookSpec(name=spec.name, event=spec.event, template=spec.template, matcher="x",
-                     platforms=(Platform.GEMINI,), timeout=5, options={"check": "make test", "max_retries": 1})
+                     platforms=spec.platforms, timeout=5, options={"check": "make test", "max_retries": 1})
     assert render_hook_files(spec) == render_hook_files(spec) == render_hook_files(other)
+    elsewhere = HookSpec(name=spec.name, event=spec.event, template=spec.template, matcher=None,
+                         platforms=(Platform.GEMINI,), timeout=None, options={})
+    assert render_hook_files(elsewhere) != render_hook_files(spec)
 
 
 def test_the_context_template_also_writes_the_markdown_file() -> None:

@@ -37,13 +37,15 @@ def findings_to_json(findings: list[Finding]) -> list[dict]:
 
 
 def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | None = None,
-             python: str | None = None) -> list[Finding]:
+             python: str | None = None, run_hooks: bool = True) -> list[Finding]:
     """Run every check on the project at ``root``.
 
     Args:
         home: the user's home (default ``Path.home()``); user-scope settings are read from it.
         env: the environment the CLIs would see (default ``os.environ``).
         python: the interpreter hooks run with (default: the manifest's, else ``python3``).
+        run_hooks: run every registered hook as its CLI would (``hookruns.py``); it runs for
+            real, as in `hookwrap test`.
     """
     env = dict(os.environ if env is None else env)
     home = Path(home) if home is not None else Path.home()
@@ -67,6 +69,10 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     findings += check_dead_keys(scopes)
     findings += check_duplicates(scopes)
     findings += check_commands(scopes)
+    if manifest is not None and run_hooks:
+        from .hookruns import check_hook_runs
+
+        findings += check_hook_runs(root, manifest, scopes, env)
     return findings
 
 
@@ -105,6 +111,21 @@ def _owned(scopes: list[Scope], *, project_only: bool = False):
 
 def _ok(check: str, message: str) -> list[Finding]:
     return [Finding(check, OK, message)]
+
+
+def _result(check: str, found: list[Finding], ok: str, scopes: list[Scope], *,
+            project_only: bool = False) -> list[Finding]:
+    """A check's findings, else one "ok"; and, for each settings file that does not parse (so
+    the check could not look at it), a warning that says so, never an "ok"."""
+    unread = [s.label for s in scopes if s.error and (s.project or not project_only)]
+    if not unread:
+        return found or _ok(check, ok)
+    files = unread[0] if len(unread) == 1 else ", ".join(unread[:-1]) + " and " + unread[-1]
+    verb = "was" if len(unread) == 1 else "were"
+    rest = "" if found else f"; in the other files: {ok}"
+    return [*found, Finding(check, WARN, f"{files} {verb} not checked: it does not parse "
+                            f"(settings-parse){rest}", f"fix {files} by hand, then run "
+                            "`hookwrap doctor` again")]
 
 
 # ------------------------------------------------------------------------------- checks
@@ -174,7 +195,8 @@ def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Findi
             if entry.name == spec.name and scope.platform not in spec.platforms:
                 out.append(Finding("registration", FAIL, f"{spec.name} is registered in {scope.label} "
                                    f"but hookwrap.toml does not list {scope.platform.value}", SYNC))
-    return out or _ok("registration", "every hook is registered and current")
+    return _result("registration", out, "every hook is registered and current", scopes,
+                   project_only=True)
 
 
 def check_orphans(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
@@ -188,7 +210,7 @@ def check_orphans(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
         if script.stem not in known:
             out.append(Finding("orphans", WARN, f"{script_path(script.stem)} belongs to no hook in "
                                "hookwrap.toml", f"delete it, or `hookwrap add` a hook named {script.stem}"))
-    return out or _ok("orphans", "no orphaned entries or scripts")
+    return _result("orphans", out, "no orphaned entries or scripts", scopes)
 
 
 def check_lookalikes(scopes: list[Scope]) -> list[Finding]:
@@ -198,7 +220,7 @@ def check_lookalikes(scopes: list[Scope]) -> list[Finding]:
                    "remove it if it duplicates a hook of hookwrap.toml; `hookwrap sync` writes "
                    "hookwrap's own entries")
            for scope in scopes if scope.data for found in lookalikes(scope.data, scope.platform)]
-    return out or _ok("lookalikes", "no entry imitates hookwrap's commands")
+    return _result("lookalikes", out, "no entry imitates hookwrap's commands", scopes)
 
 
 def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
@@ -206,7 +228,7 @@ def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
     out = [Finding("scripts", FAIL, f"{scope.label}: {entry.name} runs {script_path(entry.name)}, "
                    "which does not exist", f"{SYNC} (it restores missing scripts), or remove the hook")
            for scope, entry in _owned(scopes) if not (root / script_path(entry.name)).is_file()]
-    return out or _ok("scripts", "every registered script exists")
+    return _result("scripts", out, "every registered script exists", scopes)
 
 
 def check_external(root: Path, manifest, env: Mapping[str, str]) -> list[Finding]:
@@ -298,7 +320,7 @@ def check_schema(scopes: list[Scope]) -> list[Finding]:
                 status = FAIL if problem.severity == ERROR else WARN
                 out.append(Finding("schema", status, f"{scope.label}: {problem}",
                                    f"fix that key by hand, then {SYNC}"))
-    return out or _ok("schema", "every hooks entry is valid for its CLI")
+    return _result("schema", out, "every hooks entry is valid for its CLI", scopes)
 
 
 def _of(scopes: list[Scope], platform: Platform) -> list[Scope]:
@@ -315,14 +337,14 @@ def check_hooks_enabled(scopes: list[Scope]) -> list[Finding]:
     """Nothing switches hooks off (Claude's disableAllHooks, Gemini's hooksConfig, ...)."""
     out = [finding for agent in all_setups()
            for finding in agent.hooks_off_findings(_of(scopes, agent.platform))]
-    return out or _ok("hooks-enabled", "no setting turns hookwrap's hooks off")
+    return _result("hooks-enabled", out, "no setting turns hookwrap's hooks off", scopes)
 
 
 def check_dead_keys(scopes: list[Scope]) -> list[Finding]:
     """Settings keys that older guides mention and the CLI never reads."""
     out = [finding for agent in all_setups()
            for finding in agent.dead_key_findings(_of(scopes, agent.platform))]
-    return out or _ok("dead-keys", "no dead settings keys")
+    return _result("dead-keys", out, "no dead settings keys", scopes)
 
 
 def _scripts_run(scopes: list[Scope]):
@@ -349,7 +371,7 @@ def check_duplicates(scopes: list[Scope]) -> list[Finding]:
                                f"{name} is in both {first[0].label} and {scope.label}"
                                + (" with different commands: it fires twice" if twice else
                                   " (the CLI runs it once)"), f"remove it from {scope.label}"))
-    return out or _ok("duplicates", "no hook is registered in two scopes")
+    return _result("duplicates", out, "no hook is registered in two scopes", scopes)
 
 
 def check_commands(scopes: list[Scope]) -> list[Finding]:
@@ -358,7 +380,7 @@ def check_commands(scopes: list[Scope]) -> list[Finding]:
     for scope in scopes:
         for cmd in commands_from_settings(scope.platform, scope.data or {}):
             out += _command_findings(scope, cmd)
-    return out or _ok("commands", "every command, matcher and timeout looks right")
+    return _result("commands", out, "every command, matcher and timeout looks right", scopes)
 
 
 def _command_findings(scope: Scope, cmd) -> list[Finding]:

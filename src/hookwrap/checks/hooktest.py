@@ -8,7 +8,7 @@ call, or a payload file), and its result is read by that CLI's rules. Returns da
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -87,6 +87,22 @@ def describe(verdict: Verdict) -> str:
     return text
 
 
+SHOWN_CHARS = 400  # of a systemMessage in the one-line summary; -v shows stdout whole
+
+
+def shown_to_user(platform: Platform | str, verdict: Verdict) -> str:
+    """The message the CLI shows its user (systemMessage), for the one-line summary:
+    `` (shown to the user: <text>)``, or where this CLI does not show it; "" for none."""
+    text = " ".join(verdict.system_message.split())
+    if not text:
+        return ""
+    if len(text) > SHOWN_CHARS:
+        text = text[:SHOWN_CHARS] + " ... (-v shows it whole)"
+    agent = setup_of(platform)
+    where = agent.system_message_shown or f"systemMessage, which {agent.label} was not seen to show"
+    return f" ({where}: {text})"
+
+
 def owned_name(command: str) -> str | None:
     """The hook name when ``command`` runs a hookwrap script, or None.
 
@@ -108,7 +124,7 @@ def run_hook_test(
     root: Path,
     name: str,
     *,
-    platform: str = "all",
+    platform: str | Sequence[str] = "all",
     payload_file: Path | None = None,
     tool: str | None = None,
     tool_input: str | dict | None = None,
@@ -119,7 +135,8 @@ def run_hook_test(
     """Run hook ``name``'s registered commands on each selected platform.
 
     Args:
-        platform: "claude", "gemini" or "all" (every platform the hook is registered on).
+        platform: a platform's name ("claude"), several (``--platform`` repeated), or "all":
+            every platform the hook is registered on.
         payload_file: a JSON object sent as-is instead of a built-in sample.
         tool: a normalized tool name (``shell``), translated per platform.
         tool_input: the tool call's input, a JSON object (text or dict).
@@ -130,13 +147,15 @@ def run_hook_test(
     Raises:
         UsageError: bad option values. ProjectError: the hook is registered nowhere.
     """
-    platforms = _platforms(platform)
+    names = [platform] if isinstance(platform, str) else list(platform)
+    everything = not names or "all" in names
+    platforms = list(Platform) if everything else _platforms(names)
     given = _load_payload(payload_file) if payload_file else None
     args = _ToolArgs(_normalize_tool(tool), _parse_input(tool_input))
     tests: list[PlatformTest] = []
     for plat in platforms:
         commands = _registered(root, plat, name, event)
-        if not commands and platform == "all":
+        if not commands and everything:
             continue
         if not commands:
             rel = setup_of(plat).settings_file
@@ -156,14 +175,13 @@ class _ToolArgs:
     tool_input: dict | None
 
 
-def _platforms(value: str) -> list[Platform]:
-    if value == "all":
-        return list(Platform)
-    try:
-        return [Platform(value)]
-    except ValueError:
-        names = ", ".join(p.value for p in Platform)
-        raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all") from None
+def _platforms(values: list[str]) -> list[Platform]:
+    known = {p.value for p in Platform}
+    for value in values:
+        if value not in known:
+            names = ", ".join(p.value for p in Platform)
+            raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all")
+    return list(dict.fromkeys(Platform(value) for value in values))
 
 
 def _load_payload(path: Path) -> dict:
@@ -199,8 +217,10 @@ def _normalize_tool(tool: str | None) -> str | None:
     return tool
 
 
-def _registered(root: Path, platform: Platform, name: str, event: str | None) -> list[HookCommand]:
-    data = read_settings(root, platform)
+def _registered(root: Path, platform: Platform, name: str, event: str | None,
+                data: dict | None = None) -> list[HookCommand]:
+    if data is None:
+        data = read_settings(root, platform)
     commands = host.commands_from_settings(platform.value, data or {})
     mine = [c for c in commands if owned_name(c.command) == name]
     mine += _resident_entries(platform, data or {}, name)
@@ -225,7 +245,22 @@ def _resident_entries(platform: Platform, data: Mapping, name: str) -> list[Hook
     return found
 
 
-def _post(cmd: HookCommand, payload: dict) -> RunResult:
+def registered_commands(root: Path, platform: Platform, name: str,
+                        data: dict | None = None) -> list[HookCommand]:
+    """Hook ``name``'s entries in ``platform``'s project settings (``data``: already parsed):
+    every command that runs its script, and a resident hook's URLs."""
+    return _registered(root, platform, name, None, data)
+
+
+def run_registered(root: Path, platform: Platform, cmd: HookCommand, *,
+                   env: Mapping[str, str] | None = None,
+                   max_wait: float | None = None) -> PlatformTest:
+    """Run one registered command on its event's built-in sample, as `hookwrap test NAME` does
+    (``max_wait``: wait at most this long, when less than the CLI's timeout)."""
+    return _test_one(root, platform, cmd, None, _ToolArgs(None, None), env, max_wait=max_wait)
+
+
+def _post(cmd: HookCommand, payload: dict, max_wait: float | None = None) -> RunResult:
     """POST the payload to the resident server as the CLI would; the answer as a RunResult
     (HTTP 200 = exit 0; another status = a failure; no server = could not start)."""
     import socket
@@ -237,6 +272,8 @@ def _post(cmd: HookCommand, payload: dict) -> RunResult:
     parts = urlsplit(cmd.command)
     start = time.monotonic()
     timeout = host.effective_timeout(cmd)
+    if max_wait is not None and max_wait < timeout:
+        timeout = max_wait
     try:
         status, body = post(parts.port or 80, parts.path, json.dumps(payload).encode(),
                             timeout=timeout)
@@ -260,6 +297,22 @@ def _pick_tool(platform: Platform, cmd: HookCommand) -> str | None:
     return None
 
 
+def _other_call_hint(platform: Platform, cmd: HookCommand, given: dict | None) -> str:
+    """How to give the hook a call its matcher selects: --tool names a call in every CLI's
+    own words, but a --payload file goes to each CLI exactly as written."""
+    tool_event = host.is_tool_event(platform.value, cmd.event)
+    if given is None:
+        return "pick another call with --tool" if tool_event else \
+            "pass a payload the matcher selects with --payload"
+    label = setup_of(platform).label
+    if not tool_event:
+        return f"the --payload file goes to {label} as written: give it a value the matcher selects"
+    example = _pick_tool(platform, cmd)
+    named = f", e.g. {example!r}" if example else ""
+    return (f"the --payload file goes to {label} as written, so it must name the tool as "
+            f"{label} does{named}; or use --tool instead, which each CLI gets in its own words")
+
+
 def _payload(root: Path, platform: Platform, cmd: HookCommand, given: dict | None,
              args: _ToolArgs) -> dict:
     if given is not None:
@@ -279,7 +332,8 @@ def _dropped_by(root: Path, platform: Platform, event: str) -> list[str]:
 
 def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | None,
               args: _ToolArgs, env: Mapping[str, str] | None,
-              on_run: Callable[[str, str], None] | None = None) -> PlatformTest:
+              on_run: Callable[[str, str], None] | None = None, *,
+              max_wait: float | None = None) -> PlatformTest:
     payload = _payload(root, platform, cmd, given, args)
     base = PlatformTest(platform.value, cmd.event, cmd.command, "", True, matcher=cmd.matcher,
                         timeout_s=host.effective_timeout(cmd), payload=payload)
@@ -294,7 +348,7 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
     if not host.matcher_matches(platform.value, cmd.event, cmd.matcher, target):
         base.ran, base.clean = False, False
         base.summary = f"not run: matcher {cmd.matcher!r} does not select {target!r}"
-        base.problems.append(base.summary + " (pick another call with --tool)")
+        base.problems.append(f"{base.summary} ({_other_call_hint(platform, cmd, given)})")
         return base
     resident = cmd.command.startswith("http://")
     if not resident and setup_of(platform).owned_name(cmd.command) is None:
@@ -302,11 +356,11 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
                           "it ran as the CLI would run it, and `hookwrap sync` leaves it alone")
     if on_run is not None:
         on_run(platform.value, cmd.command)
-    result = _post(cmd, payload) if resident else host.run_command(cmd, payload, project_dir=root,
-                                                                    env=env)
+    result = _post(cmd, payload, max_wait) if resident else host.run_command(
+        cmd, payload, project_dir=root, env=env, max_wait=max_wait)
     verdict = host.interpret(platform.value, cmd.event, result, cmd.on_failure)
     base.result, base.verdict, base.clean = result, verdict, verdict.clean
-    base.summary = describe(verdict)
+    base.summary = describe(verdict) + shown_to_user(platform, verdict)
     base.problems.extend(verdict.problems)
     base.notes.extend(verdict.notes)
     if verdict.reason.startswith(HOOK_ERROR_HEADER):

@@ -6,8 +6,9 @@ reading the result) is asked of the CLI's module (``clis/<platform>.py``):
 
 * ``commands_from_settings``: the command handlers of a parsed settings file;
 * ``matcher_matches`` / ``match_target``: whether a handler fires for a payload;
-* ``run_command``: one command: a JSON object on stdin then EOF, ``bash -c``, the project dir
-  as cwd, the CLI's environment and timeout (HOOK-061);
+* ``run_command``: one command: a JSON object on stdin then EOF, the CLI's shell (``bash -c``;
+  ``/bin/sh -c`` in OpenCode's plugin), the project dir as cwd, the CLI's environment and
+  timeout (HOOK-061);
 * ``interpret``: a finished run read by the CLI's rules (verdicts.py).
 
 ``hookwrap.checks.testing`` builds a whole event (selection, order, aggregation) on top of these.
@@ -66,8 +67,12 @@ def effective_timeout(cmd: HookCommand) -> float:
 
 
 def run_command(cmd: HookCommand, payload: Mapping, *, project_dir: str | Path,
-                env: Mapping[str, str] | None = None) -> RunResult:
-    """Run one hook command as its CLI would and capture everything it did (HOOK-061, 069)."""
+                env: Mapping[str, str] | None = None, max_wait: float | None = None) -> RunResult:
+    """Run one hook command as its CLI would and capture everything it did (HOOK-061, 069).
+
+    ``max_wait``: seconds to wait at most, when less than the CLI's timeout (`doctor` does not
+    wait minutes for a slow hook); a run cut short is reported as timed out.
+    """
     agent = setup_of(cmd.platform)
     full_env = hook_env(cmd.platform, payload, project_dir=project_dir, base=env, extra=cmd.env)
     text = agent.expand_command(cmd.command, full_env)
@@ -77,8 +82,11 @@ def run_command(cmd: HookCommand, payload: Mapping, *, project_dir: str | Path,
         os.close(fd)
         full_env["CLAUDE_ENV_FILE"] = env_file
     try:
-        return _spawn(["bash", "-c", text], agent.stdin_bytes(payload), str(project_dir),
-                      full_env, agent.effective_timeout(cmd))
+        timeout = agent.effective_timeout(cmd)
+        if max_wait is not None and max_wait < timeout:
+            timeout = max_wait
+        return _spawn([*agent.hook_shell, text], agent.stdin_bytes(payload), str(project_dir),
+                      full_env, timeout)
     finally:
         if env_file:
             Path(env_file).unlink(missing_ok=True)

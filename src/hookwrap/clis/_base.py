@@ -63,7 +63,7 @@ class AgentCLI:
     context_to_user: frozenset[NormalizedEvent]
     ask_note: str
     rewrite_note: str
-    limits: dict[NormalizedEvent, tuple[str, ...]]
+    limits: dict[NormalizedEvent, tuple[tuple[str, str], ...]]
     tool_input_keys: dict[str, dict[str, str]]
     own_only_keys: dict[str, tuple[str, ...]]
     text_is_context: frozenset[NormalizedEvent]
@@ -259,9 +259,9 @@ class AgentCLI:
         drops or maps what it cannot read. Default: ``result`` as it is."""
         return result
 
-    def output_limits(self, event: NormalizedEvent) -> list[str]:
+    def output_limits(self, event: NormalizedEvent) -> list[tuple[str, str]]:
         """What a HookOutput may ask on ``event`` that this CLI cannot do, and what happens
-        instead (`hookwrap add` warns with each): the record's ``limits``."""
+        instead: the record's ``limits``, (the part of the answer it is about, the text)."""
         return list(self.limits.get(event, ()))
 
     # --- runtime: speaking this CLI's protocol to an external hook (bridge.py) -------------

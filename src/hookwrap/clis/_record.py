@@ -96,9 +96,11 @@ class CLIRecord:
     # The CLI cannot apply a rewritten tool input: a rewrite is sent as a deny whose reason
     # gives the model the new input after this note.
     rewrite_note: str = ""
-    # What a HookOutput may ask on an event that this CLI cannot do, and what happens instead
-    # (`hookwrap add` warns with each; the docs list them).
-    limits: dict[NormalizedEvent, tuple[str, ...]] = {}
+    # What a HookOutput may ask on an event that this CLI cannot do, and what happens instead:
+    # (the part of the answer it is about, the text). The part is "block", "ask", "allow",
+    # "updated_input", "context", "system_message" or "continue_loop"; "" when the limit holds
+    # whatever the hook answers. `hookwrap add` warns about the parts a hook can return.
+    limits: dict[NormalizedEvent, tuple[tuple[str, str], ...]] = {}
     # Speaking this CLI's protocol to an external hook (bridge.py): tool_input keys of this CLI
     # that Claude Code spells otherwise, per normalized tool ({"write_file": {"path":
     # "file_path"}}), and keys Claude Code's tool has no counterpart for (left out, kept when a

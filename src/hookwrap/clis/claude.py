@@ -51,7 +51,7 @@ CLAUDE = CLIRecord(
         "TodoWrite": "write_todos",
     },
     preferred_tools={"task": "Task"},  # the name REQ-006 lists
-    tool_fields={"shell": ("command", "description", "timeout"),
+    tool_fields={"shell": ("command", "description"),
                  "write_file": ("file_path", "content"),
                  "edit_file": ("file_path", "old_string", "new_string", "replace_all"),
                  "read_file": ("file_path", "offset", "limit")},

@@ -83,5 +83,7 @@ CODEX = CLIRecord(
     # Codex hooks cannot ask the user (an "ask" answer is ignored and the call runs): ask -> deny.
     ask_note=("This call needs the user's confirmation, and Codex CLI hooks cannot ask for it, "
               "so it was blocked: ask the user, and run it only if they agree."),
+    limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells the "
+                                     "model to ask the user"),)},
     knobs={"output_schemas": _SCHEMAS, "never_sent": _NEVER},
 )

@@ -73,8 +73,8 @@ COPILOT = CLAUDE.derive(
     # Copilot hooks cannot ask the user in -p mode (autopilot denies an ask): ask -> deny.
     ask_note=("This call needs the user's confirmation, and Copilot CLI hooks cannot ask for it, "
               "so it was blocked: ask the user, and run it only if they agree."),
-    limits={_E.BEFORE_TOOL: ("has no ask: an ask is sent as a deny whose reason tells the model "
-                             "to ask the user",)},
+    limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells "
+                                     "the model to ask the user"),)},
     knobs={"context_top_level": True, "permission_top_level": True, "error_deny": "top-level",
            "reader": "copilot"},
 )

@@ -68,14 +68,16 @@ DROID = CLAUDE.derive(
     ask_note=("This call needs the user's confirmation, and Droid hooks cannot ask for it, so it "
               "was blocked: ask the user, and run it only if they agree."),
     limits={
-        _E.BEFORE_TOOL: ("runs an ask without asking in droid exec: an ask is sent as a deny whose "
-                         "reason tells the model to ask the user; context on before_tool reaches "
-                         "no model request",),
-        _E.BEFORE_PROMPT: ("never fires UserPromptSubmit in droid exec (headless): a before_prompt "
-                           "hook runs only in the interactive droid",),
-        _E.AFTER_TOOL: ("ignores a block after a tool: its reason is sent as context instead",),
-        _E.AFTER_AGENT: ("has no cap on Stop blocks: a hook that always blocks loops until killed; "
-                         "stop_gate stops after max_retries, a hand-written hook must count too",),
+        _E.BEFORE_TOOL: (("ask", "runs an ask without asking in droid exec: an ask is sent as a "
+                          "deny whose reason tells the model to ask the user"),
+                         ("context", "context on before_tool reaches no model request")),
+        _E.BEFORE_PROMPT: (("", "never fires UserPromptSubmit in droid exec (headless): a "
+                            "before_prompt hook runs only in the interactive droid"),),
+        _E.AFTER_TOOL: (("block", "ignores a block after a tool: its reason is sent as context "
+                         "instead"),),
+        _E.AFTER_AGENT: (("block", "has no cap on Stop blocks: a hook that always blocks loops "
+                          "until killed; stop_gate stops after max_retries, a hand-written hook "
+                          "must count too"),),
     },
     knobs={"pre_tool_context": False, "post_tool_block_as_context": True, "error_deny": "specific"},
 )

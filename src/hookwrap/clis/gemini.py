@@ -57,8 +57,8 @@ GEMINI = CLIRecord(
     preferred_tools={"grep": "grep_search"},  # the current canonical name
     tool_fields={"shell": ("command", "description", "dir_path"),
                  "write_file": ("file_path", "content"),
-                 "edit_file": ("file_path", "old_string", "new_string", "instruction"),
-                 "read_file": ("file_path",)},
+                 "edit_file": ("file_path", "instruction", "old_string", "new_string"),
+                 "read_file": ("file_path", "start_line", "end_line")},
     # `mcp_<server>_<tool>`, split at the first "_" after "mcp_" as Gemini itself does (a
     # server name with "_" in it is ambiguous; the payload's mcp_context is preferred).
     mcp_prefix="mcp_",

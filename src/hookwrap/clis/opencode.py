@@ -68,7 +68,8 @@ OPENCODE = CLIRecord(
     },
     # apply_patch also writes new files: a write_file matcher selects it too.
     extra_tool_names={"write_file": ("apply_patch",)},
-    tool_fields={"shell": ("command", "description", "timeout"),
+    # bash's schema has no description; one the model sends anyway is passed through.
+    tool_fields={"shell": ("command", "timeout", "workdir", "description"),
                  "write_file": ("filePath", "content"),
                  "edit_file": ("filePath", "oldString", "newString", "replaceAll"),
                  "read_file": ("filePath", "offset", "limit")},
@@ -99,14 +100,16 @@ OPENCODE = CLIRecord(
     ask_note=("This call needs the user's confirmation, and OpenCode plugins cannot ask for it, "
               "so it was blocked: ask the user, and run it only if they agree."),
     limits={
-        _E.BEFORE_TOOL: ("has no ask: an ask is sent as a block whose reason tells the model to "
-                         "ask the user; an allow does not skip OpenCode's own permission rules",
-                         "a rewrite (updated_input) of an apply_patch call blocks it instead: the "
-                         "plugin never rewrites a patch"),
-        _E.AFTER_AGENT: ("cannot keep the agent working: the hook runs when the session goes idle "
-                         "(session.idle, not awaited), and a block or its reason is ignored",),
-        _E.BEFORE_PROMPT: ("a block refuses the prompt, and `opencode run` then exits 1 with an "
-                           "opaque error (the reason is printed by the plugin)",),
+        _E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a block whose reason tells the "
+                          "model to ask the user"),
+                         ("allow", "an allow does not skip OpenCode's own permission rules"),
+                         ("updated_input", "a rewrite (updated_input) of an apply_patch call "
+                          "blocks it instead: the plugin never rewrites a patch")),
+        _E.AFTER_AGENT: (("block", "cannot keep the agent working: the hook runs when the session "
+                          "goes idle (session.idle, not awaited), and a block or its reason is "
+                          "ignored"),),
+        _E.BEFORE_PROMPT: (("block", "a block refuses the prompt, and `opencode run` then exits 1 "
+                            "with an opaque error (the reason is printed by the plugin)"),),
     },
 )
 

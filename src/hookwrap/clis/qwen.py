@@ -40,6 +40,7 @@ QWEN = CLAUDE.derive(
         "notebook_edit": "notebook_edit",
     },
     preferred_tools={"edit_file": "edit"},
+    tool_fields={"shell": ("command",), "write_file": ("file_path", "content")},
     # QWEN_CODE_PROJECT_DIR is Qwen's per-project state folder, not the project.
     project_dir_vars=("QWEN_PROJECT_DIR",),
     hook_process_env={},  # not Claude Code's: Qwen sets no CLAUDECODE
@@ -53,14 +54,15 @@ QWEN = CLAUDE.derive(
     rewrite_note=("Qwen Code cannot apply a hook's rewrite of a tool call, so this call was "
                   "blocked; call the tool again with this input instead: "),
     limits={
-        _E.BEFORE_TOOL: ("cannot apply updated_input: a rewrite is sent as a deny whose reason "
-                         "gives the model the new input; context on before_tool is dropped",),
-        _E.AFTER_TOOL: ("ignores a block after a tool: its reason is appended to the tool result "
-                        "as context instead",),
-        _E.AFTER_TOOL_FAILURE: ("ignores a block after a tool: its reason is appended to the "
-                                "tool result as context instead",),
-        _E.AFTER_AGENT: ("reads continue:false on Stop as 'keep working': continue_loop=False is "
-                         "sent as no block (the agent stops)",),
+        _E.BEFORE_TOOL: (("updated_input", "cannot apply updated_input: a rewrite is sent as a "
+                          "deny whose reason gives the model the new input"),
+                         ("context", "context on before_tool is dropped")),
+        _E.AFTER_TOOL: (("block", "ignores a block after a tool: its reason is appended to the "
+                         "tool result as context instead"),),
+        _E.AFTER_TOOL_FAILURE: (("block", "ignores a block after a tool: its reason is appended "
+                                 "to the tool result as context instead"),),
+        _E.AFTER_AGENT: (("continue_loop", "reads continue:false on Stop as 'keep working': "
+                          "continue_loop=False is sent as no block (the agent stops)"),),
     },
     knobs={"pre_tool_context": False, "post_tool_block_as_context": True,
            "stop_continue_false": "drop", "reader": "qwen"},

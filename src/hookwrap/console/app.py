@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from .. import __version__
+from ..generator import words
 from ..generator.errors import HookwrapError, UsageError
 from ..names import Platform
 
@@ -25,10 +26,10 @@ PlatformChoice = Enum("PlatformChoice", {**{p.value: p.value for p in Platform},
 
 app = typer.Typer(
     name="hookwrap",
-    help="Write an AI-agent hook once in Python; run it on Claude Code, Gemini CLI and Codex CLI."
-         "\n\nhookwrap.toml is the source of truth: `add`, `remove` and `sync` keep each CLI's "
-         "settings file (.claude/settings.json, .gemini/settings.json, .codex/hooks.json) in "
-         "step with it.",
+    help=f"Write an AI-agent hook once in Python; run it on {words.labels()}."
+         "\n\nhookwrap.toml is the source of truth: `add`, `remove` and `sync` keep the "
+         f"registration file of each CLI the repo uses ({words.settings_files()}) in step with "
+         "it.",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -58,7 +59,12 @@ def _root(
 
 
 def _cwd() -> Path:
-    return _State.directory.resolve()
+    directory = _State.directory
+    if not directory.is_dir():
+        what = "is not a directory" if directory.exists() else "does not exist"
+        raise UsageError(f"-C {directory}: {what}",
+                         hint="give -C the project's folder (or one inside it)")
+    return directory.resolve()
 
 
 def _root_dir() -> Path:
@@ -114,15 +120,23 @@ def _platform_names(values: Optional[list[PlatformChoice]]) -> list[str]:
 @app.command()
 def init(
     platform: Optional[list[PlatformChoice]] = typer.Option(
-        None, "--platform", "-p", help="A CLI this repo uses (repeat for several); written to "
-        "hookwrap.toml's platforms. Default: the CLIs whose folders the repo has, else claude "
-        "and gemini."),
+        None, "--platform", "-p", help="A CLI this repo uses (repeat for several). A new "
+        "project gets these, else the CLIs whose folders the repo has, else claude and gemini; "
+        "in a project, each one it lacks is added."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Set up hookwrap here: hookwrap.toml and the runtime under .hookwrap/ (safe to re-run)."""
+    """Set up hookwrap here: hookwrap.toml and the runtime under .hookwrap/ (safe to re-run).
+
+    It says which CLIs the project is for, and why. In a project already set up,
+    `--platform NAME` adds that CLI to hookwrap.toml's platforms and to every hook that runs
+    on all of the project's CLIs (a hook limited to some keeps its list). It refuses to start
+    a project inside another one, unless the folder is its own git repository.
+    """
     from ..generator.project import init_plan, parse_platforms
+    from ..generator.projectclis import refuse_nested
 
     root = _cwd()
+    refuse_nested(root)  # before the project lock, which would create .hookwrap/ here
     names = _platform_names(platform)
     # `--platform all` is every CLI hookwrap supports (for `add`, all = the manifest's platforms).
     chosen = parse_platforms(names, default=tuple(Platform)) if names else None
@@ -140,18 +154,19 @@ def add(
     platform: Optional[list[PlatformChoice]] = typer.Option(
         None, "--platform", "-p", help="Where to register it (repeat for several; default: "
         "hookwrap.toml's platforms)."),
-    timeout: Optional[int] = typer.Option(None, "--timeout", help="Timeout in seconds (Gemini gets milliseconds)."),
+    timeout: Optional[int] = typer.Option(None, "--timeout", help=f"Timeout in {words.timeout_units()}."),
     command: Optional[str] = typer.Option(None, "--command", help="An external hook: this shell command (any language) instead of a rendered script; see docs/external-hooks.md."),
     speaks: Optional[PlatformName] = typer.Option(None, "--speaks", help="The CLI whose hook protocol --command speaks (default: claude); other CLIs are bridged."),
     fail_closed: bool = typer.Option(False, "--fail-closed", help="With --command: block when the command cannot start, times out or crashes."),
     resident: bool = typer.Option(False, "--resident", help="Answer it from `hookwrap serve` "
-                                  "where the CLI can post to it (Claude Code); see docs/resident.md."),
+                                  "where the CLI can post to it (Claude Code), which must then "
+                                  "run; see docs/resident.md."),
     commands: Optional[list[str]] = typer.Option(
         None, "--commands", metavar="GLOB", help='Only shell commands matching GLOB call the hook, '
         'e.g. "git *" (repeat for several; needs --matcher shell).'),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Render a hook script, record it in hookwrap.toml, register it with both CLIs."""
+    """Render a hook script, record it in hookwrap.toml, register it with each of its CLIs."""
     from ..generator.project import add_plan
 
     root = _root_dir()
@@ -183,8 +198,9 @@ def adopt(
     source: PlatformName = typer.Option("claude", "--from", help="The CLI whose project settings file holds the hand-made hooks."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would move; write nothing."),
 ) -> None:
-    """Move hooks registered by hand (.claude/settings.json) into hookwrap.toml, so they run on
-    every CLI; an entry that cannot move stays where it is and is reported."""
+    """Move hooks registered by hand (in the --from CLI's project settings file) into
+    hookwrap.toml, so they run on every CLI the repo uses; an entry that cannot move stays
+    where it is and is reported."""
     import contextlib
 
     from ..generator.adopt import adopt_plan
@@ -200,7 +216,7 @@ def remove(
     name: str = typer.Argument(..., help="The hook to remove."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Delete a hook: its script, its manifest entry, and both registrations."""
+    """Delete a hook: its script, its manifest entry, and its registration on each CLI."""
     from ..generator.project import remove_plan
 
     root = _root_dir()
@@ -221,7 +237,7 @@ def sync(
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if anything differs."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Make the runtime, the scripts and both settings files match hookwrap.toml."""
+    """Make the runtime, the scripts and each CLI's registration file match hookwrap.toml."""
     from ..generator.project import sync_plan
 
     root = _root_dir()
@@ -241,7 +257,8 @@ def serve(
         None, "--print-service", help="Print a systemd user unit or a launchd agent that keeps "
         "the server running, to install yourself; start nothing."),
 ) -> None:
-    """Answer this repo's resident hooks on 127.0.0.1 (foreground, log on stderr; Ctrl-C stops).
+    """Answer this repo's resident hooks on 127.0.0.1 (foreground, log on stderr; Ctrl-C,
+    SIGTERM or SIGHUP stop it).
 
     Claude Code posts each resident hook's payload to it instead of starting a process per call;
     the server runs the repo's own runtime (.hookwrap/lib) with the manifest's python.
@@ -269,15 +286,21 @@ def trust(
         None, "--platform", "-p", help="Only this CLI's trust (repeat for several; default: every CLI)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Record this repo's trust where a CLI would otherwise skip its hooks without a word."""
+    """Record this repo's trust wherever a CLI would otherwise not run its hooks.
+
+    Codex CLI: the project and each hook's trusted_hash in $CODEX_HOME/config.toml. Gemini CLI:
+    the folder in ~/.gemini/trustedFolders.json. Copilot CLI: trustedFolders in
+    ~/.copilot/config.json. Qwen Code, with its folder trust on: ~/.qwen/trustedFolders.json.
+    Only those entries change (comments, other keys and the file's mode stay); each file is read
+    and written under a lock beside it (.NAME.hookwrap-lock), so projects trusting at once lose
+    nothing. Exits 1 when something only you can change keeps a CLI from running the hooks.
+    """
     from ..generator.project import parse_platforms
-    from ..generator.trust import apply_trust, trust_plan
+    from ..generator.trust import record_trust, trust_plan
 
     names = _platform_names(platform)
     platforms = list(parse_platforms(names, tuple(Platform))) if names else None
-    edits = trust_plan(_root_dir(), platforms)
-    if not dry_run:
-        apply_trust(edits)
+    edits = (trust_plan if dry_run else record_trust)(_root_dir(), platforms)
     prefix = "would " if dry_run else ""
     for edit in edits:
         for note in edit.notes:
@@ -285,6 +308,11 @@ def trust(
         for change in edit.changes:
             typer.echo(f"{prefix if change.action != 'unchanged' else ''}{change.action:<9} "
                        f"{edit.label}: {change.shown}  # {change.entry.what}")
+    todo = [line for edit in edits for line in edit.todo]
+    for line in todo:
+        typer.echo(f"error: {line}", err=True)
+    if todo:
+        raise typer.Exit(EXIT_USER)
     if not any(edit.pending for edit in edits):
         typer.echo("nothing to trust: every hookwrap hook is trusted" if edits else
                    "nothing to trust: no CLI here skips hookwrap's hooks for want of trust")
@@ -320,7 +348,9 @@ def _print_test(report, *, verbose: bool) -> None:
 @app.command("test")
 def test_command(
     name: str = typer.Argument(..., help="The hook to run."),
-    platform: PlatformChoice = typer.Option("all", "--platform", "-p", help="Which CLI's registration to run."),
+    platform: Optional[list[PlatformChoice]] = typer.Option(
+        None, "--platform", "-p", help="Which CLI's registration to run (repeat for several; "
+        "default: every CLI the hook is registered on)."),
     payload: Optional[Path] = typer.Option(None, "--payload", help="A JSON file to send instead of a built-in sample.", exists=True, dir_okay=False),
     tool: Optional[str] = typer.Option(None, "--tool", help="Normalized tool name of the call (shell, write_file, ...)."),
     tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\'.'),
@@ -337,8 +367,8 @@ def test_command(
 
     if payload is not None and (tool or tool_input):
         raise typer.BadParameter("use --payload, or --tool/--input, not both")
-    report = run_hook_test(_root_dir(), name, platform=platform.value, payload_file=payload,
-                           tool=tool, tool_input=tool_input, event=event,
+    report = run_hook_test(_root_dir(), name, platform=_platform_names(platform) or "all",
+                           payload_file=payload, tool=tool, tool_input=tool_input, event=event,
                            on_run=lambda where, command: typer.echo(f"{where}: running {command}",
                                                                      err=True))
     if as_json:
@@ -349,8 +379,17 @@ def test_command(
 
 
 @app.command("doctor")
-def doctor_command(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """Find what would make hooks fail silently, each with a one-line fix."""
+def doctor_command(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    no_run: bool = typer.Option(False, "--no-run", help="Do not run the hooks (the hook-runs "
+                                "check); only read the files."),
+) -> None:
+    """Find what would make hooks fail silently, each with a one-line fix.
+
+    It also runs every registered hook once per CLI, as that CLI would, on a harmless sample
+    call, and checks each answer is one that CLI reads. The hooks run for real, as in `hookwrap
+    test`: an audit hook logs the sample, a stop_gate runs its check (--no-run skips this).
+    """
     from ..checks.doctor import diagnose, exit_code, findings_to_json
     from ..generator.errors import ProjectError
     from ..generator.project import find_root
@@ -359,7 +398,7 @@ def doctor_command(as_json: bool = typer.Option(False, "--json", help="Print JSO
         root = find_root(_cwd())
     except ProjectError:
         root = _cwd()  # doctor still checks the settings files of a project without a manifest
-    findings = diagnose(root)
+    findings = diagnose(root, run_hooks=not no_run)
     if as_json:
         typer.echo(json.dumps(findings_to_json(findings), indent=2))
     else:

@@ -56,6 +56,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
         _plan_settings,
         _port,
         _python,
+        answer_warnings,
         load_manifest,
         parse_platforms,
     )
@@ -79,6 +80,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     manifest.add(spec)
     plan = Plan(root)
     plan.warnings.extend(warnings)
+    plan.warnings.extend(answer_warnings(spec, None))  # an external hook may answer anything
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
@@ -89,7 +91,6 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
 def adopt_plan(root: Path, source: str = "claude") -> Plan:
     """`hookwrap adopt [--from CLI]`: the hand-made hooks of ``source``'s project settings file
     become external hooks of hookwrap.toml, registered on every platform of the manifest."""
-    from .manifest import Manifest, new_manifest_text
     from .project import (
         MANIFEST,
         _plan_new_files,
@@ -97,7 +98,6 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         _plan_settings,
         _port,
         _python,
-        detected_platforms,
         read_settings_text,
     )
     from .settings import parse_settings
@@ -116,17 +116,12 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
     rel = agent.settings_file
     text = read_settings_text(root, platform)
     data = {} if text is None else parse_settings(text, platform, label=rel)
-    manifest_path = root / MANIFEST
     plan = Plan(root)
-    if manifest_path.is_file():
-        manifest = Manifest.load(manifest_path)
-    else:
-        manifest = Manifest.loads(new_manifest_text(detected_platforms(root)), MANIFEST)
-        plan.notes.append(f"created {MANIFEST}: this repo had none")
+    manifest = _manifest(plan)
     if platform not in manifest.platforms:
         raise UsageError(f"{MANIFEST}'s platforms do not include {platform.value}: its adopted "
                          f"hooks would no longer run on {agent.label}",
-                         hint=f"add \"{platform.value}\" to platforms in {MANIFEST}, then adopt")
+                         hint=f"add it with `hookwrap init --platform {platform.value}`, then adopt")
     found = _handlers(data, platform, rel)
     # A name whose script exists and is not the manifest's is the user's file: never reused.
     taken = {spec.name for spec in manifest.hooks} | _unmanaged_scripts(root, manifest)
@@ -163,6 +158,20 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
     plan.notes.extend(_personal_files(root, agent))
     return plan
+
+
+def _manifest(plan: Plan):
+    """The project's manifest, or a new one (with notes saying so, and which CLIs it names)."""
+    from .manifest import Manifest, new_manifest_text
+    from .project import MANIFEST
+    from .projectclis import new_platforms
+
+    if (plan.root / MANIFEST).is_file():
+        return Manifest.load(plan.root / MANIFEST)
+    chosen, notes = new_platforms(plan.root)
+    plan.notes.append(f"created {MANIFEST}: this repo had none")
+    plan.notes.extend(notes)
+    return Manifest.loads(new_manifest_text(chosen), MANIFEST)
 
 
 def _unmanaged_scripts(root: Path, manifest) -> set[str]:

@@ -27,6 +27,10 @@ class TemplateInfo:
         fail_closed: True when a crash or timeout of the hook should stop the action
             (its Claude registration gets ``onFailure: "block"``).
         default_options: the template options `hookwrap add` writes to the manifest.
+        returns: the parts of a HookOutput the rendered script may return ("block", "ask",
+            "allow", "updated_input", "context", "system_message", "continue_loop"); None when
+            it may return anything (the skeleton, an external hook). `hookwrap add` warns only
+            about what a CLI cannot do with these (``AgentCLI.output_limits``).
     """
 
     name: str
@@ -37,6 +41,7 @@ class TemplateInfo:
     default_timeout: int | None = None
     fail_closed: bool = False
     default_options: dict[str, object] = field(default_factory=dict)
+    returns: frozenset[str] | None = None
 
 
 TEMPLATES: dict[str, TemplateInfo] = {
@@ -50,6 +55,7 @@ TEMPLATES: dict[str, TemplateInfo] = {
             default_matcher="shell|write_file|edit_file",
             default_timeout=10,
             fail_closed=True,
+            returns=frozenset({"block"}),
         ),
         TemplateInfo(
             name="context",
@@ -57,6 +63,7 @@ TEMPLATES: dict[str, TemplateInfo] = {
             events=(_E.SESSION_START, _E.BEFORE_PROMPT),
             default_event=_E.SESSION_START,
             default_timeout=10,
+            returns=frozenset({"context"}),
         ),
         TemplateInfo(
             name="audit",
@@ -64,6 +71,7 @@ TEMPLATES: dict[str, TemplateInfo] = {
             events=None,
             default_event=_E.BEFORE_TOOL,
             default_timeout=10,
+            returns=frozenset(),  # never an opinion: always None
         ),
         TemplateInfo(
             name="stop_gate",
@@ -73,6 +81,7 @@ TEMPLATES: dict[str, TemplateInfo] = {
             # The check runs inside the hook: the script gives it this minus a margin.
             default_timeout=300,
             default_options={"check": "python3 -m pytest -q", "max_retries": 3},
+            returns=frozenset({"block", "system_message"}),
         ),
         TemplateInfo(
             name="format",
@@ -82,6 +91,7 @@ TEMPLATES: dict[str, TemplateInfo] = {
             default_matcher="write_file|edit_file",
             default_timeout=30,
             default_options={"command": ["ruff", "format", "--quiet"], "suffixes": [".py", ".pyi"]},
+            returns=frozenset({"context", "system_message"}),
         ),
         TemplateInfo(
             name="skeleton",

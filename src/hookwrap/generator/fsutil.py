@@ -101,11 +101,11 @@ def _write_target(path: Path) -> Path:
     return path
 
 
-def _existing_mode(path: Path) -> int:
+def _existing_mode(path: Path, new_mode: int = NEW_FILE_MODE) -> int:
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
-        return NEW_FILE_MODE
+        return new_mode
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -215,13 +215,13 @@ def _fill(fd: int, data: bytes, mode: int) -> None:
         os.fsync(handle.fileno())
 
 
-def stage_write(path: Path | str, data: bytes) -> StagedWrite:
+def stage_write(path: Path | str, data: bytes, *, new_mode: int = NEW_FILE_MODE) -> StagedWrite:
     """Write `data` to a temp file beside `path`'s target and fsync it; the target is untouched.
 
     The temp file lives in the target's directory so `os.replace` stays a same-filesystem rename;
     its name, `.<name>.hookwrap-<pid>-<random>.tmp`, lets a later write there sweep it away
     should this process be killed before the rename (see `sweep_stale_temps`).
-    An existing file's permission bits are given to it; a new file gets 0o644. A symlink is
+    An existing file's permission bits are given to it; a new file gets `new_mode`. A symlink is
     followed: its target is what `commit_staged` replaces, the link is left in place. Missing
     parent directories are created (and removed again if staging fails or is discarded).
 
@@ -233,7 +233,7 @@ def stage_write(path: Path | str, data: bytes) -> StagedWrite:
     try:
         if target.is_dir():
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
-        mode = _existing_mode(target)
+        mode = _existing_mode(target, new_mode)
         sweep_stale_temps(target.parent)
         fd, temp = tempfile.mkstemp(dir=target.parent, prefix=_temp_prefix(target), suffix=".tmp")
     except BaseException:
@@ -263,13 +263,14 @@ def discard_staged(staged: list[StagedWrite]) -> None:
         _remove_dirs(item.made_dirs)
 
 
-def atomic_write(path: Path | str, data: bytes) -> None:
+def atomic_write(path: Path | str, data: bytes, *, new_mode: int = NEW_FILE_MODE) -> None:
     """Replace the file at `path` with `data` so readers see the old or the new bytes, never half.
 
     `stage_write` then `commit_staged`: same directory temp file, fsync, `os.replace`, the old
-    mode kept, a symlink followed and its target rewritten, missing parents created.
+    mode kept (`new_mode` for a new file), a symlink followed and its target rewritten, missing
+    parents created.
     """
-    staged = stage_write(path, data)
+    staged = stage_write(path, data, new_mode=new_mode)
     try:
         commit_staged(staged)
     except BaseException:
@@ -289,6 +290,42 @@ def remove_file(path: Path | str) -> bool:
         return False
     _fsync_dir(Path(path).parent)
     return True
+
+
+def remove_bytecode(source: Path | str) -> None:
+    """Delete the bytecode caches of a removed ``.py`` file, every interpreter's: they are made
+    from it alone, are stale without it, and would keep its folder from ever being empty."""
+    source = Path(source)
+    cache = source.parent / "__pycache__"
+    if source.suffix != ".py" or cache.is_symlink() or not cache.is_dir():
+        return
+    # <stem>.<cache tag>[.opt-N].pyc, as importlib.util.cache_from_source names them.
+    own = re.compile(re.escape(source.stem) + r"\.[A-Za-z0-9_-]+(\.opt-[0-9]+)?\.pyc")
+    for pyc in cache.iterdir():
+        if own.fullmatch(pyc.name) and pyc.is_file() and not pyc.is_symlink():
+            with contextlib.suppress(OSError):
+                os.unlink(pyc)
+
+
+def remove_empty_dirs(root: Path | str, start: Path | str) -> list[Path]:
+    """Remove ``start``, then each parent below ``root``, while it is an empty real folder;
+    returns the folders removed.
+
+    Only what a removal left empty goes: ``os.rmdir`` refuses a folder holding anything at all
+    (a file of the user's, a hidden one), and a symlink to a folder is never followed.
+    """
+    root, folder = Path(root), Path(start)
+    removed: list[Path] = []
+    while root in folder.parents and not folder.is_symlink() and folder.is_dir():
+        try:
+            os.rmdir(folder)
+        except OSError:
+            break
+        removed.append(folder)
+        folder = folder.parent
+    if removed:
+        _fsync_dir(folder)
+    return removed
 
 
 def _try_flock(fd: int) -> bool:
@@ -314,7 +351,13 @@ def project_lock(root: Path | str, timeout: float = 10.0) -> Iterator[Path]:
     check_path(root, LOCK_RELPATH)
     lock_path = Path(root) / LOCK_RELPATH
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), NEW_FILE_MODE)
+    with _flock(lock_path, timeout, NEW_FILE_MODE):
+        yield lock_path
+
+
+@contextlib.contextmanager
+def _flock(lock_path: Path, timeout: float, mode: int) -> Iterator[None]:
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), mode)
     try:
         deadline = time.monotonic() + timeout
         while not _try_flock(fd):
@@ -325,11 +368,36 @@ def project_lock(root: Path | str, timeout: float = 10.0) -> Iterator[Path]:
                 )
             time.sleep(_LOCK_POLL_SECONDS)
         try:
-            yield lock_path
+            yield
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def shared_lock_path(path: Path | str) -> Path:
+    """The lock file of a file outside the project: `.<name>.hookwrap-lock` beside the file a
+    symlink points to, so two links to one file share one lock."""
+    target = _write_target(Path(path))
+    return target.parent / f".{target.name}.hookwrap-lock"
+
+
+@contextlib.contextmanager
+def shared_file_lock(path: Path | str, timeout: float = 10.0) -> Iterator[Path]:
+    """Hold an exclusive lock for a read-modify-write of `path`, a file several projects share
+    (a CLI's user config that `hookwrap trust` records trust in): read it again inside the block.
+
+    The lock is an flock on `shared_lock_path(path)` (created 0o600 with its folder, kept
+    afterwards: deleting a lock file would let two processes lock two different files); the
+    kernel drops it when the process dies.
+
+    Raises:
+        LockError: another process kept the lock for longer than `timeout` seconds.
+    """
+    lock_path = shared_lock_path(path)
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with _flock(lock_path, timeout, 0o600):
+        yield lock_path
 
 
 def read_text(path: Path | str, label: str) -> str | None:

@@ -18,9 +18,15 @@ from typing import Any
 from hookwrap.generator.errors import SettingsError
 
 PARSE_HINT = "fix the file by hand, then run hookwrap sync"
-COMMENT_HINT = (
-    "move the comments out of \"hooks\" (or delete them), then run hookwrap sync"
-)
+SYNC = "hookwrap sync"
+
+
+def comment_hint(key: str, then: str = SYNC) -> str:
+    """What to do when comments sit inside the member ``key`` that must change."""
+    return f'move the comments out of "{key}" (or delete them), then run {then}'
+
+
+COMMENT_HINT = comment_hint("hooks")
 BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run hookwrap sync"
 REMOVE = object()  # sentinel value for rewrite_member: drop the member
 
@@ -413,12 +419,13 @@ def _remove_member(text: str, obj: Node, index: int) -> str:
     return _apply(text, edits)
 
 
-def _refuse_if_commented(doc: Document, node: Node, key: str, path: str, label: str) -> None:
+def _refuse_if_commented(doc: Document, node: Node, key: str, path: str, label: str,
+                         then: str = SYNC) -> None:
     if doc.has_comments_in(node.start, node.end):
         raise SettingsError(
             f'{label}: comments inside "{key}" would be lost (in {path}); '
             "hookwrap will not rewrite this file",
-            hint=COMMENT_HINT,
+            hint=comment_hint(key, then),
         )
 
 
@@ -428,7 +435,7 @@ def _child_ops(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]
     return ops + [("add", sub) for sub in new if sub not in old]
 
 
-def _rewrite_children(text: str, key: str, new: dict[str, Any], label: str) -> str:
+def _rewrite_children(text: str, key: str, new: dict[str, Any], label: str, then: str) -> str:
     """Edit the object member `key` one child at a time, so comments between children survive."""
     doc = parse_document(text, label=label, allow_comments=True)
     old = doc.root.members[_present(doc.root, key)].node.value
@@ -440,7 +447,7 @@ def _rewrite_children(text: str, key: str, new: dict[str, Any], label: str) -> s
             continue
         index = _present(obj, sub)
         child = obj.members[index]
-        _refuse_if_commented(doc, child.node, key, f"{key}.{sub}", label)
+        _refuse_if_commented(doc, child.node, key, f"{key}.{sub}", label, then)
         if op == "remove":
             text = _remove_member(text, obj, index)
         else:
@@ -448,29 +455,31 @@ def _rewrite_children(text: str, key: str, new: dict[str, Any], label: str) -> s
     return text
 
 
-def _rewrite(text: str, doc: Document, key: str, value: Any, label: str) -> str:
+def _rewrite(text: str, doc: Document, key: str, value: Any, label: str, then: str) -> str:
     index = _find(doc.root, key)
     if index is None:
         return text if value is REMOVE else _add_member(text, doc.root, key, value)
     member = doc.root.members[index]
     if value is REMOVE:
-        _refuse_if_commented(doc, member.node, key, key, label)
+        _refuse_if_commented(doc, member.node, key, key, label, then)
         return _remove_member(text, doc.root, index)
     if isinstance(value, dict) and isinstance(member.node.value, dict):
-        candidate = _rewrite_children(text, key, value, label)
+        candidate = _rewrite_children(text, key, value, label, then)
         # Child edits cannot reorder keys; when the order changed, the whole value is rewritten.
         if _same(parse(candidate, label=label).get(key), value):
             return candidate
-    _refuse_if_commented(doc, member.node, key, key, label)
+    _refuse_if_commented(doc, member.node, key, key, label, then)
     return _replace_value(text, doc.root, member, value)
 
 
-def rewrite_member(text: str, key: str, value: Any, *, label: str) -> str:
+def rewrite_member(text: str, key: str, value: Any, *, label: str, then: str = SYNC) -> str:
     """Return `text` with top-level member `key` set to `value` (or dropped, for REMOVE).
 
     Comments outside the parts that change are kept byte for byte. When `value` and the old
     value are both objects, only their changed children are rewritten, so comments inside
     unchanged children survive too. A new member goes last; JSON is indented 2 spaces per level.
+
+    ``then`` is the command the hints end with (`hookwrap trust` for a CLI's user config).
 
     Raises:
         SettingsError: the text does not parse, or a comment sits inside a part that must change.
@@ -483,13 +492,13 @@ def rewrite_member(text: str, key: str, value: Any, *, label: str) -> str:
         expected[key] = value
     if _same(expected, doc.data):
         return text
-    new_text = _rewrite(text, doc, key, value, label)
+    new_text = _rewrite(text, doc, key, value, label, then)
     if not _same(parse(new_text, label=label), expected):
         # Only duplicate keys can get here: the edit hit one copy and another one still shows.
         raise SettingsError(
             f'{label}: "{key}" cannot be rewritten safely (is a key repeated?); '
             "hookwrap will not rewrite this file",
-            hint="remove the repeated key by hand, then run hookwrap sync",
+            hint=f'remove the repeated "{key}" by hand, then run {then}',
         )
     return new_text
 

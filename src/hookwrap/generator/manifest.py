@@ -120,6 +120,20 @@ class Manifest:
         at = next((i + 1 for i, text in enumerate(lines) if re.match(r"^version\s*=", text)), 0)
         self._document = _parse("".join([*lines[:at], line, *lines[at:]]), self._label)
 
+    def own_platforms(self, name: str) -> bool:
+        """Whether ``[hooks.<name>]`` lists its own ``platforms`` (else it follows the top level)."""
+        hooks: Any = self._document.get("hooks")
+        table: Any = hooks.get(name) if isinstance(hooks, dict) else None
+        return isinstance(table, dict) and "platforms" in table
+
+    def set_hook_platforms(self, name: str, platforms: tuple[Platform, ...]) -> None:
+        """Write ``platforms`` of ``[hooks.<name>]``; its other keys and comments stay."""
+        from dataclasses import replace
+
+        self._hooks_table(create=False)[name]["platforms"] = [p.value for p in platforms]
+        self._hooks = [replace(spec, platforms=platforms) if spec.name == name else spec
+                       for spec in self._hooks]
+
     def get(self, name: str) -> HookSpec | None:
         """The hook called ``name``, or None."""
         return next((spec for spec in self._hooks if spec.name == name), None)
@@ -173,17 +187,19 @@ class Manifest:
 def new_manifest_text(platforms: tuple[Platform, ...] | None = None) -> str:
     """The commented hookwrap.toml that `hookwrap init` writes; ``platforms`` other than the
     default (Claude Code and Gemini CLI) are written as the top-level ``platforms``."""
-    if not platforms or tuple(platforms) == ALL_PLATFORMS:
-        return _NEW_MANIFEST
-    line = "platforms = [" + ", ".join(f'"{p.value}"' for p in platforms) + "]\n"
+    from .words import manifest_header
+
+    chosen = tuple(platforms) if platforms else ALL_PLATFORMS
+    text = manifest_header(chosen) + _NEW_MANIFEST
+    if chosen == ALL_PLATFORMS:
+        return text
+    line = "platforms = [" + ", ".join(f'"{p.value}"' for p in chosen) + "]\n"
     comment = "# The agent CLIs this repo uses; a hook goes to each unless it lists its own.\n"
-    return _NEW_MANIFEST.replace("version = 1\n", "version = 1\n\n" + comment + line, 1)
+    return text.replace("version = 1\n", "version = 1\n\n" + comment + line, 1)
 
 
+# The rest of a new hookwrap.toml, below the header words.manifest_header writes for its CLIs.
 _NEW_MANIFEST = """\
-# hookwrap.toml: this repo's agent hooks, for Claude Code and Gemini CLI.
-# Edit it by hand or with `hookwrap add` / `hookwrap remove`, then run `hookwrap sync` to
-# write .claude/settings.json and .gemini/settings.json. Comments here are kept.
 
 # Format of this file.
 version = 1
@@ -206,7 +222,7 @@ version = 1
 # platforms = ["claude", "gemini"]
 #                              # where to register the hook
 # timeout = 10                 # seconds before the CLI gives up on the hook; leave it out
-#                              # for hookwrap's default, 60 seconds on both CLIs
+#                              # for hookwrap's default, 60 seconds
 # resident = true              # Claude Code posts to `hookwrap serve` instead of starting
 #                              # a process per call (docs/resident.md)
 # commands = ["git *"]         # matcher = "shell" only: the shell commands the hook cares
@@ -247,7 +263,9 @@ class _PlainDocument(dict):
 
 def _parse(text: str, label: str) -> TOMLDocument:
     import tomlkit
-    from tomlkit.exceptions import ParseError
+    from tomlkit.exceptions import TOMLKitError
+
+    from .tomlerrors import toml_fault
 
     if text.startswith(BOM):
         raise ManifestError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=BOM_HINT)
@@ -256,13 +274,9 @@ def _parse(text: str, label: str) -> TOMLDocument:
     except RecursionError:
         raise ManifestError(f"{label}: values are nested too deeply to read",
                             hint="hook options are plain strings, numbers and lists") from None
-    except ParseError as error:
-        # tomlkit's message ends with its own " at line L col C"; say it once, up front.
-        message = re.sub(r" at line \d+ col \d+$", "", str(error))
-        raise ManifestError(
-            f"{label}: line {error.line}, column {error.col}: {message}",
-            hint="fix the TOML syntax there",
-        ) from None
+    except TOMLKitError as error:  # a ParseError, or KeyAlreadyPresent for a repeated key
+        fault = toml_fault(text, error)
+        raise ManifestError(f"{fault.where(label)}: {fault.message}", hint=fault.hint) from None
 
 
 def _spec_table(spec: HookSpec) -> Any:

@@ -115,7 +115,19 @@ class Plan:
             except OSError as error:
                 raise self._partial(change, error, done, removals[index:]) from error
             done.append(change.rel)
+        self._tidy(removals)
         _compile(self.root, self.bytecode)
+
+    def _tidy(self, removals: list[FileChange]) -> None:
+        """After removals: the bytecode of a removed script, then each folder the removals left
+        empty (.claude/ once its settings file goes), up to the project root. A folder holding
+        anything else stays."""
+        for change in removals:
+            fsutil.remove_bytecode(self.root / change.rel)
+        for change in removals:
+            path = self.root / change.rel
+            fsutil.remove_empty_dirs(self.root, path.parent / "__pycache__")
+            fsutil.remove_empty_dirs(self.root, path.parent)
 
     def _sweep(self) -> None:
         # Temp files a killed command left beside these files (hookwrap.toml's in the root);

@@ -241,33 +241,30 @@ def _plan_startup(plan: Plan, manifest) -> None:
             plan.problems.append(f"hookwrap.toml: python: {error}")
 
 
-def detected_platforms(root: Path) -> tuple[Platform, ...] | None:
-    """The CLIs whose folder (``.claude``, ``.codex``, ...) the repo already has, or None."""
-    found = tuple(p for p in Platform
-                  if (root / Path(setup_of(p).settings_file).parts[0]).is_dir())
-    return found or None
-
-
 def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan:
     """Create the manifest when missing, copy the runtime, and sync what the manifest holds.
 
-    ``platforms`` (``init --platform``) becomes the manifest's top-level ``platforms``; without
-    it a new manifest gets the CLIs whose folders the repo has, else Claude Code and Gemini CLI.
+    ``platforms`` (``init --platform``) becomes a new manifest's top-level ``platforms``;
+    without it a new manifest gets the CLIs whose folders the repo has, else Claude Code and
+    Gemini CLI. In an initialised project, ``platforms`` adds CLIs (projectclis.add_platforms).
     """
     from .manifest import Manifest, new_manifest_text
+    from .projectclis import add_platforms, new_platforms, refuse_nested
 
     plan = Plan(root)
     path = root / MANIFEST
     if path.is_file():
         manifest = Manifest.load(path)
-        if platforms and manifest.platforms != platforms:
-            manifest.set_platforms(platforms)
-            manifest = Manifest.loads(manifest.dumps(), MANIFEST)
+        if platforms:
+            manifest = add_platforms(plan, manifest, platforms)
         plan.add(MANIFEST, manifest.dumps().encode())
     else:
-        text = new_manifest_text(platforms or detected_platforms(root))
+        refuse_nested(root)
+        chosen, notes = new_platforms(root, platforms)
+        text = new_manifest_text(chosen)
         manifest = Manifest.loads(text, MANIFEST)
         plan.add(MANIFEST, text.encode())
+        plan.notes.extend(notes)
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
@@ -323,6 +320,19 @@ def _plan_new_files(plan: Plan, spec) -> None:
                                 hint="move it away or pick another hook name")
 
 
+def answer_warnings(spec, returns: frozenset[str] | None) -> list[str]:
+    """What each CLI of ``spec`` cannot do with an answer the hook may give (``returns``: the
+    parts of a HookOutput it can return, None for anything), one line per CLI."""
+    warnings = []
+    for platform in spec.platforms:
+        agent = setup_of(platform)
+        said = [text for part, text in agent.output_limits(spec.event)
+                if returns is None or not part or part in returns]
+        if said:
+            warnings.append(f"{agent.label}: {'; '.join(said)}")
+    return warnings
+
+
 def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
              matcher: str | None = None, platforms: str | list[str] | None = None,
              timeout: int | None = None, resident: bool = False,
@@ -344,15 +354,34 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
             there = ", ".join(setup_of(p).label for p in spec.platforms)
             plan.warnings.append(f"{setup_of(platform).label} has no {spec.event.value} "
                                  f"event: {name} is registered on {there} only")
-    for platform in spec.platforms:
-        agent = setup_of(platform)
-        plan.warnings.extend(f"{agent.label}: {limit}" for limit in agent.output_limits(spec.event))
+    info = _template_info(spec.template)
+    plan.warnings.extend(answer_warnings(spec, info.returns if info is not None else None))
+    plan.notes.extend(_serve_notes(spec.name, found, _port(manifest)))
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
     _plan_hook_bytecode(plan, [spec])
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     return plan
+
+
+def _serve_notes(name: str, found, port: int) -> list[str]:
+    """What a resident hook needs: `hookwrap serve` running, and what each CLI that posts to
+    it does until it runs (docs/resident.md, "Failing closed")."""
+    notes = []
+    for reg in found:
+        if reg.handler.get("type") != "http":
+            continue
+        label = setup_of(reg.platform).label
+        if reg.handler.get("onFailure") == "block":
+            until = f"{label} blocks every call {name} matches"
+        else:
+            until = f"{label} reports {name} as a failed hook on every call and goes on without it"
+        notes.append(f"{label} posts {name} to `hookwrap serve` (127.0.0.1:{port}): until it "
+                     f"runs, {until}. Start it: `hookwrap serve` (or `hookwrap serve "
+                     "--print-service systemd|launchd` to keep it running); a server already "
+                     f"running picks {name} up by itself")
+    return notes
 
 
 def _committed(root: Path, rel: str) -> bool:

@@ -32,18 +32,23 @@ def render_hook_files(spec: HookSpec) -> dict[str, str]:
     """Render ``spec``'s files, keyed by repo-relative POSIX path.
 
     Always ``.hookwrap/hooks/<name>.py``; the context template adds ``.hookwrap/<name>.md``.
-    The text depends only on the name, event and template, so re-rendering is byte-stable;
-    template options are read from the manifest by the script when it runs.
+    The text depends only on the name, event, template and platforms, so re-rendering is
+    byte-stable; template options are read from the manifest by the script when it runs.
     """
     check_name(spec.name)
     external = spec.template == EXTERNAL
     check_event(None if external else spec.template, str(spec.event))
     info = EXTERNAL_INFO if external else TEMPLATES[spec.template]
+    from .words import labels, payload_comment
+
     values = {
         "name": spec.name,
         "event": str(spec.event),
         "template": spec.template,
         "defaults": info.default_options,
+        # What the comments say about CLIs is said of this hook's own CLIs, from their records.
+        "clis": labels(spec.platforms),
+        "payload_comment": payload_comment(spec.event, spec.platforms),
     }
     files = {f".hookwrap/hooks/{spec.name}.py": _render(f"{spec.template}.py.j2", values)}
     if spec.template == "context":

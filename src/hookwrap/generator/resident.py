@@ -7,8 +7,12 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import ConflictError, ProjectError, UsageError
+
+if TYPE_CHECKING:
+    import subprocess
 
 HOST = "127.0.0.1"
 HEALTH_PATH = "/hookwrap/health"  # server.HEALTH_PATH: not imported, it is a runtime module
@@ -19,10 +23,12 @@ SERVICE_KINDS = ("systemd", "launchd")
 @dataclass(frozen=True)
 class ServerState:
     """What answers on the resident port: up (this project), down, hung, or other (another
-    project, or not hookwrap), with a sentence for messages."""
+    project, or not hookwrap), with a sentence for messages, and the process id of the
+    hookwrap server that answered (None when none did)."""
 
     state: str
     detail: str
+    pid: int | None = None
 
 
 def server_state(root: Path, port: int, *, timeout: float = 2.0) -> ServerState:
@@ -52,15 +58,17 @@ def server_state(root: Path, port: int, *, timeout: float = 2.0) -> ServerState:
     if response.status != 200 or not isinstance(data, dict) or data.get("service") != "hookwrap-serve":
         return ServerState(OTHER, f"{where} is not a hookwrap server (HTTP {response.status})")
     served = str(data.get("root", ""))
+    pid = data.get("pid") if isinstance(data.get("pid"), int) else None
     if os.path.realpath(served) != os.path.realpath(root):
-        return ServerState(OTHER, f"{where} is a hookwrap server for {served}, not this project")
+        return ServerState(OTHER, f"{where} is a hookwrap server for {served} (pid {pid}), not "
+                           "this project", pid)
     running = data.get("busy")
     if data.get("hung") and isinstance(running, dict):
-        return ServerState(HUNG, f"{where} serves this project (pid {data.get('pid')}) but hook "
+        return ServerState(HUNG, f"{where} serves this project (pid {pid}) but hook "
                            f"{running.get('hook')!r} has run for {running.get('seconds')} s, past "
                            f"its timeout of {running.get('timeout')} s: every resident hook "
-                           "waits on it; restart the server")
-    return ServerState(UP, f"{where} serves this project (pid {data.get('pid')})")
+                           "waits on it; restart the server", pid)
+    return ServerState(UP, f"{where} serves this project (pid {pid})", pid)
 
 
 def post(port: int, path: str, payload: bytes, *, timeout: float) -> tuple[int, str]:
@@ -108,8 +116,10 @@ def check_port_free(root: Path, port: int) -> None:
     except OSError:
         state = server_state(root, port, timeout=1.0)
         if state.state == UP:
-            raise ConflictError(f"a hookwrap server for this project already runs on {HOST}:{port}",
-                             hint="nothing to do; stop it first to start another") from None
+            raise ConflictError(f"a hookwrap server for this project already runs on {HOST}:{port} "
+                                f"(pid {state.pid})",
+                                hint=f"nothing to do; to start another, stop it first (kill "
+                                     f"{state.pid})") from None
         raise ConflictError(f"port {port} on {HOST} is taken: {state.detail}",
                          hint="stop what holds it, or set another port in hookwrap.toml "
                               "([serve] port = N), then run `hookwrap sync`") from None
@@ -117,61 +127,151 @@ def check_port_free(root: Path, port: int) -> None:
         probe.close()
 
 
+class _Stop(Exception):
+    """SIGTERM or SIGHUP reached `hookwrap serve`: stop the server with it."""
+
+
 def run_server(root: Path, port: int, python: str) -> int:
-    """Run the server in the foreground until Ctrl-C; its log goes to stderr."""
+    """Run the server in the foreground until Ctrl-C, SIGTERM or SIGHUP (a supervisor,
+    `timeout`, `kill PID`, a closed terminal), which stop the server too; its log goes to
+    stderr. The exit code is 128 + the signal's number (130 for Ctrl-C), else the server's."""
+    import signal
     import subprocess
 
     check_port_free(root, port)
     command, env = server_command(root, port, python)
-    process = subprocess.Popen(command, env={**os.environ, **env}, cwd=root)
-    try:
-        return process.wait()
-    except KeyboardInterrupt:  # a terminal's Ctrl-C reaches both; a lone SIGINT only this one
-        import signal
-        import subprocess as sp
+    received: list[int] = []
+    started: list[subprocess.Popen[bytes]] = []
 
-        process.send_signal(signal.SIGINT)
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        if started and len(received) == 1:  # once: the clean-up below is not interrupted
+            raise _Stop
+
+    stops = (signal.SIGTERM, signal.SIGHUP)
+    previous = {number: signal.signal(number, stop) for number in stops}
+    try:
+        process = subprocess.Popen(command, env={**os.environ, **env}, cwd=root)
+        started.append(process)
         try:
-            process.wait(timeout=5)
-        except sp.TimeoutExpired:
-            process.kill()
-            process.wait()
-        return 130
+            if received:  # it came while the server was starting
+                raise _Stop
+            return process.wait()
+        except KeyboardInterrupt:  # a terminal's Ctrl-C reaches both; a lone SIGINT only this one
+            _end(process, signal.SIGINT)
+            return 128 + signal.SIGINT
+        except _Stop:
+            _end(process, signal.SIGTERM)
+            return 128 + received[0]
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _end(process: subprocess.Popen[bytes], signum: int) -> None:
+    """Send the server ``signum``; kill it when it has not stopped 5 s later."""
+    import subprocess
+
+    if process.poll() is None:
+        process.send_signal(signum)
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _label(root: Path) -> str:
     import hashlib
+    import re
 
     digest = hashlib.sha256(str(root).encode()).hexdigest()[:8]
-    name = "".join(c if c.isalnum() else "-" for c in root.name.lower()).strip("-") or "repo"
+    # ASCII letters and digits (a systemd unit's name is ASCII), one dash for each run of
+    # other characters ("--" may not appear in the plist's XML comment).
+    name = re.sub(r"[^a-z0-9]+", "-", root.name.lower()).strip("-") or "repo"
     return f"hookwrap-{name}-{digest}"
 
 
-def _systemd_quote(word: str) -> str:
-    return '"' + word.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%") + '"'
+def _writable(what: str, text: str, kind: str) -> str:
+    """``text`` when a service file can hold it: UTF-8 without control characters (a unit
+    file is read line by line, a plist is XML), else a ProjectError that says so."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        bad = True
+    else:
+        bad = any(ord(c) < 32 or ord(c) == 127 for c in text)
+    if bad:
+        raise ProjectError(f"{what} {text!r} cannot be written in a {kind} service file (it "
+                           "holds a control character or is not UTF-8)",
+                           hint="run the server from a path without them, or start it by hand "
+                                "with `hookwrap serve`")
+    return text
+
+
+# How systemd reads each directive hookwrap writes (systemd.unit(5), systemd.service(5),
+# systemd.exec(5)); every value also has its specifiers expanded, so a literal % is %%.
+# - Description=, WorkingDirectory=: the value as it stands, no quotes (a quoted
+#   WorkingDirectory is "not absolute"); the line's leading and trailing blanks are dropped
+#   and a trailing backslash continues the line.
+# - Environment=: words in double quotes with C escapes (\\, \"); $ is not special.
+# - ExecStart=: the same quoted words; in the arguments $$ stands for $ ($X and ${X} are
+#   variables); the executable's own path is used as written and may hold no quote,
+#   backslash or control character (systemd refuses it), nor, here, a $ (argv[0] would be
+#   expanded and differ from it).
+
+def _systemd_raw(what: str, text: str) -> str:
+    """A value systemd takes as it stands (Description=, WorkingDirectory=)."""
+    _writable(what, text, "systemd")
+    if text != text.strip() or text.endswith("\\"):
+        raise ProjectError(f"{what} {text!r} cannot be written in a systemd unit (it ends in "
+                           "a blank or a backslash)",
+                           hint="run the server from another path, or start it by hand with "
+                                "`hookwrap serve`")
+    return text.replace("%", "%%")
+
+
+def _systemd_quoted(what: str, word: str, *, dollars: bool) -> str:
+    """One double-quoted word (Environment=, and ExecStart='s arguments when ``dollars``)."""
+    _writable(what, word, "systemd")
+    text = word.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+    return '"' + (text.replace("$", "$$") if dollars else text) + '"'
+
+
+def _systemd_executable(path: str) -> str:
+    """ExecStart='s first word: the interpreter's path, quoted for its blanks."""
+    _writable("the interpreter", path, "systemd")
+    if any(c in path for c in "\"'\\$"):
+        raise ProjectError(f"systemd cannot run {path!r}: an executable's path may not hold "
+                           "quotes, a backslash or $ in a unit",
+                           hint="set python in hookwrap.toml to an interpreter on another path")
+    return '"' + path.replace("%", "%%") + '"'
 
 
 def service_text(kind: str, root: Path, port: int, python: str) -> str:
     """A systemd user unit or a launchd agent that keeps the server running; printed for the
     user to install (hookwrap writes nothing outside the project)."""
-    from xml.sax.saxutils import escape
-
     if kind not in SERVICE_KINDS:
         raise UsageError(f"unknown service kind {kind!r}", hint="use systemd or launchd")
     command, env = server_command(root, port, python)
     label = _label(root)
     if kind == "systemd":
+        here = _systemd_raw("the project's path", str(root))
+        exec_start = [_systemd_executable(command[0])]
+        exec_start += [_systemd_quoted("an argument", word, dollars=True) for word in command[1:]]
+        environment = _systemd_quoted("PYTHONPATH", f"PYTHONPATH={env['PYTHONPATH']}",
+                                      dollars=False)
         return "\n".join([
             f"# Save as ~/.config/systemd/user/{label}.service, then run:",
             "#   systemctl --user daemon-reload",
             f"#   systemctl --user enable --now {label}.service",
             "[Unit]",
-            f"Description=hookwrap resident hooks for {root}",
+            f"Description=hookwrap resident hooks for {here}",
             "",
             "[Service]",
-            f"WorkingDirectory={_systemd_quote(str(root))}",
-            "Environment=" + _systemd_quote(f"PYTHONPATH={env['PYTHONPATH']}"),
-            "ExecStart=" + " ".join(_systemd_quote(word) for word in command),
+            f"WorkingDirectory={here}",
+            f"Environment={environment}",
+            "ExecStart=" + " ".join(exec_start),
             "Restart=always",
             "RestartSec=1",
             "",
@@ -179,35 +279,28 @@ def service_text(kind: str, root: Path, port: int, python: str) -> str:
             "WantedBy=default.target",
             "",
         ])
-    log = root / ".hookwrap" / "logs" / "serve.log"
-    arguments = "".join(f"\n    <string>{escape(word)}</string>" for word in command)
-    return f"""<?xml version="1.0" encoding="UTF-8"?>
-<!-- Save as ~/Library/LaunchAgents/{label}.plist, then run:
-       launchctl load -w ~/Library/LaunchAgents/{label}.plist -->
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0">
-<dict>
-  <key>Label</key>
-  <string>{label}</string>
-  <key>ProgramArguments</key>
-  <array>{arguments}
-  </array>
-  <key>EnvironmentVariables</key>
-  <dict>
-    <key>PYTHONPATH</key>
-    <string>{escape(env['PYTHONPATH'])}</string>
-  </dict>
-  <key>WorkingDirectory</key>
-  <string>{escape(str(root))}</string>
-  <key>RunAtLoad</key>
-  <true/>
-  <key>KeepAlive</key>
-  <true/>
-  <key>StandardErrorPath</key>
-  <string>{escape(str(log))}</string>
-</dict>
-</plist>
-"""
+    return _launchd_text(label, root, command, env)
+
+
+def _launchd_text(label: str, root: Path, command: list[str], env: dict[str, str]) -> str:
+    """The launchd agent, written by plistlib (so it is a valid plist whatever the paths)."""
+    import plistlib
+
+    for word in [*command, str(root), env["PYTHONPATH"]]:
+        _writable("the path", word, "launchd")
+    agent = {
+        "Label": label,
+        "ProgramArguments": command,
+        "EnvironmentVariables": {"PYTHONPATH": env["PYTHONPATH"]},
+        "WorkingDirectory": str(root),
+        "RunAtLoad": True,
+        "KeepAlive": True,
+        "StandardErrorPath": str(root / ".hookwrap" / "logs" / "serve.log"),
+    }
+    text = plistlib.dumps(agent, sort_keys=False).decode("utf-8")
+    declaration, _, rest = text.partition("\n")
+    return (f"{declaration}\n<!-- Save as ~/Library/LaunchAgents/{label}.plist, then run:\n"
+            f"       launchctl load -w ~/Library/LaunchAgents/{label}.plist -->\n{rest}")
 
 
 def resident_hooks(manifest) -> list[str]:

@@ -20,14 +20,15 @@ from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
 HOOK_NAME = 'context'
 CONTEXT_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, HOOK_NAME + ".md")
-# Both CLIs keep context short; Claude Code cuts hook context at 10,000 characters.
+# Context is read by the model on every turn: keep it short (a CLI may cut a long one).
 MAX_CHARS = 10_000
 # <!-- HTML comments --> in the file are notes for people, not for the model.
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
-# What arrives (session_start; SessionStart on both CLIs):
-#   event.source       why: "startup", "resume", "clear" (Claude also "compact", "fork")
-#   event.cwd, event.session_id: on both
+# What arrives (session_start): Claude Code SessionStart; Gemini CLI SessionStart.
+#   Sent by each of them: event.session_id, event.transcript_path, event.cwd, event.source.
+#   Sent by Gemini CLI only: event.timestamp.
+#   event.source: why the session started ("startup", "resume", ...).
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

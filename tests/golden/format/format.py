@@ -45,23 +45,36 @@ def _manifest_entry() -> dict:
     return manifest_entry(ROOT, HOOK_NAME)
 
 
-# What arrives (after_tool; Claude Code: PostToolUse, Gemini CLI: AfterTool):
-#   event.tool_name    normalized: shell, write_file, edit_file, read_file, glob, grep, ...
-#   event.tool_input   the arguments the tool ran with:
-#                        shell: tool_input["command"]; write/edit/read: tool_input["file_path"]
-#                        (Claude: absolute; Gemini: may be relative to cwd)
-#   event.tool_response  differs per CLI:
-#                        Claude: a dict, e.g. shell {"stdout", "stderr", "interrupted"},
-#                        write_file {"type", "filePath", "content", ...}
-#                        Gemini: {"llmContent", "returnDisplay", "error"?}
-#   event.cwd, event.session_id: on both; Claude only: event.tool_use_id
-#   A failed tool does not reach after_tool (Claude sends after_tool_failure instead).
+# What arrives (after_tool): Claude Code PostToolUse; Gemini CLI AfterTool.
+#   event.tool_name      normalized (shell, write_file, edit_file, read_file, ...; an MCP
+#                        tool is "mcp__<server>__<tool>" whatever the CLI calls it)
+#   event.raw_tool_name  as the CLI sent it (shell, write_file, edit_file, read_file):
+#                          Claude Code: Bash, Write, Edit, Read
+#                          Gemini CLI: run_shell_command, write_file, replace, read_file
+#   event.tool_input     the arguments as the CLI sent them (a dict), keyed per CLI:
+#                          Claude Code: shell "command", "description"; write_file "file_path",
+#                            "content"; edit_file "file_path", "old_string", "new_string",
+#                            "replace_all"; read_file "file_path", "offset", "limit"
+#                          Gemini CLI: shell "command", "description", "dir_path"; write_file
+#                            "file_path", "content"; edit_file "file_path", "instruction",
+#                            "old_string", "new_string"; read_file "file_path", "start_line",
+#                            "end_line"
+#   event.files, event.file_paths
+#                        every file the call writes, edits, deletes or moves, on every CLI:
+#                        check these, not tool_input (a patch or a multi-file edit names several
+#                        files).
+#   Sent by each of them: event.session_id, event.transcript_path, event.cwd,
+#      event.tool_response.
+#   Sent by Claude Code only: event.prompt_id, event.permission_mode, event.get("effort"),
+#      event.tool_use_id, event.get("duration_ms").
+#   Sent by Gemini CLI only: event.timestamp.
+#   event.tool_response: the tool's result; its shape differs per CLI and tool.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 
 def hook(event: HookInput) -> HookOutput | None:
     """Format each file the tool wrote; context for the model if one changed or failed."""
-    # One file for write_file and edit_file; a Codex apply_patch may touch several (a moved
+    # One file for write_file and edit_file; a patch may touch several (a moved
     # file is formatted where it went, a deleted one not at all).
     paths = [f["move_to"] or f["path"] for f in event.files if f["action"] != "delete"]
     results = [result for result in (_format(event, path) for path in paths) if result]
@@ -76,7 +89,7 @@ def hook(event: HookInput) -> HookOutput | None:
 
 def _format(event: HookInput, path: str) -> HookOutput | None:
     """Format one file; context for the model if it changed or failed."""
-    # Gemini and Codex may send a path relative to cwd; Claude sends it absolute.
+    # A CLI may send a path relative to cwd rather than absolute.
     path = os.path.normpath(os.path.join(event.cwd or ROOT, path))
     entry = _manifest_entry()
     suffixes = [s for s in _option(entry, "suffixes", DEFAULT_SUFFIXES) if isinstance(s, str)]

@@ -206,20 +206,28 @@ _KEYWORDS = {"{", "}", "!", "if", "then", "elif", "else", "do", "while", "until"
 # Shell options that take a value: `bash -o pipefail -c '...'`.
 _SHELL_VALUE_OPTIONS = {"-o", "+o", "-O", "+O", "--rcfile", "--init-file"}
 
-# What arrives (before_tool; Claude Code: PreToolUse, Gemini CLI: BeforeTool):
-#   event.tool_name    normalized: shell, write_file, edit_file, read_file, glob, grep,
-#                      web_fetch, web_search, task; other names lower-cased (MCP tools:
-#                      Claude "mcp__server__tool", Gemini "mcp_server_tool")
-#   event.raw_tool_name  as the CLI sent it: Claude Bash/Write/Edit, Gemini
-#                      run_shell_command/write_file/replace
-#   event.tool_input   the tool's arguments (a dict):
-#                        shell: tool_input["command"] on both
-#                        write_file, edit_file, read_file: tool_input["file_path"] on both
-#                        (Claude sends absolute paths; Gemini may send them relative to cwd)
-#                        write_file: "content"; edit_file: "old_string", "new_string"
-#   event.cwd, event.session_id, event.transcript_path: on both
-#   Claude only: event.tool_use_id, event.permission_mode
-#   Gemini only: event.timestamp, event.mcp_context (MCP tools)
+# What arrives (before_tool): Claude Code PreToolUse; Gemini CLI BeforeTool.
+#   event.tool_name      normalized (shell, write_file, edit_file, read_file, ...; an MCP
+#                        tool is "mcp__<server>__<tool>" whatever the CLI calls it)
+#   event.raw_tool_name  as the CLI sent it (shell, write_file, edit_file, read_file):
+#                          Claude Code: Bash, Write, Edit, Read
+#                          Gemini CLI: run_shell_command, write_file, replace, read_file
+#   event.tool_input     the arguments as the CLI sent them (a dict), keyed per CLI:
+#                          Claude Code: shell "command", "description"; write_file "file_path",
+#                            "content"; edit_file "file_path", "old_string", "new_string",
+#                            "replace_all"; read_file "file_path", "offset", "limit"
+#                          Gemini CLI: shell "command", "description", "dir_path"; write_file
+#                            "file_path", "content"; edit_file "file_path", "instruction",
+#                            "old_string", "new_string"; read_file "file_path", "start_line",
+#                            "end_line"
+#   event.files, event.file_paths
+#                        every file the call writes, edits, deletes or moves, on every CLI:
+#                        check these, not tool_input (a patch or a multi-file edit names several
+#                        files).
+#   Sent by each of them: event.session_id, event.transcript_path, event.cwd.
+#   Sent by Claude Code only: event.prompt_id, event.permission_mode, event.get("effort"),
+#      event.tool_use_id.
+#   Sent by Gemini CLI only: event.timestamp.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

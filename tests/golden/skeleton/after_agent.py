@@ -17,12 +17,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (after_agent; Claude Code: Stop and SubagentStop, Gemini CLI: AfterAgent):
-#   event.stop_hook_active  True when the agent is already working again because a stop
-#                      hook blocked: check it, or a hook that always blocks loops
-#   Claude: event.last_assistant_message   the agent's final text
-#   Gemini: event.prompt (the user's request), event.prompt_response (the agent's answer)
-#   event.cwd, event.session_id: on both
+# What arrives (after_agent): Claude Code Stop, SubagentStop; Gemini CLI AfterAgent.
+#   Sent by each of them: event.session_id, event.transcript_path, event.cwd,
+#      event.stop_hook_active.
+#   Sent by Claude Code only: event.prompt_id, event.permission_mode, event.get("effort"),
+#      event.last_assistant_message, event.get("background_tasks"), event.get("session_crons").
+#   Sent by Gemini CLI only: event.timestamp, event.prompt, event.prompt_response.
+#   event.stop_hook_active: True when the agent is already working again because a stop hook
+#      blocked: check it, or a hook that always blocks loops.
+#   event.last_assistant_message: the agent's final text.
+#   event.prompt: the user's request.
+#   event.prompt_response: the agent's answer.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

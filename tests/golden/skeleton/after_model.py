@@ -17,9 +17,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (after_model; Gemini CLI only: AfterModel, once per streamed chunk):
-#   event.llm_request  as in before_model
-#   event.llm_response {"text", "candidates": [...], "usageMetadata"?}
+# What arrives (after_model): Claude Code (no such event); Gemini CLI AfterModel.
+#   Sent by Gemini CLI: event.session_id, event.transcript_path, event.cwd, event.timestamp,
+#      event.llm_request, event.llm_response.
+#   No payload of it was captured from Claude Code.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

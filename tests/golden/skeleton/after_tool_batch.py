@@ -17,8 +17,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (after_tool_batch; Claude Code only: PostToolBatch):
-#   event.get("tool_calls")  [{"tool_name", "tool_input", "tool_use_id", "tool_response"}]
+# What arrives (after_tool_batch): Claude Code PostToolBatch; Gemini CLI (no such event).
+#   Sent by Claude Code: event.session_id, event.transcript_path, event.cwd, event.prompt_id,
+#      event.permission_mode, event.get("effort"), event.get("tool_calls").
+#   No payload of it was captured from Gemini CLI.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

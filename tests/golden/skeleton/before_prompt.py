@@ -17,10 +17,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (before_prompt; Claude Code: UserPromptSubmit, Gemini CLI: BeforeAgent):
-#   event.prompt       the user's message (Gemini, headless: may start with the context
-#                      a session_start hook added)
-#   event.cwd, event.session_id: on both; Claude only: event.permission_mode
+# What arrives (before_prompt): Claude Code UserPromptSubmit; Gemini CLI BeforeAgent.
+#   Sent by each of them: event.session_id, event.transcript_path, event.cwd, event.prompt.
+#   Sent by Claude Code only: event.prompt_id, event.permission_mode.
+#   Sent by Gemini CLI only: event.timestamp.
+#   event.prompt: the user's message.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

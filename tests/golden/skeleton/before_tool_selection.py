@@ -17,8 +17,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (before_tool_selection; Gemini CLI only: BeforeToolSelection):
-#   event.llm_request  as in before_model (the available tools are not listed)
+# What arrives (before_tool_selection): Claude Code (no such event); Gemini CLI
+#    BeforeToolSelection.
+#   Sent by Gemini CLI: event.session_id, event.transcript_path, event.cwd, event.timestamp,
+#      event.llm_request.
+#   No payload of it was captured from Claude Code.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

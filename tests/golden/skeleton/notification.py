@@ -17,9 +17,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (notification; Notification on both CLIs):
-#   event.message, event.notification_type (Claude: "permission_prompt", "idle_prompt", ...;
-#   Gemini: "ToolPermission"); Gemini also sends event.get("details")
+# What arrives (notification): Claude Code Notification; Gemini CLI Notification.
+#   Sent by Gemini CLI: event.session_id, event.transcript_path, event.cwd, event.timestamp,
+#      event.notification_type, event.message, event.get("details").
+#   No payload of it was captured from Claude Code.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

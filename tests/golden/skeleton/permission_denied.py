@@ -17,8 +17,24 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (permission_denied; Claude Code only: PermissionDenied):
-#   event.tool_name, event.tool_input, event.tool_use_id, event.reason
+# What arrives (permission_denied): Claude Code PermissionDenied; Gemini CLI (no such event).
+#   event.tool_name      normalized (shell, write_file, edit_file, read_file, ...; an MCP
+#                        tool is "mcp__<server>__<tool>" whatever the CLI calls it)
+#   event.raw_tool_name  as the CLI sent it (shell, write_file, edit_file, read_file):
+#                          Claude Code: Bash, Write, Edit, Read
+#                          Gemini CLI: run_shell_command, write_file, replace, read_file
+#   event.tool_input     the arguments as the CLI sent them (a dict), keyed per CLI:
+#                          Claude Code: shell "command", "description"; write_file "file_path",
+#                            "content"; edit_file "file_path", "old_string", "new_string",
+#                            "replace_all"; read_file "file_path", "offset", "limit"
+#                          Gemini CLI: shell "command", "description", "dir_path"; write_file
+#                            "file_path", "content"; edit_file "file_path", "instruction",
+#                            "old_string", "new_string"; read_file "file_path", "start_line",
+#                            "end_line"
+#   event.files, event.file_paths
+#                        every file the call writes, edits, deletes or moves, on every CLI:
+#                        check these, not tool_input (a patch or a multi-file edit names several
+#                        files).
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

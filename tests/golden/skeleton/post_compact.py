@@ -17,8 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (post_compact; Claude Code only: PostCompact):
-#   event.trigger, event.get("compact_summary")
+# What arrives (post_compact): Claude Code PostCompact; Gemini CLI (no such event).
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

@@ -17,8 +17,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (pre_compact; Claude Code: PreCompact, Gemini CLI: PreCompress):
-#   event.trigger      "manual" or "auto"; Claude also event.get("custom_instructions")
+# What arrives (pre_compact): Claude Code PreCompact; Gemini CLI PreCompress.
+#   Sent by Gemini CLI: event.session_id, event.transcript_path, event.cwd, event.timestamp,
+#      event.trigger.
+#   No payload of it was captured from Claude Code.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

@@ -17,10 +17,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (session_end; SessionEnd on both CLIs):
-#   event.reason       Claude: "clear", "resume", "logout", "prompt_input_exit", "other";
-#                      Gemini: "exit", "clear"
-#   event.cwd, event.session_id: on both. Keep it fast: Claude gives it 1.5 s by default.
+# What arrives (session_end): Claude Code SessionEnd; Gemini CLI SessionEnd.
+#   Sent by each of them: event.session_id, event.transcript_path, event.cwd, event.reason.
+#   Sent by Claude Code only: event.prompt_id.
+#   Sent by Gemini CLI only: event.timestamp.
+#   event.reason: why the session ended; keep the hook fast, some CLIs give it very little time.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

@@ -17,9 +17,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (session_start; SessionStart on both CLIs):
-#   event.source       why: "startup", "resume", "clear" (Claude also "compact", "fork")
-#   event.cwd, event.session_id: on both
+# What arrives (session_start): Claude Code SessionStart; Gemini CLI SessionStart.
+#   Sent by each of them: event.session_id, event.transcript_path, event.cwd, event.source.
+#   Sent by Gemini CLI only: event.timestamp.
+#   event.source: why the session started ("startup", "resume", ...).
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

@@ -17,8 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (stop_failure; Claude Code only: StopFailure, a turn ended on an API error):
-#   event.error ("rate_limit", "overloaded", ...), event.last_assistant_message
+# What arrives (stop_failure): Claude Code StopFailure; Gemini CLI (no such event).
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

@@ -17,8 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (subagent_start; Claude Code only: SubagentStart):
-#   event.agent_id, event.agent_type
+# What arrives (subagent_start): Claude Code SubagentStart; Gemini CLI (no such event).
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 

@@ -57,12 +57,17 @@ def _manifest_entry() -> dict:
 
 STATE_DIR = os.path.join(ROOT, ".hookwrap", "state")
 
-# What arrives (after_agent; Claude Code: Stop and SubagentStop, Gemini CLI: AfterAgent):
-#   event.stop_hook_active  True when the agent is already working again because a stop
-#                      hook blocked: check it, or a hook that always blocks loops
-#   Claude: event.last_assistant_message   the agent's final text
-#   Gemini: event.prompt (the user's request), event.prompt_response (the agent's answer)
-#   event.cwd, event.session_id: on both
+# What arrives (after_agent): Claude Code Stop, SubagentStop; Gemini CLI AfterAgent.
+#   Sent by each of them: event.session_id, event.transcript_path, event.cwd,
+#      event.stop_hook_active.
+#   Sent by Claude Code only: event.prompt_id, event.permission_mode, event.get("effort"),
+#      event.last_assistant_message, event.get("background_tasks"), event.get("session_crons").
+#   Sent by Gemini CLI only: event.timestamp, event.prompt, event.prompt_response.
+#   event.stop_hook_active: True when the agent is already working again because a stop hook
+#      blocked: check it, or a hook that always blocks loops.
+#   event.last_assistant_message: the agent's final text.
+#   event.prompt: the user's request.
+#   event.prompt_response: the agent's answer.
 #   Any other payload key: event.get("key"); the whole payload: event.raw_input.
 
 
@@ -97,7 +102,7 @@ def hook(event: HookInput) -> HookOutput | None:
         return HookOutput(system_message=(
             f"{HOOK_NAME}: `{check}` still fails after {blocks} attempts; letting the agent stop."))
     if not _write_count(counter, blocks + 1):
-        # Without the count the cap cannot work, and Gemini has no cap of its own.
+        # Without the count the cap cannot work, and a CLI may have no cap of its own.
         return HookOutput(system_message=(
             f"{HOOK_NAME}: `{check}` fails, but the retry count cannot be saved under "
             f".hookwrap/state/, so the agent was let stop rather than risk a loop."))

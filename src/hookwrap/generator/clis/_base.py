@@ -52,6 +52,7 @@ class AgentSetup(AgentCLI):
     # so it holds no hand-made hooks: `adopt --from` refuses it.
     settings_owned: bool = False
     timeout_scale: int = 1                  # manifest seconds -> the CLI's unit
+    timeout_words: str = ""                 # the unit in words when it is not one scale
     max_timeout_s: int = 2_147_483          # Node timers fire at once past 2**31-1 ms
     tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
     lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
@@ -189,6 +190,9 @@ class AgentSetup(AgentCLI):
     # --- generator: the host rules `hookwrap test` emulates --------------------------------
     empty_tool_response: dict[str, Any] = {}   # what every tool's response holds at least
     payload_has_timestamp: bool = False         # payloads carry a "timestamp" field
+    # Where the CLI shows a hook's systemMessage, as `hookwrap test` words it before the message
+    # ("shown to the user"); "" when that was never observed.
+    system_message_shown: str = ""
 
     def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
         """The payload value an event's matcher is tested against; None when it has none."""
@@ -214,6 +218,10 @@ class AgentSetup(AgentCLI):
                  env: dict[str, str]) -> dict[str, str]:
         """``env`` plus the variables the CLI sets for its hooks."""
         return env
+
+    # The shell a command runs in, as argv before the command text: bash -c (as Gemini CLI, Qwen
+    # Code and Codex CLI were seen to spawn it); hookwrap's OpenCode plugin spawns /bin/sh -c.
+    hook_shell: tuple[str, ...] = ("bash", "-c")
 
     def expand_command(self, command: str, env: Mapping[str, str]) -> str:
         """The command text bash receives (some CLIs substitute variables first)."""

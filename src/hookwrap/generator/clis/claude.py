@@ -118,6 +118,7 @@ class ClaudeCodeSetup(ClaudeProtocol, AgentSetup):
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = ".claude/settings.json"
     settings_comments = False  # Claude Code rejects a file with comments
+    system_message_shown = "shown to the user"
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
                              _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED})
     lifecycle_values = {
@@ -378,8 +379,9 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
         failure = f"exit {r.exit_code}: non-blocking error" + (
             f" ({last_line(r.stderr)})" if r.stderr.strip() else "")
     if failure:
-        if blocks_on_failure:
-            return replace(_exit2(event, r.stderr), clean=False, problems=(failure,))
+        if blocks_on_failure:  # the reason is the failure itself when the hook said nothing
+            reason = r.stderr if r.stderr.strip() else f'{failure} (onFailure "block")'
+            return replace(_exit2(event, reason), clean=False, problems=(failure,))
         notes: tuple[str, ...] = ()
         if r.exit_code not in (None, 0) and r.stdout.strip().startswith("{"):
             notes = ("Claude Code's docs say JSON is read only at exit 0; its 2.1.328 binary may "

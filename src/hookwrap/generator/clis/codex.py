@@ -39,6 +39,7 @@ from .kit import (
     number_or_none,
     object_,
     one_of,
+    retold,
     set_toml_values,
     settle,
     string,
@@ -86,6 +87,7 @@ class CodexCLISetup(CodexProtocol, FindsProjectRoot):
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = ".codex/hooks.json"
     settings_comments = False  # strict JSON: a trailing comma voids the whole file
+    system_message_shown = "for the user: shown in the TUI only, not by `codex exec`"
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.PERMISSION_REQUEST})
     lifecycle_values = {
         _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
@@ -437,6 +439,7 @@ def _trust_entries(root: Path, data: Any) -> list[Any]:
 
 def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
                  settings_text: str | None) -> list[TrustEdit]:
+    from ..errors import SettingsError
     from ..fsutil import read_text
 
     if settings_text is None:
@@ -448,13 +451,17 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
         return []
     path = codex_home(home, env) / "config.toml"
     label = str(path)
-    text = read_text(path, label)
+    found = codex_root(root)
+    if found != root.resolve():  # trusting this folder would change nothing Codex reads
+        return [TrustEdit(Platform.CODEX, path, label, None, todo=[
+            f"Codex CLI finds a project by its .git: it reads {found}/.codex/, never "
+            f"{root}/.codex/; run hookwrap at the root of the git repository"])]
+    try:
+        text = read_text(path, label)
+    except SettingsError as error:
+        raise retold(error) from None
     new_text, changes = set_toml_values(text, entries, label=label)
-    notes = []
-    if codex_root(root) != root.resolve():
-        notes.append(f"Codex CLI finds a project by its .git: it reads {codex_root(root)}/.codex/, "
-                     f"not {root}/.codex/ (see `hookwrap doctor`)")
-    return [TrustEdit(Platform.CODEX, path, label, new_text, changes, notes)]
+    return [TrustEdit(Platform.CODEX, path, label, new_text, changes)]
 
 
 def _trust_findings(root: Path, home: Path, scopes: list[Scope],
@@ -464,11 +471,6 @@ def _trust_findings(root: Path, home: Path, scopes: list[Scope],
     project = next((s for s in scopes if s.project), None)
     if project is None or not _trust_entries(root, project.data or {}):
         return [Finding("codex-trust", OK, "no hookwrap hooks for Codex CLI to trust")]
-    found = codex_root(root)
-    if found != root.resolve():
-        return [Finding("codex-trust", FAIL, f"Codex CLI finds the project by its .git: it reads "
-                        f"{found}/.codex/hooks.json, never {root}/.codex/hooks.json",
-                        "run hookwrap at the root of the git repository")]
     out = [] if (root / ".git").exists() else [Finding(
         "codex-trust", WARN, f"{root} has no .git: Codex CLI loads its .codex/ only when started "
         "in this directory itself", "`git init` here")]
@@ -476,7 +478,11 @@ def _trust_findings(root: Path, home: Path, scopes: list[Scope],
         edits = _trust_edits(root, home, env, None)
         config = _read_toml(codex_home(home, env) / "config.toml")
     except (HookwrapError, ValueError) as error:
-        return [*out, Finding("codex-trust", FAIL, str(error), "fix $CODEX_HOME/config.toml")]
+        hint = getattr(error, "hint", "") or "fix $CODEX_HOME/config.toml"
+        return [*out, Finding("codex-trust", FAIL, str(error), hint)]
+    todo = [line for edit in edits for line in edit.todo]
+    if todo:  # what `hookwrap trust` cannot do, in its words
+        return [Finding("codex-trust", FAIL, line) for line in todo]
     table = config.get("features")
     features: dict[str, Any] = table if isinstance(table, dict) else {}
     if features.get("hooks") is False:

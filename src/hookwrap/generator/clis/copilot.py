@@ -38,6 +38,7 @@ from .kit import (
     one_of,
     parse_object,
     positive_number,
+    retold,
     settle,
     string,
     string_map,
@@ -70,6 +71,7 @@ class CopilotCLISetup(ClaudeCodeSetup):
     settings_comments = False
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
     invalid_entry_drops_event = False  # a malformed entry is dropped, the rest kept
+    system_message_shown = ""  # not observed (Claude Code's is)
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE})
     lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
     empty_tool_response: dict[str, Any] = {}
@@ -253,8 +255,6 @@ def _interpret(event: str, r: RunResult) -> Verdict:
 
 
 def _trusted(root: Path, home: Path, env: Mapping[str, str]) -> bool:
-    from pathlib import Path
-
     from ..jsonc import parse
 
     path = copilot_home(home, env) / "config.json"
@@ -262,10 +262,17 @@ def _trusted(root: Path, home: Path, env: Mapping[str, str]) -> bool:
         data = parse(path.read_text(encoding="utf-8"), label=str(path), allow_comments=True)
     except (OSError, ValueError):
         return False
+    return _trusts(data, root)
+
+
+def _trusts(data: Any, root: Path) -> bool:
+    """Whether ``trustedFolders`` (or the older ``trusted_folders``) holds ``root`` or a parent."""
+    from pathlib import Path
+
     folders = data.get("trustedFolders", data.get("trusted_folders")) if isinstance(data, dict) else None
     resolved = root.resolve()
-    return any(isinstance(f, str) and (Path(f) == resolved or Path(f) in resolved.parents)
-               for f in folders or ())
+    return isinstance(folders, list) and any(
+        isinstance(f, str) and (Path(f) == resolved or Path(f) in resolved.parents) for f in folders)
 
 
 def _trust_findings(root: Path, home: Path, scopes: list[Scope],
@@ -285,26 +292,32 @@ def _trust_findings(root: Path, home: Path, scopes: list[Scope],
 def _trust_edits(root: Path, home: Path, env: Mapping[str, str]) -> list[TrustEdit]:
     """Add the project to ``trustedFolders`` in ``$COPILOT_HOME/config.json`` (JSON with
     comments, rewritten by Copilot itself): every other key and comment is kept."""
+    from ..errors import SettingsError
     from ..fsutil import read_text
-    from ..jsonc import parse, rewrite_member
+    from ..jsonc import parse, rewrite_member, to_json
 
     path = copilot_home(home, env) / "config.json"
     label = str(path)
-    text = read_text(path, label)
-    data = parse(text, label=label, allow_comments=True) if text and text.strip() else {}
+    try:
+        text = read_text(path, label)
+        data = parse(text, label=label, allow_comments=True) if text and text.strip() else {}
+    except SettingsError as error:
+        raise retold(error) from None
     key = str(root.resolve())
     entry = TrustEntry(("trustedFolders",), key, "the project")
-    shown = f"trustedFolders += {key!r}"
-    if _trusted(root, home, env):
+    shown = f"trustedFolders += {to_json(key)}"
+    if _trusts(data, root):
         return [TrustEdit(Platform.COPILOT, path, label, text, [TrustChange("unchanged", entry, shown)])]
-    folders = data.get("trustedFolders") if isinstance(data, dict) else None
-    folders = [*folders, key] if isinstance(folders, list) else [key]
+    folders = data.get("trustedFolders", [])
+    if not isinstance(folders, list):
+        raise SettingsError(f"{label}: \"trustedFolders\" is not a list, so the project cannot be "
+                            "added to it", hint="make it a list of folders (or remove it), then "
+                            "run `hookwrap trust` again")
     if text and text.strip():
-        new_text = rewrite_member(text, "trustedFolders", folders, label=label)
+        new_text = rewrite_member(text, "trustedFolders", [*folders, key], label=label,
+                                  then="`hookwrap trust` again")
     else:
-        import json
-
-        new_text = json.dumps({"trustedFolders": folders}, indent=2) + "\n"
+        new_text = to_json({"trustedFolders": [key]}, indent=2) + "\n"
     return [TrustEdit(Platform.COPILOT, path, label, new_text, [TrustChange("create", entry, shown)])]
 
 

@@ -67,6 +67,7 @@ class FactoryDroidSetup(FindsProjectRoot, ClaudeCodeSetup):
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
     # One invalid entry (``"hooks": "x"``) and Droid runs no hook of the file at all (0.225.2).
     invalid_entry_drops_event = True
+    system_message_shown = ""  # not observed (Claude Code's is)
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
     lifecycle_values = {
         _E.SESSION_START: ("startup", "resume", "clear", "compact"),

@@ -3,8 +3,9 @@
 
 The `.gemini/settings.json` entries hookwrap writes (JSONC, milliseconds, anchored regex
 matchers, `${GEMINI_PROJECT_DIR}` because Gemini substitutes `$GEMINI_PROJECT_DIR` already
-quoted), their validation, the rules `hookwrap test` emulates, and doctor's checks (folder trust:
-Gemini runs no hook at all in an untrusted folder).
+quoted), their validation, the rules `hookwrap test` emulates, doctor's checks, and trust (folder
+trust: Gemini runs no hook at all in an untrusted folder; `hookwrap trust` records the project in
+its trusted folders).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ import re
 
 from ...clis._gemini_protocol import GeminiProtocol
 from ...clis.gemini import _E, GEMINI
-from ...names import NormalizedEvent
+from ...names import NormalizedEvent, Platform
 from ._base import AgentSetup, hook_call
 from .kit import (
+    DO_NOT_TRUST,
     ERROR,
     FAIL,
+    FOLDER_LEVELS,
     OK,
+    TRUST_PARENT,
     WARN,
     WARNING,
     Finding,
@@ -26,9 +30,11 @@ from .kit import (
     Problem,
     RunResult,
     Scope,
+    TrustEdit,
     Verdict,
     check_keys,
     failure_line,
+    folder_rule_edit,
     is_number,
     js_regex,
     last_line,
@@ -37,11 +43,13 @@ from .kit import (
     number_or_none,
     one_of,
     parse_object,
+    read_folder_rules,
     settle,
     string,
     string_list,
     string_map,
     unknown_keys,
+    within,
 )
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -84,6 +92,7 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
     settings_file = ".gemini/settings.json"
     settings_comments = True
     timeout_scale = 1000  # milliseconds
+    system_message_shown = "shown to the user"
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
     # Lifecycle matchers are compared with ===, so only the values 0.61.0 fires ever match.
     lifecycle_values = {
@@ -221,6 +230,11 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
                        env: Mapping[str, str]) -> list[Finding]:
         """Gemini runs no hooks at all in an untrusted folder (project and user hooks alike)."""
         return _trust_findings(root, home, scopes, env)
+
+    def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
+                    settings_text: str | None = None) -> list[TrustEdit]:
+        """The project in Gemini's trusted folders (with folder trust on, its default)."""
+        return _trust_edits(root, home, env, settings_text)
 
     def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
         """hooksConfig.enabled (the project file overrides the user's) and hooksConfig.disabled."""
@@ -405,52 +419,122 @@ def apply_output(event: str, out: dict[str, Any], *, real: bool = True,
     return settle(base, outcome, reason)
 
 
-def _trusted_folder(root: Path, gemini_home: Path) -> bool | None:
-    """True/False from ~/.gemini/trustedFolders.json, None when it says nothing about ``root``."""
-    import json
+def _trusted_folders_path(home: Any, env: Mapping[str, str]) -> Any:
+    """``$GEMINI_CLI_TRUSTED_FOLDERS_PATH``, else ``~/.gemini/trustedFolders.json`` (``~`` is
+    ``$GEMINI_CLI_HOME`` when set)."""
     from pathlib import Path
 
+    override = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+    if override:
+        return Path(override)
+    return Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini" / "trustedFolders.json"
+
+
+def _decision(rules: dict[str, Any], root: Path) -> tuple[bool | None, str | None]:
+    """Gemini CLI 0.61.0's reading of its trusted folders for a workspace at ``root`` (or under
+    it): of the rules whose folder (a TRUST_PARENT rule's parent) holds it, real paths compared,
+    the longest rule path wins; a key is normalized as ``path.resolve`` does, the last of two
+    equal ones counts. Returns (trusted, the winning rule as written), (None, None) if none."""
+    import os
+
+    location = os.path.realpath(root)
+    normalized: dict[str, tuple[str, str]] = {}
+    for raw, level in rules.items():
+        if level in FOLDER_LEVELS:
+            normalized[os.path.normpath(os.path.abspath(raw))] = (raw, level)
+    longest, verdict, winner = -1, None, None
+    for rule_path, (raw, level) in normalized.items():
+        effective = os.path.dirname(rule_path) if level == TRUST_PARENT else rule_path
+        if os.path.exists(effective):
+            effective = os.path.realpath(effective)
+        size = len(rule_path.encode("utf-16-le")) // 2  # JavaScript's string length
+        if within(location, effective) and size > longest:
+            longest, verdict, winner = size, level != DO_NOT_TRUST, raw
+    return verdict, winner
+
+
+def _forced_untrusted(env: Mapping[str, str]) -> str:
+    """What in the environment makes every folder untrusted, or ""."""
+    if env.get("GEMINI_RESTRICTED_MODE") == "true":
+        return "GEMINI_RESTRICTED_MODE=true"
+    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "false":
+        return "GEMINI_CLI_TRUST_WORKSPACE=false"
+    return ""
+
+
+def _folder_trust_off(data: Any) -> bool:
+    security = data.get("security") if isinstance(data, dict) else None
+    trust = security.get("folderTrust") if isinstance(security, dict) else None
+    return isinstance(trust, dict) and trust.get("enabled") is False
+
+
+def _read_settings(path: Any, label: str, text: str | None = None) -> Any:
+    """A Gemini settings file's data; None when it is missing or broken (doctor says which)."""
+    from ..errors import SettingsError
+    from ..fsutil import read_text
+
     try:
-        rules = json.loads((gemini_home / "trustedFolders.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = read_text(path, label) if text is None else text
+        return CLI.parse_settings_text(text, label) if text else None
+    except SettingsError:
         return None
-    verdict, depth = None, -1
-    for folder, rule in (rules.items() if isinstance(rules, dict) else ()):
-        base = Path(folder).parent if rule == "TRUST_PARENT" else Path(folder)
-        covered = root == base or base in root.parents if rule != "DO_NOT_TRUST" else root == Path(folder)
-        if covered and len(base.parts) > depth:  # the most specific rule wins
-            verdict, depth = rule != "DO_NOT_TRUST", len(base.parts)
-    return verdict
+
+
+def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
+                 settings_text: str | None) -> list[TrustEdit]:
+    """``"<root>": "TRUST_FOLDER"`` in Gemini's trusted folders, when it has hooks to run here:
+    in an untrusted folder Gemini CLI runs none, the user's own included."""
+    (project_label, project_path, _), (user_label, user_path, _) = CLI.scopes(root, home, env)
+    project = _read_settings(project_path, project_label, settings_text)
+    user = _read_settings(user_path, user_label)
+    if not any(isinstance(d, dict) and d.get("hooks") for d in (project, user)):
+        return []
+    path = _trusted_folders_path(home, env)
+    label = str(path)
+    forced = _forced_untrusted(env)
+    if forced:
+        return [TrustEdit(Platform.GEMINI, path, label, None, todo=[
+            f"Gemini CLI treats every folder as untrusted while {forced} is set, so it runs no "
+            "hook; unset it"])]
+    if _folder_trust_off(user):
+        return []  # Gemini trusts every folder
+    return [folder_rule_edit(Platform.GEMINI, path, label, root, _decision, "Gemini CLI",
+                             strict=True)]
 
 
 def _trust_findings(root: Path, home: Path, scopes: list[Scope],
                     env: Mapping[str, str]) -> list[Finding]:
-    from pathlib import Path
-
+    """What `hookwrap trust` would do, as a finding: ok when it has nothing to do."""
+    from ..errors import SettingsError
 
     def ok(message: str) -> list[Finding]:
         return [Finding("gemini-trust", OK, message)]
 
     if not any(s.data and s.data.get("hooks") for s in scopes):
         return ok("no Gemini hooks to check")
-    fix = (f"trust the folder in Gemini CLI, or add \"{root}\": \"TRUST_FOLDER\" to "
-           "~/.gemini/trustedFolders.json")
-    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "false" or env.get("GEMINI_RESTRICTED_MODE") == "true":
-        return [Finding("gemini-trust", FAIL, "the environment forces the folder untrusted, so "
-                        "Gemini runs no hooks", "unset GEMINI_CLI_TRUST_WORKSPACE / GEMINI_RESTRICTED_MODE")]
-    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
-        return ok("GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder")
-    user = next((s.data for s in scopes if not s.project and s.data), {})
-    security = raw if isinstance(raw := user.get("security"), dict) else {}
-    trust = raw if isinstance(raw := security.get("folderTrust"), dict) else {}
-    if trust.get("enabled") is False:
-        return ok("folder trust is off in ~/.gemini/settings.json")
-    gemini_home = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
-    trusted = _trusted_folder(root.resolve(), gemini_home)
-    if trusted:
-        return ok("the folder is trusted in ~/.gemini/trustedFolders.json")
-    state = "marked DO_NOT_TRUST" if trusted is False else "not trusted"
-    return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here", fix)]
+    if not _forced_untrusted(env):  # else the plan says what to do
+        if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
+            return ok("GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder")
+        user = next((s.data for s in scopes if not s.project and s.data), {})
+        if _folder_trust_off(user):
+            return ok("folder trust is off in ~/.gemini/settings.json")
+    fix = "run `hookwrap trust --platform gemini` (or trust the folder when Gemini CLI asks)"
+    try:
+        edits = _trust_edits(root, home, env, None)
+    except SettingsError as error:
+        return [Finding("gemini-trust", FAIL, f"{error.message}; Gemini CLI refuses to start",
+                        error.hint)]
+    todo = [line for edit in edits for line in edit.todo]
+    if todo:
+        return [Finding("gemini-trust", FAIL, todo[0])]
+    if any(edit.pending for edit in edits):
+        path = _trusted_folders_path(home, env)
+        verdict, winner = _decision(read_folder_rules(path, str(path))[1], root)
+        state = f"distrusted (its rule {winner!r} is DO_NOT_TRUST)" if verdict is False \
+            else "not a trusted folder"
+        return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here",
+                        fix)]
+    return ok("the folder is trusted in ~/.gemini/trustedFolders.json")
 
 
 def _hooks_off_findings(scopes: list[Scope]) -> list[Finding]:

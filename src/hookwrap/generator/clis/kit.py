@@ -4,8 +4,9 @@ Settings problems and the value checks they are built from (``Problem``, ``check
 doctor's findings (``Finding``, ``Scope``), a registered command as ``hookwrap test`` runs it and
 what came of the run (``HookCommand``, ``RunResult``, ``Verdict``), and trust entries with the
 pure TOML editor they are written with (``TrustEdit``, ``set_toml_values``). A leaf: it imports
-no other module of the generator or the checks, so the modules that *use* the CLI descriptions
-can import those descriptions at the top, and the descriptions can import this.
+no other module of the generator or the checks (but ``errors`` and ``tomledit``, leaves too), so
+the modules that *use* the CLI descriptions can import those descriptions at the top, and the
+descriptions can import this.
 """
 
 from __future__ import annotations
@@ -338,7 +339,12 @@ class TrustChange:
 
 @dataclass(frozen=True)
 class TrustEdit:
-    """One file a CLI keeps its trust in, and what `hookwrap trust` would change there."""
+    """One file a CLI keeps its trust in, and what `hookwrap trust` would change there.
+
+    ``notes`` are warnings; ``todo`` says what the user must do by hand because no entry of the
+    file can make the CLI run the hooks (the environment forces the folder untrusted, a rule
+    of the user's still wins...): `hookwrap trust` then fails, as doctor's trust check does.
+    """
 
     platform: Platform
     path: Path
@@ -346,6 +352,7 @@ class TrustEdit:
     new_text: str | None
     changes: list[TrustChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    todo: list[str] = field(default_factory=list)
 
     @property
     def pending(self) -> list[TrustChange]:
@@ -353,60 +360,127 @@ class TrustEdit:
         return [c for c in self.changes if c.action != "unchanged"]
 
 
-def _quote(key: str) -> str:
-    import json
-
-    bare = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
-    return key if bare else json.dumps(key, ensure_ascii=False)
+def retold(error: SettingsError) -> SettingsError:
+    """``error`` about a trust file, its hint ending in `hookwrap trust` (the settings readers'
+    hints say `hookwrap sync`, which never touches a file outside the project)."""
+    hint = error.hint.replace("then run hookwrap sync", "then run `hookwrap trust` again")
+    return SettingsError(error.message, hint=hint or TRUST_HINT)
 
 
 def show_entry(entry: TrustEntry) -> str:
     """``[projects."/p"] trust_level = "trusted"``: where the value sits and what it is."""
-    import json
+    from ..tomledit import shown
 
-    table = ".".join(_quote(k) for k in entry.keys[:-1])
-    return f"[{table}] {_quote(entry.keys[-1])} = {json.dumps(entry.value, ensure_ascii=False)}"
+    return shown(entry.keys, entry.value)
 
 
 def set_toml_values(text: str | None, entries: list[TrustEntry], *,
                     label: str) -> tuple[str, list[TrustChange]]:
     """Set every entry in TOML ``text`` (None: no file yet); returns the new text and changes.
 
-    Pure: nothing is written. Missing tables are created as ``[a."b"]`` headers; every other
-    key, table, comment and blank line stays as it was.
+    Pure: nothing is written. Any valid shape of the file is handled (``[a."b"]`` sections split
+    or not, super-tables, dotted keys, inline tables, arrays of tables beside them) and every
+    other value, comment and blank line stays: see ``tomledit.set_value``.
 
     Raises:
-        SettingsError: the text is not TOML, or a table on an entry's path is another value.
+        SettingsError: the text is not TOML, a table on an entry's path is another value, or an
+            entry cannot be set without changing something else (the hint says what to add).
     """
-    import tomlkit
-    from tomlkit.exceptions import ParseError
+    from ..tomledit import load, set_value
 
-    if text and text.startswith("\ufeff"):
-        raise SettingsError(f"{label}: starts with a UTF-8 byte order mark (BOM)", hint=TRUST_HINT)
-    try:
-        document = tomlkit.parse(text or "")
-    except ParseError as error:
-        raise SettingsError(f"{label}: line {error.line}, column {error.col}: not valid TOML",
-                            hint=TRUST_HINT) from None
+    text = text or ""
+    load(text, label=label)
     changes = []
     for entry in entries:
-        table = document
-        for depth, key in enumerate(entry.keys[:-1]):
-            if key not in table:
-                table.add(key, tomlkit.table(is_super_table=depth < len(entry.keys) - 2))
-            table = table[key]
-            if not isinstance(table, dict):
-                where = ".".join(_quote(k) for k in entry.keys[:depth + 1])
-                raise SettingsError(f"{label}: {where} is not a table", hint=TRUST_HINT)
-        last = entry.keys[-1]
-        current = table.get(last) if last in table else None
-        action = "unchanged" if last in table and _plain(current) == entry.value else (
-            "update" if last in table else "create")
-        if action != "unchanged":
-            table[last] = entry.value
+        text, action = set_value(text, entry.keys, entry.value, label=label)
         changes.append(TrustChange(action, entry, show_entry(entry)))
-    return tomlkit.dumps(document), changes
+    return text, changes
 
 
-def _plain(value: Any) -> Any:
-    return value.unwrap() if hasattr(value, "unwrap") else value
+# --- trustedFolders.json (Gemini CLI's and Qwen Code's): JSON with comments, folder -> level ----
+
+TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST = "TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST"
+FOLDER_LEVELS = (TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST)
+
+
+def read_folder_rules(path: Path, label: str) -> tuple[str | None, dict[str, Any]]:
+    """The text (None: no file) and the rules of a trustedFolders.json.
+
+    Raises:
+        SettingsError: unreadable, not JSON with comments, or not an object (hint: `hookwrap trust`).
+    """
+    from ..fsutil import read_text
+    from ..jsonc import parse
+
+    try:
+        text = read_text(path, label)
+        rules = parse(text, label=label, allow_comments=True) if text and text.strip() else {}
+    except SettingsError as error:
+        raise retold(error) from None
+    return text, rules
+
+
+def set_folder_rule(text: str | None, folder: str, level: str, label: str) -> str:
+    """``text`` with ``"<folder>": "<level>"`` set (added last, or its value replaced where it
+    is): every other byte, comments included, stays."""
+    from ..jsonc import rewrite_member, to_json
+
+    if text and text.strip():
+        return rewrite_member(text, folder, level, label=label, then="`hookwrap trust` again")
+    return to_json({folder: level}, indent=2) + "\n"
+
+
+def folder_rule_edit(platform: Platform, path: Path, label: str, root: Path,
+                     decide: Callable[[dict[str, Any], Path], tuple[bool | None, str | None]],
+                     cli: str, *, strict: bool) -> TrustEdit:
+    """What trusting ``root`` does to a trustedFolders.json whose rules ``decide`` reads as the
+    CLI does (trusted or not, and the rule that decided): nothing when a rule already trusts
+    it, else ``"<root>": "TRUST_FOLDER"``; a todo when another rule would still win.
+    ``strict``: the CLI refuses to start when a level is none of ``FOLDER_LEVELS``.
+
+    Raises:
+        SettingsError: the file cannot be read, or holds a level the CLI rejects.
+    """
+    import json
+
+    text, rules = read_folder_rules(path, label)
+    bad = next(((folder, level) for folder, level in rules.items() if level not in FOLDER_LEVELS), None)
+    if strict and bad is not None:
+        raise SettingsError(f"{label}: {json.dumps(bad[0], ensure_ascii=False)} has the trust level "
+                            f"{json.dumps(bad[1], ensure_ascii=False)}, which {cli} rejects (it "
+                            "knows " + ", ".join(FOLDER_LEVELS) + ")",
+                            hint="fix or remove that line by hand, then run `hookwrap trust` again")
+    key = str(root.resolve())
+    entry = TrustEntry((key,), TRUST_FOLDER, "the project")
+    shown = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(TRUST_FOLDER)}"
+    if decide(rules, root)[0] is True:
+        return TrustEdit(platform, path, label, text, [TrustChange("unchanged", entry, shown)])
+    verdict, winner = decide({**rules, key: TRUST_FOLDER}, root)
+    if verdict is not True:
+        return TrustEdit(platform, path, label, None, todo=[
+            f"{cli} still distrusts {root}: the rule {json.dumps(winner, ensure_ascii=False)}: "
+            f"{json.dumps(rules.get(winner or ''))} in {label} wins over any entry for the project "
+            "itself; remove that rule by hand"])
+    action = "update" if key in rules else "create"
+    new_text = set_folder_rule(text, key, TRUST_FOLDER, label)
+    return TrustEdit(platform, path, label, new_text, [TrustChange(action, entry, shown)])
+
+
+def path_variants(path: str) -> set[str]:
+    """A path as Node's ``path.resolve`` spells it, and its real path when it exists."""
+    import contextlib
+    import os
+
+    found = {os.path.normpath(os.path.abspath(path))}
+    with contextlib.suppress(OSError):
+        found.add(os.path.realpath(path, strict=True))
+    return found
+
+
+def within(child: str, parent: str) -> bool:
+    """Node's subpath test: ``child`` is ``parent`` or below it."""
+    import os
+
+    relative = os.path.relpath(child, parent)
+    return relative == "." or not (relative == ".." or relative.startswith(".." + os.sep)
+                                   or os.path.isabs(relative))

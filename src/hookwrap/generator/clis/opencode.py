@@ -59,10 +59,12 @@ class OpenCodeSetup(PluginProtocol, AgentSetup):
     settings_file = PLUGIN_FILE
     settings_comments = False
     settings_generated = True
+    system_message_shown = "printed for the user on OpenCode's stderr by the plugin"
     known_settings_events = EVENTS
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
     lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
     empty_tool_response: dict[str, Any] = {"output": "", "title": "", "metadata": {}}
+    hook_shell = ("/bin/sh", "-c")  # the plugin's spawn("/bin/sh", ["-c", command])
 
     def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         script, args = hook_call(name, launcher)
@@ -262,7 +264,8 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
         return settle(base, "blocked", reason)
     if event == "Stop":
         notes = ("OpenCode cannot keep the agent working: the answer is ignored",) if block else ()
-        return Verdict(output=output, notes=notes)
+        # The plugin still prints a systemMessage (runHooks reports it for every event).
+        return Verdict(output=output, system_message=base.system_message, notes=notes)
     if event == "SessionStart" and block:
         base = replace(base, notes=("a block cannot stop a session on OpenCode: ignored",))
     return settle(base, None)

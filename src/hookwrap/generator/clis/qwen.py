@@ -15,10 +15,12 @@ from ...names import NormalizedEvent, Platform
 from ._base import AgentSetup, hook_call
 from .claude import ClaudeCodeSetup
 from .kit import (
+    DO_NOT_TRUST,
     ERROR,
     FAIL,
+    FOLDER_LEVELS,
     OK,
-    TRUST_HINT,
+    TRUST_PARENT,
     WARN,
     WARNING,
     Finding,
@@ -26,13 +28,12 @@ from .kit import (
     Problem,
     RunResult,
     Scope,
-    TrustChange,
     TrustEdit,
-    TrustEntry,
     Verdict,
     boolean,
     check_keys,
     failure_line,
+    folder_rule_edit,
     is_number,
     js_regex,
     last_line,
@@ -41,12 +42,14 @@ from .kit import (
     number_or_none,
     one_of,
     parse_object,
+    path_variants,
     settle,
     string,
     string_list,
     string_map,
     unknown_keys,
     url,
+    within,
 )
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -102,8 +105,10 @@ class QwenCodeSetup(ClaudeCodeSetup):
     # --- generator: settings and registrations ---------------------------------------------
     settings_file = ".qwen/settings.json"
     settings_comments = True  # Qwen strips comments when it reads the file
+    timeout_words = "milliseconds from 1000 seconds on"  # qwen_timeout
     known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
     invalid_entry_drops_event = False  # an invalid entry is dropped alone (debug log only)
+    system_message_shown = "for the user, but `qwen -p` does not show it"
     tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
                              _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED})
     lifecycle_values = {
@@ -236,17 +241,9 @@ class QwenCodeSetup(ClaudeCodeSetup):
 
     def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
-        """Only with folder trust on (``security.folderTrust.enabled`` in the user's file):
-        otherwise Qwen loads the project's hooks and there is nothing to record."""
-        from ..fsutil import read_text
-
-        label, path, _ = self.scopes(root, home, env)[1]
-        try:
-            text = read_text(path, label)
-            data = self.parse_settings_text(text, label) if text is not None else {}
-        except ValueError:
-            return []  # doctor reports a broken user file
-        return _trust_edits(root, home, env) if _trust_on(data) else []
+        """Only with folder trust on (``security.folderTrust.enabled`` in the user's file) and
+        hooks in the project's file: otherwise Qwen loads them and there is nothing to record."""
+        return _trust_edits(root, home, env, settings_text)
 
     def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
 
@@ -401,57 +398,72 @@ def _trusted_folders_path(home: Any, env: Mapping[str, str]) -> Any:
     return Path(override) if override else qwen_home(home, env) / "trustedFolders.json"
 
 
+def _decision(rules: dict[str, Any], root: Path) -> tuple[bool | None, str | None]:
+    """Qwen Code's reading of its trusted folders: of the rules whose folder (a TRUST_PARENT
+    rule's parent) holds ``root``, as written or as real paths, the deepest wins, and
+    DO_NOT_TRUST wins a tie. Returns (trusted, the winning rule), (None, None) if none."""
+    import os
+
+    locations = path_variants(str(root))
+    winner, depth, level_won = None, -1, None
+    for raw, level in rules.items():
+        if level not in FOLDER_LEVELS:
+            continue  # Qwen skips a rule it does not know
+        folder = os.path.normpath(raw)
+        effective = os.path.dirname(folder) if level == TRUST_PARENT else folder
+        found = max((len([part for part in variant.split(os.sep) if part])
+                     for variant in path_variants(effective) for location in locations
+                     if within(location, variant)), default=-1)
+        if found > depth or (found == depth >= 0 and level == DO_NOT_TRUST and level_won != DO_NOT_TRUST):
+            winner, depth, level_won = raw, found, level
+    return (None if winner is None else level_won != DO_NOT_TRUST), winner
+
+
+def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
+                 settings_text: str | None) -> list[TrustEdit]:
+    """``"<root>": "TRUST_FOLDER"`` in ~/.qwen/trustedFolders.json (JSON with comments, kept),
+    when folder trust is on and the project has hooks."""
+    from ..errors import SettingsError
+    from ..fsutil import read_text
+
+    (project_label, project_path, _), (user_label, user_path, _) = CLI.scopes(root, home, env)
+    try:
+        user_text = read_text(user_path, user_label)
+        user = CLI.parse_settings_text(user_text, user_label) if user_text else {}
+        if settings_text is None:
+            settings_text = read_text(project_path, project_label)
+        project = CLI.parse_settings_text(settings_text, project_label) if settings_text else {}
+    except SettingsError:
+        return []  # doctor reports a broken settings file
+    if not (_trust_on(user) and isinstance(project, dict) and project.get("hooks")):
+        return []
+    path = _trusted_folders_path(home, env)
+    return [folder_rule_edit(Platform.QWEN, path, str(path), root, _decision, "Qwen Code",
+                             strict=False)]
+
+
 def _trust_findings(root: Path, home: Path, scopes: list[Scope],
                     env: Mapping[str, str]) -> list[Finding]:
-    import json
-
+    """What `hookwrap trust` would do, as a finding: ok when it has nothing to do."""
+    from ..errors import SettingsError
 
     if not any(s.project and s.data and s.data.get("hooks") for s in scopes):
         return [Finding("qwen-trust", OK, "no Qwen Code project hooks to check")]
     if not _folder_trust_on(scopes):
         return [Finding("qwen-trust", OK, "Qwen Code's folder trust is off: project hooks load")]
     try:
-        rules = json.loads(_trusted_folders_path(home, env).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        rules = {}
-    resolved = root.resolve()
-    for folder, rule in (rules.items() if isinstance(rules, dict) else ()):
-        from pathlib import Path
-
-        base = Path(folder).parent if rule == "TRUST_PARENT" else Path(folder)
-        if rule in ("TRUST_FOLDER", "TRUST_PARENT") and (resolved == base or base in resolved.parents):
-            return [Finding("qwen-trust", OK, "the folder is trusted in ~/.qwen/trustedFolders.json")]
-    return [Finding("qwen-trust", FAIL, f"{root} is not trusted and folder trust is on: Qwen Code "
-                    "drops the project's hooks (and refuses the shell tool)",
-                    "run `hookwrap trust --platform qwen`")]
-
-
-def _trust_edits(root: Path, home: Path, env: Mapping[str, str]) -> list[TrustEdit]:
-    """``"<root>": "TRUST_FOLDER"`` in ~/.qwen/trustedFolders.json (read only with folder trust
-    on; writing it is harmless otherwise)."""
-    import json
-
-    from ..errors import SettingsError
-    from ..fsutil import read_text
-
-    path = _trusted_folders_path(home, env)
-    label = str(path)
-    text = read_text(path, label)
-    try:
-        rules = json.loads(text) if text and text.strip() else {}
-    except ValueError:
-        raise SettingsError(f"{label}: not valid JSON", hint=TRUST_HINT) from None
-    if not isinstance(rules, dict):
-        raise SettingsError(f"{label}: is not an object", hint=TRUST_HINT)
-    key = str(root.resolve())
-    entry = TrustEntry((key,), "TRUST_FOLDER", "the project")
-    shown = f'"{key}": "TRUST_FOLDER"'
-    if rules.get(key) == "TRUST_FOLDER":
-        return [TrustEdit(Platform.QWEN, path, label, text, [TrustChange("unchanged", entry, shown)])]
-    action = "update" if key in rules else "create"
-    rules[key] = "TRUST_FOLDER"
-    new_text = json.dumps(rules, indent=2, ensure_ascii=False) + "\n"
-    return [TrustEdit(Platform.QWEN, path, label, new_text, [TrustChange(action, entry, shown)])]
+        edits = _trust_edits(root, home, env, None)
+    except SettingsError as error:
+        return [Finding("qwen-trust", FAIL, f"{error.message}; Qwen Code cannot read its trusted "
+                        "folders", error.hint)]
+    todo = [line for edit in edits for line in edit.todo]
+    if todo:
+        return [Finding("qwen-trust", FAIL, todo[0])]
+    if any(edit.pending for edit in edits):
+        return [Finding("qwen-trust", FAIL, f"{root} is not trusted and folder trust is on: "
+                        "Qwen Code drops the project's hooks (and refuses the shell tool)",
+                        "run `hookwrap trust --platform qwen`")]
+    return [Finding("qwen-trust", OK, "the folder is trusted in ~/.qwen/trustedFolders.json")]
 
 
 CLI = QwenCodeSetup(QWEN)

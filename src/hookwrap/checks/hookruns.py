@@ -1,0 +1,212 @@
+"""Doctor's ``hook-runs`` check: every registered hook, run the way its CLI runs it.
+
+For each hook of hookwrap.toml and each CLI it is registered with, the registered command runs
+as ``hookwrap test NAME`` runs it (``hooktest.py``): through that CLI's shell, with its
+environment variables, from the project folder, on the interpreter the command names, fed the
+built-in sample payload of its event; the answer is read by that CLI's rules. The samples are
+harmless calls (``echo hi > ran.txt``), and a hook only reads them: nothing in a payload is ever
+run. A hook that cannot start (a script that compiles but raises at import on the Python the
+hooks use), crashes, hangs past its timeout or answers what that CLI ignores fails here, while
+every static check passes.
+
+The hooks run for real, as in ``hookwrap test``: an audit hook logs the sample, a stop_gate runs
+its check. Runs go in parallel. Each hook runs on one CLI first; when that run does not finish
+within doctor's wait (``WAIT_S``) or its timeout, the hook is not started on its other CLIs: it
+would only take as long again (a stop_gate's test suite) or hang again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import replace
+from pathlib import Path
+
+from ..generator.clis import setup_of
+from ..generator.clis.kit import FAIL, OK, WARN, Finding, HookCommand, Scope, last_line
+from ..names import Platform
+from .hooktest import HOOK_ERROR_HEADER, PlatformTest, registered_commands, run_registered
+
+CHECK = "hook-runs"
+WAIT_S = 10.0  # doctor waits at most this long for one run, whatever the hook's timeout
+_IMPORT_3_9 = "unsupported operand type(s) for |"  # `X | None` evaluated on Python 3.9
+
+
+def check_hook_runs(root: Path, manifest, scopes: list[Scope],
+                    env: Mapping[str, str] | None = None) -> list[Finding]:
+    """Run every registered hook once per CLI, as that CLI would; a finding per problem."""
+    project = {s.platform: s for s in scopes if s.project}
+    jobs: dict[str, list[tuple[Platform, HookCommand]]] = {}
+    unread: list[str] = []
+    for spec in manifest.hooks:
+        for platform in spec.platforms:
+            scope = project.get(platform)
+            if scope is None:
+                continue
+            if scope.error:
+                if scope.label not in unread:
+                    unread.append(scope.label)
+                continue
+            for cmd in registered_commands(root, platform, spec.name, scope.data or {}):
+                jobs.setdefault(spec.name, []).append((platform, cmd))
+    results = _run_all(root, jobs, env)
+    out: list[Finding] = []
+    ran = 0
+    for name, runs in jobs.items():
+        tests = results[name]
+        failed: dict[tuple[str, str], list[PlatformTest]] = {}
+        for test in tests:
+            if test.ran and test.clean:
+                ran += 1
+                continue
+            kind, cause = _fault(test)
+            if kind in _GROUPED:
+                failed.setdefault((kind, cause), []).append(test)
+            else:
+                out.append(_single(name, test, kind, cause))
+        found = [_grouped(name, kind, cause, group, len(runs))
+                 for (kind, cause), group in failed.items()]
+        skipped = [setup_of(platform).label for platform, _ in runs[len(tests):]]
+        if skipped and found:  # only the first run was made, and it did not finish
+            found[-1] = replace(found[-1], message=f"{found[-1].message} (not started on "
+                                f"{_and(skipped)}: it would take as long there)")
+        out += found
+    if unread:
+        out.append(Finding(CHECK, WARN, f"the hooks of {_and(unread)} were not run: "
+                           f"{'it does' if len(unread) == 1 else 'they do'} not parse "
+                           "(settings-parse)", "fix the file, then run `hookwrap doctor` again"))
+    if out:
+        return out
+    if not jobs:
+        return [Finding(CHECK, OK, "no registered hook to run")]
+    return [Finding(CHECK, OK, f"every hook ran as its CLI runs it, on a sample call, and answered "
+                    f"what that CLI reads ({ran} run{'s' if ran != 1 else ''} of {len(jobs)} "
+                    f"hook{'s' if len(jobs) != 1 else ''})")]
+
+
+def _run_all(root: Path, jobs: dict[str, list[tuple[Platform, HookCommand]]],
+             env: Mapping[str, str] | None) -> dict[str, list[PlatformTest]]:
+    """Each hook's runs, in ``jobs`` order: its first CLI first, the others once that run has
+    finished in time (a run that did not is the hook's only one)."""
+    if not jobs:
+        return {}
+
+    def run(job: tuple[Platform, HookCommand]) -> PlatformTest:
+        platform, cmd = job
+        return run_registered(root, platform, cmd, env=env, max_wait=WAIT_S)
+
+    workers = max(2, min(8, 2 * (os.cpu_count() or 1)))
+    results: dict[str, list[PlatformTest]] = {}
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        firsts = {pool.submit(run, runs[0]): name for name, runs in jobs.items()}
+        rest: dict[str, list[Future[PlatformTest]]] = {}
+        for future in as_completed(firsts):
+            name = firsts[future]
+            first = future.result()
+            results[name] = [first]
+            if not _stalled(first):
+                rest[name] = [pool.submit(run, job) for job in jobs[name][1:]]
+        for name, futures in rest.items():
+            results[name] += [future.result() for future in futures]
+    return {name: results[name] for name in jobs}
+
+
+def _stalled(test: PlatformTest) -> bool:
+    return test.result is not None and test.result.timed_out
+
+
+# What went wrong with a run. The first four come from the hook itself, the same on every CLI,
+# so one finding names every CLI it happened on; the others are about one CLI.
+START, RAISED, HANG, CUT = "start", "raised", "hang", "cut"
+NOT_RUN, RESIDENT, ANSWER = "not-run", "resident", "answer"
+_GROUPED = (START, RAISED, HANG, CUT)
+
+
+def _fault(test: PlatformTest) -> tuple[str, str]:
+    """(kind, cause) of a run that was not clean; the cause is the same text on every CLI."""
+    result = test.result
+    if not test.ran or result is None:
+        return NOT_RUN, test.summary.removeprefix("not run: ")
+    if result.timed_out and (test.timeout_s or 0) > WAIT_S:
+        return CUT, f"{test.timeout_s:g}"
+    if test.command.startswith("http://") and (result.spawn_error or result.exit_code != 0):
+        return RESIDENT, result.spawn_error or last_line(result.stderr)
+    if result.timed_out:
+        return HANG, f"it did not answer within its timeout ({test.timeout_s:g} s) and was killed"
+    if result.spawn_error or result.exit_code != 0:
+        how = f"exit {result.exit_code}" if result.exit_code is not None else (
+            result.spawn_error or f"killed by signal {result.signal}")
+        said = last_line(result.stderr)
+        return START, f"{how}: {said}" if said else f"{how}, nothing on stderr"
+    if test.verdict is not None and test.verdict.reason.startswith(HOOK_ERROR_HEADER):
+        return RAISED, f"it raised {last_line(test.verdict.reason)}"
+    return ANSWER, "; ".join(test.problems) or test.summary
+
+
+def _grouped(name: str, kind: str, cause: str, tests: list[PlatformTest], runs: int) -> Finding:
+    """One finding for a fault of the hook itself, naming every CLI it happened on (of the
+    hook's ``runs``) and what each CLI then does."""
+    where = f"any of its {runs} CLIs" if len(tests) == runs > 2 else _and([_label(t) for t in tests])
+    retry = (f"`hookwrap test {name} -p {tests[0].platform} -v` shows its exit code, stdout and "
+             "stderr")
+    if kind == CUT:
+        return Finding(CHECK, WARN, f"{name} did not answer on {where} within {WAIT_S:g} s, "
+                       f"doctor's wait (its timeout is {cause} s): stopped, not judged",
+                       f"`hookwrap test {name} -p {tests[0].platform}` waits for it; "
+                       "`hookwrap doctor --no-run` skips running hooks")
+    if kind == HANG:
+        return Finding(CHECK, FAIL, f"{name} hangs on {where}: {cause}; {_outcomes(tests)}",
+                       f"make it finish within its timeout, or raise timeout in [hooks.{name}] "
+                       f"of hookwrap.toml and run `hookwrap sync`; {retry}")
+    if kind == RAISED:
+        return Finding(CHECK, FAIL, f"{name} crashes on {where}: {cause}; {_outcomes(tests)}",
+                       f"fix the exception; {retry} (the traceback is in the reason)")
+    fix = f"fix the script or its command; {retry}"
+    if _IMPORT_3_9 in cause:
+        fix = ("the interpreter cannot evaluate an annotation such as `HookOutput | None` (Python "
+               "3.9 cannot): add `from __future__ import annotations` as the first statement of "
+               f"the script; {retry}")
+    return Finding(CHECK, FAIL, f"{name} cannot start on {where} ({cause}); {_outcomes(tests)}",
+                   fix)
+
+
+def _single(name: str, test: PlatformTest, kind: str, cause: str) -> Finding:
+    """A finding about one CLI's run."""
+    where = f"{name} on {_label(test)}"
+    if kind == NOT_RUN:
+        return Finding(CHECK, WARN, f"{where} was not run: {cause}",
+                       f"`hookwrap test {name} -p {test.platform} --tool TOOL` runs it on a call "
+                       "it selects" if "matcher" in cause else
+                       "fix what the registration check names, then run `hookwrap doctor` again")
+    if kind == RESIDENT:
+        return Finding(CHECK, FAIL, f"{where} is resident, and `hookwrap serve` did not answer it "
+                       f"({cause}); {_outcomes([test])}",
+                       "run `hookwrap serve` (see resident-server)")
+    return Finding(CHECK, FAIL, f"{where} answered what {_label(test)} does not read: {cause}; "
+                   f"{_outcomes([test])}", f"fix what it prints; `hookwrap test {name} -p "
+                   f"{test.platform} -v` shows its exit code, stdout and stderr")
+
+
+_DOES = {"blocked": "blocked", "allowed": "goes on without it", "kept_working":
+         "the agent keeps working", "stopped": "the agent stops", "ask": "the user is asked",
+         "context": "goes on", "deferred": "deferred"}
+
+
+def _outcomes(tests: list[PlatformTest]) -> str:
+    """What the CLIs then do: "blocked on Claude Code; goes on without it on Gemini CLI"."""
+    by: dict[str, list[str]] = {}
+    for test in tests:
+        outcome = test.verdict.outcome if test.verdict is not None else "allowed"
+        by.setdefault(_DOES.get(outcome, outcome), []).append(_label(test))
+    if len(by) == 1 and len(tests) > 2:
+        return f"{next(iter(by))} on every one"
+    return "; ".join(f"{does} on {_and(labels)}" for does, labels in by.items())
+
+
+def _label(test: PlatformTest) -> str:
+    return setup_of(Platform(test.platform)).label
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,0 +1,81 @@
+"""`hookwrap add` warns about what a CLI cannot do with the answers that hook can give, and only
+those: a template declares what it may return (catalogue.py); a skeleton or an external hook
+may return anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hookwrap.generator.adopt import add_external_plan
+from hookwrap.generator.catalogue import TEMPLATES
+from hookwrap.generator.project import add_plan, init_plan
+from hookwrap.names import NormalizedEvent, Platform
+from hookwrap.platforms import runtime_of
+
+
+@pytest.fixture
+def seven(tmp_path: Path) -> Path:
+    """A project with every CLI hookwrap supports."""
+    init_plan(tmp_path, tuple(Platform)).apply()
+    return tmp_path
+
+
+def warnings_of(root: Path, event: str, name: str, **kw) -> list[str]:
+    plan = add_plan(root, event=event, name=name, **kw)
+    plan.apply()
+    return plan.warnings
+
+
+@pytest.mark.parametrize(("event", "template"), [("before_tool", "guard"), ("before_tool", "audit"),
+                                                 ("after_tool", "audit"), ("after_tool", "format"),
+                                                 ("session_start", "context")])
+def test_a_template_that_never_asks_or_rewrites_is_not_warned_about_it(
+        seven: Path, event: str, template: str) -> None:
+    warnings = warnings_of(seven, event, "h", template=template)
+    assert warnings == [], warnings
+
+
+def test_a_skeleton_may_answer_anything_so_every_limit_is_named(seven: Path) -> None:
+    warnings = warnings_of(seven, "before_tool", "mine")
+    by_cli = {w.split(":")[0] for w in warnings}
+    # Codex CLI sends an ask as a deny (no ask in its hooks), as Copilot CLI, OpenCode and Droid.
+    assert by_cli == {"Codex CLI", "Qwen Code", "Copilot CLI", "OpenCode", "Factory Droid"}
+    assert any(w.startswith("Codex CLI: has no ask: an ask is sent as a deny") for w in warnings)
+    assert len(warnings) == len(by_cli)  # one line per CLI
+
+
+def test_an_external_hook_may_answer_anything(seven: Path) -> None:
+    plan = add_external_plan(seven, event="before_tool", name="ext", command="true", speaks=None,
+                             matcher=None, platforms=[], timeout=None, fail_closed=False)
+    assert any(w.startswith("Codex CLI: has no ask") for w in plan.warnings)
+    assert any(w.startswith("Qwen Code: cannot apply updated_input") for w in plan.warnings)
+
+
+def test_stop_gate_is_warned_about_blocks_only(seven: Path) -> None:
+    warnings = warnings_of(seven, "after_agent", "stop_gate")
+    assert {w.split(":")[0] for w in warnings} == {"OpenCode", "Factory Droid"}
+    # Qwen reads continue:false as "keep working"; stop_gate never sends it.
+    assert not any("continue" in w for w in warnings)
+
+
+def test_a_limit_that_holds_for_any_answer_is_always_said(seven: Path) -> None:
+    warnings = warnings_of(seven, "before_prompt", "ctx", template="context")
+    assert warnings == ["Factory Droid: never fires UserPromptSubmit in droid exec (headless): a "
+                        "before_prompt hook runs only in the interactive droid"]
+
+
+def test_every_limit_names_a_part_a_template_can_declare() -> None:
+    parts = {"", "block", "ask", "allow", "updated_input", "context", "system_message",
+             "continue_loop"}
+    said = 0
+    for platform in Platform:
+        for event in NormalizedEvent:
+            for part, text in runtime_of(platform).output_limits(event):
+                assert part in parts and text, (platform, event, part)
+                said += 1
+    assert said >= 10
+    for info in TEMPLATES.values():
+        assert info.returns is None or info.returns <= parts - {""}, info.name
+    assert TEMPLATES["skeleton"].returns is None

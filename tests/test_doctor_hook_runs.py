@@ -1,0 +1,197 @@
+"""Doctor's hook-runs check: every registered hook runs as its CLI runs it (the registered command,
+the CLI's shell and variables, the interpreter the command names, a sample payload of its event)
+and must answer what that CLI reads. Each test sets up what the file checks cannot see."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from hookwrap.checks import doctor, hookruns
+from hookwrap.console.app import main
+from hookwrap.generator.adopt import add_external_plan
+from hookwrap.generator.clis.kit import FAIL, OK, WARN, Finding
+from hookwrap.generator.project import add_plan, init_plan
+from hookwrap.generator.trust import record_trust
+from hookwrap.names import Platform
+
+LABELS = ("Claude Code", "Gemini CLI", "Codex CLI", "Qwen Code", "Copilot CLI", "OpenCode",
+          "Factory Droid")
+# What Python 3.9 prints for `def hook(event: HookInput) -> HookOutput | None:` at import.
+TYPE_ERROR_3_9 = "TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'"
+
+
+def runs(findings: list[Finding]) -> list[Finding]:
+    return [f for f in findings if f.check == "hook-runs"]
+
+
+def status(findings: list[Finding], check: str) -> set[str]:
+    return {f.status for f in findings if f.check == check}
+
+
+def trusted(root: Path, home: Path) -> None:
+    """Every CLI with a trust gate trusts ``root``, so doctor's trust checks are ok."""
+    record_trust(root, home=home, env={})
+
+
+@pytest.fixture
+def seven(tmp_path: Path) -> Path:
+    """A project on every CLI hookwrap supports, with no hook yet."""
+    root = tmp_path / "my repo"
+    (root / ".git").mkdir(parents=True)  # Codex CLI loads .codex/ from a git repo's root
+    init_plan(root, tuple(Platform)).apply()
+    return root
+
+
+def write_hook(root: Path, name: str, body: str) -> None:
+    (root / ".hookwrap" / "hooks" / f"{name}.py").write_text(body)
+
+
+def test_a_healthy_seven_cli_project_is_all_ok(seven: Path, isolated_home: Path) -> None:
+    """Every kind of registration the project can have runs and answers: rendered templates,
+    an external hook, Codex CLI's and Droid's walk-up commands, OpenCode's plugin command."""
+    add_plan(seven, event="before_tool", name="guard").apply()
+    add_plan(seven, event="after_tool", name="audit").apply()
+    add_plan(seven, event="after_tool", name="format").apply()
+    add_plan(seven, event="after_agent", name="stop_gate").apply()
+    add_plan(seven, event="session_start", name="context").apply()
+    add_external_plan(seven, event="before_tool", name="ext", command="cat > /dev/null; echo '{}'",
+                      speaks=None, matcher="shell", platforms=[], timeout=None,
+                      fail_closed=False).apply()
+    manifest = seven / "hookwrap.toml"
+    manifest.write_text(manifest.read_text().replace('check = "python3 -m pytest -q"',
+                                                     'check = "true"'))
+    trusted(seven, isolated_home)
+    findings = doctor.diagnose(seven)
+    assert [f for f in findings if f.status != OK] == []
+    [ok] = runs(findings)
+    assert ok.message.startswith("every hook ran as its CLI runs it") and ok.message.endswith(
+        "(42 runs of 6 hooks)")  # 6 hooks on 7 CLIs
+
+
+def test_a_hook_that_cannot_start_on_the_python_the_hooks_use_fails(
+        seven: Path, tmp_path: Path) -> None:
+    """README's example on Python 3.9: `-> HookOutput | None` without the __future__ import
+    raises at import, exit 1, no JSON. A `python3` first on PATH that fails that way for hook
+    runs (and is a working interpreter otherwise) stands in for 3.9."""
+    add_plan(seven, event="before_tool", name="guard").apply()
+    real = shutil.which("python3")
+    assert real
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "python3").write_text(
+        "#!/bin/sh\n"
+        'case "$*" in *run.py*)\n'
+        "  echo 'Traceback (most recent call last):' >&2\n"
+        f'  echo "{TYPE_ERROR_3_9}" >&2\n'
+        "  exit 1;;\n"
+        "esac\n"
+        f'exec "{real}" "$@"\n')
+    (fake / "python3").chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"}
+    findings = doctor.diagnose(seven, env=env)
+    # What only reads the files sees nothing wrong...
+    assert status(findings, "startup") == status(findings, "python") == {OK}
+    # ...and running the hook as each CLI would does.
+    [found] = runs(findings)
+    assert found.status == FAIL
+    assert found.message.startswith("guard cannot start on any of its 7 CLIs (exit 1: "
+                                    + TYPE_ERROR_3_9)
+    # What each CLI then does: the fail-closed guard blocks where it can, the rest fail open.
+    assert "blocked on Claude Code" in found.message and "goes on without it on Gemini CLI" in found.message
+    assert "from __future__ import annotations" in found.fix
+    assert doctor.exit_code(findings) == 1
+    # Without the hook runs, doctor would pass this project's hook.
+    assert runs(doctor.diagnose(seven, env=env, run_hooks=False)) == []
+
+
+def test_a_script_that_raises_at_import_fails_on_every_cli(seven: Path) -> None:
+    add_plan(seven, event="before_tool", name="mine", platforms=["claude", "gemini", "codex"]).apply()
+    write_hook(seven, "mine", f'raise TypeError("{TYPE_ERROR_3_9[len("TypeError: "):]}")\n')
+    [found] = runs(doctor.diagnose(seven))
+    assert found.status == FAIL
+    assert found.message.startswith("mine cannot start on any of its 3 CLIs (exit 1: " + TYPE_ERROR_3_9)
+    assert "goes on without it on every one" in found.message
+
+
+def test_a_hook_that_raises_in_hook_is_a_fail(seven: Path) -> None:
+    add_plan(seven, event="before_tool", name="mine", platforms=["claude", "gemini"]).apply()
+    script = seven / ".hookwrap" / "hooks" / "mine.py"
+    script.write_text(script.read_text().replace("    return None", "    raise KeyError('x')", 1))
+    [found] = runs(doctor.diagnose(seven))
+    assert found.status == FAIL and found.message.startswith("mine crashes on Claude Code and Gemini CLI")
+    assert "KeyError" in found.message
+
+
+def test_a_hanging_hook_fails_within_its_timeout_and_is_killed(seven: Path, tmp_path: Path) -> None:
+    add_plan(seven, event="before_tool", name="slow", timeout=2).apply()
+    pid_file = tmp_path / "pid"
+    write_hook(seven, "slow", f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                              "time.sleep(60)\n")
+    start = time.monotonic()
+    [found] = runs(doctor.diagnose(seven))
+    took = time.monotonic() - start
+    assert took < 30  # the 60 s sleep did not run out: the 2 s timeout stopped it
+    assert found.status == FAIL
+    assert found.message.startswith("slow hangs on Claude Code: it did not answer within its "
+                                    "timeout (2 s) and was killed")
+    # Once is enough: the hook is not started on the other 6 CLIs to hang there too.
+    assert found.message.endswith("(not started on Gemini CLI, Codex CLI, Qwen Code, Copilot CLI, "
+                                  "OpenCode and Factory Droid: it would take as long there)")
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)
+
+
+def test_a_hook_slower_than_doctors_wait_is_not_judged(seven: Path, monkeypatch) -> None:
+    monkeypatch.setattr(hookruns, "WAIT_S", 1.0)
+    add_plan(seven, event="before_tool", name="slow", timeout=30,
+             platforms=["claude", "gemini"]).apply()
+    write_hook(seven, "slow", "import time\ntime.sleep(60)\n")
+    start = time.monotonic()
+    [found] = runs(doctor.diagnose(seven))
+    assert time.monotonic() - start < 20
+    assert found.status == WARN
+    assert found.message.startswith("slow did not answer on Claude Code within 1 s, doctor's wait "
+                                    "(its timeout is 30 s): stopped, not judged")
+    assert "not started on Gemini CLI" in found.message
+    assert "--no-run" in found.fix
+
+
+def test_a_hook_answering_json_the_cli_ignores_fails(seven: Path) -> None:
+    add_plan(seven, event="before_tool", name="odd", platforms=["claude", "gemini"]).apply()
+    # Not hookwrap's runtime: the script prints a decision Claude Code does not know.
+    write_hook(seven, "odd", 'import sys\nsys.stdin.read()\nprint(\'{"decision": "deny"}\')\n')
+    found = runs(doctor.diagnose(seven))
+    assert [(f.status, f.message.split(":")[0]) for f in found] == [
+        (FAIL, "odd on Claude Code answered what Claude Code does not read")]
+    assert 'decision must be "approve" or "block"' in found[0].message
+
+
+def test_a_resident_hook_needs_the_server(seven: Path) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    manifest = seven / "hookwrap.toml"
+    manifest.write_text(manifest.read_text() + f"\n[serve]\nport = {port}\n")
+    add_plan(seven, event="before_tool", name="guard", resident=True, platforms=["claude"]).apply()
+    found = runs(doctor.diagnose(seven))
+    assert [f.status for f in found] == [FAIL]
+    assert found[0].message.startswith("guard on Claude Code is resident, and `hookwrap serve` did "
+                                       "not answer it")
+    assert found[0].fix.startswith("run `hookwrap serve`")
+
+
+def test_no_run_skips_the_hooks(seven: Path, tmp_path: Path, capsys, monkeypatch) -> None:
+    add_plan(seven, event="before_tool", name="mine", platforms=["claude"]).apply()
+    marker = tmp_path / "ran"
+    write_hook(seven, "mine", f"open({str(marker)!r}, 'w').close()\nraise SystemExit(1)\n")
+    monkeypatch.chdir(seven)
+    assert main(["doctor", "--no-run"]) in (0, 1)
+    assert "hook-runs" not in capsys.readouterr().out and not marker.exists()
+    assert main(["doctor"]) == 1
+    assert "fail hook-runs: mine" in capsys.readouterr().out and marker.exists()
