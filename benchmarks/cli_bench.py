@@ -66,71 +66,28 @@ class CliCase:
     platforms: tuple[str, ...]
 
 
-def _classic(name: str) -> Callable[[harness.Sandbox], tuple[Any, Callable[[], None]] | str]:
+def _start(name: str) -> Callable[[harness.Sandbox], tuple[Any, Callable[[], None]] | str]:
+    """Start CLI ``name`` as the e2e fixtures do (tests/e2e/agents.py), or say why it cannot."""
     def start(box: harness.Sandbox):
-        path, info = harness.find_cli(name)
+        from e2e.agents import AGENTS
+
+        path, info = harness.find_binary(name)  # OpenCode's --version runs with npm_config_offline=true
         if path is None:
             return info
-        agent_cls, server_cls, _ = harness.AGENTS[name]
-        server = server_cls().start()
-        return agent_cls(path, server, box, info), server.stop
+        agent = AGENTS[name](path, box, info)
+        return agent, agent.stop
     return start
 
 
-def _codex(box: harness.Sandbox):
-    from e2e.codex_harness import Codex, find_codex
-    from e2e.mock_openai_responses import ResponsesMock
-
-    path, info = find_codex()
-    if path is None:
-        return info
-    server = ResponsesMock()
-    server.__enter__()
-    return Codex(path, server, box, info), lambda: server.__exit__(None, None, None)
-
-
-def _chat(name: str):
-    def start(box: harness.Sandbox):
-        from e2e.chat_harness import find_chat_cli, new_agent
-
-        path, info = find_chat_cli(name)
-        if path is None:
-            return info
-        agent = new_agent(name, path, box, info)
-        return agent, agent.server.stop
-    return start
-
-
-def _opencode(box: harness.Sandbox):
-    from e2e.opencode_harness import find_opencode, new_opencode
-
-    path, info = find_opencode()  # runs with npm_config_offline=true (see opencode_harness.py)
-    if path is None:
-        return info
-    agent = new_opencode(path, box, info)
-    return agent, agent.server.stop
-
-
-def _droid(box: harness.Sandbox):
-    from e2e.droid_harness import Droid, find_droid
-    from e2e.mock_openai_chat import OpenAIChatMock
-
-    path, info = find_droid()
-    if path is None:
-        return info
-    agent = Droid(path, OpenAIChatMock().start(), box, info)
-    return agent, agent.server.stop
-
-
-# Adding a CLI: one entry, with its harness's start function, and its name in run.py's CLI_CASES.
+# Adding a CLI: one entry (once tests/e2e/agents.py runs it), and its name in run.py's CLI_CASES.
 CLIS: dict[str, CliCase] = {
-    "claude": CliCase("claude", _classic("claude"), ("claude",)),
-    "gemini": CliCase("gemini", _classic("gemini"), ("gemini",)),
-    "codex": CliCase("codex", _codex, ("claude", "codex")),
-    "qwen": CliCase("qwen", _chat("qwen"), ("qwen",)),
-    "copilot": CliCase("copilot", _chat("copilot"), ("copilot",)),
-    "opencode": CliCase("opencode", _opencode, ("opencode",)),
-    "droid": CliCase("droid", _droid, ("droid",)),
+    "claude": CliCase("claude", _start("claude"), ("claude",)),
+    "gemini": CliCase("gemini", _start("gemini"), ("gemini",)),
+    "codex": CliCase("codex", _start("codex"), ("claude", "codex")),
+    "qwen": CliCase("qwen", _start("qwen"), ("qwen",)),
+    "copilot": CliCase("copilot", _start("copilot"), ("copilot",)),
+    "opencode": CliCase("opencode", _start("opencode"), ("opencode",)),
+    "droid": CliCase("droid", _start("droid"), ("droid",)),
 }
 
 

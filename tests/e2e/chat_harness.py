@@ -1,12 +1,11 @@
-"""Run the real Qwen Code / GitHub Copilot CLI headless against the loopback chat-completions mock.
+"""Qwen Code and GitHub Copilot CLI for the one harness (``harness.py``), and what the CLIs that
+speak the OpenAI chat-completions API share:
 
-The same pattern as ``harness.py`` (Claude Code, Gemini CLI), for the CLIs that speak the OpenAI
-chat-completions API:
-
-* ``Qwen`` and ``Copilot`` are ``harness.Agent`` subclasses. Each run starts from the sandbox's clean
-  environment (nothing of the caller's leaks in), with HOME, the XDG dirs and every config-dir
-  variable the CLI honours inside the sandbox, and the model pointed at an ``OpenAIChatMock`` on
-  127.0.0.1. ``agent.run(project, steps)`` returns a ``ChatRunResult``.
+* ``ChatAgent`` is the ``harness.Agent`` of those CLIs (Qwen Code, Copilot CLI, OpenCode, Factory
+  Droid): the ``OpenAIChatMock`` on 127.0.0.1 and ``ChatRunResult``. Each run starts from the
+  sandbox's clean environment (nothing of the caller's leaks in), with HOME, the XDG dirs and every
+  config-dir variable the CLI honours inside the sandbox. ``agent.run(project, steps)`` returns a
+  ``ChatRunResult``.
 * ``agent.shell(cmd)`` / ``agent.write_file(path, text)`` build the model's tool calls with the
   CLI's own tool names and argument keys.
 * ``agent.add_hook(project, event, command, matcher=...)`` registers a hook where the CLI reads
@@ -14,80 +13,53 @@ chat-completions API:
   with what is there. ``add_claude_hook`` writes ``.claude/settings.json`` (Copilot reads it too).
 * ``make_project(parent, name)`` makes a ``git init``-ed project dir (names with spaces are fine).
 
-Binaries come from ``.ci/install-clis.sh``: ``$HOOKWRAP_CLI_CACHE/qwen/node_modules/.bin/qwen`` and
-``$HOOKWRAP_CLI_CACHE/copilot/node_modules/.bin/copilot`` (override with ``$HOOKWRAP_QWEN_BIN`` /
-``$HOOKWRAP_COPILOT_BIN``). Copilot unpacks its 235 MB runtime on first start into
-``$COPILOT_PKG_CACHE_HOME``; the runs share ``$HOOKWRAP_CLI_CACHE/copilot/pkg-cache`` (override
+The binaries are rows of ``harness.BINARIES``. Copilot unpacks its 235 MB runtime on first start
+into ``$COPILOT_PKG_CACHE_HOME``; the runs share ``$HOOKWRAP_CLI_CACHE/copilot/pkg-cache`` (override
 ``$HOOKWRAP_COPILOT_PKG_CACHE``) instead of unpacking it into every temp HOME.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from . import mock_openai_chat as chat
 from .harness import (
-    DEFAULT_TIMEOUT,
-    RUN_TIMES,
+    BINARIES,
+    DEFAULT_TIMEOUT,  # noqa: F401  (imported from here by other modules)
+    RUN_TIMES,  # noqa: F401
     Agent,
     RunResult,
     Sandbox,
     _default_path,
-    _run,
-    _tail,
-    cli_cache_dir,
+    _run,  # noqa: F401
+    cli_cache_dir,  # noqa: F401
+    copilot_pkg_cache,
+    find_binary,
+    json_document,
+    json_lines,
 )
 from .mock_openai_chat import OpenAIChatMock
-from .mockmodel import Step, ToolCall
+from .mockmodel import ToolCall
 
-QWEN_VERSION = "0.24.4"
-COPILOT_VERSION = "1.0.102"
+QWEN_VERSION = BINARIES["qwen"].version
+COPILOT_VERSION = BINARIES["copilot"].version
 MODEL = "gpt-4.1"  # Copilot wants a catalog id for its token limits; Qwen accepts any name
 
 
-# Finding the binaries --------------------------------------------------------------------------
+# Finding the binaries (the old names of harness.find_binary) -----------------------------------
 
 
 def chat_cli_path(name: str) -> Path:
-    """Where the binary of ``qwen`` or ``copilot`` is expected (env override or the CLI cache)."""
-    override = os.environ.get(f"HOOKWRAP_{name.upper()}_BIN")
-    return Path(override) if override else cli_cache_dir() / name / "node_modules" / ".bin" / name
-
-
-def copilot_pkg_cache() -> Path:
-    """The shared unpack dir for Copilot's runtime (``COPILOT_PKG_CACHE_HOME``)."""
-    env = os.environ.get("HOOKWRAP_COPILOT_PKG_CACHE")
-    return Path(env) if env else cli_cache_dir() / "copilot" / "pkg-cache"
+    """Where the binary of ``qwen``, ``copilot`` or ``opencode`` is expected."""
+    return BINARIES[name].path()
 
 
 def find_chat_cli(name: str) -> tuple[Path | None, str]:
-    """The binary for ``qwen`` or ``copilot`` and its ``--version`` text, or None and why it is unusable."""
-    var = f"HOOKWRAP_{name.upper()}_BIN"
-    path = chat_cli_path(name)
-    if not path.exists():
-        where = f"${var}" if os.environ.get(var) else "the CLI cache"
-        return None, f"{name} not found at {path} ({where}); run .ci/install-clis.sh or set ${var}"
-    with tempfile.TemporaryDirectory(prefix="hw-e2e-version-") as home:
-        env = {"PATH": _default_path(), "HOME": home, "QWEN_CODE_NO_RELAUNCH": "true",
-               "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
-               "COPILOT_PKG_CACHE_HOME": str(copilot_pkg_cache())}
-        try:
-            # Copilot's first start unpacks its runtime into the package cache: allow for that.
-            proc = subprocess.run([str(path), "--version"], check=False, capture_output=True, text=True,
-                                  timeout=180,
-                                  env=env, stdin=subprocess.DEVNULL, cwd=home)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return None, f"{name} at {path} does not run: {exc}"
-    if proc.returncode != 0:
-        return None, f"{name} at {path} --version exited {proc.returncode}: {proc.stderr.strip()[:200]}"
-    return path, proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
+    return find_binary(name)
 
 
 # Projects --------------------------------------------------------------------------------------
@@ -153,42 +125,21 @@ class ChatRunResult(RunResult):
                 return str((event.get("data") or {}).get("content") or "")
         return ""
 
-    def describe(self) -> str:
-        lines = [f"{self.agent} rc={self.rc} in {self.duration:.1f}s: cwd={str(self.project)!r}"]
-        for i, r in enumerate(self.all_requests):
-            lines.append(f"  request {i} at {r.received_at - self.started:.1f}s: {r.method} {r.path} "
-                         f"status={r.status} turn={r.turn} -> {r.step}")
-        lines.append(f"  hooks run: {[h.name for h in self.hook_runs]}")
-        for tr in self.tool_results():
-            lines.append(f"  tool result ({tr['name']}): {tr['text'][:300]!r}")
-        if self.requests:
-            lines.append(f"  last request's user messages: {[t[:200] for t in self.user_messages()]!r}")
-        lines.append(f"  final: {self.final_text[:300]!r}")
-        lines.append(f"  stdout: {_tail(self.stdout, 800)}")
-        lines.append(f"  stderr: {_tail(self.stderr)}")
-        return "\n".join(lines)
+    def details(self) -> list[str]:
+        if not self.requests:
+            return []
+        return [f"last request's user messages: {[t[:200] for t in self.user_messages()]!r}"]
 
 
-# The two CLIs ------------------------------------------------------------------------------------
+# The chat-completions CLIs ---------------------------------------------------------------------
 
 
 class ChatAgent(Agent):
     """A CLI driven through ``OpenAIChatMock``. Subclasses set the tool names and the environment."""
 
     server: OpenAIChatMock
-
-    def sandbox_env(self) -> dict[str, str]:
-        """The sandbox's clean environment plus XDG dirs inside the sandbox."""
-        home = self.sandbox.home
-        return {
-            **self.sandbox.env(),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_CACHE_HOME": str(home / ".cache"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_STATE_HOME": str(home / ".local" / "state"),
-            "XDG_RUNTIME_DIR": str(self.sandbox.run_dir),
-            "GIT_CONFIG_NOSYSTEM": "1",
-        }
+    mock = OpenAIChatMock
+    result_type: ClassVar[type[RunResult]] = ChatRunResult
 
     def add_hook(self, project: Path, event: str, command: str, *, matcher: str | None = None,
                  timeout: int = 30, **options: Any) -> Path:
@@ -201,21 +152,6 @@ class ChatAgent(Agent):
         path = project / ".claude" / "settings.json"
         _merge_json(path, {"hooks": {event: [claude_hook_group(command, matcher, timeout)]}})
         return path
-
-    def run(self, project: Path, steps: list[Step], *, prompt: str = "Please do the task.",
-            final: str = "Done.", extra_args: tuple[str, ...] = (), env: dict[str, str] | None = None,
-            timeout: float = DEFAULT_TIMEOUT) -> ChatRunResult:
-        """Run the CLI once, headless, from ``project`` with the model following ``steps``."""
-        self.server.script(steps, final=final)
-        self.sandbox.probe_log.unlink(missing_ok=True)
-        cmd = self.command(prompt, extra_args)
-        full_env = {**self.env(), **(env or {})}
-        start = time.monotonic()
-        rc, out, err = _run(cmd, cwd=project, env=full_env, timeout=timeout)
-        duration = time.monotonic() - start
-        RUN_TIMES.append((self.name, duration))
-        return ChatRunResult(self.name, cmd, project, rc, out, err, duration, self.server.requests,
-                             self.sandbox.hook_runs(), self.parse_events(out), start)
 
 
 QWEN_USER_SETTINGS: dict[str, Any] = {
@@ -273,14 +209,7 @@ class Qwen(ChatAgent):
 
     def parse_events(self, stdout: str) -> list[dict[str, Any]]:
         """``-o json`` prints one JSON array of events (system, assistant, user, result)."""
-        start = stdout.find("[")
-        if start < 0:
-            return []
-        try:
-            events = json.loads(stdout[start:])
-        except ValueError:
-            return []
-        return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []
+        return json_document(stdout, "[")
 
     def add_hook(self, project: Path, event: str, command: str, *, matcher: str | None = None,
                  timeout: int = 30, **options: Any) -> Path:
@@ -333,15 +262,7 @@ class Copilot(ChatAgent):
 
     def parse_events(self, stdout: str) -> list[dict[str, Any]]:
         """``--output-format json`` prints JSONL session events, ending with ``{"type": "result"}``."""
-        events = []
-        for line in stdout.splitlines():
-            line = line.strip()
-            if line.startswith("{"):
-                try:
-                    events.append(json.loads(line))
-                except ValueError:
-                    pass
-        return events
+        return json_lines(stdout)
 
     def add_hook(self, project: Path, event: str, command: str, *, matcher: str | None = None,
                  timeout: int = 30, file: str = "hooks.json", **options: Any) -> Path:
@@ -362,16 +283,13 @@ class Copilot(ChatAgent):
         return path
 
 
-CHAT_AGENTS: dict[str, tuple[type[ChatAgent], type[OpenAIChatMock], str]] = {
-    "qwen": (Qwen, OpenAIChatMock, QWEN_VERSION),
-    "copilot": (Copilot, OpenAIChatMock, COPILOT_VERSION),
-}
+CHAT_AGENTS: dict[str, type[ChatAgent]] = {"qwen": Qwen, "copilot": Copilot}
 
 
 def new_agent(name: str, binary: Path, sandbox: Sandbox, version: str = "") -> ChatAgent:
-    """A started mock plus the agent; stop it with ``agent.server.stop()``."""
-    agent_cls, server_cls, _ = CHAT_AGENTS[name]
-    return agent_cls(binary, server_cls().start(), sandbox, version)
+    """A started mock plus the agent (``agents.start_agent`` under its old name); stop it with
+    ``agent.stop()``."""
+    return CHAT_AGENTS[name].start(binary, sandbox, version)  # type: ignore[return-value]
 
 
 # Raw hook scripts (no hookwrap involved) ---------------------------------------------------------

@@ -1,7 +1,6 @@
-"""Run the real Codex CLI (``codex exec``) headless in a temp project against a loopback mock model.
+"""Codex CLI (``codex exec``) for the one harness (``harness.py``), against the Responses API mock.
 
-Built on the pieces of ``harness.py`` (the per-test ``Sandbox``, the probe that logs every python
-script started, ``RunResult``) and on ``mock_openai_responses.ResponsesMock``. Each run:
+``Codex`` is a ``harness.Agent`` with ``mock_openai_responses.ResponsesMock``. Each run:
 
 * uses the sandbox's HOME and ``CODEX_HOME = $HOME/.codex`` and a clean environment;
 * writes ``$CODEX_HOME/config.toml`` afresh: the mock as model provider (``wire_api = "responses"``,
@@ -37,16 +36,16 @@ import time
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import tomlkit
 
 from . import mock_openai_responses as wire
-from .harness import DEFAULT_TIMEOUT, RUN_TIMES, Agent, RunResult, Sandbox, _run, find_cli
+from .harness import BINARIES, Agent, RunResult, Sandbox, find_binary, json_lines
 from .mock_openai_responses import ResponsesMock
-from .mockmodel import Step, ToolCall
+from .mockmodel import ToolCall
 
-CODEX_VERSION = "0.169.0"
+CODEX_VERSION = BINARIES["codex"].version
 # A model slug the binary knows: it gets the freeform apply_patch tool. An unknown slug runs too,
 # with a "Model metadata not found" warning and no apply_patch tool.
 CODEX_MODEL = "gpt-5.5"
@@ -263,26 +262,16 @@ class CodexRunResult(RunResult):
     def final_text(self) -> str:
         return self.stdout.strip()
 
-    def describe(self) -> str:
-        lines = [f"codex rc={self.rc} in {self.duration:.1f}s: {' '.join(self.command[1:])}"]
-        for i, r in enumerate(self.all_requests):
-            lines.append(f"  request {i} at {r.received_at - self.started:.1f}s: {r.method} {r.path} "
-                         f"status={r.status} turn={r.turn} -> {r.step}")
-        lines.append(f"  hooks run: {[(h.name, h.argv[1:]) for h in self.hook_runs]}")
-        lines.append(f"  hook lines: {[(h.event, h.status) for h in self.hook_statuses()]}")
-        for tr in self.tool_results():
-            lines.append(f"  tool result ({tr['name']}): {tr['text'][:300]!r}")
-        lines.append(f"  final: {self.final_text[:300]!r}")
-        lines.append(f"  stderr: {self.stderr[-1500:]}")
-        return "\n".join(lines)
+    def details(self) -> list[str]:
+        return [f"hook lines: {[(h.event, h.status) for h in self.hook_statuses()]}"]
 
 
 # The CLI -----------------------------------------------------------------------------------------
 
 
 def find_codex() -> tuple[Path | None, str]:
-    """``$HOOKWRAP_CODEX_BIN`` or the CLI cache's ``node_modules/.bin/codex``, and its version (or why not)."""
-    return find_cli("codex")
+    """``harness.find_binary("codex")`` under its old name."""
+    return find_binary("codex")
 
 
 class Codex(Agent):
@@ -297,6 +286,8 @@ class Codex(Agent):
     shell_tool = "Bash"
     write_tool = "apply_patch"
     settings_file = ".codex/hooks.json"
+    mock = ResponsesMock
+    result_type: ClassVar[type[RunResult]] = CodexRunResult
 
     def __init__(self, binary: Path, server: ResponsesMock, sandbox: Sandbox, version: str = "") -> None:
         super().__init__(binary, server, sandbox, version)
@@ -388,37 +379,16 @@ class Codex(Agent):
 
     def parse_events(self, stdout: str) -> list[dict[str, Any]]:
         """JSON lines of ``--json`` output (empty for the default text output)."""
-        events = []
-        for line in stdout.splitlines():
-            if line.startswith("{"):
-                try:
-                    events.append(json.loads(line))
-                except ValueError:
-                    pass
-        return events
+        return json_lines(stdout)
 
-    def run(self, project: Path, steps: list[Step], *, prompt: str = "Please do the task.",
-            final: str = "Done.", extra_args: tuple[str, ...] = (), env: dict[str, str] | None = None,
-            timeout: float = DEFAULT_TIMEOUT, trust: Trust | str = Trust.HASHES,
-            root: Path | None = None) -> CodexRunResult:
-        """Run ``codex exec`` once from ``project`` (any dir) with the model following ``steps``.
-
-        ``root`` is the project root to trust (default: ``project_root(project)``); config.toml is
-        rewritten first, so hashes follow the current hook files.
-        """
+    def prepare(self, project: Path, trust: Trust | str = Trust.HASHES,  # type: ignore[override]
+                root: Path | None = None) -> None:
+        """Before each run (``run(..., trust=, root=)``): rewrite config.toml, so hashes follow the
+        current hook files. ``root`` is the project root to trust (default:
+        ``project_root(project)``); ``Trust.BYPASS`` adds ``--dangerously-bypass-hook-trust``."""
         trust = Trust(trust)
         self.write_config(root or project_root(project), trust)
         self._bypass_hook_trust = trust is Trust.BYPASS
-        self.server.script(steps, final=final)
-        self.sandbox.probe_log.unlink(missing_ok=True)
-        cmd = self.command(prompt, extra_args)
-        full_env = {**self.env(), **(env or {})}
-        start = time.monotonic()
-        rc, out, err = _run(cmd, cwd=project, env=full_env, timeout=timeout)
-        duration = time.monotonic() - start
-        RUN_TIMES.append((self.name, duration))
-        return CodexRunResult(self.name, cmd, project, rc, out, err, duration, self.server.requests,
-                              self.sandbox.hook_runs(), self.parse_events(out), start)
 
     def hooks_list(self, cwd: Path, *, timeout: float = 30.0) -> dict[str, Any]:
         """What the binary itself sees for ``cwd``: ``codex app-server`` ``hooks/list``.

@@ -1,15 +1,13 @@
 """Fixtures for the end-to-end tests: the real CLIs, a loopback mock model each, a sandbox per test.
 
-Tests ask for ``claude``, ``gemini`` or ``agent`` (both, parametrized; ask for it first, so that a
-missing binary skips before anything else runs) and a ``project`` dir, or a ``repo``: the project
-after ``hookwrap init``. A test that uses a CLI is marked ``e2e`` (``pytest -m "not e2e"`` leaves it
-out) and skips with the reason when the binary is missing. Set ``HOOKWRAP_E2E_KEEP=1`` to keep
-each sandbox (HOME, TMPDIR) for a look.
-
-Codex CLI tests ask for ``codex`` (not part of ``agent`` yet; see docs/e2e.md): it skips when the
-binary is missing, and its runs use ``<sandbox HOME>/.codex`` as CODEX_HOME.
-Qwen Code and GitHub Copilot CLI (``chat_harness.py``, chat-completions mock): ask for ``qwen``,
-``copilot`` or ``chat_agent`` (both, parametrized) and usually ``git_project``; they skip the same way.
+Every fixture is here. A test asks for a CLI by its name in ``agents.AGENTS`` (``claude``,
+``gemini``, ``codex``, ``qwen``, ``copilot``, ``opencode``, ``droid``), or for ``agent`` (Claude
+Code and Gemini CLI in turn) or ``chat_agent`` (Qwen Code and Copilot CLI in turn); ask for it
+first, so that a missing binary skips before anything else runs. Then a ``project`` dir, a
+``git_project`` (``git init``-ed, no remote), or a ``repo``: the project after ``hookwrap init``.
+A test that uses a CLI is marked ``e2e`` (``pytest -m "not e2e"`` leaves it out) and skips with
+the reason when the binary is missing. Set ``HOOKWRAP_E2E_KEEP=1`` to keep each sandbox (HOME,
+TMPDIR) for a look. Codex CLI's runs use ``<sandbox HOME>/.codex`` as CODEX_HOME.
 """
 
 from __future__ import annotations
@@ -17,28 +15,17 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from .chat_harness import CHAT_AGENTS, ChatAgent, find_chat_cli, make_project, new_agent
-from .codex_harness import CODEX_VERSION, Codex, find_codex
-from .harness import (
-    AGENTS,
-    RUN_TIMES,
-    Agent,
-    Sandbox,
-    find_cli,
-    hook_python,
-    installed_hookwrap_paths,
-)
+from .agents import AGENTS, CHAT, CLASSIC, start_agent
+from .chat_harness import make_project
+from .harness import RUN_TIMES, Agent, Sandbox, hook_python, installed_hookwrap_paths
 from .hwrepo import HookwrapRepo
-from .mock_openai_responses import ResponsesMock
 
-CLI_FIXTURES = {"claude", "gemini", "agent", "sandbox", "qwen", "copilot", "chat_agent"}
-CLI_FIXTURES |= {"codex", "codex_binary"}
+CLI_FIXTURES = {*AGENTS, "agent", "chat_agent", "sandbox"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -49,26 +36,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
 
 
+# The timing lines: each CLI's runs (from every xdist worker) ---------------------------------------
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under xdist, a worker hands its runs to the controller (``pytest_testnodedown``)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["hookwrap_e2e_run_times"] = list(RUN_TIMES)
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
+def pytest_testnodedown(node: object, error: object) -> None:
+    RUN_TIMES.extend(tuple(item) for item in getattr(node, "workeroutput", {}).get("hookwrap_e2e_run_times", ()))
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """One line per CLI: how many runs and how long they took (the suite must stay under 5 minutes)."""
-    for name in [*AGENTS, *CHAT_AGENTS, "opencode", "droid"]:
+    """One line per CLI: how many runs and how long they took."""
+    for name in dict.fromkeys(agent for agent, _ in RUN_TIMES):
         times = [t for agent, t in RUN_TIMES if agent == name]
-        if times:
-            terminalreporter.write_line(
-                f"e2e {name}: {len(times)} runs, {sum(times):.1f}s total, "
-                f"{sum(times) / len(times):.1f}s mean, {max(times):.1f}s max")
+        terminalreporter.write_line(
+            f"e2e {name}: {len(times)} runs, {sum(times):.1f}s total, "
+            f"{sum(times) / len(times):.1f}s mean, {max(times):.1f}s max")
 
 
-@pytest.fixture(scope="session")
-def cli_binaries() -> dict[str, tuple[Path | None, str]]:
-    """Each CLI's binary and version (or None and why not), looked up once per session."""
-    found = {}
-    for name, (_, _, pinned) in AGENTS.items():
-        path, info = find_cli(name)
-        if path is not None and pinned not in info:
-            warnings.warn(f"e2e: {name} is {info!r}, these tests were written against {pinned}", stacklevel=1)
-        found[name] = (path, info)
-    return found
+# Sandbox and projects ---------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
@@ -94,34 +86,10 @@ def project(tmp_path: Path) -> Path:
     return path
 
 
-def _agent(name: str, cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[Agent]:
-    path, info = cli_binaries[name]
-    if path is None:
-        pytest.skip(info)
-    agent_cls, server_cls, _ = AGENTS[name]
-    server = server_cls().start()
-    try:
-        yield agent_cls(path, server, sandbox, info)
-    finally:
-        server.stop()
-
-
 @pytest.fixture
-def claude(cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[Agent]:
-    """Claude Code with its Anthropic mock running."""
-    yield from _agent("claude", cli_binaries, sandbox)
-
-
-@pytest.fixture
-def gemini(cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[Agent]:
-    """Gemini CLI with its Gemini API mock running."""
-    yield from _agent("gemini", cli_binaries, sandbox)
-
-
-@pytest.fixture(params=["claude", "gemini"])
-def agent(request: pytest.FixtureRequest) -> Agent:
-    """Each CLI in turn."""
-    return request.getfixturevalue(request.param)
+def git_project(tmp_path: Path) -> Path:
+    """An empty ``git init``-ed project dir (no remote, no commits); the CLIs run from here."""
+    return make_project(tmp_path, "proj")
 
 
 @pytest.fixture
@@ -130,88 +98,29 @@ def repo(project: Path, sandbox: Sandbox) -> HookwrapRepo:
     return HookwrapRepo(project, sandbox).init()
 
 
-# Codex CLI (tests/e2e/codex_harness.py) ----------------------------------------------------------
+# The CLIs: one fixture per entry of agents.AGENTS -------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def codex_binary() -> tuple[Path, str]:
-    """The Codex CLI binary and its version; skips (with the reason) when it is not installed."""
-    path, info = find_codex()
-    if path is None:
-        pytest.skip(info)
-    if CODEX_VERSION not in info:
-        warnings.warn(f"e2e: codex is {info!r}, these tests were written against {CODEX_VERSION}", stacklevel=1)
-    return path, info
+def _cli_fixture(name: str) -> Callable[..., Iterator[Agent]]:
+    def fixture(sandbox: Sandbox) -> Iterator[Agent]:
+        yield from start_agent(name, sandbox)
+
+    fixture.__name__ = fixture.__qualname__ = f"{name}_fixture"
+    fixture.__doc__ = f"The real {name} with its mock model running, in this test's sandbox."
+    return pytest.fixture(name=name)(fixture)
 
 
-@pytest.fixture
-def codex(codex_binary: tuple[Path, str], sandbox: Sandbox) -> Iterator[Codex]:
-    """Codex CLI with its Responses API mock running; CODEX_HOME is ``<sandbox HOME>/.codex``."""
-    path, info = codex_binary
-    with ResponsesMock() as server:
-        yield Codex(path, server, sandbox, info)  # type: ignore[arg-type]
+for _name in AGENTS:
+    globals()[f"_{_name}_fixture"] = _cli_fixture(_name)
 
 
-class _CodexTimingSummary:
-    """The timing line of the Codex runs (the summary above covers the CLIs in ``AGENTS``)."""
-
-    @staticmethod
-    def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-        times = [t for agent, t in RUN_TIMES if agent == "codex" and "codex" not in AGENTS]
-        if times:
-            terminalreporter.write_line(
-                f"e2e codex: {len(times)} runs, {sum(times):.1f}s total, "
-                f"{sum(times) / len(times):.1f}s mean, {max(times):.1f}s max")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.pluginmanager.register(_CodexTimingSummary(), "hookwrap-e2e-codex-timing")
-# Qwen Code and GitHub Copilot CLI (chat-completions mock; see chat_harness.py) ------------------
-
-
-@pytest.fixture(scope="session")
-def chat_cli_binaries() -> dict[str, tuple[Path | None, str]]:
-    """Qwen Code's and Copilot CLI's binary and version (or None and why not), looked up once."""
-    found = {}
-    for name, (_, _, pinned) in CHAT_AGENTS.items():
-        path, info = find_chat_cli(name)
-        if path is not None and pinned not in info:
-            warnings.warn(f"e2e: {name} is {info!r}, these tests were written against {pinned}", stacklevel=1)
-        found[name] = (path, info)
-    return found
-
-
-def _chat_agent(name: str, chat_cli_binaries: dict[str, tuple[Path | None, str]],
-                sandbox: Sandbox) -> Iterator[ChatAgent]:
-    path, info = chat_cli_binaries[name]
-    if path is None:
-        pytest.skip(info)
-    agent = new_agent(name, path, sandbox, info)
-    try:
-        yield agent
-    finally:
-        agent.server.stop()
-
-
-@pytest.fixture
-def qwen(chat_cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[ChatAgent]:
-    """Qwen Code with its chat-completions mock running."""
-    yield from _chat_agent("qwen", chat_cli_binaries, sandbox)
-
-
-@pytest.fixture
-def copilot(chat_cli_binaries: dict[str, tuple[Path | None, str]], sandbox: Sandbox) -> Iterator[ChatAgent]:
-    """GitHub Copilot CLI (BYOK, offline) with its chat-completions mock running."""
-    yield from _chat_agent("copilot", chat_cli_binaries, sandbox)
-
-
-@pytest.fixture(params=list(CHAT_AGENTS))
-def chat_agent(request: pytest.FixtureRequest) -> ChatAgent:
-    """Qwen Code and Copilot CLI in turn."""
+@pytest.fixture(params=CLASSIC)
+def agent(request: pytest.FixtureRequest) -> Agent:
+    """Claude Code and Gemini CLI in turn."""
     return request.getfixturevalue(request.param)
 
 
-@pytest.fixture
-def git_project(tmp_path: Path) -> Path:
-    """An empty ``git init``-ed project dir (no remote); the CLIs run from here."""
-    return make_project(tmp_path, "proj")
+@pytest.fixture(params=CHAT)
+def chat_agent(request: pytest.FixtureRequest) -> Agent:
+    """Qwen Code and Copilot CLI in turn."""
+    return request.getfixturevalue(request.param)

@@ -1,6 +1,7 @@
-"""Run the real Factory Droid CLI headless (``droid exec``) against the loopback chat-completions mock.
+"""Factory Droid (``droid exec``) for the one harness (``harness.py``), against the loopback
+chat-completions mock.
 
-The same pattern as ``chat_harness.py`` (Qwen Code, Copilot CLI): every run starts from the
+A ``chat_harness.ChatAgent``, as Qwen Code and Copilot CLI: every run starts from the
 sandbox's clean environment, with HOME and the XDG dirs inside the sandbox and the model served by
 an ``OpenAIChatMock`` on 127.0.0.1. Droid needs no login for a custom ("bring your own key") model
 declared in ``~/.factory/settings.json``; ``FACTORY_DISABLE_KEYRING=1`` keeps it off the system
@@ -13,54 +14,33 @@ with the ``riskLevel`` arguments it requires, ``Create`` with an absolute ``file
 ``agent.add_hook(project, event, command, matcher=...)`` merges a Claude-format group into
 ``<project>/.factory/settings.json``.
 
-Binary: ``$HOOKWRAP_CLI_CACHE/droid/node_modules/@factory/cli-linux-x64/bin/droid`` from
-``.ci/install-clis.sh`` (override with ``$HOOKWRAP_DROID_BIN``).
+Binary: the ``droid`` row of ``harness.BINARIES`` (the platform package
+``@factory/cli-linux-x64`` from ``.ci/install-clis.sh``; override with ``$HOOKWRAP_DROID_BIN``).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from .chat_harness import ChatAgent, ChatRunResult, _merge_json, claude_hook_group
-from .harness import _default_path, cli_cache_dir
-from .mockmodel import Step, ToolCall
+from .harness import BINARIES, RunResult, find_binary, json_document
+from .mockmodel import ToolCall
 
-DROID_VERSION = "0.225.2"
+DROID_VERSION = BINARIES["droid"].version
 DROID_MODEL = "mock-model"
 DEAD_PROXY = "http://127.0.0.1:9"  # the discard port: nothing listens there
 
 
 def droid_path() -> Path:
     """Where the droid binary is expected (``$HOOKWRAP_DROID_BIN`` or the CLI cache)."""
-    override = os.environ.get("HOOKWRAP_DROID_BIN")
-    if override:
-        return Path(override)
-    return (cli_cache_dir() / "droid" / "node_modules" / "@factory" / "cli-linux-x64" / "bin"
-            / "droid")
+    return BINARIES["droid"].path()
 
 
 def find_droid() -> tuple[Path | None, str]:
-    """The droid binary and its ``--version`` text, or None and why it is unusable."""
-    path = droid_path()
-    if not path.exists():
-        where = "$HOOKWRAP_DROID_BIN" if os.environ.get("HOOKWRAP_DROID_BIN") else "the CLI cache"
-        return None, (f"droid not found at {path} ({where}); run .ci/install-clis.sh droid or set "
-                      "$HOOKWRAP_DROID_BIN")
-    with tempfile.TemporaryDirectory(prefix="hw-e2e-version-") as home:
-        env = {"PATH": _default_path(), "HOME": home, "FACTORY_DISABLE_KEYRING": "1"}
-        try:
-            proc = subprocess.run([str(path), "--version"], check=False, capture_output=True,
-                                  text=True, timeout=60, env=env, stdin=subprocess.DEVNULL, cwd=home)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return None, f"droid at {path} does not run: {exc}"
-    if proc.returncode != 0:
-        return None, f"droid at {path} --version exited {proc.returncode}: {proc.stderr.strip()[:200]}"
-    return path, proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
+    """``harness.find_binary("droid")`` under its old name."""
+    return find_binary("droid")
 
 
 class DroidRunResult(ChatRunResult):
@@ -83,6 +63,7 @@ class Droid(ChatAgent):
     write_tool = "Create"
     settings_file = ".factory/settings.json"
     project_dir_var = "FACTORY_PROJECT_DIR"
+    result_type: ClassVar[type[RunResult]] = DroidRunResult
 
     #: Merged into ``~/.factory/settings.json`` before each run (e.g. ``{"enableDroidShield": True}``).
     user_settings: dict[str, Any]
@@ -137,14 +118,7 @@ class Droid(ChatAgent):
 
     def parse_events(self, stdout: str) -> list[dict[str, Any]]:
         """``-o json`` prints one JSON object (``type: result``)."""
-        start = stdout.find("{")
-        if start < 0:
-            return []
-        try:
-            event = json.loads(stdout[start:])
-        except ValueError:
-            return []
-        return [event] if isinstance(event, dict) else []
+        return json_document(stdout)
 
     def add_hook(self, project: Path, event: str, command: str, *, matcher: str | None = None,
                  timeout: int = 30, **options: Any) -> Path:
@@ -153,7 +127,3 @@ class Droid(ChatAgent):
         path = self.settings_path(project)
         _merge_json(path, {"hooks": {event: [group]}})
         return path
-
-    def run(self, project: Path, steps: list[Step], **kwargs: Any) -> DroidRunResult:  # type: ignore[override]
-        result = super().run(project, steps, **kwargs)
-        return DroidRunResult(**vars(result))

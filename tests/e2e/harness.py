@@ -1,4 +1,17 @@
-"""Run the real Claude Code / Gemini CLI headless in a temp project against a loopback mock model.
+"""The one harness of the end-to-end tests: each real CLI run headless in a temp project against a
+loopback mock model.
+
+* ``BINARIES`` is one table, one row per CLI: where ``.ci/install-clis.sh`` puts its binary in
+  the CLI cache (``$HOOKWRAP_<NAME>_BIN`` overrides it), the version the tests were written
+  against, and what its ``--version`` run needs. ``find_binary(name)`` reads it (once per
+  process) and says why a CLI is unusable.
+* ``Agent`` is a CLI under test: its binary, its mock model server and the test's ``Sandbox``.
+  A CLI is a subclass that gives its tool calls (``shell``, ``write_file``), its command line
+  (``command``), its environment (``env``), how to read its stdout (``parse_events``), its mock
+  (``mock``) and its result type (``result_type``); ``prepare`` does what a CLI needs before each
+  run (Codex CLI writes its config.toml). ``Agent.run`` is the one run of every CLI.
+* ``agents.py`` lists the CLIs (``AGENTS``) and starts one for a fixture (``start_agent``);
+  conftest.py makes a fixture of each.
 
 Each run gets a clean environment (nothing inherited but what is listed here), its own HOME, the
 offline settings from the e2e recipe, and a model server on 127.0.0.1. The result carries the exit
@@ -16,9 +29,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from . import mock_anthropic, mock_gemini
 from .mock_anthropic import AnthropicMock
@@ -52,26 +68,89 @@ def cli_cache_dir() -> Path:
     return Path(env) if env else REAL_HOME / ".cache" / "hookwrap-clis"
 
 
-def find_cli(name: str) -> tuple[Path | None, str]:
-    """The binary for ``claude`` or ``gemini`` and its version, or None and why it is unusable."""
-    var = f"HOOKWRAP_{name.upper()}_BIN"
-    override = os.environ.get(var)
-    path = Path(override) if override else cli_cache_dir() / "node_modules" / ".bin" / name
+def copilot_pkg_cache() -> Path:
+    """The shared unpack dir for Copilot's runtime (``COPILOT_PKG_CACHE_HOME``)."""
+    env = os.environ.get("HOOKWRAP_COPILOT_PKG_CACHE")
+    return Path(env) if env else cli_cache_dir() / "copilot" / "pkg-cache"
+
+
+@dataclass(frozen=True)
+class Binary:
+    """One CLI's binary: its place in the CLI cache and what its ``--version`` run needs."""
+
+    name: str
+    version: str                 # the release the tests were written against (.ci/install-clis.sh pins it)
+    cache_path: str              # relative to the CLI cache
+    version_env: dict[str, str] = field(default_factory=dict)  # beside PATH, HOME and the XDG dirs
+    version_timeout: float = 60.0
+    needs_node: bool = False     # a node script: unusable without node on PATH
+
+    @property
+    def env_var(self) -> str:
+        return f"HOOKWRAP_{self.name.upper().replace('-', '_')}_BIN"
+
+    def path(self) -> Path:
+        override = os.environ.get(self.env_var)
+        return Path(override) if override else cli_cache_dir() / self.cache_path
+
+
+BINARIES: dict[str, Binary] = {b.name: b for b in (
+    Binary("claude", CLAUDE_VERSION, "node_modules/.bin/claude", {"DISABLE_AUTOUPDATER": "1"}),
+    Binary("gemini", GEMINI_VERSION, "node_modules/.bin/gemini", {"GEMINI_CLI_NO_RELAUNCH": "true"},
+           needs_node=True),
+    Binary("codex", "0.169.0", "node_modules/.bin/codex"),
+    Binary("qwen", "0.24.4", "qwen/node_modules/.bin/qwen", {"QWEN_CODE_NO_RELAUNCH": "true"}),
+    # Copilot's first start unpacks its 235 MB runtime into the shared package cache: allow for that.
+    Binary("copilot", "1.0.102", "copilot/node_modules/.bin/copilot",
+           {"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false"}, version_timeout=180.0),
+    Binary("opencode", "1.18.33", "opencode/node_modules/.bin/opencode",
+           {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
+            "npm_config_offline": "true"}),
+    # The platform package alone: it holds the Bun binary (the npm wrapper only picks one).
+    Binary("droid", "0.225.2", "droid/node_modules/@factory/cli-linux-x64/bin/droid",
+           {"FACTORY_DISABLE_KEYRING": "1"}),
+)}
+
+
+@cache
+def find_binary(name: str) -> tuple[Path | None, str]:
+    """The binary of CLI ``name`` (a row of ``BINARIES``) and the first line its ``--version``
+    printed, or None and why it is unusable. Looked up once per process; a version other than
+    the pinned one is a warning (the tests run it: it was asked for by ``$HOOKWRAP_<NAME>_BIN``)."""
+    row = BINARIES[name]
+    path = row.path()
     if not path.exists():
-        where = f"${var}" if override else "the CLI cache"
-        return None, f"{name} not found at {path} ({where}); run .ci/install-clis.sh or set ${var}"
-    if name == "gemini" and shutil.which("node", path=_default_path()) is None:
-        return None, "gemini needs node on PATH"
-    try:
-        with tempfile.TemporaryDirectory(prefix="hw-e2e-version-") as home:
-            proc = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=60,
-                                  env={"PATH": _default_path(), "HOME": home, "GEMINI_CLI_NO_RELAUNCH": "true",
-                                       "DISABLE_AUTOUPDATER": "1"}, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return None, f"{name} at {path} does not run: {exc}"
-    if proc.returncode != 0:
+        where = f"${row.env_var}" if os.environ.get(row.env_var) else "the CLI cache"
+        return None, (f"{name} not found at {path} ({where}); run .ci/install-clis.sh {name} or set "
+                      f"${row.env_var}")
+    if row.needs_node and shutil.which("node", path=_default_path()) is None:
+        return None, f"{name} needs node on PATH"
+    with tempfile.TemporaryDirectory(prefix="hw-e2e-version-") as home:
+        env = {"PATH": _default_path(), "HOME": home, **xdg_dirs(Path(home)),
+               "COPILOT_PKG_CACHE_HOME": str(copilot_pkg_cache()), **row.version_env}
+        try:
+            proc = subprocess.run([str(path), "--version"], capture_output=True, text=True, check=False,
+                                  timeout=row.version_timeout, env=env, stdin=subprocess.DEVNULL, cwd=home)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return None, f"{name} at {path} does not run: {exc}"
+    text = (proc.stdout.strip() or proc.stderr.strip()).splitlines()
+    if proc.returncode != 0 or not text:
         return None, f"{name} at {path} --version exited {proc.returncode}: {proc.stderr.strip()[:200]}"
-    return path, proc.stdout.strip()
+    if row.version not in text[0]:
+        warnings.warn(f"e2e: {name} is {text[0]!r}, these tests were written against {row.version}",
+                      stacklevel=1)
+    return path, text[0]
+
+
+def find_cli(name: str) -> tuple[Path | None, str]:
+    """``find_binary`` under its old name."""
+    return find_binary(name)
+
+
+def xdg_dirs(home: Path) -> dict[str, str]:
+    """The XDG base dirs inside ``home``."""
+    return {"XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local" / "share"),
+            "XDG_CACHE_HOME": str(home / ".cache"), "XDG_STATE_HOME": str(home / ".local" / "state")}
 
 
 def _default_path() -> str:
@@ -269,16 +348,25 @@ class RunResult:
                 return str(event.get("response") or "")
         return ""
 
+    def details(self) -> list[str]:
+        """Lines only this CLI's results have, for ``describe`` (Codex: its ``hook:`` lines)."""
+        return []
+
     def describe(self) -> str:
-        """A summary for assertion messages."""
-        lines = [f"{self.agent} rc={self.rc} in {self.duration:.1f}s: {' '.join(self.command[1:4])} ..."]
+        """A summary for assertion messages: the command, each request the mock got, the hooks
+        that ran, the tool results, the final answer and the tails of both output streams."""
+        lines = [f"{self.agent} rc={self.rc} in {self.duration:.1f}s: {' '.join(self.command[1:4])} ... "
+                 f"(cwd {str(self.project)!r})"]
         for i, r in enumerate(self.all_requests):
             lines.append(f"  request {i} at {r.received_at - self.started:.1f}s: {r.method} {r.path} "
                          f"status={r.status} turn={r.turn} -> {r.step}")
-        lines.append(f"  hooks run: {[(h.name, h.platform) for h in self.hook_runs]}")
+        lines.append(f"  hooks run: {[(h.name, h.platform or ' '.join(h.argv[1:])) for h in self.hook_runs]}")
+        lines.extend(f"  {line}" for line in self.details())
         for tr in self.tool_results():
-            lines.append(f"  tool result (error={tr['is_error']}): {tr['text'][:300]!r}")
+            label = f"error={tr['is_error']}" if tr.get("is_error") is not None else tr.get("name")
+            lines.append(f"  tool result ({label}): {tr['text'][:300]!r}")
         lines.append(f"  final: {self.final_text[:300]!r}")
+        lines.append(f"  stdout: {_tail(self.stdout, 800)}")
         lines.append(f"  stderr: {_tail(self.stderr)}")
         return "\n".join(lines)
 
@@ -287,22 +375,39 @@ def _tail(text: str, limit: int = 1500) -> str:
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
-# The two CLIs ------------------------------------------------------------------------------------
+# Agents ------------------------------------------------------------------------------------------
 
 
 class Agent:
-    """A CLI under test: its binary, its mock model and its sandbox."""
+    """A CLI under test: its binary, its mock model server and the test's sandbox.
+
+    A CLI's subclass sets ``name`` (its row in ``BINARIES``), the tool names hooks see, the file
+    hookwrap registers it in, its ``mock`` and ``result_type``, and gives ``shell``,
+    ``write_file``, ``command``, ``env`` and ``parse_events``; ``run`` is shared.
+    """
 
     name = ""
     shell_tool = ""
     write_tool = ""
     settings_file = ""
+    #: Makes the (not yet started) mock model server this CLI talks to.
+    mock: ClassVar[Callable[[], ScriptedModelServer]]
+    result_type: ClassVar[type[RunResult]] = RunResult
+    timeout: float = DEFAULT_TIMEOUT  # per run, unless the test gives one
 
     def __init__(self, binary: Path, server: ScriptedModelServer, sandbox: Sandbox, version: str = "") -> None:
         self.binary = binary
         self.server = server
         self.sandbox = sandbox
         self.version = version
+
+    @classmethod
+    def start(cls, binary: Path, sandbox: Sandbox, version: str = "") -> Agent:
+        """The agent with its mock model server started (``stop`` stops it)."""
+        return cls(binary, cls.mock().start(), sandbox, version)
+
+    def stop(self) -> None:
+        self.server.stop()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.version}>"
@@ -319,35 +424,85 @@ class Agent:
         return project / self.settings_file
 
     def command(self, prompt: str, extra_args: tuple[str, ...]) -> list[str]:
+        """The command line of one headless run."""
         raise NotImplementedError
 
     def env(self) -> dict[str, str]:
+        """The whole environment of a run (``sandbox_env`` plus the CLI's own variables)."""
         raise NotImplementedError
 
     def parse_events(self, stdout: str) -> list[dict[str, Any]]:
+        """The CLI's structured output (``RunResult.events``)."""
         raise NotImplementedError
+
+    def prepare(self, project: Path) -> None:
+        """What this CLI needs before each run (nothing by default)."""
+
+    def sandbox_env(self) -> dict[str, str]:
+        """The sandbox's clean environment plus the XDG dirs inside the sandbox."""
+        return {
+            **self.sandbox.env(),
+            **xdg_dirs(self.sandbox.home),
+            "XDG_RUNTIME_DIR": str(self.sandbox.run_dir),
+            "GIT_CONFIG_NOSYSTEM": "1",
+        }
 
     def run(self, project: Path, steps: list[Step], *, prompt: str = "Please do the task.",
             final: str = "Done.", extra_args: tuple[str, ...] = (), env: dict[str, str] | None = None,
-            timeout: float = DEFAULT_TIMEOUT) -> RunResult:
-        """Run the CLI once, headless, from ``project`` with the model following ``steps``."""
+            timeout: float | None = None, **options: Any) -> Any:
+        """Run the CLI once, headless, from ``project`` with the model following ``steps``; a
+        ``result_type``. ``options`` go to ``prepare`` (Codex CLI: ``trust``, ``root``)."""
+        self.prepare(project, **options)
         self.server.script(steps, final=final)
         self.sandbox.probe_log.unlink(missing_ok=True)
         cmd = self.command(prompt, extra_args)
         full_env = {**self.env(), **(env or {})}
         start = time.monotonic()
-        rc, out, err = _run(cmd, cwd=project, env=full_env, timeout=timeout)
+        rc, out, err = _run(cmd, cwd=project, env=full_env, timeout=timeout or self.timeout)
         duration = time.monotonic() - start
         RUN_TIMES.append((self.name, duration))
-        return RunResult(self.name, cmd, project, rc, out, err, duration, self.server.requests,
-                         self.sandbox.hook_runs(), self.parse_events(out), start)
+        return self.result_type(self.name, cmd, project, rc, out, err, duration, self.server.requests,
+                                self.sandbox.hook_runs(), self.parse_events(out), start)
+
+
+def json_lines(stdout: str) -> list[dict[str, Any]]:
+    """The JSON objects of ``stdout``, one a line (other lines skipped)."""
+    events = []
+    for line in stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                pass
+    return events
+
+
+def json_document(stdout: str, opening: str = "{") -> list[dict[str, Any]]:
+    """The one JSON document ``stdout`` holds from its first ``opening`` on: an object (as a
+    list of one) or an array of objects."""
+    start = stdout.find(opening)
+    if start < 0:
+        return []
+    try:
+        data = json.loads(stdout[start:])
+    except ValueError:
+        return []
+    items = data if isinstance(data, list) else [data]
+    return [item for item in items if isinstance(item, dict)]
+
+
+# Claude Code and Gemini CLI ------------------------------------------------------------------------
 
 
 class Claude(Agent):
+    """Claude Code: ``claude -p … --output-format stream-json``, against the Anthropic mock."""
+
     name = "claude"
     shell_tool = "Bash"
     write_tool = "Write"
     settings_file = ".claude/settings.json"
+    mock = AnthropicMock
 
     def shell(self, command: str) -> ToolCall:
         return ToolCall("Bash", {"command": command, "description": "Run the command"})
@@ -374,22 +529,17 @@ class Claude(Agent):
         }
 
     def parse_events(self, stdout: str) -> list[dict[str, Any]]:
-        events = []
-        for line in stdout.splitlines():
-            line = line.strip()
-            if line.startswith("{"):
-                try:
-                    events.append(json.loads(line))
-                except ValueError:
-                    pass
-        return events
+        return json_lines(stdout)
 
 
 class Gemini(Agent):
+    """Gemini CLI: ``gemini -p … --yolo -o json``, against the Gemini API mock."""
+
     name = "gemini"
     shell_tool = "run_shell_command"
     write_tool = "write_file"
     settings_file = ".gemini/settings.json"
+    mock = GeminiMock
 
     def shell(self, command: str) -> ToolCall:
         return ToolCall("run_shell_command", {"command": command})
@@ -415,19 +565,7 @@ class Gemini(Agent):
         }
 
     def parse_events(self, stdout: str) -> list[dict[str, Any]]:
-        start = stdout.find("{")
-        if start < 0:
-            return []
-        try:
-            return [json.loads(stdout[start:])]
-        except ValueError:
-            return []
-
-
-AGENTS: dict[str, tuple[type[Agent], type[ScriptedModelServer], str]] = {
-    "claude": (Claude, AnthropicMock, CLAUDE_VERSION),
-    "gemini": (Gemini, GeminiMock, GEMINI_VERSION),
-}
+        return json_document(stdout)
 
 
 def _run(cmd: list[str], *, cwd: Path, env: dict[str, str], timeout: float) -> tuple[int, str, str]:

@@ -1,6 +1,5 @@
-"""Run the real OpenCode 1.18.33 (``opencode run``) against the loopback chat-completions mock.
-
-The pattern of ``chat_harness.py`` (Qwen Code, Copilot CLI), for OpenCode:
+"""OpenCode 1.18.33 (``opencode run``) for the one harness (``harness.py``), against the loopback
+chat-completions mock. A ``chat_harness.ChatAgent``, as Qwen Code and Copilot CLI:
 
 * the provider is written to ``$XDG_CONFIG_HOME/opencode/opencode.json`` inside the sandbox (an
   ``@ai-sdk/openai-compatible`` provider, bundled in the binary, pointed at the mock), so the
@@ -13,24 +12,22 @@ The pattern of ``chat_harness.py`` (Qwen Code, Copilot CLI), for OpenCode:
   with a ``model_id`` holding ``gpt-`` (not ``gpt-4`` nor ``oss``) OpenCode offers
   ``apply_patch {patchText}`` in place of ``write`` and ``edit``, as for real GPT models.
 
-The binary comes from ``.ci/install-clis.sh``: ``$HOOKWRAP_CLI_CACHE/opencode/node_modules/.bin/opencode``
-(a link to the native binary; override with ``$HOOKWRAP_OPENCODE_BIN``).
+The binary is the ``opencode`` row of ``harness.BINARIES`` (``.ci/install-clis.sh``: a link to the
+native binary; override with ``$HOOKWRAP_OPENCODE_BIN``).
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from .chat_harness import ChatAgent, chat_cli_path
-from .harness import _default_path
+from .chat_harness import ChatAgent
+from .harness import BINARIES, find_binary
 from .mock_openai_chat import OpenAIChatMock, default_side_request
 from .mockmodel import ToolCall
 
-OPENCODE_VERSION = "1.18.33"
+OPENCODE_VERSION = BINARIES["opencode"].version
 TITLE_MARKER = "You are a title generator"
 
 
@@ -45,24 +42,13 @@ def title_or_side_request(body: dict[str, Any]) -> str | None:
 
 
 def find_opencode() -> tuple[Path | None, str]:
-    """The binary and its ``--version`` text, or None and why it is unusable."""
-    path = chat_cli_path("opencode")
-    if not path.exists():
-        return None, (f"opencode not found at {path}; run .ci/install-clis.sh opencode or set "
-                      "$HOOKWRAP_OPENCODE_BIN")
-    with tempfile.TemporaryDirectory(prefix="hw-e2e-version-") as home:
-        env = {"PATH": _default_path(), "HOME": home, "XDG_CONFIG_HOME": f"{home}/.config",
-               "XDG_DATA_HOME": f"{home}/.local/share", "XDG_CACHE_HOME": f"{home}/.cache",
-               "XDG_STATE_HOME": f"{home}/.local/state", "OPENCODE_DISABLE_AUTOUPDATE": "1",
-               "OPENCODE_DISABLE_MODELS_FETCH": "1", "npm_config_offline": "true"}
-        try:
-            proc = subprocess.run([str(path), "--version"], check=False, capture_output=True, text=True,
-                                  timeout=60, env=env, stdin=subprocess.DEVNULL, cwd=home)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return None, f"opencode at {path} does not run: {exc}"
-    if proc.returncode != 0:
-        return None, f"opencode at {path} --version exited {proc.returncode}: {proc.stderr.strip()[:200]}"
-    return path, proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
+    """``harness.find_binary("opencode")`` under its old name."""
+    return find_binary("opencode")
+
+
+def opencode_mock() -> OpenAIChatMock:
+    """The chat-completions mock with OpenCode's title requests answered aside."""
+    return OpenAIChatMock(side_request=title_or_side_request)
 
 
 class OpenCodeAgent(ChatAgent):
@@ -72,6 +58,7 @@ class OpenCodeAgent(ChatAgent):
     shell_tool = "bash"
     write_tool = "write"
     settings_file = ".opencode/plugins/hookwrap.js"
+    mock = staticmethod(opencode_mock)
     model_id = "mock-model"  # "gpt-5-mock": OpenCode swaps write and edit for apply_patch
 
     def shell(self, command: str) -> ToolCall:
@@ -124,5 +111,6 @@ class OpenCodeAgent(ChatAgent):
 
 
 def new_opencode(binary: Path, sandbox: Any, version: str = "") -> OpenCodeAgent:
-    """A started mock (title requests answered aside) plus the agent; stop it with ``agent.server.stop()``."""
-    return OpenCodeAgent(binary, OpenAIChatMock(side_request=title_or_side_request).start(), sandbox, version)
+    """A started mock (title requests answered aside) plus the agent (``agents.start_agent`` under
+    its old name); stop it with ``agent.stop()``."""
+    return OpenCodeAgent.start(binary, sandbox, version)  # type: ignore[return-value]

@@ -13,22 +13,17 @@ event the Node hook is registered on) and ``USER_MESSAGE_CONTEXT``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .chat_harness import ChatAgent, make_project
-from .droid_harness import Droid, find_droid
-from .harness import Sandbox
+from .chat_harness import make_project
 from .hwrepo import HookwrapRepo
-from .mock_openai_chat import OpenAIChatMock
 from .mockmodel import Reply
-from .opencode_harness import OPENCODE_VERSION, find_opencode, new_opencode
 
 pytestmark = pytest.mark.e2e
 
-# Every CLI hookwrap supports, by the fixture that drives it (see conftest.py).
+# Every CLI hookwrap supports, by the fixture that drives it (conftest.py, agents.AGENTS).
 CLIS = ["claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid"]
 # The Claude event the team's Node hook is registered on, where it is not UserPromptSubmit:
 # `droid exec` never fires UserPromptSubmit, so there the hook adds its context at SessionStart
@@ -80,30 +75,6 @@ def hand_made(context_event: str = "UserPromptSubmit") -> dict:
         context_event: [{"hooks": [
             {"type": "command", "command": "node .claude/hooks/team-context.js"}]}],
     }}
-
-
-@pytest.fixture
-def opencode(sandbox: Sandbox) -> Iterator[ChatAgent]:
-    path, info = find_opencode()
-    if path is None or OPENCODE_VERSION not in info:
-        pytest.skip(info if path is None else f"opencode is {info!r}, not {OPENCODE_VERSION}")
-    agent = new_opencode(path, sandbox, info)
-    try:
-        yield agent
-    finally:
-        agent.server.stop()
-
-
-@pytest.fixture
-def droid(sandbox: Sandbox) -> Iterator[Droid]:
-    path, info = find_droid()
-    if path is None:
-        pytest.skip(info)
-    agent = Droid(path, OpenAIChatMock().start(), sandbox, info)
-    try:
-        yield agent
-    finally:
-        agent.server.stop()
 
 
 def adopted_repo(root: Path, sandbox, context_event: str = "UserPromptSubmit") -> HookwrapRepo:

@@ -81,12 +81,6 @@ def payloads(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
 
 
-@pytest.fixture
-def git_project(tmp_path: Path) -> Path:
-    """A temp git repo without remote or commits: the project root Codex finds by its ``.git``."""
-    return init_git_repo(tmp_path / "proj")
-
-
 # The mock and the hash on their own (no binary needed) ----------------------------------------------
 
 

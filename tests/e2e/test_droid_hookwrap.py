@@ -9,7 +9,6 @@ a forced push runs when no hook stops it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,9 +18,7 @@ from hookwrap.clis.droid import DROID
 ASK_NOTE = DROID.ask_note
 
 from .chat_harness import make_project
-from .droid_harness import DROID_VERSION, Droid, find_droid
-from .harness import Sandbox
-from .mock_openai_chat import OpenAIChatMock
+from .droid_harness import Droid
 from .mockmodel import Reply
 from .qwen_copilot_support import CHECK_FAILS, CONTEXT_MARKER, FORCED_PUSH, add_rewrite_or_ask, hookwrap_repo
 
@@ -29,30 +26,6 @@ pytestmark = pytest.mark.e2e
 
 USER_SETTINGS = {"enableCompletionBell": False, "model": "custom:user-model",
                  "hooks": {"Notification": [{"hooks": [{"type": "command", "command": "true"}]}]}}
-
-
-@pytest.fixture(scope="module")
-def droid_binary() -> tuple[Path, str]:
-    path, info = find_droid()
-    if path is None:
-        pytest.skip(info)
-    if DROID_VERSION not in info:
-        import warnings
-
-        warnings.warn(f"e2e: droid is {info!r}, these tests were written against {DROID_VERSION}",
-                      stacklevel=1)
-    return path, info
-
-
-@pytest.fixture
-def droid(droid_binary: tuple[Path, str], sandbox: Sandbox) -> Iterator[Droid]:
-    """Factory Droid (custom model, offline) with its chat-completions mock running."""
-    path, info = droid_binary
-    agent = Droid(path, OpenAIChatMock().start(), sandbox, info)
-    try:
-        yield agent
-    finally:
-        agent.server.stop()
 
 
 def _only_loopback_chat(result) -> None:

@@ -21,7 +21,6 @@ import pytest
 from .chat_harness import make_project
 from .hwrepo import HookwrapRepo
 from .mockmodel import Reply
-from .test_adopt_e2e import droid, opencode  # noqa: F401 (their fixtures, shared here)
 
 pytestmark = pytest.mark.e2e
 

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from .chat_harness import ChatAgent, make_project
-from .harness import Sandbox
 from .mockmodel import Reply
-from .opencode_harness import OPENCODE_VERSION, find_opencode, new_opencode
 from .qwen_copilot_support import (
     CHECK_FAILS,
     CONTEXT_MARKER,
@@ -32,25 +29,6 @@ pytestmark = pytest.mark.e2e
 PLUGIN = ".opencode/plugins/hookwrap.js"
 USER_PLUGIN = "export const UserPlugin = async () => ({});\n"
 USER_CONFIG = {"$schema": "https://opencode.ai/config.json", "instructions": ["NOTES.md"]}
-
-
-@pytest.fixture(scope="module")
-def opencode_binary() -> tuple[Path | None, str]:
-    return find_opencode()
-
-
-@pytest.fixture
-def opencode(opencode_binary: tuple[Path | None, str], sandbox: Sandbox) -> Iterator[ChatAgent]:
-    path, info = opencode_binary
-    if path is None:
-        pytest.skip(info)
-    if OPENCODE_VERSION not in info:
-        pytest.skip(f"opencode is {info!r}; these tests were written against {OPENCODE_VERSION}")
-    agent = new_opencode(path, sandbox, info)
-    try:
-        yield agent
-    finally:
-        agent.server.stop()
 
 
 def test_guard_context_and_the_users_own_files(opencode: ChatAgent, tmp_path: Path) -> None:
