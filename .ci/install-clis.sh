@@ -22,9 +22,9 @@
 #                                              measures beside the guard (not an agent CLI)
 #
 # Each CLI is checked and installed on its own: one that is already there at its pinned version
-# and runs is reused, one that fails to install does not stop the others. Installs into the same
-# prefix are serialized with flock when it is available. Never fails the build: without node/npm
-# or without registry access it prints a warning and exits 0, and the e2e tests for a missing CLI
+# and runs is reused, one that fails to install does not stop the others. The npm prefixes are
+# handled at once, the CLIs of one prefix in turn (and with flock, when it is available, against
+# another install run). Never fails the build: without node/npm or without registry access it prints a warning and exits 0, and the e2e tests for a missing CLI
 # skip with the reason. The last line printed is the cache dir.
 set -u
 
@@ -157,14 +157,38 @@ if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
 fi
 
 mkdir -p "$CACHE"
-missing=()
+# One job per npm prefix, all at once: on a cold cache the downloads overlap, on a warm one the
+# version checks do. The CLIs sharing a prefix (Claude Code, Gemini CLI, Codex CLI) go in turn.
+# Each job leaves a mark for every CLI that is ready.
+mkdir -p "$SCRATCH/ready"
+install_all() {  # install_all NAME...: in turn
+  local name
+  for name in "$@"; do
+    if install "$name"; then
+      say "$name $(version_of "$name"): $(bin_of "$name")"
+      : >"$SCRATCH/ready/$name"
+    fi
+  done
+}
+prefixes=()
 for name in "${names[@]}"; do
   known "$name" || continue
-  if install "$name"; then
-    say "$name $(version_of "$name"): $(bin_of "$name")"
-  else
-    missing+=("$name")
-  fi
+  prefix="$(prefix_of "$name")"
+  seen=""
+  for other in ${prefixes[@]+"${prefixes[@]}"}; do [ "$other" = "$prefix" ] && seen=1; done
+  [ -n "$seen" ] || prefixes+=("$prefix")
+done
+for prefix in ${prefixes[@]+"${prefixes[@]}"}; do
+  group=()
+  for name in "${names[@]}"; do
+    known "$name" && [ "$(prefix_of "$name")" = "$prefix" ] && group+=("$name")
+  done
+  install_all "${group[@]}" &
+done
+wait
+missing=()
+for name in "${names[@]}"; do
+  known "$name" && [ ! -e "$SCRATCH/ready/$name" ] && missing+=("$name")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   say "the e2e tests for ${missing[*]} will be skipped"
