@@ -313,6 +313,8 @@ with open(os.path.join(here, label + ".json"), encoding="utf-8") as f:
     spec = json.load(f)
 if spec.get("times") is not None and calls >= spec["times"]:
     sys.exit(0)
+if spec.get("answers"):  # one answer per call, in turn
+    spec = spec["answers"][calls] if calls < len(spec["answers"]) else {}
 out = spec.get("stdout")
 if out is not None:
     sys.stdout.write(out if isinstance(out, str) else json.dumps(out))
@@ -359,13 +361,16 @@ class RawHook:
 
 
 def raw_hook(project: Path, label: str, *, stdout: dict[str, Any] | str | None = None, stderr: str = "",
-             exit: int = 0, times: int | None = None) -> RawHook:
+             exit: int = 0, times: int | None = None,
+             answers: list[dict[str, Any]] | None = None) -> RawHook:
     """Write ``hooks/raw_hook.py`` and the spec for ``label``: the hook logs its stdin, then prints
     ``stdout`` (a dict is dumped as JSON) and ``stderr`` and exits with ``exit`` — for its first
-    ``times`` runs only (None: every run; later runs exit 0 silently)."""
+    ``times`` runs only (None: every run; later runs exit 0 silently). With ``answers`` (each a
+    dict of those three keys) its Nth call answers as the Nth of them, so one run can try several
+    answers on successive tool calls; calls past the list exit 0 silently."""
     hooks = project / "hooks"
     hooks.mkdir(exist_ok=True)
     (hooks / "raw_hook.py").write_text(RAW_HOOK, encoding="utf-8")
-    spec = {"stdout": stdout, "stderr": stderr, "exit": exit, "times": times}
+    spec = {"stdout": stdout, "stderr": stderr, "exit": exit, "times": times, "answers": answers}
     (hooks / f"{label}.json").write_text(json.dumps(spec), encoding="utf-8")
     return RawHook(project, label)

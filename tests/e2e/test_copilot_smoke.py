@@ -64,48 +64,32 @@ def test_pre_tool_hook_gets_the_payload(copilot: ChatAgent, git_project: Path) -
     assert call["env"]["COPILOT_HOOK_DIR"] == str(git_project / ".github" / "hooks")
 
 
-def test_claude_dialect_payload_when_the_event_is_pascal_case(copilot: ChatAgent, git_project: Path) -> None:
-    hook = raw_hook(git_project, "pascal", stdout={})
-    copilot.add_hook(git_project, "PreToolUse", hook.command(VAR), matcher="Bash")
-    result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
-
-    [payload] = hook.payloads()
-    assert payload["hook_event_name"] == "PreToolUse", result.describe()
-    assert payload["tool_name"] == "Bash"
-    assert payload["tool_input"]["command"] == "echo x > side_effect.txt"
-
-
-def test_deny_blocks_and_the_reason_reaches_the_model(copilot: ChatAgent, git_project: Path) -> None:
-    hook = pre_tool_hook(copilot, git_project, stdout=DENY)
-    result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
+def test_how_each_answer_of_a_pre_tool_hook_decides(copilot: ChatAgent, git_project: Path) -> None:
+    """One run, three shell calls, the hook answering each its own way: Copilot's own deny blocks
+    and its reason reaches the model; a Claude-shaped deny is ignored in the camelCase dialect;
+    any non-zero exit denies (fail-closed), and exit 1's stderr is not passed on."""
+    hook = pre_tool_hook(copilot, git_project, answers=[
+        {"stdout": DENY},
+        {"stdout": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                           "permissionDecisionReason": "nope"}}},
+        {"stderr": "COPILOT-EXIT1", "exit": 1},
+    ])
+    steps = [copilot.shell(f"echo x > {name}.txt") for name in ("deny", "claude-shaped", "exit1")]
+    result = copilot.run(git_project, [*steps, Reply("Finished.")])
 
     assert result.rc == 0, result.describe()
-    assert len(hook.calls()) == 1, result.describe()
-    assert not (git_project / "side_effect.txt").exists(), result.describe()
-    [tool_result] = result.tool_results()
-    assert tool_result["text"] == "Denied by preToolUse hook: COPILOT-DENY-REASON", result.describe()
+    assert len(hook.calls()) == 3, result.describe()
+    results = [r["text"] for r in result.tool_results()]
+    assert len(results) == 3, result.describe()
+    # Copilot's deny: blocked, with the reason.
+    assert not (git_project / "deny.txt").exists(), result.describe()
+    assert results[0] == "Denied by preToolUse hook: COPILOT-DENY-REASON", result.describe()
+    # A Claude-shaped deny means nothing here: the call runs.
+    assert (git_project / "claude-shaped.txt").exists(), result.describe()
+    # Exit 1: blocked, the hook's stderr not passed on.
+    assert not (git_project / "exit1.txt").exists(), result.describe()
+    assert "hook errored" in results[2] and "COPILOT-EXIT1" not in results[2], result.describe()
     assert result.final_text == "Finished."
-
-
-def test_claude_shaped_deny_is_ignored_in_the_camel_case_dialect(copilot: ChatAgent, git_project: Path) -> None:
-    hook = pre_tool_hook(copilot, git_project, stdout={"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "nope"}})
-    result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
-
-    assert len(hook.calls()) == 1, result.describe()
-    assert (git_project / "side_effect.txt").exists(), result.describe()
-
-
-def test_any_non_zero_exit_denies(copilot: ChatAgent, git_project: Path) -> None:
-    """Fail-closed: a crashing hook blocks the tool; exit 2's stderr is not passed on."""
-    hook = pre_tool_hook(copilot, git_project, stderr="COPILOT-EXIT1", exit=1)
-    result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
-
-    assert len(hook.calls()) == 1, result.describe()
-    assert not (git_project / "side_effect.txt").exists(), result.describe()
-    [tool_result] = result.tool_results()
-    assert "hook errored" in tool_result["text"], result.describe()
-    assert "COPILOT-EXIT1" not in tool_result["text"], result.describe()
 
 
 def test_additional_context_reaches_the_model(copilot: ChatAgent, git_project: Path) -> None:
@@ -146,27 +130,40 @@ def test_project_path_with_a_space(copilot: ChatAgent, tmp_path: Path) -> None:
     assert "COPILOT-DENY-REASON" in result.tool_results()[0]["text"], result.describe()
 
 
-def test_repo_hooks_need_a_trusted_folder(copilot: ChatAgent, git_project: Path) -> None:
+def test_repo_hooks_and_claude_settings_hooks_need_a_trusted_folder(copilot: ChatAgent,
+                                                                   git_project: Path) -> None:
     hook = pre_tool_hook(copilot, git_project, stdout=DENY)
+    claude = raw_hook(git_project, "claude", stdout={})
+    copilot.add_claude_hook(git_project, "PreToolUse", claude.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
     copilot.trusted = False  # type: ignore[attr-defined]  # COPILOT_ALLOW_ALL=1: tools yes, trust no
     result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
 
     assert hook.calls() == [], result.describe()
+    assert claude.calls() == [], result.describe()
     assert (git_project / "side_effect.txt").exists(), result.describe()
 
 
-def test_claude_settings_hooks_run_too(copilot: ChatAgent, git_project: Path) -> None:
-    """Copilot CLI also runs the project's ``.claude/settings.json`` hooks: hookwrap must not
-    register the same hook in both places."""
-    hook = raw_hook(git_project, "claude", stdout={})
-    copilot.add_claude_hook(git_project, "PreToolUse", hook.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
+def test_claude_dialect_hooks_from_both_places_each_run(copilot: ChatAgent, git_project: Path) -> None:
+    """A PascalCase event in ``.github/hooks`` gets Claude's payload and tool names; Copilot CLI also
+    runs the project's ``.claude/settings.json`` hooks (so hookwrap must not register a hook in
+    both places): no de-duplication, even for an identical command in the same dialect."""
+    pascal = raw_hook(git_project, "pascal", stdout={})
+    copilot.add_hook(git_project, "PreToolUse", pascal.command(VAR), matcher="Bash")
+    claude = raw_hook(git_project, "claude", stdout={})
+    copilot.add_claude_hook(git_project, "PreToolUse", claude.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
+    both = raw_hook(git_project, "both", stdout={})
+    copilot.add_hook(git_project, "PreToolUse", both.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
+    copilot.add_claude_hook(git_project, "PreToolUse", both.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
     result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
 
     assert result.rc == 0, result.describe()
-    [payload] = hook.payloads()
-    assert payload["hook_event_name"] == "PreToolUse", payload
-    assert payload["tool_name"] == "Bash"
     assert (git_project / "side_effect.txt").exists(), result.describe()
+    for hook in (pascal, claude):
+        [payload] = hook.payloads()
+        assert payload["hook_event_name"] == "PreToolUse", (hook.label, result.describe())
+        assert payload["tool_name"] == "Bash", payload
+        assert payload["tool_input"]["command"] == "echo x > side_effect.txt", payload
+    assert len(both.calls()) == 2, result.describe()
 
 
 def test_claude_settings_deny_blocks_and_runs_alongside_github_hooks(copilot: ChatAgent, git_project: Path) -> None:
@@ -180,25 +177,3 @@ def test_claude_settings_deny_blocks_and_runs_alongside_github_hooks(copilot: Ch
     assert not (git_project / "side_effect.txt").exists(), result.describe()
     assert "FROM-CLAUDE" in result.tool_results()[0]["text"], result.describe()
     assert json.loads(claude.calls()[0]["stdin"])["tool_name"] == "Bash"
-
-
-def test_the_same_hook_in_both_places_runs_twice(copilot: ChatAgent, git_project: Path) -> None:
-    """No de-duplication across ``.github/hooks`` and ``.claude/settings.json``, even for an
-    identical command in the same (Claude) dialect."""
-    hook = raw_hook(git_project, "both", stdout={})
-    copilot.add_hook(git_project, "PreToolUse", hook.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
-    copilot.add_claude_hook(git_project, "PreToolUse", hook.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
-    result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
-
-    assert len(hook.calls()) == 2, result.describe()
-    assert (git_project / "side_effect.txt").exists(), result.describe()
-
-
-def test_claude_settings_hooks_need_a_trusted_folder_too(copilot: ChatAgent, git_project: Path) -> None:
-    hook = raw_hook(git_project, "claude", stdout={})
-    copilot.add_claude_hook(git_project, "PreToolUse", hook.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
-    copilot.trusted = False  # type: ignore[attr-defined]
-    result = copilot.run(git_project, [copilot.shell("echo x > side_effect.txt"), Reply("Finished.")])
-
-    assert hook.calls() == [], result.describe()
-    assert (git_project / "side_effect.txt").exists(), result.describe()

@@ -15,29 +15,23 @@ pytestmark = pytest.mark.e2e
 DANGEROUS = "touch side_effect.txt && git push --force origin main"
 
 
-def test_guard_blocks_a_dangerous_shell_call(agent: Agent, repo: HookwrapRepo) -> None:
+def test_guard_blocks_a_dangerous_shell_call_and_lets_a_harmless_one_run(agent: Agent,
+                                                                         repo: HookwrapRepo) -> None:
     repo.add("before_tool", "guard")
-    result = agent.run(repo.root, [agent.shell(DANGEROUS), Reply("Finished.")])
+    steps = [agent.shell(DANGEROUS), agent.shell("echo harmless > harmless.txt"), Reply("Finished.")]
+    result = agent.run(repo.root, steps)
 
     assert result.rc == 0, result.describe()
+    assert len(result.requests) == 3, result.describe()
+    blocked, harmless = result.tool_results()
+    # The dangerous call: blocked before it ran, with the guard's reason.
     assert not (repo.root / "side_effect.txt").exists(), result.describe()
-    assert len(result.requests) == 2, result.describe()
-    [tool_result] = result.tool_results()
-    assert tool_result["is_error"], result.describe()
-    assert "Blocked by the guard hook: git push --force" in tool_result["text"], result.describe()
-    assert result.hooks == [("guard", agent.name)], result.describe()
+    assert blocked["is_error"], result.describe()
+    assert "Blocked by the guard hook: git push --force" in blocked["text"], result.describe()
+    # The harmless one ran, and the guard said nothing about it.
+    assert (repo.root / "harmless.txt").read_text() == "harmless\n", result.describe()
+    assert not harmless["is_error"], result.describe()
+    assert "guard" not in harmless["text"], result.describe()
+    assert result.hooks == [("guard", agent.name)] * 2, result.describe()
     assert not result.failed_hooks(), result.describe()
     assert result.final_text == "Finished."
-
-
-def test_guard_lets_a_harmless_shell_call_run(agent: Agent, repo: HookwrapRepo) -> None:
-    repo.add("before_tool", "guard")
-    result = agent.run(repo.root, [agent.shell("echo harmless > side_effect.txt"), Reply("Finished.")])
-
-    assert result.rc == 0, result.describe()
-    assert (repo.root / "side_effect.txt").read_text() == "harmless\n", result.describe()
-    [tool_result] = result.tool_results()
-    assert not tool_result["is_error"], result.describe()
-    assert "guard" not in tool_result["text"], result.describe()
-    assert result.hooks == [("guard", agent.name)], result.describe()
-    assert not result.failed_hooks(), result.describe()

@@ -27,6 +27,9 @@ def pre_tool_hook(qwen: ChatAgent, project: Path, label: str = "pre", **spec: ob
 
 
 def test_runs_offline_and_the_mock_scripts_a_shell_call(qwen: ChatAgent, git_project: Path) -> None:
+    """The harness drives Qwen offline; and Qwen reads no hook from .claude/settings.json."""
+    claude = raw_hook(git_project, "claude", stdout={})
+    qwen.add_claude_hook(git_project, "PreToolUse", claude.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
     result = qwen.run(git_project, [qwen.shell("echo x > side_effect.txt"), Reply("Finished.")])
 
     assert result.rc == 0, result.describe()
@@ -39,6 +42,7 @@ def test_runs_offline_and_the_mock_scripts_a_shell_call(qwen: ChatAgent, git_pro
     assert "Exit Code: 0" in tool_result["text"], result.describe()
     assert result.final_text == "Finished.", result.describe()
     assert result.hook_runs == [], result.describe()
+    assert claude.calls() == [], result.describe()  # Claude's settings are not read
 
 
 def test_pre_tool_hook_gets_the_payload(qwen: ChatAgent, git_project: Path) -> None:
@@ -63,48 +67,41 @@ def test_pre_tool_hook_gets_the_payload(qwen: ChatAgent, git_project: Path) -> N
     assert json.loads(qwen.settings_path(git_project).read_text())["$version"] == 4
 
 
-def test_claude_style_deny_blocks_and_the_reason_reaches_the_model(qwen: ChatAgent, git_project: Path) -> None:
-    hook = pre_tool_hook(qwen, git_project, stdout={"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "deny",
-        "permissionDecisionReason": "QWEN-DENY-REASON"}})
-    result = qwen.run(git_project, [qwen.shell("echo x > side_effect.txt"), Reply("Finished.")])
+def test_how_each_answer_of_a_pre_tool_hook_decides(qwen: ChatAgent, git_project: Path) -> None:
+    """One run, four shell calls, the hook answering each its own way: a Claude-style JSON deny
+    blocks with its reason reaching the model; exit 2 blocks with stderr as the reason; another
+    exit code fails open and its text goes nowhere; JSON on stdout counts whatever the exit code
+    but 2 (a deny printed before exiting 1 still blocks)."""
+    def deny(reason: str) -> dict[str, object]:
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                       "permissionDecisionReason": reason}}
+
+    hook = pre_tool_hook(qwen, git_project, answers=[
+        {"stdout": deny("QWEN-DENY-REASON")},
+        {"stderr": "QWEN-EXIT2-REASON", "exit": 2},
+        {"stderr": "QWEN-EXIT1", "exit": 1},
+        {"stdout": deny("QWEN-JSON-EXIT1"), "exit": 1},
+    ])
+    steps = [qwen.shell(f"echo x > {name}.txt") for name in ("deny", "exit2", "exit1", "json")]
+    result = qwen.run(git_project, [*steps, Reply("Finished.")])
 
     assert result.rc == 0, result.describe()
-    assert not (git_project / "side_effect.txt").exists(), result.describe()
-    assert len(hook.calls()) == 1
-    [tool_result] = result.tool_results()
-    assert "QWEN-DENY-REASON" in tool_result["text"], result.describe()
-    assert result.final_text == "Finished."
-
-
-def test_exit_2_blocks_with_stderr_as_the_reason(qwen: ChatAgent, git_project: Path) -> None:
-    hook = pre_tool_hook(qwen, git_project, stderr="QWEN-EXIT2-REASON", exit=2)
-    result = qwen.run(git_project, [qwen.shell("echo x > side_effect.txt"), Reply("Finished.")])
-
-    assert len(hook.calls()) == 1, result.describe()
-    assert not (git_project / "side_effect.txt").exists(), result.describe()
-    assert "QWEN-EXIT2-REASON" in result.tool_results()[0]["text"], result.describe()
-
-
-def test_other_exit_codes_fail_open_with_plain_text(qwen: ChatAgent, git_project: Path) -> None:
-    hook = pre_tool_hook(qwen, git_project, stderr="QWEN-EXIT1", exit=1)
-    result = qwen.run(git_project, [qwen.shell("echo x > side_effect.txt"), Reply("Finished.")])
-
-    assert len(hook.calls()) == 1, result.describe()
-    assert (git_project / "side_effect.txt").exists(), result.describe()
+    assert len(hook.calls()) == 4, result.describe()
+    results = [r["text"] for r in result.tool_results()]
+    assert len(results) == 4, result.describe()
+    # A Claude-style deny: blocked, the reason reaches the model.
+    assert not (git_project / "deny.txt").exists(), result.describe()
+    assert "QWEN-DENY-REASON" in results[0], result.describe()
+    # Exit 2: blocked, stderr is the reason.
+    assert not (git_project / "exit2.txt").exists(), result.describe()
+    assert "QWEN-EXIT2-REASON" in results[1], result.describe()
+    # Exit 1 with plain text: fails open, the text reaches no request.
+    assert (git_project / "exit1.txt").exists(), result.describe()
     assert "QWEN-EXIT1" not in json.dumps(result.requests[-1].body), result.describe()
-
-
-def test_json_on_stdout_counts_whatever_the_exit_code_but_2(qwen: ChatAgent, git_project: Path) -> None:
-    """A JSON deny printed before exiting 1 still blocks: only exit 2 switches to reading stderr."""
-    hook = pre_tool_hook(qwen, git_project, stdout={"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "QWEN-JSON-EXIT1"}},
-        exit=1)
-    result = qwen.run(git_project, [qwen.shell("echo x > side_effect.txt"), Reply("Finished.")])
-
-    assert len(hook.calls()) == 1, result.describe()
-    assert not (git_project / "side_effect.txt").exists(), result.describe()
-    assert "QWEN-JSON-EXIT1" in result.tool_results()[0]["text"], result.describe()
+    # JSON on stdout, exit 1: the deny counts.
+    assert not (git_project / "json.txt").exists(), result.describe()
+    assert "QWEN-JSON-EXIT1" in results[3], result.describe()
+    assert result.final_text == "Finished.", result.describe()
 
 
 def test_additional_context_reaches_the_model(qwen: ChatAgent, git_project: Path) -> None:
@@ -167,12 +164,3 @@ def test_untrusted_folder_drops_project_hooks_when_folder_trust_is_on(qwen: Chat
 
     assert hook.calls() == [], result.describe()
     assert not (git_project / "side_effect.txt").exists(), result.describe()  # the shell is refused too
-
-
-def test_claude_settings_are_not_read(qwen: ChatAgent, git_project: Path) -> None:
-    hook = raw_hook(git_project, "claude", stdout={})
-    qwen.add_claude_hook(git_project, "PreToolUse", hook.command("CLAUDE_PROJECT_DIR"), matcher="Bash")
-    result = qwen.run(git_project, [qwen.shell("echo x > side_effect.txt"), Reply("Finished.")])
-
-    assert (git_project / "side_effect.txt").exists(), result.describe()
-    assert hook.calls() == [], result.describe()
