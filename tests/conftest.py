@@ -9,6 +9,7 @@ Helpers live in the ``support`` package (tests/support/).
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +20,29 @@ from support import golden, projects
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite tests/golden/ from the current templates instead of comparing")
+
+
+# The e2e timing lines: (CLI, seconds) of every real-CLI run, from this process (e2e.harness) and,
+# under xdist, from each worker (tests/e2e/conftest.py hands them over). Here, because an xdist
+# controller loads this conftest only.
+_WORKER_RUNS: list[tuple[str, float]] = []
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
+def pytest_testnodedown(node: object, error: object) -> None:
+    output = getattr(node, "workeroutput", {})
+    _WORKER_RUNS.extend((str(name), float(t)) for name, t in output.get("hookwrap_e2e_run_times", ()))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line per CLI: how many runs and how long they took."""
+    harness = sys.modules.get("e2e.harness")
+    runs = [*_WORKER_RUNS, *(getattr(harness, "RUN_TIMES", []) if harness else [])]
+    for name in dict.fromkeys(cli for cli, _ in runs):
+        times = [t for cli, t in runs if cli == name]
+        terminalreporter.write_line(
+            f"e2e {name}: {len(times)} runs, {sum(times):.1f}s total, "
+            f"{sum(times) / len(times):.1f}s mean, {max(times):.1f}s max")
 
 
 @pytest.fixture

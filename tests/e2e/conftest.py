@@ -36,28 +36,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
 
 
-# The timing lines: each CLI's runs (from every xdist worker) ---------------------------------------
+# Under xdist, a worker hands its runs to the controller; tests/conftest.py prints them.
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Under xdist, a worker hands its runs to the controller (``pytest_testnodedown``)."""
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput["hookwrap_e2e_run_times"] = list(RUN_TIMES)
-
-
-@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
-def pytest_testnodedown(node: object, error: object) -> None:
-    RUN_TIMES.extend(tuple(item) for item in getattr(node, "workeroutput", {}).get("hookwrap_e2e_run_times", ()))
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """One line per CLI: how many runs and how long they took."""
-    for name in dict.fromkeys(agent for agent, _ in RUN_TIMES):
-        times = [t for agent, t in RUN_TIMES if agent == name]
-        terminalreporter.write_line(
-            f"e2e {name}: {len(times)} runs, {sum(times):.1f}s total, "
-            f"{sum(times) / len(times):.1f}s mean, {max(times):.1f}s max")
 
 
 # Sandbox and projects ---------------------------------------------------------------------------
