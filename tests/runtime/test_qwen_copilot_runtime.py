@@ -15,7 +15,6 @@ from hookwrap.clis.qwen import QWEN
 
 ASK_NOTE, HOOKS_FILE, REWRITE_NOTE = COPILOT.ask_note, COPILOT.own_registration, QWEN.rewrite_note
 from hookwrap.generator.clis import setup_of
-from hookwrap.generator.clis.qwen import qwen_timeout
 from hookwrap.platforms import runtime_of
 
 E = NormalizedEvent
@@ -64,7 +63,7 @@ def test_qwen_stop_with_continue_false_is_no_block() -> None:
 
 @pytest.mark.parametrize(("seconds", "written"), [(1, 1), (999, 999), (1000, 1_000_000), (1200, 1_200_000)])
 def test_qwen_timeout_never_silently_becomes_milliseconds(seconds: int, written: int) -> None:
-    assert qwen_timeout(seconds) == written
+    assert setup_of(QWEN).timeout_value(seconds) == written
     cmd = setup_of(QWEN).read_command("PreToolUse", {}, {"command": "x", "timeout": written})
     assert cmd.timeout_s == seconds
 

@@ -58,7 +58,8 @@ def timeout_units() -> str:
     units: dict[str, list[str]] = {}
     for platform in Platform:
         agent = setup_of(platform)
-        unit = agent.timeout_words or ("milliseconds" if agent.timeout_scale == 1000 else "")
+        unit = (f"milliseconds from {agent.timeout_ms_from} seconds on" if agent.timeout_ms_from
+                else "milliseconds" if agent.timeout_scale == 1000 else "")
         if unit:
             units.setdefault(unit, []).append(agent.label)
     text = "seconds; written in each CLI's own unit"
