@@ -456,7 +456,7 @@ def _expand(path: str, cwd: str) -> str:
 class Command:
     """One simple command the line would run, after its wrappers (sudo, env...) are dropped."""
 
-    def __init__(self, words: list[str], writes: list[str], upstream: frozenset, pipeline: list) -> None:
+    def __init__(self, words: list[str], writes: list[str], upstream: frozenset[str], pipeline: list[Command]) -> None:
         self.words = words
         self.program = words[0] if words else ""
         self.args = words[1:]
@@ -598,7 +598,7 @@ class _Level:
         self.subs: list[tuple[list[Command], int]] = []  # its substitutions, at which word
         self.nested: list[tuple[str, int]] = []  # its double-quoted "$(...)" words, at which word
         self.pipeline: list[Command] = []
-        self.upstream: frozenset = frozenset()
+        self.upstream: frozenset[str] = frozenset()
         self.commands: list[Command] = []  # every command read at this level
 
     def new_command(self) -> None:
