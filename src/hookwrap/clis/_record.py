@@ -124,6 +124,9 @@ class CLIRecord:
 
     # --- the registration file ---------------------------------------------------------------
     settings_file: str = ""           # project-relative path of the file hookwrap edits
+    # Folders whose presence says a repo uses this CLI (`init` picks the CLIs from them); by
+    # default the settings file's top folder.
+    config_folders: tuple[str, ...] = ()
     settings_comments: bool = False   # JSONC: comments are read, and kept
     # A file hookwrap generates whole (OpenCode's plugin): any byte that differs is drift.
     settings_generated: bool = False

@@ -81,6 +81,8 @@ COPILOT = CLAUDE.derive(
     # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
     settings_file=".github/hooks/hookwrap.json",
     settings_owned=True,  # hookwrap's own file: it holds no hand-made hooks
+    # Copilot CLI's repository hooks; .github alone is any GitHub repository.
+    config_folders=(".github/hooks",),
     known_settings_events=(
         "SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PreMcpToolCall",
         "PostToolUse", "PostToolUseFailure", "ErrorOccurred", "SubagentStart", "SubagentStop",

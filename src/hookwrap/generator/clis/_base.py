@@ -51,6 +51,7 @@ class AgentSetup(AgentCLI):
 
     # The record's facts for the command (documented in clis/_record.py).
     settings_file: str
+    config_folders: tuple[str, ...]
     settings_comments: bool
     settings_generated: bool
     settings_owned: bool
