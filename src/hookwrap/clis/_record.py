@@ -201,6 +201,12 @@ class CLIRecord:
         return self.knobs.get(name, default)
 
 
+def pick(table: dict[str, Any], *names: str) -> dict[str, Any]:
+    """The entries of ``table`` named, in that order: a CLI that has some of another CLI's
+    events (``pick(CLAUDE.events, "Stop", "PreToolUse")``) says which, not what they mean."""
+    return {name: table[name] for name in names}
+
+
 _NAMES = list(CLIRecord.__annotations__)
 # The facts a hook process reads (copied onto its runtime description), and the ones only the
 # hookwrap command reads (copied onto the generator half's).

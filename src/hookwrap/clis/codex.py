@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._codex_protocol import CodexProtocol
-from ._record import CLIRecord
+from ._record import CLIRecord, pick
+from .claude import CLAUDE
 
 _E = NormalizedEvent
 
@@ -52,19 +53,9 @@ CODEX = CLIRecord(
     version="0.169.0",
     npm_package="@openai/codex",
     protocol=CodexProtocol,
-    events={
-        "Stop": _E.AFTER_AGENT,
-        "SubagentStop": _E.AFTER_AGENT,
-        "PreToolUse": _E.BEFORE_TOOL,
-        "PostToolUse": _E.AFTER_TOOL,
-        "UserPromptSubmit": _E.BEFORE_PROMPT,
-        "SessionStart": _E.SESSION_START,
-        "SessionEnd": _E.SESSION_END,
-        "PermissionRequest": _E.PERMISSION_REQUEST,
-        "PreCompact": _E.PRE_COMPACT,
-        "PostCompact": _E.POST_COMPACT,
-        "SubagentStart": _E.SUBAGENT_START,
-    },
+    events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
+                "UserPromptSubmit", "SessionStart", "SessionEnd", "PermissionRequest",
+                "PreCompact", "PostCompact", "SubagentStart"),
     preferred_events={_E.AFTER_AGENT: "Stop"},
     tools={
         "Bash": "shell",  # the shell tool (exec_command), with {"command": str}

@@ -19,6 +19,7 @@ processes (not for its shell tool).
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
+from ._record import pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -28,19 +29,9 @@ COPILOT = CLAUDE.derive(
     label="Copilot CLI",
     version="1.0.102",
     npm_package="@github/copilot",
-    events={
-        "Stop": _E.AFTER_AGENT,
-        "SubagentStop": _E.AFTER_AGENT,
-        "PreToolUse": _E.BEFORE_TOOL,
-        "PostToolUse": _E.AFTER_TOOL,
-        "UserPromptSubmit": _E.BEFORE_PROMPT,
-        "SessionStart": _E.SESSION_START,
-        "SessionEnd": _E.SESSION_END,
-        "PostToolUseFailure": _E.AFTER_TOOL_FAILURE,
-        "PreCompact": _E.PRE_COMPACT,
-        "SubagentStart": _E.SUBAGENT_START,
-        "Notification": _E.NOTIFICATION,
-    },
+    events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
+                "UserPromptSubmit", "SessionStart", "SessionEnd", "PostToolUseFailure",
+                "PreCompact", "SubagentStart", "Notification"),
     # The PascalCase format translates Copilot's tools to Claude's names (bash -> Bash,
     # create -> Write, edit -> Edit, view -> Read).
     tools={

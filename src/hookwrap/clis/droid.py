@@ -14,6 +14,7 @@ block gives another turn with no cap of Droid's own. Project hooks run with no t
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
+from ._record import pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -23,17 +24,8 @@ DROID = CLAUDE.derive(
     label="Factory Droid",
     version="0.225.2",
     npm_package="@factory/cli-linux-x64",
-    events={
-        "Stop": _E.AFTER_AGENT,
-        "SubagentStop": _E.AFTER_AGENT,
-        "PreToolUse": _E.BEFORE_TOOL,
-        "PostToolUse": _E.AFTER_TOOL,
-        "UserPromptSubmit": _E.BEFORE_PROMPT,
-        "SessionStart": _E.SESSION_START,
-        "SessionEnd": _E.SESSION_END,
-        "PreCompact": _E.PRE_COMPACT,
-        "Notification": _E.NOTIFICATION,
-    },
+    events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
+                "UserPromptSubmit", "SessionStart", "SessionEnd", "PreCompact", "Notification"),
     # The tool schemas `droid exec` sends the model (0.225.2).
     tools={
         "Execute": "shell",
