@@ -27,6 +27,7 @@ class TemplateInfo:
         fail_closed: True when a crash or timeout of the hook should stop the action
             (its Claude registration gets ``onFailure: "block"``).
         default_options: the template options `hookwrap add` writes to the manifest.
+        settings: more options its table may hold, which `add` does not write.
     """
 
     name: str
@@ -37,6 +38,7 @@ class TemplateInfo:
     default_timeout: int | None = None
     fail_closed: bool = False
     default_options: dict[str, object] = field(default_factory=dict)
+    settings: tuple[str, ...] = ()
 
 
 TEMPLATES: dict[str, TemplateInfo] = {
@@ -50,6 +52,8 @@ TEMPLATES: dict[str, TemplateInfo] = {
             default_matcher="shell|write_file|edit_file",
             default_timeout=10,
             fail_closed=True,
+            settings=("packs", "block_force_with_lease", "allow_secret_reads",
+                      "allowed_commands", "allowed_paths", "not_secrets", "disabled_rules"),
         ),
         TemplateInfo(
             name="context",

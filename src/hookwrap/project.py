@@ -18,7 +18,8 @@ RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py",
                    "hookoutput.py", "protocol.py", "runner.py", "options.py", "bridge.py", "clis/__init__.py",
                    "clis/_base.py", "clis/_patch.py", "clis/claude.py", "clis/gemini.py",
                    "clis/codex.py", "clis/qwen.py", "clis/copilot.py",
-                   "clis/opencode.py", "clis/droid.py", "commandfilter.py", "server.py")
+                   "clis/opencode.py", "clis/droid.py", "commandfilter.py", "server.py",
+                   "shell.py", "guard_engine.py", "guard_rules.py")
 # The launcher every registered command runs (clis/_base.py LAUNCHER): a short script
 # (launcher_stub.py here), since Python compiles the script it runs on every run, and the
 # launcher's code beside it (launcher.py here), imported from its cached bytecode.

@@ -1,0 +1,1214 @@
+"""The guard's engine: reads a tool call, finds the first rule it breaks, and says why.
+
+The rendered `.hookwrap/hooks/<name>.py` holds its user's policy and builds a ``Guard`` from it;
+this module (copied with the runtime, refreshed by `hookwrap sync`) does the rest: it reads
+shell lines with shell.py, matches the rules of guard_rules.py (and the policy's own), and
+answers with a block that names the rule id and the safer way, or with nothing. `explain()`
+shows how a line was read and which rule matched, or why none did
+(`hookwrap test NAME --explain 'CMD'`).
+
+Policy settings may also live in the hook's ``[hooks.<name>]`` table of hookwrap.toml
+(``packs``, ``block_force_with_lease``, ``allow_secret_reads``, ``allowed_commands``,
+``allowed_paths``, ``not_secrets``, ``disabled_rules``): lists add to the script's, a true or
+false replaces it. Stdlib only, Python 3.9+; nothing here runs a command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import posixpath
+
+from . import shell
+from .guard_rules import (
+    NOT_SECRET_FILES,
+    NOT_SECRETS,
+    PACKS,
+    RULES,
+    Rule,
+)
+from .hookoutput import HookOutput
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+    from .hookinput import HookInput
+
+__all__ = ["PACKS", "Finding", "Guard", "Rule"]
+
+# Settings a hook's hookwrap.toml table may hold, with the type each takes.
+SETTINGS = {"packs": list, "block_force_with_lease": bool, "allow_secret_reads": bool,
+            "allowed_commands": list, "allowed_paths": list, "not_secrets": list,
+            "disabled_rules": list}
+_TEMP_DIRS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders",
+              "/dev/shm")
+_PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR",
+                 "FACTORY_PROJECT_DIR", "CODEX_PROJECT_DIR", "COPILOT_PROJECT_DIR")
+_DOWNLOADERS = frozenset(("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx",
+                          "lwp-request", "httpie"))
+_DECODERS = frozenset(("base64", "base32", "xxd", "openssl", "gunzip", "zcat", "gzip", "bzcat",
+                       "bunzip2", "xzcat", "unxz", "uudecode", "rev", "zstdcat", "gpg"))
+_CODE_RUNNERS = shell.SHELLS | frozenset(shell.INTERPRETERS)
+# Programs whose file operands are read (and may be shown to the model). For those marked
+# with a pattern first, the first operand is the pattern or script, not a file.
+_READERS = frozenset((
+    "cat", "tac", "less", "more", "most", "head", "tail", "bat", "batcat", "nl", "cut", "sort",
+    "uniq", "strings", "xxd", "hexdump", "od", "base64", "base32", "diff", "cmp", "jq", "yq",
+    "view", "fold", "fmt", "column", "paste", "pr", "expand", "comm", "join", "look", "iconv",
+    "dos2unix", "unix2dos", "tr", "gpg", "openssl", "ssh-keygen", "source", ".", "envsubst",
+    "xargs", "md5sum", "sha1sum", "sha256sum", "wc", "file",
+))
+_PATTERN_FIRST = frozenset(("grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk",
+                            "mawk", "nawk", "zgrep", "perl"))
+_NOT_READS = frozenset(("md5sum", "sha1sum", "sha256sum", "wc", "file", "source", "."))
+_COPIERS = frozenset(("cp", "scp", "rsync", "install", "tar", "zip", "7z", "rclone", "gsutil",
+                      "sftp"))
+_SAFE_DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
+                 "/dev/tty", "/dev/random", "/dev/urandom", "/dev/full")
+_BLOCK_DEVICES = ("sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "loop", "md",
+                  "dm-", "mapper/", "sr", "nbd", "zd", "ram", "mtd", "bcache")
+# Options that take the next word as their value, per program (so its subcommand is found):
+# `git -C repo push`, `kubectl -n ns delete`.
+_VALUE_OPTIONS = {
+    "git": {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+            "--super-prefix"},
+    "docker": {"-c", "--context", "-H", "--host", "--config", "-l", "--log-level",
+               "--tlscacert", "--tlscert", "--tlskey", "-f", "--file", "-p", "--project-name"},
+    "podman": {"-c", "--connection", "--url", "--identity", "--root", "--runroot",
+               "--log-level", "--storage-driver"},
+    "kubectl": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s",
+                "--server", "--token", "-l", "--selector", "-o", "--output", "--as",
+                "--request-timeout", "-f", "--filename"},
+    "helm": {"-n", "--namespace", "--kube-context", "--kubeconfig"},
+    "gh": {"-R", "--repo"},
+    "aws": {"--region", "--profile", "--output", "--endpoint-url", "--query", "--color",
+            "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout"},
+    "gcloud": {"--project", "--account", "--configuration", "--format", "--verbosity",
+               "--impersonate-service-account", "--zone", "--region", "--billing-project"},
+    "az": {"--subscription", "-g", "--resource-group", "-o", "--output", "--query"},
+    "pulumi": {"-s", "--stack", "-C", "--cwd"},
+    "redis-cli": {"-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"},
+    "restic": {"-r", "--repo", "--password-file", "--cache-dir", "-p"},
+    "borg": {"--remote-path", "--lock-wait"},
+    "vault": {"-address", "-namespace", "-mount"},
+    "op": {"--account", "--vault"},
+    "doppler": {"-p", "--project", "-c", "--config"},
+}
+
+
+class Finding:
+    """A rule that a call breaks: the rule, and the command (as shown) that breaks it."""
+
+    __slots__ = ("rule", "shown", "via")
+
+    def __init__(self, rule: Rule, shown: str, via: Tuple[str, ...] = ()) -> None:
+        self.rule = rule
+        self.shown = shown
+        self.via = via
+
+
+class Guard:
+    """A guard with its user's policy (see templates/guard.py.j2 for what each setting does).
+
+    ``script``: the rendered guard's ``__file__``; it locates the project and its name. The
+    hookwrap.toml table is read on the first check (settings there add to these)."""
+
+    def __init__(self, script: str, *, packs: Iterable[str] | Dict[str, bool] = (),
+                 block_force_with_lease: bool = False, allow_secret_reads: bool = False,
+                 allowed_commands: Iterable[str] = (), allowed_paths: Iterable[str] = (),
+                 not_secrets: Iterable[str] = (), disabled_rules: Iterable[str] = (),
+                 extra_rules: Iterable[Rule] = (), name: str = "", root: str = "") -> None:
+        script = os.path.abspath(script)
+        self.name = name or os.path.splitext(os.path.basename(script))[0]
+        self.root = root or os.path.dirname(os.path.dirname(os.path.dirname(script)))
+        self.script = script
+        if isinstance(packs, dict):
+            packs = [pack for pack, on in packs.items() if on]
+        self.packs = set(packs)
+        self.block_force_with_lease = block_force_with_lease
+        self.allow_secret_reads = allow_secret_reads
+        self.allowed_commands = [" ".join(p.split()) for p in allowed_commands]
+        self.allowed_paths = list(allowed_paths)
+        self.not_secrets = list(not_secrets)
+        self.disabled_rules = set(disabled_rules)
+        self.extra_rules = list(extra_rules)
+        self._ready = False
+        self.settings_problems: List[str] = []
+
+    # -- settings ---------------------------------------------------------------------------
+
+    def _prepare(self) -> None:
+        """Merge hookwrap.toml's settings and index the rules; once per process."""
+        if self._ready:
+            return
+        self._ready = True
+        self._merge(self._table())
+        self.real_root = os.path.realpath(self.root)
+        self._allowed = [p for p in (self._absolute(path) for path in self.allowed_paths) if p]
+        rules = [*RULES, *self.extra_rules]
+        self.rules = rules
+        self.by_program: Dict[str, List[Rule]] = {}
+        self.glob_rules: List[Rule] = []
+        self.any_rules: List[Rule] = []
+        self.file_rules: List[Rule] = []
+        for rule in rules:
+            if rule.is_file_rule:
+                self.file_rules.append(rule)
+            elif not rule.program:
+                self.any_rules.append(rule)
+            for program in rule.program:
+                if any(c in program for c in "*?["):
+                    self.glob_rules.append(rule)
+                else:
+                    self.by_program.setdefault(program, []).append(rule)
+
+    def _table(self) -> Dict[str, Any]:
+        """The guard's settings in its hookwrap.toml table ({} when it has none)."""
+        path = os.path.join(self.root, "hookwrap.toml")
+        try:
+            with open(path, "rb") as file:
+                data = file.read()
+        except OSError:
+            return {}
+        if not any(key.encode() in data for key in SETTINGS):
+            return {}  # the usual case: skip parsing TOML on every call
+        from .options import manifest_entry
+
+        return manifest_entry(self.root, self.name)
+
+    def _merge(self, table: Dict[str, Any]) -> None:
+        for key, kind in SETTINGS.items():
+            if key not in table:
+                continue
+            value = table[key]
+            if kind is bool and isinstance(value, bool):
+                setattr(self, key, value)
+            elif kind is list and isinstance(value, list) and \
+                    all(isinstance(item, str) for item in value):
+                if key == "packs":
+                    self.packs.update(value)
+                elif key == "disabled_rules":
+                    self.disabled_rules.update(value)
+                elif key == "allowed_commands":
+                    self.allowed_commands.extend(" ".join(p.split()) for p in value)
+                else:
+                    getattr(self, key).extend(value)
+            else:
+                self.settings_problems.append(f"hookwrap.toml: hooks.{self.name}.{key}: "
+                                              f"{value!r} is not a {kind.__name__}")
+
+    def active(self, rule: Rule) -> str:
+        """"" when the rule is on, else why it is off."""
+        if rule.id in self.disabled_rules:
+            return "switched off by DISABLED_RULES"
+        if rule.pack and rule.pack not in self.packs:
+            return f"in the {rule.pack} pack, which is off"
+        if rule.id == "git.push-force-with-lease" and not self.block_force_with_lease:
+            return "off unless BLOCK_FORCE_WITH_LEASE is set"
+        if rule.id == "secrets.read" and self.allow_secret_reads:
+            return "off: ALLOW_SECRET_READS is set"
+        return ""
+
+    # -- the hook -----------------------------------------------------------------------------
+
+    def check(self, event: HookInput) -> HookOutput | None:
+        """The hook: block the call when a rule matches; otherwise no opinion (None)."""
+        finding = self.finding(event)
+        return None if finding is None else self.block(finding)
+
+    def finding(self, event: HookInput) -> Finding | None:
+        self._prepare()
+        cwd = event.cwd or os.getcwd()
+        # Every file the call writes: write_file's or edit_file's file_path, or each file an
+        # apply_patch adds, updates, deletes or moves (event.files has the details).
+        for path in event.file_paths:
+            found = self.check_file(path, cwd, "edit", path)
+            if found:
+                return found
+        if event.tool_name == "shell":
+            line = event.tool_input.get("command")
+            return self.check_line(line, cwd) if isinstance(line, str) else None
+        if event.tool_name == "read_file":
+            read = event.tool_input.get("file_path") or event.tool_input.get("path")
+            if isinstance(read, str) and read:
+                return self.check_file(read, cwd, "read", read)
+        return None
+
+    def block(self, finding: Finding) -> HookOutput:
+        rule = finding.rule
+        shown = finding.shown if len(finding.shown) <= 200 else finding.shown[:200] + "..."
+        return HookOutput.block(
+            f"Blocked by the {self.name} hook: {rule.what} (`{shown}`; rule {rule.id}). "
+            f"{rule.instead} (The policy is in .hookwrap/hooks/{self.name}.py; `hookwrap test "
+            f"{self.name} --explain` shows why.)"
+        )
+
+    # -- shell lines --------------------------------------------------------------------------
+
+    @property
+    def home(self) -> str:
+        return os.path.expanduser("~").rstrip("/") or "/"
+
+    def check_line(self, line: str, cwd: str, trace: Optional[List[Dict[str, Any]]] = None
+                   ) -> Finding | None:
+        """The first rule a shell line breaks (None if none). ``trace``: when a list, one entry
+        per command read, for explain()."""
+        self._prepare()
+        reading = shell.read(line)
+        commands, unread = reading.commands, reading.unread
+        if unread:
+            rule = self._rule("code.unreadable")
+            if rule is not None and not self.active(rule) and _looks_destructive(unread):
+                return Finding(rule, line if len(line) < 200 else line[:200])
+        state = _State(self, cwd)
+        for command in commands:
+            record: Optional[Dict[str, Any]] = None
+            if trace is not None:
+                record = {"argv": command.argv, "via": list(command.via),
+                          "redirects": [r.shown() for r in command.redirects],
+                          "cwd": state.cwd or "(unknown)", "notes": []}
+                trace.append(record)
+            found = self._check_command(command, state, record)
+            state.after(command)
+            if found:
+                return found
+        return None
+
+    def _check_command(self, command: shell.Command, state: _State,
+                       record: Optional[Dict[str, Any]]) -> Finding | None:
+        text = " ".join(command.argv)
+        if self.allowed_commands and command.argv and _glob_any(text, self.allowed_commands):
+            if record is not None:
+                record["notes"].append("allowed by ALLOWED_COMMANDS")
+            return None
+        program = command.program
+        candidates = list(self.by_program.get(program, ()))
+        if self.glob_rules and program:
+            candidates += [rule for rule in self.glob_rules
+                           if _glob_any(program, [p for p in rule.program if "*" in p or "?" in p])]
+        for rule in (*candidates, *self.any_rules):
+            off = self.active(rule)
+            if off:
+                if record is not None and rule in candidates:
+                    record["notes"].append(f"{rule.id}: {off}")
+                continue
+            if _matches(rule, command, text, state):
+                return Finding(rule, self._shown(command), command.via)
+            if record is not None and rule in candidates:
+                record["notes"].append(f"{rule.id}: no match")
+        if record is not None and program in ("rm", "find", "mv", "cd", "pushd"):
+            targets = command.roots if command.roots else \
+                (_find_roots(command) if program == "find" else _operands(command.args))
+            record["paths"] = {t: state.classify(t) for t in targets[:20]}
+        for change, path in _changes(command):
+            found = self.check_file(path, state.cwd or state.start, change, self._shown(command),
+                                    state)
+            if found:
+                return found
+        return None
+
+    def _shown(self, command: shell.Command) -> str:
+        shown = command.shown()
+        return shown if not command.via else f"{shown} (via {', '.join(command.via)})"
+
+    def _rule(self, rule_id: str) -> Optional[Rule]:
+        return next((rule for rule in self.rules if rule.id == rule_id), None)
+
+    # -- files --------------------------------------------------------------------------------
+
+    def check_file(self, path: str, cwd: str, change: str, shown: str,
+                   state: Optional[_State] = None) -> Finding | None:
+        """The first file rule a change (edit, write, remove, copy, read) to ``path`` breaks."""
+        self._prepare()
+        if not path or "\0" in path:
+            return None
+        expanded = _expand(path, cwd, self.root, self.home)
+        if expanded is None:
+            return None
+        full = os.path.normpath(os.path.join(cwd, expanded))
+        candidates = {full}
+        with contextlib.suppress(OSError, ValueError):
+            candidates.add(os.path.realpath(full))
+        for rule in self.file_rules:
+            if change not in rule.changes or self.active(rule):
+                continue
+            for candidate in candidates:
+                if self._path_matches(rule, candidate):
+                    return Finding(rule, shown)
+        return None
+
+    def _path_matches(self, rule: Rule, full: str, ) -> bool:
+        parts = [part.lower() for part in full.split(os.sep) if part]
+        name = parts[-1] if parts else ""
+        if rule.category == "secrets":
+            exempt = (*NOT_SECRETS, *self.not_secrets)
+            if rule.id == "secrets.read":
+                exempt = (*exempt, *NOT_SECRET_FILES)
+            if any(_fnmatch(name, pattern.lower()) for pattern in exempt):
+                return False
+        if rule.dirs and any(_fnmatch(part, pattern) for part in parts for pattern in rule.dirs):
+            return True
+        names = [p.lower() for p in rule.files if "/" not in p]
+        if names and any(_fnmatch(name, pattern) for pattern in names):
+            return True
+        paths = [p.lower() for p in rule.files if "/" in p]
+        if not paths:
+            return False
+        for base in {self.root, self.real_root, self.home}:
+            relative = os.path.relpath(full, base).replace(os.sep, "/").lower()
+            if relative == ".." or relative.startswith("../"):
+                continue
+            for pattern in paths:
+                if pattern.endswith("/") and (relative + "/").startswith(pattern):
+                    return True
+                if _fnmatch(relative, pattern):
+                    return True
+        return False
+
+    def _absolute(self, path: str) -> str:
+        expanded = _expand(path, self.root, self.root, self.home)
+        if not expanded:
+            return ""
+        return os.path.normpath(os.path.join(self.root, expanded))
+
+    # -- explain ------------------------------------------------------------------------------
+
+    def explain(self, line: str, cwd: str = "") -> Dict[str, Any]:
+        """How ``line`` is read and what the guard decides, as data (see hooktest)."""
+        self._prepare()
+        cwd = cwd or self.root
+        trace: List[Dict[str, Any]] = []
+        found = self.check_line(line, cwd, trace)
+        reading = shell.read(line)
+        return {
+            "line": line, "cwd": cwd, "commands": trace, "problems": reading.problems,
+            "unread": reading.unread,
+            "verdict": None if found is None else {
+                "rule": found.rule.id, "category": found.rule.category, "what": found.rule.what,
+                "instead": found.rule.instead, "command": found.shown,
+                "reason": self.block(found).reason},
+            "settings": {"packs": sorted(self.packs), "block_force_with_lease":
+                         self.block_force_with_lease, "allow_secret_reads":
+                         self.allow_secret_reads, "allowed_commands": self.allowed_commands,
+                         "allowed_paths": self.allowed_paths, "not_secrets": self.not_secrets,
+                         "disabled_rules": sorted(self.disabled_rules),
+                         "extra_rules": [rule.id for rule in self.extra_rules],
+                         "problems": self.settings_problems},
+        }
+
+
+# --- matching ----------------------------------------------------------------------------------
+
+
+class _State:
+    """What one line's commands share as they run: the working directory (`cd` moves it)."""
+
+    def __init__(self, guard: Guard, cwd: str) -> None:
+        self.guard = guard
+        self.start = cwd
+        self.cwd: Optional[str] = cwd  # None: not known (`cd $X`, `cd -`)
+        self._classes: Dict[str, str] = {}
+
+    def classes(self, targets: Iterable[str]) -> List[str]:
+        """classify() of each distinct target (a long line repeats its words)."""
+        found: List[str] = []
+        for target in dict.fromkeys(targets):
+            known = self._classes.get(target)
+            if known is None:
+                known = self._classes[target] = self.classify(target)
+            found.append(known)
+        return found
+
+    def after(self, command: shell.Command) -> None:
+        if command.program in ("cd", "pushd", "popd"):
+            self._classes = {}
+        if command.program in ("cd", "pushd") and not command.inside:
+            args = [a for a in command.args if not a.startswith("-") or a == "-"]
+            if not args:
+                self.cwd = self.guard.home
+                return
+            target = args[0]
+            if target == "-":
+                self.cwd = None
+                return
+            expanded = _expand(target, self.cwd or "", self.guard.root, self.guard.home)
+            if expanded is None or (self.cwd is None and not expanded.startswith("/")):
+                self.cwd = None
+                return
+            self.cwd = os.path.normpath(os.path.join(self.cwd or "/", expanded))
+        elif command.program == "popd":
+            self.cwd = None
+
+    def classify(self, target: str) -> str:
+        """Where a path lands: "root-or-home", "project-root", "inside", "temp", "allowed",
+        "outside", "all-of-unknown" (`*` or `.` where the directory is not known) or
+        "unknown" (it depends on a variable or a command's output)."""
+        guard = self.guard
+        if not target:
+            return "unknown"
+        path = target
+        whole = False  # `dir/*`, `dir/.*`: everything in dir
+        last = path.rstrip("/").rpartition("/")[2]
+        if last and not last.strip("*?.") and any(c in last for c in "*?"):
+            path = path.rstrip("/")[: -len(last)] or "."
+            whole = True
+        expanded = _expand(path, self.cwd or "", guard.root, guard.home)
+        if expanded is None:
+            return "unknown"
+        if not expanded.startswith("/"):
+            if self.cwd is None:
+                return "all-of-unknown" if whole or expanded.strip("./") == "" else "unknown"
+            expanded = os.path.join(self.cwd, expanded)
+        full = posixpath.normpath(expanded)
+        if full.startswith("//"):
+            full = "/" + full.lstrip("/")
+        home = guard.home
+        if full in ("/", home) or _under(home, full):
+            return "root-or-home"
+        if target.startswith("~") and not target.startswith(("~/", "~\\")) and target != "~":
+            user = target[1:].split("/", 1)
+            return "root-or-home" if len(user) == 1 or not user[1].strip("/.") else "outside"
+        root = guard.root
+        if full == root or _under(root, full) or full == guard.real_root or \
+                _under(guard.real_root, full):
+            return "project-root"
+        if _under(full, root) or _under(full, guard.real_root):
+            return "inside"
+        if any(full == allowed or _under(full, allowed) for allowed in guard._allowed):
+            return "allowed"
+        written = target.lstrip("\"'")
+        if not _under(full, home) and (written.startswith("/") or written.startswith(
+                ("$TMPDIR", "${TMPDIR"))) and any(full == t or _under(full, t)
+                                                   for t in _temp_dirs()):
+            return "temp"
+        return "outside"
+
+
+def _under(path: str, folder: str) -> bool:
+    """Whether ``path`` is strictly inside ``folder`` (both normalized and absolute)."""
+    return path.startswith(folder.rstrip("/") + "/") and path != folder
+
+
+def _temp_dirs() -> Tuple[str, ...]:
+    tmpdir = os.environ.get("TMPDIR", "").rstrip("/")
+    return _TEMP_DIRS + ((tmpdir,) if tmpdir.startswith("/") and len(tmpdir) > 1 else ())
+
+
+def _expand(path: str, cwd: str, root: str, home: str) -> Optional[str]:
+    """~, $HOME, $PWD, $TMPDIR, $USER and the CLIs' project-dir variables at the start of a
+    path; None when the path still holds an expansion whose value is not known."""
+    if path.startswith("~"):
+        head, slash, rest = path.partition("/")
+        if head == "~":
+            path = home + slash + rest
+        else:
+            path = "/home/" + head[1:] + slash + rest  # another user's home
+    if "$" in path or "`" in path:
+        for names, value in ((("HOME",), home), (("PWD",), cwd or ""),
+                             (("TMPDIR",), os.environ.get("TMPDIR", "/tmp") or "/tmp"),
+                             (_PROJECT_VARS, root), (("USER", "LOGNAME"),
+                                                     os.environ.get("USER", ""))):
+            for name in names:
+                path = _replace_var(path, name, value)
+        for spelling in ("$(pwd)", "`pwd`", "$(pwd -P)", "$(pwd -L)"):
+            if spelling in path:
+                path = path.replace(spelling, cwd or "$?")
+        if "$" in path or "`" in path:
+            return None
+    return path
+
+
+def _replace_var(path: str, name: str, value: str) -> str:
+    """$NAME and ${NAME...} (``${HOME:?}``, ``${HOME:-x}``) replaced by value."""
+    if not value or "$" not in path:
+        return path
+    out: List[str] = []
+    i = 0
+    while i < len(path):
+        j = path.find("$", i)
+        if j < 0:
+            out.append(path[i:])
+            break
+        out.append(path[i:j])
+        if path.startswith("${" + name, j):
+            end = path.find("}", j)
+            after = path[j + 2 + len(name):j + 3 + len(name)]
+            if end > 0 and (after == "}" or after in ":-%#?/+="):
+                out.append(value)
+                i = end + 1
+                continue
+        if path.startswith("$" + name, j):
+            nxt = path[j + 1 + len(name):j + 2 + len(name)]
+            if not (nxt.isalnum() or nxt == "_"):
+                out.append(value)
+                i = j + 1 + len(name)
+                continue
+        out.append("$")
+        i = j + 1
+    return "".join(out)
+
+
+def _matches(rule: Rule, command: shell.Command, text: str, state: _State) -> bool:
+    if rule.pattern and not _glob_any(text, [rule.pattern]):
+        return False
+    if rule.program and not command.program:
+        return False
+    args = command.args
+    if rule.sub or rule.args:
+        operands = _operands(args, _VALUE_OPTIONS.get(command.program, ()))
+        for position, alternatives in enumerate(rule.sub):
+            if position >= len(operands) or not _one_of(operands[position], alternatives):
+                return False
+        if rule.args and not any(_one_of(word, "|".join(rule.args)) for word in operands):
+            return False
+    for group in rule.options:
+        if not _has_option(args, group):
+            return False
+    if rule.unless and _has_option(args, rule.unless):
+        return False
+    if rule.check:
+        return bool(CHECKS[rule.check](command, state))
+    return bool(rule.program or rule.pattern)
+
+
+def _one_of(word: str, alternatives: str) -> bool:
+    for alternative in alternatives.split("|"):
+        if alternative == word or (("*" in alternative or "?" in alternative) and
+                                   _fnmatch(word, alternative)):
+            return True
+    return False
+
+
+def _operands(args: List[str], with_value: Iterable[str] = ()) -> List[str]:
+    """The words that are not options (nor the values of the listed options); after `--`
+    every word is an operand."""
+    found: List[str] = []
+    skip = False
+    values = set(with_value)
+    for index, word in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if word == "--":
+            found.extend(args[index + 1:])
+            break
+        if word.startswith("-") and word != "-":
+            if word in values:
+                skip = True
+            continue
+        found.append(word)
+    return found
+
+
+def _has_option(args: List[str], group: str) -> bool:
+    """Whether one option of ``group`` (``-f|--force``) is given before any `--`: a short
+    letter also inside a cluster (``-rf``), a long one also shortened to a prefix GNU takes
+    (``--forc``) or with a value (``--force=x``)."""
+    letters = ""
+    longs: List[str] = []
+    for option in group.split("|"):
+        if option.startswith("--"):
+            longs.append(option)
+        elif option.startswith("-") and len(option) == 2:
+            letters += option[1]
+    end = args.index("--") if "--" in args else len(args)
+    for word in set(args[:end]) if end > 8 else args[:end]:
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            if any(name == long or (len(name) >= 3 and long.startswith(name)) for long in longs):
+                return True
+        elif word.startswith("-") and len(word) > 1 and letters and \
+                any(letter in word[1:] for letter in letters):
+            return True
+    return False
+
+
+def _glob_any(text: str, patterns: Iterable[str]) -> bool:
+    for pattern in patterns:
+        bare = pattern[:-2] if pattern.endswith(" *") else None
+        if text == bare or _fnmatch(text, pattern):
+            return True
+    return False
+
+
+def _fnmatch(name: str, pattern: str) -> bool:
+    """fnmatch.fnmatchcase(name, pattern), without compiling a regex for the usual shapes of
+    pattern (`.env`, `*.pem`, `.env.*`): each compiled pattern costs this process ~0.1 ms."""
+    star = pattern.find("*")
+    if "?" not in pattern and "[" not in pattern and pattern.count("*") <= 1:
+        if star < 0:
+            return name == pattern
+        head, tail = pattern[:star], pattern[star + 1:]
+        return len(name) >= len(head) + len(tail) and name.startswith(head) and \
+            name.endswith(tail)
+    import fnmatch
+
+    return fnmatch.fnmatchcase(name, pattern)
+
+
+def _looks_destructive(texts: List[str]) -> bool:
+    """Whether text the guard could not read names a program a rule is about."""
+    programs = {program for rule in RULES for program in rule.program if "*" not in program}
+    programs |= {"curl", "wget", "bash", "sh", "eval", "sudo", "python", "node"}
+    for text in texts:
+        word = []
+        for c in text + " ":
+            if c.isalnum() or c in "-_.":
+                word.append(c)
+            else:
+                if word and "".join(word) in programs:
+                    return True
+                word = []
+    return False
+
+
+# --- what a command changes --------------------------------------------------------------------
+
+
+def _changes(command: shell.Command) -> List[Tuple[str, str]]:
+    """(change, path) for each file the command writes, removes, copies or reads: its
+    redirections, and the usual file tools."""
+    changes: List[Tuple[str, str]] = []
+    for redirect in command.redirects:
+        target = redirect.target
+        if target is None:
+            continue
+        if redirect.writes:
+            changes.append(("write", target.text))
+        elif redirect.reads:
+            changes.append(("read", target.text))
+    program, args = command.program, command.args
+    if not program:
+        return changes
+    operands = _operands(args)
+    if program in ("tee", "truncate", "sed", "perl"):
+        if program in ("sed", "perl") and not _edits_in_place(args):
+            changes += [("read", word) for word in operands[1:]] if program == "sed" else []
+            return changes
+        if program == "truncate":
+            operands = _operands_skipping(args, {"-s", "-r", "--size", "--reference"})
+        if program in ("sed", "perl"):
+            operands = operands[1:] if not any(a.startswith(("-e", "-f")) or a in (
+                "--expression", "--file") for a in args) else operands
+        changes += [("write", word) for word in operands]
+    elif program in ("cp", "mv", "install", "ln", "scp", "rsync"):
+        targets, sources = _copy_targets(args)
+        if program == "mv":
+            changes += [("remove", word) for word in sources]
+        elif program != "ln":
+            changes += [("copy", word) for word in sources]
+        changes += [("write", target) for target in targets]
+    elif program == "dd":
+        changes += [("write", word[3:]) for word in args if word.startswith("of=")]
+        changes += [("read", word[3:]) for word in args if word.startswith("if=")]
+    elif program in ("rm", "unlink", "shred", "rmdir", "srm"):
+        changes += [("remove", word) for word in operands]
+    elif program in ("tar", "zip", "7z"):
+        changes += [("copy", word) for word in operands]
+    elif program in ("curl", "http", "https", "xh", "wget"):
+        for index, word in enumerate(args):
+            value = word
+            if word in ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F",
+                        "--form", "-T", "--upload-file") and index + 1 < len(args):
+                value = args[index + 1]
+            elif word.startswith("--post-file=") or word.startswith("--body-file="):
+                changes.append(("copy", word.split("=", 1)[1]))
+                continue
+            if "@" in value:
+                changes.append(("copy", value.rsplit("@", 1)[1].split(";", 1)[0]))
+            elif word in ("-T", "--upload-file") and index + 1 < len(args):
+                changes.append(("copy", value))
+    elif program in _READERS and program not in _NOT_READS:
+        changes += [("read", word) for word in operands]
+    elif program in _PATTERN_FIRST:
+        explicit = any(a.startswith(("-e", "-f")) or a in ("--regexp", "--file") for a in args)
+        changes += [("read", word) for word in (operands if explicit else operands[1:])]
+    return changes
+
+
+def _edits_in_place(args: List[str]) -> bool:
+    """sed -i, -i.bak, -Ei, --in-place; perl -i, -pi (an `e` first means `-e SCRIPT`)."""
+    for word in args:
+        if word.startswith("--"):
+            if _has_option([word], "--in-place"):
+                return True
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter == "i":
+                    return True
+                if letter in "efl":  # the rest of the word is this option's value
+                    break
+    return False
+
+
+def _operands_skipping(args: List[str], with_value: Iterable[str]) -> List[str]:
+    """Operands, not counting the values of the listed options (`-s 0`, `-t dir`)."""
+    return _operands(args, with_value)
+
+
+def _copy_targets(args: List[str]) -> Tuple[List[str], List[str]]:
+    """(where cp, mv, install and ln write, what they take from): `-t DIR` or the last
+    operand; into a directory (a trailing /, or more than one source), each source's name."""
+    with_value = {"-t", "-S", "-m", "-o", "-g", "--target-directory", "--suffix", "-e", "-i",
+                  "-P", "--rsh", "-F"}
+    operands = _operands(args, with_value)
+    directory = next((args[i + 1] for i in range(len(args) - 1)
+                      if args[i] in ("-t", "--target-directory")), None)
+    directory = directory or next((w.split("=", 1)[1] for w in args
+                                   if w.startswith("--target-directory=")), None)
+    if directory is None:
+        if len(operands) < 2:
+            return [], operands
+        directory, operands = operands[-1], operands[:-1]
+        if ":" in directory.split("/", 1)[0]:
+            return [], operands  # scp / rsync to a remote host
+        if not directory.endswith("/") and len(operands) == 1:
+            named = posixpath.join(directory, posixpath.basename(operands[0].rstrip("/")))
+            return [directory, named], operands
+    return [directory] + [posixpath.join(directory, posixpath.basename(word.rstrip("/")))
+                          for word in operands], operands
+
+
+# --- the named checks --------------------------------------------------------------------------
+
+
+def _targets(command: shell.Command) -> List[str]:
+    """What an rm removes: its operands; for an rm run by find -exec, find's start paths."""
+    if command.roots:
+        return list(command.roots)
+    return _operands(command.args)
+
+
+def _rm_root_or_home(command: shell.Command, state: _State) -> bool:
+    return "root-or-home" in state.classes(_targets(command))
+
+
+def _rm_project_root(command: shell.Command, state: _State) -> bool:
+    return "project-root" in state.classes(_targets(command))
+
+
+def _rm_outside(command: shell.Command, state: _State) -> bool:
+    classes = state.classes(_targets(command))
+    return "outside" in classes or "all-of-unknown" in classes
+
+
+def _rm_dynamic(command: shell.Command, state: _State) -> bool:
+    return command.dynamic_args and not command.roots
+
+
+def _find_roots(command: shell.Command) -> List[str]:
+    return list(command.roots) or ["."]
+
+
+def _find_delete(command: shell.Command, state: _State) -> bool:
+    """find -delete of the project or outside it; find -exec rm (any options) outside it."""
+    args = command.args
+    classes = [state.classify(root) for root in _find_roots(command)]
+    if "-delete" in args:
+        return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
+    runs = [args[i + 1] for i in range(len(args) - 1)
+            if args[i] in ("-exec", "-execdir", "-ok", "-okdir")]
+    if any(shell.program_name(word) in ("rm", "unlink", "shred", "srm") for word in runs):
+        return any(c in ("root-or-home", "outside", "all-of-unknown") for c in classes)
+    return False
+
+
+def _mv_root_or_home(command: shell.Command, state: _State) -> bool:
+    _, sources = _copy_targets(command.args)
+    return any(state.classify(source) == "root-or-home" for source in sources)
+
+
+def _recursive_root_or_home(command: shell.Command, state: _State) -> bool:
+    return any(state.classify(word) == "root-or-home" for word in _operands(command.args)[1:])
+
+
+def _git(command: shell.Command) -> Tuple[str, List[str]]:
+    """(the git subcommand, its arguments) after git's own options."""
+    args = command.args
+    index = 0
+    values = _VALUE_OPTIONS["git"]
+    while index < len(args) and args[index].startswith("-"):
+        index += 2 if args[index] in values else 1
+    if index >= len(args):
+        return "", []
+    return args[index], args[index + 1:]
+
+
+def _checkout_discards(command: shell.Command, state: _State) -> bool:
+    _, rest = _git(command)
+    if "--" in rest:
+        return len(rest) > rest.index("--") + 1
+    if any(word in ("-b", "-B", "--orphan") or word.startswith("--orphan=") for word in rest):
+        return False
+    if any(word.startswith("--pathspec-from-file") for word in rest):
+        return True
+    operands = _operands(rest, {"-t", "--track", "--conflict"})
+    if "." in operands or any(o in ("*", "./", ":/") for o in operands):
+        return True
+    return len(operands) >= 2  # `git checkout REF PATH`
+
+
+def _restore_discards(command: shell.Command, state: _State) -> bool:
+    _, rest = _git(command)
+    if _has_option(rest, "-h|--help"):
+        return False
+    staged = _has_option(rest, "-S|--staged")
+    worktree = _has_option(rest, "-W|--worktree")
+    if staged and not worktree:
+        return False
+    return bool(_operands(rest, {"-s", "--source"})) or \
+        any(word.startswith("--pathspec-from-file") for word in rest)
+
+
+def _branch_force_delete(command: shell.Command, state: _State) -> bool:
+    _, rest = _git(command)
+    if any(word.startswith("-") and not word.startswith("--") and "D" in word for word in rest):
+        return True
+    return _has_option(rest, "-d|--delete") and _has_option(rest, "-f|--force")
+
+
+def _reflog_expire(command: shell.Command, state: _State) -> bool:
+    sub, rest = _git(command)
+    now = any(word.split("=", 1)[-1] in ("now", "all") for word in rest if "=" in word) or \
+        any(a in ("now", "all") for a in rest)
+    if sub == "reflog":
+        return bool(rest) and (rest[0] == "delete" or (rest[0] == "expire" and now))
+    if sub == "gc":
+        return any(word.startswith("--prune=") and word.split("=", 1)[1] in ("now", "all")
+                   for word in rest)
+    return sub == "prune"
+
+
+def _push_args(command: shell.Command) -> List[str]:
+    sub, rest = _git(command)
+    return rest if sub == "push" else []
+
+
+def _push_force(command: shell.Command, state: _State) -> bool:
+    rest = _push_args(command)
+    if any(word == "--force" or (word.startswith("--forc") and "--force".startswith(word))
+           for word in rest if word != "--"):
+        return True
+    if any(word.startswith("-") and not word.startswith("--") and "f" in word[1:]
+           for word in rest):
+        return True
+    return any(word.startswith("+") and len(word) > 1 for word in _operands(rest, {"-o"}))
+
+
+def _push_lease(command: shell.Command, state: _State) -> bool:
+    rest = _push_args(command)
+    return any(len(word.split("=", 1)[0]) > len("--force") and
+               "--force-with-lease".startswith(word.split("=", 1)[0]) for word in rest)
+
+
+def _push_deletes(command: shell.Command, state: _State) -> bool:
+    rest = _push_args(command)
+    if _has_option(rest, "-d|--delete|--mirror|--prune"):
+        return True
+    return any(word.lstrip("+").startswith(":") and len(word.lstrip("+")) > 1
+               for word in _operands(rest, {"-o", "--repo", "--receive-pack", "--exec"})[1:])
+
+
+def _download_piped(command: shell.Command, state: _State) -> bool:
+    return command.stdin == "pipe" and command.program in _CODE_RUNNERS and \
+        any(program in _DOWNLOADERS for program in command.upstream)
+
+
+def _download_substituted(command: shell.Command, state: _State) -> bool:
+    return command.program in _DOWNLOADERS and bool(command.inside) and \
+        (command.host in _CODE_RUNNERS or command.host in ("", "eval", "source", "."))
+
+
+def _decoded_piped(command: shell.Command, state: _State) -> bool:
+    return command.stdin == "pipe" and command.program in _CODE_RUNNERS and \
+        any(program in _DECODERS for program in command.upstream) and \
+        not any(program in _DOWNLOADERS for program in command.upstream)
+
+
+def _unreadable(command: shell.Command, state: _State) -> bool:
+    return False  # a line-level check: see Guard.check_line
+
+
+def _is_block_device(path: str) -> bool:
+    if not path.startswith("/dev/") or path in _SAFE_DEVICES:
+        return False
+    name = path[5:]
+    return name.startswith(_BLOCK_DEVICES)
+
+
+def _dd_device(command: shell.Command, state: _State) -> bool:
+    return any(word.startswith("of=") and _is_block_device(word[3:]) for word in command.args)
+
+
+def _device_write(command: shell.Command, state: _State) -> bool:
+    if not command.redirects and command.program not in ("cp", "tee", "cat", "mv", "install",
+                                                         "pv", "ddrescue", "cpio"):
+        return False
+    return any(change == "write" and _is_block_device(path) for change, path in
+               _changes(command)) or (command.program == "ddrescue" and
+                                      any(_is_block_device(a) for a in command.args))
+
+
+def _partition_edit(command: shell.Command, state: _State) -> bool:
+    args = command.args
+    program = command.program
+    if _has_option(args, "-l|--list|-h|--help|-V|--version|-d|--dump|-J|--json|-s|--show-size"):
+        return program == "parted" and any(
+            word in ("mklabel", "mktable", "mkpart", "rm", "resizepart", "rescue")
+            for word in args)
+    if program == "parted":
+        return any(word in ("mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart",
+                            "resize", "move", "rescue") for word in args)
+    if program == "sgdisk":
+        return not all(_has_option([word], "-p|--print|-i|--info|-v|--verify") or
+                       not word.startswith("-") for word in args)
+    return bool(_operands(args))
+
+
+def _diskutil_erase(command: shell.Command, state: _State) -> bool:
+    operands = _operands(command.args)
+    if operands and operands[0] == "apfs":
+        return len(operands) > 1 and operands[1].startswith(("delete", "erase"))
+    return True
+
+
+def _terraform_destroy(command: shell.Command, state: _State) -> bool:
+    operands = [w for w in _operands(command.args) if not w.startswith("-chdir")]
+    if not operands:
+        return False
+    sub = operands[0]
+    if sub == "destroy":
+        return True
+    if sub == "apply":
+        return _has_option(command.args, "-destroy|--destroy")
+    return (sub == "state" and operands[1:2] == ["rm"]) or \
+        (sub == "workspace" and operands[1:2] == ["delete"])
+
+
+def _pulumi_destroy(command: shell.Command, state: _State) -> bool:
+    operands = _operands(command.args, _VALUE_OPTIONS["pulumi"])
+    return operands[:1] in (["destroy"], ["down"]) or operands[:2] == ["stack", "rm"]
+
+
+def _container_prune(command: shell.Command, state: _State) -> bool:
+    operands = _operands(command.args, _VALUE_OPTIONS.get(command.program, ()))
+    if "prune" in operands[:3]:
+        return True
+    if operands[:2] in (["volume", "rm"], ["volume", "remove"]):
+        return True
+    if operands[:2] == ["compose", "down"] or operands[:1] == ["down"]:
+        return _has_option(command.args, "-v|--volumes")
+    return operands[:1] in (["rm"], ["container"]) and _has_option(command.args, "-v|--volumes")
+
+
+_CLOUD_DELETE_WORDS = {
+    "gcloud": ("delete",), "az": ("delete", "purge"), "doctl": ("delete", "rm"),
+    "eksctl": ("delete",), "linode-cli": ("delete",), "hcloud": ("delete",), "scw": ("delete",),
+    "oci": ("delete", "terminate"), "ibmcloud": ("delete",), "vagrant": ("destroy",),
+    "serverless": ("remove",), "sls": ("remove",), "vercel": ("remove", "rm"),
+    "fly": ("destroy",), "flyctl": ("destroy",),
+}
+
+
+def _cloud_delete(command: shell.Command, state: _State) -> bool:
+    program, args = command.program, command.args
+    operands = _operands(args, _VALUE_OPTIONS.get(program, ()))
+    if program == "aws":
+        if len(operands) < 2:
+            return False
+        service, action = operands[0], operands[1]
+        if service == "s3":
+            return (action == "rm" and _has_option(args, "--recursive")) or \
+                (action == "rb" and _has_option(args, "--force")) or \
+                (action == "sync" and _has_option(args, "--delete"))
+        return action.startswith(("delete-", "terminate-", "remove-", "deregister-", "purge-",
+                                  "destroy-"))
+    if program == "gsutil":
+        return bool(operands) and (operands[0] == "rb" or (operands[0] == "rm" and
+                                                           _has_option(args, "-r|-R|-a")))
+    if program == "gh":
+        return operands[:2] == ["release", "delete"]
+    if program == "heroku":
+        return any(o in ("apps:destroy", "apps:delete", "pg:reset", "destroy") for o in operands)
+    if program == "netlify":
+        return "sites:delete" in operands
+    if program == "firebase":
+        return any(o.endswith(":delete") for o in operands)
+    if program == "gcloud" and operands[:2] in (["storage", "rm"],):
+        return _has_option(args, "-r|--recursive")
+    words = _CLOUD_DELETE_WORDS.get(program, ())
+    return any(o in words for o in operands[:6])
+
+
+def _sql_texts(command: shell.Command) -> List[str]:
+    """The SQL a database client is given: -c/-e/--command/--execute/-q/-Q, operands after
+    the database (sqlite3, duckdb, bq query), or text on stdin."""
+    texts: List[str] = []
+    args = command.args
+    options = {"-c", "--command", "-e", "--execute", "-q", "--query", "-Q"}
+    for index, word in enumerate(args):
+        name, equals, value = word.partition("=")
+        if word in options and index + 1 < len(args):
+            texts.append(args[index + 1])
+        elif equals and name in options:
+            texts.append(value)
+    if command.program in ("sqlite3", "sqlite", "duckdb", "bq", "litecli", "usql", "trino",
+                           "cqlsh"):
+        texts.extend(_operands(args)[1:])
+    if command.input_text:
+        texts.append(command.input_text)
+    return texts
+
+
+def _sql_destroys(command: shell.Command, state: _State) -> bool:
+    return any(_destructive_sql(text) for text in _sql_texts(command))
+
+
+def _destructive_sql(text: str) -> bool:
+    """DROP TABLE/DATABASE/SCHEMA/..., TRUNCATE, DELETE FROM without WHERE, ALTER ... DROP."""
+    words: List[str] = []
+    word: List[str] = []
+    for c in text.upper() + " ":
+        if c.isalnum() or c == "_":
+            word.append(c)
+        else:
+            if word:
+                words.append("".join(word))
+                word = []
+            if c == ";":
+                words.append(";")
+    for index, current in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if current == "DROP" and following in ("TABLE", "DATABASE", "SCHEMA", "VIEW", "INDEX",
+                                                "USER", "ROLE", "COLLECTION", "KEYSPACE",
+                                                "OWNED", "COLUMN", "TABLESPACE", "MATERIALIZED"):
+            return True
+        if current == "TRUNCATE":
+            return True
+        if current == "DELETE" and following == "FROM":
+            rest = words[index + 2:]
+            end = rest.index(";") if ";" in rest else len(rest)
+            if "WHERE" not in rest[:end]:
+                return True
+        if current in ("FLUSHALL", "FLUSHDB", "DROPDB"):
+            return True
+    return False
+
+
+def _redis_flush(command: shell.Command, state: _State) -> bool:
+    words = [word.upper() for word in command.args]
+    text = (command.input_text or "").upper()
+    return any(word in ("FLUSHALL", "FLUSHDB") for word in words) or "FLUSHALL" in text or \
+        "FLUSHDB" in text
+
+
+def _mongo_drop(command: shell.Command, state: _State) -> bool:
+    code = " ".join(command.args) + (command.input_text or "")
+    return "dropDatabase(" in code or ".drop(" in code or "deleteMany({})" in code or \
+        "remove({})" in code
+
+
+_RESET_TASKS = {"db:drop", "db:reset", "db:purge", "db:schema:load", "db:migrate:reset",
+                "migrate:fresh", "migrate:reset", "db:wipe", "migrate:refresh"}
+
+
+def _database_reset(command: shell.Command, state: _State) -> bool:
+    program, args = command.program, command.args
+    if program in ("dropdb", "dropuser"):
+        return True
+    if program == "mysqladmin":
+        return "drop" in args
+    words = _operands(args)
+    if program in ("rails", "rake", "bundle", "bin/rails", "php", "artisan", "sequelize",
+                   "npx", "bunx", "pnpx", "yarn", "pnpm", "npm") and \
+            any(word in _RESET_TASKS for word in words):
+        return True
+    if program in ("prisma", "npx", "bunx", "pnpx", "yarn", "pnpm"):
+        if "migrate" in words and "reset" in words:
+            return True
+        if "db" in words and "push" in words and _has_option(args, "--force-reset"):
+            return True
+    if program == "supabase":
+        return words[:2] == ["db", "reset"]
+    if program in ("python", "django-admin") or program.endswith("manage.py"):
+        names = [posixpath.basename(w) for w in words]
+        if program == "python" and not any(n == "manage.py" for n in names[:1]):
+            return False
+        return any(w in ("flush", "reset_db", "sqlflush") for w in words)
+    return False
+
+
+_BACKUP_DELETES = {
+    "restic": (("forget",), ("prune",), ("key", "remove")),
+    "borg": (("delete",), ("prune",), ("compact",)),
+    "rclone": (("purge",), ("delete",), ("deletefile",), ("rmdirs",)),
+    "duplicity": (("remove-older-than",), ("remove-all-but-n-full",),
+                  ("remove-all-inc-of-but-n-full",), ("cleanup",)),
+    "zfs": (("destroy",),), "btrfs": (("subvolume", "delete"),), "lvremove": ((),),
+    "snapper": (("delete",),), "tmutil": (("delete",), ("deletelocalsnapshots",)),
+    "velero": (("backup", "delete"), ("delete", "backup"), ("schedule", "delete")),
+    "kopia": (("snapshot", "delete"), ("snapshot", "expire")),
+    "aws": (("backup", "delete-*"),), "tarsnap": (), "vzdump": (),
+    "bacula": (), "pgbackrest": (("expire",), ("stanza-delete",)),
+}
+
+
+def _backup_delete(command: shell.Command, state: _State) -> bool:
+    program = command.program
+    if program == "tarsnap":
+        return _has_option(command.args, "-d|--nuke")
+    shapes = _BACKUP_DELETES.get(program)
+    if not shapes:
+        return False
+    operands = _operands(command.args, _VALUE_OPTIONS.get(program, ()))
+    return any(len(operands) >= len(shape) and
+               all(_one_of(word, want) for word, want in zip(operands, shape))
+               for shape in shapes)
+
+
+_SECRET_DELETES = {
+    "vault": (("kv", "delete"), ("kv", "destroy"), ("kv", "metadata", "delete"),
+              ("secrets", "disable"), ("delete",)),
+    "aws": (("secretsmanager", "delete-secret"), ("ssm", "delete-parameter*"),
+            ("kms", "schedule-key-deletion")),
+    "gcloud": (("secrets", "delete"), ("secrets", "versions", "destroy"),
+               ("kms", "keys", "versions", "destroy")),
+    "az": (("keyvault", "delete"), ("keyvault", "purge"), ("keyvault", "secret", "delete"),
+           ("keyvault", "secret", "purge"), ("keyvault", "key", "delete")),
+    "op": (("item", "delete"), ("vault", "delete"), ("document", "delete")),
+    "doppler": (("secrets", "delete"), ("projects", "delete"), ("configs", "delete")),
+    "bw": (("delete",),), "infisical": (("secrets", "delete"),),
+    "kubectl": (("delete", "secret*"),), "gopass": (("rm",), ("delete",)), "pass": (("rm",),),
+    "security": (("delete-generic-password",), ("delete-internet-password",),
+                 ("delete-keychain",)),
+}
+
+
+def _secret_manager_delete(command: shell.Command, state: _State) -> bool:
+    shapes = _SECRET_DELETES.get(command.program)
+    if not shapes:
+        return False
+    operands = _operands(command.args, _VALUE_OPTIONS.get(command.program, ()))
+    return any(len(operands) >= len(shape) and
+               all(_one_of(word, want) for word, want in zip(operands, shape))
+               for shape in shapes)
+
+
+CHECKS: Dict[str, Any] = {
+    "rm_root_or_home": _rm_root_or_home, "rm_project_root": _rm_project_root,
+    "rm_outside": _rm_outside, "rm_dynamic": _rm_dynamic, "find_delete": _find_delete,
+    "mv_root_or_home": _mv_root_or_home, "recursive_root_or_home": _recursive_root_or_home,
+    "checkout_discards": _checkout_discards, "restore_discards": _restore_discards,
+    "branch_force_delete": _branch_force_delete, "reflog_expire": _reflog_expire,
+    "push_force": _push_force, "push_lease": _push_lease, "push_deletes": _push_deletes,
+    "download_piped": _download_piped, "download_substituted": _download_substituted,
+    "decoded_piped": _decoded_piped, "unreadable": _unreadable, "dd_device": _dd_device,
+    "device_write": _device_write, "partition_edit": _partition_edit,
+    "diskutil_erase": _diskutil_erase, "terraform_destroy": _terraform_destroy,
+    "pulumi_destroy": _pulumi_destroy, "container_prune": _container_prune,
+    "cloud_delete": _cloud_delete, "sql_destroys": _sql_destroys, "redis_flush": _redis_flush,
+    "mongo_drop": _mongo_drop, "database_reset": _database_reset,
+    "backup_delete": _backup_delete, "secret_manager_delete": _secret_manager_delete,
+}
