@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Install the pinned agent CLIs used by the e2e tests (tests/e2e) into a cache dir.
+# Install the pinned agent CLIs used by the e2e tests (tests/e2e), and the npm guard hook they host
+# (cc-safety-net), into a cache dir.
 #
 #   .ci/install-clis.sh                 # all of them
-#   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot opencode droid)
+#   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot opencode droid
+#                                       # cc-safety-net)
 #
 # Cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}. Layout (one npm prefix per entry):
 #   $CACHE/node_modules/.bin/{claude,gemini,codex}   Claude Code, Gemini CLI, Codex CLI (shared
@@ -14,6 +16,10 @@
 #                                              dependency opencode-linux-x64; the tests run it)
 #   $CACHE/droid/node_modules/@factory/cli-linux-x64/bin/droid   Factory Droid (the platform
 #                                              package alone: the 0.225.1 wrapper has no binary)
+#   $CACHE/cc-safety-net/node_modules/.bin/cc-safety-net   cc-safety-net, the npm command-safety
+#                                              hook: a peer of hookwrap's guard, which the e2e
+#                                              tests host through the bridge and benchmarks/guard.py
+#                                              measures beside the guard (not an agent CLI)
 #
 # Each CLI is checked and installed on its own: one that is already there at its pinned version
 # and runs is reused, one that fails to install does not stop the others. Installs into the same
@@ -40,6 +46,10 @@ OPENCODE_VERSION="1.18.33"
 # 254 MB Bun binary itself. Pinned to the platform package, which exists for 0.225.2.
 DROID_PKG="@factory/cli-linux-x64"
 DROID_VERSION="0.225.2"
+# benchmarks/guard.py pins the same version (PEER_VERSION).
+CCSN_PKG="cc-safety-net"
+CCSN_VERSION="2.4.5"
+ALL_NAMES=(claude gemini codex qwen copilot opencode droid cc-safety-net)
 CACHE="${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}"
 NPM_TIMEOUT="${HOOKWRAP_NPM_TIMEOUT:-600}"
 
@@ -54,12 +64,12 @@ pkg_of() { case "$1" in claude) echo "$CLAUDE_PKG" ;; gemini) echo "$GEMINI_PKG"
                         codex) echo "$CODEX_PKG" ;;
                         qwen) echo "$QWEN_PKG" ;; copilot) echo "$COPILOT_PKG" ;;
                         opencode) echo "$OPENCODE_PKG" ;;
-                        droid) echo "$DROID_PKG" ;; esac; }
+                        droid) echo "$DROID_PKG" ;; cc-safety-net) echo "$CCSN_PKG" ;; esac; }
 version_of() { case "$1" in claude) echo "$CLAUDE_VERSION" ;; gemini) echo "$GEMINI_VERSION" ;;
                             codex) echo "$CODEX_VERSION" ;;
                             qwen) echo "$QWEN_VERSION" ;; copilot) echo "$COPILOT_VERSION" ;;
                             opencode) echo "$OPENCODE_VERSION" ;;
-                            droid) echo "$DROID_VERSION" ;; esac; }
+                            droid) echo "$DROID_VERSION" ;; cc-safety-net) echo "$CCSN_VERSION" ;; esac; }
 prefix_of() { case "$1" in claude|gemini|codex) echo "$CACHE" ;; *) echo "$CACHE/$1" ;; esac; }
 bin_of() { case "$1" in droid) echo "$(prefix_of droid)/node_modules/$DROID_PKG/bin/droid" ;;
                         *) echo "$(prefix_of "$1")/node_modules/.bin/$1" ;; esac; }
@@ -130,9 +140,10 @@ install() {
 }
 
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(claude gemini codex qwen copilot opencode droid)
+[ ${#names[@]} -gt 0 ] || names=("${ALL_NAMES[@]}")
+known() { case "$1" in claude|gemini|codex|qwen|copilot|opencode|droid|cc-safety-net) return 0 ;; esac; return 1; }
 for name in "${names[@]}"; do
-  case "$name" in claude|gemini|codex|qwen|copilot|opencode|droid) ;; *) say "WARNING: unknown CLI '$name' ignored" ;; esac
+  known "$name" || say "WARNING: unknown CLI '$name' ignored"
 done
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
@@ -148,7 +159,7 @@ fi
 mkdir -p "$CACHE"
 missing=()
 for name in "${names[@]}"; do
-  case "$name" in claude|gemini|codex|qwen|copilot|opencode|droid) ;; *) continue ;; esac
+  known "$name" || continue
   if install "$name"; then
     say "$name $(version_of "$name"): $(bin_of "$name")"
   else
