@@ -12,7 +12,7 @@ import json
 import os
 import re
 
-from . import shell
+from .shell import parse as _parse
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -89,7 +89,7 @@ def _simple_commands(command: str) -> list[_Simple] | None:
         return None  # a substitution runs commands no first word shows; $'\x72m' is rm
     if (len(command) - len(command.rstrip("\\"))) % 2 == 1:
         return None  # a backslash at the end escapes nothing
-    script = shell.parse(command)
+    script = _parse(command)
     # An unclosed quote; a line continuation (it can join any two words); a here-document
     # (its text reaches the program); a function definition (a later word may run its body);
     # ((...)) arithmetic (as `let`).

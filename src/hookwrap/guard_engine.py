@@ -15,11 +15,9 @@ false replaces it. Stdlib only, Python 3.9+; nothing here runs a command.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import posixpath
 
-from . import shell
 from .guard_rules import (
     NOT_SECRET_FILES,
     NOT_SECRETS,
@@ -28,6 +26,8 @@ from .guard_rules import (
     Rule,
 )
 from .hookoutput import HookOutput
+from .shell import INTERPRETERS, SHELLS, Command, program_name
+from .shell import read as read_line
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -44,13 +44,16 @@ SETTINGS = {"packs": list, "block_force_with_lease": bool, "allow_secret_reads":
             "disabled_rules": list}
 _TEMP_DIRS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders",
               "/dev/shm")
+_SYSTEM_DIRS = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/opt",
+                "/var", "/srv", "/root", "/home", "/Users", "/System", "/Library", "/Applications",
+                "/private/etc", "/private/var", "/snap", "/nix", "/dev", "/proc", "/sys")
 _PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR",
                  "FACTORY_PROJECT_DIR", "CODEX_PROJECT_DIR", "COPILOT_PROJECT_DIR")
 _DOWNLOADERS = frozenset(("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx",
                           "lwp-request", "httpie"))
 _DECODERS = frozenset(("base64", "base32", "xxd", "openssl", "gunzip", "zcat", "gzip", "bzcat",
                        "bunzip2", "xzcat", "unxz", "uudecode", "rev", "zstdcat", "gpg"))
-_CODE_RUNNERS = shell.SHELLS | frozenset(shell.INTERPRETERS)
+_CODE_RUNNERS = SHELLS | frozenset(INTERPRETERS)
 # Programs whose file operands are read (and may be shown to the model). For those marked
 # with a pattern first, the first operand is the pattern or script, not a file.
 _READERS = frozenset((
@@ -62,7 +65,7 @@ _READERS = frozenset((
 ))
 _PATTERN_FIRST = frozenset(("grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk",
                             "mawk", "nawk", "zgrep", "perl"))
-_NOT_READS = frozenset(("md5sum", "sha1sum", "sha256sum", "wc", "file", "source", "."))
+_NOT_READS = frozenset(("md5sum", "sha1sum", "sha256sum", "wc", "file"))
 _COPIERS = frozenset(("cp", "scp", "rsync", "install", "tar", "zip", "7z", "rclone", "gsutil",
                       "sftp"))
 _SAFE_DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
@@ -207,7 +210,7 @@ class Guard:
             return f"in the {rule.pack} pack, which is off"
         if rule.id == "git.push-force-with-lease" and not self.block_force_with_lease:
             return "off unless BLOCK_FORCE_WITH_LEASE is set"
-        if rule.id == "secrets.read" and self.allow_secret_reads:
+        if rule.id in ("secrets.read", "secrets.print-credentials") and self.allow_secret_reads:
             return "off: ALLOW_SECRET_READS is set"
         return ""
 
@@ -231,9 +234,10 @@ class Guard:
             line = event.tool_input.get("command")
             return self.check_line(line, cwd) if isinstance(line, str) else None
         if event.tool_name == "read_file":
-            read = event.tool_input.get("file_path") or event.tool_input.get("path")
-            if isinstance(read, str) and read:
-                return self.check_file(read, cwd, "read", read)
+            for key in ("file_path", "filePath", "path", "absolute_path"):  # per CLI
+                read = event.tool_input.get(key)
+                if isinstance(read, str) and read:
+                    return self.check_file(read, cwd, "read", read)
         return None
 
     def block(self, finding: Finding) -> HookOutput:
@@ -256,7 +260,7 @@ class Guard:
         """The first rule a shell line breaks (None if none). ``trace``: when a list, one entry
         per command read, for explain()."""
         self._prepare()
-        reading = shell.read(line)
+        reading = read_line(line)
         commands, unread = reading.commands, reading.unread
         if unread:
             rule = self._rule("code.unreadable")
@@ -276,7 +280,7 @@ class Guard:
                 return found
         return None
 
-    def _check_command(self, command: shell.Command, state: _State,
+    def _check_command(self, command: Command, state: _State,
                        record: Optional[Dict[str, Any]]) -> Finding | None:
         text = " ".join(command.argv)
         if self.allowed_commands and command.argv and _glob_any(text, self.allowed_commands):
@@ -309,7 +313,7 @@ class Guard:
                 return found
         return None
 
-    def _shown(self, command: shell.Command) -> str:
+    def _shown(self, command: Command) -> str:
         shown = command.shown()
         return shown if not command.via else f"{shown} (via {', '.join(command.via)})"
 
@@ -329,8 +333,10 @@ class Guard:
             return None
         full = os.path.normpath(os.path.join(cwd, expanded))
         candidates = {full}
-        with contextlib.suppress(OSError, ValueError):
+        try:  # noqa: SIM105 (contextlib is not loaded in a hook process)
             candidates.add(os.path.realpath(full))
+        except (OSError, ValueError):
+            pass
         for rule in self.file_rules:
             if change not in rule.changes or self.active(rule):
                 continue
@@ -346,14 +352,26 @@ class Guard:
             exempt = (*NOT_SECRETS, *self.not_secrets)
             if rule.id == "secrets.read":
                 exempt = (*exempt, *NOT_SECRET_FILES)
-            if any(_fnmatch(name, pattern.lower()) for pattern in exempt):
+            if any(_fnmatch(name, pattern.lower()) or name.startswith(pattern.lower() + ".")
+                   for pattern in exempt):
                 return False
         if rule.dirs and any(_fnmatch(part, pattern) for part in parts for pattern in rule.dirs):
             return True
         names = [p.lower() for p in rule.files if "/" not in p]
         if names and any(_fnmatch(name, pattern) for pattern in names):
             return True
-        paths = [p.lower() for p in rule.files if "/" in p]
+        if names and any(c in name for c in "*?["):  # `rm .env*`: the glob takes .env
+            samples = [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
+            # A shell glob takes a name starting with a dot only when it starts with one too.
+            if any(_fnmatch(sample, name) for sample in samples
+                   if name.startswith(".") or not sample.startswith(".")):
+                return True
+        absolute = [p.lower() for p in rule.files if p.startswith("/")]
+        if absolute and any(full.lower() == p or (p.endswith("/") and full.lower().startswith(p))
+                            for p in absolute):
+            return True
+        paths = [p.lower()[2:] if p.startswith("./") else p.lower() for p in rule.files
+                 if "/" in p and not p.startswith("/")]
         if not paths:
             return False
         for base in {self.root, self.real_root, self.home}:
@@ -381,7 +399,7 @@ class Guard:
         cwd = cwd or self.root
         trace: List[Dict[str, Any]] = []
         found = self.check_line(line, cwd, trace)
-        reading = shell.read(line)
+        reading = read_line(line)
         return {
             "line": line, "cwd": cwd, "commands": trace, "problems": reading.problems,
             "unread": reading.unread,
@@ -421,7 +439,7 @@ class _State:
             found.append(known)
         return found
 
-    def after(self, command: shell.Command) -> None:
+    def after(self, command: Command) -> None:
         if command.program in ("cd", "pushd", "popd"):
             self._classes = {}
         if command.program in ("cd", "pushd") and not command.inside:
@@ -443,8 +461,9 @@ class _State:
 
     def classify(self, target: str) -> str:
         """Where a path lands: "root-or-home", "project-root", "inside", "temp", "allowed",
-        "outside", "all-of-unknown" (`*` or `.` where the directory is not known) or
-        "unknown" (it depends on a variable or a command's output)."""
+        "system" (/etc, /usr...), "home" (in your home directory), "outside",
+        "all-of-unknown" (`*` or `.` where the directory is not known) or "unknown" (it
+        depends on a variable or a command's output)."""
         guard = self.guard
         if not target:
             return "unknown"
@@ -478,11 +497,14 @@ class _State:
             return "inside"
         if any(full == allowed or _under(full, allowed) for allowed in guard._allowed):
             return "allowed"
-        written = target.lstrip("\"'")
-        if not _under(full, home) and (written.startswith("/") or written.startswith(
-                ("$TMPDIR", "${TMPDIR"))) and any(full == t or _under(full, t)
-                                                   for t in _temp_dirs()):
+        climbs = ".." in target.replace("\\", "/").split("/")
+        if not _under(full, home) and not climbs and \
+                any(full == t or _under(full, t) for t in _temp_dirs()):
             return "temp"
+        if _under(full, home):
+            return "home"
+        if any(full == d or _under(full, d) for d in _SYSTEM_DIRS):
+            return "system"
         return "outside"
 
 
@@ -550,7 +572,7 @@ def _replace_var(path: str, name: str, value: str) -> str:
     return "".join(out)
 
 
-def _matches(rule: Rule, command: shell.Command, text: str, state: _State) -> bool:
+def _matches(rule: Rule, command: Command, text: str, state: _State) -> bool:
     if rule.pattern and not _glob_any(text, [rule.pattern]):
         return False
     if rule.program and not command.program:
@@ -667,7 +689,7 @@ def _looks_destructive(texts: List[str]) -> bool:
 # --- what a command changes --------------------------------------------------------------------
 
 
-def _changes(command: shell.Command) -> List[Tuple[str, str]]:
+def _changes(command: Command) -> List[Tuple[str, str]]:
     """(change, path) for each file the command writes, removes, copies or reads: its
     redirections, and the usual file tools."""
     changes: List[Tuple[str, str]] = []
@@ -707,24 +729,47 @@ def _changes(command: shell.Command) -> List[Tuple[str, str]]:
         changes += [("remove", word) for word in operands]
     elif program in ("tar", "zip", "7z"):
         changes += [("copy", word) for word in operands]
+    elif program == "git":
+        sub, rest = _git(command)
+        if sub == "add":
+            changes += [("commit", word) for word in _operands(rest)]
     elif program in ("curl", "http", "https", "xh", "wget"):
-        for index, word in enumerate(args):
-            value = word
-            if word in ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F",
-                        "--form", "-T", "--upload-file") and index + 1 < len(args):
-                value = args[index + 1]
-            elif word.startswith("--post-file=") or word.startswith("--body-file="):
-                changes.append(("copy", word.split("=", 1)[1]))
-                continue
-            if "@" in value:
-                changes.append(("copy", value.rsplit("@", 1)[1].split(";", 1)[0]))
-            elif word in ("-T", "--upload-file") and index + 1 < len(args):
-                changes.append(("copy", value))
+        changes += _uploads(args)
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
-        explicit = any(a.startswith(("-e", "-f")) or a in ("--regexp", "--file") for a in args)
-        changes += [("read", word) for word in (operands if explicit else operands[1:])]
+        changes += _searched(args, operands)
+    return changes
+
+
+def _uploads(args: List[str]) -> List[Tuple[str, str]]:
+    """The files curl and wget send: `-d @file`, `-F x=@file`, `-T file`, `--post-file=`."""
+    changes: List[Tuple[str, str]] = []
+    for index, word in enumerate(args):
+        value = word
+        if word in ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F",
+                    "--form", "-T", "--upload-file") and index + 1 < len(args):
+            value = args[index + 1]
+        elif word.startswith(("--post-file=", "--body-file=")):
+            changes.append(("copy", word.split("=", 1)[1]))
+            continue
+        if "@" in value:
+            changes.append(("copy", value.rsplit("@", 1)[1].split(";", 1)[0]))
+        elif word in ("-T", "--upload-file") and index + 1 < len(args):
+            changes.append(("copy", value))
+    return changes
+
+
+def _searched(args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
+    """The files grep, rg, sed, awk read: operands after the pattern or script (all of them
+    with -e/-f), and the globs of --include / -g."""
+    explicit = any(a.startswith(("-e", "-f")) or a in ("--regexp", "--file") for a in args)
+    changes = [("read", word) for word in (operands if explicit else operands[1:])]
+    for index, word in enumerate(args):  # grep -r --include='.env*', rg -g '.env*'
+        if word.startswith(("--include=", "--glob=")):
+            changes.append(("read", word.split("=", 1)[1]))
+        elif word in ("--include", "-g", "--glob", "--iglob") and index + 1 < len(args):
+            changes.append(("read", args[index + 1]))
     return changes
 
 
@@ -774,57 +819,97 @@ def _copy_targets(args: List[str]) -> Tuple[List[str], List[str]]:
 # --- the named checks --------------------------------------------------------------------------
 
 
-def _targets(command: shell.Command) -> List[str]:
+def _targets(command: Command) -> List[str]:
     """What an rm removes: its operands; for an rm run by find -exec, find's start paths."""
     if command.roots:
         return list(command.roots)
     return _operands(command.args)
 
 
-def _rm_root_or_home(command: shell.Command, state: _State) -> bool:
-    return "root-or-home" in state.classes(_targets(command))
-
-
-def _rm_project_root(command: shell.Command, state: _State) -> bool:
-    return "project-root" in state.classes(_targets(command))
-
-
-def _rm_outside(command: shell.Command, state: _State) -> bool:
+def _target_classes(command: Command, state: _State) -> List[str]:
     classes = state.classes(_targets(command))
-    return "outside" in classes or "all-of-unknown" in classes
+    if command.roots and command.narrowed:  # find . -name '*.pyc' -exec rm -rf {} +
+        classes = ["inside" if c == "project-root" else c for c in classes]
+    return classes
 
 
-def _rm_dynamic(command: shell.Command, state: _State) -> bool:
+def _rm_root_or_home(command: Command, state: _State) -> bool:
+    return "root-or-home" in _target_classes(command, state)
+
+
+def _rm_project_root(command: Command, state: _State) -> bool:
+    return "project-root" in _target_classes(command, state)
+
+
+def _rm_outside(command: Command, state: _State) -> bool:
+    """-r of /etc, /usr..., of your home's folders, or of `*` where the directory is not
+    known; with -f also anywhere else outside the project (not temp or ALLOWED_PATHS)."""
+    classes = _target_classes(command, state)
+    if any(c in ("system", "home", "all-of-unknown") for c in classes):
+        return True
+    return "outside" in classes and _has_option(command.args, "-f|--force")
+
+
+def _rm_found_outside(command: Command, state: _State) -> bool:
+    """rm (any options) of each file that find -exec or fd -x finds outside the project."""
+    return bool(command.roots) and any(
+        c in ("root-or-home", "system", "home", "outside", "all-of-unknown")
+        for c in _target_classes(command, state))
+
+
+def _rm_git_dir(command: Command, state: _State) -> bool:
+    return any(posixpath.basename(target.rstrip("/")) == ".git" for target in _targets(command))
+
+
+def _rm_dynamic(command: Command, state: _State) -> bool:
     return command.dynamic_args and not command.roots
 
 
-def _find_roots(command: shell.Command) -> List[str]:
+def _find_roots(command: Command) -> List[str]:
     return list(command.roots) or ["."]
 
 
-def _find_delete(command: shell.Command, state: _State) -> bool:
-    """find -delete of the project or outside it; find -exec rm (any options) outside it."""
+def _find_delete(command: Command, state: _State) -> bool:
+    """find -delete outside the project, or of all of it (no name, path, time or size test);
+    find -exec rm (any options) outside it."""
     args = command.args
     classes = [state.classify(root) for root in _find_roots(command)]
+    if command.narrowed:
+        classes = ["inside" if c == "project-root" else c for c in classes]
     if "-delete" in args:
         return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
     runs = [args[i + 1] for i in range(len(args) - 1)
             if args[i] in ("-exec", "-execdir", "-ok", "-okdir")]
-    if any(shell.program_name(word) in ("rm", "unlink", "shred", "srm") for word in runs):
-        return any(c in ("root-or-home", "outside", "all-of-unknown") for c in classes)
+    if any(program_name(word) in ("rm", "unlink", "shred", "srm") for word in runs):
+        return any(c in ("root-or-home", "outside", "system", "home", "all-of-unknown")
+                   for c in classes)
     return False
 
 
-def _mv_root_or_home(command: shell.Command, state: _State) -> bool:
+def _rsync_delete(command: Command, state: _State) -> bool:
+    """rsync --delete (any --delete-*) into / , your home, or outside the project."""
+    if not any(word.startswith("--delete") or word in ("--remove-source-files",)
+               for word in command.args):
+        return False
+    operands = _operands(command.args, {"-e", "--rsh", "--exclude", "--include", "--filter",
+                                        "-f", "--files-from", "--exclude-from", "--chmod"})
+    if len(operands) < 2 or ":" in operands[-1].split("/", 1)[0]:
+        return False
+    return state.classify(operands[-1]) in ("root-or-home", "system", "home", "outside",
+                                            "project-root")
+
+
+def _mv_root_or_home(command: Command, state: _State) -> bool:
     _, sources = _copy_targets(command.args)
-    return any(state.classify(source) == "root-or-home" for source in sources)
+    return any(state.classify(source) in ("root-or-home", "system", "project-root")
+               for source in sources)
 
 
-def _recursive_root_or_home(command: shell.Command, state: _State) -> bool:
+def _recursive_root_or_home(command: Command, state: _State) -> bool:
     return any(state.classify(word) == "root-or-home" for word in _operands(command.args)[1:])
 
 
-def _git(command: shell.Command) -> Tuple[str, List[str]]:
+def _git(command: Command) -> Tuple[str, List[str]]:
     """(the git subcommand, its arguments) after git's own options."""
     args = command.args
     index = 0
@@ -836,7 +921,7 @@ def _git(command: shell.Command) -> Tuple[str, List[str]]:
     return args[index], args[index + 1:]
 
 
-def _checkout_discards(command: shell.Command, state: _State) -> bool:
+def _checkout_discards(command: Command, state: _State) -> bool:
     _, rest = _git(command)
     if "--" in rest:
         return len(rest) > rest.index("--") + 1
@@ -850,7 +935,7 @@ def _checkout_discards(command: shell.Command, state: _State) -> bool:
     return len(operands) >= 2  # `git checkout REF PATH`
 
 
-def _restore_discards(command: shell.Command, state: _State) -> bool:
+def _restore_discards(command: Command, state: _State) -> bool:
     _, rest = _git(command)
     if _has_option(rest, "-h|--help"):
         return False
@@ -862,14 +947,14 @@ def _restore_discards(command: shell.Command, state: _State) -> bool:
         any(word.startswith("--pathspec-from-file") for word in rest)
 
 
-def _branch_force_delete(command: shell.Command, state: _State) -> bool:
+def _branch_force_delete(command: Command, state: _State) -> bool:
     _, rest = _git(command)
     if any(word.startswith("-") and not word.startswith("--") and "D" in word for word in rest):
         return True
     return _has_option(rest, "-d|--delete") and _has_option(rest, "-f|--force")
 
 
-def _reflog_expire(command: shell.Command, state: _State) -> bool:
+def _reflog_expire(command: Command, state: _State) -> bool:
     sub, rest = _git(command)
     now = any(word.split("=", 1)[-1] in ("now", "all") for word in rest if "=" in word) or \
         any(a in ("now", "all") for a in rest)
@@ -881,12 +966,24 @@ def _reflog_expire(command: shell.Command, state: _State) -> bool:
     return sub == "prune"
 
 
-def _push_args(command: shell.Command) -> List[str]:
+def _git_rm_force(command: Command, state: _State) -> bool:
+    """git rm -f (not --cached): deletes files with changes git has not stored."""
+    _, rest = _git(command)
+    return _has_option(rest, "-f|--force") and not _has_option(rest, "--cached") and \
+        not _has_option(rest, "-n|--dry-run")
+
+
+def _update_ref_delete(command: Command, state: _State) -> bool:
+    _, rest = _git(command)
+    return _has_option(rest, "-d") or (bool(rest) and rest[0] == "--stdin")
+
+
+def _push_args(command: Command) -> List[str]:
     sub, rest = _git(command)
     return rest if sub == "push" else []
 
 
-def _push_force(command: shell.Command, state: _State) -> bool:
+def _push_force(command: Command, state: _State) -> bool:
     rest = _push_args(command)
     if any(word == "--force" or (word.startswith("--forc") and "--force".startswith(word))
            for word in rest if word != "--"):
@@ -897,13 +994,13 @@ def _push_force(command: shell.Command, state: _State) -> bool:
     return any(word.startswith("+") and len(word) > 1 for word in _operands(rest, {"-o"}))
 
 
-def _push_lease(command: shell.Command, state: _State) -> bool:
+def _push_lease(command: Command, state: _State) -> bool:
     rest = _push_args(command)
     return any(len(word.split("=", 1)[0]) > len("--force") and
                "--force-with-lease".startswith(word.split("=", 1)[0]) for word in rest)
 
 
-def _push_deletes(command: shell.Command, state: _State) -> bool:
+def _push_deletes(command: Command, state: _State) -> bool:
     rest = _push_args(command)
     if _has_option(rest, "-d|--delete|--mirror|--prune"):
         return True
@@ -911,23 +1008,53 @@ def _push_deletes(command: shell.Command, state: _State) -> bool:
                for word in _operands(rest, {"-o", "--repo", "--receive-pack", "--exec"})[1:])
 
 
-def _download_piped(command: shell.Command, state: _State) -> bool:
+_CREDENTIAL_COMMANDS = {
+    "kubectl": (("config", "view"),), "gh": (("auth", "token"),),
+    "aws": (("configure", "get"), ("configure", "export-credentials"),
+            ("sts", "get-session-token"), ("ecr", "get-login-password")),
+    "gcloud": (("auth", "print-access-token"), ("auth", "print-identity-token"),
+               ("auth", "application-default", "print-access-token"),
+               ("config", "config-helper")),
+    "az": (("account", "get-access-token"),), "heroku": (("auth:token",),),
+    "doctl": (("auth", "token"),), "vault": (("print", "token"),),
+    "security": (("find-generic-password",), ("find-internet-password",), ("dump-keychain",)),
+    "npm": (("token", "list"),), "op": (("read",),),
+}
+
+
+def _prints_credentials(command: Command, state: _State) -> bool:
+    """A CLI printing its stored credentials (`gh auth token`, `kubectl config view --raw`)."""
+    shapes = _CREDENTIAL_COMMANDS.get(command.program)
+    if not shapes:
+        return False
+    operands = _operands(command.args, _VALUE_OPTIONS.get(command.program, ()))
+    for shape in shapes:
+        if operands[:len(shape)] == list(shape):
+            if command.program == "kubectl":
+                return _has_option(command.args, "--raw|--flatten")
+            if command.program == "security":
+                return _has_option(command.args, "-w|-g") or shape[0] == "dump-keychain"
+            return True
+    return False
+
+
+def _download_piped(command: Command, state: _State) -> bool:
     return command.stdin == "pipe" and command.program in _CODE_RUNNERS and \
         any(program in _DOWNLOADERS for program in command.upstream)
 
 
-def _download_substituted(command: shell.Command, state: _State) -> bool:
+def _download_substituted(command: Command, state: _State) -> bool:
     return command.program in _DOWNLOADERS and bool(command.inside) and \
         (command.host in _CODE_RUNNERS or command.host in ("", "eval", "source", "."))
 
 
-def _decoded_piped(command: shell.Command, state: _State) -> bool:
+def _decoded_piped(command: Command, state: _State) -> bool:
     return command.stdin == "pipe" and command.program in _CODE_RUNNERS and \
         any(program in _DECODERS for program in command.upstream) and \
         not any(program in _DOWNLOADERS for program in command.upstream)
 
 
-def _unreadable(command: shell.Command, state: _State) -> bool:
+def _unreadable(command: Command, state: _State) -> bool:
     return False  # a line-level check: see Guard.check_line
 
 
@@ -938,11 +1065,57 @@ def _is_block_device(path: str) -> bool:
     return name.startswith(_BLOCK_DEVICES)
 
 
-def _dd_device(command: shell.Command, state: _State) -> bool:
-    return any(word.startswith("of=") and _is_block_device(word[3:]) for word in command.args)
+def _dd_device(command: Command, state: _State) -> bool:
+    """dd of= a device, or over a file outside the project (`of=~/.zshrc`)."""
+    return any(word.startswith("of=") and (_is_block_device(word[3:]) or (
+        not word.startswith("of=/dev/") and state.classify(word[3:]) in (
+            "root-or-home", "system", "home"))) for word in command.args)
 
 
-def _device_write(command: shell.Command, state: _State) -> bool:
+def _formats_device(command: Command, state: _State) -> bool:
+    """mkfs and friends on a device (or a path only known when it runs), not on an image
+    file in the project (`mkfs.ext4 -F build/disk.img`)."""
+    return any(word.startswith("/dev/") or "$" in word or state.classify(word) in (
+        "system", "root-or-home") for word in _operands(command.args, {"-L", "-b", "-t", "-n",
+                                                                       "-O", "-E", "-U", "-N"}))
+
+
+def _wipes(command: Command, state: _State) -> bool:
+    """shred/srm/wipe of a device or of files outside the project; wipefs that erases."""
+    if command.program == "wipefs":
+        return _has_option(command.args, "-a|--all|-o|--offset") and \
+            not _has_option(command.args, "-n|--no-act")
+    return any(_is_block_device(word) or state.classify(word) in (
+        "root-or-home", "system", "home", "outside", "project-root", "all-of-unknown")
+        for word in _operands(command.args, {"-n", "--iterations", "-s", "--size",
+                                             "--random-source"}))
+
+
+def _volume_destroy(command: Command, state: _State) -> bool:
+    """Deleting volumes, pools or their headers: lvremove, vgremove, zpool destroy, zfs
+    destroy, cryptsetup luksFormat/erase, mdadm --zero-superblock, hdparm's security erase."""
+    program, args = command.program, command.args
+    operands = _operands(args)
+    if program in ("lvremove", "vgremove", "pvremove"):
+        return True
+    if program == "zpool":
+        return operands[:1] in (["destroy"], ["labelclear"])
+    if program == "zfs":
+        return operands[:1] == ["destroy"]
+    if program == "cryptsetup":
+        return bool(operands) and operands[0] in ("luksFormat", "erase", "luksErase",
+                                                  "luksKillSlot", "reencrypt")
+    if program == "mdadm":
+        return _has_option(args, "--zero-superblock")
+    if program == "hdparm":
+        return any(word.startswith(("--security-erase", "--trim-sector", "--make-bad-sector"))
+                   for word in args)
+    if program == "nvme":
+        return operands[:1] in (["format"], ["sanitize"])
+    return False
+
+
+def _device_write(command: Command, state: _State) -> bool:
     if not command.redirects and command.program not in ("cp", "tee", "cat", "mv", "install",
                                                          "pv", "ddrescue", "cpio"):
         return False
@@ -951,7 +1124,7 @@ def _device_write(command: shell.Command, state: _State) -> bool:
                                       any(_is_block_device(a) for a in command.args))
 
 
-def _partition_edit(command: shell.Command, state: _State) -> bool:
+def _partition_edit(command: Command, state: _State) -> bool:
     args = command.args
     program = command.program
     if _has_option(args, "-l|--list|-h|--help|-V|--version|-d|--dump|-J|--json|-s|--show-size"):
@@ -967,14 +1140,14 @@ def _partition_edit(command: shell.Command, state: _State) -> bool:
     return bool(_operands(args))
 
 
-def _diskutil_erase(command: shell.Command, state: _State) -> bool:
+def _diskutil_erase(command: Command, state: _State) -> bool:
     operands = _operands(command.args)
     if operands and operands[0] == "apfs":
         return len(operands) > 1 and operands[1].startswith(("delete", "erase"))
     return True
 
 
-def _terraform_destroy(command: shell.Command, state: _State) -> bool:
+def _terraform_destroy(command: Command, state: _State) -> bool:
     operands = [w for w in _operands(command.args) if not w.startswith("-chdir")]
     if not operands:
         return False
@@ -982,17 +1155,22 @@ def _terraform_destroy(command: shell.Command, state: _State) -> bool:
     if sub == "destroy":
         return True
     if sub == "apply":
-        return _has_option(command.args, "-destroy|--destroy")
+        return "-destroy" in command.args or "--destroy" in command.args
     return (sub == "state" and operands[1:2] == ["rm"]) or \
         (sub == "workspace" and operands[1:2] == ["delete"])
 
 
-def _pulumi_destroy(command: shell.Command, state: _State) -> bool:
+def _terragrunt_destroy(command: Command, state: _State) -> bool:
+    operands = _operands(command.args)
+    return "destroy" in operands[:3] or "-destroy" in command.args
+
+
+def _pulumi_destroy(command: Command, state: _State) -> bool:
     operands = _operands(command.args, _VALUE_OPTIONS["pulumi"])
     return operands[:1] in (["destroy"], ["down"]) or operands[:2] == ["stack", "rm"]
 
 
-def _container_prune(command: shell.Command, state: _State) -> bool:
+def _container_prune(command: Command, state: _State) -> bool:
     operands = _operands(command.args, _VALUE_OPTIONS.get(command.program, ()))
     if "prune" in operands[:3]:
         return True
@@ -1000,11 +1178,29 @@ def _container_prune(command: shell.Command, state: _State) -> bool:
         return True
     if operands[:2] == ["compose", "down"] or operands[:1] == ["down"]:
         return _has_option(command.args, "-v|--volumes")
-    return operands[:1] in (["rm"], ["container"]) and _has_option(command.args, "-v|--volumes")
+    if operands[:1] in (["rm"], ["rmi"]) or operands[:2] in (["container", "rm"],
+                                                             ["image", "rm"]):
+        return _has_option(command.args, "-f|--force|-v|--volumes")
+    return False
+
+
+def _kubectl_scale_zero(command: Command, state: _State) -> bool:
+    return _operands(command.args, _VALUE_OPTIONS["kubectl"])[:1] == ["scale"] and \
+        any(word in ("--replicas=0", "0") for word in command.args)
+
+
+def _ansible_shell(command: Command, state: _State) -> bool:
+    """An ad-hoc `ansible HOSTS -m shell -a 'rm -rf ...'` run on every host."""
+    args = command.args
+    module = next((args[i + 1] for i in range(len(args) - 1) if args[i] in ("-m", "--module-name")),
+                  "")
+    given = [args[i + 1] for i in range(len(args) - 1) if args[i] in ("-a", "--args")]
+    return module in ("shell", "command", "raw", "ansible.builtin.shell",
+                      "ansible.builtin.command") and _looks_destructive(given)
 
 
 _CLOUD_DELETE_WORDS = {
-    "gcloud": ("delete",), "az": ("delete", "purge"), "doctl": ("delete", "rm"),
+    "gcloud": ("delete",), "az": ("delete", "purge", "delete-batch"), "nomad": ("-purge",), "doctl": ("delete", "rm"),
     "eksctl": ("delete",), "linode-cli": ("delete",), "hcloud": ("delete",), "scw": ("delete",),
     "oci": ("delete", "terminate"), "ibmcloud": ("delete",), "vagrant": ("destroy",),
     "serverless": ("remove",), "sls": ("remove",), "vercel": ("remove", "rm"),
@@ -1012,7 +1208,7 @@ _CLOUD_DELETE_WORDS = {
 }
 
 
-def _cloud_delete(command: shell.Command, state: _State) -> bool:
+def _cloud_delete(command: Command, state: _State) -> bool:
     program, args = command.program, command.args
     operands = _operands(args, _VALUE_OPTIONS.get(program, ()))
     if program == "aws":
@@ -1039,10 +1235,12 @@ def _cloud_delete(command: shell.Command, state: _State) -> bool:
     if program == "gcloud" and operands[:2] in (["storage", "rm"],):
         return _has_option(args, "-r|--recursive")
     words = _CLOUD_DELETE_WORDS.get(program, ())
+    if program == "nomad":
+        return "stop" in operands[:2] and "-purge" in args
     return any(o in words for o in operands[:6])
 
 
-def _sql_texts(command: shell.Command) -> List[str]:
+def _sql_texts(command: Command) -> List[str]:
     """The SQL a database client is given: -c/-e/--command/--execute/-q/-Q, operands after
     the database (sqlite3, duckdb, bq query), or text on stdin."""
     texts: List[str] = []
@@ -1062,8 +1260,22 @@ def _sql_texts(command: shell.Command) -> List[str]:
     return texts
 
 
-def _sql_destroys(command: shell.Command, state: _State) -> bool:
-    return any(_destructive_sql(text) for text in _sql_texts(command))
+def _sql_destroys(command: Command, state: _State) -> bool:
+    if any(_destructive_sql(text) for text in _sql_texts(command)):
+        return True
+    # A script whose name says what it does: `psql -f drop_all.sql`.
+    scripts = [command.args[i + 1] for i in range(len(command.args) - 1)
+               if command.args[i] in ("-f", "--file", "-i", "--init")]
+    return any(word in posixpath.basename(script).lower() for script in scripts
+               for word in ("drop", "truncate", "wipe", "destroy", "reset", "purge"))
+
+
+def _http_delete(command: Command, state: _State) -> bool:
+    """curl -X DELETE / --request DELETE (a database's HTTP API: Elasticsearch, CouchDB...)."""
+    args = command.args
+    return any((word in ("-X", "--request") and i + 1 < len(args) and args[i + 1].upper() ==
+                "DELETE") or word.upper() in ("-XDELETE", "--REQUEST=DELETE")
+               for i, word in enumerate(args))
 
 
 def _destructive_sql(text: str) -> bool:
@@ -1097,14 +1309,14 @@ def _destructive_sql(text: str) -> bool:
     return False
 
 
-def _redis_flush(command: shell.Command, state: _State) -> bool:
+def _redis_flush(command: Command, state: _State) -> bool:
     words = [word.upper() for word in command.args]
     text = (command.input_text or "").upper()
     return any(word in ("FLUSHALL", "FLUSHDB") for word in words) or "FLUSHALL" in text or \
         "FLUSHDB" in text
 
 
-def _mongo_drop(command: shell.Command, state: _State) -> bool:
+def _mongo_drop(command: Command, state: _State) -> bool:
     code = " ".join(command.args) + (command.input_text or "")
     return "dropDatabase(" in code or ".drop(" in code or "deleteMany({})" in code or \
         "remove({})" in code
@@ -1114,17 +1326,19 @@ _RESET_TASKS = {"db:drop", "db:reset", "db:purge", "db:schema:load", "db:migrate
                 "migrate:fresh", "migrate:reset", "db:wipe", "migrate:refresh"}
 
 
-def _database_reset(command: shell.Command, state: _State) -> bool:
+def _database_reset(command: Command, state: _State) -> bool:
     program, args = command.program, command.args
     if program in ("dropdb", "dropuser"):
         return True
     if program == "mysqladmin":
         return "drop" in args
     words = _operands(args)
-    if program in ("rails", "rake", "bundle", "bin/rails", "php", "artisan", "sequelize",
-                   "npx", "bunx", "pnpx", "yarn", "pnpm", "npm") and \
-            any(word in _RESET_TASKS for word in words):
+    if any(word in _RESET_TASKS for word in words):
         return True
+    if program == "alembic":
+        return words[:2] == ["downgrade", "base"]
+    if program == "influx":
+        return words[:2] in (["bucket", "delete"], ["delete"]) or words[:1] == ["delete"]
     if program in ("prisma", "npx", "bunx", "pnpx", "yarn", "pnpm"):
         if "migrate" in words and "reset" in words:
             return True
@@ -1143,10 +1357,10 @@ def _database_reset(command: shell.Command, state: _State) -> bool:
 _BACKUP_DELETES = {
     "restic": (("forget",), ("prune",), ("key", "remove")),
     "borg": (("delete",), ("prune",), ("compact",)),
-    "rclone": (("purge",), ("delete",), ("deletefile",), ("rmdirs",)),
+    "rclone": (("purge",), ("delete",), ("deletefile",), ("rmdirs",), ("sync",)),
     "duplicity": (("remove-older-than",), ("remove-all-but-n-full",),
                   ("remove-all-inc-of-but-n-full",), ("cleanup",)),
-    "zfs": (("destroy",),), "btrfs": (("subvolume", "delete"),), "lvremove": ((),),
+    "btrfs": (("subvolume", "delete"),),
     "snapper": (("delete",),), "tmutil": (("delete",), ("deletelocalsnapshots",)),
     "velero": (("backup", "delete"), ("delete", "backup"), ("schedule", "delete")),
     "kopia": (("snapshot", "delete"), ("snapshot", "expire")),
@@ -1155,7 +1369,7 @@ _BACKUP_DELETES = {
 }
 
 
-def _backup_delete(command: shell.Command, state: _State) -> bool:
+def _backup_delete(command: Command, state: _State) -> bool:
     program = command.program
     if program == "tarsnap":
         return _has_option(command.args, "-d|--nuke")
@@ -1186,7 +1400,10 @@ _SECRET_DELETES = {
 }
 
 
-def _secret_manager_delete(command: shell.Command, state: _State) -> bool:
+def _secret_manager_delete(command: Command, state: _State) -> bool:
+    if command.program in ("gpg", "gpg2"):
+        return any(word.startswith(("--delete-secret-key", "--delete-key",
+                                    "--delete-secret-and-public-key")) for word in command.args)
     shapes = _SECRET_DELETES.get(command.program)
     if not shapes:
         return False
@@ -1211,4 +1428,9 @@ CHECKS: Dict[str, Any] = {
     "cloud_delete": _cloud_delete, "sql_destroys": _sql_destroys, "redis_flush": _redis_flush,
     "mongo_drop": _mongo_drop, "database_reset": _database_reset,
     "backup_delete": _backup_delete, "secret_manager_delete": _secret_manager_delete,
+    "rm_git_dir": _rm_git_dir, "rm_found_outside": _rm_found_outside, "rsync_delete": _rsync_delete, "formats_device": _formats_device,
+    "wipes": _wipes, "volume_destroy": _volume_destroy, "git_rm_force": _git_rm_force,
+    "update_ref_delete": _update_ref_delete, "prints_credentials": _prints_credentials,
+    "terragrunt_destroy": _terragrunt_destroy, "kubectl_scale_zero": _kubectl_scale_zero,
+    "ansible_shell": _ansible_shell, "http_delete": _http_delete,
 }

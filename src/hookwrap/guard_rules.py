@@ -96,7 +96,7 @@ PACKS = ("infrastructure", "databases", "backups")
 # Files that define which hooks run, from the project root or your home directory. An agent
 # that could edit them could switch the guard off.
 HOOK_FILES = (
-    ".hookwrap/", "hookwrap.toml",
+    ".hookwrap/", "./hookwrap.toml",
     ".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json",
     ".codex/hooks.json", ".codex/config.toml", ".qwen/settings.json", ".github/hooks/",
     ".factory/settings.json", ".opencode/plugins/",
@@ -111,7 +111,8 @@ SECRET_FILES = (
     "credentials.json", "service-account*.json",
     ".ssh/", ".aws/credentials", ".aws/config", ".azure/", ".config/gcloud/", ".kube/config",
     ".docker/config.json", ".gnupg/", ".npmrc", ".pypirc", ".vault-token",
-    ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
+    ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", "/etc/shadow",
+    "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers", "/etc/ssh/ssh_host_*_key",
 )
 NOT_SECRET_FILES = ("*.pub", "known_hosts", "authorized_keys")
 
@@ -129,10 +130,21 @@ RULES: Tuple[Rule, ...] = (
     Rule("fs.rm-project-root", "recursive forced delete of the whole project", _RM + ".",
          category="delete", program="rm", options=("-r|-R|--recursive", "-f|--force"),
          check="rm_project_root"),
-    Rule("fs.rm-outside-project", "recursive forced delete outside the project",
+    Rule("fs.rm-outside-project", "recursive delete outside the project",
          _RM + "; temporary files under /tmp or $TMPDIR are fine, and the guard's "
          "ALLOWED_PATHS setting adds others.", category="delete", program="rm",
-         options=("-r|-R|--recursive", "-f|--force"), check="rm_outside"),
+         options=("-r|-R|--recursive",), check="rm_outside"),
+    Rule("fs.rm-found-outside", "deleting every file that find or fd finds outside the "
+         "project", "Run find on the directory you mean, inside the project (e.g. `find build "
+         "-name '*.o' -delete`).", category="delete", program=("rm", "unlink", "shred"),
+         check="rm_found_outside"),
+    Rule("fs.rm-git-dir", "deleting a .git directory: the repository's whole history",
+         "Leave .git alone; to start over, ask the user.", category="delete", program="rm",
+         options=("-r|-R|--recursive",), check="rm_git_dir"),
+    Rule("fs.rsync-delete", "rsync --delete into your home directory, / or outside the "
+         "project: it deletes what the source lacks", "Sync into a folder inside the project, "
+         "or run it with --dry-run and ask the user.", category="delete", program="rsync",
+         check="rsync_delete"),
     Rule("fs.rm-unknown-targets", "recursive forced delete of paths only known when it runs "
          "(xargs, parallel)", "List the paths you mean and delete them by name, inside the "
          "project (e.g. `rm -rf build dist`).", category="delete", program="rm",
@@ -174,6 +186,12 @@ RULES: Tuple[Rule, ...] = (
          "its uncommitted changes", "Remove it without --force (git refuses while it has "
          "changes), or ask the user.", category="git", program="git",
          sub=("worktree", "remove"), options=("-f|--force",)),
+    Rule("git.rm-force", "git rm -f deletes files along with changes git has not stored",
+         f"Use `git rm --cached` to stop tracking a file and keep it, or {_STASH}.",
+         category="git", program="git", sub=("rm",), check="git_rm_force"),
+    Rule("git.update-ref-delete", "git update-ref -d deletes a branch or ref without checks",
+         "Use `git branch -d` (it refuses to delete unmerged work), or ask the user.",
+         category="git", program="git", sub=("update-ref",), check="update_ref_delete"),
     Rule("git.reflog-expire", "expiring the reflog or pruning now deletes the last way back "
          "to lost commits", f"Leave the reflog alone, or {_ASK}.", category="git",
          program="git", check="reflog_expire"),
@@ -208,13 +226,19 @@ RULES: Tuple[Rule, ...] = (
          category="disk", program="dd", check="dd_device"),
     Rule("disk.format", "formatting or repartitioning a disk", _ASK[0].upper() + _ASK[1:] + ".",
          category="disk", program=("mkfs", "mkfs.*", "mke2fs", "mkswap", "mkntfs", "mkdosfs",
-                                   "newfs", "newfs_*", "blkdiscard", "cfdisk"), unless="--help"),
+                                   "newfs", "newfs_*", "blkdiscard", "cfdisk", "mkfs.btrfs",
+                                   "mkfs.xfs"),
+         unless="--help", check="formats_device"),
+    Rule("disk.volume-destroy", "destroying a volume, a pool or a disk's encryption header",
+         _ASK[0].upper() + _ASK[1:] + ".", category="disk",
+         program=("lvremove", "vgremove", "pvremove", "zpool", "zfs", "cryptsetup", "mdadm",
+                  "hdparm", "nvme"), check="volume_destroy"),
     Rule("disk.partition", "changing a disk's partition table", _ASK[0].upper() + _ASK[1:] + ".",
          category="disk", program=("fdisk", "sfdisk", "gdisk", "sgdisk", "parted"),
          check="partition_edit"),
-    Rule("disk.wipe", "wiping a disk or a file beyond recovery (shred, wipefs)",
-         "Delete the file normally (`rm FILE`), or ask the user.", category="disk",
-         program=("shred", "wipefs", "srm", "wipe"), unless="-n|--no-act|--help|--version"),
+    Rule("disk.wipe", "wiping a disk, or files outside the project, beyond recovery (shred, "
+         "wipefs)", "Delete the file normally (`rm FILE`), or ask the user.", category="disk",
+         program=("shred", "wipefs", "srm", "wipe"), unless="--help|--version", check="wipes"),
     Rule("disk.diskutil-erase", "diskutil erasing or repartitioning a disk",
          _ASK[0].upper() + _ASK[1:] + ".", category="disk", program="diskutil",
          sub=("erase*|zeroDisk|randomDisk|secureErase|partitionDisk|reformat|apfs",),
@@ -230,6 +254,14 @@ RULES: Tuple[Rule, ...] = (
          changes="remove"),
     Rule("secrets.env-copy", "copying a .env file, which holds secrets", "Copy .env.example "
          "instead, or ask the user.", category="secrets", files=ENV_FILES, changes="copy"),
+    Rule("secrets.env-commit", "adding a .env file to git: its secrets would be in the "
+         "history", "Keep .env out of git (it belongs in .gitignore); commit .env.example.",
+         category="secrets", files=ENV_FILES, changes="commit"),
+    Rule("secrets.print-credentials", "printing stored credentials (tokens, keys, kubeconfig)",
+         "Use the CLI without printing its credentials, or ask the user for what you need "
+         "(ALLOW_SECRET_READS lets this through).", category="secrets",
+         program=("kubectl", "gh", "aws", "gcloud", "az", "heroku", "doctl", "vault",
+                  "security", "npm", "op"), check="prints_credentials"),
     Rule("secrets.read", "reading a secret (.env, a private key, credentials)",
          "Read .env.example, or ask the user for the value you need (ALLOW_SECRET_READS in "
          ".hookwrap/hooks/<guard>.py lets reads through).", category="secrets",
@@ -246,6 +278,9 @@ RULES: Tuple[Rule, ...] = (
          "Run `terraform plan -destroy` to show what it would delete, and ask the user.",
          category="infrastructure", pack="infrastructure", program=("terraform", "tofu"),
          check="terraform_destroy"),
+    Rule("infra.terragrunt-destroy", "terragrunt destroy deletes managed infrastructure",
+         "Run `terragrunt plan -destroy`, and ask the user.", category="infrastructure",
+         pack="infrastructure", program="terragrunt", check="terragrunt_destroy"),
     Rule("infra.pulumi-destroy", "pulumi destroy / stack rm deletes a stack's resources",
          "Run `pulumi preview --destroy`, and ask the user.", category="infrastructure",
          pack="infrastructure", program="pulumi", sub=("destroy|down|stack",),
@@ -256,20 +291,27 @@ RULES: Tuple[Rule, ...] = (
     Rule("infra.kubectl-delete", "kubectl delete / drain removes cluster resources",
          "Run it with `--dry-run=client` to see what it would do, and ask the user.",
          category="infrastructure", pack="infrastructure", program=("kubectl", "oc"),
-         sub=("delete|drain|replace",), unless="--dry-run"),
+         sub=("delete|drain|replace",), unless="--dry-run|--help|-h"),
+    Rule("infra.kubectl-scale-zero", "kubectl scale --replicas=0 takes a workload down",
+         "Ask the user to scale it down.", category="infrastructure", pack="infrastructure",
+         program=("kubectl", "oc"), check="kubectl_scale_zero"),
+    Rule("infra.ansible-shell", "an ad-hoc ansible shell command that deletes on every host",
+         "Ask the user to run it.", category="infrastructure", pack="infrastructure",
+         program="ansible", check="ansible_shell"),
     Rule("infra.helm-uninstall", "helm uninstall removes a release", _ASK[0].upper() +
          _ASK[1:] + ".", category="infrastructure", pack="infrastructure", program="helm",
-         sub=("uninstall|delete|del|un",), unless="--dry-run"),
+         sub=("uninstall|delete|del|un",), unless="--dry-run|--help|-h"),
     Rule("infra.container-prune", "docker / podman prune or volume rm deletes containers, "
          "images or volumes with their data", "Remove the one container or image you mean by "
          "name, or ask the user.", category="infrastructure", pack="infrastructure",
-         program=("docker", "podman", "nerdctl"), check="container_prune"),
+         program=("docker", "podman", "nerdctl", "docker-compose", "podman-compose"),
+         check="container_prune"),
     Rule("infra.cloud-delete", "a cloud CLI deleting resources", "Show the resources with the "
          "CLI's list or describe command, and ask the user to delete them.",
          category="infrastructure", pack="infrastructure",
          program=("aws", "gcloud", "gsutil", "az", "doctl", "heroku", "fly", "flyctl",
                   "vercel", "netlify", "eksctl", "linode-cli", "hcloud", "scw", "oci",
-                  "ibmcloud", "firebase", "serverless", "sls", "vagrant", "gh"),
+                  "ibmcloud", "firebase", "serverless", "sls", "vagrant", "gh", "nomad"),
          check="cloud_delete"),
     # --- opt-in pack: databases ----------------------------------------------------------------
     Rule("db.sql-drop", "SQL that drops or empties tables or databases (DROP, TRUNCATE, DELETE "
@@ -285,6 +327,9 @@ RULES: Tuple[Rule, ...] = (
     Rule("db.mongo-drop", "MongoDB dropDatabase / drop / deleteMany({}) deletes data",
          _ASK[0].upper() + _ASK[1:] + ".", category="databases", pack="databases",
          program=("mongosh", "mongo"), check="mongo_drop"),
+    Rule("db.http-delete", "an HTTP DELETE (a database's or search index's API)",
+         "Ask the user to delete it.", category="databases", pack="databases",
+         program=("curl", "http", "https", "xh", "wget"), check="http_delete"),
     Rule("db.drop-tool", "a tool that drops a database or resets it",
          "Ask the user to reset the database.", category="databases", pack="databases",
          check="database_reset"),

@@ -357,7 +357,7 @@ class _Parser:
         start = j = self.i
         while j < n and s[j] not in _WORD_SPECIAL:
             j += 1
-        if j == n or s[j] in _META and not (s[j] in "<>" and j == start):
+        if j == n or (s[j] in _META and not (s[j] in "<>" and j == start)):
             # A plain word (the usual case): no quote, no expansion.
             self.steps[0] += 1
             self.i = j
@@ -739,7 +739,12 @@ INTERPRETERS = {
     "lua": ("e", "l"), "luajit": ("e", "l"), "awk": ("", "fvF"), "gawk": ("", "fvFEil"),
     "mawk": ("", "fvF"), "nawk": ("", "fvF"), "busybox awk": ("", "fvF"), "osascript": ("e", ""),
     "pwsh": ("c", ""), "powershell": ("c", ""), "tclsh": ("", ""), "jshell": ("", ""),
+    "R": ("e", ""), "Rscript": ("e", ""), "sed": ("e", "f"), "vim": ("c", ""),
+    "nvim": ("c", ""), "vi": ("c", ""), "ex": ("c", ""),
 }
+_LANGUAGES = {"nodejs": "node", "bun": "node", "deno": "node", "luajit": "lua", "gawk": "awk",
+              "mawk": "awk", "nawk": "awk", "busybox awk": "awk", "Rscript": "R",
+              "powershell": "pwsh", "nvim": "vim", "vi": "vim", "ex": "vim"}
 _LONG_CODE = {"--eval", "--print", "--command", "--exec"}
 # Words that run the rest of their words as a command: {word: (short options that take a value,
 # long options that take a value, words before the command, what else)}. "dynamic": the command
@@ -765,6 +770,25 @@ _WRAPPERS = {
     "builtin": ("", (), 0, ""),
     "exec": ("a", (), 0, ""),
     "busybox": ("", (), 0, ""),
+    "toybox": ("", (), 0, ""),
+    "npx": ("p", ("--package", "--call"), 0, "string:c"),
+    "bunx": ("p", ("--package",), 0, ""),
+    "pnpx": ("p", ("--package",), 0, ""),
+    "uvx": ("", ("--from", "--with", "--python", "--index"), 0, ""),
+    "uv": ("p", ("--with", "--python", "--from", "--project", "--directory", "--package",
+                 "--extra", "--group", "--env-file", "--index", "--with-requirements"), 0,
+           "sub:run"),
+    "poetry": ("C", ("--directory", "--project"), 0, "sub:run"),
+    "pipenv": ("", (), 0, "sub:run"),
+    "pdm": ("p", ("--project",), 0, "sub:run"),
+    "hatch": ("e", ("--env",), 0, "sub:run"),
+    "rye": ("", (), 0, "sub:run"),
+    "pixi": ("e", ("--environment", "--manifest-path"), 0, "sub:run"),
+    "conda": ("np", ("--name", "--prefix", "--cwd"), 0, "sub:run"),
+    "mamba": ("np", ("--name", "--prefix", "--cwd"), 0, "sub:run"),
+    "micromamba": ("np", ("--name", "--prefix", "--cwd"), 0, "sub:run"),
+    "pnpm": ("", (), 0, "sub:exec|dlx"),
+    "yarn": ("", (), 0, "sub:exec|dlx"),
     "chroot": ("", ("--userspec", "--groups"), 1, ""),
     "unbuffer": ("", (), 0, ""),
     "caffeinate": ("tw", (), 0, ""),
@@ -798,13 +822,15 @@ DATABASE_CLIENTS = frozenset((
 _PASS_THROUGH = frozenset(("tee", "cat", "stdbuf", "pv", "buffer", "mbuffer"))
 _EXEC_HINTS = ("system", "popen", "exec", "spawn", "subprocess", "check_output", "check_call",
                "Popen", "shell_exec", "passthru", "execute", "qx", "%x", "run(", "call(",
-               "ProcessBuilder", "proc_open", "pty.")
+               "ProcessBuilder", "proc_open", "pty.", "shell script", "Deno.Command",
+               "Bun.spawn", "Bun.$", "$`")
 # Interpreter calls that delete: a literal path as their first argument becomes `rm -rf PATH`
 # (recursive ones) or `rm PATH`.
 _DELETE_CALLS = {
-    "rmtree": "-rf", "rm_rf": "-rf", "rm_r": "-rf", "remove_dir_all": "-rf", "rmSync": "-rf",
-    "rmdirSync": "-rf", "rimraf": "-rf", "remove_entry": "-rf", "remove_entry_secure": "-rf",
-    "rmdir": "", "remove": "", "unlink": "", "unlinkSync": "", "rm": "", "delete": "",
+    "rmtree": "-rf", "rm_rf": "-rf", "rm_r": "-rf", "remove_dir_all": "-rf", "rimraf": "-rf",
+    "remove_entry": "-rf", "remove_entry_secure": "-rf", "rmSync": "", "rmdirSync": "",
+    "removeSync": "", "rmdir": "", "remove": "", "unlink": "", "unlinkSync": "", "rm": "",
+    "delete": "", "remove_file": "",
 }
 _WRITE_CALLS = frozenset(("writeFileSync", "appendFileSync", "write_text", "write_bytes",
                           "writeFile", "appendFile", "file_put_contents"))
@@ -820,6 +846,7 @@ class Command:
         "host",
         "input_text",
         "inside",
+        "narrowed",
         "program",
         "redirects",
         "roots",
@@ -845,6 +872,7 @@ class Command:
         # the database clients of DATABASE_CLIENTS)
         self.dynamic_args = False  # xargs, parallel, find -exec: more arguments when it runs
         self.roots: Tuple[str, ...] = ()  # find -exec: the paths find starts from
+        self.narrowed = False  # find/fd with a name, path, time or size test: not every file
         self.source = ""  # the shell line or code text it was read from, when not the line
 
     @property
@@ -866,7 +894,7 @@ class Command:
 def program_name(word: str) -> str:
     """``/usr/bin/rm`` is ``rm``; ``python3.12`` is ``python``; ``mkfs.ext4`` stays."""
     name = word.rstrip("/").rsplit("/", 1)[-1] if "/" in word else word
-    if name.startswith("python") and name[6:].replace(".", "").isdigit():
+    if (name.startswith("python") and name[6:].replace(".", "").isdigit()) or name == "py":
         return "python"
     for base in ("ruby", "perl", "php", "node", "lua", "pip"):
         if name.startswith(base) and name[len(base):].replace(".", "").isdigit():
@@ -920,12 +948,21 @@ class _Walker:
         self.unread: List[str] = []
 
     def script(self, script: Script, via: Tuple[str, ...], depth: int, inside: str = "",
-               host: str = "", source: str = "") -> None:
+               host: str = "", source: str = "", generated: bool = False) -> None:
         self.unread.extend(script.unread)
         # The effective command and the programs before each simple command in its pipeline.
         seen: dict[int, Tuple[Optional[Command], Tuple[str, ...], Simple]] = {}
+        loops: dict[str, List[str]] = {}  # `for NAME in WORDS`: what $NAME stands for
+        first = len(self.found)
         for simple in script.commands:
             self.steps[0] += 1
+            words = simple.words
+            if len(words) >= 3 and words[0].text in ("for", "select") and words[2].text == "in" \
+                    and not words[0].quoted:
+                loops[words[1].text] = [word.text for word in words[3:9]]
+            if loops and any("$" in word.text for word in words):
+                for variant in _loop_variants(simple, loops):
+                    self.simple(variant, via, depth, inside, host, (), None, source)
             upstream: Tuple[str, ...] = ()
             feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple]] = None
             if simple.pipe_in is not None:
@@ -937,6 +974,9 @@ class _Walker:
                         (*before, program)
             command = self.simple(simple, via, depth, inside, host, upstream, feeder, source)
             seen[id(simple)] = (command, upstream, simple)
+        if generated:  # text a program made (awk '{print "rm -rf " $1}' | sh): arguments unknown
+            for found in self.found[first:]:
+                found.dynamic_args = True
 
     def simple(self, simple: Simple, via: Tuple[str, ...], depth: int, inside: str, host: str,
                upstream: Tuple[str, ...],
@@ -975,8 +1015,16 @@ class _Walker:
                 self.script(parse(string[1], self.steps), (*via, string[0]), depth + 1,
                             inside, host, string[1])
             return None
-        command = Command(_until_inputs(words[index:]) if "parallel" in wrappers else
-                          words[index:], simple.redirects, via)
+        given = words[index:]
+        if dynamic and "xargs" in wrappers and feeder is not None and feeder[0] is not None and \
+                feeder[0].program in ("echo", "printf"):
+            given, dynamic = _xargs_input(words, index, _printed(feeder[0])), False
+            if given and " " in given[0].text and depth < MAX_BODIES:
+                self.script(parse(" ".join(w.text for w in given), self.steps), via, depth + 1,
+                            inside, host, source)
+                return None
+        command = Command(_until_inputs(given) if "parallel" in wrappers else given,
+                          simple.redirects, via)
         command.dynamic_args = dynamic
         if command.program in DATABASE_CLIENTS:
             command.input_text = _stdin_text(simple, feeder)[0]
@@ -1009,9 +1057,12 @@ class _Walker:
             elif reads_stdin:
                 text, how = _stdin_text(simple, feeder)
                 command.stdin, command.input_text = how, text
+                made = _generated(feeder)
+                if made is not None:
+                    text = made
                 if text is not None:
                     self.script(parse(text, self.steps), (*via, f"{how} to {program}"),
-                                depth + 1, inside, host, text)
+                                depth + 1, inside, host, text, generated=made is not None)
             return
         if program == "eval" and args:
             body = " ".join(args)
@@ -1019,6 +1070,9 @@ class _Walker:
             return
         if program == "find":
             self._find(command, depth, inside, host)
+            return
+        if program in ("fd", "fdfind"):
+            self._fd(command, depth, inside, host)
             return
         language = _interpreter(program, via)
         if language:
@@ -1029,7 +1083,7 @@ class _Walker:
                 command.stdin, command.input_text = stdin, code
                 how = f"{stdin} to {program}"
             if code:
-                for item in code_commands(code, language):
+                for item in code_commands(code, _LANGUAGES.get(language, language)):
                     if isinstance(item, str):
                         self.script(parse(item, self.steps), (*via, how), depth + 1, inside,
                                     host, item)
@@ -1038,6 +1092,37 @@ class _Walker:
                         self._add(item, inside, host, (), code)
                         if depth + 1 < MAX_BODIES:
                             self.bodies(item, depth + 1, Simple(), None, inside, host)
+
+    def _fd(self, command: Command, depth: int, inside: str, host: str) -> None:
+        """fd PATTERN [PATHS] -x/--exec CMD: CMD runs on each file found under PATHS."""
+        words = command.words[1:]
+        operands: List[str] = []
+        index = 0
+        while index < len(words):
+            text = words[index].text
+            if text in ("-x", "--exec", "-X", "--exec-batch"):
+                inner = words[index + 1:]
+                end = next((i for i, w in enumerate(inner) if w.text == ";"), len(inner))
+                inner = inner[:end]
+                start = _command_start(inner)
+                unwrapped = _unwrap(inner, start) if start < len(inner) else None
+                if unwrapped is not None and unwrapped[3] is None:
+                    found = Command(inner[unwrapped[0]:], [], (*command.via, f"fd {text}",
+                                                               *unwrapped[1]))
+                    found.dynamic_args = True
+                    found.roots = tuple(operands[1:]) or (".",)
+                    found.narrowed = bool(operands) and operands[0] not in (".", "", "^")
+                    self._add(found, inside, host, (), "")
+                    if depth + 1 < MAX_BODIES:
+                        self.bodies(found, depth + 1, Simple(), None, inside, host)
+                index += 1 + end + 1
+                continue
+            if text in _FD_VALUES:
+                index += 2
+                continue
+            if not text.startswith("-"):
+                operands.append(text)
+            index += 1
 
     def _find(self, command: Command, depth: int, inside: str, host: str) -> None:
         words = command.words[1:]
@@ -1051,6 +1136,7 @@ class _Walker:
             roots.append(words[index].text)
             index += 1
         command.roots = tuple(roots)
+        command.narrowed = any(word.text in _NARROWING for word in words[index:])
         while index < len(words):
             self.steps[0] += 1
             if words[index].text in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -1075,11 +1161,92 @@ class _Walker:
                 found = Command(inner[at:], [], via)
                 found.dynamic_args = True
                 found.roots = command.roots or (".",)
+                found.narrowed = command.narrowed
                 self._add(found, inside, host, (), "")
                 if depth + 1 < MAX_BODIES:
                     self.bodies(found, depth + 1, Simple(), None, inside, host)
             else:
                 index += 1
+
+
+_NARROWING = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+                        "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-atime", "-amin",
+                        "-ctime", "-cmin", "-size", "-user", "-group", "-lname", "-ilname",
+                        "-samefile", "-inum", "-links"))
+_FD_VALUES = frozenset(("-t", "--type", "-e", "--extension", "-E", "--exclude", "-d",
+                        "--max-depth", "--min-depth", "--exact-depth", "-j", "--threads", "-S",
+                        "--size", "-c", "--color", "--changed-within", "--changed-before",
+                        "-o", "--owner", "--base-directory", "--search-path", "--format",
+                        "--ignore-file", "--max-results", "--path-separator", "--batch-size"))
+
+
+def _loop_variants(simple: Simple, loops: dict[str, List[str]]) -> List[Simple]:
+    """The simple command with each loop variable ($d, ${d}) replaced by each of its words."""
+    variants: List[Simple] = []
+    for name, values in loops.items():
+        spellings = ("$" + name, "${" + name + "}")
+        if not any(any(s in word.text for s in spellings) for word in simple.words):
+            continue
+        for value in values[:6]:
+            variant = Simple()
+            variant.redirects = simple.redirects
+            for word in simple.words:
+                text = word.text
+                for spelling in spellings:
+                    text = text.replace(spelling, value)
+                copy = Word(text, word.raw)
+                copy.quoted, copy.tilde = word.quoted, text[:1] == "~"
+                copy.glob = word.glob or any(c in value for c in "*?[")
+                copy.expands = "$" in text or "`" in text
+                variant.words.append(copy)
+            variants.append(variant)
+    return variants
+
+
+def _xargs_input(words: List[Word], index: int, text: str) -> List[Word]:
+    """The command xargs runs when fed ``text``: with `-I R` each R replaced by the text,
+    else its words appended."""
+    replace = None
+    for at in range(index):
+        option = words[at].text
+        if option in ("-I", "--replace") and at + 1 < index:
+            replace = words[at + 1].text
+        elif option.startswith("-I") and len(option) > 2:
+            replace = option[2:]
+        elif option.startswith(("-i", "--replace=")):
+            replace = option.split("=", 1)[1] if "=" in option else (option[2:] or "{}")
+    line = text.strip()
+    if replace:
+        made = []
+        for word in words[index:]:
+            copy = Word(word.text.replace(replace, line), word.raw)
+            copy.tilde = copy.text[:1] == "~"
+            made.append(copy)
+        return made
+    extra = []
+    for part in line.split():
+        added = Word(part, part)
+        added.tilde = part[:1] == "~"
+        added.glob = any(c in part for c in "*?[")
+        extra.append(added)
+    return [*words[index:], *extra]
+
+
+def _generated(feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple]]
+               ) -> Optional[str]:
+    """The strings of the code of a program whose output a shell runs (`awk '{print "rm -rf "
+    $1}' | sh`): the commands it prints are made of them."""
+    if feeder is None or feeder[0] is None:
+        return None
+    command = feeder[0]
+    language = _interpreter(command.program, command.via)
+    if not language:
+        return None
+    code = interpreter_code(language, command.args)
+    if not code:
+        return None
+    texts = [text for _, _, text, _ in _literals(code, _LANGUAGES.get(language, language))]
+    return "\n".join(texts) + "\n" if texts else None
 
 
 def _until_inputs(words: List[Word]) -> List[Word]:
@@ -1144,6 +1311,15 @@ def _unwrap(words: List[Word], index: int
         if name not in _WRAPPERS or (words[index].quoted and name != text):
             return index, tuple(wrappers), dynamic, None
         short, long, positional, what = _WRAPPERS[name]
+        if what.startswith("sub:"):  # `uv run CMD`, `pnpm exec CMD`: only that subcommand
+            at = index + 1
+            while at < len(words) and words[at].text.startswith("-"):
+                at += 1
+            if at >= len(words) or words[at].text not in what[4:].split("|"):
+                return index, tuple(wrappers), dynamic, None
+            wrappers.append(f"{name} {words[at].text}")
+            index, _ = _skip_options(words, at + 1, short, long, "")
+            continue
         if name == "command" and index + 1 < len(words) and \
                 words[index + 1].text[:2] in ("-v", "-V"):
             return None
@@ -1157,7 +1333,9 @@ def _unwrap(words: List[Word], index: int
             line = " ".join(word.text for word in words[index:])
             return index, tuple(wrappers[:-1]), dynamic, (name, line)
         if name in ("su", "runuser") and index < len(words) and \
-                not words[index].text.startswith("-"):
+                not words[index].text.startswith("-") and \
+                not any(w.text in ("-u", "--user") or w.text.startswith("--user=")
+                        for w in words[:index]):
             return None  # `su user` alone: a login shell, no command from this line
         if name == "chroot":
             index += 1  # the new root
@@ -1233,6 +1411,8 @@ def shell_body(args: List[str]) -> Tuple[Optional[str], bool]:
             if not word.startswith("--"):
                 reads_string = reads_string or "c" in word[1:]
                 from_stdin = from_stdin or "s" in word[1:]
+                if word[-1] in "oO":  # `-euo pipefail`: the option's value follows
+                    index += 1
             elif word == "--command":
                 reads_string = True
             index += 1
@@ -1247,6 +1427,8 @@ def _interpreter(program: str, via: Tuple[str, ...]) -> str:
     """The INTERPRETERS key for a program name, or ""."""
     if program in INTERPRETERS:
         return program
+    if program.lower() in ("pwsh", "powershell", "pwsh.exe", "powershell.exe"):
+        return "pwsh"
     if program in ("awk",) and via[-1:] == ("busybox",):
         return "awk"
     return ""
@@ -1255,6 +1437,8 @@ def _interpreter(program: str, via: Tuple[str, ...]) -> str:
 def interpreter_code(language: str, args: List[str]) -> Optional[str]:
     """The code given on the command line: ``-c CODE``, ``-e CODE`` (each -e of perl and ruby
     joined), awk's first operand; None when the code comes from a file or stdin."""
+    if language in ("deno", "pwsh", "vim", "nvim", "vi", "ex", "sed"):
+        return _special_code(language, args)
     code_letters, value_letters = INTERPRETERS[language]
     if language in ("awk", "gawk", "mawk", "nawk", "busybox awk"):
         index = 0
@@ -1307,9 +1491,35 @@ def interpreter_code(language: str, args: List[str]) -> Optional[str]:
     return "\n".join(pieces) if pieces else None
 
 
+def _special_code(language: str, args: List[str]) -> Optional[str]:
+    """interpreter_code() for deno eval, pwsh -Command, vim -c/+CMD and sed's script."""
+    if language == "deno":
+        return args[1] if args[:1] == ["eval"] and len(args) > 1 else None
+    if language == "pwsh":
+        for at, word in enumerate(args):
+            if word.lower() in ("-c", "-command", "-com", "-comm", "-comma", "-comman") and \
+                    at + 1 < len(args):
+                return " ".join(args[at + 1:])
+        return None
+    if language in ("vim", "nvim", "vi", "ex"):
+        found = [args[at + 1] for at, word in enumerate(args[:-1]) if word == "-c"]
+        found += [word[1:] for word in args if word.startswith("+") and len(word) > 1]
+        return "\n".join(found) or None
+    if language == "sed":
+        found = [args[at + 1] for at, word in enumerate(args[:-1]) if word in ("-e",
+                                                                            "--expression")]
+        found += [word[2:] for word in args if word.startswith("-e") and len(word) > 2]
+        if not found and not any(word in ("-f", "--file") for word in args):
+            operands = [word for word in args if not word.startswith("-")]
+            found = operands[:1]
+        return "\n".join(found) or None
+    return None
+
+
 def _reads_stdin_code(language: str, args: List[str]) -> bool:
     """Whether the interpreter runs code from stdin: no script operand, or `-`."""
-    if language.endswith("awk"):
+    if language.endswith("awk") or language in ("sed", "vim", "nvim", "vi", "ex", "deno",
+                                                  "pwsh", "R", "Rscript", "osascript"):
         return False
     _code_letters, value_letters = INTERPRETERS[language]
     index = 0
@@ -1380,63 +1590,165 @@ def code_commands(code: str, language: str) -> List[object]:
     """Shell lines (str) and commands (Command) that interpreter code would run or do: the
     strings handed to system/exec/spawn/popen/subprocess calls (and every string literal of
     code that makes such a call: `cmd = "rm -rf x"; os.system(cmd)`), a list of literals
-    as an argv (`["rm", "-rf", "x"]`), and deletes and writes by library call
-    (`shutil.rmtree("x")` is `rm -rf x`, `os.remove(".env")` is `rm .env`)."""
+    as an argv (`["rm", "-rf", "x"]`), and files deleted, written or read by library call
+    (`shutil.rmtree("x")` is `rm -rf x`, `os.remove(".env")` is `rm .env`, `open(".env")`
+    is `cat .env`); sed's `e` command, vim's `:!`, PowerShell's Remove-Item."""
+    if language == "sed":
+        return _sed_commands(code)
+    if language == "vim":
+        return [line.lstrip(": ")[1:] for line in code.split("\n")
+                if line.lstrip(": ").startswith("!")]
+    if language == "pwsh":
+        return [_powershell(line) for line in code.replace(";", "\n").split("\n")
+                if line.strip()]
+    found: List[object] = _home_deletes(code)
     literals = _literals(code, language)
-    if not literals:
-        return []
     runs = any(hint in code for hint in _EXEC_HINTS) or \
         (language in ("ruby", "perl") and any(kind == "`" for _, _, _, kind in literals))
-    found: List[object] = []
     index = 0
     while index < len(literals):
-        start, end, text, kind = literals[index]
-        call = _called(code, start)
+        start, _, text, kind = literals[index]
+        call = _called_through(code, start)
         group = [literals[index]]
         while index + len(group) < len(literals) and \
                 _joined(code, group[-1][1], literals[index + len(group)][0]):
             group.append(literals[index + len(group)])
         index += len(group)
         name = call.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
-        if name in _DELETE_CALLS and len(group) >= 1:
-            flags = _DELETE_CALLS[name]
-            if name == "rmdirSync" and "recursive" not in code[end:end + 80]:
-                flags = ""
-            if name in ("delete", "remove", "rm") and not \
-                    (call.startswith(("os.", "fs.", "File.", "FileUtils.", "Files.", "shutil."))
-                     or call in ("unlink", "rmdir")):
-                pass
-            else:
-                argv = ["rm"] + ([flags] if flags else []) + [text]
-                found.append(Command([Word(word, word) for word in argv], [], ()))
-                continue
-        if name in _WRITE_CALLS or (name == "open" and _opens_for_writing(literals, index,
-                                                                           code, end)):
-            command = Command([Word("tee", "tee"), Word(text, text)], [], ())
-            found.append(command)
+        file_use = _file_use(code, call, name, group)
+        if file_use:
+            found.append(_synthetic([*file_use, text]))
             continue
         if len(group) > 1 and (runs or name in ("spawn", "spawnSync", "execFile",
                                                 "execFileSync")):
-            argv = [item[2] for item in group]
-            found.append(Command([Word(word, word) for word in argv], [], ()))
+            found.append(_synthetic([item[2] for item in group]))
             continue
         if kind == "`" and language in ("ruby", "perl", "php"):
             found.append(text)
         elif (runs and any(c in text for c in " \t\n")) or name in ("system", "popen", "exec",
                                                                    "execSync", "spawnSync"):
-            for item in group:
-                found.append(item[2])
+            found.extend(item[2] for item in group)
     return found
 
 
-def _opens_for_writing(literals: List[Tuple[int, int, str, str]], index: int, code: str,
-                       end: int) -> bool:
-    """open("x", "w"): the literal after the path is a mode that writes."""
-    if index >= len(literals):
-        return False
-    start, _, mode, _ = literals[index]
-    between = code[end:start]
-    return between.strip() == "," and bool(mode) and mode[0] in "wax" and len(mode) <= 3
+def _synthetic(argv: List[str]) -> Command:
+    words = []
+    for text in argv:
+        word = Word(text, text)
+        word.tilde = text[:1] == "~"
+        word.glob = any(c in text for c in "*?[")
+        words.append(word)
+    return Command(words, [], ())
+
+
+# Calls whose argument is a path they read or write; `Path("x").read_text()` reads x.
+_READ_CALLS = frozenset(("readFileSync", "readFile", "read_text", "read_bytes", "readlines",
+                         "file_get_contents", "readLines", "read_file", "load_dotenv"))
+_PATH_MAKERS = frozenset(("Path", "PurePath", "PosixPath", "File", "open", "io.open",
+                          "codecs.open", "pathlib.Path", "Pathname", "new File", "fopen"))
+
+
+def _file_use(code: str, call: str, name: str, group: List[Tuple[int, int, str, str]]
+              ) -> Optional[List[str]]:
+    """The command words that stand for what a call does with its first literal, a path:
+    ["rm", "-rf"], ["rm"], ["tee"] (writes) or ["cat"] (reads); None for anything else."""
+    end = group[0][1]
+    after = code[end:end + 120]
+    if name in _DELETE_CALLS:
+        if name in ("delete", "remove", "rm", "unlink", "rmdir") and not \
+                (call.startswith(("os.", "fs.", "File.", "FileUtils.", "Files.", "shutil.",
+                                  "Deno.", "Dir.", "FileUtils::", "pathlib."))
+                 or call in ("unlink", "rmdir", "remove")):
+            return None
+        recursive = _DELETE_CALLS[name] or ("-rf" if "recursive" in after.split(")", 1)[0]
+                                            or "TRUE" in after.split(")", 1)[0] else "")
+        return ["rm", recursive] if recursive else ["rm"]
+    if name in _WRITE_CALLS:
+        return ["tee"]
+    if name in _READ_CALLS:
+        return ["cat"]
+    if name in ("open", "fopen") or call in _PATH_MAKERS:
+        mode = group[1][2] if len(group) > 1 else ""
+        if mode[:1] in ("w", "a", "x") and len(mode) <= 3:
+            return ["tee"]
+        method = after.split(")", 1)[1][:16] if ")" in after else ""
+        if method.startswith((".write_text", ".write_bytes", ".write(")) or \
+                "w" in mode[:1]:
+            return ["tee"]
+        if method.startswith((".unlink", ".rmdir", ".delete")):
+            return ["rm"]
+        if method.startswith((".rmtree",)):
+            return ["rm", "-rf"]
+        if name in ("open", "fopen") or method.startswith((".read", ".open")):
+            return ["cat"]
+    return None
+
+
+# Expressions for the home directory in interpreter code; a delete call given one deletes it.
+_HOME_EXPRESSIONS = ("expanduser('~')", 'expanduser("~")', "Path.home()", "homedir()",
+                     "Dir.home", "ENV['HOME']", 'ENV["HOME"]', "environ['HOME']",
+                     'environ["HOME"]', "$ENV{HOME}", "process.env.HOME", "getenv('HOME')",
+                     'getenv("HOME")', "Deno.env.get('HOME')", "os.UserHomeDir()",
+                     "path.expand('~')", 'path.expand("~")', "Sys.getenv('HOME')")
+
+
+def _home_deletes(code: str) -> List[object]:
+    """`shutil.rmtree(os.path.expanduser('~'))`, `fs.rmSync(require('os').homedir(), ...)`:
+    a delete call whose argument is the home directory, as `rm -rf ~`."""
+    if not any(expression in code for expression in _HOME_EXPRESSIONS):
+        return []
+    found: List[object] = []
+    for name, flags in _DELETE_CALLS.items():
+        at = code.find(name + "(")
+        while at >= 0 and len(found) < 4:
+            argument = code[at + len(name) + 1:at + len(name) + 120]
+            head = argument.split(",", 1)[0]
+            if any(expression in head for expression in _HOME_EXPRESSIONS):
+                recursive = flags or ("-rf" if "recursive" in argument or "TRUE" in argument
+                                      else "")
+                found.append(_synthetic(["rm", *([recursive] if recursive else []), "~"]))
+            at = code.find(name + "(", at + 1)
+    return found
+
+
+def _sed_commands(script: str) -> List[object]:
+    """The shell lines of sed's `e COMMAND` (GNU sed runs them)."""
+    found: List[object] = []
+    for part in script.replace(";", "\n").split("\n"):
+        command = part.strip()
+        i = 0
+        while i < len(command) and (command[i].isdigit() or command[i] in "$,~!+ "):
+            i += 1
+        if i < len(command) and command[i] == "/":  # a /regex/ address
+            close = command.find("/", i + 1)
+            i = len(command) if close < 0 else close + 1
+            while i < len(command) and command[i] in " !":
+                i += 1
+        rest = command[i:]
+        if rest[:1] == "e" and rest[1:2] in (" ", "\t") and rest[1:].strip():
+            found.append(rest[1:].strip())
+    return found
+
+
+def _powershell(line: str) -> object:
+    """A PowerShell line as the shell command it amounts to: Remove-Item -Recurse -Force X
+    (rm, ri, del, rd, rmdir, erase) is `rm -r -f X`; anything else is read as it is."""
+    words = line.split()
+    if not words or words[0].lower() not in ("remove-item", "ri", "rm", "del", "rd", "rmdir",
+                                             "erase"):
+        return line
+    argv = ["rm"]
+    for word in words[1:]:
+        lower = word.lower()
+        if lower.startswith("-r") and "recurse".startswith(lower[1:]):
+            argv.append("-r")
+        elif lower.startswith("-fo") and "force".startswith(lower[1:]):
+            argv.append("-f")
+        elif lower.startswith("-") and lower[1:] in ("path", "literalpath", "lp"):
+            continue
+        elif not lower.startswith("-"):
+            argv.append(word.strip("'\""))
+    return _synthetic(argv)
 
 
 def _joined(code: str, end: int, start: int) -> bool:
@@ -1444,6 +1756,29 @@ def _joined(code: str, end: int, start: int) -> bool:
     between = code[end:start]
     return "," in between and len(between) < 40 and all(c in " \t\n,[]()" for c in between) \
         and between.count("]") == 0
+
+
+_PATH_WRAPPERS = frozenset(("expanduser", "expandvars", "abspath", "realpath", "normpath",
+                            "resolve", "join", "expand_path", "fspath", "Path", "PurePath",
+                            "str", "String", "path.resolve", "path.join"))
+
+
+def _called_through(code: str, start: int) -> str:
+    """_called(), looking through calls that only make a path (`os.path.expanduser("~")`
+    inside `shutil.rmtree(...)` is rmtree's argument)."""
+    call = _called(code, start)
+    for _ in range(3):
+        name = call.rsplit(".", 1)[-1]
+        if name not in _PATH_WRAPPERS:
+            return call
+        at = code.rfind(call, 0, start)
+        if at <= 0:
+            return call
+        outer = _called(code, at)
+        if not outer:
+            return call
+        call, start = outer, at
+    return call
 
 
 def _called(code: str, start: int) -> str:

@@ -240,9 +240,6 @@ def test_codex_gets_no_read_tool_calls_and_every_other_cli_gets_every_call(regis
 
 # --- issue 22's bar ---------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="issue 22: today's guard template blocks ~29% of the corpus's "
-                                       "dangerous calls; the shared engine (branch guard-engine) is to "
-                                       "reach the bar. Remove this marker when it does.")
 def test_guard_blocks_90_percent_of_dangerous_calls_and_1_percent_of_safe_ones_on_every_cli(
         bench, verdicts, cases) -> None:
     per, overall, _ = bench.score(cases, verdicts)

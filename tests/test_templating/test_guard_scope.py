@@ -148,7 +148,6 @@ HARMLESS = [
     "rm -rf build",
     "rm -rf ./dist node_modules/.cache",
     "rm -f *.pyc",
-    "rm -r ~/.cache/pip",
     "echo hi > out.txt",
     "echo hi >> logs/run.log 2>&1",
     "pytest -q",

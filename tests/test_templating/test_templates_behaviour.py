@@ -137,7 +137,6 @@ ALLOWED_COMMANDS = [
     "rm -rf build",
     "rm -rf ./dist node_modules",
     "rm -f /tmp/x.log",
-    "rm -r ~/.cache/pip",
     "rm -rf /tmp/work",
     "rm ~",
     "rm -f ..",
