@@ -267,6 +267,7 @@ class Guard:
             if rule is not None and not self.active(rule) and _looks_destructive(unread):
                 return Finding(rule, line if len(line) < 200 else line[:200])
         state = _State(self, cwd)
+        first: Optional[Finding] = None
         for command in commands:
             record: Optional[Dict[str, Any]] = None
             if trace is not None:
@@ -276,9 +277,13 @@ class Guard:
                 trace.append(record)
             found = self._check_command(command, state, record)
             state.after(command)
+            if record is not None:
+                record["rule"] = found.rule.id if found else None
             if found:
-                return found
-        return None
+                if trace is None:
+                    return found
+                first = first or found  # explain() shows every command
+        return first
 
     def _check_command(self, command: Command, state: _State,
                        record: Optional[Dict[str, Any]]) -> Finding | None:

@@ -224,8 +224,11 @@ class _Parser:
             current.words = []  # `name ()`: a definition; its body follows
             self.script.notes.add("function")
             return
-        if s.startswith("(", self.i):
-            self.script.notes.add("arithmetic")
+        after = self._skip_blanks(self.i)
+        if s.startswith("(", after):
+            self.script.notes.add("arithmetic")  # ((...)), or a subshell in a subshell
+        elif s.startswith(")", after):
+            self.script.notes.add("function")  # `( )`: a function's parentheses, or nothing
         upstream = current.pipe_in if not (current.words or current.redirects) else None
         level.finish(False)
         self._group(depth, level.into, upstream)
