@@ -340,8 +340,8 @@ def test_command(
     if explain is not None:
         if payload is not None or tool or tool_input:
             raise typer.BadParameter("use --explain alone, without --payload, --tool or --input")
-        report = explain_guard(_root_dir(), name, explain, cwd=_cwd())
-        typer.echo(json.dumps(report, indent=2) if as_json else "\n".join(explain_lines(report)))
+        reading = explain_guard(_root_dir(), name, explain, cwd=_cwd())
+        typer.echo(json.dumps(reading, indent=2) if as_json else "\n".join(explain_lines(reading)))
         raise typer.Exit(0)
     if payload is not None and (tool or tool_input):
         raise typer.BadParameter("use --payload, or --tool/--input, not both")

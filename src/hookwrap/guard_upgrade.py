@@ -73,10 +73,11 @@ def _normalized(text: str, name: str) -> str:
     out = []
     for line in text.replace("\r\n", "\n").split("\n"):
         if line.startswith(f'"""{name}: '):
-            line = '"""@NAME@: ' + line[len(f'"""{name}: '):]
-        if line == f"HOOK_NAME = {name!r}":
-            line = "HOOK_NAME = '@NAME@'"
-        out.append(line)
+            out.append('"""@NAME@: ' + line[len(f'"""{name}: '):])
+        elif line == f"HOOK_NAME = {name!r}":
+            out.append("HOOK_NAME = '@NAME@'")
+        else:
+            out.append(line)
     return "\n".join(out)
 
 
