@@ -23,10 +23,16 @@ from .guard_rules import (
     NOT_SECRETS,
     PACKS,
     RULES,
+    VALUE_OPTIONS,
     Rule,
+    looks_destructive,
 )
 from .hookoutput import HookOutput
 from .shell import INTERPRETERS, SHELLS, Command, program_name
+from .shell import glob_match as _fnmatch
+from .shell import has_option as _has_option
+from .shell import one_of as _one_of
+from .shell import operands as _operands
 from .shell import read as read_line
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -72,33 +78,6 @@ _SAFE_DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/s
                  "/dev/tty", "/dev/random", "/dev/urandom", "/dev/full")
 _BLOCK_DEVICES = ("sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "loop", "md",
                   "dm-", "mapper/", "sr", "nbd", "zd", "ram", "mtd", "bcache")
-# Options that take the next word as their value, per program (so its subcommand is found):
-# `git -C repo push`, `kubectl -n ns delete`.
-_VALUE_OPTIONS = {
-    "git": {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
-            "--super-prefix"},
-    "docker": {"-c", "--context", "-H", "--host", "--config", "-l", "--log-level",
-               "--tlscacert", "--tlscert", "--tlskey", "-f", "--file", "-p", "--project-name"},
-    "podman": {"-c", "--connection", "--url", "--identity", "--root", "--runroot",
-               "--log-level", "--storage-driver"},
-    "kubectl": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s",
-                "--server", "--token", "-l", "--selector", "-o", "--output", "--as",
-                "--request-timeout", "-f", "--filename"},
-    "helm": {"-n", "--namespace", "--kube-context", "--kubeconfig"},
-    "gh": {"-R", "--repo"},
-    "aws": {"--region", "--profile", "--output", "--endpoint-url", "--query", "--color",
-            "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout"},
-    "gcloud": {"--project", "--account", "--configuration", "--format", "--verbosity",
-               "--impersonate-service-account", "--zone", "--region", "--billing-project"},
-    "az": {"--subscription", "-g", "--resource-group", "-o", "--output", "--query"},
-    "pulumi": {"-s", "--stack", "-C", "--cwd"},
-    "redis-cli": {"-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"},
-    "restic": {"-r", "--repo", "--password-file", "--cache-dir", "-p"},
-    "borg": {"--remote-path", "--lock-wait"},
-    "vault": {"-address", "-namespace", "-mount"},
-    "op": {"--account", "--vault"},
-    "doppler": {"-p", "--project", "-c", "--config"},
-}
 
 
 class Finding:
@@ -264,7 +243,7 @@ class Guard:
         commands, unread = reading.commands, reading.unread
         if unread:
             rule = self._rule("code.unreadable")
-            if rule is not None and not self.active(rule) and _looks_destructive(unread):
+            if rule is not None and not self.active(rule) and looks_destructive(unread):
                 return Finding(rule, line if len(line) < 200 else line[:200])
         state = _State(self, cwd)
         first: Optional[Finding] = None
@@ -584,7 +563,7 @@ def _matches(rule: Rule, command: Command, text: str, state: _State) -> bool:
         return False
     args = command.args
     if rule.sub or rule.args:
-        operands = _operands(args, _VALUE_OPTIONS.get(command.program, ()))
+        operands = _operands(args, VALUE_OPTIONS.get(command.program, ()))
         for position, alternatives in enumerate(rule.sub):
             if position >= len(operands) or not _one_of(operands[position], alternatives):
                 return False
@@ -596,60 +575,13 @@ def _matches(rule: Rule, command: Command, text: str, state: _State) -> bool:
     if rule.unless and _has_option(args, rule.unless):
         return False
     if rule.check:
-        return bool(CHECKS[rule.check](command, state))
+        check = CHECKS.get(rule.check)
+        if check is None and rule.check in PACK_CHECKS:
+            from .guard_packs import PACK_CHECKS as found
+
+            check = CHECKS[rule.check] = found[rule.check]
+        return bool(check(command, state)) if check is not None else False
     return bool(rule.program or rule.pattern)
-
-
-def _one_of(word: str, alternatives: str) -> bool:
-    for alternative in alternatives.split("|"):
-        if alternative == word or (("*" in alternative or "?" in alternative) and
-                                   _fnmatch(word, alternative)):
-            return True
-    return False
-
-
-def _operands(args: List[str], with_value: Iterable[str] = ()) -> List[str]:
-    """The words that are not options (nor the values of the listed options); after `--`
-    every word is an operand."""
-    found: List[str] = []
-    skip = False
-    values = set(with_value)
-    for index, word in enumerate(args):
-        if skip:
-            skip = False
-            continue
-        if word == "--":
-            found.extend(args[index + 1:])
-            break
-        if word.startswith("-") and word != "-":
-            if word in values:
-                skip = True
-            continue
-        found.append(word)
-    return found
-
-
-def _has_option(args: List[str], group: str) -> bool:
-    """Whether one option of ``group`` (``-f|--force``) is given before any `--`: a short
-    letter also inside a cluster (``-rf``), a long one also shortened to a prefix GNU takes
-    (``--forc``) or with a value (``--force=x``)."""
-    letters = ""
-    longs: List[str] = []
-    for option in group.split("|"):
-        if option.startswith("--"):
-            longs.append(option)
-        elif option.startswith("-") and len(option) == 2:
-            letters += option[1]
-    end = args.index("--") if "--" in args else len(args)
-    for word in set(args[:end]) if end > 8 else args[:end]:
-        if word.startswith("--"):
-            name = word.split("=", 1)[0]
-            if any(name == long or (len(name) >= 3 and long.startswith(name)) for long in longs):
-                return True
-        elif word.startswith("-") and len(word) > 1 and letters and \
-                any(letter in word[1:] for letter in letters):
-            return True
-    return False
 
 
 def _glob_any(text: str, patterns: Iterable[str]) -> bool:
@@ -657,37 +589,6 @@ def _glob_any(text: str, patterns: Iterable[str]) -> bool:
         bare = pattern[:-2] if pattern.endswith(" *") else None
         if text == bare or _fnmatch(text, pattern):
             return True
-    return False
-
-
-def _fnmatch(name: str, pattern: str) -> bool:
-    """fnmatch.fnmatchcase(name, pattern), without compiling a regex for the usual shapes of
-    pattern (`.env`, `*.pem`, `.env.*`): each compiled pattern costs this process ~0.1 ms."""
-    star = pattern.find("*")
-    if "?" not in pattern and "[" not in pattern and pattern.count("*") <= 1:
-        if star < 0:
-            return name == pattern
-        head, tail = pattern[:star], pattern[star + 1:]
-        return len(name) >= len(head) + len(tail) and name.startswith(head) and \
-            name.endswith(tail)
-    import fnmatch
-
-    return fnmatch.fnmatchcase(name, pattern)
-
-
-def _looks_destructive(texts: List[str]) -> bool:
-    """Whether text the guard could not read names a program a rule is about."""
-    programs = {program for rule in RULES for program in rule.program if "*" not in program}
-    programs |= {"curl", "wget", "bash", "sh", "eval", "sudo", "python", "node"}
-    for text in texts:
-        word = []
-        for c in text + " ":
-            if c.isalnum() or c in "-_.":
-                word.append(c)
-            else:
-                if word and "".join(word) in programs:
-                    return True
-                word = []
     return False
 
 
@@ -918,7 +819,7 @@ def _git(command: Command) -> Tuple[str, List[str]]:
     """(the git subcommand, its arguments) after git's own options."""
     args = command.args
     index = 0
-    values = _VALUE_OPTIONS["git"]
+    values = VALUE_OPTIONS["git"]
     while index < len(args) and args[index].startswith("-"):
         index += 2 if args[index] in values else 1
     if index >= len(args):
@@ -1032,7 +933,7 @@ def _prints_credentials(command: Command, state: _State) -> bool:
     shapes = _CREDENTIAL_COMMANDS.get(command.program)
     if not shapes:
         return False
-    operands = _operands(command.args, _VALUE_OPTIONS.get(command.program, ()))
+    operands = _operands(command.args, VALUE_OPTIONS.get(command.program, ()))
     for shape in shapes:
         if operands[:len(shape)] == list(shape):
             if command.program == "kubectl":
@@ -1152,290 +1053,38 @@ def _diskutil_erase(command: Command, state: _State) -> bool:
     return True
 
 
-def _terraform_destroy(command: Command, state: _State) -> bool:
-    operands = [w for w in _operands(command.args) if not w.startswith("-chdir")]
-    if not operands:
-        return False
-    sub = operands[0]
-    if sub == "destroy":
-        return True
-    if sub == "apply":
-        return "-destroy" in command.args or "--destroy" in command.args
-    return (sub == "state" and operands[1:2] == ["rm"]) or \
-        (sub == "workspace" and operands[1:2] == ["delete"])
-
-
-def _terragrunt_destroy(command: Command, state: _State) -> bool:
-    operands = _operands(command.args)
-    return "destroy" in operands[:3] or "-destroy" in command.args
-
-
-def _pulumi_destroy(command: Command, state: _State) -> bool:
-    operands = _operands(command.args, _VALUE_OPTIONS["pulumi"])
-    return operands[:1] in (["destroy"], ["down"]) or operands[:2] == ["stack", "rm"]
-
-
-def _container_prune(command: Command, state: _State) -> bool:
-    operands = _operands(command.args, _VALUE_OPTIONS.get(command.program, ()))
-    if "prune" in operands[:3]:
-        return True
-    if operands[:2] in (["volume", "rm"], ["volume", "remove"]):
-        return True
-    if operands[:2] == ["compose", "down"] or operands[:1] == ["down"]:
-        return _has_option(command.args, "-v|--volumes")
-    if operands[:1] in (["rm"], ["rmi"]) or operands[:2] in (["container", "rm"],
-                                                             ["image", "rm"]):
-        return _has_option(command.args, "-f|--force|-v|--volumes")
-    return False
-
-
-def _kubectl_scale_zero(command: Command, state: _State) -> bool:
-    return _operands(command.args, _VALUE_OPTIONS["kubectl"])[:1] == ["scale"] and \
-        any(word in ("--replicas=0", "0") for word in command.args)
-
-
-def _ansible_shell(command: Command, state: _State) -> bool:
-    """An ad-hoc `ansible HOSTS -m shell -a 'rm -rf ...'` run on every host."""
-    args = command.args
-    module = next((args[i + 1] for i in range(len(args) - 1) if args[i] in ("-m", "--module-name")),
-                  "")
-    given = [args[i + 1] for i in range(len(args) - 1) if args[i] in ("-a", "--args")]
-    return module in ("shell", "command", "raw", "ansible.builtin.shell",
-                      "ansible.builtin.command") and _looks_destructive(given)
-
-
-_CLOUD_DELETE_WORDS = {
-    "gcloud": ("delete",), "az": ("delete", "purge", "delete-batch"), "nomad": ("-purge",), "doctl": ("delete", "rm"),
-    "eksctl": ("delete",), "linode-cli": ("delete",), "hcloud": ("delete",), "scw": ("delete",),
-    "oci": ("delete", "terminate"), "ibmcloud": ("delete",), "vagrant": ("destroy",),
-    "serverless": ("remove",), "sls": ("remove",), "vercel": ("remove", "rm"),
-    "fly": ("destroy",), "flyctl": ("destroy",),
-}
-
-
-def _cloud_delete(command: Command, state: _State) -> bool:
-    program, args = command.program, command.args
-    operands = _operands(args, _VALUE_OPTIONS.get(program, ()))
-    if program == "aws":
-        if len(operands) < 2:
-            return False
-        service, action = operands[0], operands[1]
-        if service == "s3":
-            return (action == "rm" and _has_option(args, "--recursive")) or \
-                (action == "rb" and _has_option(args, "--force")) or \
-                (action == "sync" and _has_option(args, "--delete"))
-        return action.startswith(("delete-", "terminate-", "remove-", "deregister-", "purge-",
-                                  "destroy-"))
-    if program == "gsutil":
-        return bool(operands) and (operands[0] == "rb" or (operands[0] == "rm" and
-                                                           _has_option(args, "-r|-R|-a")))
-    if program == "gh":
-        return operands[:2] == ["release", "delete"]
-    if program == "heroku":
-        return any(o in ("apps:destroy", "apps:delete", "pg:reset", "destroy") for o in operands)
-    if program == "netlify":
-        return "sites:delete" in operands
-    if program == "firebase":
-        return any(o.endswith(":delete") for o in operands)
-    if program == "gcloud" and operands[:2] in (["storage", "rm"],):
-        return _has_option(args, "-r|--recursive")
-    words = _CLOUD_DELETE_WORDS.get(program, ())
-    if program == "nomad":
-        return "stop" in operands[:2] and "-purge" in args
-    return any(o in words for o in operands[:6])
-
-
-def _sql_texts(command: Command) -> List[str]:
-    """The SQL a database client is given: -c/-e/--command/--execute/-q/-Q, operands after
-    the database (sqlite3, duckdb, bq query), or text on stdin."""
-    texts: List[str] = []
-    args = command.args
-    options = {"-c", "--command", "-e", "--execute", "-q", "--query", "-Q"}
-    for index, word in enumerate(args):
-        name, equals, value = word.partition("=")
-        if word in options and index + 1 < len(args):
-            texts.append(args[index + 1])
-        elif equals and name in options:
-            texts.append(value)
-    if command.program in ("sqlite3", "sqlite", "duckdb", "bq", "litecli", "usql", "trino",
-                           "cqlsh"):
-        texts.extend(_operands(args)[1:])
-    if command.input_text:
-        texts.append(command.input_text)
-    return texts
-
-
-def _sql_destroys(command: Command, state: _State) -> bool:
-    if any(_destructive_sql(text) for text in _sql_texts(command)):
-        return True
-    # A script whose name says what it does: `psql -f drop_all.sql`.
-    scripts = [command.args[i + 1] for i in range(len(command.args) - 1)
-               if command.args[i] in ("-f", "--file", "-i", "--init")]
-    return any(word in posixpath.basename(script).lower() for script in scripts
-               for word in ("drop", "truncate", "wipe", "destroy", "reset", "purge"))
-
-
-def _http_delete(command: Command, state: _State) -> bool:
-    """curl -X DELETE / --request DELETE (a database's HTTP API: Elasticsearch, CouchDB...)."""
-    args = command.args
-    return any((word in ("-X", "--request") and i + 1 < len(args) and args[i + 1].upper() ==
-                "DELETE") or word.upper() in ("-XDELETE", "--REQUEST=DELETE")
-               for i, word in enumerate(args))
-
-
-def _destructive_sql(text: str) -> bool:
-    """DROP TABLE/DATABASE/SCHEMA/..., TRUNCATE, DELETE FROM without WHERE, ALTER ... DROP."""
-    words: List[str] = []
-    word: List[str] = []
-    for c in text.upper() + " ":
-        if c.isalnum() or c == "_":
-            word.append(c)
-        else:
-            if word:
-                words.append("".join(word))
-                word = []
-            if c == ";":
-                words.append(";")
-    for index, current in enumerate(words):
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if current == "DROP" and following in ("TABLE", "DATABASE", "SCHEMA", "VIEW", "INDEX",
-                                                "USER", "ROLE", "COLLECTION", "KEYSPACE",
-                                                "OWNED", "COLUMN", "TABLESPACE", "MATERIALIZED"):
-            return True
-        if current == "TRUNCATE":
-            return True
-        if current == "DELETE" and following == "FROM":
-            rest = words[index + 2:]
-            end = rest.index(";") if ";" in rest else len(rest)
-            if "WHERE" not in rest[:end]:
-                return True
-        if current in ("FLUSHALL", "FLUSHDB", "DROPDB"):
-            return True
-    return False
-
-
-def _redis_flush(command: Command, state: _State) -> bool:
-    words = [word.upper() for word in command.args]
-    text = (command.input_text or "").upper()
-    return any(word in ("FLUSHALL", "FLUSHDB") for word in words) or "FLUSHALL" in text or \
-        "FLUSHDB" in text
-
-
-def _mongo_drop(command: Command, state: _State) -> bool:
-    code = " ".join(command.args) + (command.input_text or "")
-    return "dropDatabase(" in code or ".drop(" in code or "deleteMany({})" in code or \
-        "remove({})" in code
-
-
-_RESET_TASKS = {"db:drop", "db:reset", "db:purge", "db:schema:load", "db:migrate:reset",
-                "migrate:fresh", "migrate:reset", "db:wipe", "migrate:refresh"}
-
-
-def _database_reset(command: Command, state: _State) -> bool:
-    program, args = command.program, command.args
-    if program in ("dropdb", "dropuser"):
-        return True
-    if program == "mysqladmin":
-        return "drop" in args
-    words = _operands(args)
-    if any(word in _RESET_TASKS for word in words):
-        return True
-    if program == "alembic":
-        return words[:2] == ["downgrade", "base"]
-    if program == "influx":
-        return words[:2] in (["bucket", "delete"], ["delete"]) or words[:1] == ["delete"]
-    if program in ("prisma", "npx", "bunx", "pnpx", "yarn", "pnpm"):
-        if "migrate" in words and "reset" in words:
-            return True
-        if "db" in words and "push" in words and _has_option(args, "--force-reset"):
-            return True
-    if program == "supabase":
-        return words[:2] == ["db", "reset"]
-    if program in ("python", "django-admin") or program.endswith("manage.py"):
-        names = [posixpath.basename(w) for w in words]
-        if program == "python" and not any(n == "manage.py" for n in names[:1]):
-            return False
-        return any(w in ("flush", "reset_db", "sqlflush") for w in words)
-    return False
-
-
-_BACKUP_DELETES = {
-    "restic": (("forget",), ("prune",), ("key", "remove")),
-    "borg": (("delete",), ("prune",), ("compact",)),
-    "rclone": (("purge",), ("delete",), ("deletefile",), ("rmdirs",), ("sync",)),
-    "duplicity": (("remove-older-than",), ("remove-all-but-n-full",),
-                  ("remove-all-inc-of-but-n-full",), ("cleanup",)),
-    "btrfs": (("subvolume", "delete"),),
-    "snapper": (("delete",),), "tmutil": (("delete",), ("deletelocalsnapshots",)),
-    "velero": (("backup", "delete"), ("delete", "backup"), ("schedule", "delete")),
-    "kopia": (("snapshot", "delete"), ("snapshot", "expire")),
-    "aws": (("backup", "delete-*"),), "tarsnap": (), "vzdump": (),
-    "bacula": (), "pgbackrest": (("expire",), ("stanza-delete",)),
-}
-
-
-def _backup_delete(command: Command, state: _State) -> bool:
-    program = command.program
-    if program == "tarsnap":
-        return _has_option(command.args, "-d|--nuke")
-    shapes = _BACKUP_DELETES.get(program)
-    if not shapes:
-        return False
-    operands = _operands(command.args, _VALUE_OPTIONS.get(program, ()))
-    return any(len(operands) >= len(shape) and
-               all(_one_of(word, want) for word, want in zip(operands, shape))
-               for shape in shapes)
-
-
-_SECRET_DELETES = {
-    "vault": (("kv", "delete"), ("kv", "destroy"), ("kv", "metadata", "delete"),
-              ("secrets", "disable"), ("delete",)),
-    "aws": (("secretsmanager", "delete-secret"), ("ssm", "delete-parameter*"),
-            ("kms", "schedule-key-deletion")),
-    "gcloud": (("secrets", "delete"), ("secrets", "versions", "destroy"),
-               ("kms", "keys", "versions", "destroy")),
-    "az": (("keyvault", "delete"), ("keyvault", "purge"), ("keyvault", "secret", "delete"),
-           ("keyvault", "secret", "purge"), ("keyvault", "key", "delete")),
-    "op": (("item", "delete"), ("vault", "delete"), ("document", "delete")),
-    "doppler": (("secrets", "delete"), ("projects", "delete"), ("configs", "delete")),
-    "bw": (("delete",),), "infisical": (("secrets", "delete"),),
-    "kubectl": (("delete", "secret*"),), "gopass": (("rm",), ("delete",)), "pass": (("rm",),),
-    "security": (("delete-generic-password",), ("delete-internet-password",),
-                 ("delete-keychain",)),
-}
-
-
-def _secret_manager_delete(command: Command, state: _State) -> bool:
-    if command.program in ("gpg", "gpg2"):
-        return any(word.startswith(("--delete-secret-key", "--delete-key",
-                                    "--delete-secret-and-public-key")) for word in command.args)
-    shapes = _SECRET_DELETES.get(command.program)
-    if not shapes:
-        return False
-    operands = _operands(command.args, _VALUE_OPTIONS.get(command.program, ()))
-    return any(len(operands) >= len(shape) and
-               all(_one_of(word, want) for word, want in zip(operands, shape))
-               for shape in shapes)
-
-
 CHECKS: Dict[str, Any] = {
-    "rm_root_or_home": _rm_root_or_home, "rm_project_root": _rm_project_root,
-    "rm_outside": _rm_outside, "rm_dynamic": _rm_dynamic, "find_delete": _find_delete,
-    "mv_root_or_home": _mv_root_or_home, "recursive_root_or_home": _recursive_root_or_home,
-    "checkout_discards": _checkout_discards, "restore_discards": _restore_discards,
-    "branch_force_delete": _branch_force_delete, "reflog_expire": _reflog_expire,
-    "push_force": _push_force, "push_lease": _push_lease, "push_deletes": _push_deletes,
-    "download_piped": _download_piped, "download_substituted": _download_substituted,
-    "decoded_piped": _decoded_piped, "unreadable": _unreadable, "dd_device": _dd_device,
-    "device_write": _device_write, "partition_edit": _partition_edit,
-    "diskutil_erase": _diskutil_erase, "terraform_destroy": _terraform_destroy,
-    "pulumi_destroy": _pulumi_destroy, "container_prune": _container_prune,
-    "cloud_delete": _cloud_delete, "sql_destroys": _sql_destroys, "redis_flush": _redis_flush,
-    "mongo_drop": _mongo_drop, "database_reset": _database_reset,
-    "backup_delete": _backup_delete, "secret_manager_delete": _secret_manager_delete,
-    "rm_git_dir": _rm_git_dir, "rm_found_outside": _rm_found_outside, "rsync_delete": _rsync_delete, "formats_device": _formats_device,
-    "wipes": _wipes, "volume_destroy": _volume_destroy, "git_rm_force": _git_rm_force,
-    "update_ref_delete": _update_ref_delete, "prints_credentials": _prints_credentials,
-    "terragrunt_destroy": _terragrunt_destroy, "kubectl_scale_zero": _kubectl_scale_zero,
-    "ansible_shell": _ansible_shell, "http_delete": _http_delete,
+    "rm_root_or_home": _rm_root_or_home,
+    "rm_project_root": _rm_project_root,
+    "rm_outside": _rm_outside,
+    "rm_dynamic": _rm_dynamic,
+    "find_delete": _find_delete,
+    "mv_root_or_home": _mv_root_or_home,
+    "recursive_root_or_home": _recursive_root_or_home,
+    "checkout_discards": _checkout_discards,
+    "restore_discards": _restore_discards,
+    "branch_force_delete": _branch_force_delete,
+    "reflog_expire": _reflog_expire,
+    "push_force": _push_force,
+    "push_lease": _push_lease,
+    "push_deletes": _push_deletes,
+    "download_piped": _download_piped,
+    "download_substituted": _download_substituted,
+    "decoded_piped": _decoded_piped,
+    "unreadable": _unreadable,
+    "dd_device": _dd_device,
+    "device_write": _device_write,
+    "partition_edit": _partition_edit,
+    "diskutil_erase": _diskutil_erase,
+    "rm_git_dir": _rm_git_dir,
+    "rm_found_outside": _rm_found_outside,
+    "rsync_delete": _rsync_delete,
+    "formats_device": _formats_device,
+    "wipes": _wipes,
+    "volume_destroy": _volume_destroy,
+    "git_rm_force": _git_rm_force,
+    "update_ref_delete": _update_ref_delete,
+    "prints_credentials": _prints_credentials,
 }
+# The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.
+PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "ansible_shell", "http_delete"))

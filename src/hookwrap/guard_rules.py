@@ -33,7 +33,7 @@ from __future__ import annotations
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, Optional, Tuple
+    from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 
 class Rule:
@@ -349,3 +349,48 @@ def rule_ids() -> Tuple[str, ...]:
 
 def find_rule(rule_id: str) -> Optional[Rule]:
     return next((rule for rule in RULES if rule.id == rule_id), None)
+
+
+# Options that take the next word as their value, per program (so its subcommand is found):
+# `git -C repo push`, `kubectl -n ns delete`.
+VALUE_OPTIONS: Dict[str, Set[str]] = {
+    "git": {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+            "--super-prefix"},
+    "docker": {"-c", "--context", "-H", "--host", "--config", "-l", "--log-level",
+               "--tlscacert", "--tlscert", "--tlskey", "-f", "--file", "-p", "--project-name"},
+    "podman": {"-c", "--connection", "--url", "--identity", "--root", "--runroot",
+               "--log-level", "--storage-driver"},
+    "kubectl": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s",
+                "--server", "--token", "-l", "--selector", "-o", "--output", "--as",
+                "--request-timeout", "-f", "--filename"},
+    "helm": {"-n", "--namespace", "--kube-context", "--kubeconfig"},
+    "gh": {"-R", "--repo"},
+    "aws": {"--region", "--profile", "--output", "--endpoint-url", "--query", "--color",
+            "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout"},
+    "gcloud": {"--project", "--account", "--configuration", "--format", "--verbosity",
+               "--impersonate-service-account", "--zone", "--region", "--billing-project"},
+    "az": {"--subscription", "-g", "--resource-group", "-o", "--output", "--query"},
+    "pulumi": {"-s", "--stack", "-C", "--cwd"},
+    "redis-cli": {"-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"},
+    "restic": {"-r", "--repo", "--password-file", "--cache-dir", "-p"},
+    "borg": {"--remote-path", "--lock-wait"},
+    "vault": {"-address", "-namespace", "-mount"},
+    "op": {"--account", "--vault"},
+    "doppler": {"-p", "--project", "-c", "--config"},
+}
+
+
+def looks_destructive(texts: List[str]) -> bool:
+    """Whether text the guard could not read names a program a rule is about."""
+    programs = {program for rule in RULES for program in rule.program if "*" not in program}
+    programs |= {"curl", "wget", "bash", "sh", "eval", "sudo", "python", "node"}
+    for text in texts:
+        word = []
+        for c in text + " ":
+            if c.isalnum() or c in "-_.":
+                word.append(c)
+            else:
+                if word and "".join(word) in programs:
+                    return True
+                word = []
+    return False

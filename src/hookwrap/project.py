@@ -19,7 +19,8 @@ RUNTIME_MODULES = ("__init__.py", "_dataclasses.py", "platforms.py", "tools.py",
                    "clis/_base.py", "clis/_patch.py", "clis/claude.py", "clis/gemini.py",
                    "clis/codex.py", "clis/qwen.py", "clis/copilot.py",
                    "clis/opencode.py", "clis/droid.py", "commandfilter.py", "server.py",
-                   "shell.py", "guard_engine.py", "guard_rules.py")
+                   "shell.py", "shell_code.py", "guard_engine.py", "guard_rules.py",
+                   "guard_packs.py")
 # The launcher every registered command runs (clis/_base.py LAUNCHER): a short script
 # (launcher_stub.py here), since Python compiles the script it runs on every run, and the
 # launcher's code beside it (launcher.py here), imported from its cached bytecode.

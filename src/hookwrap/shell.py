@@ -25,7 +25,7 @@ from __future__ import annotations
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import List, Optional, Tuple
+    from typing import Iterable, List, Optional, Tuple
 
 MAX_NESTING = 40  # $( ( <( ` ${ levels read inside one another
 MAX_BODIES = 6  # bash -c, eval, interpreter code... read inside one another
@@ -823,22 +823,8 @@ DATABASE_CLIENTS = frozenset((
     "cockroach", "sqlcmd", "bq", "snowsql", "pgcli", "mycli", "litecli", "usql", "trino",
     "cqlsh", "redis-cli", "valkey-cli", "keydb-cli", "mongosh", "mongo"))
 _PASS_THROUGH = frozenset(("tee", "cat", "stdbuf", "pv", "buffer", "mbuffer"))
-_EXEC_HINTS = ("system", "popen", "exec", "spawn", "subprocess", "check_output", "check_call",
-               "Popen", "shell_exec", "passthru", "execute", "qx", "%x", "run(", "call(",
-               "ProcessBuilder", "proc_open", "pty.", "shell script", "Deno.Command",
-               "Bun.spawn", "Bun.$", "$`")
 # Interpreter calls that delete: a literal path as their first argument becomes `rm -rf PATH`
 # (recursive ones) or `rm PATH`.
-_DELETE_CALLS = {
-    "rmtree": "-rf", "rm_rf": "-rf", "rm_r": "-rf", "remove_dir_all": "-rf", "rimraf": "-rf",
-    "remove_entry": "-rf", "remove_entry_secure": "-rf", "rmSync": "", "rmdirSync": "",
-    "removeSync": "", "rmdir": "", "remove": "", "unlink": "", "unlinkSync": "", "rm": "",
-    "delete": "", "remove_file": "",
-}
-_WRITE_CALLS = frozenset(("writeFileSync", "appendFileSync", "write_text", "write_bytes",
-                          "writeFile", "appendFile", "file_put_contents"))
-
-
 class Command:
     """One command the line would run, after its wrappers: ``argv`` (each word's text), its
     redirections, and how it was reached (``via``, outermost first)."""
@@ -1086,15 +1072,17 @@ class _Walker:
                 command.stdin, command.input_text = stdin, code
                 how = f"{stdin} to {program}"
             if code:
+                from .shell_code import code_commands
+
                 for item in code_commands(code, _LANGUAGES.get(language, language)):
                     if isinstance(item, str):
                         self.script(parse(item, self.steps), (*via, how), depth + 1, inside,
                                     host, item)
-                    elif isinstance(item, Command):
-                        item.via = (*via, how)
-                        self._add(item, inside, host, (), code)
+                    elif item:
+                        found = _synthetic(item, (*via, how))
+                        self._add(found, inside, host, (), code)
                         if depth + 1 < MAX_BODIES:
-                            self.bodies(item, depth + 1, Simple(), None, inside, host)
+                            self.bodies(found, depth + 1, Simple(), None, inside, host)
 
     def _fd(self, command: Command, depth: int, inside: str, host: str) -> None:
         """fd PATTERN [PATHS] -x/--exec CMD: CMD runs on each file found under PATHS."""
@@ -1248,6 +1236,8 @@ def _generated(feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple
     code = interpreter_code(language, command.args)
     if not code:
         return None
+    from .shell_code import _literals
+
     texts = [text for _, _, text, _ in _literals(code, _LANGUAGES.get(language, language))]
     return "\n".join(texts) + "\n" if texts else None
 
@@ -1589,254 +1579,82 @@ def _printed(command: Command) -> str:
 # --- code given to interpreters -------------------------------------------------------------
 
 
-def code_commands(code: str, language: str) -> List[object]:
-    """Shell lines (str) and commands (Command) that interpreter code would run or do: the
-    strings handed to system/exec/spawn/popen/subprocess calls (and every string literal of
-    code that makes such a call: `cmd = "rm -rf x"; os.system(cmd)`), a list of literals
-    as an argv (`["rm", "-rf", "x"]`), and files deleted, written or read by library call
-    (`shutil.rmtree("x")` is `rm -rf x`, `os.remove(".env")` is `rm .env`, `open(".env")`
-    is `cat .env`); sed's `e` command, vim's `:!`, PowerShell's Remove-Item."""
-    if language == "sed":
-        return _sed_commands(code)
-    if language == "vim":
-        return [line.lstrip(": ")[1:] for line in code.split("\n")
-                if line.lstrip(": ").startswith("!")]
-    if language == "pwsh":
-        return [_powershell(line) for line in code.replace(";", "\n").split("\n")
-                if line.strip()]
-    found: List[object] = _home_deletes(code)
-    literals = _literals(code, language)
-    runs = any(hint in code for hint in _EXEC_HINTS) or \
-        (language in ("ruby", "perl") and any(kind == "`" for _, _, _, kind in literals))
-    index = 0
-    while index < len(literals):
-        start, _, text, kind = literals[index]
-        call = _called_through(code, start)
-        group = [literals[index]]
-        while index + len(group) < len(literals) and \
-                _joined(code, group[-1][1], literals[index + len(group)][0]):
-            group.append(literals[index + len(group)])
-        index += len(group)
-        name = call.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
-        file_use = _file_use(code, call, name, group)
-        if file_use:
-            found.append(_synthetic([*file_use, text]))
-            continue
-        if len(group) > 1 and (runs or name in ("spawn", "spawnSync", "execFile",
-                                                "execFileSync")):
-            found.append(_synthetic([item[2] for item in group]))
-            continue
-        if kind == "`" and language in ("ruby", "perl", "php"):
-            found.append(text)
-        elif (runs and any(c in text for c in " \t\n")) or name in ("system", "popen", "exec",
-                                                                   "execSync", "spawnSync"):
-            found.extend(item[2] for item in group)
-    return found
-
-
-def _synthetic(argv: List[str]) -> Command:
+def _synthetic(argv: List[str], via: Tuple[str, ...]) -> Command:
+    """A command that interpreter code amounts to (shell_code.code_commands)."""
     words = []
     for text in argv:
         word = Word(text, text)
         word.tilde = text[:1] == "~"
         word.glob = any(c in text for c in "*?[")
         words.append(word)
-    return Command(words, [], ())
+    return Command(words, [], via)
 
 
-# Calls whose argument is a path they read or write; `Path("x").read_text()` reads x.
-_READ_CALLS = frozenset(("readFileSync", "readFile", "read_text", "read_bytes", "readlines",
-                         "file_get_contents", "readLines", "read_file", "load_dotenv"))
-_PATH_MAKERS = frozenset(("Path", "PurePath", "PosixPath", "File", "open", "io.open",
-                          "codecs.open", "pathlib.Path", "Pathname", "new File", "fopen"))
+# --- argv helpers the guard's rules use -------------------------------------------------------
 
 
-def _file_use(code: str, call: str, name: str, group: List[Tuple[int, int, str, str]]
-              ) -> Optional[List[str]]:
-    """The command words that stand for what a call does with its first literal, a path:
-    ["rm", "-rf"], ["rm"], ["tee"] (writes) or ["cat"] (reads); None for anything else."""
-    end = group[0][1]
-    after = code[end:end + 120]
-    if name in _DELETE_CALLS:
-        if name in ("delete", "remove", "rm", "unlink", "rmdir") and not \
-                (call.startswith(("os.", "fs.", "File.", "FileUtils.", "Files.", "shutil.",
-                                  "Deno.", "Dir.", "FileUtils::", "pathlib."))
-                 or call in ("unlink", "rmdir", "remove")):
-            return None
-        recursive = _DELETE_CALLS[name] or ("-rf" if "recursive" in after.split(")", 1)[0]
-                                            or "TRUE" in after.split(")", 1)[0] else "")
-        return ["rm", recursive] if recursive else ["rm"]
-    if name in _WRITE_CALLS:
-        return ["tee"]
-    if name in _READ_CALLS:
-        return ["cat"]
-    if name in ("open", "fopen") or call in _PATH_MAKERS:
-        mode = group[1][2] if len(group) > 1 else ""
-        if mode[:1] in ("w", "a", "x") and len(mode) <= 3:
-            return ["tee"]
-        method = after.split(")", 1)[1][:16] if ")" in after else ""
-        if method.startswith((".write_text", ".write_bytes", ".write(")) or \
-                "w" in mode[:1]:
-            return ["tee"]
-        if method.startswith((".unlink", ".rmdir", ".delete")):
-            return ["rm"]
-        if method.startswith((".rmtree",)):
-            return ["rm", "-rf"]
-        if name in ("open", "fopen") or method.startswith((".read", ".open")):
-            return ["cat"]
-    return None
+def glob_match(name: str, pattern: str) -> bool:
+    """fnmatch.fnmatchcase(name, pattern), without compiling a regex for the usual shapes of
+    pattern (`.env`, `*.pem`, `.env.*`): each compiled pattern costs this process ~0.1 ms."""
+    star = pattern.find("*")
+    if "?" not in pattern and "[" not in pattern and pattern.count("*") <= 1:
+        if star < 0:
+            return name == pattern
+        head, tail = pattern[:star], pattern[star + 1:]
+        return len(name) >= len(head) + len(tail) and name.startswith(head) and \
+            name.endswith(tail)
+    import fnmatch
+
+    return fnmatch.fnmatchcase(name, pattern)
 
 
-# Expressions for the home directory in interpreter code; a delete call given one deletes it.
-_HOME_EXPRESSIONS = ("expanduser('~')", 'expanduser("~")', "Path.home()", "homedir()",
-                     "Dir.home", "ENV['HOME']", 'ENV["HOME"]', "environ['HOME']",
-                     'environ["HOME"]', "$ENV{HOME}", "process.env.HOME", "getenv('HOME')",
-                     'getenv("HOME")', "Deno.env.get('HOME')", "os.UserHomeDir()",
-                     "path.expand('~')", 'path.expand("~")', "Sys.getenv('HOME')")
+def one_of(word: str, alternatives: str) -> bool:
+    for alternative in alternatives.split("|"):
+        if alternative == word or (("*" in alternative or "?" in alternative) and
+                                   glob_match(word, alternative)):
+            return True
+    return False
 
 
-def _home_deletes(code: str) -> List[object]:
-    """`shutil.rmtree(os.path.expanduser('~'))`, `fs.rmSync(require('os').homedir(), ...)`:
-    a delete call whose argument is the home directory, as `rm -rf ~`."""
-    if not any(expression in code for expression in _HOME_EXPRESSIONS):
-        return []
-    found: List[object] = []
-    for name, flags in _DELETE_CALLS.items():
-        at = code.find(name + "(")
-        while at >= 0 and len(found) < 4:
-            argument = code[at + len(name) + 1:at + len(name) + 120]
-            head = argument.split(",", 1)[0]
-            if any(expression in head for expression in _HOME_EXPRESSIONS):
-                recursive = flags or ("-rf" if "recursive" in argument or "TRUE" in argument
-                                      else "")
-                found.append(_synthetic(["rm", *([recursive] if recursive else []), "~"]))
-            at = code.find(name + "(", at + 1)
-    return found
-
-
-def _sed_commands(script: str) -> List[object]:
-    """The shell lines of sed's `e COMMAND` (GNU sed runs them)."""
-    found: List[object] = []
-    for part in script.replace(";", "\n").split("\n"):
-        command = part.strip()
-        i = 0
-        while i < len(command) and (command[i].isdigit() or command[i] in "$,~!+ "):
-            i += 1
-        if i < len(command) and command[i] == "/":  # a /regex/ address
-            close = command.find("/", i + 1)
-            i = len(command) if close < 0 else close + 1
-            while i < len(command) and command[i] in " !":
-                i += 1
-        rest = command[i:]
-        if rest[:1] == "e" and rest[1:2] in (" ", "\t") and rest[1:].strip():
-            found.append(rest[1:].strip())
-    return found
-
-
-def _powershell(line: str) -> object:
-    """A PowerShell line as the shell command it amounts to: Remove-Item -Recurse -Force X
-    (rm, ri, del, rd, rmdir, erase) is `rm -r -f X`; anything else is read as it is."""
-    words = line.split()
-    if not words or words[0].lower() not in ("remove-item", "ri", "rm", "del", "rd", "rmdir",
-                                             "erase"):
-        return line
-    argv = ["rm"]
-    for word in words[1:]:
-        lower = word.lower()
-        if lower.startswith("-r") and "recurse".startswith(lower[1:]):
-            argv.append("-r")
-        elif lower.startswith("-fo") and "force".startswith(lower[1:]):
-            argv.append("-f")
-        elif lower.startswith("-") and lower[1:] in ("path", "literalpath", "lp"):
+def operands(args: List[str], with_value: Iterable[str] = ()) -> List[str]:
+    """The words that are not options (nor the values of the listed options); after `--`
+    every word is an operand."""
+    found: List[str] = []
+    skip = False
+    values = set(with_value)
+    for index, word in enumerate(args):
+        if skip:
+            skip = False
             continue
-        elif not lower.startswith("-"):
-            argv.append(word.strip("'\""))
-    return _synthetic(argv)
-
-
-def _joined(code: str, end: int, start: int) -> bool:
-    """Whether two literals are items of one list or call: only , [ ] ( ) and blanks between."""
-    between = code[end:start]
-    return "," in between and len(between) < 40 and all(c in " \t\n,[]()" for c in between) \
-        and between.count("]") == 0
-
-
-_PATH_WRAPPERS = frozenset(("expanduser", "expandvars", "abspath", "realpath", "normpath",
-                            "resolve", "join", "expand_path", "fspath", "Path", "PurePath",
-                            "str", "String", "path.resolve", "path.join"))
-
-
-def _called_through(code: str, start: int) -> str:
-    """_called(), looking through calls that only make a path (`os.path.expanduser("~")`
-    inside `shutil.rmtree(...)` is rmtree's argument)."""
-    call = _called(code, start)
-    for _ in range(3):
-        name = call.rsplit(".", 1)[-1]
-        if name not in _PATH_WRAPPERS:
-            return call
-        at = code.rfind(call, 0, start)
-        if at <= 0:
-            return call
-        outer = _called(code, at)
-        if not outer:
-            return call
-        call, start = outer, at
-    return call
-
-
-def _called(code: str, start: int) -> str:
-    """The name of the function whose arguments start at ``start``: `os.system(` or a bare
-    `system ` (Perl, Ruby), else ""."""
-    i = start - 1
-    while i >= 0 and code[i] in " \t":
-        i -= 1
-    if i >= 0 and code[i] in "([":
-        i -= 1
-        while i >= 0 and code[i] in " \t([":
-            i -= 1
-    end = i + 1
-    while i >= 0 and (code[i].isalnum() or code[i] in "_.:$"):
-        i -= 1
-    return code[i + 1:end]
-
-
-def _literals(code: str, language: str) -> List[Tuple[int, int, str, str]]:
-    """(start, end, text, quote) of each string literal, in order; linear in the code."""
-    found: List[Tuple[int, int, str, str]] = []
-    n = len(code)
-    i = 0
-    quotes = "'\"`"
-    while i < n:
-        c = code[i]
-        if c not in quotes:
-            if c in "%q" and language in ("ruby", "perl") and (i == 0 or not code[i - 1].isalnum()):
-                # Perl's q(...), qq{...}, qx(...) and Ruby's %x(...), %q{...}, %Q[...]
-                head = code[i:i + 3]
-                size = 3 if head[:2] in ("qq", "qx", "%x", "%q", "%Q", "%w") else 2
-                opener = code[i + size - 1:i + size] if size == 3 else code[i + 1:i + 2]
-                if head[:size - 1] in ("q", "qq", "qx", "%x", "%q", "%Q") and opener and \
-                        opener in "({[/|!<":
-                    close = {"(": ")", "{": "}", "[": "]", "<": ">"}.get(opener, opener)
-                    end = code.find(close, i + size)
-                    end = n if end < 0 else end
-                    kind = "`" if head[:size - 1] in ("qx", "%x") else '"'
-                    found.append((i, end + 1, code[i + size:end], kind))
-                    i = end + 1
-                    continue
-            i += 1
+        if word == "--":
+            found.extend(args[index + 1:])
+            break
+        if word.startswith("-") and word != "-":
+            if word in values:
+                skip = True
             continue
-        triple = code.startswith(c * 3, i) and language == "python"
-        quote = c * 3 if triple else c
-        j = i + len(quote)
-        out: List[str] = []
-        while j < n and not code.startswith(quote, j):
-            if code[j] == "\\" and j + 1 < n:
-                nxt = code[j + 1]
-                out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
-                j += 2
-                continue
-            out.append(code[j])
-            j += 1
-        found.append((i, min(j + len(quote), n), "".join(out), c))
-        i = j + len(quote)
+        found.append(word)
     return found
+
+
+def has_option(args: List[str], group: str) -> bool:
+    """Whether one option of ``group`` (``-f|--force``) is given before any `--`: a short
+    letter also inside a cluster (``-rf``), a long one also shortened to a prefix GNU takes
+    (``--forc``) or with a value (``--force=x``)."""
+    letters = ""
+    longs: List[str] = []
+    for option in group.split("|"):
+        if option.startswith("--"):
+            longs.append(option)
+        elif option.startswith("-") and len(option) == 2:
+            letters += option[1]
+    end = args.index("--") if "--" in args else len(args)
+    for word in set(args[:end]) if end > 8 else args[:end]:
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            if any(name == long or (len(name) >= 3 and long.startswith(name)) for long in longs):
+                return True
+        elif word.startswith("-") and len(word) > 1 and letters and \
+                any(letter in word[1:] for letter in letters):
+            return True
+    return False

@@ -47,7 +47,7 @@ def test_a_hook_uses_the_bytecode_when_python_may_not_write_any(tmp_path):
                     "import hookwrap\n"
                     "import hookwrap.options\n"
                     "import hookwrap.commandfilter, hookwrap.server, hookwrap.bridge  # loaded on demand\n"
-                    "import hookwrap.guard_engine  # the guard's engine\n"
+                    "import hookwrap.guard_engine, hookwrap.guard_packs, hookwrap.shell_code  # the guard\n"
                     "hookwrap.platforms.all_clis()  # every CLI module, not only the one a hook uses\n")
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     proc = subprocess.run([sys.executable, "-v", str(hook)], env=env, capture_output=True,
