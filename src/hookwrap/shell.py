@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 MAX_NESTING = 40  # $( ( <( ` ${ levels read inside one another
 MAX_BODIES = 6  # bash -c, eval, interpreter code... read inside one another
 MAX_ARGS_SHOWN = 60
+# Steps read() may take per character of the line (on top of a constant): bodies read inside
+# bodies (eval "$(eval ...)") stop there, and what is left counts as unread.
+WORK_PER_CHARACTER = 40
 
 _BLANKS = " \t\r"
 _META = frozenset(" \t\r\n;&|()<>")
@@ -920,8 +923,10 @@ def read(line: str, _steps: Optional[List[int]] = None) -> Reading:
     steps = _steps if _steps is not None else [0]
     found: List[Command] = []
     script = parse(line, steps)
-    walker = _Walker(found, steps)
+    walker = _Walker(found, steps, steps[0] + WORK_PER_CHARACTER * len(line) + 2000)
     walker.script(script, (), 0)
+    if walker.over:  # bodies inside bodies: what was left is not read (callers fail closed)
+        walker.unread.append(line)
     return Reading(found, walker.unread, script.problems)
 
 
@@ -931,13 +936,18 @@ def commands(line: str, _steps: Optional[List[int]] = None) -> List[Command]:
 
 
 class _Walker:
-    def __init__(self, found: List[Command], steps: List[int]) -> None:
+    def __init__(self, found: List[Command], steps: List[int], budget: int) -> None:
         self.found = found
         self.steps = steps
         self.unread: List[str] = []
+        self.budget = budget  # steps allowed: re-reading bodies inside bodies stays linear
+        self.over = False
 
     def script(self, script: Script, via: Tuple[str, ...], depth: int, inside: str = "",
                host: str = "", source: str = "", generated: bool = False) -> None:
+        if self.steps[0] > self.budget:
+            self.over = True
+            return
         self.unread.extend(script.unread)
         # The effective command and the programs before each simple command in its pipeline.
         seen: dict[int, Tuple[Optional[Command], Tuple[str, ...], Simple]] = {}
@@ -1034,7 +1044,8 @@ class _Walker:
         """The commands inside this one: a shell's -c string or stdin, eval's words, find's
         -exec, an interpreter's code."""
         program, args, via = command.program, command.args, command.via
-        if " " in program or "\n" in program or "\t" in program:  # a whole line as one word
+        if (" " in program or "\n" in program or "\t" in program) and \
+                not command.words[0].expands:  # a whole line as one word: `sudo 'rm -rf /'`
             self.script(parse(command.argv[0], self.steps), via, depth + 1, inside, host,
                         command.argv[0])
             return

@@ -135,6 +135,13 @@ SCOPE_BLOCKED = [
     "git --git-dir .git -C . push -f",
     "timeout --sig KILL 5 rm -rf /",
     "xargs -I{} rm -rf /",
+    # a command substitution used as a redirection target (the template's own lexer lost the
+    # first word of it, so the command inside was never seen)
+    "echo x >$(rm -rf /)",
+    "echo x > `rm -rf ~`",
+    "echo x >(rm -rf /)",
+    "cat <$(rm -rf ~)",
+    "echo x 2>$(git push --force)",
 ]
 
 # Commands an agent runs every day: none may be blocked.
