@@ -139,18 +139,18 @@ def test_add_guard_output_and_files(project: Path) -> None:
     ]
     assert result.err == ""
     assert claude_group(project, "PreToolUse", "guard") == {
-        "matcher": "Bash|Write|Edit",
+        "matcher": "Bash|Write|Edit|Read",
         "hooks": [{"type": "command",
                    "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
                    "timeout": 10, "onFailure": "block"}]}
     group = gemini_group(project, "BeforeTool", "guard")
-    assert group["matcher"] == "^(run_shell_command|write_file|replace)$"
+    assert group["matcher"] == "^(run_shell_command|write_file|replace|read_file)$"
     handler = group["hooks"][0]
     assert handler["name"] == "guard" and handler["description"].startswith("hookwrap guard: ")
     assert handler["command"] == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
     assert handler["timeout"] == 10000
     spec = Manifest.load(project / MANIFEST).get("guard")
-    assert (spec.event, spec.template, spec.matcher) == ("before_tool", "guard", "shell|write_file|edit_file")
+    assert (spec.event, spec.template, spec.matcher) == ("before_tool", "guard", "shell|write_file|edit_file|read_file")
 
 
 def test_add_keeps_manifest_comments(project: Path) -> None:
@@ -405,10 +405,10 @@ def test_list_table(project: Path) -> None:
     result = hw(project, "list")
     assert (result.code, result.err) == (0, "")
     assert result.out_lines == [
-        "NAME     EVENT          MATCHER                     CLAUDE        GEMINI",
-        "guard    before_tool    shell|write_file|edit_file  current       current",
-        "context  session_start  *                           current       current",
-        "m        before_model   *                           not selected  current",
+        "NAME     EVENT          MATCHER                               CLAUDE        GEMINI",
+        "guard    before_tool    shell|write_file|edit_file|read_file  current       current",
+        "context  session_start  *                                     current       current",
+        "m        before_model   *                                     not selected  current",
     ]
 
 
@@ -425,10 +425,10 @@ def test_list_json(project: Path) -> None:
     rows = json.loads(result.out)
     assert isinstance(rows, list) and [r["name"] for r in rows] == ["guard", "audit"]
     guard, audit = rows
-    assert (guard["event"], guard["matcher"]) == ("before_tool", "shell|write_file|edit_file")
+    assert (guard["event"], guard["matcher"]) == ("before_tool", "shell|write_file|edit_file|read_file")
     assert guard["platforms"]["claude"] == {"status": "current", "registered": True, "current": True,
-                                            "event": "PreToolUse", "matcher": "Bash|Write|Edit"}
-    assert guard["platforms"]["gemini"]["matcher"] == "^(run_shell_command|write_file|replace)$"
+                                            "event": "PreToolUse", "matcher": "Bash|Write|Edit|Read"}
+    assert guard["platforms"]["gemini"]["matcher"] == "^(run_shell_command|write_file|replace|read_file)$"
     assert audit["platforms"]["claude"]["status"] == "not selected"
     assert audit["platforms"]["claude"]["registered"] is False
     assert audit["platforms"]["gemini"]["current"] is True
