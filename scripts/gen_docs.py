@@ -391,6 +391,14 @@ def fail_closed_list() -> str:
     return "".join(lines)
 
 
+def system_message_list() -> str:
+    """troubleshooting.md: where each CLI shows a hook's message for the user, as `hookwrap
+    test` words it."""
+    return "".join(f"- {setup_of(p).label}: "
+                   + (setup_of(p).system_message_shown or "not seen to show it (the line says so)") + "\n"
+                   for p in Platform)
+
+
 def _lifecycle_cell(platform: Platform, event: NormalizedEvent) -> str:
     from hookwrap.generator.errors import UsageError
     from hookwrap.generator.registrations import lifecycle_matcher
@@ -428,7 +436,8 @@ GENERATED_BLOCKS = {"events": lambda: events_table(), "tools": lambda: tools_tab
                     "tool-input": tool_input_table, "limits": limits_table,
                     "hook-process": hook_process_table, "doctor-files": doctor_files,
                     "matchers": matchers_table, "timeouts": timeouts_bullet,
-                    "fail-closed": fail_closed_list, "lifecycle": lifecycle_table}
+                    "fail-closed": fail_closed_list, "lifecycle": lifecycle_table,
+                    "system-message": system_message_list}
 # The blocks each generated file must hold.
 REQUIRED_BLOCKS = {"README.md": {"events", "tools", "clis", "matchers", "timeouts",
                                  "registration-files"},
@@ -436,7 +445,7 @@ REQUIRED_BLOCKS = {"README.md": {"events", "tools", "clis", "matchers", "timeout
                    "docs/writing-hooks.md": {"fields-every-event", "fields-per-event",
                                              "tool-input", "limits"},
                    "docs/runner-contract.md": {"hook-process"},
-                   "docs/troubleshooting.md": {"doctor-files"},
+                   "docs/troubleshooting.md": {"doctor-files", "system-message"},
                    "docs/templates.md": {"fail-closed", "lifecycle"}}
 
 

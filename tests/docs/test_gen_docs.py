@@ -136,6 +136,7 @@ def _block(text: str, name: str) -> str:
     ("docs/writing-hooks.md", "tool-input"), ("docs/runner-contract.md", "hook-process"),
     ("docs/troubleshooting.md", "doctor-files"), ("docs/templates.md", "lifecycle"),
     ("README.md", "matchers"), ("README.md", "registration-files"),
+    ("docs/troubleshooting.md", "system-message"), ("docs/templates.md", "fail-closed"),
 ])
 def test_per_cli_tables_name_every_cli(rel: str, block: str) -> None:
     from hookwrap.generator.clis import setup_of
