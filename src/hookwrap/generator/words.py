@@ -82,8 +82,13 @@ def _wrap(first: str, words: str, indent: int, width: int = _WIDTH) -> list[str]
     return lines
 
 
-def _field(key: str) -> str:
+def payload_field(key: str) -> str:
+    """How a hook reads the payload key ``key``: ``event.<key>`` for a HookInput field, else
+    ``event.get("<key>")``."""
     return f"event.{key}" if key in INPUT_FIELDS else f'event.get("{key}")'
+
+
+_field = payload_field
 
 
 def _sample_keys(platform: Platform, name: str) -> list[str] | None:
