@@ -92,6 +92,22 @@ def test_copilot_pascal_payloads_and_copilots_write_keys() -> None:
     assert stop.event is E.AFTER_AGENT
 
 
+@pytest.mark.parametrize("name", ["PostToolUse.Bash.pascal.json", "PostToolUse.Write.pascal.json"])
+def test_copilot_sends_the_result_as_tool_result_and_hooks_read_it_as_tool_response(name: str) -> None:
+    payload = load_payload(f"copilot/{name}")
+    assert "tool_response" not in payload
+    after = HookInput.from_dict(payload, COPILOT)
+    assert after.event is E.AFTER_TOOL
+    assert after.tool_response == payload["tool_result"]
+    assert after.tool_response["result_type"] == "success"
+
+
+def test_tool_response_wins_over_tool_result() -> None:
+    both = HookInput.from_dict({"hook_event_name": "PostToolUse", "tool_name": "Bash",
+                                "tool_response": {"stdout": "x"}, "tool_result": "other"}, "claude")
+    assert both.tool_response == {"stdout": "x"}
+
+
 @pytest.mark.parametrize(("event", "raw"), [(E.BEFORE_PROMPT, "UserPromptSubmit"),
                                             (E.AFTER_TOOL, "PostToolUse"), (E.BEFORE_TOOL, "PreToolUse"),
                                             (E.SESSION_START, "SessionStart")])

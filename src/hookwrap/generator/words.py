@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..hookinput import ALIASES
 from ..names import NormalizedEvent, Platform
 from .clis import setup_of
 
@@ -83,9 +84,14 @@ def _wrap(first: str, words: str, indent: int, width: int = _WIDTH) -> list[str]
 
 
 def payload_field(key: str) -> str:
-    """How a hook reads the payload key ``key``: ``event.<key>`` for a HookInput field, else
+    """How a hook reads the payload key ``key``: ``event.<field>`` for a HookInput field (under
+    its name or one of its other spellings: ``tool_result`` is ``event.tool_response``), else
     ``event.get("<key>")``."""
+    key = _FIELD_OF.get(key, key)
     return f"event.{key}" if key in INPUT_FIELDS else f'event.get("{key}")'
+
+
+_FIELD_OF = {alias: field for field, aliases in ALIASES.items() for alias in aliases}
 
 
 _field = payload_field
