@@ -199,6 +199,19 @@ def test_add_lifecycle_event_without_matcher_has_no_matcher_key(project: Path) -
     assert "matcher" not in gemini_group(project, "SessionEnd", "bye")
 
 
+def test_add_warns_where_a_lifecycle_matcher_is_dropped(empty_dir: Path) -> None:
+    # Copilot CLI and OpenCode have no session_start matcher: the hook runs on every start there.
+    assert hw(empty_dir, "init", "-p", "claude", "-p", "copilot", "-p", "opencode").code == 0
+    result = hw(empty_dir, "add", "session_start", "s", "--matcher", "startup")
+    assert result.code == 0
+    assert result.err_lines == [
+        "warning: Copilot CLI has no matcher on session_start: the hook runs on every session_start there",
+        "warning: OpenCode has no matcher on session_start: the hook runs on every session_start there"]
+    assert claude_group(empty_dir, "SessionStart", "s")["matcher"] == "startup"
+    quiet = hw(empty_dir, "add", "session_start", "t", "--matcher", "startup", "-p", "claude")
+    assert (quiet.code, quiet.err_lines) == (0, [])
+
+
 def test_add_event_missing_on_a_platform_warns_and_registers_on_the_other(project: Path) -> None:
     result = hw(project, "add", "before_model", "m")
     assert result.code == 0

@@ -120,6 +120,10 @@ def check_matcher(value: object, event: NormalizedEvent,
             raise EntryError("matcher", f"{event.value} has no matcher on these platforms: it "
                              "runs every time", hint="drop the matcher")
         warnings = regs.check_tool_names(value) if any(event in a.tool_events for a in agents) else []
+        warnings += [f"{a.label} has no matcher on {event.value}: the hook runs on every "
+                     f"{event.value} there" for a in agents
+                     if event in a.events.values() and event not in a.tool_events
+                     and event not in a.lifecycle_values]
         for agent in agents:
             regs.matcher_for(value, event, agent.platform)
     except EntryError:
