@@ -49,9 +49,11 @@ FLOOR_HOOK = 'import json, sys\njson.load(sys.stdin)\nprint("{}")\n'
 # floor that hookwrap's hooks do not pay, shown so that the ratios can be read both ways.
 FLOOR_QUICK_EXIT = FLOOR_HOOK + 'import os\nsys.stdout.flush()\nos._exit(0)\n'
 
-# The peer row runs the very rules of hookwrap's rendered guard.py (same regexes, same shell
-# parsing) with cchooks doing the I/O: the hookwrap import is swapped for this shim and the
-# `main(hook)` call for cchooks' context. Claude Code only: cchooks does not speak Gemini.
+# The peer row runs the very rules of hookwrap's rendered guard.py with cchooks doing the I/O:
+# the import of hookwrap's I/O is swapped for this shim and the `main(hook)` call for cchooks'
+# context. The guard's rules live in hookwrap's runtime (guard_engine.py), which the script
+# still imports from the project's .hookwrap/lib, so this row pays for that import too. Claude
+# Code only: cchooks does not speak Gemini.
 CCHOOKS_SHIM = """\
 from types import SimpleNamespace
 from cchooks import PreToolUseContext, create_context
@@ -304,7 +306,8 @@ def cchooks_row(python: str, cache: Path, work: Path, claude_payload: bytes, bin
     except (Unavailable, OSError) as exc:
         row.unavailable = f"cchooks could not be installed: {exc}"
         return row
-    script = work / "cchooks_guard.py"
+    # Beside the guard, so that its `sys.path` line finds the project's runtime (the engine).
+    script = work / "guard" / ".hookwrap" / "hooks" / "cchooks_guard.py"
     path_line = f"import sys\nsys.path.insert(0, {str(target)!r})\n"
     script.write_text(source.replace(CCHOOKS_SHIM, path_line + CCHOOKS_SHIM, 1))
     row.argv = ["bash", "-c", f'python3 "{script}"']

@@ -7,6 +7,13 @@
 - README.md's and docs/ci-and-pre-commit.md's lists of CLIs and registration files, the
   ``files`` pattern of .pre-commit-hooks.yaml, and pyproject.toml's description, keywords and
   e2e marker: from the CLIs' records (hookwrap.generator.words), so none can miss a CLI.
+- Every per-CLI table of the docs pages, one block each in any README.md or docs/*.md page:
+  the payload fields each CLI sends (``fields-every-event``, ``fields-per-event``, from the
+  payloads captured from each real CLI), its tools' keys (``tool-input``), what it cannot do
+  with an answer (``limits``), how it starts a hook (``hook-process``), the files doctor reads
+  (``doctor-files``), MCP names and matchers (``matchers``), timeout units (``timeouts``),
+  fail-closed switches (``fail-closed``) and lifecycle matcher values (``lifecycle``): from the
+  records, so no page states for "the CLIs" what holds for some of them.
 
 Usage:
     python scripts/gen_docs.py            # rewrite what is out of date
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import json
 import re
 import sys
@@ -120,12 +128,325 @@ def _watched_files() -> str:
             f"({files}) or anything under `.hookwrap/`.\n")
 
 
+
+
+# ------------------------------------------------------- per-CLI facts of the docs pages
+# Each table below is one CLI per row or column, written from the records and from the
+# payloads captured from each real CLI (src/hookwrap/checks/samples/), so a page never states
+# for "the CLIs" what holds for some of them, and a new CLI appears in every table at once.
+
+def _code(items) -> str:
+    return ", ".join(f"`{item}`" for item in items)
+
+
+@functools.cache
+def _captured(platform: Platform) -> dict[NormalizedEvent, tuple[str, dict]]:
+    """Each normalized event of the CLI that has a captured payload: (its event name, payload)."""
+    from hookwrap.checks.samples import has_sample, load_sample
+
+    found = {}
+    for event, name in setup_of(platform).event_names().items():
+        if has_sample(platform, name):
+            found[event] = (name, load_sample(platform, name))
+    return dict(sorted(found.items(), key=lambda item: list(NormalizedEvent).index(item[0])))
+
+
+def _every_event_keys(platform: Platform) -> list[str]:
+    """The payload keys the CLI sent on every event captured from it (hook_event_name aside)."""
+    payloads = [payload for _, payload in _captured(platform).values()]
+    if not payloads:
+        return []
+    return [key for key in payloads[0] if key != "hook_event_name"
+            and all(key in payload for payload in payloads)]
+
+
+def _short_field(key: str) -> str:
+    """``tool_name`` for a HookInput field, ``get("key")`` for any other payload key."""
+    field = words.payload_field(key)
+    return field[len("event."):]
+
+
+def _events_cell(platform: Platform, key: str) -> str:
+    captured = _captured(platform)
+    if key in _every_event_keys(platform):
+        return "every event"
+    sent = [name for name, payload in captured.values() if key in payload]
+    if not sent:
+        return NONE
+    missing = [name for name, payload in captured.values() if key not in payload]
+    if len(missing) < len(sent):
+        return "all but " + _code(missing)
+    return _code(sent)
+
+
+def fields_every_event_table() -> str:
+    """writing-hooks.md: the payload fields some CLI sends on every event, and where each CLI
+    sends them."""
+    keys: list[str] = []
+    for platform in Platform:
+        keys += [k for k in _every_event_keys(platform) if k not in keys]
+    rows = [[f"`{_short_field(key)}`", *(_events_cell(p, key) for p in Platform)] for key in keys]
+    return _table(["field", *(LABELS[p] for p in Platform)], rows)
+
+
+def _shape(value: object) -> str:
+    """What a payload value looks like, in a few words: ``{a, b, ...}``, text, a list."""
+    if isinstance(value, dict):
+        keys = list(value)
+        shown = ", ".join(keys[:4]) + (", ..." if len(keys) > 4 else "")
+        return f" `{{{shown}}}`" if keys else " `{}`"
+    if isinstance(value, list):
+        return " (a list)"
+    return ""
+
+
+def _event_fields_cell(platform: Platform, event: NormalizedEvent) -> str:
+    agent = setup_of(platform)
+    name = agent.event_names().get(event)
+    if name is None:
+        return NONE
+    captured = _captured(platform).get(event)
+    if captured is None:
+        return "not captured"
+    payload = captured[1]
+    every = set(_every_event_keys(platform))
+    parts = []
+    for key, value in payload.items():
+        if key in every or key == "hook_event_name":
+            continue
+        if key == "tool_name":
+            parts.append("`tool_name`, `raw_tool_name`")
+        elif key == "tool_input":
+            parts.append("`tool_input`")
+        elif key == agent.match_targets.get(name) and agent.lifecycle_values.get(event):
+            parts.append(f"`{_short_field(key)}`: " + _code(agent.lifecycle_values[event]))
+        else:
+            text = "(text)" if key in ("tool_response", "tool_result") and isinstance(value, str) \
+                else _shape(value).strip()
+            parts.append(f"`{_short_field(key)}`" + (f" {text}" if text else ""))
+    return "; ".join(parts) or "nothing more"
+
+
+def fields_per_event_table() -> str:
+    """writing-hooks.md: per normalized event, what each CLI's captured payload adds to the
+    fields it sends on every event."""
+    rows = [[f"`{event.value}`", *(_event_fields_cell(p, event) for p in Platform)]
+            for event in NormalizedEvent]
+    return _table(["event", *(LABELS[p] for p in Platform)], rows)
+
+
+FILE_TOOLS = ("shell", "write_file", "edit_file", "read_file")
+
+
+def _tool_names(platform: Platform, tool: str) -> list[str]:
+    agent = setup_of(platform)
+    if tool not in agent.tools.values() and not agent.extra_tool_names.get(tool):
+        return []
+    return agent.platform_tool_names(tool)
+
+
+def _tool_input_cell(platform: Platform, tool: str) -> str:
+    agent = setup_of(platform)
+    names = _tool_names(platform, tool)
+    if not names:
+        return NONE
+    parts = []
+    plain = [n for n in names if n != agent.patch_tool]
+    if plain:
+        fields = agent.tool_fields.get(tool)
+        also = f" (also {_code(plain[1:])})" if len(plain) > 1 else ""
+        parts.append(f"`{plain[0]}`{also}: " + (_code(fields) if fields else "keys not recorded"))
+    if agent.patch_tool in names:
+        parts.append(f"`{agent.patch_tool}`: a patch in "
+                     + " or ".join(f"`{k}`" for k in agent.patch_keys))
+    return "; ".join(parts)
+
+
+def _files_cell(platform: Platform) -> str:
+    agent = setup_of(platform)
+    parts = []
+    if any(n != agent.patch_tool for t in ("write_file", "edit_file") for n in _tool_names(platform, t)):
+        parts.append(" else ".join(f"`{k}`" for k in agent.file_path_keys)
+                     + " of a write or an edit")
+    if agent.patch_tool:
+        shell = ", also run by the shell tool" if agent.patch_in_shell else ""
+        parts.append(f"every file a patch names (`{agent.patch_tool}`{shell})")
+    return "; ".join(parts)
+
+
+def tool_input_table() -> str:
+    """writing-hooks.md: the tool_input keys of each CLI's main tools, and where event.files
+    finds the files a call writes."""
+    rows = [[LABELS[p], *(_tool_input_cell(p, t) for t in FILE_TOOLS), _files_cell(p)]
+            for p in Platform]
+    return _table(["CLI", *(f"`{t}`" for t in FILE_TOOLS), "`event.files` reads"], rows)
+
+
+_PARTS = {"": "anything", "block": "`block`", "ask": "`ask`", "allow": "`allow`",
+          "updated_input": "`updated_input`", "context": "`context`",
+          "system_message": "`system_message`", "continue_loop": "`continue_loop=False`"}
+
+
+def limits_table() -> str:
+    """writing-hooks.md: what each CLI cannot do with an answer, and what hookwrap sends
+    instead (the records' limits, which `hookwrap add` warns about)."""
+    rows = []
+    for platform in Platform:
+        agent = setup_of(platform)
+        for event, limits in agent.limits.items():
+            for part, text in limits:
+                rows.append([LABELS[platform], f"`{event.value}`", _PARTS.get(part, f"`{part}`"),
+                             text.replace("|", "\\|")])
+    return _table(["CLI", "event", "the hook returns", "what the CLI does, and what hookwrap sends"],
+                  rows)
+
+
+def _timeout_unit(platform: Platform) -> str:
+    agent = setup_of(platform)
+    if agent.timeout_ms_from:
+        return f"seconds below {agent.timeout_ms_from}, milliseconds from there on"
+    return "milliseconds" if agent.timeout_scale == 1000 else "seconds"
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} s"
+
+
+def hook_process_table() -> str:
+    """runner-contract.md: how each CLI starts a registered command."""
+    rows = []
+    for platform in Platform:
+        agent = setup_of(platform)
+        rows.append([
+            LABELS[platform], f"`{agent.settings_file}`", "`" + " ".join(agent.hook_shell) + "`",
+            "; ".join(filter(None, [_code(agent.hook_env_vars), (
+                f"`CLAUDE_ENV_FILE` on {_code(sorted(agent.env_file_events))}"
+                if agent.env_file_events else "")])) or NONE,
+            " else ".join(f"`{v}`" for v in agent.project_dir_vars),
+            _timeout_unit(platform), _seconds(agent.default_timeout_s),
+            "blocks" if NormalizedEvent.BEFORE_TOOL in agent.exit2_blocks
+            else "no answer: the call goes on" + (
+                " (a fail-closed hook blocks)" if agent.fail_closed_key else "")])
+    return _table(["CLI", "registration file", "runs the command with", "variables it sets",
+                   "`event.project_dir` reads", "timeout unit in the file",
+                   "its default timeout", "exit 2 on `before_tool` (a missing script)"], rows)
+
+
+def doctor_files() -> str:
+    """troubleshooting.md: every settings file `hookwrap doctor` reads, per CLI."""
+    lines = []
+    for platform in Platform:
+        agent = setup_of(platform)
+        files = [f"`{agent.settings_file}` (the project's)"]
+        for label, spec, _ in agent.scope_files:
+            where = spec.replace("{root}/", "")
+            files.append(f"`{label}`" + (f" (`{where}`)" if where != label else ""))
+        lines.append(f"- {agent.label}: " + ", ".join(files) + "\n")
+    return "".join(lines)
+
+
+def matchers_table() -> str:
+    """README: how an MCP tool is spelled on each CLI, and how a matcher is written there."""
+    from hookwrap import normalize_tool
+    from hookwrap.generator.registrations import tool_matcher
+
+    rows = []
+    for platform in Platform:
+        agent = setup_of(platform)
+        spelled = agent.mcp_pattern("mcp__<server>__<tool>")
+        normalized = normalize_tool(agent.mcp_pattern("mcp__github__create_issue"), platform)
+        arrives = (f"`{normalized}`" if normalized.startswith("mcp__")
+                   else f"`{normalized}`: as sent, not told from a built-in tool")
+        rows.append([LABELS[platform], f"`{spelled}`", arrives,
+                     f"`{tool_matcher('mcp__github__.*', platform)}`",
+                     f"`{tool_matcher('shell|write_file|edit_file', platform)}`".replace("|", "\\|")])
+    return _table(["CLI", "an MCP tool's name", "`event.tool_name` of `github`'s `create_issue`",
+                   "`--matcher 'mcp__github__.*'` is written",
+                   "`--matcher 'shell\\|write_file\\|edit_file'` is written"], rows)
+
+
+def timeouts_bullet() -> str:
+    """README: the unit of a timeout, in the manifest and in each CLI's file."""
+    return f"- **Units.** `--timeout` and `timeout` in the manifest are {words.timeout_units()}.\n"
+
+
+def fail_closed_list() -> str:
+    """templates.md: the registration switch that makes a crash or timeout block, per CLI."""
+    lines = []
+    without = []
+    for platform in Platform:
+        agent = setup_of(platform)
+        if not agent.fail_closed_key:
+            without.append(agent.label)
+            continue
+        every = set(agent.tool_events) | set(agent.event_names())
+        events = [e for e in NormalizedEvent if e in agent.fail_closed_events and e in every]
+        missing = [e.value for e in NormalizedEvent if e in every and e not in agent.fail_closed_events]
+        where = ("on every event but " + _code(missing)) if len(missing) < len(events) \
+            else "on " + _code(e.value for e in events)
+        lines.append(f"- {agent.label}: `{json.dumps({agent.fail_closed_key: agent.fail_closed_value})[1:-1]}` "
+                     f"in the entry, {where}.\n")
+    if without:
+        lines.append(f"- {words.join(without)}: no such switch.\n")
+    return "".join(lines)
+
+
+def system_message_list() -> str:
+    """troubleshooting.md: where each CLI shows a hook's message for the user, as `hookwrap
+    test` words it."""
+    return "".join(f"- {setup_of(p).label}: "
+                   + (setup_of(p).system_message_shown or "not seen to show it (the line says so)") + "\n"
+                   for p in Platform)
+
+
+def _lifecycle_cell(platform: Platform, event: NormalizedEvent) -> str:
+    from hookwrap.generator.errors import UsageError
+    from hookwrap.generator.registrations import lifecycle_matcher
+
+    agent = setup_of(platform)
+    if event not in agent.event_names():
+        return NONE
+    values = agent.lifecycle_values.get(event)
+    if not values:
+        return "matcher ignored: the hook runs every time"
+    if len(values) == 1:
+        return _code(values)
+    several = "a list (`a\\|b`) works"
+    if len(values) > 1:
+        try:
+            lifecycle_matcher("|".join(values[:2]), event, platform)
+        except UsageError:
+            several = "one value only"
+    return f"{_code(values)}; {several}"
+
+
+def lifecycle_table() -> str:
+    """templates.md: the values a lifecycle event's matcher can take on each CLI."""
+    events = [e for e in NormalizedEvent
+              if any(e in setup_of(p).lifecycle_values for p in Platform)]
+    rows = [[LABELS[p], *(_lifecycle_cell(p, e) for e in events)] for p in Platform]
+    return _table(["CLI", *(f"`{e.value}`" for e in events)], rows)
+
+
 GENERATED_BLOCKS = {"events": lambda: events_table(), "tools": lambda: tools_table(),
                     "clis": lambda: clis_sentence(), "registration-files": lambda: settings_list(),
-                    "precommit-local": _local_hook_yaml, "precommit-files": _watched_files}
+                    "precommit-local": _local_hook_yaml, "precommit-files": _watched_files,
+                    "fields-every-event": fields_every_event_table,
+                    "fields-per-event": fields_per_event_table,
+                    "tool-input": tool_input_table, "limits": limits_table,
+                    "hook-process": hook_process_table, "doctor-files": doctor_files,
+                    "matchers": matchers_table, "timeouts": timeouts_bullet,
+                    "fail-closed": fail_closed_list, "lifecycle": lifecycle_table,
+                    "system-message": system_message_list}
 # The blocks each generated file must hold.
-REQUIRED_BLOCKS = {"README.md": {"events", "tools", "clis"},
-                   "docs/ci-and-pre-commit.md": {"precommit-local", "precommit-files"}}
+REQUIRED_BLOCKS = {"README.md": {"events", "tools", "clis", "matchers", "timeouts",
+                                 "registration-files"},
+                   "docs/ci-and-pre-commit.md": {"precommit-local", "precommit-files"},
+                   "docs/writing-hooks.md": {"fields-every-event", "fields-per-event",
+                                             "tool-input", "limits"},
+                   "docs/runner-contract.md": {"hook-process"},
+                   "docs/troubleshooting.md": {"doctor-files", "system-message"},
+                   "docs/templates.md": {"fail-closed", "lifecycle"}}
 
 
 def fill_blocks(text: str, label: str) -> str:
@@ -307,13 +628,20 @@ def pyproject(text: str) -> str:
 # --------------------------------------------------------------------------------- main
 
 def targets(root: Path) -> dict[Path, str]:
-    """Every generated file and the text it should have."""
-    readme, ci = root / "README.md", root / "docs" / "ci-and-pre-commit.md"
+    """Every generated file and the text it should have: the blocks of README.md and of each
+    docs/*.md page, docs/cli.md whole, .pre-commit-hooks.yaml and pyproject.toml."""
+    cli_page = root / "docs" / "cli.md"
+    pages = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    found = {path: fill_blocks(path.read_text(encoding="utf-8"), path.relative_to(root).as_posix())
+             for path in pages if path.exists() and path != cli_page}
+    for label in sorted(REQUIRED_BLOCKS):
+        if not (root / label).exists():
+            raise SystemExit(f"{label}: missing (it must hold the generated blocks "
+                             f"{', '.join(sorted(REQUIRED_BLOCKS[label]))})")
     pyproject_toml = root / "pyproject.toml"
     return {
-        readme: fill_blocks(readme.read_text(encoding="utf-8"), "README.md"),
-        ci: fill_blocks(ci.read_text(encoding="utf-8"), "docs/ci-and-pre-commit.md"),
-        root / "docs" / "cli.md": cli_markdown(),
+        **found,
+        cli_page: cli_markdown(),
         root / ".pre-commit-hooks.yaml": precommit_yaml(),
         pyproject_toml: pyproject(pyproject_toml.read_text(encoding="utf-8")),
     }

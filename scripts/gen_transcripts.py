@@ -300,7 +300,14 @@ def _fields(block: Block) -> tuple[str, list[str], str]:
 
 
 def _check_allowed(block: Block, command: str) -> None:
-    """Refuse a command whose programs are not in ALLOWED (after VAR=value prefixes)."""
+    """Refuse a command whose programs are not in ALLOWED (after VAR=value prefixes), and one
+    that would run anything else through bash: a substitution outside single quotes
+    (``$(...)``, backquotes, ``<(...)``, ``>(...)``). Docs show dangerous commands as text for
+    a hook to read, always single-quoted; bash must never run one."""
+    unquoted = re.sub(r"'[^']*'", "''", command)
+    if any(mark in unquoted for mark in ("$(", "`", "<(", ">(")):
+        raise TranscriptError(f"{block.where}: refusing to run a command with a substitution "
+                              "outside single quotes")
     lexer = shlex.shlex(command.replace("\\\n", " "), posix=True, punctuation_chars=";&|")
     lexer.whitespace_split = True
     starts, expect = [], True

@@ -191,12 +191,28 @@ def test_every_platform_is_one_record_and_a_generator_half(platform: Platform) -
     assert record.label and record.version and record.npm_package and record.events and record.tools
     assert type(runtime) is record.protocol and runtime.record is record
     assert isinstance(agent, record.protocol) and isinstance(agent, AgentSetup)
-    assert agent.record is record and agent.settings_file
+    assert agent.record is record
+    # The command's facts are the record's: its file, events, tool events, match targets.
+    assert record.settings_file and record.known_settings_events and record.tool_events
+    assert {e for e, key in record.match_targets.items() if key == "tool_name"}
+    assert set(record.match_targets) <= set(record.known_settings_events)
+    assert record.command_form or type(agent).command is not AgentSetup.command  # walks up
     assert f"clis/{platform.value}.py" in RUNTIME_MODULES
     assert type(agent).__module__ == f"hookwrap.generator.clis.{platform.value}"
-    for method in ("command", "handler", "validate_group_keys", "validate_handler", "match_target",
-                   "is_tool_event", "matcher_matches", "read_command", "interpret"):
+    # What the generator half must say for itself: how its CLI validates, matches and reads.
+    for method in ("validate_group_keys", "validate_handler", "matcher_matches", "read_command",
+                   "interpret"):
         assert getattr(type(agent), method) is not getattr(AgentSetup, method), method
+
+
+@pytest.mark.parametrize("platform", list(Platform))
+def test_a_generator_half_holds_no_fact_of_the_record(platform: Platform) -> None:
+    """A setup class that set one of the record's facts would be shadowed by it (the record
+    wins): every fact lives in clis/<p>.py only."""
+    from hookwrap.clis._record import SETUP_FACTS
+
+    for klass in type(setup_of(platform)).__mro__:
+        assert set(vars(klass)) & set(SETUP_FACTS) == set(), klass.__name__
 
 
 def test_a_record_module_holds_only_its_record() -> None:

@@ -12,6 +12,8 @@ import json
 import os
 import re
 
+from .shell import parse as _parse
+
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,7 +36,6 @@ _LEADING = frozenset(("!", "{", "}", "do", "done", "then", "else", "elif", "fi",
                       "until", "esac"))
 # Reserved words whose words up to the next operator are no command (``for NAME in WORDS``).
 _NOT_A_COMMAND = frozenset(("for", "select", "case", "in"))
-_OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "&", "|", ";", "(", ")", "\n")
 # A program word the filter reads for certain: plain characters, no quote, expansion or glob.
 # No `=` (zsh expands `=rm` to rm's path), no `#` (a comment only where the shell reads one:
 # zsh's interactive_comments), no `[[` (its -eq evaluates a variable's text as arithmetic).
@@ -68,89 +69,6 @@ def load(root: str) -> dict[str, list[str]]:
     return filters
 
 
-class _Word:
-    """One shell word: its text as written, and as the shell reads it (quotes removed)."""
-
-    __slots__ = ("raw", "text")
-
-    def __init__(self, raw: str, text: str) -> None:
-        self.raw = raw
-        self.text = text
-
-
-def _tokens(command: str) -> list[_Word | str] | None:
-    """The line's words and operators (str); None when it cannot be read for sure: an unclosed
-    quote, a backslash-newline, ``$'...'``, a command or process substitution."""
-    if any(mark in command for mark in ("$(", "`", "<(", ">(", "$'", '$"')):
-        return None  # a substitution runs commands no first word shows; $'\x72m' is rm
-    tokens: list[_Word | str] = []
-    raw: list[str] = []
-    text: list[str] = []
-    started = False
-    i, n = 0, len(command)
-
-    def end_word() -> None:
-        nonlocal started
-        if started:
-            tokens.append(_Word("".join(raw), "".join(text)))
-        raw.clear()
-        text.clear()
-        started = False
-
-    while i < n:
-        char = command[i]
-        if char in " \t\r":
-            end_word()
-            i += 1
-        elif char in ";&|()\n":
-            end_word()
-            operator = next(op for op in _OPERATORS if command.startswith(op, i))
-            tokens.append(operator)
-            i += len(operator)
-        elif char == "\\":
-            if i + 1 >= n or command[i + 1] == "\n":
-                return None  # a line continuation can join any two words
-            raw.append(command[i:i + 2])
-            text.append(command[i + 1])
-            started = True
-            i += 2
-        elif char in "'\"":
-            quoted = _quoted(command, i)
-            if quoted is None:
-                return None
-            raw.append(command[i:quoted[1]])
-            text.append(quoted[0])
-            started = True
-            i = quoted[1]
-        else:
-            raw.append(char)
-            text.append(char)
-            started = True
-            i += 1
-    end_word()
-    return tokens
-
-
-def _quoted(command: str, start: int) -> tuple[str, int] | None:
-    """The text of the quoted string opening at ``start`` and the index after it; None when it
-    is unclosed or holds a backslash-newline."""
-    if command[start] == "'":
-        close = command.find("'", start + 1)
-        return None if close < 0 else (command[start + 1:close], close + 1)
-    inner: list[str] = []
-    j, n = start + 1, len(command)
-    while j < n and command[j] != '"':
-        if command[j] == "\\" and j + 1 < n and command[j + 1] in '$`"\\\n':
-            if command[j + 1] == "\n":
-                return None
-            inner.append(command[j + 1])
-            j += 2
-        else:
-            inner.append(command[j])
-            j += 1
-    return None if j >= n else ("".join(inner), j + 1)
-
-
 class _Simple:
     """A simple command: its program's file name, and its words as the shell reads them;
     ``certain`` is False when an argument holds an expansion or a glob."""
@@ -167,34 +85,44 @@ def _simple_commands(command: str) -> list[_Simple] | None:
     """The simple commands of a shell line; None when one of them may run something its first
     word does not show. The filter skips a call only on what this reads for certain, so the
     rule is an allow-list: every program word must be a plain literal."""
-    tokens = _tokens(command)
-    if tokens is None:
+    if any(mark in command for mark in ("$(", "`", "<(", ">(", "$'", '$"')):
+        return None  # a substitution runs commands no first word shows; $'\x72m' is rm
+    if (len(command) - len(command.rstrip("\\"))) % 2 == 1:
+        return None  # a backslash at the end escapes nothing
+    script = _parse(command)
+    # An unclosed quote; a line continuation (it can join any two words); a here-document
+    # (its text reaches the program); a function definition (a later word may run its body);
+    # ((...)) arithmetic (as `let`).
+    if script.problems or script.unread or script.notes:
         return None
-    for before, after in zip(tokens, tokens[1:]):
-        if before == "(" and after in ("(", ")"):
-            return None  # a function definition (a later word may run its body), or ((...))
     found: list[_Simple] = []
-    current: list[_Word] = []
-    for token in [*tokens, ";"]:
-        if isinstance(token, _Word):
-            current.append(token)
+    for simple in script.commands:
+        if simple.lead_redirect:
+            return None  # `>out rm -rf x`: the program word is not the first word
+        words = simple.words
+        index = 0
+        while index < len(words) and words[index].raw in _LEADING:
+            index += 1
+        while index < len(words) and _is_assignment(words[index].raw):
+            index += 1
+        if index >= len(words) or words[index].raw in _NOT_A_COMMAND:
             continue
-        while current and current[0].raw in _LEADING:
-            current.pop(0)
-        while current and _is_assignment(current[0].raw):
-            current.pop(0)
-        if current and current[0].raw not in _NOT_A_COMMAND:
-            word = current[0]
-            if not _PLAIN_PROGRAM.fullmatch(word.raw):
-                return None  # a variable, a glob, a brace, a quote, a redirection...
-            program = word.text.rsplit("/", 1)[-1]
-            if program in _INDIRECT or not program:
-                return None
-            arguments = current[1:]
-            certain = not any(_UNCERTAIN.intersection(arg.raw) for arg in arguments)
-            found.append(_Simple(program, " ".join([program, *(a.text for a in arguments)]),
-                                 certain))
-        current = []
+        word = words[index]
+        if not _PLAIN_PROGRAM.fullmatch(word.raw):
+            return None  # a variable, a glob, a brace, a quote...
+        program = word.text.rsplit("/", 1)[-1]
+        if program in _INDIRECT or not program:
+            return None
+        arguments = [argument.text for argument in words[index + 1:]]
+        raws = [argument.raw for argument in words[index + 1:]]
+        for redirect in simple.redirects:
+            target = redirect.target
+            arguments.append(redirect.fd + redirect.op)
+            if target is not None:
+                arguments.append(target.text)
+                raws.append(target.raw)
+        certain = not any(_UNCERTAIN.intersection(raw) for raw in raws)
+        found.append(_Simple(program, " ".join([program, *arguments]), certain))
     return found
 
 

@@ -32,9 +32,10 @@ _STR_FIELDS = (
 )
 _ANY_FIELDS = ("error", "llm_request", "llm_response", "mcp_context")
 
-# Alternative spellings seen in the seeds: camelCase (seed 004) and Gemini's older
-# `tool_parameters` (seed 001).
-_ALIASES = {"tool_input": ("toolInput", "tool_parameters", "toolParameters")}
+# Other spellings of a field, besides its camelCase one (seed 004): Gemini's older
+# `tool_parameters` (seed 001), and Copilot CLI's `tool_result` (its after-tool payloads).
+ALIASES = {"tool_input": ("toolInput", "tool_parameters", "toolParameters"),
+           "tool_response": ("tool_result", "toolResult")}
 
 
 def _camel(key: str) -> str:
@@ -46,7 +47,7 @@ def _pick(data: dict[str, Any], key: str, default: Any = None) -> Any:
     """data[key], else its camelCase or alias spelling, else default."""
     if key in data:
         return data[key]
-    for alias in (_camel(key), *_ALIASES.get(key, ())):
+    for alias in (_camel(key), *ALIASES.get(key, ())):
         if alias in data:
             return data[alias]
     return default

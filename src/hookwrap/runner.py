@@ -63,7 +63,17 @@ class _StdoutToStderr:
         sys.stdout = self._saved
 
 
+def _resume_gc() -> None:
+    """Turn the garbage collector back on if hookwrap's launcher paused it for loading
+    (launcher.py): the hook runs as usual."""
+    launcher = sys.modules.get("_hookwrap_launcher")
+    resume = getattr(launcher, "resume_gc_for_hook", None)
+    if resume is not None:
+        resume()
+
+
 def _call(hook: Hook, hook_input: HookInput) -> HookOutput:
+    _resume_gc()
     with _StdoutToStderr():
         try:
             result = hook(hook_input)

@@ -55,7 +55,7 @@ def test_hooks_json_matches_the_golden_file(full_codex: Path, update_golden: boo
     assert data == GOLDEN_FILE.read_bytes(), "run pytest --update-golden and review"
     hooks = json.loads(data)["hooks"]
     assert list(hooks) == ["PreToolUse", "SessionStart", "Stop", "PostToolUse"]  # no before_model
-    assert [g["matcher"] for g in hooks["PreToolUse"]] == ["Bash|apply_patch", "Bash"]
+    assert [g["matcher"] for g in hooks["PreToolUse"]] == ["Bash|apply_patch|read_file", "Bash"]
     assert hooks["PostToolUse"][0]["matcher"] == "apply_patch"
     assert "matcher" not in hooks["Stop"][0]
     assert hooks["Stop"][0]["hooks"][0]["timeout"] == 300  # seconds
@@ -196,6 +196,6 @@ def test_hookwrap_test_runs_the_codex_registration(full_codex: Path) -> None:
     patch = "*** Begin Patch\n*** Add File: .env\n+A=1\n*** End Patch\n"
     env_patch = hw(full_codex, "test", "guard", "--platform", "codex", "--tool", "edit_file",
                    "--input", json.dumps({"command": patch}))
-    assert "blocked: Blocked by the guard hook: a .env file" in env_patch.out, env_patch.out
+    assert "blocked: Blocked by the guard hook: writing a .env file" in env_patch.out, env_patch.out
     stop = hw(full_codex, "test", "stop_gate", "--platform", "codex", "--json")
     assert json.loads(stop.out)["tests"][0]["event"] == "Stop"

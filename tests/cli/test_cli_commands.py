@@ -139,18 +139,18 @@ def test_add_guard_output_and_files(project: Path) -> None:
     ]
     assert result.err == ""
     assert claude_group(project, "PreToolUse", "guard") == {
-        "matcher": "Bash|Write|Edit",
+        "matcher": "Bash|Write|Edit|Read",
         "hooks": [{"type": "command",
                    "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
                    "timeout": 10, "onFailure": "block"}]}
     group = gemini_group(project, "BeforeTool", "guard")
-    assert group["matcher"] == "^(run_shell_command|write_file|replace)$"
+    assert group["matcher"] == "^(run_shell_command|write_file|replace|read_file)$"
     handler = group["hooks"][0]
     assert handler["name"] == "guard" and handler["description"].startswith("hookwrap guard: ")
     assert handler["command"] == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
     assert handler["timeout"] == 10000
     spec = Manifest.load(project / MANIFEST).get("guard")
-    assert (spec.event, spec.template, spec.matcher) == ("before_tool", "guard", "shell|write_file|edit_file")
+    assert (spec.event, spec.template, spec.matcher) == ("before_tool", "guard", "shell|write_file|edit_file|read_file")
 
 
 def test_add_keeps_manifest_comments(project: Path) -> None:
@@ -197,6 +197,19 @@ def test_add_lifecycle_event_without_matcher_has_no_matcher_key(project: Path) -
     assert hw(project, "add", "session_end", "bye").code == 0
     assert "matcher" not in claude_group(project, "SessionEnd", "bye")
     assert "matcher" not in gemini_group(project, "SessionEnd", "bye")
+
+
+def test_add_warns_where_a_lifecycle_matcher_is_dropped(empty_dir: Path) -> None:
+    # Copilot CLI and OpenCode have no session_start matcher: the hook runs on every start there.
+    assert hw(empty_dir, "init", "-p", "claude", "-p", "copilot", "-p", "opencode").code == 0
+    result = hw(empty_dir, "add", "session_start", "s", "--matcher", "startup")
+    assert result.code == 0
+    assert result.err_lines == [
+        "warning: Copilot CLI has no matcher on session_start: the hook runs on every session_start there",
+        "warning: OpenCode has no matcher on session_start: the hook runs on every session_start there"]
+    assert claude_group(empty_dir, "SessionStart", "s")["matcher"] == "startup"
+    quiet = hw(empty_dir, "add", "session_start", "t", "--matcher", "startup", "-p", "claude")
+    assert (quiet.code, quiet.err_lines) == (0, [])
 
 
 def test_add_event_missing_on_a_platform_warns_and_registers_on_the_other(project: Path) -> None:
@@ -405,10 +418,10 @@ def test_list_table(project: Path) -> None:
     result = hw(project, "list")
     assert (result.code, result.err) == (0, "")
     assert result.out_lines == [
-        "NAME     EVENT          MATCHER                     CLAUDE        GEMINI",
-        "guard    before_tool    shell|write_file|edit_file  current       current",
-        "context  session_start  *                           current       current",
-        "m        before_model   *                           not selected  current",
+        "NAME     EVENT          MATCHER                               CLAUDE        GEMINI",
+        "guard    before_tool    shell|write_file|edit_file|read_file  current       current",
+        "context  session_start  *                                     current       current",
+        "m        before_model   *                                     not selected  current",
     ]
 
 
@@ -425,10 +438,10 @@ def test_list_json(project: Path) -> None:
     rows = json.loads(result.out)
     assert isinstance(rows, list) and [r["name"] for r in rows] == ["guard", "audit"]
     guard, audit = rows
-    assert (guard["event"], guard["matcher"]) == ("before_tool", "shell|write_file|edit_file")
+    assert (guard["event"], guard["matcher"]) == ("before_tool", "shell|write_file|edit_file|read_file")
     assert guard["platforms"]["claude"] == {"status": "current", "registered": True, "current": True,
-                                            "event": "PreToolUse", "matcher": "Bash|Write|Edit"}
-    assert guard["platforms"]["gemini"]["matcher"] == "^(run_shell_command|write_file|replace)$"
+                                            "event": "PreToolUse", "matcher": "Bash|Write|Edit|Read"}
+    assert guard["platforms"]["gemini"]["matcher"] == "^(run_shell_command|write_file|replace|read_file)$"
     assert audit["platforms"]["claude"]["status"] == "not selected"
     assert audit["platforms"]["claude"]["registered"] is False
     assert audit["platforms"]["gemini"]["current"] is True

@@ -94,7 +94,7 @@ def test_entry_deleted_by_hand_is_missing_and_sync_recreates_it(drifty: Path) ->
     foreign_before = foreign(drifty, CLAUDE)
     assert statuses(drifty)["guard"] == {"claude": "missing", "gemini": "current"}
     table = hw(drifty, "list").out_lines
-    assert re.fullmatch(r"guard +before_tool +shell\|write_file\|edit_file +missing +current", table[1])
+    assert re.fullmatch(r"guard +before_tool +shell\|write_file\|edit_file\|read_file +missing +current", table[1])
     assert table[-1] == "hint: run `hookwrap sync` to repair missing or drifted registrations"
     check = hw(drifty, "sync", "--check")
     assert (check.code, check.out_lines) == (1, ["would update  .claude/settings.json: create guard (PreToolUse)"])

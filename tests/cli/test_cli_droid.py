@@ -49,7 +49,7 @@ def test_registrations_use_droids_names_and_keep_the_users_keys(droid: Path) -> 
     assert data["enableCompletionBell"] is False and data["model"] == "custom:mine"
     assert data["hooks"]["Notification"] == USER["hooks"]["Notification"]
     guard = data["hooks"]["PreToolUse"][0]
-    assert guard["matcher"] == "^(Execute|Create|Edit)$"
+    assert guard["matcher"] == "^(Execute|Create|Edit|Read)$"
     assert data["hooks"]["PreToolUse"][1]["matcher"] == "^Execute$"
     command = guard["hooks"][0]["command"]
     assert command.endswith('"$d/.hookwrap/lib/run.py" guard --platform droid')

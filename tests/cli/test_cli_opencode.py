@@ -77,7 +77,7 @@ def test_registrations_in_the_plugin(project: Path) -> None:
     assert sorted(hooks) == ["PostToolUse", "PreToolUse", "SessionStart", "Stop", "UserPromptSubmit"]
     guard, audit = (group for group in hooks["PreToolUse"])
     # GPT models write and edit with apply_patch: the guard's write_file|edit_file selects it.
-    assert guard["matcher"] == "^(bash|write|apply_patch|edit)$" and audit["matcher"] == "^bash$"
+    assert guard["matcher"] == "^(bash|write|apply_patch|edit|read)$" and audit["matcher"] == "^bash$"
     # The guard fails closed: a guard that cannot run blocks the call; audit does not.
     assert guard["hooks"][0]["failClosed"] is True and "failClosed" not in audit["hooks"][0]
     assert guard["hooks"][0]["command"] == \
@@ -160,7 +160,7 @@ def test_hookwrap_test_follows_the_plugins_rules(project: Path) -> None:
         "tool_name": "apply_patch", "tool_use_id": "c",
         "tool_input": {"patchText": "*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch"}}))
     env_patch = hw(project, "test", "guard", "--platform", "opencode", "--payload", str(payload))
-    assert "opencode: blocked" in env_patch.out and "a .env file" in env_patch.out, \
+    assert "opencode: blocked" in env_patch.out and "writing a .env file" in env_patch.out, \
         env_patch.out + env_patch.err
     # A fail-closed hook whose script is gone: blocked, with the reason; audit would go on.
     (project / ".hookwrap" / "hooks" / "guard.py").unlink()
@@ -221,8 +221,8 @@ def test_the_synced_plugin_sends_apply_patch_to_the_guard(project: Path, tmp_pat
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     write, added, updated, moved, ordinary = json.loads(proc.stdout)
-    assert write.startswith("blocked: Blocked by the guard hook") and "a .env file" in write
-    assert added.startswith("blocked: Blocked by the guard hook") and "a .env file" in added
+    assert write.startswith("blocked: Blocked by the guard hook") and "writing a .env file" in write
+    assert added.startswith("blocked: Blocked by the guard hook") and "writing a .env file" in added
     assert updated.startswith("blocked: ") and ".env.local" in updated
     assert moved.startswith("blocked: ") and ".git" in moved
     assert ordinary == "allowed", proc.stderr

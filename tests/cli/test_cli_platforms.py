@@ -34,12 +34,16 @@ def platforms(root: Path) -> list[str]:
      "note: platforms: codex, qwen (from --platform)"),
     ([], [], ["claude", "gemini"],
      "note: platforms: claude, gemini (the default: the repo has no CLI's folder yet)"),
-], ids=["claude folder", "two folders", "flag wins", "default"])
+    # Any GitHub repository has .github/: only Copilot CLI's hooks folder says it uses Copilot.
+    ([".github/workflows"], [], ["claude", "gemini"],
+     "note: platforms: claude, gemini (the default: the repo has no CLI's folder yet)"),
+    ([".github/hooks"], [], ["copilot"], "note: platforms: copilot (the repo has .github/hooks/)"),
+], ids=["claude folder", "two folders", "flag wins", "default", "github repo", "copilot hooks"])
 def test_init_says_which_clis_it_chose_and_why(empty_dir: Path, folders: list[str],
                                                 args: list[str], chosen: list[str],
                                                 note: str) -> None:
     for folder in folders:
-        (empty_dir / folder).mkdir()
+        (empty_dir / folder).mkdir(parents=True)
     result = hw(empty_dir, "init", *args)
     assert result.code == 0, result.err
     assert result.out_lines[-2:] == [note, others(*chosen)]

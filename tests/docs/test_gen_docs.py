@@ -24,8 +24,8 @@ def gen_docs(*args: str) -> subprocess.CompletedProcess[str]:
 def copy_root(tmp_path: Path) -> Path:
     """A copy of the generated files, to alter without touching the repo."""
     (tmp_path / "docs").mkdir()
-    for rel in ("README.md", "docs/cli.md", "docs/ci-and-pre-commit.md", ".pre-commit-hooks.yaml",
-                "pyproject.toml"):
+    pages = [p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md")]
+    for rel in ("README.md", *pages, ".pre-commit-hooks.yaml", "pyproject.toml"):
         shutil.copy(REPO / rel, tmp_path / rel)
     return tmp_path
 
@@ -42,6 +42,13 @@ def test_generated_docs_are_current() -> None:
     (".pre-commit-hooks.yaml", "|\\.codex/hooks\\.json", ""),
     ("pyproject.toml", " and Factory Droid,", ","),
     ("docs/ci-and-pre-commit.md", "`.factory/settings.json`", "`.other`"),
+    ("docs/writing-hooks.md", "| `get(\"worktree\")` |", "| `get(\"work_tree\")` |"),
+    ("docs/writing-hooks.md", "`Write`: `path`, `file_text`", "`Write`: `file_path`, `content`"),
+    ("docs/writing-hooks.md", "| Factory Droid 0.225.2 | `before_tool` | `ask` |", "| Factory Droid 0.225.2 | `before_tool` | `allow` |"),
+    ("docs/runner-contract.md", "`/bin/sh -c`", "`bash -c`"),
+    ("docs/troubleshooting.md", "- Copilot CLI: `.github/hooks/hookwrap.json` (the project's)\n", ""),
+    ("docs/templates.md", "- OpenCode: `\"failClosed\": true`", "- OpenCode: `\"failClosed\": false`"),
+    ("README.md", "| `^github_.*$` |", "| `^mcp__github__.*$` |"),
 ])
 def test_check_fails_when_a_generated_part_is_altered(copy_root: Path, rel: str, old: str, new: str) -> None:
     path = copy_root / rel
@@ -117,3 +124,51 @@ def test_pre_commit_hook_definition() -> None:
         assert pattern.search(path), path
     for path in ("src/app.py", "README.md", ".claude/settings.local.json"):
         assert not pattern.search(path), path
+
+
+def _block(text: str, name: str) -> str:
+    start = text.index(f"<!-- BEGIN generated: {name} -->")
+    return text[start:text.index(f"<!-- END generated: {name} -->", start)]
+
+
+@pytest.mark.parametrize("rel, block", [
+    ("docs/writing-hooks.md", "fields-every-event"), ("docs/writing-hooks.md", "fields-per-event"),
+    ("docs/writing-hooks.md", "tool-input"), ("docs/runner-contract.md", "hook-process"),
+    ("docs/troubleshooting.md", "doctor-files"), ("docs/templates.md", "lifecycle"),
+    ("README.md", "matchers"), ("README.md", "registration-files"),
+    ("docs/troubleshooting.md", "system-message"), ("docs/templates.md", "fail-closed"),
+])
+def test_per_cli_tables_name_every_cli(rel: str, block: str) -> None:
+    from hookwrap.generator.clis import setup_of
+
+    text = _block((REPO / rel).read_text(encoding="utf-8"), block)
+    for platform in Platform:
+        assert setup_of(platform).label in text, (rel, block, platform)
+
+
+def test_the_tool_input_table_shows_each_clis_own_path_key() -> None:
+    """The keys a file guard must read come from the records: a CLI whose write tool does not
+    spell the path `file_path` shows its own key, so the docs cannot teach `file_path` alone."""
+    from hookwrap.generator.clis import setup_of
+
+    rows = _block((REPO / "docs/writing-hooks.md").read_text(encoding="utf-8"),
+                  "tool-input").splitlines()
+    for platform in Platform:
+        agent = setup_of(platform)
+        row = next(r for r in rows if r.startswith(f"| {agent.label} "))
+        fields = agent.tool_fields.get("write_file")
+        if fields:
+            assert f"`{fields[0]}`" in row.split(" | ")[2], (platform, row)
+        if agent.patch_tool:
+            assert f"`{agent.patch_tool}`" in row, (platform, row)
+
+
+def test_the_limits_table_holds_every_limit_of_every_record() -> None:
+    from hookwrap.generator.clis import setup_of
+
+    text = _block((REPO / "docs/writing-hooks.md").read_text(encoding="utf-8"), "limits")
+    for platform in Platform:
+        agent = setup_of(platform)
+        for event, limits in agent.limits.items():
+            for _, limit in limits:
+                assert limit.replace("|", "\\|") in text, (platform, event, limit)

@@ -84,3 +84,21 @@ def test_refuses_a_program_outside_the_allowed_ones(tmp_path: Path) -> None:
     assert "refusing to run 'touch'" in done.stderr
     assert readme.read_text(encoding="utf-8") == before
     assert not made.exists(), "no command of a refused block runs"
+
+
+def test_refuses_a_substitution_outside_single_quotes(tmp_path: Path) -> None:
+    made = tmp_path / "made-by-a-substitution"
+    root = _root(tmp_path, f"$ hookwrap --version $(touch {made})\n")
+    readme = root / "README.md"
+    before = readme.read_text(encoding="utf-8")
+    done = gen("--root", str(root))
+    assert done.returncode == 1
+    assert "substitution outside single quotes" in done.stderr
+    assert readme.read_text(encoding="utf-8") == before
+    assert not made.exists()
+
+
+def test_a_substitution_inside_single_quotes_is_text(tmp_path: Path) -> None:
+    root = _root(tmp_path, "$ hookwrap --version # 'not $(run)'\n")
+    done = gen("--root", str(root))
+    assert "substitution outside single quotes" not in done.stderr

@@ -81,6 +81,7 @@ def test_wheel_holds_templates_runtime_and_py_typed(installed: dict) -> None:
     assert {f"hookwrap/{name}" for name in RUNTIME_MODULES} <= names
     assert "hookwrap/py.typed" in names
     assert "hookwrap/generator/clis/opencode_plugin.js" in names  # the OpenCode plugin's template
+    assert "hookwrap/generator/legacy/guard_424f00d.txt" in names  # sync upgrades old guards
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(installed["wheel"]).read(entry_points).decode()
     assert "hookwrap = hookwrap.console.app:main" in text
@@ -106,18 +107,18 @@ def test_console_script_runs_init_and_add_in_a_repo(installed: dict, tmp_path: P
     for module in RUNTIME_MODULES:
         assert (repo / ".hookwrap" / "lib" / "hookwrap" / module).is_file(), module
     assert (repo / ".hookwrap" / "lib" / "run.py").is_file()
-    assert "HOOK_NAME = 'guard'" in (repo / ".hookwrap" / "hooks" / "guard.py").read_text()
+    assert "GUARD = Guard(__file__" in (repo / ".hookwrap" / "hooks" / "guard.py").read_text()
 
     claude = json.loads((repo / ".claude" / "settings.json").read_text())
     [group] = claude["hooks"]["PreToolUse"]
-    assert group["matcher"] == "Bash|Write|Edit"
+    assert group["matcher"] == "Bash|Write|Edit|Read"
     assert group["hooks"][0]["command"] == \
         'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude'
     assert group["hooks"][0]["timeout"] == 10
 
     gemini = json.loads((repo / ".gemini" / "settings.json").read_text())
     [group] = gemini["hooks"]["BeforeTool"]
-    assert group["matcher"] == "^(run_shell_command|write_file|replace)$"
+    assert group["matcher"] == "^(run_shell_command|write_file|replace|read_file)$"
     assert group["hooks"][0]["command"] == \
         'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
     assert group["hooks"][0]["timeout"] == 10000

@@ -59,7 +59,8 @@ def test_import_loads_only_stdlib_and_runtime_modules() -> None:
     # commandfilter (a shell call's filter) and server (the resident mode) and bridge
     # (external hooks) load on demand.
     new = _loaded_by_import("import hookwrap, hookwrap.options, hookwrap.commandfilter, "
-                            "hookwrap.server, hookwrap.bridge; hookwrap.platforms.all_runtimes()")
+                            "hookwrap.server, hookwrap.bridge, hookwrap.guard_engine, hookwrap.guard_packs, "
+                            "hookwrap.shell_code; hookwrap.platforms.all_runtimes()")
     assert RUNTIME <= new
     outside = sorted(m for m in new if m.split(".")[0] not in sys.stdlib_module_names and m not in RUNTIME)
     assert outside == []

@@ -329,3 +329,44 @@ def test_an_exit_status_out_of_range_exits_as_python_does(project: Path, code: i
                            capture_output=True, text=True, cwd=project, env=_env(project), timeout=60)
     ran = launch(project, "big")
     assert ran.returncode == plain.returncode
+
+
+GC_PROBE = '''import gc, json, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from hookwrap import HookOutput, main
+LOADING = gc.isenabled()
+def hook(event):
+    seen = {"loading": LOADING, "calling": gc.isenabled(), "frozen": gc.get_freeze_count() > 0}
+    return HookOutput(system_message=json.dumps(seen))
+raise SystemExit(main(hook))
+'''
+
+
+def _gc_seen(done: subprocess.CompletedProcess) -> dict:
+    assert done.returncode == 0, done.stderr
+    return json.loads(json.loads(done.stdout)["systemMessage"])
+
+
+def test_the_collector_is_paused_while_the_script_loads_and_runs_for_the_hook(project: Path) -> None:
+    (project / ".hookwrap" / "lib" / "hookwrap").symlink_to(SRC / "hookwrap")
+    write_hook(project, "gcprobe", GC_PROBE)
+    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                          "tool_input": {"command": "ls"}, "cwd": str(project)})
+    run = subprocess.run([sys.executable, str(project / ".hookwrap" / "lib" / "run.py"), "gcprobe",
+                          "--platform", "claude"], input=payload, capture_output=True, text=True,
+                         cwd=project, env=_env(project), timeout=60)
+    assert _gc_seen(run) == {"loading": False, "calling": True, "frozen": True}
+    plain = subprocess.run([sys.executable, str(project / ".hookwrap" / "hooks" / "gcprobe.py"),
+                            "--platform", "claude"], input=payload, capture_output=True, text=True,
+                           cwd=project, env=_env(project), timeout=60)
+    assert _gc_seen(plain) == {"loading": True, "calling": True, "frozen": False}
+
+
+def test_a_script_without_hookwrap_s_runner_gets_the_collector_back_for_its_exit(project: Path) -> None:
+    # No runner resumes it during the script; Python's own exit (teardown) gets it back.
+    write_hook(project, "plain", """import gc, atexit
+print(gc.isenabled())
+atexit.register(lambda: print("at exit:", gc.isenabled()))
+""")
+    done = launch(project, "plain")
+    assert (done.returncode, done.stdout) == (0, "False\nat exit: True\n")

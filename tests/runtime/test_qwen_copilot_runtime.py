@@ -15,7 +15,6 @@ from hookwrap.clis.qwen import QWEN
 
 ASK_NOTE, HOOKS_FILE, REWRITE_NOTE = COPILOT.ask_note, COPILOT.own_registration, QWEN.rewrite_note
 from hookwrap.generator.clis import setup_of
-from hookwrap.generator.clis.qwen import qwen_timeout
 from hookwrap.platforms import runtime_of
 
 E = NormalizedEvent
@@ -64,7 +63,7 @@ def test_qwen_stop_with_continue_false_is_no_block() -> None:
 
 @pytest.mark.parametrize(("seconds", "written"), [(1, 1), (999, 999), (1000, 1_000_000), (1200, 1_200_000)])
 def test_qwen_timeout_never_silently_becomes_milliseconds(seconds: int, written: int) -> None:
-    assert qwen_timeout(seconds) == written
+    assert setup_of(QWEN).timeout_value(seconds) == written
     cmd = setup_of(QWEN).read_command("PreToolUse", {}, {"command": "x", "timeout": written})
     assert cmd.timeout_s == seconds
 
@@ -91,6 +90,22 @@ def test_copilot_pascal_payloads_and_copilots_write_keys() -> None:
     assert write.file_paths == [write.tool_input["path"]]
     stop = HookInput.from_dict(load_payload("copilot/Stop.pascal.json"), COPILOT)
     assert stop.event is E.AFTER_AGENT
+
+
+@pytest.mark.parametrize("name", ["PostToolUse.Bash.pascal.json", "PostToolUse.Write.pascal.json"])
+def test_copilot_sends_the_result_as_tool_result_and_hooks_read_it_as_tool_response(name: str) -> None:
+    payload = load_payload(f"copilot/{name}")
+    assert "tool_response" not in payload
+    after = HookInput.from_dict(payload, COPILOT)
+    assert after.event is E.AFTER_TOOL
+    assert after.tool_response == payload["tool_result"]
+    assert after.tool_response["result_type"] == "success"
+
+
+def test_tool_response_wins_over_tool_result() -> None:
+    both = HookInput.from_dict({"hook_event_name": "PostToolUse", "tool_name": "Bash",
+                                "tool_response": {"stdout": "x"}, "tool_result": "other"}, "claude")
+    assert both.tool_response == {"stdout": "x"}
 
 
 @pytest.mark.parametrize(("event", "raw"), [(E.BEFORE_PROMPT, "UserPromptSubmit"),

@@ -1,4 +1,4 @@
-"""A rendered hook type-checks: mypy sees the runtime's dataclasses and the scripts' calls.
+"""A rendered hook type-checks, strictly: mypy sees the runtime's dataclasses and the scripts' calls.
 
 The runtime builds its dataclasses without importing `typing` (see _dataclasses.py), so this
 proves a type checker still sees the real `@dataclass`: a user's `HookOutput(decison=...)` is
@@ -48,8 +48,10 @@ wrong_type = HookOutput(reason=1)
 def _mypy(tmp_path: Path, files: list[Path]) -> tuple[int, str]:
     config = tmp_path / "mypy.ini"
     # The runtime is checked on its own (strictly, in .ci/run): here only the scripts count.
-    config.write_text(f"[mypy]\nmypy_path = {SRC}\ncheck_untyped_defs = True\n"
-                      f"warn_unused_ignores = True\ncache_dir = {tmp_path / 'cache'}\n"
+    # What docs/writing-hooks.md tells a user to put in their checker's config: mypy_path (or
+    # pyright's extraPaths) pointing at .hookwrap/lib; every script then checks --strict.
+    config.write_text(f"[mypy]\nmypy_path = {SRC}\nstrict = True\n"
+                      f"cache_dir = {tmp_path / 'cache'}\n"
                       "[mypy-hookwrap.*]\nfollow_imports = silent\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(config),
                            "--no-error-summary", *map(str, files)],

@@ -229,24 +229,17 @@ def test_batch_verdicts_match_the_registered_command_run_as_each_cli_runs_it(ben
     assert checked == 4 * len(registered)
 
 
-# The CLIs with a shell, write, edit and read tool of their own (Codex CLI has no read tool).
-EVERY_TOOL = ("claude", "gemini", "qwen", "copilot", "opencode", "droid")
-
-
 def test_codex_gets_no_read_tool_calls_and_every_other_cli_gets_every_call(registered, verdicts, cases) -> None:
-    reads = {i for i, c in enumerate(cases) if c.tool == "read_file"}
+    reads = [i for i, c in enumerate(cases) if c.tool == "read_file"]
     assert reads
-    for index in range(len(cases)):
-        assert (verdicts["codex"][index].verdict == "n/a") == (index in reads), cases[index].where
-        for name in EVERY_TOOL:
-            assert verdicts[name][index].verdict != "n/a", (name, cases[index].where)
+    for name, outcomes in verdicts.items():
+        for index, outcome in enumerate(outcomes):
+            expected_na = name == "codex" and index in reads
+            assert (outcome.verdict == "n/a") == expected_na, (name, cases[index].where)
 
 
 # --- issue 22's bar ---------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="issue 22: today's guard template blocks ~30% of the corpus's "
-                                       "dangerous calls; the shared engine (branch guard-engine) is to "
-                                       "reach the bar. Remove this marker when it does.")
 def test_guard_blocks_90_percent_of_dangerous_calls_and_1_percent_of_safe_ones_on_every_cli(
         bench, verdicts, cases) -> None:
     per, overall, _ = bench.score(cases, verdicts)

@@ -114,7 +114,7 @@ def test_catalogue_defaults_are_consistent() -> None:
         assert info.name == name
         assert (templates_dir() / f"{name}.py.j2").is_file()
         assert info.events is None or info.default_event in info.events
-    assert TEMPLATES["guard"].fail_closed and TEMPLATES["guard"].default_matcher == "shell|write_file|edit_file"
+    assert TEMPLATES["guard"].fail_closed and TEMPLATES["guard"].default_matcher == "shell|write_file|edit_file|read_file"
     assert TEMPLATES["format"].default_matcher == "write_file|edit_file"
     assert not any(info.fail_closed for name, info in TEMPLATES.items() if name != "guard")
 

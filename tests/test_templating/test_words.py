@@ -18,7 +18,7 @@ from hookwrap.generator.clis import setup_of
 from hookwrap.generator.hookentry import HookSpec
 from hookwrap.generator.manifest import new_manifest_text
 from hookwrap.generator.render import render_hook_files
-from hookwrap.generator.words import labels, payload_comment
+from hookwrap.generator.words import labels, payload_comment, payload_field
 from hookwrap.names import NormalizedEvent, Platform
 
 LABELS = {p: setup_of(p).label for p in Platform}
@@ -85,7 +85,8 @@ def test_the_payload_fields_named_are_the_ones_each_cli_really_sends() -> None:
             text = payload_comment(event, (platform,))
             for key in load_sample(platform, name):
                 if key not in ("hook_event_name", "tool_name", "tool_input"):
-                    assert re.search(rf'event\.{key}\b|event\.get\("{key}"\)', text), (platform, name, key)
+                    read = payload_field(key)   # event.tool_response for Copilot's tool_result
+                    assert re.search(re.escape(read) + r"(?!\w)", text), (platform, name, key, read)
 
 
 def test_each_record_names_every_tool_argument_its_captured_payloads_carry() -> None:
@@ -145,3 +146,9 @@ def test_the_generated_files_name_every_cli() -> None:
     for p in Platform:
         assert setup_of(p).settings_file.replace(".", "\\.") in hooks, p
         assert LABELS[p] in description, p
+
+
+def test_a_key_spelled_otherwise_is_read_through_its_field() -> None:
+    assert payload_field("tool_result") == "event.tool_response"
+    assert payload_field("tool_response") == "event.tool_response"
+    assert payload_field("duration_ms") == 'event.get("duration_ms")'

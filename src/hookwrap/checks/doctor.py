@@ -59,6 +59,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     findings += check_scripts(root, scopes)
     if manifest is not None:
         findings += check_startup(root, manifest)
+        findings += check_guards(root, manifest)
         findings += check_external(root, manifest, env)
         findings += check_resident(root, manifest)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
@@ -286,6 +287,21 @@ def check_shim(python: str, env: Mapping[str, str]) -> list[Finding]:
     return [Finding("python-shim", WARN,
                     f"{word} is {shim.manager}'s shim {shim.path}: every hook call pays {cost} for it "
                     f"(`{word} -c pass` takes {times}; medians of 5)", shim.advice())]
+
+
+def check_guards(root: Path, manifest) -> list[Finding]:
+    """A guard rendered by an older hookwrap: `sync` upgrades it, or says why it cannot."""
+    from ..generator.project import guard_upgrades
+
+    out = []
+    for rel, upgrade in guard_upgrades(root, manifest.hooks):
+        if upgrade.action == "keep":
+            message, _, fix = upgrade.notes[0].partition(" To upgrade: ")
+            out.append(Finding("guard", WARN, message, f"to upgrade: {fix}"))
+        else:
+            out.append(Finding("guard", WARN, f"{rel} was rendered by an older hookwrap: its "
+                               "rules stop short of today's", SYNC))
+    return out or _ok("guard", "every guard runs the runtime's rules")
 
 
 def check_startup(root: Path, manifest) -> list[Finding]:

@@ -369,3 +369,100 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
         base.problems.append("the hook raised an exception; the runtime reported it as a block "
                              "(the traceback is in the reason; run with -v to see it whole)")
     return base
+
+
+# --- `hookwrap test NAME --explain CMD`: how the guard reads a command -------------------------
+
+# Run by the project's interpreter with the project's runtime (what the hook itself runs): load
+# the rendered guard as a module (its `if __name__ == "__main__"` does not run) and ask its
+# GUARD to explain. Prints one JSON document.
+_EXPLAIN = """\
+import importlib.util, json, sys
+script, line, cwd = sys.argv[1:4]
+spec = importlib.util.spec_from_file_location("hookwrap_explained_guard", script)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+guard = getattr(module, "GUARD", None)
+if guard is None or not hasattr(guard, "explain"):
+    print(json.dumps({"error": "no GUARD"}))
+else:
+    print(json.dumps(guard.explain(line, cwd)))
+"""
+
+
+def explain_guard(root: Path, name: str, line: str, *, cwd: Path | None = None,
+                  python: str | None = None) -> dict:
+    """How the guard hook ``name`` reads the shell ``line`` and what it decides (see
+    guard_engine.Guard.explain); nothing in the line runs.
+
+    Raises:
+        ProjectError: no such hook script, or it cannot be loaded.
+        UsageError: the script is not a guard of this hookwrap (an older self-contained guard).
+    """
+    import shutil
+    import subprocess
+    import sys
+
+    from ..generator.project import load_manifest
+    from ..generator.registrations import script_path
+
+    script = root / script_path(name)
+    if not script.is_file():
+        raise ProjectError(f"{script_path(name)} does not exist",
+                           hint="`hookwrap list` shows the hooks; `hookwrap sync` re-renders a "
+                                "missing script")
+    try:
+        chosen = python or getattr(load_manifest(root), "python", None) or "python3"
+    except Exception:  # a broken manifest: explain with the default interpreter
+        chosen = "python3"
+    interpreter = shutil.which(chosen) or sys.executable
+    try:
+        proc = subprocess.run([interpreter, "-I", "-c", _EXPLAIN, str(script), line,
+                               str(cwd or root)], capture_output=True, text=True, cwd=root,
+                              timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError) as error:
+        raise ProjectError(f"could not run {chosen}: {error}",
+                           hint="check `python` in hookwrap.toml") from None
+    try:
+        report = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        raise ProjectError(f"{script_path(name)} could not be loaded: {tail}",
+                           hint="`hookwrap doctor` checks the hook scripts") from None
+    if "error" in report:
+        raise UsageError(f"{script_path(name)} is not a guard this hookwrap can explain",
+                         hint="--explain reads guards rendered by `hookwrap add before_tool "
+                              "guard`; an older guard is upgraded by `hookwrap sync`")
+    return report
+
+
+def explain_lines(report: dict) -> list[str]:
+    """The report of explain_guard as text, one line per entry."""
+    lines = [f"reading: {report['line']!r} (cwd {report['cwd']})"]
+    if not report["commands"]:
+        lines.append("  no command runs")
+    for index, command in enumerate(report["commands"], 1):
+        shown = " ".join(json.dumps(word) if not word or any(c in word for c in " \t\n'\"")
+                         else word for word in command["argv"]) or "(redirections only)"
+        if command["redirects"]:
+            shown += " " + " ".join(command["redirects"])
+        via = f"  [via {', '.join(command['via'])}]" if command["via"] else ""
+        lines.append(f"  {index}. {shown}{via}")
+        if command.get("paths"):
+            lines.append("     paths: " + ", ".join(f"{path} = {where}"
+                                                    for path, where in command["paths"].items()))
+        if command.get("rule"):
+            lines.append(f"     matches rule {command['rule']}")
+        lines.extend(f"     {note}" for note in command["notes"])
+    for problem in report["problems"]:
+        lines.append(f"  note: a shell would stop here: {problem}")
+    if report["unread"]:
+        lines.append(f"  note: {len(report['unread'])} part(s) nested too deep to read")
+    verdict = report["verdict"]
+    if verdict is None:
+        lines.append("verdict: allowed (no rule matched)")
+    else:
+        lines.append(f"verdict: blocked by rule {verdict['rule']} ({verdict['category']}): "
+                     f"{verdict['what']}")
+        lines.append(f"  instead: {verdict['instead']}")
+    return lines

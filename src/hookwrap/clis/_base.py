@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from ..names import MCP_PREFIX, NormalizedEvent, Platform, mcp_tool, split_mcp_tool
-from ._record import CLIRecord
+from ._record import RUNTIME_FACTS, CLIRecord
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -29,8 +29,6 @@ LAUNCHER = ".hookwrap/lib/run.py"
 
 BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
-# Every fact of a record, copied onto its description (``cli.events``, ``cli.ask_note``).
-_FACTS = tuple(name for name in CLIRecord.__annotations__ if name != "protocol")
 
 
 class AgentCLI:
@@ -74,7 +72,7 @@ class AgentCLI:
 
     def __init__(self, record: CLIRecord) -> None:
         self.record = record
-        for name in _FACTS:
+        for name in RUNTIME_FACTS:  # cli.events, cli.ask_note
             setattr(self, name, getattr(record, name))
 
     def event_names(self) -> dict[NormalizedEvent, str]:

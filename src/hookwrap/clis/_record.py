@@ -119,6 +119,66 @@ class CLIRecord:
     # --- knobs of a protocol family (documented where the family reads them) -----------------
     knobs: dict[str, Any] = {}
 
+    # === What only the hookwrap command reads (generator/clis/): data, copied into projects
+    # with the rest of the record but never read by a hook process. ===========================
+
+    # --- the registration file ---------------------------------------------------------------
+    settings_file: str = ""           # project-relative path of the file hookwrap edits
+    # Folders whose presence says a repo uses this CLI (`init` picks the CLIs from them); by
+    # default the settings file's top folder.
+    config_folders: tuple[str, ...] = ()
+    settings_comments: bool = False   # JSONC: comments are read, and kept
+    # A file hookwrap generates whole (OpenCode's plugin): any byte that differs is drift.
+    settings_generated: bool = False
+    # A file hookwrap owns (Copilot CLI's .github/hooks/hookwrap.json): it holds no hand-made
+    # hooks, so `adopt --from` refuses it.
+    settings_owned: bool = False
+    known_settings_events: tuple[str, ...] = ()  # every event name the file may hold
+    unknown_event_note: str = ""      # what the CLI does with another event key ("skips it")
+    # One invalid entry makes the CLI drop every hook of its event (Claude Code).
+    invalid_entry_drops_event: bool = False
+    group_keys: frozenset[str] = frozenset({"matcher", "hooks"})  # a matcher group's keys
+    hooks_not_a_list: str = "must be a list"   # what is wrong with a group whose hooks isn't
+    no_matcher_events: frozenset[str] = frozenset()  # events whose matcher the CLI ignores
+    disable_key: str = ""             # a top-level key whose true switches every hook off
+    # (label, path, is the project's file) of every settings file that can hold hooks; a path
+    # may hold {root}, {home} and {env:VAR|fallback}.
+    scope_files: tuple[tuple[str, str, bool], ...] = ()
+
+    # --- registrations -----------------------------------------------------------------------
+    # The registered command: {python}, {script}, {args} (the hook's name after the launcher)
+    # and {platform} are filled in; "" for a CLI whose command walks up to hookwrap.toml.
+    command_form: str = ""
+    # The keys of a command handler, in order: "type", "command", "timeout" and optionally
+    # "name" (the hook's name) and "description".
+    handler_keys: tuple[str, ...] = ("type", "command", "timeout")
+    # What makes a crash or timeout of a fail-closed hook block, on which events: a handler key
+    # and its value (Claude Code's onFailure: "block").
+    fail_closed_key: str = ""
+    fail_closed_value: Any = None
+    fail_closed_events: frozenset[NormalizedEvent] = frozenset()
+    timeout_scale: int = 1            # manifest seconds -> the CLI's unit
+    timeout_ms_from: int = 0          # from this many seconds on, the CLI reads milliseconds
+    max_timeout_s: int = 2_147_483    # Node timers fire at once past 2**31-1 ms
+    tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
+    lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
+
+    # --- what `hookwrap test` and doctor emulate ----------------------------------------------
+    match_targets: dict[str, str] = {}   # event -> the payload key its matcher is tested against
+    default_timeout_s: float = 60.0      # seconds the CLI waits for a hook without a timeout
+    stdin_newline: bool = False          # the payload on stdin ends with a newline
+    env_file_events: frozenset[str] = frozenset()  # events whose hooks get CLAUDE_ENV_FILE
+    # The variables the CLI sets for its hooks: {project}, {session_id}, {pid} are filled in.
+    hook_env_vars: dict[str, str] = {}
+    hook_shell: tuple[str, ...] = ("bash", "-c")   # argv before the command text
+    empty_tool_response: Any = {}        # what every tool's response holds at least
+    payload_has_timestamp: bool = False  # payloads carry a "timestamp" field
+    # Where the CLI shows a hook's systemMessage, as `hookwrap test` words it ("shown to the
+    # user"); "" when that was never observed.
+    system_message_shown: str = ""
+    suspicious_timeout_s: float = 0      # doctor warns from this many seconds (likely ms)
+    doctor_reported_paths: frozenset[str] = frozenset()  # schema paths a doctor check reports
+
     def __init__(self, platform: Platform, **facts: Any) -> None:
         self.platform = platform
         for name, value in facts.items():
@@ -139,3 +199,16 @@ class CLIRecord:
     def knob(self, name: str, default: Any = None) -> Any:
         """A protocol family's knob, or ``default``."""
         return self.knobs.get(name, default)
+
+
+def pick(table: dict[str, Any], *names: str) -> dict[str, Any]:
+    """The entries of ``table`` named, in that order: a CLI that has some of another CLI's
+    events (``pick(CLAUDE.events, "Stop", "PreToolUse")``) says which, not what they mean."""
+    return {name: table[name] for name in names}
+
+
+_NAMES = list(CLIRecord.__annotations__)
+# The facts a hook process reads (copied onto its runtime description), and the ones only the
+# hookwrap command reads (copied onto the generator half's).
+RUNTIME_FACTS = tuple(n for n in _NAMES[:_NAMES.index("settings_file")] if n != "protocol")
+SETUP_FACTS = tuple(_NAMES[_NAMES.index("settings_file"):])

@@ -64,4 +64,57 @@ CLAUDE = CLIRecord(
     guest_clis={"copilot": "COPILOT_PROJECT_DIR"},
     # REQ-006.6.2: context also goes to systemMessage (shown to the user), except at start.
     context_to_user=frozenset(_E) - {_E.SESSION_START},
+
+    # --- the hookwrap command's facts ------------------------------------------------------
+    settings_file=".claude/settings.json",  # plain JSON: Claude Code rejects a file with comments
+    known_settings_events=(
+        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
+        "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",
+        "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact",
+        "PreModelSwitch", "PostModelSwitch", "PermissionRequest", "PermissionDenied", "Setup",
+        "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation", "ElicitationResult",
+        "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "CwdChanged",
+        "FileChanged", "DirectoryAdded", "MessageDisplay",
+    ),
+    invalid_entry_drops_event=True,
+    no_matcher_events=frozenset({
+        "UserPromptSubmit", "Stop", "PostToolBatch", "TeammateIdle", "TaskCreated",
+        "TaskCompleted", "WorktreeCreate", "WorktreeRemove", "CwdChanged", "MessageDisplay"}),
+    disable_key="disableAllHooks",
+    scope_files=((".claude/settings.local.json", "{root}/.claude/settings.local.json", False),
+                 ("~/.claude/settings.json", "${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json", False)),
+    command_form='{python} "$CLAUDE_PROJECT_DIR"/{script} {args}--platform {platform}',
+    # onFailure is ignored on Stop; elsewhere it makes a crash or timeout block.
+    fail_closed_key="onFailure",
+    fail_closed_value="block",
+    fail_closed_events=frozenset(_E) - {_E.AFTER_AGENT},
+    tool_events=frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
+                           _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED}),
+    lifecycle_values={
+        _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
+        _E.SESSION_END: ("clear", "resume", "logout", "prompt_input_exit", "other"),
+        _E.PRE_COMPACT: ("manual", "auto"),
+        _E.POST_COMPACT: ("manual", "auto"),
+    },
+    match_targets={
+        **dict.fromkeys(("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+                         "PermissionDenied"), "tool_name"),
+        "UserPromptExpansion": "command_name", "SessionStart": "source", "Setup": "trigger",
+        "PreCompact": "trigger", "PostCompact": "trigger", "PreModelSwitch": "to_model",
+        "PostModelSwitch": "to_model", "Notification": "notification_type",
+        "SessionEnd": "reason", "StopFailure": "error", "SubagentStart": "agent_type",
+        "SubagentStop": "agent_type", "Elicitation": "mcp_server_name",
+        "ElicitationResult": "mcp_server_name", "ConfigChange": "source",
+        "DirectoryAdded": "source", "InstructionsLoaded": "load_reason",
+        "FileChanged": "file_path",  # matched by the file's name
+    },
+    default_timeout_s=600.0,
+    stdin_newline=True,  # Claude ends the object with a newline
+    env_file_events=frozenset({"SessionStart"}),  # CLAUDE_ENV_FILE, a file of exports
+    hook_env_vars={"CLAUDE_PROJECT_DIR": "{project}", "CLAUDECODE": "1",
+                   "CLAUDE_CODE_SESSION_ID": "{session_id}", "CLAUDE_CODE_ENTRYPOINT": "sdk-cli",
+                   "CLAUDE_PID": "{pid}"},
+    system_message_shown="shown to the user",
+    suspicious_timeout_s=1000,  # far above the 600 s default, so almost surely meant as ms
+    doctor_reported_paths=frozenset({"disableAllHooks"}),
 )

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._codex_protocol import CodexProtocol
-from ._record import CLIRecord
+from ._record import CLIRecord, pick
+from .claude import CLAUDE
 
 _E = NormalizedEvent
 
@@ -52,19 +53,9 @@ CODEX = CLIRecord(
     version="0.169.0",
     npm_package="@openai/codex",
     protocol=CodexProtocol,
-    events={
-        "Stop": _E.AFTER_AGENT,
-        "SubagentStop": _E.AFTER_AGENT,
-        "PreToolUse": _E.BEFORE_TOOL,
-        "PostToolUse": _E.AFTER_TOOL,
-        "UserPromptSubmit": _E.BEFORE_PROMPT,
-        "SessionStart": _E.SESSION_START,
-        "SessionEnd": _E.SESSION_END,
-        "PermissionRequest": _E.PERMISSION_REQUEST,
-        "PreCompact": _E.PRE_COMPACT,
-        "PostCompact": _E.POST_COMPACT,
-        "SubagentStart": _E.SUBAGENT_START,
-    },
+    events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
+                "UserPromptSubmit", "SessionStart", "SessionEnd", "PermissionRequest",
+                "PreCompact", "PostCompact", "SubagentStart"),
     preferred_events={_E.AFTER_AGENT: "Stop"},
     tools={
         "Bash": "shell",  # the shell tool (exec_command), with {"command": str}
@@ -86,4 +77,31 @@ CODEX = CLIRecord(
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells the "
                                      "model to ask the user"),)},
     knobs={"output_schemas": _SCHEMAS, "never_sent": _NEVER},
+
+    # --- the hookwrap command's facts ------------------------------------------------------
+    settings_file=".codex/hooks.json",  # strict JSON: a trailing comma voids the whole file
+    known_settings_events=(
+        "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
+        "SessionStart", "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop",
+        "Stop", "Interrupt",
+    ),
+    unknown_event_note="Codex CLI ignores it without a word",
+    # Events whose matcher Codex drops (the hook always runs).
+    no_matcher_events=frozenset({"UserPromptSubmit", "Stop", "Interrupt"}),
+    scope_files=(("$CODEX_HOME/hooks.json", "${CODEX_HOME:-~/.codex}/hooks.json", False),),
+    command_form="",  # walks up from the session's cwd to hookwrap.toml
+    tool_events=frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.PERMISSION_REQUEST}),
+    lifecycle_values={
+        _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
+        _E.SESSION_END: ("other",),
+        _E.PRE_COMPACT: ("manual", "auto"),
+        _E.POST_COMPACT: ("manual", "auto"),
+    },
+    match_targets={**dict.fromkeys(("PreToolUse", "PostToolUse", "PermissionRequest"), "tool_name"),
+                   "SessionStart": "source", "PreCompact": "trigger", "PostCompact": "trigger",
+                   "SessionEnd": "reason", "SubagentStart": "agent_type",
+                   "SubagentStop": "agent_type"},
+    default_timeout_s=600.0,
+    empty_tool_response="",  # tool_response is the text the model sees, not an object
+    system_message_shown="for the user: shown in the TUI only, not by `codex exec`",
 )

@@ -19,6 +19,7 @@ processes (not for its shell tool).
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
+from ._record import pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -28,19 +29,9 @@ COPILOT = CLAUDE.derive(
     label="Copilot CLI",
     version="1.0.102",
     npm_package="@github/copilot",
-    events={
-        "Stop": _E.AFTER_AGENT,
-        "SubagentStop": _E.AFTER_AGENT,
-        "PreToolUse": _E.BEFORE_TOOL,
-        "PostToolUse": _E.AFTER_TOOL,
-        "UserPromptSubmit": _E.BEFORE_PROMPT,
-        "SessionStart": _E.SESSION_START,
-        "SessionEnd": _E.SESSION_END,
-        "PostToolUseFailure": _E.AFTER_TOOL_FAILURE,
-        "PreCompact": _E.PRE_COMPACT,
-        "SubagentStart": _E.SUBAGENT_START,
-        "Notification": _E.NOTIFICATION,
-    },
+    events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
+                "UserPromptSubmit", "SessionStart", "SessionEnd", "PostToolUseFailure",
+                "PreCompact", "SubagentStart", "Notification"),
     # The PascalCase format translates Copilot's tools to Claude's names (bash -> Bash,
     # create -> Write, edit -> Edit, view -> Read).
     tools={
@@ -77,4 +68,32 @@ COPILOT = CLAUDE.derive(
                                      "the model to ask the user"),)},
     knobs={"context_top_level": True, "permission_top_level": True, "error_deny": "top-level",
            "reader": "copilot"},
+
+    # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
+    settings_file=".github/hooks/hookwrap.json",
+    settings_owned=True,  # hookwrap's own file: it holds no hand-made hooks
+    # Copilot CLI's repository hooks; .github alone is any GitHub repository.
+    config_folders=(".github/hooks",),
+    known_settings_events=(
+        "SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PreMcpToolCall",
+        "PostToolUse", "PostToolUseFailure", "ErrorOccurred", "SubagentStart", "SubagentStop",
+        "PermissionRequest", "PreCompact", "Stop", "Notification",
+    ),
+    unknown_event_note="not a PascalCase Copilot CLI event; hookwrap's file holds only those",
+    invalid_entry_drops_event=False,  # a malformed entry is dropped, the rest kept
+    hooks_not_a_list="must be a list; Copilot CLI drops this entry",
+    no_matcher_events=frozenset({"UserPromptSubmit", "Stop", "SessionStart", "SessionEnd"}),
+    scope_files=(),  # the repository's hooks only
+    command_form='{python} "$COPILOT_PROJECT_DIR/{script}" {args}--platform {platform}',
+    fail_closed_key="",
+    tool_events=frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE}),
+    lifecycle_values={},
+    match_targets=dict.fromkeys(("PreToolUse", "PostToolUse", "PostToolUseFailure"), "tool_name"),
+    default_timeout_s=30.0,
+    stdin_newline=False,
+    env_file_events=frozenset(),
+    hook_env_vars={"COPILOT_PROJECT_DIR": "{project}", "CLAUDE_PROJECT_DIR": "{project}",
+                   "COPILOT_CLI": "1", "COPILOT_HOOK_DIR": "{project}/.github/hooks"},
+    payload_has_timestamp=True,
+    system_message_shown="",  # not observed
 )

@@ -14,6 +14,7 @@ block gives another turn with no cap of Droid's own. Project hooks run with no t
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
+from ._record import pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -23,17 +24,8 @@ DROID = CLAUDE.derive(
     label="Factory Droid",
     version="0.225.2",
     npm_package="@factory/cli-linux-x64",
-    events={
-        "Stop": _E.AFTER_AGENT,
-        "SubagentStop": _E.AFTER_AGENT,
-        "PreToolUse": _E.BEFORE_TOOL,
-        "PostToolUse": _E.AFTER_TOOL,
-        "UserPromptSubmit": _E.BEFORE_PROMPT,
-        "SessionStart": _E.SESSION_START,
-        "SessionEnd": _E.SESSION_END,
-        "PreCompact": _E.PRE_COMPACT,
-        "Notification": _E.NOTIFICATION,
-    },
+    events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
+                "UserPromptSubmit", "SessionStart", "SessionEnd", "PreCompact", "Notification"),
     # The tool schemas `droid exec` sends the model (0.225.2).
     tools={
         "Execute": "shell",
@@ -80,4 +72,41 @@ DROID = CLAUDE.derive(
                           "must count too"),),
     },
     knobs={"pre_tool_context": False, "post_tool_block_as_context": True, "error_deny": "specific"},
+
+    # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
+    settings_file=".factory/settings.json",
+    settings_comments=True,  # Droid reads comments in it (0.225.2), so hookwrap keeps them
+    known_settings_events=(
+        "PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop",
+        "SubagentStop", "PreCompact", "Notification",
+    ),
+    # One invalid entry ("hooks": "x") and Droid runs no hook of the file at all (0.225.2).
+    invalid_entry_drops_event=True,
+    no_matcher_events=frozenset({"UserPromptSubmit", "Stop", "SubagentStop"}),
+    # hooksDisabled, project or user, did not stop project hooks in droid exec (0.225.2).
+    disable_key="",
+    scope_files=(("~/.factory/settings.json", "~/.factory/settings.json", False),),
+    command_form="",  # walks up from the session's cwd to hookwrap.toml
+    fail_closed_key="",
+    tool_events=frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL}),
+    lifecycle_values={
+        _E.SESSION_START: ("startup", "resume", "clear", "compact"),
+        _E.SESSION_END: ("clear", "logout", "prompt_input_exit", "other"),
+        _E.PRE_COMPACT: ("manual", "auto"),
+    },
+    match_targets={"PreToolUse": "tool_name", "PostToolUse": "tool_name",
+                   "SessionStart": "source", "SessionEnd": "reason", "PreCompact": "trigger",
+                   "Notification": "notification_type"},
+    default_timeout_s=60.0,
+    stdin_newline=False,
+    env_file_events=frozenset({"SessionStart"}),  # CLAUDE_ENV_FILE, in the env and the payload
+    hook_env_vars={"FACTORY_PROJECT_DIR": "{project}", "DROID_PROJECT_DIR": "{project}",
+                   "CLAUDE_PROJECT_DIR": "{project}",
+                   "DROID_PLUGIN_ROOT": "/PLUGIN_ROOT_NOT_EXPANDED_ERROR",
+                   "CLAUDE_PLUGIN_ROOT": "/PLUGIN_ROOT_NOT_EXPANDED_ERROR",
+                   "FACTORY_DISABLE_SETTINGS_PERSISTENCE": "true"},
+    payload_has_timestamp=False,
+    system_message_shown="",  # not observed
+    suspicious_timeout_s=0,  # its own doctor checks (generator/clis/droid.py)
+    doctor_reported_paths=frozenset(),
 )

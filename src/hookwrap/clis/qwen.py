@@ -66,4 +66,54 @@ QWEN = CLAUDE.derive(
     },
     knobs={"pre_tool_context": False, "post_tool_block_as_context": True,
            "stop_continue_false": "drop", "reader": "qwen"},
+
+    # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
+    # JSON with comments; Qwen itself rewrites the file, adding "$version", and hookwrap keeps
+    # every key it finds.
+    settings_file=".qwen/settings.json",
+    settings_comments=True,
+    known_settings_events=(
+        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
+        "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Stop", "MessageDisplay",
+        "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd",
+        "SessionDelete", "PermissionRequest", "PermissionDenied", "StopFailure", "TodoCreated",
+        "TodoCompleted", "InstructionsLoaded",
+    ),
+    unknown_event_note="Qwen Code skips it",
+    invalid_entry_drops_event=False,  # an invalid entry is dropped alone (debug log only)
+    group_keys=frozenset({"matcher", "sequential", "hooks"}),
+    hooks_not_a_list="must be a list; Qwen Code drops this definition",
+    no_matcher_events=frozenset({"UserPromptSubmit", "Stop", "MessageDisplay", "PostToolBatch",
+                                 "SessionDelete", "TodoCreated", "TodoCompleted"}),
+    scope_files=(("~/.qwen/settings.json", "${QWEN_HOME:-~/.qwen}/settings.json", False),),
+    # Bash expands the variable (Qwen substitutes none on bash), so one quoted word works for a
+    # path with a space.
+    command_form='{python} "$QWEN_PROJECT_DIR/{script}" {args}--platform {platform}',
+    handler_keys=("type", "command", "name", "timeout", "description"),
+    fail_closed_key="",
+    timeout_ms_from=1000,  # Qwen reads 1000 and more as milliseconds: 1200 s is written 1200000
+    lifecycle_values={
+        _E.SESSION_START: ("startup", "resume", "clear", "compact"),
+        _E.SESSION_END: ("clear", "resume", "logout", "prompt_input_exit", "other"),
+        _E.PRE_COMPACT: ("manual", "auto"),
+        _E.POST_COMPACT: ("manual", "auto"),
+    },
+    match_targets={
+        **dict.fromkeys(("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+                         "PermissionDenied"), "tool_name"),
+        "SubagentStart": "agent_type", "SubagentStop": "agent_type", "PreCompact": "trigger",
+        "PostCompact": "trigger", "SessionStart": "source", "SessionEnd": "reason",
+        "StopFailure": "error", "Notification": "notification_type",
+        "InstructionsLoaded": "file_path", "UserPromptExpansion": "command_name",
+    },
+    default_timeout_s=60.0,
+    stdin_newline=False,
+    env_file_events=frozenset(),
+    hook_env_vars={"QWEN_PROJECT_DIR": "{project}", "CLAUDE_PROJECT_DIR": "{project}",
+                   "GEMINI_PROJECT_DIR": "{project}", "QWEN_CODE_CLI": "1",
+                   "QWEN_CODE_SESSION_ID": "{session_id}"},
+    empty_tool_response={"llmContent": "", "returnDisplay": ""},
+    payload_has_timestamp=True,
+    system_message_shown="for the user, but `qwen -p` does not show it",
+    suspicious_timeout_s=0,  # its own doctor checks (generator/clis/qwen.py)
 )

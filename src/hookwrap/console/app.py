@@ -357,14 +357,22 @@ def test_command(
     event: Optional[str] = typer.Option(None, "--event", help="Normalized event, when the hook has several."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show exit code, stdout, stderr and duration."),
+    explain: Optional[str] = typer.Option(None, "--explain", help="A guard only: show how it reads this shell command and which rule matches (nothing runs)."),
 ) -> None:
     """Run a hook exactly as each CLI would, and say what the CLI will do with its answer.
 
     The hook runs for real, with everything its script does: an audit hook logs the sample,
     a stop_gate runs its check command. Each command is printed (to stderr) before it runs.
+    With --explain, nothing runs: the guard shows how it reads the command.
     """
-    from ..checks.hooktest import run_hook_test
+    from ..checks.hooktest import explain_guard, explain_lines, run_hook_test
 
+    if explain is not None:
+        if payload is not None or tool or tool_input:
+            raise typer.BadParameter("use --explain alone, without --payload, --tool or --input")
+        reading = explain_guard(_root_dir(), name, explain, cwd=_cwd())
+        typer.echo(json.dumps(reading, indent=2) if as_json else "\n".join(explain_lines(reading)))
+        raise typer.Exit(0)
     if payload is not None and (tool or tool_input):
         raise typer.BadParameter("use --payload, or --tool/--input, not both")
     report = run_hook_test(_root_dir(), name, platform=_platform_names(platform) or "all",

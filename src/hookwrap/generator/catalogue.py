@@ -31,6 +31,7 @@ class TemplateInfo:
             "allow", "updated_input", "context", "system_message", "continue_loop"); None when
             it may return anything (the skeleton, an external hook). `hookwrap add` warns only
             about what a CLI cannot do with these (``AgentCLI.output_limits``).
+        settings: more options its table may hold, which `add` does not write.
     """
 
     name: str
@@ -42,6 +43,7 @@ class TemplateInfo:
     fail_closed: bool = False
     default_options: dict[str, object] = field(default_factory=dict)
     returns: frozenset[str] | None = None
+    settings: tuple[str, ...] = ()
 
 
 TEMPLATES: dict[str, TemplateInfo] = {
@@ -52,10 +54,12 @@ TEMPLATES: dict[str, TemplateInfo] = {
             summary="block dangerous shell commands and edits to .env files or .git/",
             events=(_E.BEFORE_TOOL,),
             default_event=_E.BEFORE_TOOL,
-            default_matcher="shell|write_file|edit_file",
+            default_matcher="shell|write_file|edit_file|read_file",
             default_timeout=10,
             fail_closed=True,
             returns=frozenset({"block"}),
+            settings=("packs", "block_force_with_lease", "allow_secret_reads",
+                      "allowed_commands", "allowed_paths", "not_secrets", "disabled_rules"),
         ),
         TemplateInfo(
             name="context",

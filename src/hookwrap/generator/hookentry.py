@@ -120,6 +120,10 @@ def check_matcher(value: object, event: NormalizedEvent,
             raise EntryError("matcher", f"{event.value} has no matcher on these platforms: it "
                              "runs every time", hint="drop the matcher")
         warnings = regs.check_tool_names(value) if any(event in a.tool_events for a in agents) else []
+        warnings += [f"{a.label} has no matcher on {event.value}: the hook runs on every "
+                     f"{event.value} there" for a in agents
+                     if event in a.events.values() and event not in a.tool_events
+                     and event not in a.lifecycle_values]
         for agent in agents:
             regs.matcher_for(value, event, agent.platform)
     except EntryError:
@@ -131,7 +135,7 @@ def check_matcher(value: object, event: NormalizedEvent,
 
 def check_options(template: str, entry: dict[str, Any]) -> dict[str, object]:
     """The template options of an entry (every key that is not a common one)."""
-    allowed = TEMPLATES[template].default_options
+    allowed = (*TEMPLATES[template].default_options, *TEMPLATES[template].settings)
     options: dict[str, object] = {}
     for key, value in entry.items():
         if key in COMMON_KEYS:
@@ -327,10 +331,35 @@ def _check_suffixes(value: object) -> str:
     return 'must be a list of file suffixes such as [".py"]'
 
 
+def _check_bool(value: object) -> str:
+    return "" if isinstance(value, bool) else "must be true or false"
+
+
+def _check_strings(value: object) -> str:
+    if isinstance(value, list) and all(isinstance(item, str) and item.strip() for item in value):
+        return ""
+    return "must be a list of non-empty strings"
+
+
+def _check_packs(value: object) -> str:
+    from ..guard_rules import PACKS
+
+    if isinstance(value, list) and all(isinstance(item, str) and item in PACKS for item in value):
+        return ""
+    return f"must be a list of rule packs: {', '.join(PACKS)}"
+
+
 # One check per template option name (the names come from catalogue.TEMPLATES).
 _OPTION_CHECKS = {
     "check": _check_string,
     "max_retries": _check_count,
     "command": _check_command,
     "suffixes": _check_suffixes,
+    "packs": _check_packs,
+    "block_force_with_lease": _check_bool,
+    "allow_secret_reads": _check_bool,
+    "allowed_commands": _check_strings,
+    "allowed_paths": _check_strings,
+    "not_secrets": _check_strings,
+    "disabled_rules": _check_strings,
 }

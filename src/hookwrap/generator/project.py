@@ -222,10 +222,41 @@ def sync_plan(root: Path) -> Plan:
     plan.warnings.extend(manifest.warnings)
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
+    _plan_guard_upgrades(plan, manifest.hooks)
     _plan_hook_bytecode(plan, manifest.hooks)
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     _plan_startup(plan, manifest)
     return plan
+
+
+def guard_upgrades(root: Path, specs):
+    """(script, Upgrade) for each guard hook whose script an older hookwrap rendered."""
+    from .guard_upgrade import plan_upgrade
+    from .render import render_hook_files
+
+    found = []
+    for spec in specs:
+        if spec.template != "guard":
+            continue
+        rel = regs.script_path(spec.name)
+        try:
+            text = (root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        upgrade = plan_upgrade(text, spec.name, render_hook_files(spec)[rel])
+        if upgrade.action != "current":
+            found.append((rel, upgrade))
+    return found
+
+
+def _plan_guard_upgrades(plan: Plan, specs) -> None:
+    """A guard rendered by an older hookwrap: replaced by the new one (its policy edits
+    carried), or left alone with a note that says what to do (guard_upgrade.py)."""
+    for rel, upgrade in guard_upgrades(plan.root, specs):
+        if upgrade.action == "keep":
+            plan.notes.extend(upgrade.notes)
+        else:
+            plan.add(rel, upgrade.text.encode(), detail=upgrade.notes)
 
 
 def _plan_startup(plan: Plan, manifest) -> None:

@@ -12,15 +12,20 @@ from .errors import ProjectError, UsageError
 from .plan import Plan
 
 
-def _folder(platform: Platform) -> str:
-    """The top folder of a CLI's project settings file (``.claude``), whose presence says the
-    repo uses that CLI."""
-    return Path(setup_of(platform).settings_file).parts[0]
+def _folders(platform: Platform) -> tuple[str, ...]:
+    """The folders whose presence says the repo uses a CLI: its record's ``config_folders``,
+    else the top folder of its project settings file (``.claude``)."""
+    agent = setup_of(platform)
+    return agent.config_folders or (Path(agent.settings_file).parts[0],)
+
+
+def _found_folder(root: Path, platform: Platform) -> str | None:
+    return next((f for f in _folders(platform) if (root / f).is_dir()), None)
 
 
 def detected_platforms(root: Path) -> tuple[Platform, ...] | None:
     """The CLIs whose folder (``.claude``, ``.codex``, ...) the repo already has, or None."""
-    found = tuple(p for p in Platform if (root / _folder(p)).is_dir())
+    found = tuple(p for p in Platform if _found_folder(root, p))
     return found or None
 
 
@@ -34,7 +39,7 @@ def new_platforms(root: Path, given: tuple[Platform, ...] | None = None
     if given:
         chosen, why = given, "from --platform"
     elif found:
-        chosen, why = found, "the repo has " + _and([f"{_folder(p)}/" for p in found])
+        chosen, why = found, "the repo has " + _and([f"{_found_folder(root, p)}/" for p in found])
     else:
         chosen, why = ALL_PLATFORMS, "the default: the repo has no CLI's folder yet"
     notes = [f"platforms: {', '.join(p.value for p in chosen)} ({why})"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..hookinput import ALIASES
 from ..names import NormalizedEvent, Platform
 from .clis import setup_of
 
@@ -58,7 +59,8 @@ def timeout_units() -> str:
     units: dict[str, list[str]] = {}
     for platform in Platform:
         agent = setup_of(platform)
-        unit = agent.timeout_words or ("milliseconds" if agent.timeout_scale == 1000 else "")
+        unit = (f"milliseconds from {agent.timeout_ms_from} seconds on" if agent.timeout_ms_from
+                else "milliseconds" if agent.timeout_scale == 1000 else "")
         if unit:
             units.setdefault(unit, []).append(agent.label)
     text = "seconds; written in each CLI's own unit"
@@ -81,8 +83,18 @@ def _wrap(first: str, words: str, indent: int, width: int = _WIDTH) -> list[str]
     return lines
 
 
-def _field(key: str) -> str:
+def payload_field(key: str) -> str:
+    """How a hook reads the payload key ``key``: ``event.<field>`` for a HookInput field (under
+    its name or one of its other spellings: ``tool_result`` is ``event.tool_response``), else
+    ``event.get("<key>")``."""
+    key = _FIELD_OF.get(key, key)
     return f"event.{key}" if key in INPUT_FIELDS else f'event.get("{key}")'
+
+
+_FIELD_OF = {alias: field for field, aliases in ALIASES.items() for alias in aliases}
+
+
+_field = payload_field
 
 
 def _sample_keys(platform: Platform, name: str) -> list[str] | None:

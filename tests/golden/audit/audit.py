@@ -63,7 +63,7 @@ def hook(event: HookInput) -> HookOutput | None:
     return None
 
 
-def _record(event: HookInput) -> dict:
+def _record(event: HookInput) -> dict[str, object]:
     return {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "platform": str(event.platform),
@@ -76,9 +76,9 @@ def _record(event: HookInput) -> dict:
     }
 
 
-def _summary(tool_input: dict) -> dict:
+def _summary(tool_input: dict[str, object]) -> dict[str, object]:
     """The first MAX_KEYS keys, each value cut to MAX_VALUE_CHARS characters of text."""
-    summary = {}
+    summary: dict[str, object] = {}
     for key in list(tool_input)[:MAX_KEYS]:
         value = tool_input[key]
         if not isinstance(value, (str, int, float, bool)) and value is not None:

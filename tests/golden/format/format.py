@@ -40,7 +40,7 @@ from hookwrap.options import option as _option, time_limit as _time_limit  # noq
 ROOT = project_root(__file__)  # .hookwrap/hooks/<name>.py -> the repo root
 
 
-def _manifest_entry() -> dict:
+def _manifest_entry() -> dict[str, object]:
     """This hook's table in hookwrap.toml; {} if it cannot be read."""
     return manifest_entry(ROOT, HOOK_NAME)
 
@@ -121,7 +121,7 @@ def _format(event: HookInput, path: str) -> HookOutput | None:
     return None
 
 
-def _run(command: list, path: str, limit: float) -> subprocess.CompletedProcess | str:
+def _run(command: list[str], path: str, limit: float) -> subprocess.CompletedProcess[bytes] | str:
     """The formatter's result, or why it could not run."""
     try:
         return subprocess.run(
@@ -137,7 +137,7 @@ def _run(command: list, path: str, limit: float) -> subprocess.CompletedProcess 
         return f"cannot be run ({error})"
 
 
-def _output(result: subprocess.CompletedProcess) -> str:
+def _output(result: subprocess.CompletedProcess[bytes]) -> str:
     """stderr, then stdout, cut to OUTPUT_CHARS: the first lines name the error."""
     text = b"\n".join(part.strip() for part in (result.stderr, result.stdout) if part.strip())
     output = text.decode("utf-8", errors="replace")
@@ -149,7 +149,7 @@ def _how_to_configure() -> str:
             f"you have, e.g. command = [\"black\", \"--quiet\"] (the file is appended).")
 
 
-def _command(entry: dict) -> list:
+def _command(entry: dict[str, object]) -> list[str]:
     command = entry.get("command", DEFAULT_COMMAND)
     if isinstance(command, str):
         try:

@@ -21,7 +21,7 @@ const REGISTRATIONS = {
   "hooks": {
     "PreToolUse": [
       {
-        "matcher": "^(bash|write|apply_patch|edit)$",
+        "matcher": "^(bash|write|apply_patch|edit|read)$",
         "hooks": [
           {
             "type": "command",

@@ -50,7 +50,7 @@ from hookwrap.options import option as _option, time_limit as _time_limit  # noq
 ROOT = project_root(__file__)  # .hookwrap/hooks/<name>.py -> the repo root
 
 
-def _manifest_entry() -> dict:
+def _manifest_entry() -> dict[str, object]:
     """This hook's table in hookwrap.toml; {} if it cannot be read."""
     return manifest_entry(ROOT, HOOK_NAME)
 

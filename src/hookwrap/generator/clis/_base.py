@@ -1,7 +1,11 @@
-"""AgentSetup: the hookwrap command's half of a CLI's description (see ``_base.py``), with the
-defaults every CLI's ``<platform>_setup.py`` starts from: the settings file and registrations,
-validation (``schema.py`` holds the value checks), the host rules ``hookwrap test`` emulates,
-doctor and trust. Never copied into a project; a hook process never imports it.
+"""AgentSetup: the hookwrap command's half of a CLI's description, built from the CLI's record.
+
+It reads the record's facts for the command (the registration file, the command and handler
+forms, the tables of events, match targets, timeouts, hook variables and settings scopes) and
+implements every rule that is the same for all CLIs from them; a CLI's
+``generator/clis/<platform>.py`` overrides only what its CLI really does differently (how it
+validates an entry, matches a matcher, reads a finished run, keeps its trust). Never copied
+into a project; a hook process never imports it.
 """
 
 from __future__ import annotations
@@ -9,9 +13,13 @@ from __future__ import annotations
 import re
 
 from ...clis._base import LAUNCHER, AgentCLI
+from ...clis._record import SETUP_FACTS, CLIRecord
 from ...names import NormalizedEvent
 from .kit import (
+    FAIL,
     OWNED_URL_RE,
+    WARN,
+    WARNING,
     Finding,
     HookCommand,
     OwnedEntry,
@@ -41,24 +49,46 @@ _NAME_MARK, _PYTHON_MARK = "\x00", "\x01"
 class AgentSetup(AgentCLI):
     """The defaults of the hookwrap command's half of a CLI's description."""
 
-    # --- generator: the settings file and registrations ------------------------------------
-    settings_file: str = ""                 # project-relative path of the file hookwrap edits
-    settings_comments: bool = False         # True: the file is JSONC and comments are kept
-    # True: the settings file is a file hookwrap generates whole from its registrations (OpenCode's
-    # plugin), read with parse_settings_text and written with render_settings; every byte of it is
-    # hookwrap's, so any difference from the rendering is drift.
-    settings_generated: bool = False
-    # True: the settings file is one hookwrap owns (Copilot CLI's .github/hooks/hookwrap.json),
-    # so it holds no hand-made hooks: `adopt --from` refuses it.
-    settings_owned: bool = False
-    timeout_scale: int = 1                  # manifest seconds -> the CLI's unit
-    timeout_words: str = ""                 # the unit in words when it is not one scale
-    max_timeout_s: int = 2_147_483          # Node timers fire at once past 2**31-1 ms
-    tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
-    lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
-    known_settings_events: tuple[str, ...] = ()   # every event name its settings accept
-    # Claude Code drops every hook of an event when one entry of it is invalid.
-    invalid_entry_drops_event: bool = False
+    # The record's facts for the command (documented in clis/_record.py).
+    settings_file: str
+    config_folders: tuple[str, ...]
+    settings_comments: bool
+    settings_generated: bool
+    settings_owned: bool
+    known_settings_events: tuple[str, ...]
+    unknown_event_note: str
+    invalid_entry_drops_event: bool
+    group_keys: frozenset[str]
+    hooks_not_a_list: str
+    no_matcher_events: frozenset[str]
+    disable_key: str
+    scope_files: tuple[tuple[str, str, bool], ...]
+    command_form: str
+    handler_keys: tuple[str, ...]
+    fail_closed_key: str
+    fail_closed_value: Any
+    fail_closed_events: frozenset[NormalizedEvent]
+    timeout_scale: int
+    timeout_ms_from: int
+    max_timeout_s: int
+    tool_events: frozenset[NormalizedEvent]
+    lifecycle_values: dict[NormalizedEvent, tuple[str, ...]]
+    match_targets: dict[str, str]
+    default_timeout_s: float
+    stdin_newline: bool
+    env_file_events: frozenset[str]
+    hook_env_vars: dict[str, str]
+    hook_shell: tuple[str, ...]
+    empty_tool_response: Any
+    payload_has_timestamp: bool
+    system_message_shown: str
+    suspicious_timeout_s: float
+    doctor_reported_paths: frozenset[str]
+
+    def __init__(self, record: CLIRecord) -> None:
+        super().__init__(record)
+        for name in SETUP_FACTS:
+            setattr(self, name, getattr(record, name))
 
     def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
         """The settings document in ``text`` (``{"hooks": {event: [groups]}}`` and the CLI's other
@@ -74,8 +104,26 @@ class AgentSetup(AgentCLI):
 
     def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         """The registered command that runs hook ``name`` with ``python``: through the launcher,
-        or (``launcher=False``) the older form that runs the script itself (``hook_call``)."""
-        raise NotImplementedError
+        or (``launcher=False``) the older form that runs the script itself (``hook_call``);
+        the record's ``command_form`` filled in."""
+        script, args = hook_call(name, launcher)
+        return self.command_form.format(python=python, script=script, args=args,
+                                        platform=self.platform.value)
+
+    def timeout_value(self, seconds: int) -> int:
+        """A timeout in the CLI's own unit (``timeout_scale``; from ``timeout_ms_from`` seconds
+        on, milliseconds: Qwen Code reads 1000 and more as milliseconds)."""
+        if self.timeout_ms_from and seconds >= self.timeout_ms_from:
+            return seconds * 1000
+        return seconds * self.timeout_scale
+
+    def timeout_seconds(self, value: float | None) -> float | None:
+        """The inverse of ``timeout_value``: a settings file's timeout in seconds."""
+        if value is None:
+            return None
+        if self.timeout_ms_from and value >= self.timeout_ms_from:
+            return value / 1000
+        return value / self.timeout_scale
 
     def owned_name(self, command: str) -> str | None:
         """The hook's name when ``command`` is exactly a command hookwrap writes, else None.
@@ -127,8 +175,14 @@ class AgentSetup(AgentCLI):
 
     def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
                 event: NormalizedEvent, description: str) -> dict[str, Any]:
-        """The handler object a settings file holds for one hook."""
-        raise NotImplementedError
+        """The handler object a settings file holds for one hook: the record's
+        ``handler_keys`` in order, and its fail-closed key where the hook fails closed."""
+        values = {"type": "command", "command": command, "name": name,
+                  "timeout": self.timeout_value(timeout_s), "description": description}
+        handler = {key: values[key] for key in self.handler_keys}
+        if fail_closed and self.fail_closed_key and event in self.fail_closed_events:
+            handler[self.fail_closed_key] = self.fail_closed_value
+        return handler
 
     def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
                      event: NormalizedEvent) -> dict[str, Any] | None:
@@ -155,10 +209,6 @@ class AgentSetup(AgentCLI):
         """Problems of one handler as it would sit under ``event``."""
         raise NotImplementedError
 
-    # The keys a matcher group may hold, and what is wrong when its "hooks" is not a list.
-    group_keys: frozenset[str] = frozenset({"matcher", "hooks"})
-    hooks_not_a_list: str = "must be a list"
-
     def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
         """Problems of one matcher group under ``event``: an object whose own keys pass
         ``validate_group_keys``, whose "hooks" is a list of handlers that pass
@@ -181,26 +231,28 @@ class AgentSetup(AgentCLI):
 
     def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
         """Problems of an event key the CLI does not read; None to validate its groups."""
+        if event not in self.known_settings_events:
+            note = self.unknown_event_note or f"{self.label} ignores it"
+            return [Problem(path, f"unknown hook event; {note}", WARNING)]
         return None
 
     def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-        """Whole-file problems beyond ``hooks`` (a broken key that voids the file...)."""
+        """Whole-file problems beyond ``hooks`` (a broken key that voids the file...): the
+        record's ``disable_key`` set to true."""
+        if self.disable_key and data.get(self.disable_key) is True:
+            return [Problem(self.disable_key, "is true: no hook runs", WARNING)]
         return []
 
     # --- generator: the host rules `hookwrap test` emulates --------------------------------
-    empty_tool_response: dict[str, Any] = {}   # what every tool's response holds at least
-    payload_has_timestamp: bool = False         # payloads carry a "timestamp" field
-    # Where the CLI shows a hook's systemMessage, as `hookwrap test` words it before the message
-    # ("shown to the user"); "" when that was never observed.
-    system_message_shown: str = ""
-
     def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
-        """The payload value an event's matcher is tested against; None when it has none."""
-        raise NotImplementedError
+        """The payload value an event's matcher is tested against (``match_targets``); None
+        when it has none."""
+        key = self.match_targets.get(event)
+        return None if key is None else str(payload.get(key, ""))
 
     def is_tool_event(self, event: str) -> bool:
         """True when ``event``'s matcher selects tool names."""
-        raise NotImplementedError
+        return self.match_targets.get(event) == "tool_name"
 
     def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
         """Whether ``matcher`` selects a call whose match target is ``target``."""
@@ -216,12 +268,13 @@ class AgentSetup(AgentCLI):
 
     def hook_env(self, payload: Mapping[str, Any], project_dir: str,
                  env: dict[str, str]) -> dict[str, str]:
-        """``env`` plus the variables the CLI sets for its hooks."""
-        return env
+        """``env`` plus the variables the CLI sets for its hooks (``hook_env_vars``)."""
+        import os
 
-    # The shell a command runs in, as argv before the command text: bash -c (as Gemini CLI, Qwen
-    # Code and Codex CLI were seen to spawn it); hookwrap's OpenCode plugin spawns /bin/sh -c.
-    hook_shell: tuple[str, ...] = ("bash", "-c")
+        values = {"project": project_dir, "session_id": str(payload.get("session_id", "")),
+                  "pid": str(os.getpid())}
+        env.update({k: v.format(**values) for k, v in self.hook_env_vars.items()})
+        return env
 
     def expand_command(self, command: str, env: Mapping[str, str]) -> str:
         """The command text bash receives (some CLIs substitute variables first)."""
@@ -231,11 +284,11 @@ class AgentSetup(AgentCLI):
         """Exactly what the CLI writes to a hook's stdin before it closes it."""
         import json
 
-        return json.dumps(payload).encode()
+        return (json.dumps(payload) + ("\n" if self.stdin_newline else "")).encode()
 
     def effective_timeout(self, cmd: HookCommand) -> float:
         """Seconds the CLI waits for ``cmd`` before it kills it."""
-        return 60.0 if cmd.timeout_s is None else cmd.timeout_s
+        return self.default_timeout_s if cmd.timeout_s is None else cmd.timeout_s
 
     def read_command(self, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
@@ -247,12 +300,15 @@ class AgentSetup(AgentCLI):
         raise NotImplementedError
 
     # --- generator: doctor ------------------------------------------------------------------
-    # Paths of schema problems that a check below reports with a better fix.
-    doctor_reported_paths: frozenset[str] = frozenset()
-
     def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
-        """(label, path, is the project's file) of every settings file that can hold hooks."""
-        return [(self.settings_file, root / self.settings_file, True)]
+        """(label, path, is the project's file) of every settings file that can hold hooks:
+        the project's file, then the record's ``scope_files``."""
+        from pathlib import Path
+
+        found = [(self.settings_file, root / self.settings_file, True)]
+        for label, spec, project in self.scope_files:
+            found.append((label, Path(_fill_path(spec, root, home, env)), project))
+        return found
 
     def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
@@ -267,20 +323,28 @@ class AgentSetup(AgentCLI):
         return []
 
     def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
-        """Settings that switch this CLI's hooks (or hookwrap's) off."""
-        return []
+        """Settings that switch this CLI's hooks (or hookwrap's) off: its ``disable_key``."""
+        key = self.disable_key
+        return [Finding("hooks-enabled", FAIL, f"{s.label}: {key} is true", f"remove {key} from {s.label}")
+                for s in scopes if key and (s.data or {}).get(key) is True]
 
     def dead_key_findings(self, scopes: list[Scope]) -> list[Finding]:
         """Settings keys that look like they do something and that this CLI never reads."""
         return []
 
     def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
-        """Findings about one registered command of this CLI (quoting, matcher, timeout)."""
-        return []
+        """Findings about one registered command of this CLI (quoting, matcher, timeout): a
+        timeout in seconds from ``suspicious_timeout_s`` on looks like milliseconds."""
+        timeout, limit = cmd.timeout_s, self.suspicious_timeout_s
+        if not limit or timeout is None or timeout < limit:
+            return []
+        return [Finding("commands", WARN, f"{scope.label}: {cmd.event} {cmd.command!r}: timeout "
+                        f"{timeout:g} is seconds on {self.label} and looks like milliseconds",
+                        f"use {max(timeout / 1000, 1):g}")]
 
     def env_file_event(self, event: str) -> bool:
         """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
-        return False
+        return event in self.env_file_events
 
 
 class FindsProjectRoot(AgentSetup):
@@ -312,6 +376,17 @@ class FindsProjectRoot(AgentSetup):
             command = command.replace(f"exit {self.NOT_FOUND_EXIT[False]}; }}",
                                       f"exit {self.NOT_FOUND_EXIT[True]}; }}", 1)
         return {"type": "command", "command": command, "timeout": timeout_s}
+
+
+def _fill_path(spec: str, root: Any, home: Any, env: Mapping[str, str]) -> str:
+    """A scope's path: ``{root}/...``, ``~/...``, or ``${VAR:-default}/...`` (VAR's value when
+    set and not empty, else the default, itself ``~/...`` or a path)."""
+    match = re.match(r"\$\{([A-Z0-9_]+):-([^}]*)\}(.*)", spec)
+    if match:
+        spec = (env.get(match.group(1)) or match.group(2)) + match.group(3)  # ~ below too
+    if spec == "~" or spec.startswith("~/"):
+        spec = str(home) + spec[1:]
+    return spec.replace("{root}", str(root))
 
 
 def nonempty_matcher_problems(group: dict[str, Any], path: str) -> list[Problem]:

@@ -13,17 +13,13 @@ import re
 from ...clis._claude_protocol import ClaudeProtocol
 from ...clis.claude import _E, CLAUDE
 from ...names import NormalizedEvent
-from ._base import AgentSetup, hook_call
+from ._base import AgentSetup
 from .kit import (
     ERROR,
-    FAIL,
-    WARN,
     WARNING,
-    Finding,
     HookCommand,
     Problem,
     RunResult,
-    Scope,
     Verdict,
     boolean,
     check_keys,
@@ -52,22 +48,9 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
 
-SETTINGS_EVENTS = (
-    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
-    "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",
-    "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact",
-    "PreModelSwitch", "PostModelSwitch", "PermissionRequest", "PermissionDenied", "Setup",
-    "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation", "ElicitationResult",
-    "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "CwdChanged",
-    "FileChanged", "DirectoryAdded", "MessageDisplay",
-)
-_TOOL_EVENTS = frozenset(
-    {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
+_TOOL_EVENTS = frozenset(k for k, v in CLAUDE.match_targets.items() if v == "tool_name")
 # An invalid entry here makes Claude Code skip the permissions declared in the same file.
 _GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
-_NO_MATCHER_EVENTS = frozenset(
-    {"UserPromptSubmit", "Stop", "PostToolBatch", "TeammateIdle", "TaskCreated", "TaskCompleted",
-     "WorktreeCreate", "WorktreeRemove", "CwdChanged", "MessageDisplay"})
 # Events run outside the REPL executor, where prompt and agent handlers never run.
 _NO_LLM_EVENTS = frozenset(
     {"Notification", "SessionEnd", "PreCompact", "PostCompact", "ConfigChange", "DirectoryAdded",
@@ -77,19 +60,6 @@ _NO_HTTP_EVENTS = frozenset({"SessionStart", "Setup"})
 _INTERNAL_KEYS = frozenset({"rewakeMessage", "rewakeSummary", "cloud"})
 # Timeouts are seconds; a value this large is almost always milliseconds by mistake.
 _SUSPICIOUS_TIMEOUT = 10_000
-_DOCTOR_MS_TIMEOUT = 1000  # far above the 600 s default, so almost surely meant as ms
-# The payload field each event's matcher is tested against.
-_TARGET = {
-    **dict.fromkeys(("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-                     "PermissionDenied"), "tool_name"),
-    "UserPromptExpansion": "command_name", "SessionStart": "source", "Setup": "trigger",
-    "PreCompact": "trigger", "PostCompact": "trigger", "PreModelSwitch": "to_model",
-    "PostModelSwitch": "to_model", "Notification": "notification_type", "SessionEnd": "reason",
-    "StopFailure": "error", "SubagentStart": "agent_type", "SubagentStop": "agent_type",
-    "Elicitation": "mcp_server_name", "ElicitationResult": "mcp_server_name",
-    "ConfigChange": "source", "DirectoryAdded": "source", "InstructionsLoaded": "load_reason",
-    "FileChanged": "file_path",
-}
 # A tool matcher matches under the legacy names too (an exact "Task" fires for Agent).
 _LEGACY = {"Task": "Agent", "KillShell": "TaskStop", "KillBash": "TaskStop",
            "ListPeers": "ListAgents", "Brief": "SendUserMessage",
@@ -115,34 +85,8 @@ _HSO_EVENTS = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "Session
 class ClaudeCodeSetup(ClaudeProtocol, AgentSetup):
     """Claude Code's registrations, validation, host rules and doctor checks."""
 
-    # --- generator: settings and registrations ---------------------------------------------
-    settings_file = ".claude/settings.json"
-    settings_comments = False  # Claude Code rejects a file with comments
-    system_message_shown = "shown to the user"
-    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
-                             _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED})
-    lifecycle_values = {
-        _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
-        _E.SESSION_END: ("clear", "resume", "logout", "prompt_input_exit", "other"),
-        _E.PRE_COMPACT: ("manual", "auto"),
-        _E.POST_COMPACT: ("manual", "auto"),
-    }
-    known_settings_events = SETTINGS_EVENTS
-    invalid_entry_drops_event = True
-    empty_tool_response: dict[str, Any] = {}
-
-    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
-        script, args = hook_call(name, launcher)
-        return f'{python} "$CLAUDE_PROJECT_DIR"/{script} {args}--platform claude'
-
-    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
-                event: NormalizedEvent, description: str) -> dict[str, Any]:
-        handler: dict[str, Any] = {"type": "command", "command": command, "timeout": timeout_s}
-        # onFailure is ignored on Stop; elsewhere it makes a crash or timeout block.
-        if fail_closed and event is not _E.AFTER_AGENT:
-            handler["onFailure"] = "block"
-        return handler
-
+    # --- generator: registrations (the record holds the settings file, the command form and
+    # the tables; here is what Claude Code alone does) --------------------------------------
     def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
                      event: NormalizedEvent) -> dict[str, Any] | None:
         if self.event_names().get(event) in _NO_HTTP_EVENTS:
@@ -178,18 +122,12 @@ class ClaudeCodeSetup(ClaudeProtocol, AgentSetup):
 
         if "matcher" in group and not isinstance(group["matcher"], str):
             return [Problem(f"{path}.matcher", "must be a string (null is not allowed)")]
-        if "matcher" in group and event in _NO_MATCHER_EVENTS:
+        if "matcher" in group and event in self.no_matcher_events:
             return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
         return []
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, event, path)
-
-    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-
-        if event not in SETTINGS_EVENTS:
-            return [Problem(path, "unknown hook event; Claude Code ignores it", WARNING)]
-        return None
 
     def validate_file(self, data: dict[str, Any]) -> list[Problem]:
 
@@ -202,22 +140,14 @@ class ClaudeCodeSetup(ClaudeProtocol, AgentSetup):
                 if key in permissions and string_list(permissions[key]):
                     problems.append(Problem(f"permissions.{key}", "must be a list of strings; "
                                             "Claude Code rejects the file"))
-        if data.get("disableAllHooks") is True:
-            problems.append(Problem("disableAllHooks", "is true: no hook runs", WARNING))
-        return problems
+        return problems + super().validate_file(data)
 
     # --- generator: host rules -------------------------------------------------------------
     def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
         import os
 
-        key = _TARGET.get(event)
-        if key is None:
-            return None
-        value = str(payload.get(key, ""))
-        return os.path.basename(value) if key == "file_path" else value
-
-    def is_tool_event(self, event: str) -> bool:
-        return _TARGET.get(event) == "tool_name"
+        value = super().match_target(event, payload)  # FileChanged is matched by the file's name
+        return os.path.basename(value) if value and self.match_targets[event] == "file_path" else value
 
     def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
 
@@ -233,20 +163,11 @@ class ClaudeCodeSetup(ClaudeProtocol, AgentSetup):
 
     def hook_env(self, payload: Mapping[str, Any], project_dir: str,
                  env: dict[str, str]) -> dict[str, str]:
-        import os
-
-        env.update(CLAUDE_PROJECT_DIR=project_dir, CLAUDECODE="1",
-                   CLAUDE_CODE_SESSION_ID=str(payload.get("session_id", "")),
-                   CLAUDE_CODE_ENTRYPOINT="sdk-cli", CLAUDE_PID=str(os.getpid()))
+        env = super().hook_env(payload, project_dir, env)
         effort = payload.get("effort")
         if isinstance(effort, dict) and effort.get("level"):
             env["CLAUDE_EFFORT"] = str(effort["level"])
         return env
-
-    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
-        import json
-
-        return (json.dumps(payload) + "\n").encode()  # Claude ends the object with a newline
 
     def effective_timeout(self, cmd: HookCommand) -> float:
         if cmd.event == "SessionEnd":  # a 1.5 s budget, raised by a hook's timeout up to 60 s
@@ -254,10 +175,6 @@ class ClaudeCodeSetup(ClaudeProtocol, AgentSetup):
         if cmd.timeout_s is not None:
             return cmd.timeout_s
         return 30.0 if cmd.event in ("UserPromptSubmit", "PreModelSwitch", "PostModelSwitch") else 600.0
-
-    def env_file_event(self, event: str) -> bool:
-        """SessionStart hooks get CLAUDE_ENV_FILE, a file they may append exports to."""
-        return event == "SessionStart"
 
     def read_command(self, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
@@ -271,33 +188,6 @@ class ClaudeCodeSetup(ClaudeProtocol, AgentSetup):
 
     def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
         return _interpret(event, result, on_failure)
-
-    # --- generator: doctor -----------------------------------------------------------------
-    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
-        from pathlib import Path
-
-        user = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
-        return [(self.settings_file, root / self.settings_file, True),
-                (".claude/settings.local.json", root / ".claude/settings.local.json", False),
-                ("~/.claude/settings.json", user / "settings.json", False)]
-
-    doctor_reported_paths = frozenset({"disableAllHooks"})
-
-    def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
-        """disableAllHooks switches every hook off."""
-
-        return [Finding("hooks-enabled", FAIL, f"{s.label}: disableAllHooks is true",
-                        f"remove disableAllHooks from {s.label}")
-                for s in scopes if (s.data or {}).get("disableAllHooks") is True]
-
-    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
-
-        timeout = cmd.timeout_s
-        if timeout is None or timeout < _DOCTOR_MS_TIMEOUT:
-            return []
-        return [Finding("commands", WARN, f"{scope.label}: {cmd.event} {cmd.command!r}: timeout "
-                        f"{timeout:g} is seconds on Claude Code and looks like milliseconds",
-                        f"use {max(timeout / 1000, 1):g}")]
 
 
 def _handler_types() -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ...clis._codex_protocol import CodexProtocol
-from ...clis.codex import _E, _NEVER, _SCHEMAS, CODEX
+from ...clis.codex import _NEVER, _SCHEMAS, CODEX
 from ...names import Platform
 from ._base import FindsProjectRoot
 from .kit import (
@@ -64,9 +64,7 @@ EVENT_LABELS = {
 # Events whose matcher Codex drops (the hook always runs); it is then not part of the hash.
 _NO_MATCHER = frozenset({"UserPromptSubmit", "Stop", "Interrupt"})
 _SHUTDOWN = frozenset({"SessionEnd", "Interrupt"})  # default 1 s, clamped to 1..3 s
-_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
-_TARGET = {"SessionStart": "source", "PreCompact": "trigger", "PostCompact": "trigger",
-           "SessionEnd": "reason", "SubagentStart": "agent_type", "SubagentStop": "agent_type"}
+_TOOL_EVENTS = frozenset(k for k, v in CODEX.match_targets.items() if v == "tool_name")
 # The names a call of apply_patch matches (Claude-style aliases).
 _PATCH_ALIASES = ("apply_patch", "Edit", "Write")
 _SIMPLE = re.compile(r"^[A-Za-z0-9_|]+$")  # an exact name list; anything else is a regex
@@ -84,20 +82,7 @@ FAIL_OPEN = "Codex CLI ignores the answer (status Failed) and goes on: the tool 
 class CodexCLISetup(CodexProtocol, FindsProjectRoot):
     """Codex CLI's registrations, validation, host rules and doctor checks."""
 
-    # --- generator: settings and registrations ---------------------------------------------
-    settings_file = ".codex/hooks.json"
-    settings_comments = False  # strict JSON: a trailing comma voids the whole file
-    system_message_shown = "for the user: shown in the TUI only, not by `codex exec`"
-    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.PERMISSION_REQUEST})
-    lifecycle_values = {
-        _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
-        _E.SESSION_END: ("other",),
-        _E.PRE_COMPACT: ("manual", "auto"),
-        _E.POST_COMPACT: ("manual", "auto"),
-    }
-    known_settings_events = tuple(EVENT_LABELS)
-
-
+    # --- generator: registrations (the record holds the hooks file and the tables) ----------
     def tool_matcher(self, names: list[str]) -> str | None:
         names = list(dict.fromkeys("apply_patch" if n in _PATCH_ALIASES else n for n in names))
         if all(re.match(r"^[A-Za-z0-9_]+$", n) for n in names):
@@ -110,7 +95,7 @@ class CodexCLISetup(CodexProtocol, FindsProjectRoot):
         matcher = group.get("matcher")
         if "matcher" in group and not isinstance(matcher, str):
             return [Problem(f"{path}.matcher", "must be a string")]
-        if isinstance(matcher, str) and event in _NO_MATCHER and matcher not in ("", "*"):
+        if isinstance(matcher, str) and event in self.no_matcher_events and matcher not in ("", "*"):
             return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
         if isinstance(matcher, str) and not _SIMPLE.match(matcher) and matcher not in ("", "*"):
             try:
@@ -123,28 +108,9 @@ class CodexCLISetup(CodexProtocol, FindsProjectRoot):
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)
 
-    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-
-        if event not in EVENT_LABELS:
-            return [Problem(path, "unknown hook event; Codex CLI ignores it without a word",
-                            WARNING)]
-        return None
-
     # --- generator: host rules -------------------------------------------------------------
-    empty_tool_response: Any = ""  # tool_response is the text the model sees, not an object
-    payload_has_timestamp = False
-
-    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
-        if event in _TOOL_EVENTS:
-            return str(payload.get("tool_name", ""))
-        key = _TARGET.get(event)
-        return None if key is None else str(payload.get(key, ""))
-
-    def is_tool_event(self, event: str) -> bool:
-        return event in _TOOL_EVENTS
-
     def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
-        if target is None or matcher is None or matcher in ("", "*") or event in _NO_MATCHER:
+        if target is None or matcher is None or matcher in ("", "*") or event in self.no_matcher_events:
             return True
         names = set(_PATCH_ALIASES) if event in _TOOL_EVENTS and target == "apply_patch" else {target}
         if _SIMPLE.match(matcher):
@@ -178,11 +144,6 @@ class CodexCLISetup(CodexProtocol, FindsProjectRoot):
         return _interpret(event, result)
 
     # --- generator: doctor and trust -------------------------------------------------------
-    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
-        user = codex_home(home, env)
-        return [(self.settings_file, root / self.settings_file, True),
-                ("$CODEX_HOME/hooks.json", user / "hooks.json", False)]
-
     def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
         return _trust_edits(root, home, env, settings_text)

@@ -8,20 +8,17 @@ in ``trustedFolders`` of ``$COPILOT_HOME/config.json``.
 
 from __future__ import annotations
 
-import os
 import re
 
 from ...clis._base import BLOCKING
-from ...clis.copilot import _E, COPILOT
-from ...names import NormalizedEvent, Platform
-from ._base import AgentSetup, hook_call, nonempty_matcher_problems
-from .claude import ClaudeCodeSetup
+from ...clis._claude_protocol import ClaudeProtocol
+from ...clis.copilot import COPILOT
+from ...names import Platform
+from ._base import AgentSetup, nonempty_matcher_problems
 from .kit import (
     ERROR,
     FAIL,
     OK,
-    WARN,
-    WARNING,
     Finding,
     HookCommand,
     Problem,
@@ -52,71 +49,20 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
 
-SETTINGS_EVENTS: tuple[str, ...] = (
-    "SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PreMcpToolCall",
-    "PostToolUse", "PostToolUseFailure", "ErrorOccurred", "SubagentStart", "SubagentStop",
-    "PermissionRequest", "PreCompact", "Stop", "Notification",
-)
-_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
-_NO_MATCHER = frozenset({"UserPromptSubmit", "Stop", "SessionStart", "SessionEnd"})
-_SUSPICIOUS_TIMEOUT = 1000  # seconds; almost surely meant as milliseconds
 
 
-class CopilotCLISetup(ClaudeCodeSetup):
-    """GitHub Copilot CLI's registrations, validation, host rules and doctor checks."""
-
-    # --- generator: settings and registrations ---------------------------------------------
-    settings_file = COPILOT.own_registration
-    settings_owned = True
-    settings_comments = False
-    known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
-    invalid_entry_drops_event = False  # a malformed entry is dropped, the rest kept
-    system_message_shown = ""  # not observed (Claude Code's is)
-    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE})
-    lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
-    empty_tool_response: dict[str, Any] = {}
-    payload_has_timestamp = True
-
-    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
-        script, args = hook_call(name, launcher)
-        return f'{python} "$COPILOT_PROJECT_DIR/{script}" {args}--platform copilot'
-
-    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
-                event: NormalizedEvent, description: str) -> dict[str, Any]:
-        return {"type": "command", "command": command, "timeout": timeout_s}
-
-    tool_matcher = AgentSetup.tool_matcher  # a full-match regex: ^(Bash|Write)$
+class CopilotCLISetup(ClaudeProtocol, AgentSetup):
+    """GitHub Copilot CLI's validation, host rules, doctor checks and trust (its record holds
+    the hooks file, the command form and the tables)."""
 
     # --- generator: validation -------------------------------------------------------------
-    validate_group = AgentSetup.validate_group  # not Claude Code's note on permissions
-    hooks_not_a_list = "must be a list; Copilot CLI drops this entry"
-
     def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
         return nonempty_matcher_problems(group, path)
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)
 
-    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-
-        if event not in SETTINGS_EVENTS:
-            return [Problem(path, "not a PascalCase Copilot CLI event; hookwrap's file holds "
-                            "only those", WARNING)]
-        return None
-
-    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-
-        if data.get("disableAllHooks") is True:
-            return [Problem("disableAllHooks", "is true: no hook runs", WARNING)]
-        return []
-
     # --- generator: host rules -------------------------------------------------------------
-    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
-        return str(payload.get("tool_name", "")) if event in _TOOL_EVENTS else None
-
-    def is_tool_event(self, event: str) -> bool:
-        return event in _TOOL_EVENTS
-
     def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
         """A full-match regex against the tool name (``ba`` does not match ``bash``)."""
         if target is None or matcher is None or matcher.strip() in ("", "*"):
@@ -125,21 +71,6 @@ class CopilotCLISetup(ClaudeCodeSetup):
             return re.fullmatch(matcher, target) is not None
         except re.error:
             return False
-
-    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
-                 env: dict[str, str]) -> dict[str, str]:
-        env.update(COPILOT_PROJECT_DIR=project_dir, CLAUDE_PROJECT_DIR=project_dir,
-                   COPILOT_CLI="1", COPILOT_HOOK_DIR=os.path.join(project_dir, ".github", "hooks"))
-        return env
-
-    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
-        return AgentSetup.stdin_bytes(self, payload)
-
-    def effective_timeout(self, cmd: HookCommand) -> float:
-        return 30.0 if cmd.timeout_s is None else cmd.timeout_s
-
-    def env_file_event(self, event: str) -> bool:
-        return False
 
     def read_command(self, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
@@ -154,11 +85,6 @@ class CopilotCLISetup(ClaudeCodeSetup):
         return _interpret(event, result)
 
     # --- generator: doctor -----------------------------------------------------------------
-    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
-        return [(self.settings_file, root / self.settings_file, True)]
-
-    doctor_reported_paths = frozenset({"disableAllHooks"})
-
     def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         return _trust_findings(root, home, scopes, env)
@@ -169,14 +95,6 @@ class CopilotCLISetup(ClaudeCodeSetup):
             return []
         return _trust_edits(root, home, env)
 
-    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
-
-        timeout = cmd.timeout_s
-        if timeout is None or timeout < _SUSPICIOUS_TIMEOUT:
-            return []
-        return [Finding("commands", WARN, f"{scope.label}: {cmd.event} {cmd.command!r}: timeout "
-                        f"{timeout:g} is seconds on Copilot CLI and looks like milliseconds",
-                        f"use {max(timeout / 1000, 1):g}")]
 
 
 def copilot_home(home: Any, env: Mapping[str, str]) -> Any:

@@ -8,10 +8,9 @@ every key and hook of the user's), validation, the rules `hookwrap test` emulate
 from __future__ import annotations
 
 from ...clis._base import BLOCKING
-from ...clis.droid import _E, DROID
-from ...names import NormalizedEvent
-from ._base import AgentSetup, FindsProjectRoot
-from .claude import ClaudeCodeSetup
+from ...clis._claude_protocol import ClaudeProtocol
+from ...clis.droid import DROID
+from ._base import FindsProjectRoot
 from .kit import (
     ERROR,
     OK,
@@ -44,90 +43,34 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
 
-SETTINGS_EVENTS: tuple[str, ...] = (
-    "PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop",
-    "SubagentStop", "PreCompact", "Notification",
-)
-_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse"})
-_NO_MATCHER = frozenset({"UserPromptSubmit", "Stop", "SubagentStop"})
-_TARGET = {"PreToolUse": "tool_name", "PostToolUse": "tool_name", "SessionStart": "source",
-           "SessionEnd": "reason", "PreCompact": "trigger", "Notification": "notification_type"}
+_TOOL_EVENTS = frozenset(k for k, v in DROID.match_targets.items() if v == "tool_name")
 _CLAUDE_TOOLS = ("Bash", "Write", "MultiEdit", "WebFetch", "WebSearch", "NotebookEdit", "TodoWrite")
 _SUSPICIOUS_TIMEOUT = 1000  # seconds; almost surely meant as milliseconds
 _TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 _CONTEXT_READ = frozenset({"SessionStart", "PostToolUse", "UserPromptSubmit"})
 
 
-class FactoryDroidSetup(FindsProjectRoot, ClaudeCodeSetup):
-    """Factory Droid's registrations, validation, host rules and doctor checks."""
-
-    # --- generator: settings and registrations ---------------------------------------------
-    settings_file = ".factory/settings.json"
-    settings_comments = True  # Droid reads comments in it (0.225.2), so hookwrap keeps them
-    known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
-    # One invalid entry (``"hooks": "x"``) and Droid runs no hook of the file at all (0.225.2).
-    invalid_entry_drops_event = True
-    system_message_shown = ""  # not observed (Claude Code's is)
-    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
-    lifecycle_values = {
-        _E.SESSION_START: ("startup", "resume", "clear", "compact"),
-        _E.SESSION_END: ("clear", "logout", "prompt_input_exit", "other"),
-        _E.PRE_COMPACT: ("manual", "auto"),
-    }
-    empty_tool_response: dict[str, Any] = {}
-    payload_has_timestamp = False
-
-
-    tool_matcher = AgentSetup.tool_matcher  # anchored: ^(Execute|Create)$
-
-    # Not Claude Code's: only command hooks were checked on Droid (no http entries, no
-    # permission-rule "if" filter). Declared here so that a ClaudeCode that gains them does not
-    # hand them to Droid.
-
-    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
-                     event: NormalizedEvent) -> dict[str, Any] | None:
-        return None
-
-    def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
-        return {}
+class FactoryDroidSetup(ClaudeProtocol, FindsProjectRoot):
+    """Factory Droid's validation, host rules and doctor checks (its record holds the settings
+    file and the tables; the command walks up to hookwrap.toml, as on Codex CLI)."""
 
     # --- generator: validation -------------------------------------------------------------
-    validate_group = AgentSetup.validate_group  # not Claude Code's note on permissions
-
     def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
 
         if "matcher" in group and not isinstance(group["matcher"], str):
             return [Problem(f"{path}.matcher", "must be a string")]
-        if group.get("matcher") and event in _NO_MATCHER:
+        if group.get("matcher") and event in self.no_matcher_events:
             return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
         return []
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)
 
-    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-
-        if event not in SETTINGS_EVENTS:
-            return [Problem(path, "unknown hook event; Factory Droid ignores it", WARNING)]
-        return None
-
-    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-        # Claude's whole-file checks (permissions, disableAllHooks) mean nothing to Droid, and
-        # its own hooksDisabled did not stop project hooks in droid exec (0.225.2).
-        return []
-
     # --- generator: host rules -------------------------------------------------------------
-    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
-        key = _TARGET.get(event)
-        return None if key is None else str(payload.get(key, ""))
-
-    def is_tool_event(self, event: str) -> bool:
-        return event in _TOOL_EVENTS
-
     def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
         """A case-sensitive regex searched in the name (``Exec`` matches ``Execute``)."""
 
-        if event in _NO_MATCHER or target is None or matcher is None:
+        if event in self.no_matcher_events or target is None or matcher is None:
             return True
         if matcher.strip() in ("", "*"):
             return True
@@ -138,21 +81,7 @@ class FactoryDroidSetup(FindsProjectRoot, ClaudeCodeSetup):
                  env: dict[str, str]) -> dict[str, str]:
         # Droid also copies the payload's top-level strings into the environment.
         env.update({k: v for k, v in payload.items() if isinstance(v, str) and k.isidentifier()})
-        env.update(FACTORY_PROJECT_DIR=project_dir, DROID_PROJECT_DIR=project_dir,
-                   CLAUDE_PROJECT_DIR=project_dir,
-                   DROID_PLUGIN_ROOT="/PLUGIN_ROOT_NOT_EXPANDED_ERROR",
-                   CLAUDE_PLUGIN_ROOT="/PLUGIN_ROOT_NOT_EXPANDED_ERROR",
-                   FACTORY_DISABLE_SETTINGS_PERSISTENCE="true")
-        return env
-
-    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
-        return AgentSetup.stdin_bytes(self, payload)
-
-    def effective_timeout(self, cmd: HookCommand) -> float:
-        return 60.0 if cmd.timeout_s is None else cmd.timeout_s
-
-    def env_file_event(self, event: str) -> bool:
-        return event == "SessionStart"  # CLAUDE_ENV_FILE, in the environment and the payload
+        return super().hook_env(payload, project_dir, env)
 
     def read_command(self, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
@@ -166,12 +95,6 @@ class FactoryDroidSetup(FindsProjectRoot, ClaudeCodeSetup):
         return _interpret(event, result)
 
     # --- generator: doctor -----------------------------------------------------------------
-    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
-        return [(self.settings_file, root / self.settings_file, True),
-                ("~/.factory/settings.json", home / ".factory" / "settings.json", False)]
-
-    doctor_reported_paths: frozenset[str] = frozenset()
-
     def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
 
@@ -181,9 +104,6 @@ class FactoryDroidSetup(FindsProjectRoot, ClaudeCodeSetup):
         return [Finding("droid-trust", OK, f"Factory Droid runs the hooks in {self.settings_file} "
                         "with no trust prompt at all (nothing to trust): whoever can change this "
                         "repo's hooks runs commands wherever droid starts here")]
-
-    def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
-        return []  # hooksDisabled, project or user, did not stop project hooks in droid exec
 
     def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
         import re

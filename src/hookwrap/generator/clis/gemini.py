@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 
 from ...clis._gemini_protocol import GeminiProtocol
-from ...clis.gemini import _E, GEMINI
+from ...clis.gemini import GEMINI
 from ...names import NormalizedEvent, Platform
-from ._base import AgentSetup, hook_call
+from ._base import AgentSetup
 from .kit import (
     DO_NOT_TRUST,
     ERROR,
@@ -59,14 +59,7 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
 
-SETTINGS_EVENTS = (
-    "BeforeTool", "AfterTool", "BeforeAgent", "Notification", "AfterAgent", "SessionStart",
-    "SessionEnd", "PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection",
-)
-_TOOL_EVENTS = frozenset({"BeforeTool", "AfterTool"})
-# The payload field a matcher is tested against: only where the event passes one (HOOK-162/163).
-_TARGET = {"BeforeTool": "tool_name", "AfterTool": "tool_name", "SessionStart": "source",
-           "SessionEnd": "reason", "PreCompress": "trigger"}
+_TOOL_EVENTS = frozenset(k for k, v in GEMINI.match_targets.items() if v == "tool_name")
 # Reasons the SessionEnd enum declares but 0.61.0 never fires: valid, and never matched.
 _DECLARED_ONLY = {"SessionEnd": ("logout", "prompt_input_exit", "other")}
 _HOOKS_CONFIG_KEYS = frozenset({"enabled", "disabled", "notifications"})
@@ -88,32 +81,7 @@ _MODS = {"BeforeModel": ("llm_request", "llm_response"), "AfterModel": ("llm_res
 class GeminiCLISetup(GeminiProtocol, AgentSetup):
     """Gemini CLI's registrations, validation, host rules and doctor checks."""
 
-    # --- generator: settings and registrations ---------------------------------------------
-    settings_file = ".gemini/settings.json"
-    settings_comments = True
-    timeout_scale = 1000  # milliseconds
-    system_message_shown = "shown to the user"
-    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL})
-    # Lifecycle matchers are compared with ===, so only the values 0.61.0 fires ever match.
-    lifecycle_values = {
-        _E.SESSION_START: ("startup", "resume", "clear"),
-        _E.SESSION_END: ("exit", "clear"),
-        _E.PRE_COMPACT: ("manual", "auto"),
-    }
-    known_settings_events = SETTINGS_EVENTS
-    empty_tool_response = {"llmContent": "", "returnDisplay": ""}
-    payload_has_timestamp = True
-
-    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
-        # Braces: Gemini leaves ${GEMINI_PROJECT_DIR} for bash, which quotes it properly.
-        script, args = hook_call(name, launcher)
-        return f'{python} "${{GEMINI_PROJECT_DIR}}/{script}" {args}--platform gemini'
-
-    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
-                event: NormalizedEvent, description: str) -> dict[str, Any]:
-        return {"name": name, "type": "command", "command": command,
-                "timeout": timeout_s * self.timeout_scale, "description": description}
-
+    # --- generator: registrations ----------------------------------------------------------
     def lifecycle_matcher(self, values: list[str], event: NormalizedEvent) -> str:
         from ..errors import UsageError
 
@@ -124,9 +92,6 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
         return values[0]
 
     # --- generator: validation -------------------------------------------------------------
-    group_keys = frozenset({"matcher", "sequential", "hooks"})
-    hooks_not_a_list = "must be a list; Gemini drops this definition"
-
     def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
         problems = _validate_matcher(group["matcher"], event, f"{path}.matcher") if "matcher" in group else []
         return problems + sequential_problems(group, path)
@@ -138,9 +103,7 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
 
         if event in _HOOKS_CONFIG_KEYS:
             return [Problem(path, f"has no effect here; use hooksConfig.{event}", WARNING)]
-        if event not in SETTINGS_EVENTS:
-            return [Problem(path, "unknown hook event; Gemini CLI skips it with a warning", WARNING)]
-        return None
+        return super().validate_event(event, groups, path)
 
     def validate_file(self, data: dict[str, Any]) -> list[Problem]:
 
@@ -157,13 +120,6 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
         return problems
 
     # --- generator: host rules -------------------------------------------------------------
-    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
-        key = _TARGET.get(event)
-        return None if key is None else str(payload.get(key, ""))
-
-    def is_tool_event(self, event: str) -> bool:
-        return _TARGET.get(event) == "tool_name"
-
     def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
 
         if target is None or matcher is None:
@@ -189,9 +145,8 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
         session = str(payload.get("session_id", ""))
         home = Path(env.get("GEMINI_CLI_HOME") or env.get("HOME") or Path.home())
         plans = home / ".gemini" / "tmp" / Path(project_dir).name / session / "plans"
-        env.update(GEMINI_PROJECT_DIR=project_dir, GEMINI_CWD=project_dir,
-                   GEMINI_SESSION_ID=session, GEMINI_PLANS_DIR=str(plans),
-                   CLAUDE_PROJECT_DIR=project_dir)
+        env = super().hook_env(payload, project_dir, env)
+        env["GEMINI_PLANS_DIR"] = str(plans)
         return env
 
     def expand_command(self, command: str, env: Mapping[str, str]) -> str:
@@ -217,15 +172,6 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
         return _interpret(event, result)
 
     # --- generator: doctor -----------------------------------------------------------------
-    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
-        from pathlib import Path
-
-        user = Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
-        return [(self.settings_file, root / self.settings_file, True),
-                ("~/.gemini/settings.json", user / "settings.json", False)]
-
-    doctor_reported_paths = frozenset({"hooksConfig.enabled", *(f"{a}.{b}" for a, b in DEAD_KEYS)})
-
     def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         """Gemini runs no hooks at all in an untrusted folder (project and user hooks alike)."""
@@ -335,7 +281,7 @@ def sequential_problems(group: dict[str, Any], path: str) -> list[Problem]:
 
 def _triggers(event: str) -> frozenset[str] | None:
     normalized = GEMINI.events.get(event)
-    values = GeminiCLISetup.lifecycle_values.get(normalized) if normalized else None
+    values = GEMINI.lifecycle_values.get(normalized) if normalized else None
     if values is None:
         return None
     return frozenset(values + _DECLARED_ONLY.get(event, ()))

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from ...clis.qwen import _E, QWEN
-from ...names import NormalizedEvent, Platform
-from ._base import AgentSetup, hook_call
-from .claude import ClaudeCodeSetup
+from ...clis._claude_protocol import ClaudeProtocol
+from ...clis.qwen import QWEN
+from ...names import Platform
+from ._base import AgentSetup
 from .kit import (
     DO_NOT_TRUST,
     ERROR,
@@ -59,26 +59,7 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
 
-SETTINGS_EVENTS: tuple[str, ...] = (
-    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
-    "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Stop", "MessageDisplay",
-    "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "SessionDelete",
-    "PermissionRequest", "PermissionDenied", "StopFailure", "TodoCreated", "TodoCompleted",
-    "InstructionsLoaded",
-)
-# A timeout of this many or more is read as milliseconds (legacy Gemini values).
-MS_FROM = 1000
-_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-                          "PermissionDenied"})
-_NO_MATCHER = frozenset({"UserPromptSubmit", "Stop", "MessageDisplay", "PostToolBatch",
-                         "SessionDelete", "TodoCreated", "TodoCompleted"})
-_TARGET = {
-    **dict.fromkeys(_TOOL_EVENTS, "tool_name"),
-    "SubagentStart": "agent_type", "SubagentStop": "agent_type", "PreCompact": "trigger",
-    "PostCompact": "trigger", "SessionStart": "source", "SessionEnd": "reason",
-    "StopFailure": "error", "Notification": "notification_type", "InstructionsLoaded": "file_path",
-    "UserPromptExpansion": "command_name",
-}
+_TOOL_EVENTS = frozenset(k for k, v in QWEN.match_targets.items() if v == "tool_name")
 # Exact-match aliases of a tool name in a matcher (tool-names.ts TOOL_NAME_ALIASES).
 _ALIASES = {
     "run_shell_command": ("Bash", "Shell", "ShellTool"),
@@ -99,82 +80,28 @@ _CONTEXT_READ = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch",
                            "UserPromptSubmit", "SessionStart"})
 
 
-class QwenCodeSetup(ClaudeCodeSetup):
+class QwenCodeSetup(ClaudeProtocol, AgentSetup):
     """Qwen Code's registrations, validation, host rules and doctor checks."""
 
-    # --- generator: settings and registrations ---------------------------------------------
-    settings_file = ".qwen/settings.json"
-    settings_comments = True  # Qwen strips comments when it reads the file
-    timeout_words = "milliseconds from 1000 seconds on"  # qwen_timeout
-    known_settings_events = SETTINGS_EVENTS  # type: ignore[assignment]  # Claude's is a fixed tuple
-    invalid_entry_drops_event = False  # an invalid entry is dropped alone (debug log only)
-    system_message_shown = "for the user, but `qwen -p` does not show it"
-    tool_events = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
-                             _E.PERMISSION_REQUEST, _E.PERMISSION_DENIED})
-    lifecycle_values = {
-        _E.SESSION_START: ("startup", "resume", "clear", "compact"),
-        _E.SESSION_END: ("clear", "resume", "logout", "prompt_input_exit", "other"),
-        _E.PRE_COMPACT: ("manual", "auto"),
-        _E.POST_COMPACT: ("manual", "auto"),
-    }
-    empty_tool_response = {"llmContent": "", "returnDisplay": ""}
-    payload_has_timestamp = True
-
-    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
-        # Bash expands the variable (Qwen substitutes none on bash), so one quoted word works
-        # for a path with a space.
-        script, args = hook_call(name, launcher)
-        return f'{python} "$QWEN_PROJECT_DIR/{script}" {args}--platform qwen'
-
-    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
-                event: NormalizedEvent, description: str) -> dict[str, Any]:
-        return {"type": "command", "command": command, "name": name,
-                "timeout": qwen_timeout(timeout_s), "description": description}
-
-    tool_matcher = AgentSetup.tool_matcher  # anchored: ^(run_shell_command|write_file)$
-
     # --- generator: validation -------------------------------------------------------------
-    validate_group = AgentSetup.validate_group  # not Claude Code's note on permissions
-    group_keys = frozenset({"matcher", "sequential", "hooks"})
-    hooks_not_a_list = "must be a list; Qwen Code drops this definition"
-
     def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
         from .gemini import sequential_problems
 
         problems = []
         if "matcher" in group and not isinstance(group["matcher"], str):
             problems.append(Problem(f"{path}.matcher", "must be a string"))
-        elif "matcher" in group and event in _NO_MATCHER:
+        elif "matcher" in group and event in self.no_matcher_events:
             problems.append(Problem(f"{path}.matcher", f"is ignored on {event}", WARNING))
         return problems + sequential_problems(group, path)
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)
 
-    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-
-        if event not in SETTINGS_EVENTS:
-            return [Problem(path, "unknown hook event; Qwen Code skips it", WARNING)]
-        return None
-
-    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-
-        if data.get("disableAllHooks") is True:
-            return [Problem("disableAllHooks", "is true: no hook runs", WARNING)]
-        return []
-
     # --- generator: host rules -------------------------------------------------------------
-    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
-        key = _TARGET.get(event)
-        return None if key is None else str(payload.get(key, ""))
-
-    def is_tool_event(self, event: str) -> bool:
-        return event in _TOOL_EVENTS
-
     def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
         """hook-matcher.ts: exact name or alias, a split ``|`` list, else an unanchored regex."""
 
-        if event in _NO_MATCHER or target is None or matcher is None:
+        if event in self.no_matcher_events or target is None or matcher is None:
             return True
         matcher = matcher.strip()
         if matcher in ("", "*", ".*"):
@@ -194,28 +121,13 @@ class QwenCodeSetup(ClaudeCodeSetup):
     def dedup_key(self, cmd: HookCommand) -> str:
         return f"{cmd.name}:{cmd.command}" if cmd.name else cmd.command
 
-    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
-                 env: dict[str, str]) -> dict[str, str]:
-        env.update(QWEN_PROJECT_DIR=project_dir, CLAUDE_PROJECT_DIR=project_dir,
-                   GEMINI_PROJECT_DIR=project_dir, QWEN_CODE_CLI="1",
-                   QWEN_CODE_SESSION_ID=str(payload.get("session_id", "")))
-        return env
-
-    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
-        return AgentSetup.stdin_bytes(self, payload)  # no trailing newline
-
     def effective_timeout(self, cmd: HookCommand) -> float:
         return 60.0 if not cmd.timeout_s or cmd.timeout_s <= 0 else cmd.timeout_s
-
-    def env_file_event(self, event: str) -> bool:
-        return False
 
     def read_command(self, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
 
-        timeout = number_or_none(handler.get("timeout"))
-        if timeout is not None and timeout >= MS_FROM:
-            timeout = timeout / 1000
+        timeout = self.timeout_seconds(number_or_none(handler.get("timeout")))
         matcher = group.get("matcher")
         env = handler.get("env")
         return HookCommand(self.platform.value, event, handler["command"], timeout,
@@ -228,12 +140,6 @@ class QwenCodeSetup(ClaudeCodeSetup):
         return _interpret(event, result)
 
     # --- generator: doctor -----------------------------------------------------------------
-    def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
-        return [(self.settings_file, root / self.settings_file, True),
-                ("~/.qwen/settings.json", qwen_home(home, env) / "settings.json", False)]
-
-    doctor_reported_paths = frozenset({"disableAllHooks"})
-
     def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         """With folder trust on, Qwen drops the project's hooks in an untrusted folder."""
@@ -260,12 +166,6 @@ class QwenCodeSetup(ClaudeCodeSetup):
                                "Claude tool names; Qwen matches those only as exact aliases",
                                "use Qwen's names, e.g. ^(run_shell_command|write_file)$"))
         return out
-
-
-def qwen_timeout(seconds: int) -> int:
-    """The ``timeout`` value that means ``seconds`` to Qwen: seconds below 1000, milliseconds
-    from 1000 on (Qwen reads 1000 and more as milliseconds, so 1200 s is written 1200000)."""
-    return seconds if seconds < MS_FROM else seconds * 1000
 
 
 def qwen_home(home: Any, env: Mapping[str, str]) -> Any:
@@ -300,7 +200,7 @@ def _validate_handler(handler: Any, path: str) -> list[Problem]:
             "model": string}
     problems = check_keys(handler, spec, kinds[kind], path, ERROR)
     timeout = handler.get("timeout")
-    if is_number(timeout) and isinstance(timeout, (int, float)) and 600 <= timeout < MS_FROM:
+    if is_number(timeout) and isinstance(timeout, (int, float)) and 600 <= timeout < QWEN.timeout_ms_from:
         problems.append(Problem(f"{path}.timeout", f"is {timeout:g} seconds; values from 1000 "
                                 "on are milliseconds", WARNING))
     return problems + unknown_keys(handler, frozenset(spec), path, "Qwen Code")

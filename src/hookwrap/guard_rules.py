@@ -1,0 +1,396 @@
+"""The guard's rules, as data: what each one matches in a parsed command, and what to do instead.
+
+Copied into every project with the runtime, so `hookwrap sync` brings new and fixed rules to a
+repo; the rendered guard.py holds only its user's policy (which packs are on, rules switched
+off, commands and paths allowed, rules of their own). The engine is guard_engine.py; the shell
+is read by shell.py. Every rule has an id (named by every block and by
+`hookwrap test guard --explain`), a category, and a message that names the safer way.
+
+A command rule matches a command (after its wrappers: `sudo`, `env`, `bash -c`...) when every
+field it sets matches:
+
+- ``program``: the program's name (``/usr/bin/git`` is ``git``); ``mkfs*`` is a glob.
+- ``sub``: the first operands after the program's own global options (``git -C dir push``):
+  one alternative list per position, ``"drop|clear"``; ``*`` globs.
+- ``options``: option groups that must all be present, each ``"-f|--force"``: a short letter
+  also counts inside a cluster (``-uf``), and a long option also as a prefix GNU accepts
+  (``--forc``).
+- ``unless``: options that make it safe (``-n|--dry-run``).
+- ``args``: globs, one of which some operand matches (``+*`` for a forced refspec).
+- ``check``: a named test in guard_engine.py for what the fields above cannot say (where an
+  ``rm -rf`` lands, which SQL a client runs).
+- ``pattern``: a glob over the whole command as `--explain` shows it (rules of your own).
+
+A file rule (``files``/``dirs`` set) matches a change to a path: ``edit`` (the write and edit
+tools, a patch), ``write`` (a shell redirection, tee, cp...), ``remove`` (rm, mv away),
+``copy`` (cp, scp... of it) or ``read``. A pattern with a ``/`` is a path from the project root
+or from your home directory (a trailing ``/`` covers everything under it); one without is a
+file name; ``dirs`` match any directory on the path.
+"""
+
+from __future__ import annotations
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, Iterable, List, Optional, Set, Tuple
+
+
+class Rule:
+    """One rule; see the module docstring for what each field matches."""
+
+    __slots__ = (
+        "args",
+        "category",
+        "changes",
+        "check",
+        "dirs",
+        "files",
+        "id",
+        "instead",
+        "options",
+        "pack",
+        "pattern",
+        "program",
+        "sub",
+        "unless",
+        "what",
+    )
+
+    def __init__(self, id: str, what: str, instead: str, *, category: str = "custom",
+                 program: Iterable[str] | str = (), sub: Iterable[str] = (),
+                 options: Iterable[str] = (), unless: str = "", args: Iterable[str] = (),
+                 check: str = "", pattern: str = "", files: Iterable[str] = (),
+                 dirs: Iterable[str] = (), changes: Iterable[str] | str = (),
+                 pack: str = "") -> None:
+        self.id = id
+        self.what = what
+        self.instead = instead
+        self.category = category
+        self.program: Tuple[str, ...] = (program,) if isinstance(program, str) else tuple(program)
+        self.sub = tuple(sub)
+        self.options = tuple(options)
+        self.unless = unless
+        self.args = tuple(args)
+        self.check = check
+        self.pattern = " ".join(pattern.split())
+        self.files = tuple(files)
+        self.dirs = tuple(dirs)
+        self.changes = frozenset(changes.split() if isinstance(changes, str) else changes)
+        self.pack = pack  # "" = on by default; else the opt-in pack it belongs to
+        if self.pattern and not self.program:
+            first = self.pattern.split(" ", 1)[0]
+            if not any(c in first for c in "*?["):
+                self.program = (first,)
+
+    @property
+    def is_file_rule(self) -> bool:
+        return bool(self.files or self.dirs)
+
+    def __repr__(self) -> str:
+        return f"Rule({self.id!r})"
+
+
+PACKS = ("infrastructure", "databases", "backups")
+
+# Files that define which hooks run, from the project root or your home directory. An agent
+# that could edit them could switch the guard off.
+HOOK_FILES = (
+    ".hookwrap/", "./hookwrap.toml",
+    ".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json",
+    ".codex/hooks.json", ".codex/config.toml", ".qwen/settings.json", ".github/hooks/",
+    ".factory/settings.json", ".opencode/plugins/",
+)
+ENV_FILES = (".env", ".env.*")
+# Names the secret rules let through: templates that hold no secrets by convention.
+NOT_SECRETS = (".env.example", ".env.sample", ".env.template")
+# What reading counts as reading a secret: .env files, private keys, credentials.
+SECRET_FILES = (
+    *ENV_FILES, "*.pem", "*.key", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "*.p12",
+    "*.pfx", "*.jks", "*.keystore", ".netrc", ".pgpass", ".git-credentials",
+    "credentials.json", "service-account*.json",
+    ".ssh/", ".aws/credentials", ".aws/config", ".azure/", ".config/gcloud/", ".kube/config",
+    ".docker/config.json", ".gnupg/", ".npmrc", ".pypirc", ".vault-token",
+    ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", "/etc/shadow",
+    "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers", "/etc/ssh/ssh_host_*_key",
+)
+NOT_SECRET_FILES = ("*.pub", "known_hosts", "authorized_keys")
+
+_STASH = "run `git stash` first to keep the changes, or ask the user to run it"
+_ASK = "ask the user to run it"
+_PUSH = "Push without force, or use `git push --force-with-lease` (it refuses to overwrite " \
+        "commits you have not seen); if the remote history must be rewritten, ask the user."
+_RM = "Delete only the specific paths you mean, inside the project (e.g. `rm -rf build`)"
+
+RULES: Tuple[Rule, ...] = (
+    # --- deletes: rm -rf, find -delete, and what a shell line holds too deep to read ---------
+    Rule("fs.rm-root-or-home", "recursive delete of /, your home directory or what holds them",
+         _RM + ".", category="delete", program="rm", options=("-r|-R|--recursive",),
+         check="rm_root_or_home"),
+    Rule("fs.rm-project-root", "recursive forced delete of the whole project", _RM + ".",
+         category="delete", program="rm", options=("-r|-R|--recursive", "-f|--force"),
+         check="rm_project_root"),
+    Rule("fs.rm-outside-project", "recursive delete outside the project",
+         _RM + "; temporary files under /tmp or $TMPDIR are fine, and the guard's "
+         "ALLOWED_PATHS setting adds others.", category="delete", program="rm",
+         options=("-r|-R|--recursive",), check="rm_outside"),
+    Rule("fs.rm-found-outside", "deleting every file that find or fd finds outside the "
+         "project", "Run find on the directory you mean, inside the project (e.g. `find build "
+         "-name '*.o' -delete`).", category="delete", program=("rm", "unlink", "shred"),
+         check="rm_found_outside"),
+    Rule("fs.rm-git-dir", "deleting a .git directory: the repository's whole history",
+         "Leave .git alone; to start over, ask the user.", category="delete", program="rm",
+         options=("-r|-R|--recursive",), check="rm_git_dir"),
+    Rule("fs.rsync-delete", "rsync --delete into your home directory, / or outside the "
+         "project: it deletes what the source lacks", "Sync into a folder inside the project, "
+         "or run it with --dry-run and ask the user.", category="delete", program="rsync",
+         check="rsync_delete"),
+    Rule("fs.rm-unknown-targets", "recursive forced delete of paths only known when it runs "
+         "(xargs, parallel)", "List the paths you mean and delete them by name, inside the "
+         "project (e.g. `rm -rf build dist`).", category="delete", program="rm",
+         options=("-r|-R|--recursive", "-f|--force"), check="rm_dynamic"),
+    Rule("fs.find-delete", "find that deletes outside the project, or the whole project",
+         "Run find on the directory you mean, inside the project (e.g. `find build -name "
+         "'*.o' -delete`).", category="delete", program="find", check="find_delete"),
+    Rule("fs.move-root-or-home", "moving /, your home directory or what holds them",
+         "Move only the specific paths you mean, inside the project.", category="delete",
+         program="mv", check="mv_root_or_home"),
+    Rule("fs.chmod-root-or-home", "recursive permission or owner change of /, your home "
+         "directory or what holds them", "Change only the files you mean, inside the "
+         "project.", category="delete", program=("chmod", "chown", "chgrp"),
+         options=("-R|--recursive",), check="recursive_root_or_home"),
+    # --- local git data loss ---------------------------------------------------------------
+    Rule("git.reset-hard", "git reset --hard / --merge throws away uncommitted changes",
+         f"Use `git reset --soft` or `git reset` (they keep your files), or {_STASH}.",
+         category="git", program="git", sub=("reset",), options=("--hard|--merge",)),
+    Rule("git.checkout-discard", "git checkout that overwrites files in the work tree (`-- "
+         "<paths>`, `.`, `-f`)", f"Check out a branch without paths, or {_STASH}.",
+         category="git", program="git", sub=("checkout",), check="checkout_discards"),
+    Rule("git.restore-worktree", "git restore of work-tree files throws away their changes",
+         f"`git restore --staged <paths>` only unstages; or {_STASH}.", category="git",
+         program="git", sub=("restore",), check="restore_discards"),
+    Rule("git.clean-force", "git clean -f deletes untracked files for good",
+         "Run `git clean -n` to see what it would delete, and ask the user.", category="git",
+         program="git", sub=("clean",), options=("-f|--force",),
+         unless="-n|--dry-run|-i|--interactive"),
+    Rule("git.stash-drop", "git stash drop / clear deletes stashed changes for good",
+         "Keep the stash (`git stash list` shows it), or ask the user.", category="git",
+         program="git", sub=("stash", "drop|clear")),
+    Rule("git.branch-force-delete", "git branch -D deletes a branch whether merged or not",
+         "Use `git branch -d` (it refuses to delete unmerged work), or ask the user.",
+         category="git", program="git", sub=("branch",), check="branch_force_delete"),
+    Rule("git.switch-discard", "git switch / checkout --force or --discard-changes throws "
+         "away local changes", f"Switch without --force, or {_STASH}.", category="git",
+         program="git", sub=("switch|checkout",), options=("-f|--force|--discard-changes",)),
+    Rule("git.worktree-remove-force", "git worktree remove --force deletes a work tree with "
+         "its uncommitted changes", "Remove it without --force (git refuses while it has "
+         "changes), or ask the user.", category="git", program="git",
+         sub=("worktree", "remove"), options=("-f|--force",)),
+    Rule("git.rm-force", "git rm -f deletes files along with changes git has not stored",
+         f"Use `git rm --cached` to stop tracking a file and keep it, or {_STASH}.",
+         category="git", program="git", sub=("rm",), check="git_rm_force"),
+    Rule("git.update-ref-delete", "git update-ref -d deletes a branch or ref without checks",
+         "Use `git branch -d` (it refuses to delete unmerged work), or ask the user.",
+         category="git", program="git", sub=("update-ref",), check="update_ref_delete"),
+    Rule("git.reflog-expire", "expiring the reflog or pruning now deletes the last way back "
+         "to lost commits", f"Leave the reflog alone, or {_ASK}.", category="git",
+         program="git", check="reflog_expire"),
+    # --- remote loss -------------------------------------------------------------------------
+    Rule("git.push-force", "git push --force / -f / +refspec overwrites the remote history",
+         _PUSH, category="remote", program="git", sub=("push",), check="push_force"),
+    Rule("git.push-force-with-lease", "git push --force-with-lease rewrites the remote history",
+         "Push without force; if the remote history must be rewritten, ask the user (this "
+         "rule is on because BLOCK_FORCE_WITH_LEASE is set).", category="remote",
+         program="git", sub=("push",), check="push_lease"),
+    Rule("git.push-delete", "git push --delete / :branch / --mirror / --prune deletes branches "
+         "or tags on the remote", f"Push the branches you mean by name, or {_ASK}.",
+         category="remote", program="git", sub=("push",), check="push_deletes"),
+    Rule("gh.repo-delete", "gh repo delete deletes a repository and its history",
+         "Ask the user to delete it.", category="remote", program="gh",
+         sub=("repo", "delete")),
+    # --- code run from a download or hidden from the guard -----------------------------------
+    Rule("code.download-to-shell", "a download piped into a shell or an interpreter",
+         "Download the script to a file, read it, and ask the user before running it.",
+         category="code", check="download_piped"),
+    Rule("code.download-run", "a download run as code (`bash <(curl ..)`, `sh -c \"$(curl "
+         "..)\"`, `eval \"$(wget ..)\"`)", "Download the script to a file, read it, and ask "
+         "the user before running it.", category="code", check="download_substituted"),
+    Rule("code.decoded-to-shell", "decoded or unpacked text piped into a shell or an "
+         "interpreter", "Write the script to a file, read it, and run it only if it is what "
+         "you meant.", category="code", check="decoded_piped"),
+    Rule("code.unreadable", "a command nested too deep for the guard to read",
+         "Write the command plainly, without dozens of nested $( ) levels.",
+         category="code", check="unreadable"),
+    # --- disks and devices ---------------------------------------------------------------------
+    Rule("disk.dd-device", "dd writing to a device", f"Write to a file instead, or {_ASK}.",
+         category="disk", program="dd", check="dd_device"),
+    Rule("disk.format", "formatting or repartitioning a disk", _ASK[0].upper() + _ASK[1:] + ".",
+         category="disk", program=("mkfs", "mkfs.*", "mke2fs", "mkswap", "mkntfs", "mkdosfs",
+                                   "newfs", "newfs_*", "blkdiscard", "cfdisk", "mkfs.btrfs",
+                                   "mkfs.xfs"),
+         unless="--help", check="formats_device"),
+    Rule("disk.volume-destroy", "destroying a volume, a pool or a disk's encryption header",
+         _ASK[0].upper() + _ASK[1:] + ".", category="disk",
+         program=("lvremove", "vgremove", "pvremove", "zpool", "zfs", "cryptsetup", "mdadm",
+                  "hdparm", "nvme"), check="volume_destroy"),
+    Rule("disk.partition", "changing a disk's partition table", _ASK[0].upper() + _ASK[1:] + ".",
+         category="disk", program=("fdisk", "sfdisk", "gdisk", "sgdisk", "parted"),
+         check="partition_edit"),
+    Rule("disk.wipe", "wiping a disk, or files outside the project, beyond recovery (shred, "
+         "wipefs)", "Delete the file normally (`rm FILE`), or ask the user.", category="disk",
+         program=("shred", "wipefs", "srm", "wipe"), unless="--help|--version", check="wipes"),
+    Rule("disk.diskutil-erase", "diskutil erasing or repartitioning a disk",
+         _ASK[0].upper() + _ASK[1:] + ".", category="disk", program="diskutil",
+         sub=("erase*|zeroDisk|randomDisk|secureErase|partitionDisk|reformat|apfs",),
+         check="diskutil_erase"),
+    Rule("disk.write-device", "writing onto a block device", f"Write to a file instead, or "
+         f"{_ASK}.", category="disk", check="device_write"),
+    # --- files: secrets, hook files, .git internals ------------------------------------------
+    Rule("secrets.env-write", "writing a .env file, which holds secrets", "Edit .env.example "
+         "instead and tell the user which values to set in their .env.", category="secrets",
+         files=ENV_FILES, changes="edit write"),
+    Rule("secrets.env-remove", "deleting or moving a .env file, which holds secrets",
+         f"Leave .env in place, or {_ASK}.", category="secrets", files=ENV_FILES,
+         changes="remove"),
+    Rule("secrets.env-copy", "copying a .env file, which holds secrets", "Copy .env.example "
+         "instead, or ask the user.", category="secrets", files=ENV_FILES, changes="copy"),
+    Rule("secrets.env-commit", "adding a .env file to git: its secrets would be in the "
+         "history", "Keep .env out of git (it belongs in .gitignore); commit .env.example.",
+         category="secrets", files=ENV_FILES, changes="commit"),
+    Rule("secrets.print-credentials", "printing stored credentials (tokens, keys, kubeconfig)",
+         "Use the CLI without printing its credentials, or ask the user for what you need "
+         "(ALLOW_SECRET_READS lets this through).", category="secrets",
+         program=("kubectl", "gh", "aws", "gcloud", "az", "heroku", "doctl", "vault",
+                  "security", "npm", "op"), check="prints_credentials"),
+    Rule("secrets.read", "reading a secret (.env, a private key, credentials)",
+         "Read .env.example, or ask the user for the value you need (ALLOW_SECRET_READS in "
+         ".hookwrap/hooks/<guard>.py lets reads through).", category="secrets",
+         files=SECRET_FILES, changes="read copy"),
+    Rule("hooks.files", "a file that defines which hooks run",
+         "Hooks are changed by the user with the `hookwrap` command (hookwrap add, hookwrap "
+         "remove, hookwrap sync); ask the user to make this change.", category="hooks",
+         files=HOOK_FILES, changes="edit write remove"),
+    Rule("git.internals", "a file inside .git/", "Use git commands (git add, git commit, git "
+         "config) instead of editing .git/ directly.", category="git", dirs=(".git",),
+         changes="edit"),
+    # --- opt-in pack: infrastructure -----------------------------------------------------------
+    Rule("infra.terraform-destroy", "terraform / tofu destroy deletes managed infrastructure",
+         "Run `terraform plan -destroy` to show what it would delete, and ask the user.",
+         category="infrastructure", pack="infrastructure", program=("terraform", "tofu"),
+         check="terraform_destroy"),
+    Rule("infra.terragrunt-destroy", "terragrunt destroy deletes managed infrastructure",
+         "Run `terragrunt plan -destroy`, and ask the user.", category="infrastructure",
+         pack="infrastructure", program="terragrunt", check="terragrunt_destroy"),
+    Rule("infra.pulumi-destroy", "pulumi destroy / stack rm deletes a stack's resources",
+         "Run `pulumi preview --destroy`, and ask the user.", category="infrastructure",
+         pack="infrastructure", program="pulumi", sub=("destroy|down|stack",),
+         check="pulumi_destroy"),
+    Rule("infra.cdk-destroy", "cdk destroy deletes a stack", _ASK[0].upper() + _ASK[1:] + ".",
+         category="infrastructure", pack="infrastructure", program=("cdk", "cdktf"),
+         sub=("destroy",)),
+    Rule("infra.kubectl-delete", "kubectl delete / drain removes cluster resources",
+         "Run it with `--dry-run=client` to see what it would do, and ask the user.",
+         category="infrastructure", pack="infrastructure", program=("kubectl", "oc"),
+         sub=("delete|drain|replace",), unless="--dry-run|--help|-h"),
+    Rule("infra.kubectl-scale-zero", "kubectl scale --replicas=0 takes a workload down",
+         "Ask the user to scale it down.", category="infrastructure", pack="infrastructure",
+         program=("kubectl", "oc"), check="kubectl_scale_zero"),
+    Rule("infra.ansible-shell", "an ad-hoc ansible shell command that deletes on every host",
+         "Ask the user to run it.", category="infrastructure", pack="infrastructure",
+         program="ansible", check="ansible_shell"),
+    Rule("infra.helm-uninstall", "helm uninstall removes a release", _ASK[0].upper() +
+         _ASK[1:] + ".", category="infrastructure", pack="infrastructure", program="helm",
+         sub=("uninstall|delete|del|un",), unless="--dry-run|--help|-h"),
+    Rule("infra.container-prune", "docker / podman prune or volume rm deletes containers, "
+         "images or volumes with their data", "Remove the one container or image you mean by "
+         "name, or ask the user.", category="infrastructure", pack="infrastructure",
+         program=("docker", "podman", "nerdctl", "docker-compose", "podman-compose"),
+         check="container_prune"),
+    Rule("infra.cloud-delete", "a cloud CLI deleting resources", "Show the resources with the "
+         "CLI's list or describe command, and ask the user to delete them.",
+         category="infrastructure", pack="infrastructure",
+         program=("aws", "gcloud", "gsutil", "az", "doctl", "heroku", "fly", "flyctl",
+                  "vercel", "netlify", "eksctl", "linode-cli", "hcloud", "scw", "oci",
+                  "ibmcloud", "firebase", "serverless", "sls", "vagrant", "gh", "nomad"),
+         check="cloud_delete"),
+    # --- opt-in pack: databases ----------------------------------------------------------------
+    Rule("db.sql-drop", "SQL that drops or empties tables or databases (DROP, TRUNCATE, DELETE "
+         "without WHERE)", "Run a SELECT to show what it would remove, and ask the user.",
+         category="databases", pack="databases",
+         program=("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client",
+                  "clickhouse", "cockroach", "sqlcmd", "bq", "snowsql", "pgcli", "mycli",
+                  "litecli", "usql", "trino", "cqlsh"),
+         check="sql_destroys"),
+    Rule("db.redis-flush", "redis FLUSHALL / FLUSHDB deletes every key", "Delete the keys you "
+         "mean by name, or ask the user.", category="databases", pack="databases",
+         program=("redis-cli", "valkey-cli", "keydb-cli"), check="redis_flush"),
+    Rule("db.mongo-drop", "MongoDB dropDatabase / drop / deleteMany({}) deletes data",
+         _ASK[0].upper() + _ASK[1:] + ".", category="databases", pack="databases",
+         program=("mongosh", "mongo"), check="mongo_drop"),
+    Rule("db.http-delete", "an HTTP DELETE (a database's or search index's API)",
+         "Ask the user to delete it.", category="databases", pack="databases",
+         program=("curl", "http", "https", "xh", "wget"), check="http_delete"),
+    Rule("db.drop-tool", "a tool that drops a database or resets it",
+         "Ask the user to reset the database.", category="databases", pack="databases",
+         check="database_reset"),
+    # --- opt-in pack: backups and secret managers -------------------------------------------
+    Rule("backup.delete-snapshots", "deleting backups or snapshots (restic forget/prune, borg "
+         "delete/prune, zfs destroy, ...)", _ASK[0].upper() + _ASK[1:] + ".",
+         category="backups", pack="backups", check="backup_delete"),
+    Rule("backup.secret-delete", "deleting secrets from a secret manager (vault, aws "
+         "secretsmanager, op, doppler, ...)", _ASK[0].upper() + _ASK[1:] + ".",
+         category="backups", pack="backups", check="secret_manager_delete"),
+)
+
+
+def rule_ids() -> Tuple[str, ...]:
+    return tuple(rule.id for rule in RULES)
+
+
+def find_rule(rule_id: str) -> Optional[Rule]:
+    return next((rule for rule in RULES if rule.id == rule_id), None)
+
+
+# Options that take the next word as their value, per program (so its subcommand is found):
+# `git -C repo push`, `kubectl -n ns delete`.
+VALUE_OPTIONS: Dict[str, Set[str]] = {
+    "git": {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+            "--super-prefix"},
+    "docker": {"-c", "--context", "-H", "--host", "--config", "-l", "--log-level",
+               "--tlscacert", "--tlscert", "--tlskey", "-f", "--file", "-p", "--project-name"},
+    "podman": {"-c", "--connection", "--url", "--identity", "--root", "--runroot",
+               "--log-level", "--storage-driver"},
+    "kubectl": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s",
+                "--server", "--token", "-l", "--selector", "-o", "--output", "--as",
+                "--request-timeout", "-f", "--filename"},
+    "helm": {"-n", "--namespace", "--kube-context", "--kubeconfig"},
+    "gh": {"-R", "--repo"},
+    "aws": {"--region", "--profile", "--output", "--endpoint-url", "--query", "--color",
+            "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout"},
+    "gcloud": {"--project", "--account", "--configuration", "--format", "--verbosity",
+               "--impersonate-service-account", "--zone", "--region", "--billing-project"},
+    "az": {"--subscription", "-g", "--resource-group", "-o", "--output", "--query"},
+    "pulumi": {"-s", "--stack", "-C", "--cwd"},
+    "redis-cli": {"-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"},
+    "restic": {"-r", "--repo", "--password-file", "--cache-dir", "-p"},
+    "borg": {"--remote-path", "--lock-wait"},
+    "vault": {"-address", "-namespace", "-mount"},
+    "op": {"--account", "--vault"},
+    "doppler": {"-p", "--project", "-c", "--config"},
+}
+
+
+def looks_destructive(texts: List[str]) -> bool:
+    """Whether text the guard could not read names a program a rule is about."""
+    programs = {program for rule in RULES for program in rule.program if "*" not in program}
+    programs |= {"curl", "wget", "bash", "sh", "eval", "sudo", "python", "node"}
+    for text in texts:
+        word = []
+        for c in text + " ":
+            if c.isalnum() or c in "-_.":
+                word.append(c)
+            else:
+                if word and "".join(word) in programs:
+                    return True
+                word = []
+    return False

@@ -1,0 +1,262 @@
+"""Skip shell calls a hook ignores: the ``commands`` patterns of its hookwrap.toml entry.
+
+`hookwrap sync` writes every hook's patterns to ``.hookwrap/filters.json``; a hook with
+patterns is called only for shell commands one of them matches (see docs/resident.md for the
+exact rule). Anything this module cannot read for certain runs the hook: a filter may only ever
+save a call, never hide a command from a hook that should see it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+FILTERS_FILE = ".hookwrap/filters.json"
+# Words that run another command given as arguments or a string, or change what a later word
+# runs (an alias, a function, a trap, a hashed path): what runs is not the first word, so a
+# simple command starting with one of them always runs the hook.
+_INDIRECT = frozenset((
+    "env", "command", "builtin", "exec", "sudo", "doas", "pkexec", "runuser", "nohup", "time",
+    "nice", "ionice", "timeout", "xargs", "eval", "source", ".", "bash", "sh", "zsh", "dash",
+    "ksh", "mksh", "fish", "busybox", "watch", "stdbuf", "setsid", "chroot", "su", "find",
+    "parallel", "flock", "script", "unbuffer", "strace", "ltrace", "trap", "alias", "unalias",
+    "shopt", "hash", "enable", "function", "coproc", "declare", "typeset", "export", "readonly",
+    "local", "fc", "compgen", "complete", "mapfile", "readarray", "let",
+))
+# Reserved words that may open a simple command: the command is what follows them.
+_LEADING = frozenset(("!", "{", "}", "do", "done", "then", "else", "elif", "fi", "if", "while",
+                      "until", "esac"))
+# Reserved words whose words up to the next operator are no command (``for NAME in WORDS``).
+_NOT_A_COMMAND = frozenset(("for", "select", "case", "in"))
+_OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "&", "|", ";", "(", ")", "\n")
+# A program word the filter reads for certain: plain characters, no quote, expansion or glob.
+# No `=` (zsh expands `=rm` to rm's path), no `#` (a comment only where the shell reads one:
+# zsh's interactive_comments), no `[[` (its -eq evaluates a variable's text as arithmetic).
+_PLAIN_PROGRAM = re.compile(r"[A-Za-z0-9_./+@:,-]+|\[")
+# Characters that make an argument's text uncertain (an expansion or a glob may change it).
+_UNCERTAIN = frozenset("$*?[{~\\")
+_cache: dict[str, tuple[float, dict[str, list[str]]]] = {}
+
+
+def load(root: str) -> dict[str, list[str]]:
+    """Every hook's patterns from ``<root>/.hookwrap/filters.json``; {} when there is none."""
+    path = os.path.join(root, FILTERS_FILE)
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        return {}
+    cached = _cache.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except (OSError, ValueError, RecursionError):
+        data = None
+    filters: dict[str, list[str]] = {}
+    if isinstance(data, dict):
+        for name, patterns in data.items():
+            if isinstance(patterns, list) and all(isinstance(p, str) for p in patterns):
+                filters[name] = patterns
+    _cache[path] = (stamp, filters)
+    return filters
+
+
+class _Word:
+    """One shell word: its text as written, and as the shell reads it (quotes removed)."""
+
+    __slots__ = ("raw", "text")
+
+    def __init__(self, raw: str, text: str) -> None:
+        self.raw = raw
+        self.text = text
+
+
+def _tokens(command: str) -> list[_Word | str] | None:
+    """The line's words and operators (str); None when it cannot be read for sure: an unclosed
+    quote, a backslash-newline, ``$'...'``, a command or process substitution."""
+    if any(mark in command for mark in ("$(", "`", "<(", ">(", "$'", '$"')):
+        return None  # a substitution runs commands no first word shows; $'\x72m' is rm
+    tokens: list[_Word | str] = []
+    raw: list[str] = []
+    text: list[str] = []
+    started = False
+    i, n = 0, len(command)
+
+    def end_word() -> None:
+        nonlocal started
+        if started:
+            tokens.append(_Word("".join(raw), "".join(text)))
+        raw.clear()
+        text.clear()
+        started = False
+
+    while i < n:
+        char = command[i]
+        if char in " \t\r":
+            end_word()
+            i += 1
+        elif char in ";&|()\n":
+            end_word()
+            operator = next(op for op in _OPERATORS if command.startswith(op, i))
+            tokens.append(operator)
+            i += len(operator)
+        elif char == "\\":
+            if i + 1 >= n or command[i + 1] == "\n":
+                return None  # a line continuation can join any two words
+            raw.append(command[i:i + 2])
+            text.append(command[i + 1])
+            started = True
+            i += 2
+        elif char in "'\"":
+            quoted = _quoted(command, i)
+            if quoted is None:
+                return None
+            raw.append(command[i:quoted[1]])
+            text.append(quoted[0])
+            started = True
+            i = quoted[1]
+        else:
+            raw.append(char)
+            text.append(char)
+            started = True
+            i += 1
+    end_word()
+    return tokens
+
+
+def _quoted(command: str, start: int) -> tuple[str, int] | None:
+    """The text of the quoted string opening at ``start`` and the index after it; None when it
+    is unclosed or holds a backslash-newline."""
+    if command[start] == "'":
+        close = command.find("'", start + 1)
+        return None if close < 0 else (command[start + 1:close], close + 1)
+    inner: list[str] = []
+    j, n = start + 1, len(command)
+    while j < n and command[j] != '"':
+        if command[j] == "\\" and j + 1 < n and command[j + 1] in '$`"\\\n':
+            if command[j + 1] == "\n":
+                return None
+            inner.append(command[j + 1])
+            j += 2
+        else:
+            inner.append(command[j])
+            j += 1
+    return None if j >= n else ("".join(inner), j + 1)
+
+
+class _Simple:
+    """A simple command: its program's file name, and its words as the shell reads them;
+    ``certain`` is False when an argument holds an expansion or a glob."""
+
+    __slots__ = ("certain", "program", "text")
+
+    def __init__(self, program: str, text: str, certain: bool) -> None:
+        self.program = program
+        self.text = text
+        self.certain = certain
+
+
+def _simple_commands(command: str) -> list[_Simple] | None:
+    """The simple commands of a shell line; None when one of them may run something its first
+    word does not show. The filter skips a call only on what this reads for certain, so the
+    rule is an allow-list: every program word must be a plain literal."""
+    tokens = _tokens(command)
+    if tokens is None:
+        return None
+    for before, after in zip(tokens, tokens[1:]):
+        if before == "(" and after in ("(", ")"):
+            return None  # a function definition (a later word may run its body), or ((...))
+    found: list[_Simple] = []
+    current: list[_Word] = []
+    for token in [*tokens, ";"]:
+        if isinstance(token, _Word):
+            current.append(token)
+            continue
+        while current and current[0].raw in _LEADING:
+            current.pop(0)
+        while current and _is_assignment(current[0].raw):
+            current.pop(0)
+        if current and current[0].raw not in _NOT_A_COMMAND:
+            word = current[0]
+            if not _PLAIN_PROGRAM.fullmatch(word.raw):
+                return None  # a variable, a glob, a brace, a quote, a redirection...
+            program = word.text.rsplit("/", 1)[-1]
+            if program in _INDIRECT or not program:
+                return None
+            arguments = current[1:]
+            certain = not any(_UNCERTAIN.intersection(arg.raw) for arg in arguments)
+            found.append(_Simple(program, " ".join([program, *(a.text for a in arguments)]),
+                                 certain))
+        current = []
+    return found
+
+
+def sub_commands(command: str) -> list[str] | None:
+    """The simple commands of a shell line, each as its words joined by one space, without
+    leading reserved words and ``NAME=value`` assignments, with the program's directory
+    dropped; None when one of them may run something its first word does not show
+    (``bash -c``, ``env``, ``eval``, ``$X``, ``$(...)``, a function definition...)."""
+    found = _simple_commands(command)
+    return None if found is None else [simple.text for simple in found]
+
+
+def _is_assignment(word: str) -> bool:
+    name, equals, _ = word.partition("=")
+    return bool(equals) and name.replace("_", "a").isalnum() and name.isascii() \
+        and not name[:1].isdigit()
+
+
+def _literal_prefix(pattern: str) -> str:
+    for index, char in enumerate(pattern):
+        if char in "*?[":
+            return pattern[:index]
+    return pattern
+
+
+def _may_match(pattern: str, simple: _Simple) -> bool:
+    """Whether ``pattern`` matches, or may match once the shell expands the arguments."""
+    from fnmatch import fnmatchcase
+
+    bare = pattern[:-2] if pattern.endswith(" *") else None
+    if fnmatchcase(simple.text, pattern) or simple.text == bare:
+        return True
+    if simple.certain:
+        return False
+    # Expanded, the command still starts with its program: a pattern whose literal start
+    # does not agree with it cannot match whatever the arguments become.
+    prefix, start = _literal_prefix(pattern), simple.program + " "
+    return start.startswith(prefix) or prefix.startswith(simple.program)
+
+
+def matches(patterns: list[str], command: str) -> bool:
+    """Whether the hook must see ``command``: one sub-command matches (or, once expanded, may
+    match) one pattern, or the line cannot be read for certain.
+
+    A pattern is a glob over a whole simple command (``*`` matches anything, spaces too);
+    ``git *`` also matches a bare ``git``, as Claude Code's ``Bash(git *)`` rule does.
+    """
+    commands = _simple_commands(command)
+    if commands is None:
+        return True
+    wanted = [" ".join(pattern.split()) for pattern in patterns]
+    return any(_may_match(pattern, simple) for pattern in wanted for simple in commands)
+
+
+def skips(hook: Any, command: Any) -> bool:
+    """Whether a rendered hook's patterns leave out this shell ``command`` (the hook's name and
+    project come from its script's path, ``<root>/.hookwrap/hooks/<name>.py``)."""
+    script = getattr(hook, "__globals__", {}).get("__file__")
+    if not isinstance(script, str) or not isinstance(command, str):
+        return False
+    script = os.path.abspath(script)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(script)))
+    name = os.path.splitext(os.path.basename(script))[0]
+    patterns = load(root).get(name)
+    return patterns is not None and bool(patterns) and not matches(patterns, command)
