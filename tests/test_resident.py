@@ -191,7 +191,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
     (root / "hookwrap.toml").write_text("version = 1\n")
     _script(root, "rec", RECORDING_HOOK)
     server = HookServer(str(root), 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield root, server.server_address[1]
     server.shutdown()
@@ -484,7 +484,7 @@ def test_doctor_and_test_report_a_dead_server_and_use_a_live_one(project: Path, 
     assert not report.ok and "Connection refused" in report.tests[0].problems[0]
 
     server = HookServer(str(project), port)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         found = [f for f in doctor.diagnose(project, home=isolated_home) if f.check == "resident-server"]
@@ -782,7 +782,7 @@ def test_serve_names_the_pid_of_a_server_that_already_runs(
     for root, expected in ((project, "a hookwrap server for this project already runs"),
                            (other, f"is a hookwrap server for {other.resolve()}")):
         server = HookServer(str(root), 0)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         thread.start()
         path = project / "hookwrap.toml"
         saved = path.read_text()

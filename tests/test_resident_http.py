@@ -33,7 +33,7 @@ def hook(event):
 
 def _start(root: Path) -> tuple[HookServer, int]:
     server = HookServer(str(root), 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     return server, server.server_address[1]
 
 

@@ -84,26 +84,26 @@ def test_copilot_trust_keeps_the_config_and_doctor_names_it(both: Path) -> None:
     config = Path(os.environ["HOME"]) / ".copilot" / "config.json"
     config.parent.mkdir()
     config.write_text('// managed\n{\n  "firstLaunchAt": "x",\n  "trustedFolders": ["/elsewhere"]\n}\n')
-    doctor = hw(both, "doctor")
+    doctor = hw(both, "doctor", "--no-run")
     assert "copilot-trust" in doctor.out and "hookwrap trust --platform copilot" in doctor.out
     assert hw(both, "trust", "--platform", "copilot").code == 0
     text = config.read_text()
     assert text.startswith("// managed\n") and '"firstLaunchAt": "x"' in text
     assert json.loads(text.split("\n", 1)[1])["trustedFolders"] == ["/elsewhere", str(both.resolve())]
-    assert "fail copilot-trust" not in hw(both, "doctor").out
+    assert "fail copilot-trust" not in hw(both, "doctor", "--no-run").out
     assert hw(both, "trust", "--platform", "copilot").code == 0
     assert config.read_text() == text  # nothing more to record
 
 
 def test_qwen_trust_only_with_folder_trust_on(both: Path) -> None:
     home = Path(os.environ["HOME"]) / ".qwen"
-    assert "ok   qwen-trust" in hw(both, "doctor").out
+    assert "ok   qwen-trust" in hw(both, "doctor", "--no-run").out
     home.mkdir()
     (home / "settings.json").write_text('{"security": {"folderTrust": {"enabled": true}}}')
-    assert "fail qwen-trust" in hw(both, "doctor").out
+    assert "fail qwen-trust" in hw(both, "doctor", "--no-run").out
     assert hw(both, "trust", "--platform", "qwen").code == 0
     assert json.loads((home / "trustedFolders.json").read_text()) == {str(both.resolve()): "TRUST_FOLDER"}
-    assert "ok   qwen-trust" in hw(both, "doctor").out
+    assert "ok   qwen-trust" in hw(both, "doctor", "--no-run").out
 
 
 def test_hookwrap_test_follows_each_clis_rules(both: Path) -> None:

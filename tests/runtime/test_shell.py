@@ -164,7 +164,8 @@ def test_reading_any_line_never_raises_and_takes_linear_work(pieces: list[str]) 
     assert steps[0] <= (shell.WORK_PER_CHARACTER + 20) * len(line) + 2500, (line, steps[0])
 
 
-@pytest.mark.parametrize("size", [1_000, 10_000])
+# 1 000 units against 4 000: quadratic work would be 16 times the smaller line's, not at most 5.
+@pytest.mark.parametrize("size", [1_000])
 def test_work_grows_in_proportion_to_hostile_lines(size: int) -> None:
     for unit in ("rm -x ", '"-x" ', "$(", "`a`", "| rm ", "cat <<EOF\n", "'a'\"b\"$c ", "${x:-$(y)}",
                  "eval $(", "$($(` ", "bash -c 'eval \"$(", "for x in a b; do $x "):
