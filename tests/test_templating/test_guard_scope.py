@@ -32,6 +32,8 @@ PATHOLOGICAL = {
     "many heredocs": "cat <<EOF\n" * 10_000,
 }
 LIMIT_S = 2.0  # generous: the hook has 10 s, and a loaded CI machine is slow
+# CPU time of this process (the hook runs in it): what other processes on the machine (a second
+# pytest worker, another test run) do cannot push it over, as it does the wall clock.
 
 
 def _shell(hook, repo: HookRepo, command: str, platform: str = "claude") -> dict:
@@ -40,10 +42,10 @@ def _shell(hook, repo: HookRepo, command: str, platform: str = "claude") -> dict
 
 @pytest.mark.parametrize("command", list(PATHOLOGICAL.values()), ids=list(PATHOLOGICAL))
 def test_guard_answers_pathological_lines_in_time(guard_hook, guard_repo: HookRepo, command: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     output = _shell(guard_hook, guard_repo, command)
-    elapsed = time.perf_counter() - start
-    assert elapsed < LIMIT_S, f"{elapsed:.2f} s"
+    elapsed = time.process_time() - start
+    assert elapsed < LIMIT_S, f"{elapsed:.2f} s CPU"
     assert not blocked("claude", output)
 
 
@@ -57,9 +59,9 @@ def test_guard_answers_pathological_lines_in_time(guard_hook, guard_repo: HookRe
     "echo " + "'a' " * 50_000 + "> .env",
 ], ids=["rm", "quoted rm", "after a long echo", "git", "after a long pipeline", "after 1 MB", "redirect"])
 def test_guard_still_blocks_after_a_long_prefix(guard_hook, guard_repo: HookRepo, command: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     assert blocked("claude", _shell(guard_hook, guard_repo, command))
-    assert time.perf_counter() - start < LIMIT_S
+    assert time.process_time() - start < LIMIT_S
 
 
 def test_guard_script_answers_a_1mb_command_within_its_timeout(guard_repo: HookRepo) -> None:
