@@ -127,16 +127,33 @@ def _is_header(line: str, name: str) -> bool:
 
 def _in_multiline_string(lines: list[str]) -> list[bool]:
     """Per line: does it start inside a multi-line string (\"\"\" or \'\'\'), where a "[hooks.x]"
-    is text, not a header."""
+    is text, not a header. A quote inside a one-line string or a comment opens nothing."""
     flags, delimiter = [], None
     for line in lines:
         flags.append(delimiter is not None)
-        for quote in re.findall(r'"""|\'\'\'', line):
-            if delimiter is None:
-                delimiter = quote
-            elif quote == delimiter:
-                delimiter = None
+        position = 0
+        while position <= len(line):
+            if delimiter is not None:
+                close = _MULTI_CLOSE[delimiter].match(line, position)
+                if close is None:
+                    break
+                position, delimiter = close.end(), None
+                continue
+            token = _LINE_TOKEN.search(line, position)
+            if token is None or token.group() == "#":
+                break
+            if token.group() in ('"""', "'''"):
+                delimiter = token.group()
+            position = token.end()
     return flags
+
+
+# Outside a multi-line string: its opening, a one-line string (skipped whole) or a comment.
+_LINE_TOKEN = re.compile(r'"""|\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#')
+# Inside one: its end (in a basic one, an escaped quote ends nothing). Up to two more quotes may
+# belong to the string's text ('\'\'\'\'' ends after the fourth quote).
+_MULTI_CLOSE = {'"""': re.compile(r'(?:[^"\\]|\\.|"(?!""))*"""(?:""|")?'),
+                "'''": re.compile(r"(?:[^']|'(?!''))*'''(?:''|')?")}
 
 
 def _table_lines(lines: list[str], inside: list[bool]) -> list[str]:

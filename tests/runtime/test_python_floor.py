@@ -141,3 +141,17 @@ def test_the_fallback_reader_reads_an_escaped_backslash_as_one(value: str) -> No
 
     text = f"[hooks.gate]\ncheck = {tomlkit.string(value).as_string()}\n"
     assert _read_table(text, "gate") == tomllib.loads(text)["hooks"]["gate"] == {"check": value}
+
+
+@pytest.mark.parametrize("line", [
+    'b = {a = ["\'\'\'"]}',              # a multi-line opener inside a one-line basic string
+    "b = '\"\"\"'",                       # ... inside a one-line literal string
+    'b = 1  # \'\'\' in a comment',       # ... in a comment
+    'b = """x \\""" y"""',                # an escaped quote does not end a multi-line string
+    "b = '''it''''",                      # a multi-line literal ending in a quote of its text
+    'b = """two\nlines"""',               # a multi-line string that does end
+])
+def test_the_fallback_reader_finds_the_table_after_quotes_that_open_nothing(line: str) -> None:
+    text = f"[hooks.a]\n{line}\n\n[hooks.gate]\ncheck = \"make test\"\n"
+    assert tomllib.loads(text)["hooks"]["gate"] == {"check": "make test"}
+    assert _read_table(text, "gate") == {"check": "make test"}
