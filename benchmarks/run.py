@@ -35,8 +35,10 @@ from pathlib import Path
 
 CCHOOKS_VERSION = "0.1.5"  # newest on PyPI when this benchmark was written; pinned for comparability
 CLI_TARGET_MS = 300.0
-# The goals, CPU time against the floor on a clean interpreter: (target, label).
-HOOK_TARGETS = {"hookwrap skeleton": (1.10, "skeleton"), "hookwrap guard": (1.20, "guard")}
+# The targets, CPU time against the floor on the same interpreter: (target, label). The skeleton
+# within 5% and the guard within 10% of the cheapest possible hook (the guard's own bar is 15%;
+# the stricter one is kept).
+HOOK_TARGETS = {"hookwrap skeleton": (1.05, "skeleton"), "hookwrap guard": (1.10, "guard")}
 # The CLIs `--cli` measures (benchmarks/cli_bench.py has one entry per name).
 CLI_CASES = ("claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid")
 HERE = Path(__file__).resolve().parent
