@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 import pytest
-from support.runtime import run_in_process
+from support.runtime import load_payload, run_in_process
 
 from hookwrap import HookInput, HookOutput, Platform
 from hookwrap.checks.host import hook_env
@@ -103,3 +103,24 @@ def test_claude_code_s_shell_tool_mark_reaches_a_copilot_started_there(
     (tmp_path / ".github/hooks/hookwrap.json").write_text("{}")
     env = {"CLAUDECODE": "1", **_hook_env(Platform.COPILOT, tmp_path)}
     assert _calls(monkeypatch, env, [Platform.CLAUDE, Platform.COPILOT]) == ["copilot"]
+
+
+def test_a_crash_under_copilot_started_from_claude_code_answers_in_copilot_s_words(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The other half of that case: Copilot runs the Claude registration (it has no file of its
+    own) with CLAUDECODE inherited, and the hook raises. The error must block as Copilot reads a
+    block (a top-level permissionDecision), not in Claude Code's words, which Copilot ignores."""
+
+    def hook(event: HookInput) -> HookOutput:
+        raise ValueError("boom")
+
+    for name in list(os.environ):
+        if name.startswith(("CLAUDE", "COPILOT")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("CLAUDECODE", "1")
+    for name, value in _hook_env(Platform.COPILOT, tmp_path).items():
+        monkeypatch.setenv(name, value)
+    payload = load_payload("copilot/PreToolUse.Bash.pascal.json")
+    out = json.loads(run_in_process(hook, Platform.CLAUDE, json.dumps(payload)).stdout)
+    assert out["permissionDecision"] == "deny", out
+    assert out["permissionDecisionReason"].startswith("Hook Script Error"), out
