@@ -159,6 +159,9 @@ def test_a_hook_slower_than_doctors_wait_is_not_judged(seven: Path, monkeypatch)
     assert found.message.startswith("slow did not answer on Claude Code within 1 s, doctor's wait "
                                     "(its timeout is 30 s): stopped, not judged")
     assert "not started on Gemini CLI" in found.message
+    # A stop_gate's test suite may rightly take longer than doctor waits: the warning says
+    # which command waits the hook's whole timeout, and how to skip the runs.
+    assert found.fix.startswith("`hookwrap test slow -p claude` waits for it")
     assert "--no-run" in found.fix
 
 
