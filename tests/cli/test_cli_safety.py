@@ -109,6 +109,31 @@ def test_broken_manifest_is_refused_and_nothing_is_written(guarded: Path, case: 
     assert_refused(guarded, args, message)
 
 
+@pytest.mark.parametrize("case", ["repeated key", "repeated table"])
+@pytest.mark.parametrize("args", [["adopt"], ["adopt", "--dry-run"],
+                                  ["serve", "--print-service", "systemd"]], ids=" ".join)
+def test_a_repeated_key_is_one_line_on_the_other_manifest_commands(
+        guarded: Path, case: str, args: list[str]) -> None:
+    """The commands ALL_COMMANDS leaves out that read hookwrap.toml say the same one line."""
+    text, message = BROKEN_MANIFESTS[case]
+    put(guarded, MANIFEST, text)
+    assert_refused(guarded, args, message)
+
+
+@pytest.mark.parametrize("case", ["repeated key", "repeated table"])
+def test_doctor_names_a_repeated_key_as_its_manifest_failure(guarded: Path, case: str) -> None:
+    """doctor goes on to check the settings files, and names the fault in its manifest line."""
+    text, message = BROKEN_MANIFESTS[case]
+    put(guarded, MANIFEST, text)
+    before = snapshot(guarded)
+    result = hw(guarded, "doctor", "--no-run")
+    assert result.code == 1 and result.err == "", result.err
+    [line] = [line for line in result.out_lines if line.startswith("fail manifest: ")]
+    assert re.fullmatch(message.replace("error: ", "fail manifest: ", 1), line), line
+    assert "Traceback" not in result.out
+    assert snapshot(guarded) == before
+
+
 # --- Gemini comments ----------------------------------------------------------------------------
 
 COMMENTED_OUTSIDE = """\
