@@ -57,3 +57,36 @@ def test_doctor_reads_gemini_rules_with_comments(tmp_path: Path, isolated_home: 
         f'// mine\n{{"{root.resolve()}": "TRUST_FOLDER" /* this one */}}\n')
     [finding] = [f for f in diagnose(root) if f.check == "gemini-trust"]
     assert finding.status == "ok", finding
+
+
+@pytest.mark.parametrize("cli", ["gemini", "qwen"])
+def test_trust_records_the_folder_and_keeps_every_comment(tmp_path: Path, isolated_home: Path,
+                                                          cli: str) -> None:
+    """`hookwrap trust` adds the project to the CLI's trustedFolders.json, which holds comments
+    (both CLIs strip them when they read it): every comment and rule of the user's stays, and
+    the file still reads as the CLI reads it (the e2e tests show Gemini CLI and Qwen Code then
+    run the hooks)."""
+    import json
+    import re
+
+    from support.trust import TRUST_FILES, hw, make_project, qwen_folder_trust_on
+
+    if cli == "qwen":
+        qwen_folder_trust_on(isolated_home)
+    root = make_project(tmp_path / "project", (cli,))
+    path = isolated_home / TRUST_FILES[cli]
+    path.parent.mkdir(exist_ok=True)
+    text = '// mine\n{\n  /* no */ "/elsewhere": "DO_NOT_TRUST", // keep out\n  "/x": "TRUST_FOLDER"\n}\n'
+    path.write_text(text)
+    done = hw(root, "trust", "--platform", cli)
+    assert done.code == 0, done.err
+    after = path.read_text()
+    for comment in ("// mine\n", "/* no */", "// keep out"):
+        assert comment in after, after
+    plain = re.sub(r"//[^\n]*|/\*.*?\*/", "", after, flags=re.S)
+    assert json.loads(plain) == {"/elsewhere": "DO_NOT_TRUST", "/x": "TRUST_FOLDER",
+                                 str(root.resolve()): "TRUST_FOLDER"}
+    decision = (gemini if cli == "gemini" else qwen)._decision(json.loads(plain), root)[0]
+    assert decision is True
+    again = hw(root, "trust", "--platform", cli)
+    assert "nothing to trust" in again.out and path.read_text() == after
