@@ -10,7 +10,7 @@ import pytest
 
 from hookwrap.clis._base import AgentCLI
 from hookwrap.clis._record import CLIRecord
-from hookwrap.generator.clis import setup_of
+from hookwrap.generator.clis import SETUP_FAMILIES, setup_of
 from hookwrap.generator.clis._base import AgentSetup
 from hookwrap.generator.vendor import RUNTIME_MODULES
 from hookwrap.platforms import Platform, runtime_of
@@ -64,9 +64,14 @@ def _loads_by_name(path: Path) -> bool:
 
 # The two registries: each loads one module per CLI by name. Their edges are counted like
 # imports, since that is what happens at run time.
+# A CLI without a generator module of its own (a Claude-dialect record) is its record, loaded by
+# name, and its protocol family's generator class.
 REGISTRIES = {
     "hookwrap.platforms": {f"hookwrap.clis.{p.value}" for p in Platform},
-    "hookwrap.generator.clis": {f"hookwrap.generator.clis.{p.value}" for p in Platform},
+    "hookwrap.generator.clis": {
+        f"hookwrap.generator.clis.{p.value}" if f"generator.clis.{p.value}" in MODULES
+        else f"hookwrap.clis.{p.value}" for p in Platform} | {
+        f"hookwrap.generator.clis.{module}" for module, _ in SETUP_FAMILIES.values()},
 }
 GRAPH = {_module_name(k): _imports(p, _module_name(k)) - {_module_name(k)} for k, p in MODULES.items()}
 for _registry, _loaded in REGISTRIES.items():
@@ -182,7 +187,8 @@ def test_generic_code_never_branches_on_a_platform(name: str) -> None:
 def test_every_platform_is_one_record_and_a_generator_half(platform: Platform) -> None:
     """clis/<p>.py holds the CLI's record (copied into projects), named after the platform; its
     protocol family builds the runtime description; generator/clis/<p>.py the command's half,
-    built from the same record."""
+    built from the same record, or, for a CLI that is a record only (a Claude-dialect CLI), its
+    protocol family's generator class."""
     import sys
 
     runtime, agent = runtime_of(platform), setup_of(platform)
@@ -198,7 +204,18 @@ def test_every_platform_is_one_record_and_a_generator_half(platform: Platform) -
     assert set(record.match_targets) <= set(record.known_settings_events)
     assert record.command_form or type(agent).command is not AgentSetup.command  # walks up
     assert f"clis/{platform.value}.py" in RUNTIME_MODULES
-    assert type(agent).__module__ == f"hookwrap.generator.clis.{platform.value}"
+    own = f"generator.clis.{platform.value}" in MODULES
+    family = SETUP_FAMILIES[record.protocol.__name__] if not own else None
+    assert type(agent).__module__ == (f"hookwrap.generator.clis.{platform.value}" if own
+                                      else f"hookwrap.generator.clis.{family[0]}"), platform
+    if family is not None:  # a record only: the families it names exist
+        from hookwrap.generator.clis import _answers, _handlers, _matchers, _trust_stores
+
+        assert type(agent).__name__ == family[1]
+        assert record.matcher_rule in _matchers.MATCHER_RULES
+        assert record.handler_schema in _handlers.HANDLER_SCHEMAS
+        assert record.answer_reader in _answers.ANSWER_READERS
+        assert record.trust_store in _trust_stores.TRUST_STORES
     # What the generator half must say for itself: how its CLI validates, matches and reads.
     for method in ("validate_group_keys", "validate_handler", "matcher_matches", "read_command",
                    "interpret"):

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.generator.clis import gemini, qwen
+from hookwrap.generator.clis import gemini
+from hookwrap.generator.clis._trust_stores import deepest_rule  # Qwen Code's trust store
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def rules(root: Path, spec: dict[str, str]) -> dict[str, str]:
 def test_each_cli_reads_its_rules(root: Path, spec: dict[str, str], gemini_says: bool | None,
                                   qwen_says: bool | None) -> None:
     assert gemini._decision(rules(root, spec), root)[0] is gemini_says
-    assert qwen._decision(rules(root, spec), root)[0] is qwen_says
+    assert deepest_rule(rules(root, spec), root)[0] is qwen_says
 
 
 def test_doctor_reads_gemini_rules_with_comments(tmp_path: Path, isolated_home: Path) -> None:

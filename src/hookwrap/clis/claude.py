@@ -117,4 +117,20 @@ CLAUDE = CLIRecord(
     system_message_shown="shown to the user",
     suspicious_timeout_s=1000,  # far above the 600 s default, so almost surely meant as ms
     doctor_reported_paths=frozenset({"disableAllHooks"}),
+    # The generator's families (generator/clis/_matchers.py, _handlers.py, _answers.py).
+    matcher_rule="claude",
+    # A tool matcher also selects a tool by its legacy name, and the other way round.
+    matcher_aliases={
+        "Agent": ("Task",), "Task": ("Agent",),
+        "TaskStop": ("KillShell", "KillBash"), "KillShell": ("TaskStop",), "KillBash": ("TaskStop",),
+        "ListAgents": ("ListPeers",), "ListPeers": ("ListAgents",),
+        "SendUserMessage": ("Brief",), "Brief": ("SendUserMessage",),
+        "ListMcpResourcesTool": ("ListMcpResources",), "ListMcpResources": ("ListMcpResourcesTool",),
+        "ReadMcpResourceTool": ("ReadMcpResource",), "ReadMcpResource": ("ReadMcpResourceTool",),
+        "ReadMcpResourceDirTool": ("ReadMcpResourceDir",),
+        "ReadMcpResourceDir": ("ReadMcpResourceDirTool",),
+        "SetGoal": ("ProposeGoal",), "ProposeGoal": ("SetGoal",),
+    },
+    handler_schema="claude",
+    answer_reader="claude",
 )

@@ -107,6 +107,22 @@ DROID = CLAUDE.derive(
                    "FACTORY_DISABLE_SETTINGS_PERSISTENCE": "true"},
     payload_has_timestamp=False,
     system_message_shown="",  # not observed
-    suspicious_timeout_s=0,  # its own doctor checks (generator/clis/droid.py)
     doctor_reported_paths=frozenset(),
+    # --- the generator's families ------------------------------------------------------------
+    short_label="Droid",
+    matcher_rule="search",  # a case-sensitive regex searched in the name: Exec matches Execute
+    handler_schema="command-only",
+    answer_reader="droid",
+    payload_strings_in_env=True,  # Droid copies a payload's top-level strings into the env
+    trust_store="no-prompt",  # project hooks run with no trust prompt at all
+    trust_facts={"binary": "droid"},
+    doctor_command_checks=(
+        ("command", r"\$\{?(FACTORY|DROID|CLAUDE)_PROJECT_DIR", "warn",
+         "{where}: Droid sets $FACTORY_PROJECT_DIR to the session's cwd, so the command breaks "
+         "when droid starts in a subfolder",
+         "find the project from $PWD upwards (hookwrap's registrations do)"),
+        ("matcher", r"\b(?:Bash|Write|MultiEdit|WebFetch|WebSearch|NotebookEdit|TodoWrite)\b",
+         "warn", "{where}: matcher {matcher!r} names Claude Code tools, which Droid never calls",
+         "use Droid's names, e.g. ^(Execute|Create)$"),
+    ),
 )

@@ -115,5 +115,38 @@ QWEN = CLAUDE.derive(
     empty_tool_response={"llmContent": "", "returnDisplay": ""},
     payload_has_timestamp=True,
     system_message_shown="for the user, but `qwen -p` does not show it",
-    suspicious_timeout_s=0,  # its own doctor checks (generator/clis/qwen.py)
+    suspicious_timeout_s=0,
+    # --- the generator's families: Qwen's own, named after it --------------------------------
+    short_label="Qwen",
+    matcher_rule="aliases",
+    # Exact-match aliases of a tool name in a matcher (tool-names.ts TOOL_NAME_ALIASES).
+    matcher_aliases={
+        "run_shell_command": ("Bash", "Shell", "ShellTool"),
+        "write_file": ("Write", "WriteFile"),
+        "edit": ("Edit", "replace"),
+        "read_file": ("Read", "ReadFile"),
+        "grep_search": ("Grep", "search_file_content", "SearchFiles"),
+        "glob": ("Glob", "FindFiles"),
+        "list_directory": ("ListFiles", "ReadFolder"),
+        "agent": ("Agent", "Task", "task"),
+        "web_fetch": ("WebFetch",),
+    },
+    handler_schema="qwen",
+    answer_reader="qwen",
+    nonpositive_timeout_is_default=True,  # Qwen falls back to 60 s
+    # With folder trust on, Qwen drops the project's hooks in an untrusted folder.
+    trust_store="folder-rules",
+    trust_facts={"file": "${QWEN_HOME:-~/.qwen}/trustedFolders.json",
+                 "file_var": "QWEN_CODE_TRUSTED_FOLDERS_PATH",
+                 "shown": "~/.qwen/trustedFolders.json",
+                 "switch": ("security", "folderTrust", "enabled"),
+                 "untrusted": "(and refuses the shell tool)"},
+    doctor_command_checks=(
+        ("command", r"QWEN_CODE_PROJECT_DIR", "fail",
+         "{where}: $QWEN_CODE_PROJECT_DIR is Qwen's state folder (~/.qwen/projects/...), not "
+         "the project", 'use "$QWEN_PROJECT_DIR/..."'),
+        ("stripped matcher", r"(?s)^(?=.*[\^$.*+?()\[\]])(?=.*\b(?:Bash|Write|Edit|Read|Grep|Glob)\b)",
+         "warn", "{where}: matcher {matcher!r} is a regex over Claude tool names; Qwen matches "
+         "those only as exact aliases", "use Qwen's names, e.g. ^(run_shell_command|write_file)$"),
+    ),
 )

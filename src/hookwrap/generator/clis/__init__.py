@@ -1,11 +1,13 @@
 """The hookwrap command's view of each agent CLI: its runtime description and its generator half.
 
-What a hook process needs about a CLI (names, answers) is in ``hookwrap/clis/<platform>.py``,
-copied into every project and imported on every hook call, so it stays small; what only the
+What a hook process needs about a CLI (names, answers) is its record, ``hookwrap/clis/<platform>.py``,
+copied into every project and imported on every hook call, so it stays small. What only the
 hookwrap command needs (the settings file, registrations, validation, the host rules
-``hookwrap test`` emulates, doctor's checks, trust) is in ``generator/clis/<platform>.py`` here,
-whose class extends the runtime one. ``setup_of(platform)`` returns the latter;
-``platforms.runtime_of`` the former.
+``hookwrap test`` emulates, doctor's checks, trust) is the generator half: the class in
+``generator/clis/<platform>.py`` when the CLI has one (Claude Code, Gemini CLI, Codex CLI,
+OpenCode), else its protocol family's generator class built from the record alone (a
+Claude-dialect CLI: ``_claude_dialect.ClaudeDialectSetup``, whose behaviour families the record
+names). ``setup_of(platform)`` returns it; ``platforms.runtime_of`` the runtime description.
 """
 
 from __future__ import annotations
@@ -17,20 +19,45 @@ from ...names import Platform
 # For type checkers only.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ...clis._record import CLIRecord
     from ._base import AgentSetup
 
 _LOADED: dict[Platform, AgentSetup] = {}
 
+# The generator class of each runtime protocol family, for a CLI that has no module here:
+# (module, class), by the record's protocol class name.
+SETUP_FAMILIES = {"ClaudeProtocol": ("_claude_dialect", "ClaudeDialectSetup")}
+
 
 def setup_of(platform: Platform | str) -> AgentSetup:
-    """The whole description of ``platform``'s CLI (``hookwrap.generator.clis.<value>.CLI``)."""
+    """The whole description of ``platform``'s CLI: ``hookwrap.generator.clis.<value>.CLI``,
+    or, for a CLI without such a module, ``setup_from_record`` of its record."""
     platform = Platform(platform)
     found = _LOADED.get(platform)
     if found is None:
         name = f"{__name__}.{platform.value}"
-        __import__(name)
-        found = _LOADED[platform] = sys.modules[name].CLI
+        try:
+            __import__(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+            record_module = f"{__package__.rpartition('.')[0].rpartition('.')[0]}.clis.{platform.value}"
+            __import__(record_module)
+            found = setup_from_record(getattr(sys.modules[record_module], platform.name))
+        else:
+            found = sys.modules[name].CLI
+        _LOADED[platform] = found
     return found
+
+
+def setup_from_record(record: CLIRecord) -> AgentSetup:
+    """The generator half of a CLI that is a record only: its protocol family's generator class,
+    built from ``record`` (any record, registered in Platform or not)."""
+    module, klass = SETUP_FAMILIES[record.protocol.__name__]
+    name = f"{__name__}.{module}"
+    __import__(name)
+    setup: AgentSetup = getattr(sys.modules[name], klass)(record)
+    return setup
 
 
 def all_setups() -> list[AgentSetup]:

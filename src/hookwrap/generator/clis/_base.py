@@ -84,6 +84,16 @@ class AgentSetup(AgentCLI):
     system_message_shown: str
     suspicious_timeout_s: float
     doctor_reported_paths: frozenset[str]
+    short_label: str
+    matcher_rule: str
+    matcher_aliases: dict[str, tuple[str, ...]]
+    handler_schema: str
+    answer_reader: str
+    trust_store: str
+    trust_facts: dict[str, Any]
+    nonpositive_timeout_is_default: bool
+    payload_strings_in_env: bool
+    doctor_command_checks: tuple[tuple[str, str, str, str, str], ...]
 
     def __init__(self, record: CLIRecord) -> None:
         super().__init__(record)
@@ -307,7 +317,7 @@ class AgentSetup(AgentCLI):
 
         found = [(self.settings_file, root / self.settings_file, True)]
         for label, spec, project in self.scope_files:
-            found.append((label, Path(_fill_path(spec, root, home, env)), project))
+            found.append((label, Path(fill_path(spec, root, home, env)), project))
         return found
 
     def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
@@ -347,38 +357,55 @@ class AgentSetup(AgentCLI):
         return event in self.env_file_events
 
 
+# The walk-up command's exit code when no folder above holds hookwrap.toml: 2 (a block) for a
+# fail-closed hook, else 1.
+WALK_UP_EXIT = {True: 2, False: 1}
+
+
 class FindsProjectRoot(AgentSetup):
     """Registrations for a CLI that runs hooks in the session's cwd and names no project root
-    (Codex CLI; Factory Droid, whose project-dir variables are the cwd): the command is a POSIX-sh
-    loop that walks up to the directory holding hookwrap.toml, then runs the hook there. With no
-    such directory it says so on stderr and exits 2 (a block) for a fail-closed hook, else 1 (the
-    CLI goes on). Put it before the CLI's other setup base: ``class X(XCLI, FindsProjectRoot,
-    AgentSetup)``."""
-
-    NOT_FOUND_EXIT = {True: 2, False: 1}
+    (Codex CLI): the command walks up to the directory holding hookwrap.toml
+    (``walk_up_command``), then runs the hook there. Put it before the CLI's other setup base:
+    ``class X(XCLI, FindsProjectRoot, AgentSetup)``. (A Claude-dialect CLI gets the same from
+    an empty ``command_form``.)"""
 
     def command(self, name: str, python: str, *, launcher: bool = True) -> str:
-        script, args = hook_call(name, launcher)
-        code = self.NOT_FOUND_EXIT[False]  # handler() makes it 2 for a fail-closed hook
-        return ('d=$PWD; until [ -f "$d/hookwrap.toml" ]; do [ "$d" = / ] && { echo "hookwrap: '
-                f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
-                'd=${d%/*}; d=${d:-/}; done; '
-                f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform {self.platform.value}')
+        return walk_up_command(self.platform.value, name, python, launcher)
 
     def owned_name(self, command: str) -> str | None:
         # The fail-closed form differs only in its exit code (handler() below).
-        closed, opened = (f"exit {self.NOT_FOUND_EXIT[flag]}; }}" for flag in (True, False))
-        return super().owned_name(command.replace(closed, opened, 1))
+        return super().owned_name(walk_up_fail_open(command))
 
     def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
                 event: NormalizedEvent, description: str) -> dict[str, Any]:
         if fail_closed:
-            command = command.replace(f"exit {self.NOT_FOUND_EXIT[False]}; }}",
-                                      f"exit {self.NOT_FOUND_EXIT[True]}; }}", 1)
+            command = walk_up_fail_closed(command)
         return {"type": "command", "command": command, "timeout": timeout_s}
 
 
-def _fill_path(spec: str, root: Any, home: Any, env: Mapping[str, str]) -> str:
+def walk_up_command(platform: str, name: str, python: str, launcher: bool = True) -> str:
+    """The registered command of a CLI whose hooks run in the session's cwd: a POSIX-sh loop
+    that walks up to the folder holding hookwrap.toml and runs hook ``name`` there (exit 1, a
+    fail-open error, when there is none; ``walk_up_fail_closed`` makes it 2)."""
+    script, args = hook_call(name, launcher)
+    code = WALK_UP_EXIT[False]
+    return ('d=$PWD; until [ -f "$d/hookwrap.toml" ]; do [ "$d" = / ] && { echo "hookwrap: '
+            f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
+            'd=${d%/*}; d=${d:-/}; done; '
+            f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform {platform}')
+
+
+def walk_up_fail_closed(command: str) -> str:
+    """A walk-up command that blocks (exit 2) when it finds no hookwrap.toml."""
+    return command.replace(f"exit {WALK_UP_EXIT[False]}; }}", f"exit {WALK_UP_EXIT[True]}; }}", 1)
+
+
+def walk_up_fail_open(command: str) -> str:
+    """The fail-open form of a walk-up command (the two differ only in that exit code)."""
+    return command.replace(f"exit {WALK_UP_EXIT[True]}; }}", f"exit {WALK_UP_EXIT[False]}; }}", 1)
+
+
+def fill_path(spec: str, root: Any, home: Any, env: Mapping[str, str]) -> str:
     """A scope's path: ``{root}/...``, ``~/...``, or ``${VAR:-default}/...`` (VAR's value when
     set and not empty, else the default, itself ``~/...`` or a path)."""
     match = re.match(r"\$\{([A-Z0-9_]+):-([^}]*)\}(.*)", spec)

@@ -44,6 +44,7 @@ from .kit import (
     one_of,
     parse_object,
     read_folder_rules,
+    sequential_problems,
     settle,
     string,
     string_list,
@@ -269,14 +270,6 @@ def _validate_handler(handler: Any, path: str) -> list[Problem]:
         problems.append(Problem(f"{path}.timeout", "should be a whole number of milliseconds",
                                 WARNING))
     return problems + unknown_keys(handler, frozenset(spec), path, "Gemini CLI")
-
-
-def sequential_problems(group: dict[str, Any], path: str) -> list[Problem]:
-    """Gemini's (and Qwen's) ``sequential`` group key: a boolean."""
-
-    if "sequential" in group and not isinstance(group["sequential"], bool):
-        return [Problem(f"{path}.sequential", "must be true or false")]
-    return []
 
 
 def _triggers(event: str) -> frozenset[str] | None:

@@ -119,6 +119,13 @@ def unknown_keys(obj: dict, known: frozenset[str] | set[str], path: str, label: 
 # --- which handlers of a settings file are hookwrap's -------------------------------------------
 
 # A URL hookwrap writes (a resident hook), for any port: nothing else is hookwrap's.
+def sequential_problems(group: dict, path: str) -> list[Problem]:
+    """Gemini's (and Qwen's) ``sequential`` group key: a boolean."""
+    if "sequential" in group and not isinstance(group["sequential"], bool):
+        return [Problem(f"{path}.sequential", "must be true or false")]
+    return []
+
+
 OWNED_URL_RE = re.compile(
     r"^http://127\.0\.0\.1:(?P<port>[1-9][0-9]{0,4})/hookwrap/(?P<platform>[a-z]+)/"
     r"(?P<name>[a-z][a-z0-9_-]{0,63})$")

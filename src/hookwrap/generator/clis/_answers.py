@@ -1,0 +1,368 @@
+"""Answer readers: what a Claude-dialect CLI does with a finished hook run, as `hookwrap test`
+reports it (a ``Verdict``).
+
+A record names its reader in ``answer_reader``; messages name the CLI by its ``label`` (or
+``short_label``), and an ask sent as a deny is recognised by the record's ``ask_note``, a
+rewrite sent as a deny by its ``rewrite_note``:
+
+- ``claude`` (Claude Code 2.1.328): exit 2 blocks with stderr where the event can block;
+  ``onFailure: "block"`` turns a failure into exit 2; JSON on stdout at exit 0.
+- ``qwen`` (Qwen Code 0.24.4, hookRunner.ts): a JSON object on stdout (else stderr) is obeyed
+  at any exit code; exit 2 reads stderr; context only on some events; updatedInput ignored.
+- ``copilot`` (Copilot CLI 1.0.102): a non-zero exit denies PreToolUse (stderr dropped); JSON
+  in Claude's and Copilot's words, context only at the top level.
+- ``droid`` (Factory Droid 0.225.2): exit 2 blocks with stderr on PreToolUse and Stop; JSON in
+  Claude's words, but a top-level decision does not block PreToolUse and ``ask`` runs the call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ...clis._base import BLOCKING
+from .kit import RunResult, Verdict, failure_line, last_line, missing_script, parse_object, settle
+
+if TYPE_CHECKING:
+    from typing import Callable
+
+    from ._base import AgentSetup
+
+    Reader = Callable[[AgentSetup, str, RunResult, "str | None"], Verdict]
+
+
+def _short(agent: AgentSetup) -> str:
+    return agent.short_label or agent.label
+
+
+# --- claude ---------------------------------------------------------------------------------
+_BLOCKABLE = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "PostToolUse",
+              "PostToolUseFailure"}
+_KEEP_WORKING = {"Stop", "SubagentStop", "TeammateIdle", "TaskCompleted"}
+_EXIT2_IGNORED = {"PermissionRequest", "PermissionDenied"}
+_TEXT_IS_CONTEXT = {"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}
+_HSO_EVENTS = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Setup",
+               "PreModelSwitch", "PostModelSwitch", "SubagentStart", "PostToolUse",
+               "PostToolUseFailure", "PostToolBatch", "Stop", "SubagentStop", "PermissionDenied",
+               "Notification", "PermissionRequest", "Elicitation", "ElicitationResult",
+               "CwdChanged", "FileChanged", "WorktreeCreate", "MessageDisplay"}
+
+
+def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
+    # onFailure "block" turns a failure into exit 2, except where Claude ignores it.
+    blocks_on_failure = on_failure == "block" and event not in _KEEP_WORKING
+    failure = failure_line(r)
+    if not failure and r.exit_code not in (0, 2):
+        failure = f"exit {r.exit_code}: non-blocking error" + (
+            f" ({last_line(r.stderr)})" if r.stderr.strip() else "")
+    if failure:
+        if blocks_on_failure:  # the reason is the failure itself when the hook said nothing
+            reason = r.stderr if r.stderr.strip() else f'{failure} (onFailure "block")'
+            return replace(_claude_exit2(event, reason), clean=False, problems=(failure,))
+        notes: tuple[str, ...] = ()
+        if r.exit_code not in (None, 0) and r.stdout.strip().startswith("{"):
+            notes = (f"{agent.label}'s docs say JSON is read only at exit 0; its {agent.version} "
+                     "binary may still apply it: exit 0 when you print JSON",)
+        return Verdict(success=False, clean=False, problems=(failure,), notes=notes)
+    if r.exit_code == 2:
+        verdict = _claude_exit2(event, r.stderr)
+        missing = missing_script(r)
+        return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
+    kind, data, error = _claude_stdout(r.stdout)
+    if error:
+        return Verdict(clean=False, problems=(error,))
+    if kind == "text":
+        if event in _TEXT_IS_CONTEXT:
+            return Verdict("context", context=r.stdout.strip())
+        return Verdict(notes=(f"plain stdout on {event} is not shown to the model",))
+    return _claude_json(event, data) if kind == "json" and data is not None else Verdict()
+
+
+def _claude_exit2(event: str, stderr: str) -> Verdict:
+    reason = stderr.strip() or "No stderr output"
+    if event in _BLOCKABLE:
+        notes = ("the tool already ran; Claude is shown the reason",) if event.startswith("PostTool") else ()
+        return Verdict("blocked", reason=reason, success=False, notes=notes)
+    if event in _KEEP_WORKING:
+        return Verdict("kept_working", reason=reason, success=False)
+    if event == "PostToolBatch":
+        return Verdict("stopped", stop_reason=reason, success=False)
+    if event in _EXIT2_IGNORED:
+        return Verdict(success=False, clean=False,
+                       problems=(f"exit 2 is ignored on {event}: print JSON with a deny decision",))
+    return Verdict(success=False, notes=(f"exit 2 cannot block {event}: stderr is shown to the user",))
+
+
+def _claude_stdout(stdout: str) -> tuple[str, dict[str, Any] | None, str]:
+    """Claude's stdout rules: ("empty"|"text"|"json", object, validation error)."""
+    import json
+
+    text = stdout.strip()
+    if not text:
+        return "empty", None, ""
+    if not text.startswith("{"):
+        return "text", None, ""
+    try:
+        data, end = json.JSONDecoder().raw_decode(text)
+    except ValueError:
+        if text.endswith("}"):
+            return "text", None, "stdout looks like a JSON object but is not valid JSON"
+        return "text", None, ""
+    if text[end:].strip() or not isinstance(data, dict):
+        return "text", None, ""  # several documents are plain text
+    return "json", data, ""
+
+
+def _claude_json_problems(event: str, data: dict[str, Any]) -> list[str]:
+    problems = []
+    if data.get("decision") not in (None, "approve", "block"):
+        problems.append(f"decision must be \"approve\" or \"block\", not {data['decision']!r}")
+    hso = data.get("hookSpecificOutput")
+    if hso is not None and data.get("decision") != "block":
+        if not isinstance(hso, dict) or hso.get("hookEventName") != event:
+            got = hso.get("hookEventName") if isinstance(hso, dict) else None
+            problems.append(f"hookSpecificOutput.hookEventName must be {event!r}, not {got!r}")
+        elif event not in _HSO_EVENTS:
+            problems.append(f"{event} takes no hookSpecificOutput")
+    return problems
+
+
+def _claude_json(event: str, data: dict[str, Any]) -> Verdict:
+    problems = _claude_json_problems(event, data)
+    if problems:
+        return Verdict(output=data, clean=False, problems=tuple(problems))
+    hso = raw if isinstance(raw := data.get("hookSpecificOutput"), dict) else {}
+    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
+                   context=str(hso.get("additionalContext") or ""),
+                   stop_reason=str(data.get("stopReason") or "") if data.get("continue") is False else None)
+    if event == "SessionEnd":
+        return Verdict(output=data, notes=("SessionEnd output is discarded",))
+    block = data.get("decision") == "block"
+    reason = str(data.get("reason") or "")
+    if event == "PreToolUse":
+        decision: Any = hso.get("permissionDecision") or ("deny" if block else None)  # any JSON value
+        reason = str(hso.get("permissionDecisionReason") or reason)
+        updated = hso.get("updatedInput") if decision not in ("deny", "defer") else None
+        outcome = {"deny": "blocked", "ask": "ask", "defer": "deferred"}.get(decision)
+        return settle(replace(base, updated_input=updated), outcome, reason)
+    if event == "PermissionRequest":
+        choice = raw if isinstance(raw := hso.get("decision"), dict) else {}
+        # No decision object: Claude Code goes on to its own dialog, which asks the user.
+        behavior: Any = choice.get("behavior")  # any JSON value
+        outcome = {"deny": "blocked", "allow": None}.get(behavior, "ask")
+        return settle(replace(base, updated_input=choice.get("updatedInput")),
+                      outcome, str(choice.get("message") or ""))
+    if event == "PostToolUse" and "updatedToolOutput" in hso:
+        base = replace(base, modifications={"updatedToolOutput": hso["updatedToolOutput"]})
+    outcome = None
+    if block and event in _BLOCKABLE:
+        outcome = "blocked"
+    elif block and event in _KEEP_WORKING:
+        outcome = "kept_working"
+    elif block and event == "PostToolBatch":
+        base, outcome = replace(base, stop_reason=reason), "stopped"
+    return settle(base, outcome, reason)
+
+
+# --- qwen -----------------------------------------------------------------------------------
+_QWEN_BLOCKABLE = frozenset({"PreToolUse", "UserPromptSubmit", "UserPromptExpansion",
+                             "PermissionRequest"})
+_QWEN_KEEP_WORKING = frozenset({"Stop", "SubagentStop"})
+_QWEN_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"})
+_QWEN_CONTEXT_READ = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch",
+                                "UserPromptSubmit", "SessionStart"})
+
+
+def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
+    """Exit 2 reads stderr (text = a deny); any other exit reads stdout, else stderr, and obeys
+    a JSON object whatever the exit code; plain text at exit 0 is a systemMessage (context on
+    SessionStart/UserPromptSubmit), at other exits a warning."""
+    label = agent.label
+    failure = failure_line(r)
+    if failure:  # timeouts and signals fail open
+        return Verdict(success=False, clean=False, problems=(failure,))
+    if r.exit_code == 2:
+        missing = missing_script(r)
+        output, parsed = parse_object(r.stderr.strip())
+        if not parsed:
+            if not r.stderr.strip():
+                return Verdict(success=False, clean=False,
+                               problems=(f"exit 2 with empty stderr does not block on {label}",))
+            output = {"decision": "deny", "reason": r.stderr.strip()}
+        verdict = replace(_qwen_json(agent, event, output or {}), success=False)
+        return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
+    text = r.stdout.strip() or r.stderr.strip()
+    output, parsed = parse_object(text)
+    if parsed and output is not None:
+        verdict = _qwen_json(agent, event, output)
+        if r.exit_code != 0:
+            return replace(verdict, success=False, clean=False, problems=(
+                f"exit {r.exit_code}: {label} still obeys the JSON it printed",))
+        return verdict
+    if text.startswith("{"):
+        return Verdict(success=False, clean=False, problems=(
+            f"output starts with '{{' but is not JSON: {_short(agent)} ignores it",))
+    if r.exit_code != 0:
+        return Verdict(success=False, clean=False, problems=(
+            f"exit {r.exit_code}: non-blocking on {label} (only exit 2 blocks)"
+            + (f" ({last_line(text)})" if text else ""),))
+    if text and event in _QWEN_TEXT_IS_CONTEXT:
+        return Verdict("context", context=text)
+    return Verdict(system_message=text) if text else Verdict()
+
+
+def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any]) -> Verdict:
+    label = agent.label
+    found = data.get("hookSpecificOutput")
+    hso: dict[str, Any] = found if isinstance(found, dict) else {}
+    context = str(hso.get("additionalContext") or "") if event in _QWEN_CONTEXT_READ else ""
+    notes = []
+    if hso.get("additionalContext") and not context:
+        notes.append(f"{label} drops additionalContext on {event}")
+    if "updatedInput" in hso and event != "PermissionRequest":
+        notes.append(f"{label} ignores updatedInput: the original call runs")
+    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
+                   context=context, notes=tuple(notes))
+    block = data.get("decision") in ("block", "deny") or data.get("continue") is False
+    reason = str(data.get("reason") or data.get("stopReason") or "")
+    if agent.rewrite_note and agent.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
+        notes.append(f"updated_input cannot be applied on {label}: hookwrap sent a deny that "
+                     "gives the model the new input")
+        base = replace(base, notes=tuple(notes))
+    if event == "PreToolUse":
+        decision = hso.get("permissionDecision")
+        if decision == "deny" or block:
+            return settle(base, "blocked", str(hso.get("permissionDecisionReason") or reason))
+        return settle(base, "ask" if decision == "ask" else None)
+    if block and event in _QWEN_BLOCKABLE:
+        return settle(base, "blocked", reason)
+    if block and event in _QWEN_KEEP_WORKING:
+        return settle(base, "kept_working", reason)
+    if block and event.startswith("PostToolUse") and data.get("continue") is not False:
+        return settle(replace(base, notes=(*base.notes, f"{label} ignores a block on {event}")),
+                      None)
+    return settle(base, None)
+
+
+# --- copilot --------------------------------------------------------------------------------
+def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
+    """A PreToolUse hook that exits non-zero denies (its stderr dropped); a timeout lets the
+    call run; JSON on stdout at exit 0 is read in Claude's and Copilot's words, except that a
+    top-level decision does not block PreToolUse."""
+    label = agent.label
+    failure = failure_line(r)
+    if failure:
+        return Verdict(success=False, clean=False, problems=(failure,))
+    if r.exit_code != 0:
+        if event == "PreToolUse":
+            return Verdict("blocked", reason=f"hook exited with code {r.exit_code}", success=False,
+                           clean=False, problems=(f"exit {r.exit_code} denies on {label} and "
+                                                  "its stderr is not shown to the model",))
+        return Verdict(success=False, clean=False, problems=(f"exit {r.exit_code}: ignored",))
+    output, parsed = parse_object(r.stdout.strip())
+    if not parsed or output is None:
+        return Verdict(notes=(f"plain stdout is ignored by {label}",)) if r.stdout.strip() else Verdict()
+    found = output.get("hookSpecificOutput")
+    hso: dict[str, Any] = found if isinstance(found, dict) else {}
+    context = str(output.get("additionalContext") or (
+        hso.get("additionalContext") if event == "PreToolUse" else "") or "")
+    notes: tuple[str, ...] = ()
+    if hso.get("additionalContext") and event != "PreToolUse":
+        notes = (f"{label} drops hookSpecificOutput.additionalContext on {event}; "
+                 "use top-level additionalContext",)
+    base = Verdict(output=output, context=context, notes=notes,
+                   system_message=str(output.get("systemMessage") or ""))
+    if event == "PreToolUse":
+        decision = output.get("permissionDecision") or hso.get("permissionDecision")
+        reason = str(output.get("permissionDecisionReason") or hso.get("permissionDecisionReason") or "")
+        updated = output.get("modifiedArgs") or hso.get("updatedInput")
+        base = replace(base, updated_input=updated if decision != "deny" else None)
+        if decision == "deny":
+            if agent.ask_note and agent.ask_note in reason:
+                base = replace(base, notes=(*base.notes, f"{_short(agent)} hooks cannot ask: "
+                                            "hookwrap sent the ask as a deny"))
+            return settle(base, "blocked", reason)
+        if output.get("decision") in BLOCKING:
+            note = f"a top-level decision does not block PreToolUse on {label}; use permissionDecision"
+            return settle(replace(base, notes=(*base.notes, note)), None)
+        return settle(base, None)
+    block = output.get("decision") == "block"
+    if block and event in ("Stop", "SubagentStop"):
+        return settle(base, "kept_working", str(output.get("reason") or ""))
+    if block and event in ("UserPromptSubmit", "PostToolUse"):
+        # PostToolUse: the tool has run; the model sees "Tool result blocked: <reason>".
+        return settle(base, "blocked", str(output.get("reason") or ""))
+    return settle(base, None)
+
+
+# --- droid ----------------------------------------------------------------------------------
+_DROID_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
+_DROID_CONTEXT_READ = frozenset({"SessionStart", "PostToolUse", "UserPromptSubmit"})
+
+
+def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
+    """Exit 2 blocks with stderr (PreToolUse: the model gets ``Error: <stderr>``; Stop: another
+    turn); any other non-zero exit goes on (on PreToolUse its stderr is prefixed to the tool
+    result); a timeout lets the call run; JSON on stdout at exit 0 is read in Claude's words,
+    except that a top-level decision does not block PreToolUse and ``ask`` runs the call."""
+    label, short = agent.label, _short(agent)
+    failure = failure_line(r)
+    if failure:
+        return Verdict(success=False, clean=False, problems=(failure,))
+    if r.exit_code == 2:
+        reason = r.stderr.strip()
+        missing = missing_script(r)
+        problems = (missing,) if missing else ()
+        if event == "PreToolUse":
+            return Verdict("blocked", reason=reason, success=False, clean=not problems,
+                           problems=problems)
+        if event in ("Stop", "SubagentStop"):
+            return Verdict("kept_working", reason=reason, success=False, clean=not problems,
+                           problems=problems)
+        return Verdict(success=False, clean=False, problems=problems or (
+            f"exit 2 on {event}: not a block {short} acts on",))
+    if r.exit_code != 0:
+        note = f" ({last_line(r.stderr)})" if r.stderr.strip() else ""
+        return Verdict(success=False, clean=False, problems=(
+            f"exit {r.exit_code}: non-blocking on {label} (only exit 2 blocks){note}",))
+    text = r.stdout.strip()
+    output, parsed = parse_object(text)
+    if not parsed or output is None:
+        if text and event in _DROID_TEXT_IS_CONTEXT:
+            return Verdict("context", context=text)
+        return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) if text else Verdict()
+    found = output.get("hookSpecificOutput")
+    hso: dict[str, Any] = found if isinstance(found, dict) else {}
+    context = str(hso.get("additionalContext") or "") if event in _DROID_CONTEXT_READ else ""
+    notes: list[str] = []
+    if hso.get("additionalContext") and not context:
+        notes.append(f"{label} sends additionalContext on {event} to no model request")
+    base = Verdict(output=output, context=context, notes=tuple(notes),
+                   system_message=str(output.get("systemMessage") or ""),
+                   stop_reason=str(output.get("stopReason") or "") if output.get("continue") is False else None)
+    reason = str(output.get("reason") or "")
+    if event == "PreToolUse":
+        decision = hso.get("permissionDecision")
+        reason = str(hso.get("permissionDecisionReason") or "")
+        if decision == "deny":
+            if agent.ask_note and agent.ask_note in reason:
+                base = replace(base, notes=(*base.notes, f"{short} hooks cannot ask: hookwrap "
+                                            "sent the ask as a deny"))
+            return settle(base, "blocked", reason)
+        if output.get("decision") in BLOCKING:
+            note = f"a top-level decision does not block PreToolUse on {label}; use permissionDecision"
+            return settle(replace(base, notes=(*base.notes, note)), None)
+        if decision == "ask":
+            base = replace(base, notes=(*base.notes, "ask runs the call without asking in droid exec"))
+        return settle(replace(base, updated_input=hso.get("updatedInput")), None)
+    if output.get("decision") == "block" and event in ("Stop", "SubagentStop"):
+        return settle(base, "kept_working", reason)
+    if output.get("decision") in BLOCKING and event == "PostToolUse":
+        base = replace(base, notes=(*base.notes, f"{label} ignores a block on PostToolUse "
+                                    "(the reason reaches no model request)"))
+    return settle(base, None)
+
+
+ANSWER_READERS: dict[str, Reader] = {
+    "claude": read_claude, "qwen": read_qwen, "copilot": read_copilot, "droid": read_droid,
+}

@@ -1,0 +1,235 @@
+"""Trust stores: where a Claude-dialect CLI records that it trusts a project enough to run its
+hooks, what doctor says about it, and what `hookwrap trust` writes there.
+
+A record names its store in ``trust_store`` and gives the store's facts in ``trust_facts``;
+findings are named ``<platform>-trust`` and name the CLI by its ``label``:
+
+- ``""``: no trust gate, nothing to say (Claude Code's project hooks are trusted with the
+  folder, which hookwrap cannot record).
+- ``no-prompt`` (Factory Droid): no trust gate at all, and doctor says so, since whoever can
+  change the repo's hooks runs commands wherever the CLI starts. Facts: ``binary``.
+- ``folder-rules`` (Qwen Code): when folder trust is on in the user's settings file (the first
+  of ``scope_files``; ``switch``: the keys of that setting), the project's hooks load only in a
+  folder a ``TRUST_FOLDER``/``TRUST_PARENT`` rule of a trustedFolders.json holds (the deepest
+  rule wins, ``DO_NOT_TRUST`` a tie). Facts: ``file`` (a scope path), ``file_var`` (a variable
+  that names the file instead), ``shown`` (the file as findings name it), ``untrusted`` (what
+  else the CLI refuses in an untrusted folder).
+- ``folder-list`` (Copilot CLI): repository hooks load only in a folder listed (or below one
+  listed) in ``trustedFolders`` of a JSON-with-comments file. Facts: ``file``, ``shown``,
+  ``legacy_key`` (an older spelling of the list, read too), ``allow_all_var`` (a variable
+  whose ``true`` trusts every folder), ``untrusted``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from ..errors import SettingsError
+from .kit import (
+    DO_NOT_TRUST,
+    FAIL,
+    FOLDER_LEVELS,
+    OK,
+    TRUST_PARENT,
+    Finding,
+    Scope,
+    TrustChange,
+    TrustEdit,
+    TrustEntry,
+    folder_rule_edit,
+    path_variants,
+    retold,
+    within,
+)
+
+if TYPE_CHECKING:
+    from ._base import AgentSetup
+
+
+class TrustStore:
+    """No trust gate: nothing to check, nothing to record."""
+
+    def findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
+                 env: Mapping[str, str]) -> list[Finding]:
+        return []
+
+    def edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
+              settings_text: str | None) -> list[TrustEdit]:
+        return []
+
+
+def _check(agent: AgentSetup) -> str:
+    return f"{agent.platform.value}-trust"
+
+
+def _file(agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str]) -> Path:
+    from ._base import fill_path
+
+    facts = agent.trust_facts
+    override = env.get(facts.get("file_var", "")) if facts.get("file_var") else None
+    return Path(override) if override else Path(fill_path(facts["file"], root, home, env))
+
+
+class NoPrompt(TrustStore):
+    def findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
+                 env: Mapping[str, str]) -> list[Finding]:
+        if not any(s.project and s.data and s.data.get("hooks") for s in scopes):
+            return [Finding(_check(agent), OK, f"no {agent.label} project hooks to check")]
+        # Nothing to record or fix, so ok; but said, since it is the opposite of Codex or Qwen.
+        return [Finding(_check(agent), OK, f"{agent.label} runs the hooks in {agent.settings_file} "
+                        "with no trust prompt at all (nothing to trust): whoever can change this "
+                        f"repo's hooks runs commands wherever {agent.trust_facts['binary']} "
+                        "starts here")]
+
+
+class FolderRules(TrustStore):
+    def findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
+                 env: Mapping[str, str]) -> list[Finding]:
+        """What `hookwrap trust` would do, as a finding: ok when it has nothing to do."""
+        check, label = _check(agent), agent.label
+        if not any(s.project and s.data and s.data.get("hooks") for s in scopes):
+            return [Finding(check, OK, f"no {label} project hooks to check")]
+        if not any(self._on(agent, scope.data) for scope in scopes if not scope.project):
+            return [Finding(check, OK, f"{label}'s folder trust is off: project hooks load")]
+        try:
+            edits = self.edits(agent, root, home, env, None)
+        except SettingsError as error:
+            return [Finding(check, FAIL, f"{error.message}; {label} cannot read its trusted "
+                            "folders", error.hint)]
+        todo = [line for edit in edits for line in edit.todo]
+        if todo:
+            return [Finding(check, FAIL, todo[0])]
+        if any(edit.pending for edit in edits):
+            return [Finding(check, FAIL, f"{root} is not trusted and folder trust is on: "
+                            f"{label} drops the project's hooks "
+                            f"{agent.trust_facts.get('untrusted', '')}".rstrip(),
+                            f"run `hookwrap trust --platform {agent.platform.value}`")]
+        return [Finding(check, OK, f"the folder is trusted in {agent.trust_facts['shown']}")]
+
+    def edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
+              settings_text: str | None) -> list[TrustEdit]:
+        """``"<root>": "TRUST_FOLDER"`` in the trusted folders file (JSON with comments, kept),
+        when folder trust is on and the project has hooks."""
+        from ..fsutil import read_text
+
+        (project_label, project_path, _), (user_label, user_path, _) = \
+            agent.scopes(root, home, env)[:2]
+        try:
+            user_text = read_text(user_path, user_label)
+            user = agent.parse_settings_text(user_text, user_label) if user_text else {}
+            if settings_text is None:
+                settings_text = read_text(project_path, project_label)
+            project = agent.parse_settings_text(settings_text, project_label) if settings_text else {}
+        except SettingsError:
+            return []  # doctor reports a broken settings file
+        if not (self._on(agent, user) and isinstance(project, dict) and project.get("hooks")):
+            return []
+        path = _file(agent, root, home, env)
+        return [folder_rule_edit(agent.platform, path, str(path), root, deepest_rule,
+                                 agent.label, strict=False)]
+
+    @staticmethod
+    def _on(agent: AgentSetup, data: Any) -> bool:
+        for key in agent.trust_facts["switch"]:
+            data = data.get(key) if isinstance(data, dict) else None
+        return data is True
+
+
+def deepest_rule(rules: dict[str, Any], root: Path) -> tuple[bool | None, str | None]:
+    """Of the rules whose folder (a TRUST_PARENT rule's parent) holds ``root``, as written or as
+    real paths, the deepest wins, and DO_NOT_TRUST wins a tie. Returns (trusted, the winning
+    rule), (None, None) if none."""
+    locations = path_variants(str(root))
+    winner, depth, level_won = None, -1, None
+    for raw, level in rules.items():
+        if level not in FOLDER_LEVELS:
+            continue  # the CLI skips a rule it does not know
+        folder = os.path.normpath(raw)
+        effective = os.path.dirname(folder) if level == TRUST_PARENT else folder
+        found = max((len([part for part in variant.split(os.sep) if part])
+                     for variant in path_variants(effective) for location in locations
+                     if within(location, variant)), default=-1)
+        if found > depth or (found == depth >= 0 and level == DO_NOT_TRUST and level_won != DO_NOT_TRUST):
+            winner, depth, level_won = raw, found, level
+    return (None if winner is None else level_won != DO_NOT_TRUST), winner
+
+
+class FolderList(TrustStore):
+    def findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
+                 env: Mapping[str, str]) -> list[Finding]:
+        check, label, facts = _check(agent), agent.label, agent.trust_facts
+        if not any(s.data and s.data.get("hooks") for s in scopes):
+            return [Finding(check, OK, f"no {label} hooks to check")]
+        allow_all = facts.get("allow_all_var")
+        if allow_all and env.get(allow_all) == "true":
+            return [Finding(check, OK, f"{allow_all}=true trusts the folder")]
+        if self._trusted(agent, root, home, env):
+            return [Finding(check, OK, f"the folder is trusted in {facts['shown']}")]
+        return [Finding(check, FAIL, f"{root} is not a trusted folder: {label} loads no "
+                        f"repository hooks here {facts.get('untrusted', '')}".rstrip(),
+                        f"run `hookwrap trust --platform {agent.platform.value}`")]
+
+    def _trusted(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str]) -> bool:
+        from ..jsonc import parse
+
+        path = _file(agent, root, home, env)
+        try:
+            data = parse(path.read_text(encoding="utf-8"), label=str(path), allow_comments=True)
+        except (OSError, ValueError):
+            return False
+        return self._trusts(agent, data, root)
+
+    @staticmethod
+    def _trusts(agent: AgentSetup, data: Any, root: Path) -> bool:
+        """Whether the list (or its legacy spelling) holds ``root`` or a parent."""
+        legacy = agent.trust_facts.get("legacy_key")
+        folders = data.get("trustedFolders", data.get(legacy) if legacy else None) \
+            if isinstance(data, dict) else None
+        resolved = root.resolve()
+        return isinstance(folders, list) and any(
+            isinstance(f, str) and (Path(f) == resolved or Path(f) in resolved.parents)
+            for f in folders)
+
+    def edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
+              settings_text: str | None) -> list[TrustEdit]:
+        """Add the project to ``trustedFolders`` (JSON with comments, rewritten by the CLI
+        itself): every other key and comment is kept. Nothing while the project has no hooks
+        file of this CLI."""
+        from ..fsutil import read_text
+        from ..jsonc import parse, rewrite_member, to_json
+
+        if settings_text is None and not (root / agent.settings_file).is_file():
+            return []
+        path = _file(agent, root, home, env)
+        label = str(path)
+        try:
+            text = read_text(path, label)
+            data = parse(text, label=label, allow_comments=True) if text and text.strip() else {}
+        except SettingsError as error:
+            raise retold(error) from None
+        key = str(root.resolve())
+        entry = TrustEntry(("trustedFolders",), key, "the project")
+        shown = f"trustedFolders += {to_json(key)}"
+        if self._trusts(agent, data, root):
+            return [TrustEdit(agent.platform, path, label, text,
+                              [TrustChange("unchanged", entry, shown)])]
+        folders = data.get("trustedFolders", [])
+        if not isinstance(folders, list):
+            raise SettingsError(f"{label}: \"trustedFolders\" is not a list, so the project cannot "
+                                "be added to it", hint="make it a list of folders (or remove it), "
+                                "then run `hookwrap trust` again")
+        if text and text.strip():
+            new_text = rewrite_member(text, "trustedFolders", [*folders, key], label=label,
+                                      then="`hookwrap trust` again")
+        else:
+            new_text = to_json({"trustedFolders": [key]}, indent=2) + "\n"
+        return [TrustEdit(agent.platform, path, label, new_text,
+                          [TrustChange("create", entry, shown)])]
+
+
+TRUST_STORES: dict[str, TrustStore] = {
+    "": TrustStore(), "no-prompt": NoPrompt(), "folder-rules": FolderRules(),
+    "folder-list": FolderList(),
+}
