@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ._base import AgentSetup
 
 _LOADED: dict[Platform, AgentSetup] = {}
+_PACKAGE = __name__.rsplit(".", 2)[0]  # hookwrap
 
 # The generator class of each runtime protocol family, for a CLI that has no module here:
 # (module, class), by the record's protocol class name.
@@ -41,7 +42,7 @@ def setup_of(platform: Platform | str) -> AgentSetup:
         except ModuleNotFoundError as error:
             if error.name != name:
                 raise
-            record_module = f"{__package__.rpartition('.')[0].rpartition('.')[0]}.clis.{platform.value}"
+            record_module = f"{_PACKAGE}.clis.{platform.value}"  # hookwrap/clis/<value>.py
             __import__(record_module)
             found = setup_from_record(getattr(sys.modules[record_module], platform.name))
         else:
@@ -53,7 +54,12 @@ def setup_of(platform: Platform | str) -> AgentSetup:
 def setup_from_record(record: CLIRecord) -> AgentSetup:
     """The generator half of a CLI that is a record only: its protocol family's generator class,
     built from ``record`` (any record, registered in Platform or not)."""
-    module, klass = SETUP_FAMILIES[record.protocol.__name__]
+    family = SETUP_FAMILIES.get(record.protocol.__name__)
+    if family is None:
+        raise LookupError(f"{record.label}: no generator/clis/{record.platform.value}.py, and its "
+                          f"protocol family {record.protocol.__name__} has no generator class in "
+                          "SETUP_FAMILIES: write the module")
+    module, klass = family
     name = f"{__name__}.{module}"
     __import__(name)
     setup: AgentSetup = getattr(sys.modules[name], klass)(record)

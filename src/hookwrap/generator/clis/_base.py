@@ -2,10 +2,11 @@
 
 It reads the record's facts for the command (the registration file, the command and handler
 forms, the tables of events, match targets, timeouts, hook variables and settings scopes) and
-implements every rule that is the same for all CLIs from them; a CLI's
-``generator/clis/<platform>.py`` overrides only what its CLI really does differently (how it
-validates an entry, matches a matcher, reads a finished run, keeps its trust). Never copied
-into a project; a hook process never imports it.
+implements every rule that is the same for all CLIs from them. What a CLI does differently (how
+it validates an entry, matches a matcher, reads a finished run, keeps its trust) is either a
+family its record names (a Claude-dialect CLI: ``_claude_dialect.ClaudeDialectSetup``) or its
+own ``generator/clis/<platform>.py``. Never copied into a project; a hook process never
+imports it.
 """
 
 from __future__ import annotations
