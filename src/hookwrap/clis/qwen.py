@@ -115,7 +115,7 @@ QWEN = CLAUDE.derive(
     empty_tool_response={"llmContent": "", "returnDisplay": ""},
     payload_has_timestamp=True,
     system_message_shown="for the user, but `qwen -p` does not show it",
-    suspicious_timeout_s=0,
+    suspicious_timeout_s=0,  # its handler schema warns about 600-999 s instead (1000 on are ms)
     # --- the generator's families: Qwen's own, named after it --------------------------------
     short_label="Qwen",
     matcher_rule="aliases",
