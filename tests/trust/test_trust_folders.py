@@ -87,7 +87,7 @@ def test_trust_records_the_folder_and_keeps_every_comment(tmp_path: Path, isolat
     plain = re.sub(r"//[^\n]*|/\*.*?\*/", "", after, flags=re.S)
     assert json.loads(plain) == {"/elsewhere": "DO_NOT_TRUST", "/x": "TRUST_FOLDER",
                                  str(root.resolve()): "TRUST_FOLDER"}
-    decision = (gemini if cli == "gemini" else qwen)._decision(json.loads(plain), root)[0]
+    decision = (gemini._decision if cli == "gemini" else deepest_rule)(json.loads(plain), root)[0]
     assert decision is True
     again = hw(root, "trust", "--platform", cli)
     assert "nothing to trust" in again.out and path.read_text() == after
