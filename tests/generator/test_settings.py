@@ -21,7 +21,7 @@ from hookwrap.generator.settings import (
 )
 from hookwrap.platforms import Platform
 
-FIXTURES = Path(__file__).parent / "fixtures" / "settings"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "settings"
 CLAUDE_LABEL = ".claude/settings.json"
 GEMINI_LABEL = ".gemini/settings.json"
 CLAUDE_REFERENCE = (FIXTURES / "claude_reference.json").read_text()

@@ -11,7 +11,7 @@ from hookwrap.generator.clis.kit import errors_only
 from hookwrap.generator import jsonc
 from hookwrap.generator.clis.kit import ERROR, WARNING, Problem
 
-FIXTURES = Path(__file__).parent / "fixtures" / "settings"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "settings"
 
 
 def _found(problems: list[Problem]) -> set[tuple[str, str]]:

@@ -21,7 +21,7 @@ from hookwrap.hookinput import normalize_input
 from hookwrap.hookoutput import HookOutput
 from hookwrap.platforms import NormalizedEvent, Platform, runtime_of
 
-PAYLOADS = Path(__file__).resolve().parent / "fixtures" / "payloads"
+PAYLOADS = Path(__file__).resolve().parents[1] / "fixtures" / "payloads"
 
 # One captured before_tool shell call per CLI, and the same call's command.
 SHELL_CALLS = {

@@ -139,7 +139,7 @@ def test_the_help_names_every_cli_and_no_command_counts_them() -> None:
 def test_the_generated_files_name_every_cli() -> None:
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     hooks = (root / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
     description = next(line for line in pyproject.splitlines() if line.startswith("description"))

@@ -21,7 +21,7 @@ import pytest
 
 from hookwrap.platforms import Platform
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 COMMAND = "node_modules/.bin/cc-safety-net hook --coding-cli"
 ALL = [platform.value for platform in Platform]
 
