@@ -4,7 +4,7 @@
 #
 #   .ci/install-clis.sh                 # all of them
 #   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot opencode droid
-#                                       # cc-safety-net)
+#                                       # cline cc-safety-net)
 #
 # Cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}. Layout (one npm prefix per entry):
 #   $CACHE/node_modules/.bin/{claude,gemini,codex}   Claude Code, Gemini CLI, Codex CLI (shared
@@ -16,6 +16,8 @@
 #                                              dependency opencode-linux-x64; the tests run it)
 #   $CACHE/droid/node_modules/@factory/cli-linux-x64/bin/droid   Factory Droid (the platform
 #                                              package alone: the 0.225.1 wrapper has no binary)
+#   $CACHE/cline/node_modules/.bin/cline       Cline (a node wrapper; the Bun binary the tests run is
+#                                              the optional dependency @cline/cli-linux-x64)
 #   $CACHE/cc-safety-net/node_modules/.bin/cc-safety-net   cc-safety-net, the npm command-safety
 #                                              hook: a peer of hookwrap's guard, which the e2e
 #                                              tests host through the bridge and benchmarks/guard.py
@@ -46,10 +48,14 @@ OPENCODE_VERSION="1.18.33"
 # 254 MB Bun binary itself. Pinned to the platform package, which exists for 0.225.2.
 DROID_PKG="@factory/cli-linux-x64"
 DROID_VERSION="0.225.2"
+# Cline's npm package is a node wrapper around the Bun binary in its optional dependency
+# @cline/cli-linux-x64 (~151 MB); the postinstall only hard-links it.
+CLINE_PKG="cline"
+CLINE_VERSION="3.0.65"
 # benchmarks/guard.py pins the same version (PEER_VERSION).
 CCSN_PKG="cc-safety-net"
 CCSN_VERSION="2.4.5"
-ALL_NAMES=(claude gemini codex qwen copilot opencode droid cc-safety-net)
+ALL_NAMES=(claude gemini codex qwen copilot opencode droid cline cc-safety-net)
 CACHE="${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}"
 NPM_TIMEOUT="${HOOKWRAP_NPM_TIMEOUT:-600}"
 
@@ -64,12 +70,14 @@ pkg_of() { case "$1" in claude) echo "$CLAUDE_PKG" ;; gemini) echo "$GEMINI_PKG"
                         codex) echo "$CODEX_PKG" ;;
                         qwen) echo "$QWEN_PKG" ;; copilot) echo "$COPILOT_PKG" ;;
                         opencode) echo "$OPENCODE_PKG" ;;
-                        droid) echo "$DROID_PKG" ;; cc-safety-net) echo "$CCSN_PKG" ;; esac; }
+                        droid) echo "$DROID_PKG" ;; cline) echo "$CLINE_PKG" ;;
+                        cc-safety-net) echo "$CCSN_PKG" ;; esac; }
 version_of() { case "$1" in claude) echo "$CLAUDE_VERSION" ;; gemini) echo "$GEMINI_VERSION" ;;
                             codex) echo "$CODEX_VERSION" ;;
                             qwen) echo "$QWEN_VERSION" ;; copilot) echo "$COPILOT_VERSION" ;;
                             opencode) echo "$OPENCODE_VERSION" ;;
-                            droid) echo "$DROID_VERSION" ;; cc-safety-net) echo "$CCSN_VERSION" ;; esac; }
+                            droid) echo "$DROID_VERSION" ;; cline) echo "$CLINE_VERSION" ;;
+                            cc-safety-net) echo "$CCSN_VERSION" ;; esac; }
 prefix_of() { case "$1" in claude|gemini|codex) echo "$CACHE" ;; *) echo "$CACHE/$1" ;; esac; }
 bin_of() { case "$1" in droid) echo "$(prefix_of droid)/node_modules/$DROID_PKG/bin/droid" ;;
                         *) echo "$(prefix_of "$1")/node_modules/.bin/$1" ;; esac; }
@@ -88,6 +96,7 @@ version_ok() {
          XDG_CACHE_HOME="$SCRATCH/.cache" XDG_STATE_HOME="$SCRATCH/.local/state" \
          OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 npm_config_offline=true \
          FACTORY_DISABLE_KEYRING=1 FACTORY_AIRGAP_ENABLED=true \
+         CLINE_SESSION_BACKEND_MODE=local CLINE_NO_AUTO_UPDATE=1 \
          "$bin" --version </dev/null 2>/dev/null)" || return 1
   case "$out" in *"$(version_of "$1")"*) return 0 ;; *) return 1 ;; esac
 }
@@ -141,7 +150,7 @@ install() {
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=("${ALL_NAMES[@]}")
-known() { case "$1" in claude|gemini|codex|qwen|copilot|opencode|droid|cc-safety-net) return 0 ;; esac; return 1; }
+known() { case "$1" in claude|gemini|codex|qwen|copilot|opencode|droid|cline|cc-safety-net) return 0 ;; esac; return 1; }
 for name in "${names[@]}"; do
   known "$name" || say "WARNING: unknown CLI '$name' ignored"
 done

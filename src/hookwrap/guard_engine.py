@@ -210,8 +210,12 @@ class Guard:
             if found:
                 return found
         if event.tool_name == "shell":
-            line = event.tool_input.get("command")
-            return self.check_line(line, cwd) if isinstance(line, str) else None
+            # Every line the call runs (Cline's run_commands carries several), each on its own.
+            for line in event.shell_lines:
+                found = self.check_line(line, cwd)
+                if found:
+                    return found
+            return None
         if event.tool_name == "read_file":
             for key in ("file_path", "filePath", "path", "absolute_path"):  # per CLI
                 read = event.tool_input.get(key)

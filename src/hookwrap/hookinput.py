@@ -201,7 +201,7 @@ class HookInput:
             data = {}
         platform = Platform(platform)
         agent = runtime_of(platform)
-        fields = _unwrap(data)
+        fields = agent.payload_fields(_unwrap(data))
         raw_event = _text(_pick(fields, "hook_event_name", ""))
         raw_tool = _text(_pick(fields, "tool_name", ""))
         tool_input = _pick(fields, "tool_input", {})
@@ -226,7 +226,16 @@ class HookInput:
 
     def get(self, key: str, default: Any = None) -> Any:
         """Any payload key by its snake_case name (camelCase spellings are found too)."""
-        return _pick(_unwrap(self.raw_input), key, default)
+        return _pick(runtime_of(self.platform).payload_fields(_unwrap(self.raw_input)), key,
+                     default)
+
+    @property
+    def shell_lines(self) -> list[str]:
+        """The shell lines a shell call runs, each read on its own: ``tool_input["command"]``,
+        or on Cline every entry of run_commands' ``commands`` list. [] for any other call."""
+        if self.tool_name != "shell":
+            return []
+        return runtime_of(self.platform).shell_lines(self.tool_input)
 
     @property
     def files(self) -> list[dict[str, Any]]:

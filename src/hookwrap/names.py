@@ -69,6 +69,8 @@ class Platform(_StrEnum):
     OPENCODE = "opencode"
     DROID = "droid"
 
+    CLINE = "cline"
+
 
 # Assumed by a hook run by hand, when neither --platform nor the payload says which CLI it is.
 DEFAULT_PLATFORM = Platform.CLAUDE

@@ -154,7 +154,8 @@ def _filtered_out(hook: Hook, hook_input: HookInput) -> bool:
         return False
     from .commandfilter import skips
 
-    return skips(hook, hook_input.tool_input.get("command"))
+    lines = hook_input.shell_lines  # Cline's run_commands runs several: each must be left out
+    return bool(lines) and all(skips(hook, line) for line in lines)
 
 
 def _run(hook: Hook, platform: Platform, raw: str) -> int:

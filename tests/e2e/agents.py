@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from .chat_harness import Copilot, Qwen
+from .cline_harness import Cline
 from .codex_harness import Codex
 from .droid_harness import Droid
 from .harness import Agent, Claude, Gemini, Sandbox, find_binary
@@ -22,7 +23,8 @@ from .opencode_harness import OpenCodeAgent
 AgentFactory = Callable[[Path, Sandbox, str], Agent]
 
 AGENTS: dict[str, AgentFactory] = {
-    cls.name: cls.start for cls in (Claude, Gemini, Codex, Qwen, Copilot, OpenCodeAgent, Droid)
+    cls.name: cls.start for cls in (Claude, Gemini, Codex, Qwen, Copilot, OpenCodeAgent, Droid,
+                                    Cline)
 }
 # The CLIs the ``agent`` fixture runs each test on, and those of ``chat_agent``.
 CLASSIC = ("claude", "gemini")

@@ -42,7 +42,8 @@ def sample_tools(platform: Platform, event: str) -> list[str]:
         default = load_sample(platform, event)
     except KeyError:  # no captured payload for this event: base_payload() stands in
         default = {}
-    tools = [default["tool_name"]] if isinstance(default.get("tool_name"), str) else []
+    named = setup_of(platform).payload_fields(default).get("tool_name")  # Cline: tool_call.name
+    tools = [named] if isinstance(named, str) and named else []
     for item in sorted(_sample_dir(platform).iterdir(), key=lambda i: i.name):
         parts = item.name.split(".")
         if len(parts) == 3 and parts[0] == event and parts[1] not in tools:
@@ -104,7 +105,7 @@ def sample_payload(
         payload = load_sample(platform, event, tool=tool)
     except KeyError:
         payload = base_payload(platform, event)
-    if tool is not None and payload.get("tool_name") != tool:
+    if tool is not None and setup_of(platform).payload_fields(payload).get("tool_name") != tool:
         payload["tool_name"] = tool
         payload["tool_input"] = {}
         if "tool_response" in payload:

@@ -161,6 +161,17 @@ class AgentCLI:
         return [{"path": path, "action": "write" if tool == "write_file" else "update",
                  "move_to": None}]
 
+    def payload_fields(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The payload in the keys HookInput reads (Claude Code's snake_case); a CLI with a
+        payload of its own (Cline) maps it. Default: as it is."""
+        return data
+
+    def shell_lines(self, tool_input: Any) -> list[str]:
+        """The shell lines a shell call runs, each on its own: ``command`` on every CLI but
+        Cline, whose run_commands carries a list."""
+        line = tool_input.get("command") if isinstance(tool_input, dict) else None
+        return [line] if isinstance(line, str) else []
+
     def platform_tool_names(self, tool: str) -> list[str]:
         """Every name this CLI uses for the normalized ``tool``, preferred first (then the tools
         that also do its job, ``extra_tool_names``); an MCP tool in this CLI's spelling; an

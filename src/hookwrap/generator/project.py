@@ -127,6 +127,10 @@ def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERV
         # A symlinked settings file left empty is written as {} through the link, never
         # unlinked: its target may be shared, and would keep a stale hookwrap entry.
         plan.add(rel, new, detail=detail, keep_link_as=b"{}\n")
+        files, problems = setup_of(platform).hook_files(plan.root, result.new_text)
+        for path, data in files:  # made from the registration file (Cline's hook files)
+            plan.add(path, data)
+        plan.problems.extend(problems)
         if text is not None:
             plan.warnings.extend(f"{rel}: {found}" for found in
                                  lookalikes(parse_settings(text, platform, label=rel), platform))

@@ -113,6 +113,13 @@ class AgentSetup(AgentCLI):
         (only asked when ``settings_generated``)."""
         raise NotImplementedError
 
+    def hook_files(self, root: Any, text: str | None) -> tuple[list[tuple[str, bytes | None]],
+                                                                list[str]]:
+        """Files made from the registration file's ``text`` (None: no file) beside it, each
+        (project-relative path, bytes, or None to remove it), and problems hookwrap cannot fix
+        (Cline's hook files). Default: none."""
+        return [], []
+
     def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         """The registered command that runs hook ``name`` with ``python``: through the launcher,
         or (``launcher=False``) the older form that runs the script itself (``hook_call``);

@@ -1,0 +1,269 @@
+"""Cline: what the hookwrap command needs to know about it (a hook process needs only
+``clis/cline.py``, which the class here extends).
+
+The registrations live in ``.clinerules/hooks/hookwrap.json`` (Claude's nested shape, a file
+hookwrap owns and Cline ignores: its name is no event's). From it hookwrap writes one hook file
+per event, ``.clinerules/hooks/<Event>`` (``hook_files``, from ``cline_hook.sh``): a regular
+file, never a symlink (Cline 3.0.65 skips those), that runs the event's hooks through the
+dispatcher (``clis/_cline_hooks.py``) and answers within Cline's time. A hook file is hookwrap's
+when it starts with its header; any other file of that name is the user's: never changed or
+removed, and reported, since hookwrap's hooks for that event cannot be written beside it.
+"""
+
+from __future__ import annotations
+
+from ...clis._cline_protocol import ClineProtocol, block_answer
+from ...clis.cline import CLINE
+from ._base import AgentSetup, nonempty_matcher_problems
+from .kit import (
+    ERROR,
+    FAIL,
+    OK,
+    WARN,
+    Finding,
+    HookCommand,
+    Problem,
+    RunResult,
+    Scope,
+    Verdict,
+    boolean,
+    check_keys,
+    failure_line,
+    nonempty_string,
+    number_or_none,
+    one_of,
+    parse_object,
+    positive_number,
+    settle,
+)
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Mapping
+
+HOOKS_DIR = ".clinerules/hooks"
+HEADER = "#!/bin/sh\n# hookwrap: generated Cline hook file"
+# The hook file stops waiting for the dispatcher after this long (the dispatcher gives the hooks
+# 100 s in all); Cline kills a hook after 120 s and then lets the tool run.
+WATCHDOG_S = 110
+_SH_TEMPLATE = "cline_hook.sh"
+
+
+class ClineSetup(ClineProtocol, AgentSetup):
+    """Cline's hook files and their registrations, validation, host rules and doctor checks."""
+
+    # --- generator: the hook files made from hookwrap.json ----------------------------------
+    def hook_files(self, root: Path, text: str | None) -> tuple[list[tuple[str, bytes | None]],
+                                                                 list[str]]:
+        """(path, bytes or None to remove) of every hook file of hookwrap's for the
+        registrations in ``text`` (None: no file), and problems hookwrap cannot fix."""
+        data = self.parse_settings_text(text, self.settings_file) if text else {}
+        hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+        files: list[tuple[str, bytes | None]] = []
+        problems: list[str] = []
+        for event in self.known_settings_events:
+            rel = f"{HOOKS_DIR}/{event}"
+            path = root / rel
+            groups = hooks.get(event) or []
+            mine = _is_mine(path)
+            if path.is_symlink():
+                if groups or mine:
+                    problems.append(f"{rel} is a symlink, which Cline skips: hookwrap's {event} "
+                                    "hooks do not run on Cline (replace it with the file "
+                                    "`hookwrap sync` writes)")
+                continue
+            if path.exists() and not mine:
+                if groups:
+                    problems.append(
+                        f"{rel} is not hookwrap's file: left as it is, and hookwrap's {event} "
+                        f"hooks ({_names(groups)}) do not run on Cline. hint: rename yours to "
+                        f"{rel}.sh (Cline runs every file named after the event, yours by its "
+                        "shebang, else with bash, as now), then run hookwrap sync")
+                continue
+            files.append((rel, hook_file_text(event, groups).encode() if groups else None))
+        return files, problems
+
+    # --- generator: validation -------------------------------------------------------------
+    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+        return nonempty_matcher_problems(group, path)
+
+    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+        if not isinstance(handler, dict):
+            return [Problem(path, "must be an object")]
+        spec = {"type": one_of("command"), "command": nonempty_string, "timeout": positive_number,
+                "name": nonempty_string, "failClosed": boolean}
+        problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
+        return problems + [Problem(f"{path}.{k}", "is not read by hookwrap's Cline hook files")
+                           for k in handler if k not in spec]
+
+    # --- generator: host rules (what the hook file and its dispatcher do) --------------------
+    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
+        """The dispatcher searches the matcher (hookwrap anchors it) in the tool name."""
+        import re
+
+        if target is None or matcher is None or matcher in ("", "*"):
+            return True
+        try:
+            return re.search(matcher, target) is not None
+        except re.error:
+            return False
+
+    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
+        """The tool name, from Cline's own payload (``tool_call.name``)."""
+        return super().match_target(event, self.payload_fields(dict(payload)))
+
+    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
+        return True  # the dispatcher runs them in turn
+
+    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
+        import json
+
+        return json.dumps(payload).encode()
+
+    def read_command(self, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+        matcher = group.get("matcher")
+        name = handler.get("name")
+        return HookCommand(self.platform.value, event, str(handler.get("command", "")),
+                           number_or_none(handler.get("timeout")),
+                           matcher if isinstance(matcher, str) else None,
+                           name if isinstance(name, str) else None,
+                           "block" if handler.get("failClosed") is True else None)
+
+    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+        return _interpret(event, result, on_failure)
+
+    # --- generator: doctor -----------------------------------------------------------------
+    def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
+                       env: Mapping[str, str]) -> list[Finding]:
+        """No trust gate (said so), where Cline looks for the hook files (the git root), and
+        whether each of hookwrap's hook files is the one this hookwrap writes."""
+        mine = [s for s in scopes if s.data and s.data.get("hooks")]
+        if not mine:
+            return [Finding("cline-trust", OK, "no Cline hook file to check")]
+        out = [Finding("cline-trust", OK, f"Cline runs every hook file in {HOOKS_DIR}/ with no "
+                       "trust prompt: whoever can change it runs code in every Cline task here")]
+        out += _workspace_findings(root)
+        files, problems = self.hook_files(root, scopes[0].path.read_text(encoding="utf-8")
+                                          if scopes[0].path.is_file() else None)
+        out += [Finding("cline-hook-files", FAIL, problem) for problem in problems]
+        for rel, data in files:
+            path = root / rel
+            current = path.read_bytes() if path.is_file() else None
+            if current != data:
+                out.append(Finding("cline-hook-files", FAIL, f"{rel} differs from what this "
+                                   "hookwrap writes (missing, edited, or left from an older "
+                                   "registration)", "run `hookwrap sync`"))
+        return out
+
+
+def _workspace_findings(root: Path) -> list[Finding]:
+    """Cline looks for project hook files in the git root above its cwd, else in the cwd."""
+    from pathlib import Path
+
+    top = next((p for p in (root, *root.parents) if (p / ".git").exists()), None)
+    if top is None:
+        return [Finding("cline-workspace", WARN, f"{root} is not in a git repository: Cline finds "
+                        f"{HOOKS_DIR}/ only when started in exactly this folder",
+                        "run `git init` here, or always start cline in this folder")]
+    if Path(top).resolve() != Path(root).resolve():
+        return [Finding("cline-workspace", FAIL, f"the git root is {top}, above this project: "
+                        f"Cline looks for {HOOKS_DIR}/ there, so no hookwrap hook runs on Cline",
+                        "put hookwrap.toml at the git root")]
+    return []
+
+
+def _is_mine(path: Path) -> bool:
+    try:
+        with open(path, "rb") as file:
+            return file.read(len(HEADER)) == HEADER.encode()
+    except OSError:
+        return False
+
+
+def _names(groups: list[Any]) -> str:
+    names = [h.get("name") or h.get("command") for g in groups if isinstance(g, dict)
+             for h in g.get("hooks") or () if isinstance(h, dict)]
+    return ", ".join(str(n) for n in names) or "none"
+
+
+def hook_file_text(event: str, groups: list[Any]) -> str:
+    """The hook file for ``event``: ``cline_hook.sh`` with the event's registrations in it."""
+    import json
+    import shlex
+    from importlib import resources
+
+    template = resources.files("hookwrap").joinpath("generator", "clis", _SH_TEMPLATE).read_text(
+        encoding="utf-8")
+    handlers = [h for g in groups for h in g.get("hooks") or () if isinstance(h, dict)]
+    closed = event == "PreToolUse" and any(h.get("failClosed") is True for h in handlers)
+    if closed:
+        fallback = json.dumps(block_answer(
+            "hookwrap: the fail-closed hooks of this call gave no answer in time (python or the "
+            f"hook file's dispatcher could not run, or hung); the call was blocked. See "
+            f"{HOOKS_DIR}/{event}."))
+        words = "a block, since a fail-closed hook is among them."
+    else:
+        fallback, words = "", "nothing (the tool runs)."
+    listed = []
+    for group in groups:
+        for handler in group.get("hooks") or ():
+            tools = group.get("matcher") or "every tool"
+            closed_word = ", fail-closed" if handler.get("failClosed") is True else ""
+            listed.append(f"{handler.get('name', '?')} ({tools}{closed_word})")
+    values = {
+        "@EVENT@": event, "@WATCHDOG@": str(WATCHDOG_S), "@FALLBACK_WORDS@": words,
+        "@HOOKS@": "; ".join(listed),
+        "@FALLBACK@": shlex.quote(fallback) if fallback else "''",
+        "@PYTHON@": _python(handlers),
+        "@REGISTRATIONS@": shlex.quote(json.dumps(groups, separators=(",", ":"))),
+    }
+    for key, value in values.items():
+        template = template.replace(key, value)
+    return template
+
+
+def _python(handlers: list[dict[str, Any]]) -> str:
+    """The interpreter of the registered commands (the manifest's ``python``), as written."""
+    for handler in handlers:
+        match = CLI._owned_pattern(True).fullmatch(str(handler.get("command", "")).strip())
+        if match:
+            return match.group("python")
+    return "python3"
+
+
+def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
+    """What the hook file does with one hook's run: a JSON object on stdout is the answer
+    (whatever the exit code, as Cline reads its hook files); anything else is no answer (the
+    tool runs), except for a fail-closed PreToolUse hook, which then blocks the call."""
+    from dataclasses import replace
+
+    failure = failure_line(r)
+    output, parsed = parse_object(r.stdout.strip())
+    if not failure and output is None:
+        failure = f"exit {r.exit_code} without a JSON answer"
+    if failure:
+        if on_failure == "block" and event == "PreToolUse":
+            reason = (f"hookwrap: the fail-closed hook could not answer ({failure}); the call "
+                      "was blocked")
+            return Verdict("blocked", reason=reason, success=False, clean=False,
+                           problems=(failure,))
+        return Verdict(success=False, clean=False,
+                       problems=(failure + ": the hook file reports it and the tool runs",))
+    assert output is not None
+    fields = CLI.read_answer(CLI.normalize_event(event), 0, r.stdout, r.stderr)
+    base = Verdict(output=output, context=str(fields.get("context", "")))
+    if event not in ("PreToolUse", "PostToolUse"):
+        return replace(base, notes=(f"Cline runs {event} detached and ignores its answer",))
+    if fields.get("continue_loop") is False:
+        return settle(replace(base, stop_reason=str(fields.get("stop_reason", ""))), "stopped")
+    if fields.get("decision") == "block":
+        return settle(base, "blocked", str(fields.get("reason", "")))
+    if isinstance(fields.get("updated_input"), dict):
+        base = replace(base, updated_input=fields["updated_input"])
+    return settle(base, None)
+
+
+CLI = ClineSetup(CLINE)
