@@ -17,6 +17,7 @@ from support.runtime import load_payload
 
 from hookwrap import HookInput, NormalizedEvent, Platform
 from hookwrap.generator.clis import setup_of
+from hookwrap.platforms import runtime_of
 
 GOLDEN_FILE = Path(__file__).resolve().parent / "golden" / "payloads.json"
 GOLDEN: dict[str, dict[str, Any]] = json.loads(GOLDEN_FILE.read_text(encoding="utf-8"))
@@ -32,8 +33,9 @@ ANY_FIELDS = ["tool_response", "error", "llm_request", "llm_response", "mcp_cont
 
 def test_every_fixture_has_a_golden_entry_and_back() -> None:
     # 27 Claude + 19 Gemini + 16 Codex + 13 Qwen + 25 Copilot + 12 Droid captures, and 12 of what
-    # hookwrap's OpenCode plugin pipes to a hook (captured in opencode 1.18.33)
-    assert len(FILES) == 124
+    # hookwrap's OpenCode plugin pipes to a hook (captured in opencode 1.18.33), and 14 Cline
+    # payloads (3.0.65, Cline's own shape)
+    assert len(FILES) == 138
     assert sorted(GOLDEN) == FILES
 
 
@@ -78,6 +80,8 @@ def test_payload_golden(name: str) -> None:
         want = data.get(field)
         if field == "tool_response" and want is None:   # Copilot CLI's name for it
             want = data.get("tool_result", data.get("toolResult"))
+        if platform is Platform.CLINE:  # Cline's own payload: tool_result.output, its error
+            want = runtime_of(platform).payload_fields(data).get(field)
         assert getattr(hi, field) == want, field
     assert hi.raw_input == data
 

@@ -26,7 +26,7 @@ def test_req_006_1_1_platform_members_and_values() -> None:
     assert {p.name: p.value for p in Platform} == {"CLAUDE": "claude", "GEMINI": "gemini",
                                                        "CODEX": "codex", "QWEN": "qwen",
                                                        "COPILOT": "copilot", "OPENCODE": "opencode",
-                                                       "DROID": "droid"}
+                                                       "DROID": "droid", "CLINE": "cline"}
 
 
 def test_req_006_1_2_platform_is_a_str_enum() -> None:
@@ -266,7 +266,8 @@ def facts(cls):
         "type": type(m) is cls, "value_map": sorted(cls._value2member_map_),
         "json": json.dumps({m: m}), "upper": m.upper(),
     }
-assert [m.value for m in Platform] == ["claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid"]
+assert [m.value for m in Platform] == ["claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid",
+                                      "cline"]
 assert NormalizedEvent.BEFORE_TOOL == "before_tool" and len(NormalizedEvent) == 18
 out = {}
 for real in (Platform, NormalizedEvent):

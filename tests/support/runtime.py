@@ -29,6 +29,12 @@ def capture_name(platform: Platform | str, event: str) -> str:
     name = f"{platform}/{event}.json"
     if (PAYLOADS / name).exists():
         return name
+    if str(platform) == "cline":  # Cline's own event names (TaskStart for SessionStart)
+        from hookwrap.platforms import runtime_of
+
+        own = event if runtime_of(platform).knows_event(event) else \
+            runtime_of(platform).event_names()[runtime_of("claude").normalize_event(event)]
+        return min(f"cline/{p.name}" for p in (PAYLOADS / "cline").glob(f"{own}*.json"))
     kebab = re.sub(r"(?<!^)(?=[A-Z])", "-", event).lower()
     folder = PAYLOADS / str(platform)
     # Copilot's PascalCase captures are <Event>.<tool>.pascal.json; what hookwrap's OpenCode

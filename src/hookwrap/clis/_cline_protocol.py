@@ -7,7 +7,8 @@ The payload is not Claude-shaped: ``hookName`` (``tool_call``, ``tool_result``, 
 into the keys HookInput reads (a key a payload already carries in Claude's spelling wins: that
 is how `hookwrap test --tool/--input` speaks to it).
 
-The answer is ``{cancel, contextModification, errorMessage, overrideInput}``; exit codes are
+The answer is ``{cancel, contextModification, errorMessage, overrideInput}`` (the seed's fields,
+``decision``, ``reason``, ``continue``..., are sent too: Cline ignores them); exit codes are
 ignored. ``cancel`` ends the whole task and the model never sees why, so a block is sent as
 ``{"overrideInput": null, "contextModification": reason}``: the tool fails its input check
 (nothing runs), the reason reaches the model as hook context, and the task goes on. Context is
@@ -32,9 +33,6 @@ if TYPE_CHECKING:
 
 _E = NormalizedEvent
 
-# The keys of Cline's answer; raw_output may set any of them (filling gaps only).
-ANSWER_KEYS = ("cancel", "contextModification", "context", "errorMessage", "overrideInput",
-               "review")
 # overrideInput that no tool's input check accepts: null is no object, so the tool fails with
 # "Invalid input" and runs nothing (3.0.65 replaces the input with any value but undefined).
 BLOCK_INPUT = None
@@ -58,8 +56,10 @@ class ClineProtocol(AgentCLI):
         session = data.get("sessionContext")
         root = session.get("rootSessionId") if isinstance(session, dict) else None
         fields["session_id"] = root if isinstance(root, str) and root else data.get("taskId", "")
-        # A hook runs in the directory cline runs in (cline.md §3): tool paths are relative to it.
-        fields["cwd"] = os.getcwd()
+        # run_commands runs its commands from the workspace root (the git root), cline.md §2.
+        roots = data.get("workspaceRoots")
+        root = roots[0] if isinstance(roots, list) and roots else None
+        fields["cwd"] = root if isinstance(root, str) and root else os.getcwd()
         if isinstance(call, dict):
             fields["tool_name"] = call.get("name", "")
             fields["tool_input"] = call.get("input", {})
@@ -91,9 +91,6 @@ class ClineProtocol(AgentCLI):
             return "write_file"
         return super().normalize_call(name, tool_input)
 
-    def top_decision(self, decision: str) -> str:
-        return ""  # Cline reads no decision: finish_output writes its own keys
-
     def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
         answer: dict[str, Any] = {}
@@ -114,17 +111,18 @@ class ClineProtocol(AgentCLI):
         if not output.continue_loop:
             answer["cancel"] = True
             answer["errorMessage"] = output.stop_reason or output.reason or "stopped by a hook"
-        raw = output.raw_output if isinstance(output.raw_output, dict) else {}
-        for key in ANSWER_KEYS:
-            if key in raw and key not in answer:
-                answer[key] = raw[key]
-        return answer
+        # The seed's fields stay (Cline ignores them: "emit both"); Cline's own keys are
+        # hookwrap's, and raw_output filled the gaps already.
+        result.update(answer)
+        return result
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
         reason = str(document.get("reason", "")) or "the hook failed"
         if event is _E.BEFORE_TOOL:
-            return block_answer(reason)
-        return {"contextModification": reason}
+            return {**document, **block_answer(reason)}
+        if event is _E.AFTER_TOOL:  # the only other answer Cline reads
+            return {**document, "contextModification": reason}
+        return document
 
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str,
                     stderr: str) -> dict[str, Any]:
