@@ -221,6 +221,13 @@ class Guard:
                 read = event.tool_input.get(key)
                 if isinstance(read, str) and read:
                     return self.check_file(read, cwd, "read", read)
+            files = event.tool_input.get("files")  # Cline's read_files: [{"path": ...}, ...]
+            for item in files if isinstance(files, list) else ():
+                read = item.get("path") if isinstance(item, dict) else None
+                found = self.check_file(read, cwd, "read", read) \
+                    if isinstance(read, str) and read else None
+                if found:
+                    return found
         return None
 
     def block(self, finding: Finding) -> HookOutput:

@@ -71,7 +71,7 @@ def test_a_healthy_seven_cli_project_is_all_ok(seven: Path, isolated_home: Path)
     assert [f for f in findings if f.status != OK] == []
     [ok] = runs(findings)
     assert ok.message.startswith("every hook ran as its CLI runs it") and ok.message.endswith(
-        "(42 runs of 6 hooks)")  # 6 hooks on 7 CLIs
+        f"({6 * len(Platform)} runs of 6 hooks)")  # 6 hooks on every CLI
 
 
 def test_a_hook_that_cannot_start_on_the_python_the_hooks_use_fails(
@@ -100,7 +100,7 @@ def test_a_hook_that_cannot_start_on_the_python_the_hooks_use_fails(
     # ...and running the hook as each CLI would does.
     [found] = runs(findings)
     assert found.status == FAIL
-    assert found.message.startswith("guard cannot start on any of its 7 CLIs (exit 1: "
+    assert found.message.startswith(f"guard cannot start on any of its {len(Platform)} CLIs (exit 1: "
                                     + TYPE_ERROR_3_9)
     # What each CLI then does: the fail-closed guard blocks where it can, the rest fail open.
     assert "blocked on Claude Code" in found.message and "goes on without it on Gemini CLI" in found.message
@@ -142,7 +142,7 @@ def test_a_hanging_hook_fails_within_its_timeout_and_is_killed(seven: Path, tmp_
                                     "timeout (2 s) and was killed")
     # Once is enough: the hook is not started on the other 6 CLIs to hang there too.
     assert found.message.endswith("(not started on Gemini CLI, Codex CLI, Qwen Code, Copilot CLI, "
-                                  "OpenCode and Factory Droid: it would take as long there)")
+                                  "OpenCode, Factory Droid and Cline: it would take as long there)")
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)
 

@@ -37,10 +37,10 @@ def test_generated_docs_are_current() -> None:
 
 @pytest.mark.parametrize("rel, old, new", [
     ("README.md", "| `before_tool` | `PreToolUse` | `BeforeTool` |", "| `before_tool` | `PreToolUse` | `BeforeToolX` |"),
-    ("README.md", "| `shell` | `Bash` | `run_shell_command` | `Bash` | `run_shell_command` | `Bash` | `bash` | `Execute` |\n", ""),
+    ("README.md", "| `shell` | `Bash` | `run_shell_command` | `Bash` | `run_shell_command` | `Bash` | `bash` | `Execute` | `run_commands` |\n", ""),
     ("docs/cli.md", "Render a hook script", "Render a script"),
     (".pre-commit-hooks.yaml", "|\\.codex/hooks\\.json", ""),
-    ("pyproject.toml", " and Factory Droid,", ","),
+    ("pyproject.toml", " and Cline,", ","),
     ("docs/ci-and-pre-commit.md", "`.factory/settings.json`", "`.other`"),
     ("docs/writing-hooks.md", "| `get(\"worktree\")` |", "| `get(\"work_tree\")` |"),
     ("docs/writing-hooks.md", "`Write`: `path`, `file_text`", "`Write`: `file_path`, `content`"),

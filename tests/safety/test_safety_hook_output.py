@@ -27,6 +27,8 @@ PAYLOADS = {
                         "tool_input": {"command": "ls"}},
     Platform.DROID: {"hook_event_name": "PreToolUse", "tool_name": "Execute",
                      "tool_input": {"command": "ls", "riskLevel": "low", "riskLevelReason": "list"}},
+    Platform.CLINE: {"hookName": "tool_call", "taskId": "conv_1",
+                     "tool_call": {"id": "call_0", "name": "run_commands", "input": {"commands": ["ls"]}}},
 }
 BAD = [
     # A key every CLI reads: Codex CLI's module drops keys outside its schema, NaN or not.

@@ -84,6 +84,27 @@ class ClineProtocol(AgentCLI):
         return [line for line in lines if isinstance(line, str)] if isinstance(lines, list) \
             else super().shell_lines(tool_input)
 
+    def tool_names(self) -> dict[str, str]:
+        names = super().tool_names()
+        names.setdefault("write_file", "editor")  # editor also writes whole files
+        return names
+
+    def common_tool_input(self, tool: str, tool_input: Any) -> dict[str, Any]:
+        """Claude Code's keys; run_commands' list becomes one ``command``, a line each."""
+        common = super().common_tool_input(tool, tool_input)
+        if tool == "shell" and "commands" in common:
+            del common["commands"]
+            common["command"] = "\n".join(self.shell_lines(tool_input))
+        return common
+
+    def own_tool_input(self, tool: str, common: Any) -> dict[str, Any]:
+        """Cline's keys; Claude's one ``command`` becomes run_commands' list."""
+        own = super().own_tool_input(tool, common)
+        if tool == "shell" and isinstance(own.get("command"), str):
+            own["commands"] = [own.pop("command")]
+            own.pop("description", None)
+        return own
+
     def normalize_call(self, name: str, tool_input: Any) -> str:
         """editor without old_text or insert_line writes a whole file (it creates a missing one)."""
         if name == "editor" and isinstance(tool_input, dict) \

@@ -60,7 +60,7 @@ CLINE = CLIRecord(
                  "write_file": ("path", "new_text"),
                  "edit_file": ("path", "old_text", "new_text", "insert_line"),
                  "read_file": ("files",)},
-    file_path_keys=("path",),
+    file_path_keys=("path", "file_path"),  # editor's path; file_path is read too
     # MCP tools are not named in a way hookwrap can tell from a built-in one here.
     mcp_prefix="",
     project_dir_vars=("HOOKWRAP_PROJECT_DIR",),  # set by hookwrap's hook file: its project
@@ -121,6 +121,7 @@ CLINE = CLIRecord(
                    "CLINE_BUILD_ENV": "production"},
     hook_shell=("/bin/sh", "-c"),  # the hook file's dispatcher runs each command so
     empty_tool_response={},
+    system_message_shown="dropped: Cline shows a hook's user no message",
 )
 
 PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"

@@ -254,7 +254,8 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
                        problems=(failure + ": the hook file reports it and the tool runs",))
     assert output is not None
     fields = CLI.read_answer(CLI.normalize_event(event), 0, r.stdout, r.stderr)
-    base = Verdict(output=output, context=str(fields.get("context", "")))
+    base = Verdict(output=output, context=str(fields.get("context", "")),
+                   system_message=str(output.get("systemMessage") or ""))
     if event not in ("PreToolUse", "PostToolUse"):
         return replace(base, notes=(f"Cline runs {event} detached and ignores its answer",))
     if fields.get("continue_loop") is False:
