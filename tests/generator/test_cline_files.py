@@ -1,0 +1,113 @@
+"""hookwrap's Cline hook files: rendered from hookwrap.json (golden), only hookwrap's own files
+written or removed, a user's file of the same name kept and reported, and the file itself
+answering a block when its hooks cannot (run with sh, as Cline runs it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hookwrap.checks import doctor
+from hookwrap.generator.project import add_plan, init_plan, remove_plan, sync_plan
+from hookwrap.names import Platform
+
+HOOK_FILE = ".clinerules/hooks/PreToolUse"
+FORCED_PUSH = "git push --force origin main"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
+    init_plan(root, (Platform.CLINE,)).apply()
+    return root
+
+
+def _run_hook_file(root: Path, payload: dict, home: Path) -> dict:
+    env = {"PATH": os.environ["PATH"], "HOME": str(home)}
+    done = subprocess.run(["sh", str(root / HOOK_FILE)], input=json.dumps(payload).encode(),
+                          capture_output=True, cwd=root, env=env, timeout=60, check=False)
+    return json.loads(done.stdout)
+
+
+def _tool_call(root: Path, commands: list[str]) -> dict:
+    return {"hookName": "tool_call", "taskId": "conv_1", "workspaceRoots": [str(root)],
+            "tool_call": {"id": "call_0", "name": "run_commands", "input": {"commands": commands}}}
+
+
+def test_the_hook_file_is_rendered_from_the_registrations(project: Path, check_golden) -> None:
+    add_plan(project, event="before_tool", name="guard").apply()
+    path = project / HOOK_FILE
+    assert path.is_file() and not path.is_symlink()
+    check_golden("settings/cline.PreToolUse", path.read_text(encoding="utf-8"))
+    check_golden("settings/cline.hookwrap.json",
+                 (project / ".clinerules/hooks/hookwrap.json").read_text(encoding="utf-8"))
+
+
+def test_the_hook_file_runs_the_guard_and_answers_in_cline_s_words(project: Path, tmp_path: Path) -> None:
+    add_plan(project, event="before_tool", name="guard").apply()
+    blocked = _run_hook_file(project, _tool_call(project, ["ls", FORCED_PUSH]), tmp_path)
+    assert blocked["overrideInput"] is None
+    assert "rule git.push-force" in blocked["contextModification"]
+    assert _run_hook_file(project, _tool_call(project, ["ls"]), tmp_path) == {}
+
+
+def test_the_hook_file_blocks_itself_when_python_cannot_run(project: Path, tmp_path: Path) -> None:
+    manifest = project / "hookwrap.toml"
+    manifest.write_text('python = "/nonexistent/python3"\n' + manifest.read_text(), encoding="utf-8")
+    add_plan(project, event="before_tool", name="guard").apply()
+    answer = _run_hook_file(project, _tool_call(project, ["ls"]), tmp_path)
+    assert answer["overrideInput"] is None
+    assert answer["contextModification"].startswith("hookwrap: the fail-closed hooks of this call")
+
+
+def test_a_user_s_file_of_the_same_name_is_kept_and_reported(project: Path) -> None:
+    mine = project / HOOK_FILE
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    mine.write_text("#!/bin/sh\necho '{}'\n", encoding="utf-8")
+    (project / ".clinerules/hooks/TaskStart.sh").write_text("true\n", encoding="utf-8")
+    plan = add_plan(project, event="before_tool", name="guard")
+    plan.apply()
+    assert mine.read_text(encoding="utf-8") == "#!/bin/sh\necho '{}'\n"
+    [problem] = plan.problems
+    assert problem.startswith(f"{HOOK_FILE} is not hookwrap's file: left as it is")
+    assert "rename yours to .clinerules/hooks/PreToolUse.sh" in problem
+    assert sync_plan(project).problems == plan.problems  # sync --check fails on it
+    remove_plan(project, name="guard").apply()
+    assert mine.is_file() and (project / ".clinerules/hooks/TaskStart.sh").is_file()
+
+
+def test_remove_takes_out_only_hookwrap_s_file(project: Path) -> None:
+    add_plan(project, event="before_tool", name="guard").apply()
+    add_plan(project, event="after_tool", name="audit").apply()
+    remove_plan(project, name="guard").apply()
+    hooks = project / ".clinerules/hooks"
+    assert sorted(p.name for p in hooks.iterdir()) == ["PostToolUse", "hookwrap.json"]
+    remove_plan(project, name="audit").apply()
+    assert not hooks.exists()
+
+
+def test_a_symlinked_hook_file_is_reported(project: Path, tmp_path: Path) -> None:
+    add_plan(project, event="before_tool", name="guard").apply()
+    path = project / HOOK_FILE
+    target = tmp_path / "elsewhere"
+    path.rename(target)
+    path.symlink_to(target)
+    [problem] = sync_plan(project).problems
+    assert problem.startswith(f"{HOOK_FILE} is a symlink, which Cline skips")
+
+
+def test_doctor_fails_when_cline_looks_in_a_git_root_above(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, capture_output=True)
+    root = tmp_path / "sub"
+    root.mkdir()
+    init_plan(root, (Platform.CLINE,)).apply()
+    add_plan(root, event="before_tool", name="guard").apply()
+    found = [f for f in doctor.diagnose(root, run_hooks=False) if f.check == "cline-workspace"]
+    assert [f.status for f in found] == ["fail"]
+    assert f"the git root is {tmp_path}" in found[0].message
