@@ -121,8 +121,8 @@ def run_handler(root: str, handler: dict[str, Any], raw: bytes, timeout: float
     try:
         out, _ = child.communicate(raw, timeout=timeout)
     except subprocess.TimeoutExpired:
-        try:  # the whole group: the hook's own children must not keep its stdout open
-            os.killpg(child.pid, signal.SIGKILL)
+        try:  # noqa: SIM105 (contextlib is not loaded otherwise)
+            os.killpg(child.pid, signal.SIGKILL)  # the group: no child keeps its stdout open
         except OSError:
             pass
         child.communicate()
@@ -143,8 +143,8 @@ def merge(event: str, answers: list[dict[str, Any]]) -> dict[str, Any]:
     contexts: list[str] = []
     errors: list[str] = []
     blocked = False
-    for answer in answers:
-        answer = _cline_words(event, answer)
+    for given in answers:
+        answer = _cline_words(event, given)
         context = answer.get("context")
         if not isinstance(context, str):
             context = answer.get("contextModification")

@@ -60,7 +60,8 @@ class ClineSetup(ClineProtocol, AgentSetup):
         """(path, bytes or None to remove) of every hook file of hookwrap's for the
         registrations in ``text`` (None: no file), and problems hookwrap cannot fix."""
         data = self.parse_settings_text(text, self.settings_file) if text else {}
-        hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+        found = data.get("hooks")
+        hooks: dict[str, Any] = found if isinstance(found, dict) else {}
         files: list[tuple[str, bytes | None]] = []
         problems: list[str] = []
         for event in self.known_settings_events:
@@ -241,7 +242,7 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
     from dataclasses import replace
 
     failure = failure_line(r)
-    output, parsed = parse_object(r.stdout.strip())
+    output, _ = parse_object(r.stdout.strip())
     if not failure and output is None:
         failure = f"exit {r.exit_code} without a JSON answer"
     if failure:
