@@ -36,7 +36,8 @@ def block_answer(reason: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    """``python3 -c ... <root> <event> <registrations JSON>``, the payload on stdin."""
+    """``python3 -S _cline_hooks.py <root> <event> <registrations JSON>``, the payload on stdin
+    (run as a script: importing the hookwrap package would load the whole runtime)."""
     root, event, groups = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
     raw = sys.stdin.buffer.read()
     answer = dispatch(root, event, groups, raw)
@@ -176,3 +177,7 @@ def _cline_words(event: str, answer: dict[str, Any]) -> dict[str, Any]:
         reason = str(answer.get("reason") or "blocked by a hookwrap hook")
         return block_answer(reason) if event == PRE_TOOL else {"contextModification": reason}
     return answer
+
+
+if __name__ == "__main__":
+    main()

@@ -11,7 +11,7 @@ d=$(cd -- "$(dirname -- "$0")/../.." 2>/dev/null && pwd) || d=
 fallback=@FALLBACK@
 exec 3<&0
 out=$(
-  @PYTHON@ -c 'import sys; sys.path.insert(0, sys.argv[1] + "/.hookwrap/lib"); from hookwrap.clis._cline_hooks import main; main()' "$d" @EVENT@ @REGISTRATIONS@ <&3 &
+  @PYTHON@ -S "$d/.hookwrap/lib/hookwrap/clis/_cline_hooks.py" "$d" @EVENT@ @REGISTRATIONS@ <&3 &
   p=$!
   ( trap 'kill "$s" 2>/dev/null; exit 0' TERM; sleep @WATCHDOG@ & s=$!; wait "$s"; kill -9 "$p" 2>/dev/null ) </dev/null >/dev/null 2>&1 &
   w=$!
