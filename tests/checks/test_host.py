@@ -478,12 +478,14 @@ def test_commands_from_settings() -> None:
 def test_every_sample_has_the_base_fields(project: Path, platform: Platform) -> None:
     for event in sample_events(platform):
         payload = sample_payload(platform, event, project_dir=project)
-        assert payload["hook_event_name"] == event
-        assert payload["cwd"] == str(project)
-        assert "session_id" in payload
+        fields = setup_of(platform).payload_fields(payload)  # Cline's own payload, read
+        assert fields["hook_event_name"] == event
+        assert fields["cwd"] == str(project)
+        assert "session_id" in fields
         # Copilot CLI 1.0.102 sends a transcript path on Stop only; OpenCode keeps its sessions
-        # in a database, so hookwrap's plugin sends none.
-        assert "transcript_path" in payload or platform in (Platform.COPILOT, Platform.OPENCODE)
+        # in a database, so hookwrap's plugin sends none; Cline has none.
+        assert "transcript_path" in payload or platform in (Platform.COPILOT, Platform.OPENCODE,
+                                                            Platform.CLINE)
         if platform == Platform.GEMINI:
             assert payload["timestamp"].endswith("Z")
         assert "@" not in json.dumps(payload).replace("@@", "")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,24 @@ def test_doctor_fails_when_cline_looks_in_a_git_root_above(tmp_path: Path) -> No
     found = [f for f in doctor.diagnose(root, run_hooks=False) if f.check == "cline-workspace"]
     assert [f.status for f in found] == ["fail"]
     assert f"the git root is {tmp_path}" in found[0].message
+
+
+def test_the_hook_file_answers_a_block_when_the_dispatcher_hangs(tmp_path: Path) -> None:
+    # A python that never answers, and the watchdog shortened from 110 s to 2 s.
+    from hookwrap.generator.clis.cline import CLI, WATCHDOG_S, hook_file_text
+
+    fake = tmp_path / "hanging-python"
+    fake.write_text("#!/bin/sh\nexec sleep 60\n", encoding="utf-8")
+    fake.chmod(0o755)
+    handler = {"type": "command", "command": CLI.command("guard", str(fake)), "name": "guard",
+               "timeout": 10, "failClosed": True}
+    text = hook_file_text("PreToolUse", [{"hooks": [handler]}])
+    assert f"sleep {WATCHDOG_S} " in text
+    hooks = tmp_path / "proj" / ".clinerules" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "PreToolUse").write_text(text.replace(f"sleep {WATCHDOG_S} ", "sleep 2 "),
+                                      encoding="utf-8")
+    start = time.monotonic()
+    answer = _run_hook_file(tmp_path / "proj", _tool_call(tmp_path / "proj", ["ls"]), tmp_path)
+    assert time.monotonic() - start < 15
+    assert answer["overrideInput"] is None

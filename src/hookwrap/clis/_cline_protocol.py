@@ -84,10 +84,9 @@ class ClineProtocol(AgentCLI):
         return [line for line in lines if isinstance(line, str)] if isinstance(lines, list) \
             else super().shell_lines(tool_input)
 
-    def tool_names(self) -> dict[str, str]:
-        names = super().tool_names()
-        names.setdefault("write_file", "editor")  # editor also writes whole files
-        return names
+    def own_tool_name(self, tool: str, raw_tool: str) -> str:
+        """editor writes whole files too (NORMALIZED_TO_TOOL keeps it edit_file's name)."""
+        return "editor" if tool == "write_file" else super().own_tool_name(tool, raw_tool)
 
     def common_tool_input(self, tool: str, tool_input: Any) -> dict[str, Any]:
         """Claude Code's keys; run_commands' list becomes one ``command``, a line each."""
