@@ -219,7 +219,8 @@ RULES: Tuple[Rule, ...] = (
          "interpreter", "Write the script to a file, read it, and run it only if it is what "
          "you meant.", category="code", check="decoded_piped"),
     Rule("code.unreadable", "a command nested too deep for the guard to read",
-         "Write the command plainly, without dozens of nested $( ) levels.",
+         "Write the command plainly, without dozens of nested $( ) levels or shells inside "
+         "shells (`bash -c \"bash -c ...\"`); run a script file instead.",
          category="code", check="unreadable"),
     # --- disks and devices ---------------------------------------------------------------------
     Rule("disk.dd-device", "dd writing to a device", f"Write to a file instead, or {_ASK}.",
@@ -381,16 +382,23 @@ VALUE_OPTIONS: Dict[str, Set[str]] = {
 
 
 def looks_destructive(texts: List[str]) -> bool:
-    """Whether text the guard could not read names a program a rule is about."""
+    """Whether text the guard could not read names a program a rule is about, or a shell, an
+    interpreter or a wrapper that runs a string (which could run anything: `python3`,
+    `/bin/bash`, `su -c`)."""
+    from .shell import INTERPRETERS, SHELLS, STRING_RUNNERS, program_name
+
     programs = {program for rule in RULES for program in rule.program if "*" not in program}
-    programs |= {"curl", "wget", "bash", "sh", "eval", "sudo", "python", "node"}
+    programs |= {"curl", "wget", "eval", "sudo", "exec", "source", *SHELLS, *INTERPRETERS,
+                 *STRING_RUNNERS}
     for text in texts:
         word = []
         for c in text + " ":
             if c.isalnum() or c in "-_.":
                 word.append(c)
             else:
-                if word and "".join(word) in programs:
+                if word and ("".join(word) in programs or
+                             program_name("".join(word)) in programs or
+                             "".join(word).startswith("mkfs")):
                     return True
                 word = []
     return False

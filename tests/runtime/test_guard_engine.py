@@ -7,12 +7,14 @@ treats /tmp as scratch space) and HOME is the test's throwaway home (tests/conft
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 import pytest
 
 from hookwrap.guard_engine import Guard, Rule
 from hookwrap.guard_rules import RULES
+from hookwrap.shell import MAX_BODIES
 
 
 @pytest.fixture
@@ -170,3 +172,71 @@ def test_explain_shows_the_reading_and_the_verdict(project: Path) -> None:
     assert quiet["commands"][0]["paths"] == {"build": "inside"}
     off = g.explain("terraform destroy", str(project))
     assert any("infrastructure pack, which is off" in note for note in off["commands"][0]["notes"])
+
+
+# --- bodies nested past the engine's limit (MAX_BODIES) -------------------------------------------
+
+def _nest_shell(inner: str) -> str:
+    return "bash -c " + shlex.quote(inner)
+
+
+def _nest_eval(inner: str) -> str:
+    return "eval " + shlex.quote(inner)
+
+
+def _nest_python(inner: str) -> str:
+    return "python3 -c " + shlex.quote(f"import os; os.system({inner!r})")
+
+
+def _nest_su(inner: str) -> str:
+    return "su -c " + shlex.quote(inner)
+
+
+def _nest_heredoc(inner: str) -> str:
+    return f"bash <<'EOF{len(inner)}'\n{inner}\nEOF{len(inner)}"
+
+
+NESTINGS = {"bash -c": _nest_shell, "eval": _nest_eval, "python -c": _nest_python,
+            "su -c": _nest_su, "here-document": _nest_heredoc}
+
+
+def _nested(kind: str, inner: str, levels: int) -> str:
+    for _ in range(levels):
+        inner = NESTINGS[kind](inner)
+    return inner
+
+
+@pytest.mark.parametrize("kind", NESTINGS)
+@pytest.mark.parametrize("extra", [0, 1, 3])
+def test_a_destructive_body_past_the_body_limit_is_blocked(project: Path, kind: str, extra: int) -> None:
+    """Up to MAX_BODIES levels the body is read and its own rule matches; past it the guard
+    cannot read it and fails closed (the command could be destructive)."""
+    g = guard(project)
+    assert rule_of(g, _nested(kind, "rm -rf ~", MAX_BODIES), project) == "fs.rm-root-or-home"
+    assert rule_of(g, _nested(kind, "git reset --hard", MAX_BODIES), project) == "git.reset-hard"
+    line = _nested(kind, "rm -rf ~", MAX_BODIES + 1 + extra)
+    assert rule_of(g, line, project) == "code.unreadable"
+    assert rule_of(g, _nested(kind, "git reset --hard", MAX_BODIES + 1 + extra), project) == \
+        "code.unreadable"
+
+
+@pytest.mark.parametrize("kind", NESTINGS)
+def test_a_body_past_the_limit_is_read_as_a_shell_hands_it_on(project: Path, kind: str) -> None:
+    """`r\\m` is rm once the shell has read it: the unread body's words count too."""
+    assert rule_of(guard(project), _nested(kind, "r\\m -rf ~", MAX_BODIES + 1), project) == \
+        "code.unreadable"
+
+
+@pytest.mark.parametrize("kind", NESTINGS)
+def test_a_harmless_body_past_the_limit_stays_allowed(project: Path, kind: str) -> None:
+    """What is left unread names no program a rule is about: allowed. Deeper, the unread text
+    names the next shell or interpreter, which could run anything: blocked."""
+    g = guard(project)
+    assert rule_of(g, _nested(kind, "echo hello", MAX_BODIES + 1), project) == ""
+    assert rule_of(g, _nested(kind, "ls -la src", MAX_BODIES + 1), project) == ""
+    assert rule_of(g, _nested(kind, "ls -la src", MAX_BODIES + 2), project) == "code.unreadable"
+
+
+def test_explain_says_what_was_too_deep(project: Path) -> None:
+    report = guard(project).explain(_nested("bash -c", "rm -rf ~", MAX_BODIES + 2), str(project))
+    assert report["unread"] and report["verdict"]["rule"] == "code.unreadable"
