@@ -131,6 +131,12 @@ class Guard:
         self._allowed = [p for p in (self._absolute(path) for path in self.allowed_paths) if p]
         rules = [*RULES, *self.extra_rules]
         self.rules = rules
+        if self.disabled_rules:
+            known = {rule.id for rule in rules}
+            for unknown in sorted(self.disabled_rules - known):
+                self.settings_problems.append(
+                    f"DISABLED_RULES: {unknown!r} names no rule of the guard, so it switches "
+                    "nothing off (a block names its rule id)")
         self.by_program: Dict[str, List[Rule]] = {}
         self.glob_rules: List[Rule] = []
         self.any_rules: List[Rule] = []
