@@ -835,8 +835,8 @@ def _git(command: Command) -> Tuple[str, List[str]]:
 
 def _checkout_discards(command: Command, state: _State) -> bool:
     _, rest = _git(command)
-    if "--" in rest:
-        return len(rest) > rest.index("--") + 1
+    if "--" in rest:  # paths follow; from xargs or parallel they come when it runs
+        return len(rest) > rest.index("--") + 1 or command.dynamic_args
     if any(word in ("-b", "-B", "--orphan") or word.startswith("--orphan=") for word in rest):
         return False
     if any(word.startswith("--pathspec-from-file") for word in rest):
@@ -855,7 +855,7 @@ def _restore_discards(command: Command, state: _State) -> bool:
     worktree = _has_option(rest, "-W|--worktree")
     if staged and not worktree:
         return False
-    return bool(_operands(rest, {"-s", "--source"})) or \
+    return bool(_operands(rest, {"-s", "--source"})) or command.dynamic_args or \
         any(word.startswith("--pathspec-from-file") for word in rest)
 
 

@@ -197,14 +197,16 @@ RULES: Tuple[Rule, ...] = (
          program="git", check="reflog_expire"),
     # --- remote loss -------------------------------------------------------------------------
     Rule("git.push-force", "git push --force / -f / +refspec overwrites the remote history",
-         _PUSH, category="remote", program="git", sub=("push",), check="push_force"),
+         _PUSH, category="remote", program="git", sub=("push",), unless="-n|--dry-run",
+         check="push_force"),
     Rule("git.push-force-with-lease", "git push --force-with-lease rewrites the remote history",
          "Push without force; if the remote history must be rewritten, ask the user (this "
          "rule is on because BLOCK_FORCE_WITH_LEASE is set).", category="remote",
-         program="git", sub=("push",), check="push_lease"),
+         program="git", sub=("push",), unless="-n|--dry-run", check="push_lease"),
     Rule("git.push-delete", "git push --delete / :branch / --mirror / --prune deletes branches "
          "or tags on the remote", f"Push the branches you mean by name, or {_ASK}.",
-         category="remote", program="git", sub=("push",), check="push_deletes"),
+         category="remote", program="git", sub=("push",), unless="-n|--dry-run",
+         check="push_deletes"),
     Rule("gh.repo-delete", "gh repo delete deletes a repository and its history",
          "Ask the user to delete it.", category="remote", program="gh",
          sub=("repo", "delete")),
