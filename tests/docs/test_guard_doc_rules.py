@@ -15,7 +15,7 @@ DOC = REPO / "docs" / "guard.md"
 BRACKETED = re.compile(r"\[((?:[a-z]+\.[a-z0-9-]+)(?:, *[a-z]+\.[a-z0-9-]+)*)\]")
 PREFIXES = sorted({rule.id.split(".", 1)[0] for rule in RULES})
 # A quoted rule id in an example: "git.branch-force-delete".
-QUOTED = re.compile(r'"((?:%s)\.[a-z0-9-]+)"' % "|".join(PREFIXES))
+QUOTED = re.compile(r'"((?:' + "|".join(PREFIXES) + r')\.[a-z0-9-]+)"')
 
 
 def _bracketed(text: str) -> list[str]:

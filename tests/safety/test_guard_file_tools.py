@@ -37,7 +37,7 @@ SETTINGS_FILES = sorted({setup_of(p).settings_file for p in PLATFORMS if setup_o
 
 
 def _targets() -> dict[str, str]:
-    return {**TARGETS, **{path: "hooks.files" for path in SETTINGS_FILES}}
+    return {**TARGETS, **dict.fromkeys(SETTINGS_FILES, "hooks.files")}
 
 
 def _patches(path: str) -> list[tuple[str, str]]:
