@@ -19,6 +19,7 @@ import os
 import posixpath
 
 from .guard_rules import (
+    NOT_CREDENTIAL_FILES,
     NOT_SECRET_FILES,
     NOT_SECRETS,
     PACKS,
@@ -342,6 +343,8 @@ class Guard:
             exempt = (*NOT_SECRETS, *self.not_secrets)
             if rule.id == "secrets.read":
                 exempt = (*exempt, *NOT_SECRET_FILES)
+            elif rule.id == "secrets.credentials-change":
+                exempt = (*exempt, *NOT_CREDENTIAL_FILES)
             if any(_fnmatch(name, pattern.lower()) or name.startswith(pattern.lower() + ".")
                    for pattern in exempt):
                 return False
@@ -350,7 +353,8 @@ class Guard:
         names = [p.lower() for p in rule.files if "/" not in p]
         if names and any(_fnmatch(name, pattern) for pattern in names):
             return True
-        if names and any(c in name for c in "*?["):  # `rm .env*`: the glob takes .env
+        if names and any(c in name for c in "*?[") and \
+                rule.id != "secrets.credentials-change":  # `rm .env*`: the glob takes .env
             samples = [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
             # A shell glob takes a name starting with a dot only when it starts with one too.
             if any(_fnmatch(sample, name) for sample in samples

@@ -113,8 +113,23 @@ SECRET_FILES = (
     ".docker/config.json", ".gnupg/", ".npmrc", ".pypirc", ".vault-token",
     ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", "/etc/shadow",
     "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers", "/etc/ssh/ssh_host_*_key",
+    "credentials",  # ~/.gem/credentials, ~/.aws/credentials...
+    # The logins coding agents' CLIs keep in your home directory.
+    ".codex/auth.json", ".claude/.credentials.json", ".gemini/oauth_creds.json",
+    ".qwen/oauth_creds.json", ".local/share/opencode/auth.json", ".copilot/config.json",
 )
 NOT_SECRET_FILES = ("*.pub", "known_hosts", "authorized_keys")
+# Credentials in your home directory, and private keys: changing, deleting or moving them
+# loses a login or plants a key (`rm ~/.ssh/id_rsa`, `echo KEY >> ~/.ssh/authorized_keys`).
+CREDENTIAL_FILES = (
+    ".ssh/", ".aws/", ".azure/", ".config/gcloud/", ".kube/", ".gnupg/", ".docker/config.json",
+    ".netrc", ".pgpass", ".git-credentials", ".vault-token", ".config/gh/hosts.yml",
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".codex/auth.json",
+    ".claude/.credentials.json", ".gemini/oauth_creds.json", ".qwen/oauth_creds.json",
+    ".local/share/opencode/auth.json",
+)
+# What the credential rule lets through: public keys, and the hosts ssh has seen.
+NOT_CREDENTIAL_FILES = ("*.pub", "known_hosts", "known_hosts.old")
 
 _STASH = "run `git stash` first to keep the changes, or ask the user to run it"
 _ASK = "ask the user to run it"
@@ -195,6 +210,13 @@ RULES: Tuple[Rule, ...] = (
     Rule("git.reflog-expire", "expiring the reflog or pruning now deletes the last way back "
          "to lost commits", f"Leave the reflog alone, or {_ASK}.", category="git",
          program="git", check="reflog_expire"),
+    Rule("git.tag-delete", "git tag -d deletes a tag (a release's name for a commit)",
+         f"Leave the tag, or {_ASK}.", category="git", program="git", sub=("tag",),
+         options=("-d|--delete",)),
+    Rule("git.abort-discard", "git merge / rebase / cherry-pick --abort throws away the "
+         "conflict resolutions made so far", "Run `git status` to see where things stand, "
+         "finish or stash the resolution, or ask the user.", category="git", program="git",
+         sub=("merge|rebase|cherry-pick|revert|am",), options=("--abort",)),
     # --- remote loss -------------------------------------------------------------------------
     Rule("git.push-force", "git push --force / -f / +refspec overwrites the remote history",
          _PUSH, category="remote", program="git", sub=("push",), unless="-n|--dry-run",
@@ -269,6 +291,10 @@ RULES: Tuple[Rule, ...] = (
          "Read .env.example, or ask the user for the value you need (ALLOW_SECRET_READS in "
          ".hookwrap/hooks/<guard>.py lets reads through).", category="secrets",
          files=SECRET_FILES, changes="read copy"),
+    Rule("secrets.credentials-change", "changing, deleting or moving credentials (~/.ssh, "
+         "cloud and cluster logins, private keys)", "Leave them as they are, and ask the user "
+         "to make the change.", category="secrets", files=CREDENTIAL_FILES,
+         changes="edit write remove"),
     Rule("hooks.files", "a file that defines which hooks run",
          "Hooks are changed by the user with the `hookwrap` command (hookwrap add, hookwrap "
          "remove, hookwrap sync); ask the user to make this change.", category="hooks",

@@ -1095,6 +1095,13 @@ class _Walker:
         if program in ("fd", "fdfind"):
             self._fd(command, depth, inside, host)
             return
+        if program.lower() in ("remove-item", "ri"):  # PowerShell is the CLI's shell
+            from .shell_code import code_commands
+
+            for item in code_commands(" ".join(command.argv), "pwsh"):
+                if isinstance(item, list) and item:
+                    self._add(_synthetic(item, (*via, "PowerShell")), inside, host, (), "")
+            return
         language = _interpreter(program, via)
         if language:
             code = interpreter_code(language, args)
