@@ -797,6 +797,7 @@ _WRAPPERS = {
     "yarn": ("", (), 0, "sub:exec|dlx"),
     "chroot": ("", ("--userspec", "--groups"), 1, ""),
     "unbuffer": ("", (), 0, ""),
+    "shx": ("", (), 0, ""),  # npm's portable shell commands: `npx shx rm -rf dist`
     "caffeinate": ("tw", (), 0, ""),
     "proxychains": ("f", (), 0, ""),
     "proxychains4": ("f", (), 0, ""),

@@ -48,6 +48,7 @@ CASES = {
         ("fd . / --exec rm -rf", "fs.rm-root-or-home"),
         ("for d in ~/*; do rm -rf \"$d\"; done", "fs.rm-root-or-home"),
         ("rsync -a --delete empty/ ~/", "fs.rsync-delete"), ("mv /etc /tmp/etc.bak", "fs.move-root-or-home"),
+        ("npx shx rm -rf ~", "fs.rm-root-or-home"),
     ],
     "git": [
         ("git reset --hard", "git.reset-hard"), ("git checkout -- .", "git.checkout-discard"),
