@@ -332,11 +332,13 @@ class Guard:
             if change not in rule.changes or self.active(rule):
                 continue
             for candidate in candidates:
-                if self._path_matches(rule, candidate):
+                if self._path_matches(rule, candidate, change == "remove"):
                     return Finding(rule, shown)
         return None
 
-    def _path_matches(self, rule: Rule, full: str, ) -> bool:
+    def _path_matches(self, rule: Rule, full: str, removes: bool = False) -> bool:
+        """Whether ``full`` is one of the rule's files; ``removes``: it is deleted or moved,
+        so a folder that holds one of the rule's paths counts too (`rm -rf .claude`)."""
         parts = [part.lower() for part in full.split(os.sep) if part]
         name = parts[-1] if parts else ""
         if rule.category == "secrets":
@@ -376,6 +378,8 @@ class Guard:
                 if pattern.endswith("/") and (relative + "/").startswith(pattern):
                     return True
                 if _fnmatch(relative, pattern):
+                    return True
+                if removes and relative != "." and pattern.startswith(relative + "/"):
                     return True
         return False
 
@@ -638,6 +642,9 @@ def _changes(command: Command) -> List[Tuple[str, str]]:
         elif program != "ln":
             changes += [("copy", word) for word in sources]
         changes += [("write", target) for target in targets]
+    elif program == "find" and "-delete" in args:  # find . -name .env -delete
+        changes += [("remove", args[i + 1]) for i in range(len(args) - 1)
+                    if args[i] in ("-name", "-iname")]
     elif program == "dd":
         changes += [("write", word[3:]) for word in args if word.startswith("of=")]
         changes += [("read", word[3:]) for word in args if word.startswith("if=")]

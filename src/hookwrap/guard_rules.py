@@ -291,17 +291,21 @@ RULES: Tuple[Rule, ...] = (
          "Read .env.example, or ask the user for the value you need (ALLOW_SECRET_READS in "
          ".hookwrap/hooks/<guard>.py lets reads through).", category="secrets",
          files=SECRET_FILES, changes="read copy"),
-    Rule("secrets.credentials-change", "changing, deleting or moving credentials (~/.ssh, "
-         "cloud and cluster logins, private keys)", "Leave them as they are, and ask the user "
-         "to make the change.", category="secrets", files=CREDENTIAL_FILES,
-         changes="edit write remove"),
     Rule("hooks.files", "a file that defines which hooks run",
          "Hooks are changed by the user with the `hookwrap` command (hookwrap add, hookwrap "
          "remove, hookwrap sync); ask the user to make this change.", category="hooks",
          files=HOOK_FILES, changes="edit write remove"),
+    Rule("secrets.credentials-change", "changing, deleting or moving credentials (~/.ssh, "
+         "cloud and cluster logins, private keys)", "Leave them as they are, and ask the user "
+         "to make the change.", category="secrets", files=CREDENTIAL_FILES,
+         changes="edit write remove"),
     Rule("git.internals", "a file inside .git/", "Use git commands (git add, git commit, git "
          "config) instead of editing .git/ directly.", category="git", dirs=(".git",),
          changes="edit"),
+    Rule("git.hooks-write", "writing a git hook (.git/hooks/): it runs code on the next commit, "
+         "checkout or push", "Ask the user to install git hooks, or use the project's hook "
+         "manager (e.g. `pre-commit install`).", category="hooks", files=(".git/hooks/",),
+         changes="write remove"),
     # --- opt-in pack: infrastructure -----------------------------------------------------------
     Rule("infra.terraform-destroy", "terraform / tofu destroy deletes managed infrastructure",
          "Run `terraform plan -destroy` to show what it would delete, and ask the user.",
