@@ -405,13 +405,19 @@ with open(out_file, "w", encoding="utf-8") as handle:
 
 def run_batch(box: Sandbox, reg: Registration, cases: list[Case], python: str) -> list[Outcome]:
     """Every case through the rendered hook on one platform, in one process."""
+    return run_payloads(box, reg, [platform_payload(case, box, reg) for case in cases], python)
+
+
+def run_payloads(box: Sandbox, reg: Registration, payloads: list[dict | None],
+                 python: str) -> list[Outcome]:
+    """Each payload (``reg.platform``'s own; None: the CLI cannot make the call) through the
+    rendered hook, in one process, when the registered matcher selects its tool."""
     from hookwrap.checks import host
     from hookwrap.checks.verdicts import RunResult
 
     outcomes: list[Outcome | None] = []
     sent: list[tuple[int, dict]] = []
-    for index, case in enumerate(cases):
-        payload = platform_payload(case, box, reg)
+    for index, payload in enumerate(payloads):
         if payload is None:
             outcomes.append(Outcome("n/a"))
             continue

@@ -19,6 +19,7 @@ import os
 import posixpath
 
 from .guard_rules import (
+    NOT_CREDENTIAL_FILES,
     NOT_SECRET_FILES,
     NOT_SECRETS,
     PACKS,
@@ -131,6 +132,12 @@ class Guard:
         self._allowed = [p for p in (self._absolute(path) for path in self.allowed_paths) if p]
         rules = [*RULES, *self.extra_rules]
         self.rules = rules
+        if self.disabled_rules:
+            known = {rule.id for rule in rules}
+            for unknown in sorted(self.disabled_rules - known):
+                self.settings_problems.append(
+                    f"DISABLED_RULES: {unknown!r} names no rule of the guard, so it switches "
+                    "nothing off (a block names its rule id)")
         self.by_program: Dict[str, List[Rule]] = {}
         self.glob_rules: List[Rule] = []
         self.any_rules: List[Rule] = []
@@ -336,17 +343,21 @@ class Guard:
             if change not in rule.changes or self.active(rule):
                 continue
             for candidate in candidates:
-                if self._path_matches(rule, candidate):
+                if self._path_matches(rule, candidate, change == "remove"):
                     return Finding(rule, shown)
         return None
 
-    def _path_matches(self, rule: Rule, full: str, ) -> bool:
+    def _path_matches(self, rule: Rule, full: str, removes: bool = False) -> bool:
+        """Whether ``full`` is one of the rule's files; ``removes``: it is deleted or moved,
+        so a folder that holds one of the rule's paths counts too (`rm -rf .claude`)."""
         parts = [part.lower() for part in full.split(os.sep) if part]
         name = parts[-1] if parts else ""
         if rule.category == "secrets":
             exempt = (*NOT_SECRETS, *self.not_secrets)
             if rule.id == "secrets.read":
                 exempt = (*exempt, *NOT_SECRET_FILES)
+            elif rule.id == "secrets.credentials-change":
+                exempt = (*exempt, *NOT_CREDENTIAL_FILES)
             if any(_fnmatch(name, pattern.lower()) or name.startswith(pattern.lower() + ".")
                    for pattern in exempt):
                 return False
@@ -355,7 +366,8 @@ class Guard:
         names = [p.lower() for p in rule.files if "/" not in p]
         if names and any(_fnmatch(name, pattern) for pattern in names):
             return True
-        if names and any(c in name for c in "*?["):  # `rm .env*`: the glob takes .env
+        if names and any(c in name for c in "*?[") and \
+                rule.id != "secrets.credentials-change":  # `rm .env*`: the glob takes .env
             samples = [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
             # A shell glob takes a name starting with a dot only when it starts with one too.
             if any(_fnmatch(sample, name) for sample in samples
@@ -377,6 +389,8 @@ class Guard:
                 if pattern.endswith("/") and (relative + "/").startswith(pattern):
                     return True
                 if _fnmatch(relative, pattern):
+                    return True
+                if removes and relative != "." and pattern.startswith(relative + "/"):
                     return True
         return False
 
@@ -639,6 +653,9 @@ def _changes(command: Command) -> List[Tuple[str, str]]:
         elif program != "ln":
             changes += [("copy", word) for word in sources]
         changes += [("write", target) for target in targets]
+    elif program == "find" and "-delete" in args:  # find . -name .env -delete
+        changes += [("remove", args[i + 1]) for i in range(len(args) - 1)
+                    if args[i] in ("-name", "-iname")]
     elif program == "dd":
         changes += [("write", word[3:]) for word in args if word.startswith("of=")]
         changes += [("read", word[3:]) for word in args if word.startswith("if=")]
@@ -840,8 +857,8 @@ def _git(command: Command) -> Tuple[str, List[str]]:
 
 def _checkout_discards(command: Command, state: _State) -> bool:
     _, rest = _git(command)
-    if "--" in rest:
-        return len(rest) > rest.index("--") + 1
+    if "--" in rest:  # paths follow; from xargs or parallel they come when it runs
+        return len(rest) > rest.index("--") + 1 or command.dynamic_args
     if any(word in ("-b", "-B", "--orphan") or word.startswith("--orphan=") for word in rest):
         return False
     if any(word.startswith("--pathspec-from-file") for word in rest):
@@ -860,7 +877,7 @@ def _restore_discards(command: Command, state: _State) -> bool:
     worktree = _has_option(rest, "-W|--worktree")
     if staged and not worktree:
         return False
-    return bool(_operands(rest, {"-s", "--source"})) or \
+    return bool(_operands(rest, {"-s", "--source"})) or command.dynamic_args or \
         any(word.startswith("--pathspec-from-file") for word in rest)
 
 

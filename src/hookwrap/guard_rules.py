@@ -113,8 +113,23 @@ SECRET_FILES = (
     ".docker/config.json", ".gnupg/", ".npmrc", ".pypirc", ".vault-token",
     ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", "/etc/shadow",
     "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers", "/etc/ssh/ssh_host_*_key",
+    "credentials",  # ~/.gem/credentials, ~/.aws/credentials...
+    # The logins coding agents' CLIs keep in your home directory.
+    ".codex/auth.json", ".claude/.credentials.json", ".gemini/oauth_creds.json",
+    ".qwen/oauth_creds.json", ".local/share/opencode/auth.json", ".copilot/config.json",
 )
 NOT_SECRET_FILES = ("*.pub", "known_hosts", "authorized_keys")
+# Credentials in your home directory, and private keys: changing, deleting or moving them
+# loses a login or plants a key (`rm ~/.ssh/id_rsa`, `echo KEY >> ~/.ssh/authorized_keys`).
+CREDENTIAL_FILES = (
+    ".ssh/", ".aws/", ".azure/", ".config/gcloud/", ".kube/", ".gnupg/", ".docker/config.json",
+    ".netrc", ".pgpass", ".git-credentials", ".vault-token", ".config/gh/hosts.yml",
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".codex/auth.json",
+    ".claude/.credentials.json", ".gemini/oauth_creds.json", ".qwen/oauth_creds.json",
+    ".local/share/opencode/auth.json",
+)
+# What the credential rule lets through: public keys, and the hosts ssh has seen.
+NOT_CREDENTIAL_FILES = ("*.pub", "known_hosts", "known_hosts.old")
 
 _STASH = "run `git stash` first to keep the changes, or ask the user to run it"
 _ASK = "ask the user to run it"
@@ -195,16 +210,25 @@ RULES: Tuple[Rule, ...] = (
     Rule("git.reflog-expire", "expiring the reflog or pruning now deletes the last way back "
          "to lost commits", f"Leave the reflog alone, or {_ASK}.", category="git",
          program="git", check="reflog_expire"),
+    Rule("git.tag-delete", "git tag -d deletes a tag (a release's name for a commit)",
+         f"Leave the tag, or {_ASK}.", category="git", program="git", sub=("tag",),
+         options=("-d|--delete",)),
+    Rule("git.abort-discard", "git merge / rebase / cherry-pick --abort throws away the "
+         "conflict resolutions made so far", "Run `git status` to see where things stand, "
+         "finish or stash the resolution, or ask the user.", category="git", program="git",
+         sub=("merge|rebase|cherry-pick|revert|am",), options=("--abort",)),
     # --- remote loss -------------------------------------------------------------------------
     Rule("git.push-force", "git push --force / -f / +refspec overwrites the remote history",
-         _PUSH, category="remote", program="git", sub=("push",), check="push_force"),
+         _PUSH, category="remote", program="git", sub=("push",), unless="-n|--dry-run",
+         check="push_force"),
     Rule("git.push-force-with-lease", "git push --force-with-lease rewrites the remote history",
          "Push without force; if the remote history must be rewritten, ask the user (this "
          "rule is on because BLOCK_FORCE_WITH_LEASE is set).", category="remote",
-         program="git", sub=("push",), check="push_lease"),
+         program="git", sub=("push",), unless="-n|--dry-run", check="push_lease"),
     Rule("git.push-delete", "git push --delete / :branch / --mirror / --prune deletes branches "
          "or tags on the remote", f"Push the branches you mean by name, or {_ASK}.",
-         category="remote", program="git", sub=("push",), check="push_deletes"),
+         category="remote", program="git", sub=("push",), unless="-n|--dry-run",
+         check="push_deletes"),
     Rule("gh.repo-delete", "gh repo delete deletes a repository and its history",
          "Ask the user to delete it.", category="remote", program="gh",
          sub=("repo", "delete")),
@@ -219,7 +243,8 @@ RULES: Tuple[Rule, ...] = (
          "interpreter", "Write the script to a file, read it, and run it only if it is what "
          "you meant.", category="code", check="decoded_piped"),
     Rule("code.unreadable", "a command nested too deep for the guard to read",
-         "Write the command plainly, without dozens of nested $( ) levels.",
+         "Write the command plainly, without dozens of nested $( ) levels or shells inside "
+         "shells (`bash -c \"bash -c ...\"`); run a script file instead.",
          category="code", check="unreadable"),
     # --- disks and devices ---------------------------------------------------------------------
     Rule("disk.dd-device", "dd writing to a device", f"Write to a file instead, or {_ASK}.",
@@ -270,9 +295,17 @@ RULES: Tuple[Rule, ...] = (
          "Hooks are changed by the user with the `hookwrap` command (hookwrap add, hookwrap "
          "remove, hookwrap sync); ask the user to make this change.", category="hooks",
          files=HOOK_FILES, changes="edit write remove"),
+    Rule("secrets.credentials-change", "changing, deleting or moving credentials (~/.ssh, "
+         "cloud and cluster logins, private keys)", "Leave them as they are, and ask the user "
+         "to make the change.", category="secrets", files=CREDENTIAL_FILES,
+         changes="edit write remove"),
     Rule("git.internals", "a file inside .git/", "Use git commands (git add, git commit, git "
          "config) instead of editing .git/ directly.", category="git", dirs=(".git",),
          changes="edit"),
+    Rule("git.hooks-write", "writing a git hook (.git/hooks/): it runs code on the next commit, "
+         "checkout or push", "Ask the user to install git hooks, or use the project's hook "
+         "manager (e.g. `pre-commit install`).", category="hooks", files=(".git/hooks/",),
+         changes="write remove"),
     # --- opt-in pack: infrastructure -----------------------------------------------------------
     Rule("infra.terraform-destroy", "terraform / tofu destroy deletes managed infrastructure",
          "Run `terraform plan -destroy` to show what it would delete, and ask the user.",
@@ -381,16 +414,23 @@ VALUE_OPTIONS: Dict[str, Set[str]] = {
 
 
 def looks_destructive(texts: List[str]) -> bool:
-    """Whether text the guard could not read names a program a rule is about."""
+    """Whether text the guard could not read names a program a rule is about, or a shell, an
+    interpreter or a wrapper that runs a string (which could run anything: `python3`,
+    `/bin/bash`, `su -c`)."""
+    from .shell import INTERPRETERS, SHELLS, STRING_RUNNERS, program_name
+
     programs = {program for rule in RULES for program in rule.program if "*" not in program}
-    programs |= {"curl", "wget", "bash", "sh", "eval", "sudo", "python", "node"}
+    programs |= {"curl", "wget", "eval", "sudo", "exec", "source", *SHELLS, *INTERPRETERS,
+                 *STRING_RUNNERS}
     for text in texts:
         word = []
         for c in text + " ":
             if c.isalnum() or c in "-_.":
                 word.append(c)
             else:
-                if word and "".join(word) in programs:
+                if word and ("".join(word) in programs or
+                             program_name("".join(word)) in programs or
+                             "".join(word).startswith("mkfs")):
                     return True
                 word = []
     return False

@@ -16,8 +16,9 @@ through this module. Two layers:
 Stdlib only and Python 3.9+. It never raises, and it takes time in proportion to the length of
 the line: one pass, no regular expression, nesting read up to ``MAX_NESTING`` levels (deeper
 text is kept in ``Script.unread`` for callers that must fail closed) and command bodies re-read
-up to ``MAX_BODIES`` levels. ``#`` starts no comment (zsh without ``interactive_comments``
-reads it as a word), so a ``# rm -rf /`` is still a command here.
+up to ``MAX_BODIES`` levels (the text of a body deeper still goes to ``Reading.unread``).
+``#`` starts no comment (zsh without ``interactive_comments`` reads it as a word), so a
+``# rm -rf /`` is still a command here.
 """
 
 from __future__ import annotations
@@ -797,6 +798,7 @@ _WRAPPERS = {
     "yarn": ("", (), 0, "sub:exec|dlx"),
     "chroot": ("", ("--userspec", "--groups"), 1, ""),
     "unbuffer": ("", (), 0, ""),
+    "shx": ("", (), 0, ""),  # npm's portable shell commands: `npx shx rm -rf dist`
     "caffeinate": ("tw", (), 0, ""),
     "proxychains": ("f", (), 0, ""),
     "proxychains4": ("f", (), 0, ""),
@@ -818,6 +820,9 @@ _WRAPPERS = {
                                   "--colsep", "--joblog", "--results", "--tmpdir", "--workdir",
                                   "--retries", "--timeout", "--delay", "--memfree"), 0, "dynamic"),
 }
+# Wrappers that run a string of their own as a command line (su -c, watch, env -S...).
+STRING_RUNNERS = frozenset(name for name, spec in _WRAPPERS.items()
+                           if spec[3].startswith("string") or spec[3] == "join")
 _RESERVED = frozenset(("!", "{", "}", "(", ")", "if", "then", "elif", "else", "fi", "do", "done",
                        "while", "until", "esac", "coproc", "time", "[[", "]]"))
 _NOT_COMMANDS = frozenset(("for", "select", "case", "in", "function"))
@@ -907,7 +912,8 @@ def _quote(text: str) -> str:
 
 class Reading:
     """What ``read(line)`` found: the commands, the text nested too deep to be read (also
-    inside bash -c bodies), and what the shell would choke on."""
+    inside bash -c bodies, and bodies more than MAX_BODIES levels down), and what the shell
+    would choke on."""
 
     __slots__ = ("commands", "problems", "unread")
 
@@ -1013,6 +1019,8 @@ class _Walker:
             if depth < MAX_BODIES:
                 self.script(parse(string[1], self.steps), (*via, string[0]), depth + 1,
                             inside, host, string[1])
+            else:
+                self.too_deep([string[1]])
             return None
         given = words[index:]
         if dynamic and "xargs" in wrappers and feeder is not None and feeder[0] is not None and \
@@ -1030,7 +1038,22 @@ class _Walker:
         self._add(command, inside, host, upstream, source)
         if depth < MAX_BODIES:
             self.bodies(command, depth, simple, feeder, inside, host)
+        elif has_body(command):
+            self.too_deep([*_body_words(command), *_fed_text(simple.redirects)])
         return command
+
+    def too_deep(self, texts: List[str]) -> None:
+        """A body one level past MAX_BODIES: not read, so its text counts as unread (the guard
+        fails closed on it when it names a program a rule is about), with its words as a
+        shell would hand them on (`r\\m` is rm)."""
+        self.unread.append(" ".join(texts))
+        for text in texts:
+            if any(c in text for c in " \t\n\\'\"$`"):
+                script = parse(text, self.steps)
+                plain = " ".join(word.text for simple in script.commands
+                                 for word in simple.words)
+                if plain:
+                    self.unread.append(plain)
 
     def _add(self, command: Command, inside: str, host: str, upstream: Tuple[str, ...],
              source: str) -> None:
@@ -1074,6 +1097,13 @@ class _Walker:
         if program in ("fd", "fdfind"):
             self._fd(command, depth, inside, host)
             return
+        if program.lower() in ("remove-item", "ri"):  # PowerShell is the CLI's shell
+            from .shell_code import code_commands
+
+            for item in code_commands(" ".join(command.argv), "pwsh"):
+                if isinstance(item, list) and item:
+                    self._add(_synthetic(item, (*via, "PowerShell")), inside, host, (), "")
+            return
         language = _interpreter(program, via)
         if language:
             code = interpreter_code(language, args)
@@ -1094,6 +1124,8 @@ class _Walker:
                         self._add(found, inside, host, (), code)
                         if depth + 1 < MAX_BODIES:
                             self.bodies(found, depth + 1, Simple(), None, inside, host)
+                        elif has_body(found):
+                            self.too_deep(_body_words(found))
 
     def _fd(self, command: Command, depth: int, inside: str, host: str) -> None:
         """fd PATTERN [PATHS] -x/--exec CMD: CMD runs on each file found under PATHS."""
@@ -1117,6 +1149,8 @@ class _Walker:
                     self._add(found, inside, host, (), "")
                     if depth + 1 < MAX_BODIES:
                         self.bodies(found, depth + 1, Simple(), None, inside, host)
+                    elif has_body(found):
+                        self.too_deep(_body_words(found))
                 index += 1 + end + 1
                 continue
             if text in _FD_VALUES:
@@ -1167,6 +1201,8 @@ class _Walker:
                 self._add(found, inside, host, (), "")
                 if depth + 1 < MAX_BODIES:
                     self.bodies(found, depth + 1, Simple(), None, inside, host)
+                elif has_body(found):
+                    self.too_deep(_body_words(found))
             else:
                 index += 1
 
@@ -1425,6 +1461,53 @@ def shell_body(args: List[str]) -> Tuple[Optional[str], bool]:
             return word, False
         return None, from_stdin
     return None, not reads_string
+
+
+def has_body(command: Command) -> bool:
+    """Whether _Walker.bodies() would read commands inside this one (a shell's -c string or
+    stdin, eval's words, find -exec, fd -x, an interpreter's code)."""
+    program, args = command.program, command.args
+    if any(c in program for c in " \t\n"):
+        return True
+    if program in SHELLS or (program == "sh" and command.via[-1:] == ("busybox",)):
+        body, reads_stdin = shell_body(args)
+        return body is not None or reads_stdin
+    if program == "eval":
+        return bool(args)
+    if program == "find":
+        return any(word in ("-exec", "-execdir", "-ok", "-okdir") for word in args)
+    if program in ("fd", "fdfind"):
+        return any(word in ("-x", "--exec", "-X", "--exec-batch") for word in args)
+    language = _interpreter(program, command.via)
+    return bool(language) and (interpreter_code(language, args) is not None or
+                               _reads_stdin_code(language, args))
+
+
+def _body_words(command: Command) -> List[str]:
+    """The words that hold a command's body: its arguments (the program is known), or the
+    whole command when its program is a line of its own (`sudo 'a b'`); for an interpreter
+    also the strings of its code, as the code hands them on."""
+    if any(c in command.program for c in " \t\n"):
+        return command.argv
+    language = _interpreter(command.program, command.via)
+    code = interpreter_code(language, command.args) if language else None
+    if not code:
+        return command.args
+    from .shell_code import _literals
+
+    return [*command.args, *(text for _, _, text, _ in
+                             _literals(code, _LANGUAGES.get(language, language)))]
+
+
+def _fed_text(redirects: Iterable[Redirect]) -> List[str]:
+    """The text of a command's here-documents and here-strings."""
+    texts: List[str] = []
+    for redirect in redirects:
+        if redirect.body is not None:
+            texts.append(redirect.body)
+        elif redirect.op == "<<<" and redirect.target is not None:
+            texts.append(redirect.target.text)
+    return texts
 
 
 def _interpreter(program: str, via: Tuple[str, ...]) -> str:

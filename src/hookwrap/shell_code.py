@@ -182,8 +182,21 @@ def _powershell(line: str) -> Union[str, List[str]]:
         elif lower.startswith("-") and lower[1:] in ("path", "literalpath", "lp"):
             continue
         elif not lower.startswith("-"):
-            argv.append(word.strip("'\""))
+            argv.append(_windows_path(word.strip("'\"")))
     return _synthetic(argv)
+
+
+def _windows_path(path: str) -> str:
+    """A PowerShell path as the guard reads paths: a drive root (`C:\\`, `D:/x`) from `/`, the
+    home (`$env:USERPROFILE`, `$HOME`, `~`) as `~`, backslashes as slashes."""
+    lower = path.lower()
+    for home in ("$env:userprofile", "$env:home", "${env:userprofile}", "$home", "~"):
+        if lower.startswith(home) and (len(path) == len(home) or path[len(home)] in "\\/"):
+            return "~" + path[len(home):].replace("\\", "/")
+    if len(path) >= 2 and path[0].isalpha() and path[1] == ":" and \
+            (len(path) == 2 or path[2] in "\\/"):
+        return "/" + path[3:].replace("\\", "/")
+    return path.replace("\\", "/") if "\\" in path and "/" not in path else path
 
 
 def _joined(code: str, end: int, start: int) -> bool:

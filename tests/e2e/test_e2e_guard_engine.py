@@ -4,14 +4,18 @@ OpenCode (a plugin CLI), with the rule id in the reason the model sees.
 Every shell call runs in a temp git project with the sandbox's HOME (tests/e2e/conftest.py).
 Each blocked call starts with a `touch` of a marker file, so a missing marker proves the call
 never ran: the guard read the line and stopped it. The calls are harmless there even if they
-ran (a hard reset of an empty temp repo, a read of a fake .env).
+ran (a hard reset of an empty temp repo, a read of a fake .env, a stash clear with no stash,
+a push without a remote).
 """
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
+
+from hookwrap.shell import MAX_BODIES
 
 from .chat_harness import make_project
 from .codex_harness import Codex
@@ -22,12 +26,23 @@ from .test_codex_hookwrap import codex_repo
 
 pytestmark = pytest.mark.e2e
 
+def _nested_shells(command: str, levels: int) -> str:
+    for _ in range(levels):
+        command = "bash -c " + shlex.quote(command)
+    return command
+
+
 # (command, the rule that blocks it, the marker its `touch` would leave)
 BLOCKED = [
     ("touch m1 && git reset --hard", "git.reset-hard", "m1"),  # local git data loss
     ("echo x >$(touch m2; git checkout -- .)", "git.checkout-discard", "m2"),  # the old bypass
     ("touch m3 && cat .env", "secrets.read", "m3"),  # reading a secret
     ("touch m4 && echo 'git clean -fdx' | sh", "git.clean-force", "m4"),  # a script fed to sh
+    # code handed to an interpreter (an empty stash list: harmless had it run)
+    ("touch m5 && python3 -c \"import os; os.system('git stash clear')\"", "git.stash-drop", "m5"),
+    ("touch m6 && git push --force origin main", "git.push-force", "m6"),  # no remote: harmless
+    # shells nested deeper than the guard reads: it fails closed
+    ("touch m7 && " + _nested_shells("git stash clear", MAX_BODIES + 1), "code.unreadable", "m7"),
 ]
 HARMLESS = "echo ok > harmless.txt"
 

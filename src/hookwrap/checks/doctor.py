@@ -290,18 +290,60 @@ def check_shim(python: str, env: Mapping[str, str]) -> list[Finding]:
 
 
 def check_guards(root: Path, manifest) -> list[Finding]:
-    """A guard rendered by an older hookwrap: `sync` upgrades it, or says why it cannot."""
+    """A guard rendered by an older hookwrap: `sync` upgrades it, or says why it cannot; a
+    guard whose DISABLED_RULES names no rule (a typo switches nothing off)."""
     from ..generator.project import guard_upgrades
 
     out = []
+    older = set()
     for rel, upgrade in guard_upgrades(root, manifest.hooks):
+        older.add(rel)
         if upgrade.action == "keep":
             message, _, fix = upgrade.notes[0].partition(" To upgrade: ")
             out.append(Finding("guard", WARN, message, f"to upgrade: {fix}"))
         else:
             out.append(Finding("guard", WARN, f"{rel} was rendered by an older hookwrap: its "
                                "rules stop short of today's", SYNC))
+    for spec in manifest.hooks:
+        rel = script_path(spec.name)
+        if spec.template != "guard" or rel in older:
+            continue
+        try:
+            text = (root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        problem = disabled_rule_problem(text)
+        if problem:
+            out.append(Finding("guard", WARN, f"{rel}: DISABLED_RULES {problem[0]}", problem[1]))
     return out or _ok("guard", "every guard runs the runtime's rules")
+
+
+def disabled_rule_problem(text: str) -> tuple[str, str] | None:
+    """(what is wrong, a hint) when a guard script's DISABLED_RULES names a rule id that is
+    neither the runtime's nor one of its EXTRA_RULES; read from the source, nothing runs."""
+    import ast
+
+    from ..generator.hookentry import unknown_rule_ids
+    from ..guard_rules import rule_ids
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    names: list[str] = []
+    own: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "DISABLED_RULES" for t in targets) and \
+                    isinstance(node.value, (ast.List, ast.Tuple, ast.Set)):
+                names += [item.value for item in node.value.elts
+                          if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Rule" and \
+                node.args and isinstance(node.args[0], ast.Constant) and \
+                isinstance(node.args[0].value, str):
+            own.append(node.args[0].value)
+    return unknown_rule_ids(names, (*rule_ids(), *own))
 
 
 def check_startup(root: Path, manifest) -> list[Finding]:

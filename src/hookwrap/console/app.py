@@ -371,6 +371,8 @@ def test_command(
         if payload is not None or tool or tool_input:
             raise typer.BadParameter("use --explain alone, without --payload, --tool or --input")
         reading = explain_guard(_root_dir(), name, explain, cwd=_cwd())
+        for problem in reading.get("settings", {}).get("problems", []):
+            typer.echo(f"warning: {name}'s settings: {problem}", err=True)
         typer.echo(json.dumps(reading, indent=2) if as_json else "\n".join(explain_lines(reading)))
         raise typer.Exit(0)
     if payload is not None and (tool or tool_input):

@@ -144,6 +144,8 @@ def check_options(template: str, entry: dict[str, Any]) -> dict[str, object]:
             valid = ", ".join((*COMMON_KEYS, *allowed))
             raise EntryError(key, "unknown key", hint=f"valid keys here: {valid}")
         problem = _OPTION_CHECKS[key](value)
+        if isinstance(problem, tuple):  # (what is wrong, a hint)
+            raise EntryError(key, f"{show(value)} {problem[0]}", hint=problem[1])
         if problem:
             raise EntryError(key, f"{show(value)} {problem}")
         options[key] = value
@@ -349,6 +351,33 @@ def _check_packs(value: object) -> str:
     return f"must be a list of rule packs: {', '.join(PACKS)}"
 
 
+def _check_rule_ids(value: object) -> str | tuple[str, str]:
+    """A list of the guard's rule ids (guard_rules.RULES): a typo would switch nothing off."""
+    problem = _check_strings(value)
+    if problem:
+        return problem
+    assert isinstance(value, list)
+    from ..guard_rules import rule_ids
+
+    return unknown_rule_ids(value, rule_ids()) or ""
+
+
+def unknown_rule_ids(names: list[str], known: tuple[str, ...]) -> tuple[str, str] | None:
+    """(what is wrong, a hint) when ``names`` holds a rule id that is not in ``known``."""
+    import difflib
+
+    unknown = [name for name in names if name not in known]
+    if not unknown:
+        return None
+    guesses = [f"{name!r} -> {close[0]!r}" for name in unknown
+               for close in [difflib.get_close_matches(name, known, n=1, cutoff=0.6)] if close]
+    shown = ", ".join(repr(name) for name in unknown)
+    hint = ("did you mean " + ", ".join(guesses) + "? " if guesses else "") + \
+        "the rule ids are in docs/guard.md; a block names its rule, and `hookwrap test " \
+        "<guard> --explain 'CMD'` shows which rule matches"
+    return f"names no rule of the guard: {shown}", hint
+
+
 # One check per template option name (the names come from catalogue.TEMPLATES).
 _OPTION_CHECKS = {
     "check": _check_string,
@@ -361,5 +390,5 @@ _OPTION_CHECKS = {
     "allowed_commands": _check_strings,
     "allowed_paths": _check_strings,
     "not_secrets": _check_strings,
-    "disabled_rules": _check_strings,
+    "disabled_rules": _check_rule_ids,
 }
