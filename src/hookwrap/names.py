@@ -68,6 +68,7 @@ class Platform(_StrEnum):
     COPILOT = "copilot"
     OPENCODE = "opencode"
     DROID = "droid"
+    PI = "pi"
 
     CLINE = "cline"
 

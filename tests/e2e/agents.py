@@ -19,12 +19,13 @@ from .codex_harness import Codex
 from .droid_harness import Droid
 from .harness import Agent, Claude, Gemini, Sandbox, find_binary
 from .opencode_harness import OpenCodeAgent
+from .pi_harness import PiAgent
 
 AgentFactory = Callable[[Path, Sandbox, str], Agent]
 
 AGENTS: dict[str, AgentFactory] = {
     cls.name: cls.start for cls in (Claude, Gemini, Codex, Qwen, Copilot, OpenCodeAgent, Droid,
-                                    Cline)
+                                    PiAgent, Cline)
 }
 # The CLIs the ``agent`` fixture runs each test on, and those of ``chat_agent``.
 CLASSIC = ("claude", "gemini")

@@ -109,6 +109,9 @@ BINARIES: dict[str, Binary] = {b.name: b for b in (
     # The platform package alone: it holds the Bun binary (the npm wrapper only picks one).
     Binary("droid", "0.225.2", "droid/node_modules/@factory/cli-linux-x64/bin/droid",
            {"FACTORY_DISABLE_KEYRING": "1"}),
+    # Plain JS on node; it prints its version on stderr.
+    Binary("pi", "0.73.1", "pi/node_modules/.bin/pi",
+           {"PI_OFFLINE": "1", "PI_SKIP_VERSION_CHECK": "1", "PI_TELEMETRY": "0"}, needs_node=True),
     # The Bun binary itself (the npm package's bin/cline is a node wrapper that starts it).
     Binary("cline", "3.0.65", "cline/node_modules/@cline/cli-linux-x64/bin/cline",
            {"CLINE_SESSION_BACKEND_MODE": "local", "CLINE_NO_AUTO_UPDATE": "1"}),

@@ -1,0 +1,117 @@
+"""pi: what the hookwrap command needs to know about it (a hook process needs only
+``clis/pi.py``).
+
+OpenCode's generator half with pi's differences: the extension hookwrap renders,
+``.pi/extensions/hookwrap.js`` (from ``pi_extension.js``), with the registrations in the same
+marked block as OpenCode's plugin; what `hookwrap test` emulates where the extension differs from
+the plugin (a fail-closed hook that times out blocks, a PostToolUseFailure block replaces the
+result); doctor's checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...clis._pi_protocol import PiProtocol
+from ...clis.pi import PI
+from .opencode import _BEGIN, _END, OpenCodeSetup, plugin_text
+from .opencode import _HEADER as _PLUGIN_HEADER
+from .kit import FAIL, OK, Finding, Problem, RunResult, Scope, Verdict, failure_line
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Mapping
+
+EXTENSION_FILE = PI.settings_file
+_HEADER = "// hookwrap: generated pi extension."
+
+
+class PiSetup(PiProtocol, OpenCodeSetup):
+    """pi's extension, its registrations, validation, host rules and doctor checks."""
+
+    # --- generator: the extension file ------------------------------------------------------
+    def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
+        """The registrations object inside the extension (the plugin's block, read by the
+        plugin's reader)."""
+        from ..errors import SettingsError
+
+        if text.strip() in ("", "{}"):
+            return {}  # a symlinked extension left without hooks is written as {}
+        if not text.startswith(_HEADER):
+            raise SettingsError(f"{label}: not the extension hookwrap writes",
+                                hint="move it away (hookwrap owns this file name), then run "
+                                     "hookwrap sync")
+        return super().parse_settings_text(_PLUGIN_HEADER + text[len(_HEADER):], label)
+
+    def render_settings(self, data: dict[str, Any]) -> str | None:
+        """The whole extension for ``data``; None (no file) when it holds no hook."""
+        return extension_text(data) if data.get("hooks") else None
+
+    def lifecycle_matcher(self, values: list[str], event: Any) -> str:
+        # The extension tests `new RegExp(matcher)` against the reason: anchored, as for tools.
+        return self.tool_matcher(values)
+
+    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+        return [replace(p, message=p.message.replace("OpenCode plugin", "pi extension"))
+                for p in super().validate_handler(handler, event, path)]
+
+    # --- generator: host rules (what the extension does) -------------------------------------
+    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+        """The plugin's reading, except that a fail-closed PreToolUse hook that times out blocks
+        the call, and a PostToolUseFailure block replaces the result as PostToolUse's does."""
+        if result.timed_out and on_failure == "block" and event == "PreToolUse":
+            failure = failure_line(result)
+            return Verdict("blocked", reason=f"hookwrap: a fail-closed hook could not run "
+                           f"({failure}); the call was blocked", success=False, clean=False,
+                           problems=(failure,))
+        verdict = super().interpret("PostToolUse" if event == "PostToolUseFailure" else event,
+                                    result, on_failure)
+        if event == "Stop" and verdict.notes:
+            verdict = replace(verdict, notes=("pi cannot keep the agent working: the extension "
+                                              "prints the reason and the run ends",))
+        return replace(verdict, problems=_ours(verdict.problems), notes=_ours(verdict.notes))
+
+    # --- generator: doctor --------------------------------------------------------------------
+    def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
+                       env: Mapping[str, str]) -> list[Finding]:
+        """No trust gate (said so), where pi looks for project extensions, and the extension's
+        code."""
+        mine = [s for s in scopes if s.data and s.data.get("hooks")]
+        if not mine:
+            return [Finding("pi-trust", OK, "no pi extension to check")]
+        out = [Finding("pi-trust", OK, f"pi loads {EXTENSION_FILE} (and every other project "
+                       "extension) with no trust prompt: whoever can change .pi/ runs code in "
+                       "every pi session started here"),
+               Finding("pi-cwd", OK, "pi looks for project extensions only in the folder it is "
+                       f"started in: start pi in {root}, not in a subfolder (and not with "
+                       "`--no-extensions`), or no hookwrap hook runs")]
+        for scope in mine:
+            try:
+                text = scope.path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if text != extension_text(scope.data or {}):
+                out.append(Finding("pi-extension", FAIL, f"{scope.label}: the extension's code "
+                                   "differs from what this hookwrap writes (edited by hand, or "
+                                   "written by another version)", "run `hookwrap sync`"))
+        return out
+
+
+def _ours(lines: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(line.replace("OpenCode plugin", "pi extension").replace("OpenCode", "pi")
+                 for line in lines)
+
+
+def extension_text(data: dict[str, Any]) -> str:
+    """The extension file: the template with ``data`` (the registrations) in the plugin's block."""
+    from importlib import resources
+
+    template = resources.files("hookwrap").joinpath("generator", "clis", "pi_extension.js") \
+        .read_text(encoding="utf-8")
+    plugin = plugin_text(data)
+    begin, end = plugin.index(_BEGIN), plugin.index(_END) + len(_END)
+    return template.replace("// @REGISTRATIONS@", plugin[begin:end])
+
+
+CLI = PiSetup(PI)
