@@ -100,6 +100,8 @@ HOOK_FILES = (
     ".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json",
     ".codex/hooks.json", ".codex/config.toml", ".qwen/settings.json", ".github/hooks/",
     ".factory/settings.json", ".opencode/plugins/", ".clinerules/hooks/", ".cline/hooks/",
+    # pi runs every extension in these folders, and those its settings.json lists (0.73.1).
+    ".pi/extensions/", ".pi/settings.json", ".pi/agent/extensions/", ".pi/agent/settings.json",
 )
 ENV_FILES = (".env", ".env.*")
 # Names the secret rules let through: templates that hold no secrets by convention.

@@ -21,7 +21,7 @@ from hookwrap.generator.trust import record_trust
 from hookwrap.names import Platform
 
 LABELS = ("Claude Code", "Gemini CLI", "Codex CLI", "Qwen Code", "Copilot CLI", "OpenCode",
-          "Factory Droid")
+          "Factory Droid", "pi")
 # What Python 3.9 prints for `def hook(event: HookInput) -> HookOutput | None:` at import.
 TYPE_ERROR_3_9 = "TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'"
 
@@ -140,9 +140,9 @@ def test_a_hanging_hook_fails_within_its_timeout_and_is_killed(seven: Path, tmp_
     assert found.status == FAIL
     assert found.message.startswith("slow hangs on Claude Code: it did not answer within its "
                                     "timeout (2 s) and was killed")
-    # Once is enough: the hook is not started on the other 6 CLIs to hang there too.
+    # Once is enough: the hook is not started on the other CLIs to hang there too.
     assert found.message.endswith("(not started on Gemini CLI, Codex CLI, Qwen Code, Copilot CLI, "
-                                  "OpenCode, Factory Droid and Cline: it would take as long there)")
+                                  "OpenCode, Factory Droid, pi and Cline: it would take as long there)")
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)
 

@@ -24,6 +24,7 @@ SHOWN = {
     "copilot": "(systemMessage, which Copilot CLI was not seen to show: ",
     "opencode": "(printed for the user on OpenCode's stderr by the plugin: ",
     "droid": "(systemMessage, which Factory Droid was not seen to show: ",
+    "pi": "(printed for the user by the extension (stderr, or a notice in pi's UI): ",
     "cline": "(dropped: Cline shows a hook's user no message: ",
 }
 
@@ -64,7 +65,10 @@ def test_format_with_a_missing_formatter_says_so_in_the_summary(seven: Path) -> 
     patch = "*** Begin Patch\n*** Update File: x.py\n@@\n-x=1\n+x = 1\n*** End Patch\n"
     codex = run_hook_test(seven, "format", platform="codex", tool="write_file",
                           tool_input={"command": patch})
-    tests = [t for t in report.tests if t.platform != "codex"] + codex.tests
+    # pi's write names its file `path`.
+    pi = run_hook_test(seven, "format", platform="pi", tool="write_file",
+                       tool_input={"path": str(seven / "x.py"), "content": "x=1"})
+    tests = [t for t in report.tests if t.platform not in ("codex", "pi")] + codex.tests + pi.tests
     assert sorted(t.platform for t in tests) == sorted(p.value for p in Platform)
     for test in tests:
         assert test.summary.startswith("allowed " + SHOWN[test.platform]), test.summary

@@ -47,8 +47,9 @@ def test_a_skeleton_may_answer_anything_so_every_limit_is_named(seven: Path) -> 
     warnings = warnings_of(seven, "before_tool", "mine")
     by_cli = {w.split(":")[0] for w in warnings}
     # Codex CLI sends an ask as a deny (no ask in its hooks), as Copilot CLI, OpenCode, Droid
-    # and Cline.
-    assert by_cli == {"Codex CLI", "Qwen Code", "Copilot CLI", "OpenCode", "Factory Droid", "Cline"}
+    # pi and Cline.
+    assert by_cli == {"Codex CLI", "Qwen Code", "Copilot CLI", "OpenCode", "Factory Droid", "pi",
+                      "Cline"}
     assert any(w.startswith("Cline: has no ask: an ask is sent as a block") for w in warnings)
     assert any(w.startswith("Codex CLI: has no ask: an ask is sent as a deny") for w in warnings)
     assert len(warnings) == len(by_cli)  # one line per CLI
@@ -63,7 +64,7 @@ def test_an_external_hook_may_answer_anything(seven: Path) -> None:
 
 def test_stop_gate_is_warned_about_blocks_only(seven: Path) -> None:
     warnings = warnings_of(seven, "after_agent", "stop_gate")
-    assert {w.split(":")[0] for w in warnings} == {"OpenCode", "Factory Droid", "Cline"}
+    assert {w.split(":")[0] for w in warnings} == {"OpenCode", "Factory Droid", "pi", "Cline"}
     assert any("Cline has no stop event" in w for w in warnings), warnings
     # Qwen reads continue:false as "keep working"; stop_gate never sends it.
     assert not any("continue" in w for w in warnings)

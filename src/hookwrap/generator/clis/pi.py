@@ -14,9 +14,9 @@ from dataclasses import replace
 
 from ...clis._pi_protocol import PiProtocol
 from ...clis.pi import PI
+from .kit import FAIL, OK, Finding, Problem, RunResult, Scope, Verdict, failure_line
 from .opencode import _BEGIN, _END, OpenCodeSetup, plugin_text
 from .opencode import _HEADER as _PLUGIN_HEADER
-from .kit import FAIL, OK, Finding, Problem, RunResult, Scope, Verdict, failure_line
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -50,7 +50,7 @@ class PiSetup(PiProtocol, OpenCodeSetup):
 
     def lifecycle_matcher(self, values: list[str], event: Any) -> str:
         # The extension tests `new RegExp(matcher)` against the reason: anchored, as for tools.
-        return self.tool_matcher(values)
+        return self.tool_matcher(values) or "|".join(values)
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
         return [replace(p, message=p.message.replace("OpenCode plugin", "pi extension"))
