@@ -88,6 +88,7 @@ CLIS: dict[str, CliCase] = {
     "copilot": CliCase("copilot", _start("copilot"), ("copilot",)),
     "opencode": CliCase("opencode", _start("opencode"), ("opencode",)),
     "droid": CliCase("droid", _start("droid"), ("droid",)),
+    "pi": CliCase("pi", _start("pi"), ("pi",)),
 }
 
 
@@ -131,11 +132,24 @@ def _proc_cpu_ms(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def _registered(repo: HookwrapRepo, settings: str) -> list[dict[str, Any]]:
-    """Every hook entry of a Claude-format settings file, as `hookwrap add` wrote it."""
-    data = json.loads((repo.root / settings).read_text(encoding="utf-8"))
+def _registered(repo: HookwrapRepo, cli: str) -> list[dict[str, Any]]:
+    """Every hook entry of CLI ``cli``'s registration file, as `hookwrap add` wrote it."""
+    from hookwrap.generator.clis import setup_of
+    from hookwrap.generator.settings import parse_settings
+
+    settings = setup_of(cli).settings_file
+    data = parse_settings((repo.root / settings).read_text(encoding="utf-8"), cli, label=settings)
     return [entry for groups in data.get("hooks", {}).values() for group in groups
             for entry in group.get("hooks", [])]
+
+
+def _posts_to_server(cli: str) -> bool:
+    """Whether CLI ``cli`` can post a hook to `hookwrap serve` (its http entries)."""
+    from hookwrap.generator.clis import setup_of
+    from hookwrap.names import NormalizedEvent
+
+    return setup_of(cli).http_handler("http://127.0.0.1:1/", timeout_s=1, fail_closed=False,
+                                      event=NormalizedEvent.BEFORE_TOOL) is not None
 
 
 def _resident_guard(repo: HookwrapRepo, cli: str) -> Running:
@@ -146,7 +160,7 @@ def _resident_guard(repo: HookwrapRepo, cli: str) -> Running:
     manifest.write_text(manifest.read_text(encoding="utf-8") + f"\n[serve]\nport = {port}\n",
                         encoding="utf-8")
     repo.add("before_tool", "guard", "--resident")
-    if not any(e.get("type") == "http" for e in _registered(repo, ".claude/settings.json")):
+    if not any(e.get("type") == "http" for e in _registered(repo, cli)):
         raise RuntimeError("hookwrap add --resident registered no http entry")
     server = subprocess.Popen(
         [str(repo.sandbox.python), "-m", "hookwrap.server", "--root", str(repo.root), "--port", str(port)],
@@ -174,7 +188,7 @@ def _resident_guard(repo: HookwrapRepo, cli: str) -> Running:
 def _filtered_audit(repo: HookwrapRepo, cli: str) -> None:
     """An audit hook that cares about `git *` only; the benchmark's calls are `echo`."""
     repo.add("before_tool", "audit", "--matcher", "shell", "--commands", "git *")
-    if cli == "claude" and not any(e.get("if") for e in _registered(repo, ".claude/settings.json")):
+    if cli == "claude" and not any(e.get("if") for e in _registered(repo, cli)):
         raise RuntimeError("hookwrap add --commands wrote no `if` for Claude Code")
 
 
@@ -182,9 +196,9 @@ def _filtered_audit(repo: HookwrapRepo, cli: str) -> None:
 VARIANTS: list[Variant] = [
     Variant("no hook", _no_hook),
     Variant("guard (command hook)", _guard),
-    Variant("guard, resident (hookwrap serve)", _resident_guard, applies=lambda cli: cli == "claude",
-            unsupported="not supported: only Claude Code posts hooks to a server (http entries); "
-                        "this CLI runs commands only"),
+    Variant("guard, resident (hookwrap serve)", _resident_guard, applies=_posts_to_server,
+            unsupported="not supported: only Claude Code and pi's extension post hooks to a "
+                        "server (http entries); this CLI runs commands only"),
     Variant('audit filtered to commands = ["git *"]', _filtered_audit),
 ]
 

@@ -221,3 +221,39 @@ def test_each_hook_runs_once_with_claude_code_and_opencode_registered_too(
     post = repo.log_lines("post")
     assert [(line["platform"], line["event"]) for line in post] == [("pi", "after_tool")], post
     assert json.loads((git_project / ".claude" / "settings.json").read_text())["hooks"]
+
+
+# --- resident hooks: the extension posts to `hookwrap serve` ----------------------------------
+
+
+def test_a_resident_guard_answers_from_the_server_and_fails_closed_without_it(
+        pi: ChatAgent, git_project: Path) -> None:
+    """`add --resident` on pi: the extension posts each call to the project's `hookwrap serve`
+    (no hook process starts); with the server down the fail-closed guard blocks every call."""
+    from .test_resident import Server, _free_port, _use_port
+
+    repo = hookwrap_repo(pi, git_project, "pi")
+    port = _free_port()
+    _use_port(repo, port)
+    added = repo.hookwrap("add", "before_tool", "guard", "--resident")
+    assert "pi blocks every call guard matches" in added.stdout + added.stderr, added.stderr
+    assert f"http://127.0.0.1:{port}/hookwrap/pi/guard" in (git_project / EXTENSION).read_text()
+
+    # The server down: blocked, with the reason, and the run goes on.
+    result = pi.run(git_project, [pi.shell("echo ok > down.txt"), Reply("Finished.")])
+    assert result.rc == 0 and not (git_project / "down.txt").exists(), result.describe()
+    reason = result.tool_results()[0]["text"]
+    assert "fail-closed hook could not run" in reason and "ECONNREFUSED" in reason, reason
+
+    server = Server(repo, port).start()
+    try:
+        steps = [pi.shell(FORCED_PUSH), pi.write_file(".env", "SECRET=1\n"),
+                 pi.shell("echo ok > up.txt"), Reply("Finished.")]
+        result = pi.run(git_project, steps)
+    finally:
+        server.stop()
+    assert result.rc == 0, result.describe()
+    results = [r["text"] for r in result.tool_results()]
+    assert "Blocked by the guard hook" in results[0] and "Blocked by the guard hook" in results[1], results
+    assert (git_project / "up.txt").read_text() == "ok\n" and not (git_project / ".env").exists()
+    assert result.hooks == [], result.describe()  # no python process: the server answered

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -162,3 +163,91 @@ def test_a_hook_that_cannot_answer_lets_the_call_run_unless_it_fails_closed(tmp_
     assert "exited 2 without an answer" in stderr and "the call goes on" in stderr
     assert write_call["result"]["block"] is True
     assert "a fail-closed hook could not run (exited 3 without an answer)" in write_call["result"]["reason"]
+
+
+# --- resident hooks: the extension posts to `hookwrap serve` ----------------------------------
+
+class _Stub:
+    """A loopback server that answers each path as the test says: ``{path: (status, body)}``;
+    ``"hang"`` never answers. Records every request's headers and body."""
+
+    def __init__(self, answers: dict[str, object]) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        stub = self
+        self.seen: list[tuple[str, dict, dict]] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                stub.seen.append((self.path, dict(self.headers), json.loads(body)))
+                answer = answers[self.path]
+                if answer == "hang":
+                    time.sleep(5)
+                    return
+                status, text = answer  # type: ignore[misc]
+                data = text.encode()
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def url(self, name: str) -> str:
+        return f"http://127.0.0.1:{self.port}/hookwrap/pi/{name}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def http(url: str, timeout: int = 5, fail_closed: bool = False) -> dict:
+    handler: dict = {"type": "http", "url": url, "timeout": timeout}
+    if fail_closed:
+        handler["failClosed"] = True
+    return handler
+
+
+def test_a_resident_hook_is_posted_and_fails_closed_like_a_command(tmp_path: Path) -> None:
+    stub = _Stub({"/hookwrap/pi/guard": (200, '{"decision": "block", "reason": "RESIDENT-NO"}'),
+                  "/hookwrap/pi/ctx": (200, '{"additionalContext": "RESIDENT-CTX"}'),
+                  "/hookwrap/pi/broken": (500, '{"error": "no script"}'),
+                  "/hookwrap/pi/slow": "hang"})
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/hookwrap/pi/guard"
+    try:
+        data = {"hooks": {
+            "PreToolUse": [
+                {"matcher": "^edit$", "hooks": [http(stub.url("guard"), fail_closed=True)]},
+                {"matcher": "^bash$", "hooks": [http(stub.url("broken")), http(stub.url("ctx"))]},
+                {"matcher": "^write$", "hooks": [http(stub.url("slow"), timeout=1, fail_closed=True)]},
+                {"matcher": "^read$", "hooks": [http(dead, fail_closed=True)]},
+            ],
+        }}
+        out, stderr, root = run(tmp_path, data, ["tool_call.edit", "tool_call.bash", "tool_result.bash",
+                                                 "tool_call.write", "tool_call.read"])
+    finally:
+        stub.close()
+    edit, bash, result, write, read = out
+    assert edit["result"] == {"block": True, "reason": "RESIDENT-NO"}
+    path, headers, payload = stub.seen[0]
+    assert path == "/hookwrap/pi/guard" and headers["Content-Type"] == "application/json"
+    assert headers["Host"] == f"127.0.0.1:{stub.port}"  # what the server checks
+    assert payload["tool_name"] == "edit" and payload["cwd"] == str(root)
+    # A 500 from a hook that does not fail closed: reported, the call goes on to the next hook.
+    assert bash["result"] is None and "HTTP 500 from" in stderr and "the call goes on" in stderr
+    assert result["result"]["content"][-1] == {"type": "text", "text": "RESIDENT-CTX"}
+    # A hang past the timeout and a refused connection block a fail-closed hook.
+    assert write["result"]["block"] and "timed out after 1 s" in write["result"]["reason"]
+    assert 900 <= write["ms"] < 4_000
+    assert read["result"]["block"] and "ECONNREFUSED" in read["result"]["reason"]
+    assert "is `hookwrap serve` running?" in read["result"]["reason"]

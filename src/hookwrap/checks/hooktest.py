@@ -234,14 +234,18 @@ def _resident_entries(platform: Platform, data: Mapping, name: str) -> list[Hook
     """A resident hook's ``type: "http"`` entries, as HookCommands whose command is the URL."""
     from ..generator.settings import owned_entries
 
+    agent = setup_of(platform)
     found = []
     for entry in owned_entries(data, platform.value):
         handler = entry.handler
         if entry.name == name and handler.get("type") == "http":
             matcher = entry.matcher if isinstance(entry.matcher, str) else None
+            # The CLI's fail-closed switch (Claude's onFailure: "block", pi's failClosed: true).
+            closed = bool(agent.fail_closed_key) and \
+                handler.get(agent.fail_closed_key) == agent.fail_closed_value
             found.append(HookCommand(platform.value, entry.event, handler["url"],
                                           number_or_none(handler.get("timeout")), matcher,
-                                          on_failure=handler.get("onFailure")))
+                                          on_failure="block" if closed else None))
     return found
 
 

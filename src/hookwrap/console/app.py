@@ -159,8 +159,8 @@ def add(
     speaks: Optional[PlatformName] = typer.Option(None, "--speaks", help="The CLI whose hook protocol --command speaks (default: claude); other CLIs are bridged."),
     fail_closed: bool = typer.Option(False, "--fail-closed", help="With --command: block when the command cannot start, times out or crashes."),
     resident: bool = typer.Option(False, "--resident", help="Answer it from `hookwrap serve` "
-                                  "where the CLI can post to it (Claude Code), which must then "
-                                  "run; see docs/resident.md."),
+                                  f"where the CLI can post to it ({words.resident_labels()}), "
+                                  "which must then run; see docs/resident.md."),
     commands: Optional[list[str]] = typer.Option(
         None, "--commands", metavar="GLOB", help='Only shell commands matching GLOB call the hook, '
         'e.g. "git *" (repeat for several; needs --matcher shell).'),
@@ -260,7 +260,8 @@ def serve(
     """Answer this repo's resident hooks on 127.0.0.1 (foreground, log on stderr; Ctrl-C,
     SIGTERM or SIGHUP stop it).
 
-    Claude Code posts each resident hook's payload to it instead of starting a process per call;
+    A CLI that can (docs/resident.md) posts each resident hook's payload to it instead of
+    starting a process per call;
     the server runs the repo's own runtime (.hookwrap/lib) with the manifest's python.
     """
     from ..generator.project import _port, _python, load_manifest

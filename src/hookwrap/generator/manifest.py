@@ -223,8 +223,8 @@ version = 1
 #                              # where to register the hook
 # timeout = 10                 # seconds before the CLI gives up on the hook; leave it out
 #                              # for hookwrap's default, 60 seconds
-# resident = true              # Claude Code posts to `hookwrap serve` instead of starting
-#                              # a process per call (docs/resident.md)
+# resident = true              # answered by `hookwrap serve` where the CLI can post to it,
+#                              # not by a process per call (docs/resident.md)
 # commands = ["git *"]         # matcher = "shell" only: the shell commands the hook cares
 #                              # about; other calls skip it (not on the guard)
 #

@@ -407,8 +407,10 @@ def _serve_notes(name: str, found, port: int) -> list[str]:
     for reg in found:
         if reg.handler.get("type") != "http":
             continue
-        label = setup_of(reg.platform).label
-        if reg.handler.get("onFailure") == "block":
+        agent = setup_of(reg.platform)
+        label = agent.label
+        # The CLI's fail-closed switch (Claude's onFailure: "block", pi's failClosed: true).
+        if agent.fail_closed_key and reg.handler.get(agent.fail_closed_key) == agent.fail_closed_value:
             until = f"{label} blocks every call {name} matches"
         else:
             until = f"{label} reports {name} as a failed hook on every call and goes on without it"

@@ -12,9 +12,12 @@
 // as a message after the prompt, or to the system prompt for SessionStart), "systemMessage"
 // (printed for the user). A hook that cannot answer (python3 or its script missing, a crash
 // outside hookwrap, a timeout) is reported and the call goes on, except a fail-closed
-// PreToolUse hook, which then blocks the call.
+// PreToolUse hook, which then blocks the call. A resident hook ("type": "http") is posted to
+// `hookwrap serve` instead of run as a command; a refused connection, a status other than 200
+// or a timeout is a hook that could not answer, with the same rules.
 import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -120,6 +123,7 @@ const REGISTRATIONS = {
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const LOG = join(ROOT, ".hookwrap", "logs", "pi-extension.log");
 const DEFAULT_TIMEOUT_S = 60;
+const SERVER = new Agent({ keepAlive: true }); // one connection to `hookwrap serve`, kept open
 
 function handlersFor(event, target) {
   const groups = (REGISTRATIONS.hooks || {})[event] || [];
@@ -135,7 +139,8 @@ function handlersFor(event, target) {
       if (!matches) continue;
     }
     for (const handler of group.hooks || []) {
-      if (handler && handler.type === "command" && typeof handler.command === "string") {
+      if (handler && ((handler.type === "command" && typeof handler.command === "string") ||
+                      (handler.type === "http" && typeof handler.url === "string"))) {
         found.push(handler);
       }
     }
@@ -187,6 +192,50 @@ function runCommand(handler, payload, cwd) {
     }));
     child.stdin.on("error", () => {}); // a hook that exits without reading stdin
     child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+// POST the payload to the resident server; the answer as runCommand's result (HTTP 200 is exit 0).
+function postHook(handler, payload) {
+  const timeoutMs = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S) * 1000;
+  const body = Buffer.from(JSON.stringify(payload));
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    let req;
+    const timer = setTimeout(() => {
+      finish({ code: null, stdout: "", stderr: "", timedOut: true });
+      if (req) req.destroy();
+    }, timeoutMs);
+    try {
+      req = request(handler.url, {
+        method: "POST",
+        agent: SERVER,
+        headers: { "Content-Type": "application/json", "Content-Length": body.length },
+      }, (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("error", (error) => finish({ code: null, stdout: "", stderr: String(error), timedOut: false }));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          finish(res.statusCode === 200
+            ? { code: 0, stdout: text, stderr: "", timedOut: false }
+            : { code: null, stdout: "", stderr: `HTTP ${res.statusCode} from ${handler.url}: ${text}`, timedOut: false });
+        });
+      });
+      req.on("error", (error) => finish({
+        code: null, stdout: "", timedOut: false,
+        stderr: `${handler.url}: ${error.message}; is \`hookwrap serve\` running?`,
+      }));
+      req.end(body);
+    } catch (error) {
+      finish({ code: null, stdout: "", stderr: String(error), timedOut: false });
+    }
   });
 }
 
@@ -256,15 +305,17 @@ export default function hookwrap(pi) {
   async function runHooks(event, payload, handlers) {
     const verdict = { block: false, reason: "", context: [], updatedInput: null };
     for (const handler of handlers) {
-      const result = await runCommand(handler, payload, payload.cwd);
+      const resident = handler.type === "http";
+      const result = resident ? await postHook(handler, payload) : await runCommand(handler, payload, payload.cwd);
       const answer = answerOf(result);
       if (answer === null) {
         const why = result.timedOut
           ? `timed out after ${Number(handler.timeout) || DEFAULT_TIMEOUT_S} s`
+          : resident ? `failed (${lastLine(result.stderr)})`
           : `exited ${result.code === null ? "abnormally" : result.code} without an answer` +
             (result.stderr.trim() ? ` (${lastLine(result.stderr)})` : "");
         const failClosed = handler.failClosed === true && event === "PreToolUse";
-        report(`${event} hook \`${handler.command}\` ${why}` +
+        report(`${event} hook \`${resident ? handler.url : handler.command}\` ${why}` +
                (failClosed ? ": it fails closed, so the call is blocked" : ": the call goes on") +
                "; run `hookwrap doctor`");
         if (failClosed) {

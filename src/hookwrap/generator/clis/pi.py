@@ -14,7 +14,23 @@ from dataclasses import replace
 
 from ...clis._pi_protocol import PiProtocol
 from ...clis.pi import PI
-from .kit import FAIL, OK, Finding, Problem, RunResult, Scope, Verdict, failure_line
+from ...names import NormalizedEvent
+from .kit import (
+    ERROR,
+    FAIL,
+    OK,
+    Finding,
+    Problem,
+    RunResult,
+    Scope,
+    Verdict,
+    boolean,
+    check_keys,
+    failure_line,
+    one_of,
+    positive_number,
+)
+from .kit import url as http_url
 from .opencode import _BEGIN, _END, OpenCodeSetup, plugin_text
 from .opencode import _HEADER as _PLUGIN_HEADER
 
@@ -48,11 +64,27 @@ class PiSetup(PiProtocol, OpenCodeSetup):
         """The whole extension for ``data``; None (no file) when it holds no hook."""
         return extension_text(data) if data.get("hooks") else None
 
+    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
+                     event: NormalizedEvent) -> dict[str, Any] | None:
+        """A resident hook: the extension posts the payload to `hookwrap serve` instead of
+        starting a process; a refused connection, a hang or a status other than 200 is a hook
+        that could not answer (a fail-closed one blocks), as for a command."""
+        handler: dict[str, Any] = {"type": "http", "url": url, "timeout": timeout_s}
+        if fail_closed and event in self.fail_closed_events:
+            handler[self.fail_closed_key] = self.fail_closed_value
+        return handler
+
     def lifecycle_matcher(self, values: list[str], event: Any) -> str:
         # The extension tests `new RegExp(matcher)` against the reason: anchored, as for tools.
         return self.tool_matcher(values) or "|".join(values)
 
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+        if isinstance(handler, dict) and handler.get("type") == "http":
+            spec = {"type": one_of("http"), "url": http_url, "timeout": positive_number,
+                    "failClosed": boolean}
+            return check_keys(handler, spec, ("type", "url"), path, ERROR) + [
+                Problem(f"{path}.{k}", "is not read by hookwrap's pi extension")
+                for k in handler if k not in spec]
         return [replace(p, message=p.message.replace("OpenCode plugin", "pi extension"))
                 for p in super().validate_handler(handler, event, path)]
 
