@@ -13,8 +13,8 @@ Two lists drive it, one entry each:
   CLI is one entry, once its harness exists in tests/e2e.
 - ``VARIANTS``: what the project has. "no hook" is the baseline; "guard" is
   `hookwrap add before_tool guard`; "resident guard" is the same guard served by `hookwrap
-  serve` (Claude Code `type: "http"` entries; its setup starts the server, whose own CPU is
-  counted); "filtered audit" is an audit hook with `commands = ["git *"]`, which no call
+  serve` (Claude Code's `type: "http"` entries; hookwrap's OpenCode and Kilo CLI plugin posts
+  too; its setup starts the server, whose own CPU is counted); "filtered audit" is an audit hook with `commands = ["git *"]`, which no call
   matches (Claude Code's `if` skips the spawn; elsewhere the runtime answers without calling
   the hook). A variant that does not exist on a CLI is reported as "not supported", with why.
 
@@ -24,7 +24,6 @@ nothing here builds a command line.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import socket
@@ -88,6 +87,7 @@ CLIS: dict[str, CliCase] = {
     "copilot": CliCase("copilot", _start("copilot"), ("copilot",)),
     "opencode": CliCase("opencode", _start("opencode"), ("opencode",)),
     "droid": CliCase("droid", _start("droid"), ("droid",)),
+    "kilo": CliCase("kilo", _start("kilo"), ("kilo",)),
 }
 
 
@@ -131,11 +131,25 @@ def _proc_cpu_ms(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def _registered(repo: HookwrapRepo, settings: str) -> list[dict[str, Any]]:
-    """Every hook entry of a Claude-format settings file, as `hookwrap add` wrote it."""
-    data = json.loads((repo.root / settings).read_text(encoding="utf-8"))
+def _registered(repo: HookwrapRepo, settings: str, platform: str = "claude") -> list[dict[str, Any]]:
+    """Every hook entry of a settings file in Claude's nested shape (a plugin's registrations
+    included), as `hookwrap add` wrote it."""
+    from hookwrap.generator.clis import setup_of
+
+    text = (repo.root / settings).read_text(encoding="utf-8")
+    data = setup_of(platform).parse_settings_text(text, settings)
     return [entry for groups in data.get("hooks", {}).values() for group in groups
             for entry in group.get("hooks", [])]
+
+
+def _posts(cli: str) -> bool:
+    """Whether the CLI's registration can post a before_tool hook to `hookwrap serve`."""
+    from hookwrap.generator.clis import setup_of
+    from hookwrap.names import NormalizedEvent
+
+    return all(setup_of(p).http_handler("http://127.0.0.1:1/x", timeout_s=1, fail_closed=True,
+                                        event=NormalizedEvent.BEFORE_TOOL) is not None
+               for p in CLIS[cli].platforms)
 
 
 def _resident_guard(repo: HookwrapRepo, cli: str) -> Running:
@@ -146,7 +160,11 @@ def _resident_guard(repo: HookwrapRepo, cli: str) -> Running:
     manifest.write_text(manifest.read_text(encoding="utf-8") + f"\n[serve]\nport = {port}\n",
                         encoding="utf-8")
     repo.add("before_tool", "guard", "--resident")
-    if not any(e.get("type") == "http" for e in _registered(repo, ".claude/settings.json")):
+    from hookwrap.generator.clis import setup_of
+
+    platform = CLIS[cli].platforms[0]
+    if not any(e.get("type") == "http"
+               for e in _registered(repo, setup_of(platform).settings_file, platform)):
         raise RuntimeError("hookwrap add --resident registered no http entry")
     server = subprocess.Popen(
         [str(repo.sandbox.python), "-m", "hookwrap.server", "--root", str(repo.root), "--port", str(port)],
@@ -182,9 +200,9 @@ def _filtered_audit(repo: HookwrapRepo, cli: str) -> None:
 VARIANTS: list[Variant] = [
     Variant("no hook", _no_hook),
     Variant("guard (command hook)", _guard),
-    Variant("guard, resident (hookwrap serve)", _resident_guard, applies=lambda cli: cli == "claude",
-            unsupported="not supported: only Claude Code posts hooks to a server (http entries); "
-                        "this CLI runs commands only"),
+    Variant("guard, resident (hookwrap serve)", _resident_guard, applies=_posts,
+            unsupported="not supported: only Claude Code (http entries) and the CLIs of "
+                        "hookwrap's plugin post hooks to a server; this CLI runs commands only"),
     Variant('audit filtered to commands = ["git *"]', _filtered_audit),
 ]
 

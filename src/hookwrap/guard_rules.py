@@ -99,7 +99,8 @@ HOOK_FILES = (
     ".hookwrap/", "./hookwrap.toml",
     ".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json",
     ".codex/hooks.json", ".codex/config.toml", ".qwen/settings.json", ".github/hooks/",
-    ".factory/settings.json", ".opencode/plugins/", ".clinerules/hooks/", ".cline/hooks/",
+    ".factory/settings.json", ".opencode/plugins/", ".kilo/plugins/", ".clinerules/hooks/",
+    ".cline/hooks/",
 )
 ENV_FILES = (".env", ".env.*")
 # Names the secret rules let through: templates that hold no secrets by convention.

@@ -68,7 +68,7 @@ class Platform(_StrEnum):
     COPILOT = "copilot"
     OPENCODE = "opencode"
     DROID = "droid"
-
+    KILO = "kilo"
     CLINE = "cline"
 
 

@@ -140,9 +140,10 @@ def test_a_hanging_hook_fails_within_its_timeout_and_is_killed(seven: Path, tmp_
     assert found.status == FAIL
     assert found.message.startswith("slow hangs on Claude Code: it did not answer within its "
                                     "timeout (2 s) and was killed")
-    # Once is enough: the hook is not started on the other 6 CLIs to hang there too.
+    # Once is enough: the hook is not started on the other 7 CLIs to hang there too.
     assert found.message.endswith("(not started on Gemini CLI, Codex CLI, Qwen Code, Copilot CLI, "
-                                  "OpenCode, Factory Droid and Cline: it would take as long there)")
+                                  "OpenCode, Factory Droid, Kilo CLI and Cline: it would take as long "
+                                  "there)")
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)
 

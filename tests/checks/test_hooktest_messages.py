@@ -24,6 +24,7 @@ SHOWN = {
     "copilot": "(systemMessage, which Copilot CLI was not seen to show: ",
     "opencode": "(printed for the user on OpenCode's stderr by the plugin: ",
     "droid": "(systemMessage, which Factory Droid was not seen to show: ",
+    "kilo": "(printed for the user on Kilo's stderr by the plugin: ",
     "cline": "(dropped: Cline shows a hook's user no message: ",
 }
 

@@ -18,13 +18,14 @@ from .cline_harness import Cline
 from .codex_harness import Codex
 from .droid_harness import Droid
 from .harness import Agent, Claude, Gemini, Sandbox, find_binary
+from .kilo_harness import KiloAgent
 from .opencode_harness import OpenCodeAgent
 
 AgentFactory = Callable[[Path, Sandbox, str], Agent]
 
 AGENTS: dict[str, AgentFactory] = {
     cls.name: cls.start for cls in (Claude, Gemini, Codex, Qwen, Copilot, OpenCodeAgent, Droid,
-                                    Cline)
+                                    KiloAgent, Cline)
 }
 # The CLIs the ``agent`` fixture runs each test on, and those of ``chat_agent``.
 CLASSIC = ("claude", "gemini")

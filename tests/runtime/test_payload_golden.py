@@ -32,10 +32,10 @@ ANY_FIELDS = ["tool_response", "error", "llm_request", "llm_response", "mcp_cont
 
 
 def test_every_fixture_has_a_golden_entry_and_back() -> None:
-    # 27 Claude + 19 Gemini + 16 Codex + 13 Qwen + 25 Copilot + 12 Droid captures, and 12 of what
-    # hookwrap's OpenCode plugin pipes to a hook (captured in opencode 1.18.33), and 14 Cline
+    # 27 Claude + 19 Gemini + 16 Codex + 13 Qwen + 25 Copilot + 12 Droid captures, and 12 each of what
+    # hookwrap's generated plugin pipes to a hook (captured in opencode 1.18.33 and kilo 7.7.9), and 14 Cline
     # payloads (3.0.65, Cline's own shape)
-    assert len(FILES) == 138
+    assert len(FILES) == 150
     assert sorted(GOLDEN) == FILES
 
 

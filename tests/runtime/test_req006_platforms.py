@@ -26,7 +26,7 @@ def test_req_006_1_1_platform_members_and_values() -> None:
     assert {p.name: p.value for p in Platform} == {"CLAUDE": "claude", "GEMINI": "gemini",
                                                        "CODEX": "codex", "QWEN": "qwen",
                                                        "COPILOT": "copilot", "OPENCODE": "opencode",
-                                                       "DROID": "droid", "CLINE": "cline"}
+                                                       "DROID": "droid", "KILO": "kilo", "CLINE": "cline"}
 
 
 def test_req_006_1_2_platform_is_a_str_enum() -> None:
@@ -267,7 +267,7 @@ def facts(cls):
         "json": json.dumps({m: m}), "upper": m.upper(),
     }
 assert [m.value for m in Platform] == ["claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid",
-                                      "cline"]
+                                      "kilo", "cline"]
 assert NormalizedEvent.BEFORE_TOOL == "before_tool" and len(NormalizedEvent) == 18
 out = {}
 for real in (Platform, NormalizedEvent):

@@ -241,8 +241,13 @@ def _resident_entries(platform: Platform, data: Mapping, name: str) -> list[Hook
             matcher = entry.matcher if isinstance(entry.matcher, str) else None
             found.append(HookCommand(platform.value, entry.event, handler["url"],
                                           number_or_none(handler.get("timeout")), matcher,
-                                          on_failure=handler.get("onFailure")))
+                                          on_failure=_on_failure(handler)))
     return found
+
+
+def _on_failure(handler: Mapping) -> str | None:
+    """Claude Code's ``onFailure``; hookwrap's plugin says ``failClosed: true``."""
+    return "block" if handler.get("failClosed") is True else handler.get("onFailure")
 
 
 def registered_commands(root: Path, platform: Platform, name: str,

@@ -408,7 +408,7 @@ def _serve_notes(name: str, found, port: int) -> list[str]:
         if reg.handler.get("type") != "http":
             continue
         label = setup_of(reg.platform).label
-        if reg.handler.get("onFailure") == "block":
+        if reg.handler.get("onFailure") == "block" or reg.handler.get("failClosed") is True:
             until = f"{label} blocks every call {name} matches"
         else:
             until = f"{label} reports {name} as a failed hook on every call and goes on without it"
