@@ -4,7 +4,7 @@
 #
 #   .ci/install-clis.sh                 # all of them
 #   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot opencode droid
-#                                       # pi cline cc-safety-net)
+#                                       # pi kilo cline cc-safety-net)
 #
 # Cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}. Layout (one npm prefix per entry):
 #   $CACHE/node_modules/.bin/{claude,gemini,codex}   Claude Code, Gemini CLI, Codex CLI (shared
@@ -17,6 +17,8 @@
 #   $CACHE/droid/node_modules/@factory/cli-linux-x64/bin/droid   Factory Droid (the platform
 #                                              package alone: the 0.225.1 wrapper has no binary)
 #   $CACHE/pi/node_modules/.bin/pi             pi (@mariozechner/pi-coding-agent, plain JS on node)
+#   $CACHE/kilo/node_modules/@kilocode/cli-linux-x64/bin/kilo   Kilo CLI (the platform package
+#                                              alone: the 7.8.1 wrapper finds no binary on npm)
 #   $CACHE/cline/node_modules/.bin/cline       Cline (a node wrapper; the Bun binary the tests run is
 #                                              the optional dependency @cline/cli-linux-x64)
 #   $CACHE/cc-safety-net/node_modules/.bin/cc-safety-net   cc-safety-net, the npm command-safety
@@ -51,6 +53,10 @@ DROID_PKG="@factory/cli-linux-x64"
 DROID_VERSION="0.225.2"
 PI_PKG="@mariozechner/pi-coding-agent"
 PI_VERSION="0.73.1"
+# Kilo CLI's wrapper (@kilocode/cli@7.8.1) asks for a platform package npm does not have: pinned to
+# the platform package (a Bun binary, ~170 MB) of the newest release that has one.
+KILO_PKG="@kilocode/cli-linux-x64"
+KILO_VERSION="7.7.9"
 # Cline's npm package is a node wrapper around the Bun binary in its optional dependency
 # @cline/cli-linux-x64 (~151 MB); the postinstall only hard-links it.
 CLINE_PKG="cline"
@@ -58,7 +64,7 @@ CLINE_VERSION="3.0.65"
 # benchmarks/guard.py pins the same version (PEER_VERSION).
 CCSN_PKG="cc-safety-net"
 CCSN_VERSION="2.4.5"
-ALL_NAMES=(claude gemini codex qwen copilot opencode droid pi cline cc-safety-net)
+ALL_NAMES=(claude gemini codex qwen copilot opencode droid pi kilo cline cc-safety-net)
 CACHE="${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}"
 NPM_TIMEOUT="${HOOKWRAP_NPM_TIMEOUT:-600}"
 
@@ -73,17 +79,20 @@ pkg_of() { case "$1" in claude) echo "$CLAUDE_PKG" ;; gemini) echo "$GEMINI_PKG"
                         codex) echo "$CODEX_PKG" ;;
                         qwen) echo "$QWEN_PKG" ;; copilot) echo "$COPILOT_PKG" ;;
                         opencode) echo "$OPENCODE_PKG" ;;
-                        droid) echo "$DROID_PKG" ;; pi) echo "$PI_PKG" ;; cline) echo "$CLINE_PKG" ;;
+                        droid) echo "$DROID_PKG" ;; pi) echo "$PI_PKG" ;; kilo) echo "$KILO_PKG" ;;
+                        cline) echo "$CLINE_PKG" ;;
                         cc-safety-net) echo "$CCSN_PKG" ;; esac; }
 version_of() { case "$1" in claude) echo "$CLAUDE_VERSION" ;; gemini) echo "$GEMINI_VERSION" ;;
                             codex) echo "$CODEX_VERSION" ;;
                             qwen) echo "$QWEN_VERSION" ;; copilot) echo "$COPILOT_VERSION" ;;
                             opencode) echo "$OPENCODE_VERSION" ;;
                             droid) echo "$DROID_VERSION" ;; pi) echo "$PI_VERSION" ;;
+                            kilo) echo "$KILO_VERSION" ;;
                             cline) echo "$CLINE_VERSION" ;;
                             cc-safety-net) echo "$CCSN_VERSION" ;; esac; }
 prefix_of() { case "$1" in claude|gemini|codex) echo "$CACHE" ;; *) echo "$CACHE/$1" ;; esac; }
 bin_of() { case "$1" in droid) echo "$(prefix_of droid)/node_modules/$DROID_PKG/bin/droid" ;;
+                        kilo) echo "$(prefix_of kilo)/node_modules/$KILO_PKG/bin/kilo" ;;
                         *) echo "$(prefix_of "$1")/node_modules/.bin/$1" ;; esac; }
 
 # version_ok NAME: the binary exists, runs, and reports its pinned version. For Copilot this first
@@ -102,6 +111,7 @@ version_ok() {
          FACTORY_DISABLE_KEYRING=1 FACTORY_AIRGAP_ENABLED=true \
          CLINE_SESSION_BACKEND_MODE=local CLINE_NO_AUTO_UPDATE=1 \
          PI_OFFLINE=1 PI_SKIP_VERSION_CHECK=1 PI_TELEMETRY=0 \
+         KILO_NO_DAEMON=1 KILO_DISABLE_AUTOUPDATE=1 KILO_TELEMETRY_LEVEL=off \
          "$bin" --version </dev/null 2>"$SCRATCH/version-stderr-$1")" || return 1
   # pi prints its version on stderr.
   [ "$1" = pi ] && out="$(cat "$SCRATCH/version-stderr-$1")"
@@ -157,7 +167,7 @@ install() {
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=("${ALL_NAMES[@]}")
-known() { case "$1" in claude|gemini|codex|qwen|copilot|opencode|droid|pi|cline|cc-safety-net) return 0 ;; esac; return 1; }
+known() { case "$1" in claude|gemini|codex|qwen|copilot|opencode|droid|pi|kilo|cline|cc-safety-net) return 0 ;; esac; return 1; }
 for name in "${names[@]}"; do
   known "$name" || say "WARNING: unknown CLI '$name' ignored"
 done

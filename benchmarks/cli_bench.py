@@ -13,8 +13,8 @@ Two lists drive it, one entry each:
   CLI is one entry, once its harness exists in tests/e2e.
 - ``VARIANTS``: what the project has. "no hook" is the baseline; "guard" is
   `hookwrap add before_tool guard`; "resident guard" is the same guard served by `hookwrap
-  serve` (Claude Code `type: "http"` entries; its setup starts the server, whose own CPU is
-  counted); "filtered audit" is an audit hook with `commands = ["git *"]`, which no call
+  serve` (Claude Code's `type: "http"` entries; hookwrap's OpenCode and Kilo CLI plugin posts
+  too; its setup starts the server, whose own CPU is counted); "filtered audit" is an audit hook with `commands = ["git *"]`, which no call
   matches (Claude Code's `if` skips the spawn; elsewhere the runtime answers without calling
   the hook). A variant that does not exist on a CLI is reported as "not supported", with why.
 
@@ -24,7 +24,6 @@ nothing here builds a command line.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import socket
@@ -89,6 +88,7 @@ CLIS: dict[str, CliCase] = {
     "opencode": CliCase("opencode", _start("opencode"), ("opencode",)),
     "droid": CliCase("droid", _start("droid"), ("droid",)),
     "pi": CliCase("pi", _start("pi"), ("pi",)),
+    "kilo": CliCase("kilo", _start("kilo"), ("kilo",)),
 }
 
 
@@ -143,13 +143,14 @@ def _registered(repo: HookwrapRepo, cli: str) -> list[dict[str, Any]]:
             for entry in group.get("hooks", [])]
 
 
-def _posts_to_server(cli: str) -> bool:
-    """Whether CLI ``cli`` can post a hook to `hookwrap serve` (its http entries)."""
+def _posts(cli: str) -> bool:
+    """Whether the CLI's registration can post a before_tool hook to `hookwrap serve`."""
     from hookwrap.generator.clis import setup_of
     from hookwrap.names import NormalizedEvent
 
-    return setup_of(cli).http_handler("http://127.0.0.1:1/", timeout_s=1, fail_closed=False,
-                                      event=NormalizedEvent.BEFORE_TOOL) is not None
+    return all(setup_of(p).http_handler("http://127.0.0.1:1/x", timeout_s=1, fail_closed=True,
+                                        event=NormalizedEvent.BEFORE_TOOL) is not None
+               for p in CLIS[cli].platforms)
 
 
 def _resident_guard(repo: HookwrapRepo, cli: str) -> Running:
@@ -196,9 +197,10 @@ def _filtered_audit(repo: HookwrapRepo, cli: str) -> None:
 VARIANTS: list[Variant] = [
     Variant("no hook", _no_hook),
     Variant("guard (command hook)", _guard),
-    Variant("guard, resident (hookwrap serve)", _resident_guard, applies=_posts_to_server,
-            unsupported="not supported: only Claude Code and pi's extension post hooks to a "
-                        "server (http entries); this CLI runs commands only"),
+    Variant("guard, resident (hookwrap serve)", _resident_guard, applies=_posts,
+            unsupported="not supported: only Claude Code (http entries) and the CLIs of "
+                        "hookwrap's plugins and extension post hooks to a server; this CLI runs "
+                        "commands only"),
     Variant('audit filtered to commands = ["git *"]', _filtered_audit),
 ]
 

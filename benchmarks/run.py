@@ -40,7 +40,7 @@ CLI_TARGET_MS = 300.0
 # the stricter one is kept).
 HOOK_TARGETS = {"hookwrap skeleton": (1.05, "skeleton"), "hookwrap guard": (1.10, "guard")}
 # The CLIs `--cli` measures (benchmarks/cli_bench.py has one entry per name).
-CLI_CASES = ("claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid", "pi")
+CLI_CASES = ("claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid", "pi", "kilo")
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 PAYLOAD_DIRS = (REPO / "tests" / "fixtures" / "payloads",)

@@ -99,7 +99,8 @@ HOOK_FILES = (
     ".hookwrap/", "./hookwrap.toml",
     ".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json",
     ".codex/hooks.json", ".codex/config.toml", ".qwen/settings.json", ".github/hooks/",
-    ".factory/settings.json", ".opencode/plugins/", ".clinerules/hooks/", ".cline/hooks/",
+    ".factory/settings.json", ".opencode/plugins/", ".kilo/plugins/", ".clinerules/hooks/",
+    ".cline/hooks/",
     # pi runs every extension in these folders, and those its settings.json lists (0.73.1).
     ".pi/extensions/", ".pi/settings.json", ".pi/agent/extensions/", ".pi/agent/settings.json",
 )

@@ -69,7 +69,7 @@ class Platform(_StrEnum):
     OPENCODE = "opencode"
     DROID = "droid"
     PI = "pi"
-
+    KILO = "kilo"
     CLINE = "cline"
 
 

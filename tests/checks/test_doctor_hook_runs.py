@@ -142,7 +142,8 @@ def test_a_hanging_hook_fails_within_its_timeout_and_is_killed(seven: Path, tmp_
                                     "timeout (2 s) and was killed")
     # Once is enough: the hook is not started on the other CLIs to hang there too.
     assert found.message.endswith("(not started on Gemini CLI, Codex CLI, Qwen Code, Copilot CLI, "
-                                  "OpenCode, Factory Droid, pi and Cline: it would take as long there)")
+                                  "OpenCode, Factory Droid, pi, Kilo CLI and Cline: it would take "
+                                  "as long there)")
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)
 

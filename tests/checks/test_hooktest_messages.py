@@ -25,6 +25,7 @@ SHOWN = {
     "opencode": "(printed for the user on OpenCode's stderr by the plugin: ",
     "droid": "(systemMessage, which Factory Droid was not seen to show: ",
     "pi": "(printed for the user by the extension (stderr, or a notice in pi's UI): ",
+    "kilo": "(printed for the user on Kilo's stderr by the plugin: ",
     "cline": "(dropped: Cline shows a hook's user no message: ",
 }
 

@@ -482,10 +482,10 @@ def test_every_sample_has_the_base_fields(project: Path, platform: Platform) -> 
         assert fields["hook_event_name"] == event
         assert fields["cwd"] == str(project)
         assert "session_id" in fields
-        # Copilot CLI 1.0.102 sends a transcript path on Stop only; OpenCode keeps its sessions
-        # in a database, so hookwrap's plugin sends none; Cline has none.
+        # Copilot CLI 1.0.102 sends a transcript path on Stop only; OpenCode and Kilo CLI keep
+        # their sessions in a database, so hookwrap's plugin sends none; Cline has none.
         assert "transcript_path" in payload or platform in (Platform.COPILOT, Platform.OPENCODE,
-                                                            Platform.CLINE)
+                                                            Platform.CLINE, Platform.KILO)
         if platform == Platform.GEMINI:
             assert payload["timestamp"].endswith("Z")
         assert "@" not in json.dumps(payload).replace("@@", "")

@@ -541,7 +541,7 @@ def test_a_directory_that_does_not_exist_is_a_usage_error(tmp_path: Path, args: 
 @pytest.mark.parametrize("command, options", [
     ([], ["-C, --directory", "--version"]),
     (["init"], ["--dry-run"]),
-    (["add"], ["--template", "--matcher", "--platform", "--timeout", "--dry-run", "claude|gemini|codex|qwen|copilot|opencode|droid|pi|cline|all"]),
+    (["add"], ["--template", "--matcher", "--platform", "--timeout", "--dry-run", "claude|gemini|codex|qwen|copilot|opencode|droid|pi|kilo|cline|all"]),
     (["remove"], ["--dry-run"]),
     (["list"], ["--json"]),
     (["sync"], ["--check", "--dry-run"]),

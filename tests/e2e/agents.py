@@ -18,6 +18,7 @@ from .cline_harness import Cline
 from .codex_harness import Codex
 from .droid_harness import Droid
 from .harness import Agent, Claude, Gemini, Sandbox, find_binary
+from .kilo_harness import KiloAgent
 from .opencode_harness import OpenCodeAgent
 from .pi_harness import PiAgent
 
@@ -25,7 +26,7 @@ AgentFactory = Callable[[Path, Sandbox, str], Agent]
 
 AGENTS: dict[str, AgentFactory] = {
     cls.name: cls.start for cls in (Claude, Gemini, Codex, Qwen, Copilot, OpenCodeAgent, Droid,
-                                    PiAgent, Cline)
+                                    PiAgent, KiloAgent, Cline)
 }
 # The CLIs the ``agent`` fixture runs each test on, and those of ``chat_agent``.
 CLASSIC = ("claude", "gemini")

@@ -1,7 +1,7 @@
 """Fixtures for the end-to-end tests: the real CLIs, a loopback mock model each, a sandbox per test.
 
 Every fixture is here. A test asks for a CLI by its name in ``agents.AGENTS`` (``claude``,
-``gemini``, ``codex``, ``qwen``, ``copilot``, ``opencode``, ``droid``, ``pi``), or for ``agent`` (Claude
+``gemini``, ``codex``, ``qwen``, ``copilot``, ``opencode``, ``droid``, ``pi``, ``kilo``), or for ``agent`` (Claude
 Code and Gemini CLI in turn) or ``chat_agent`` (Qwen Code and Copilot CLI in turn); ask for it
 first, so that a missing binary skips before anything else runs. Then a ``project`` dir, a
 ``git_project`` (``git init``-ed, no remote), or a ``repo``: the project after ``hookwrap init``.

@@ -112,6 +112,9 @@ BINARIES: dict[str, Binary] = {b.name: b for b in (
     # Plain JS on node; it prints its version on stderr.
     Binary("pi", "0.73.1", "pi/node_modules/.bin/pi",
            {"PI_OFFLINE": "1", "PI_SKIP_VERSION_CHECK": "1", "PI_TELEMETRY": "0"}, needs_node=True),
+    # The platform package alone: the 7.8.1 wrapper finds no binary on npm.
+    Binary("kilo", "7.7.9", "kilo/node_modules/@kilocode/cli-linux-x64/bin/kilo",
+           {"KILO_NO_DAEMON": "1", "KILO_DISABLE_AUTOUPDATE": "1", "KILO_TELEMETRY_LEVEL": "off"}),
     # The Bun binary itself (the npm package's bin/cline is a node wrapper that starts it).
     Binary("cline", "3.0.65", "cline/node_modules/@cline/cli-linux-x64/bin/cline",
            {"CLINE_SESSION_BACKEND_MODE": "local", "CLINE_NO_AUTO_UPDATE": "1"}),

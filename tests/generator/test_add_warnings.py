@@ -46,10 +46,10 @@ def test_a_template_that_never_asks_or_rewrites_is_not_warned_about_it(
 def test_a_skeleton_may_answer_anything_so_every_limit_is_named(seven: Path) -> None:
     warnings = warnings_of(seven, "before_tool", "mine")
     by_cli = {w.split(":")[0] for w in warnings}
-    # Codex CLI sends an ask as a deny (no ask in its hooks), as Copilot CLI, OpenCode, Droid
-    # pi and Cline.
+    # Codex CLI sends an ask as a deny (no ask in its hooks), as Copilot CLI, OpenCode, Droid,
+    # pi, Kilo CLI and Cline.
     assert by_cli == {"Codex CLI", "Qwen Code", "Copilot CLI", "OpenCode", "Factory Droid", "pi",
-                      "Cline"}
+                      "Kilo CLI", "Cline"}
     assert any(w.startswith("Cline: has no ask: an ask is sent as a block") for w in warnings)
     assert any(w.startswith("Codex CLI: has no ask: an ask is sent as a deny") for w in warnings)
     assert len(warnings) == len(by_cli)  # one line per CLI

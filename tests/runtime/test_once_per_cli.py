@@ -55,7 +55,7 @@ def _calls(monkeypatch: pytest.MonkeyPatch, env: dict[str, str], registrations: 
 
     for name in list(os.environ):
         if any(name.startswith(p) for p in ("CLAUDE", "COPILOT", "GEMINI", "QWEN", "FACTORY",
-                                            "DROID", "HOOKWRAP", "CODEX", "OPENCODE")):
+                                            "DROID", "HOOKWRAP", "CODEX", "OPENCODE", "KILO")):
             monkeypatch.delenv(name)
     for name, value in env.items():
         monkeypatch.setenv(name, value)

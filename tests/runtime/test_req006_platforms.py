@@ -27,7 +27,7 @@ def test_req_006_1_1_platform_members_and_values() -> None:
                                                        "CODEX": "codex", "QWEN": "qwen",
                                                        "COPILOT": "copilot", "OPENCODE": "opencode",
                                                        "DROID": "droid", "PI": "pi",
-                                                       "CLINE": "cline"}
+                                                       "KILO": "kilo", "CLINE": "cline"}
 
 
 def test_req_006_1_2_platform_is_a_str_enum() -> None:
@@ -268,7 +268,7 @@ def facts(cls):
         "json": json.dumps({m: m}), "upper": m.upper(),
     }
 assert [m.value for m in Platform] == ["claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid",
-                                      "pi", "cline"]
+                                      "pi", "kilo", "cline"]
 assert NormalizedEvent.BEFORE_TOOL == "before_tool" and len(NormalizedEvent) == 18
 out = {}
 for real in (Platform, NormalizedEvent):

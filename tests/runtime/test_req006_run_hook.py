@@ -365,8 +365,8 @@ def test_process_noisy_hook_prints_exactly_one_json_object(
 
 @pytest.mark.parametrize("platform", list(Platform))
 def test_process_raising_hook_prints_the_error_json(hook_script: Path, platform: Platform) -> None:
-    # Qwen: no SessionEnd captured in -p; OpenCode has none (hookwrap's plugin sends Stop).
-    event = {Platform.QWEN: "Notification", Platform.OPENCODE: "Stop",
+    # Qwen: no SessionEnd captured in -p; OpenCode and Kilo CLI have none (hookwrap's plugin sends Stop).
+    event = {Platform.QWEN: "Notification", Platform.OPENCODE: "Stop", Platform.KILO: "Stop",
              Platform.CLINE: "SessionShutdown"}.get(platform, "SessionEnd")
     proc = run_script(hook_script, ["raise", platform], payload_path(capture_name(platform, event)).read_bytes())
     document = _stdout(proc)

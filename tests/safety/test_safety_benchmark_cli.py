@@ -83,7 +83,8 @@ def test_every_variant_says_why_where_it_does_not_apply(cli_bench) -> None:
         skipped = [cli for cli in cli_bench.CLIS if not variant.applies(cli)]
         assert not skipped or variant.unsupported.startswith("not supported"), variant.label
     resident = next(v for v in cli_bench.VARIANTS if "resident" in v.label)
-    assert [cli for cli in cli_bench.CLIS if resident.applies(cli)] == ["claude", "pi"]
+    assert [cli for cli in cli_bench.CLIS if resident.applies(cli)] == ["claude", "opencode", "pi",
+                                                                         "kilo"]
 
 
 def test_the_resident_variant_registers_an_http_entry_and_its_server_answers(cli_bench, repo) -> None:

@@ -28,6 +28,8 @@ PAYLOADS = {
     Platform.DROID: {"hook_event_name": "PreToolUse", "tool_name": "Execute",
                      "tool_input": {"command": "ls", "riskLevel": "low", "riskLevelReason": "list"}},
     Platform.PI: {"hook_event_name": "PreToolUse", "tool_name": "bash", "tool_input": {"command": "ls"}},
+    Platform.KILO: {"hook_event_name": "PreToolUse", "tool_name": "bash",
+                    "tool_input": {"command": "ls"}},
     Platform.CLINE: {"hookName": "tool_call", "taskId": "conv_1",
                      "tool_call": {"id": "call_0", "name": "run_commands", "input": {"commands": ["ls"]}}},
 }

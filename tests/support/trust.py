@@ -11,7 +11,7 @@ from hookwrap.console.app import main
 from .cli import Result, hw  # noqa: F401  (the trust tests import them from here)
 from .projects import copied
 
-ALL_CLIS = ("claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid")
+ALL_CLIS = ("claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid", "kilo")
 # Each CLI's trust file under HOME (no CODEX_HOME, GEMINI_CLI_HOME = HOME, no overrides).
 TRUST_FILES = {
     "codex": ".codex/config.toml",

@@ -111,6 +111,12 @@ OPENCODE = CLIRecord(
         _E.BEFORE_PROMPT: (("block", "a block refuses the prompt, and `opencode run` then exits 1 "
                             "with an opaque error (the reason is printed by the plugin)"),),
     },
+    # The generated plugin's per-CLI settings (generator/clis/opencode.py): whether a Stop block
+    # is sent back as the next user message, the variables that switch project plugins off, the
+    # npm package the CLI installs beside any plugin, its global config folder.
+    knobs={"keep_working": False,
+           "disable_vars": ("OPENCODE_DISABLE_PROJECT_CONFIG", "OPENCODE_PURE"),
+           "npm_plugin": "@opencode-ai/plugin", "config_folder": "~/.config/opencode"},
 
     # --- the hookwrap command's facts: the plugin is the registration file -----------------
     settings_file=".opencode/plugins/hookwrap.js",

@@ -205,7 +205,7 @@ HOOK_FILES = [
     ".hookwrap/hooks/guard.py", ".hookwrap/lib/hookwrap/runner.py", ".hookwrap/new.py", "hookwrap.toml",
     ".claude/settings.json", ".claude/settings.local.json", ".gemini/settings.json",
     ".codex/hooks.json", ".codex/config.toml", ".qwen/settings.json", ".github/hooks/pre.json",
-    ".factory/settings.json", ".opencode/plugins/x.js", ".Claude/Settings.json",
+    ".factory/settings.json", ".opencode/plugins/x.js", ".kilo/plugins/x.js", ".Claude/Settings.json",
 ]
 NOT_HOOK_FILES = [".claude/agents/x.md", ".github/workflows/ci.yml", "docs/hookwrap.toml.md",
                   "src/.hookwrapper", ".gemini/GEMINI.md"]

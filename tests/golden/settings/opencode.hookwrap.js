@@ -1,17 +1,19 @@
 // hookwrap: generated OpenCode plugin.
 // It runs this repository's hookwrap hooks (hookwrap.toml) as commands: one JSON payload on
-// stdin, one JSON answer on stdout. `hookwrap sync` rewrites this whole file: edit hookwrap.toml,
-// or the hook scripts in .hookwrap/hooks/, never this file. Plain JavaScript, no dependencies.
+// stdin, one JSON answer on stdout (a resident hook's payload is POSTed to `hookwrap serve`).
+// `hookwrap sync` rewrites this whole file: edit hookwrap.toml, or the hook scripts in
+// .hookwrap/hooks/, never this file. Plain JavaScript, no dependencies.
 //
 // Answers applied: "decision": "block" + "reason" (PreToolUse: the tool does not run and the
 // model gets the reason; PostToolUse: the tool's output is replaced by it; UserPromptSubmit: the
 // prompt is refused), "updatedInput" (PreToolUse: the arguments are changed in place; an
 // apply_patch call is blocked instead),
 // "additionalContext" (appended to the tool's output, added to the prompt, or a system string
-// for SessionStart), "systemMessage" (printed for the user). A hook that cannot answer (python3
-// or its script missing, a crash outside hookwrap, a timeout) is reported and the call goes on,
-// except a fail-closed PreToolUse hook, which then blocks the call.
-import { spawn } from "node:child_process";
+// for SessionStart), "systemMessage" (printed for the user); on Stop, where KEEP_WORKING is true,
+// a block's reason is sent as the next user message. A hook that cannot answer (python3 or its
+// script missing, a crash outside hookwrap, a timeout) is reported and the call goes on, except
+// a fail-closed PreToolUse hook, which then blocks the call.
+import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -95,6 +97,10 @@ const REGISTRATIONS = {
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const LOG = join(ROOT, ".hookwrap", "logs", "opencode-plugin.log");
 const DEFAULT_TIMEOUT_S = 60;
+// A Stop hook's block keeps the agent working (the reason becomes the next user message), at
+// most MAX_KEEP_WORKING times in a row per session, so a hook that always blocks cannot loop.
+const KEEP_WORKING = false;
+const MAX_KEEP_WORKING = 8;
 const PATCH_REWRITE_REASON = "hookwrap: a hook asked to rewrite this apply_patch call, and a " +
   "patch is not rewritten (the hooks checked the files it names); the call was blocked. " +
   "Make the change the hook asks for in a new patch.";
@@ -126,13 +132,44 @@ function handlersFor(event, toolName) {
     for (const handler of group.hooks || []) {
       if (handler && handler.type === "command" && typeof handler.command === "string") {
         found.push(handler);
+      } else if (handler && handler.type === "http" && typeof handler.url === "string") {
+        found.push(handler); // a resident hook: answered by `hookwrap serve`
       }
     }
   }
   return found;
 }
 
+// A resident hook: POST the payload to `hookwrap serve` (no process per call). HTTP 200 is the
+// answer, as a command's stdout at exit 0; a refused connection, a hang past the timeout or any
+// other status is a hook that could not answer (a fail-closed one blocks the call).
+async function postHook(handler, payload) {
+  const timeoutMs = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S) * 1000;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetch(handler.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(payload),
+      signal: controller.signal,
+    });
+    const text = await response.text();
+    return response.status === 200
+      ? { code: 0, stdout: text, stderr: "", timedOut: false }
+      : { code: null, stdout: "", stderr: `HTTP ${response.status} from ${handler.url}: ${text}`, timedOut: false };
+  } catch (error) {
+    const timedOut = controller.signal.aborted;
+    const cause = error && error.cause ? ` (${error.cause.code || error.cause})` : "";
+    return { code: null, stdout: "", timedOut,
+             stderr: `${handler.url}: ${error}${cause}; is \`hookwrap serve\` running?` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function runCommand(handler, payload, cwd) {
+  if (handler.type === "http") return postHook(handler, payload);
   const timeoutMs = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S) * 1000;
   return new Promise((resolve) => {
     let child;
@@ -179,6 +216,30 @@ function runCommand(handler, payload, cwd) {
   });
 }
 
+// The same run, synchronously: for the Stop hooks of a CLI that keeps the agent working.
+// `kilo run` ends as soon as nothing holds the session after session.idle, so the answer must
+// be read, and the next message sent, before this process's event loop turns again.
+function runCommandSync(handler, payload, cwd) {
+  const timeoutS = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S);
+  const result = spawnSync("/bin/sh", ["-c", handler.command], {
+    cwd,
+    input: JSON.stringify(payload),
+    timeout: timeoutS * 1000,
+    killSignal: "SIGKILL",
+    maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, HOOKWRAP_PROJECT_DIR: ROOT, HOOKWRAP_OPENCODE: "1" },
+  });
+  const timedOut = Boolean(result.error && result.error.code === "ETIMEDOUT");
+  return {
+    // A hook that exits without reading its stdin leaves an EPIPE in result.error: its exit
+    // status still counts.
+    code: typeof result.status === "number" && !timedOut ? result.status : null,
+    stdout: result.stdout ? result.stdout.toString("utf8") : "",
+    stderr: result.stderr ? result.stderr.toString("utf8") : String(result.error || ""),
+    timedOut,
+  };
+}
+
 function answerOf(result) {
   if (result.code !== 0 || result.timedOut) return null;
   const text = result.stdout.trim();
@@ -196,6 +257,32 @@ function lastLine(text) {
   return lines[lines.length - 1] || "";
 }
 
+function failureOf(handler, result) {
+  if (result.timedOut) return `timed out after ${Number(handler.timeout) || DEFAULT_TIMEOUT_S} s`;
+  if (handler.type === "http") return `could not answer: ${lastLine(result.stderr)}`;
+  return `exited ${result.code === null ? "abnormally" : result.code} without an answer` +
+      (result.stderr.trim() ? ` (${lastLine(result.stderr)})` : "");
+}
+
+// The Stop hooks, in turn and synchronously (runCommandSync); returns a block's reason or null.
+function stopBlockSync(payload, cwd) {
+  for (const handler of handlersFor("Stop").filter((h) => h.type === "command")) {
+    const result = runCommandSync(handler, payload, cwd);
+    const answer = answerOf(result);
+    if (answer === null) {
+      report(`Stop hook \`${handler.command}\` ${failureOf(handler, result)}: the agent stops; ` +
+             "run `hookwrap doctor`");
+      continue;
+    }
+    if (typeof answer.systemMessage === "string" && answer.systemMessage) report(answer.systemMessage);
+    if (answer.decision === "block" || answer.decision === "deny") {
+      return typeof answer.reason === "string" && answer.reason
+        ? answer.reason : "Blocked by a hookwrap hook.";
+    }
+  }
+  return null;
+}
+
 // Run every hook of one event in turn; a later hook sees an earlier one's rewrite. Returns
 // { block, reason, context: [], updatedInput }.
 async function runHooks(event, payload, cwd, toolName) {
@@ -204,12 +291,9 @@ async function runHooks(event, payload, cwd, toolName) {
     const result = await runCommand(handler, payload, cwd);
     const answer = answerOf(result);
     if (answer === null) {
-      const why = result.timedOut
-        ? `timed out after ${Number(handler.timeout) || DEFAULT_TIMEOUT_S} s`
-        : `exited ${result.code === null ? "abnormally" : result.code} without an answer` +
-          (result.stderr.trim() ? ` (${lastLine(result.stderr)})` : "");
-      const failClosed = handler.failClosed === true && event === "PreToolUse" && !result.timedOut;
-      report(`${event} hook \`${handler.command}\` ${why}` +
+      const why = failureOf(handler, result);
+      const failClosed = handler.failClosed === true && event === "PreToolUse";
+      report(`${event} hook \`${handler.command || handler.url}\` ${why}` +
              (failClosed ? ": it fails closed, so the call is blocked" : ": the call goes on") +
              "; run `hookwrap doctor`");
       if (failClosed) {
@@ -279,6 +363,8 @@ export const HookwrapPlugin = async (ctx) => {
   });
   const pending = new Map(); // callID -> PreToolUse context, delivered with the tool's output
   const starts = new Map(); // sessionID -> Promise of SessionStart context
+  const keptWorking = new Map(); // sessionID -> Stop blocks in a row (stop_hook_active)
+  const resuming = new Map(); // sessionID -> a Stop block's reason, sent as the next message
 
   return {
     "tool.execute.before": async (input, output) => {
@@ -313,6 +399,11 @@ export const HookwrapPlugin = async (ctx) => {
     },
 
     "chat.message": async (input, output) => {
+      const resumed = resuming.get(input.sessionID);
+      resuming.delete(input.sessionID);
+      // A Stop block's reason, sent by the event handler below, is no prompt of the user's.
+      if (resumed !== undefined && promptText(output.parts).includes(resumed)) return;
+      keptWorking.delete(input.sessionID);
       if (!handlersFor("UserPromptSubmit").length) return;
       const payload = { ...base("UserPromptSubmit", input.sessionID), prompt: promptText(output.parts) };
       const verdict = await runHooks("UserPromptSubmit", payload, directory);
@@ -347,10 +438,33 @@ export const HookwrapPlugin = async (ctx) => {
         const payload = { ...base("SessionStart", sessionID), source: "startup" };
         starts.set(sessionID, runHooks("SessionStart", payload, directory)
           .then((verdict) => verdict.context.join("\n\n")));
-      } else if (event.type === "session.idle" && handlersFor("Stop").length) {
+      } else if (event.type === "session.idle" && handlersFor("Stop").length && !KEEP_WORKING) {
         const payload = { ...base("Stop", props.sessionID), stop_hook_active: false };
         // OpenCode does not wait for this, and cannot be kept working: notify only.
         await runHooks("Stop", payload, directory);
+      } else if (event.type === "session.idle" && handlersFor("Stop").length && props.sessionID) {
+        // No await before the next message is sent: the run would end in between.
+        const sessionID = props.sessionID;
+        const blocks = keptWorking.get(sessionID) || 0;
+        const payload = { ...base("Stop", sessionID), stop_hook_active: blocks > 0 };
+        const reason = stopBlockSync(payload, directory);
+        keptWorking.delete(sessionID);
+        if (reason === null) return;
+        if (blocks >= MAX_KEEP_WORKING) {
+          report(`a Stop hook blocked ${blocks} times in a row: the agent stops (${reason})`);
+          return;
+        }
+        keptWorking.set(sessionID, blocks + 1);
+        resuming.set(sessionID, reason);
+        try {
+          await ctx.client.session.prompt({
+            path: { id: sessionID },
+            body: { parts: [{ type: "text", text: reason }] },
+          });
+        } catch (error) {
+          resuming.delete(sessionID);
+          report(`a Stop hook blocked, and the agent could not be kept working: ${error}`);
+        }
       }
     },
   };

@@ -31,8 +31,7 @@ from .kit import (
     positive_number,
 )
 from .kit import url as http_url
-from .opencode import _BEGIN, _END, OpenCodeSetup, plugin_text
-from .opencode import _HEADER as _PLUGIN_HEADER
+from .opencode import _BEGIN, _END, OpenCodeSetup, _header, plugin_text
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -58,7 +57,7 @@ class PiSetup(PiProtocol, OpenCodeSetup):
             raise SettingsError(f"{label}: not the extension hookwrap writes",
                                 hint="move it away (hookwrap owns this file name), then run "
                                      "hookwrap sync")
-        return super().parse_settings_text(_PLUGIN_HEADER + text[len(_HEADER):], label)
+        return super().parse_settings_text(_header(self) + text[len(_HEADER):], label)
 
     def render_settings(self, data: dict[str, Any]) -> str | None:
         """The whole extension for ``data``; None (no file) when it holds no hook."""
