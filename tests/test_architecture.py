@@ -138,6 +138,19 @@ def test_a_cycle_would_be_found() -> None:
 COMMAND_PACKAGES = ("generator", "checks", "console")
 
 
+def test_the_test_folders_mirror_src() -> None:
+    """tests/runtime for the copied runtime, tests/<package> for each of the command's packages;
+    the other folders are about the whole (docs, safety, e2e, support, fixtures, golden), and no
+    test module sits at the top but this one and the support package's own."""
+    tests = Path(__file__).resolve().parent
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
+    assert {"runtime", *COMMAND_PACKAGES} <= folders
+    assert folders - {"runtime", *COMMAND_PACKAGES} <= {
+        "docs", "safety", "e2e", "support", "fixtures", "golden"}
+    assert sorted(p.name for p in tests.glob("test_*.py")) == [
+        "test_architecture.py", "test_support_projects.py"]
+
+
 def test_the_folders_show_what_travels() -> None:
     """Every module outside the command's three subpackages is copied into a project (except
     ``__main__`` and the launcher's two files, copied beside the package), and no copied module

@@ -1,6 +1,6 @@
 """Codex CLI 0.169.0 in the generator: `.codex/hooks.json`, the registered command, trust, doctor, test.
 
-Regenerate the golden file with `pytest tests/cli --update-golden` and review the diff.
+Regenerate the golden file with `pytest tests/console --update-golden` and review the diff.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Golden settings files: the exact bytes `hookwrap add` writes for every template on both platforms.
 
-Regenerate with `pytest tests/cli --update-golden` and review the diff.
+Regenerate with `pytest tests/console --update-golden` and review the diff.
 """
 
 from __future__ import annotations
