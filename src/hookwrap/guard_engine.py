@@ -142,16 +142,20 @@ class Guard:
         self.glob_rules: List[Rule] = []
         self.any_rules: List[Rule] = []
         self.file_rules: List[Rule] = []
+        by_program = self.by_program
         for rule in rules:
-            if rule.is_file_rule:
+            if rule.files or rule.dirs:
                 self.file_rules.append(rule)
             elif not rule.program:
                 self.any_rules.append(rule)
             for program in rule.program:
-                if any(c in program for c in "*?["):
+                if "*" in program or "?" in program or "[" in program:
                     self.glob_rules.append(rule)
+                elif program in by_program:
+                    by_program[program].append(rule)
                 else:
-                    self.by_program.setdefault(program, []).append(rule)
+                    by_program[program] = [rule]
+        self._file_patterns: Dict[str, _FilePatterns] = {}  # rule id: its patterns, lowered
 
     def _table(self) -> Dict[str, Any]:
         """The guard's settings in its hookwrap.toml table ({} when it has none)."""
@@ -350,40 +354,36 @@ class Guard:
     def _path_matches(self, rule: Rule, full: str, removes: bool = False) -> bool:
         """Whether ``full`` is one of the rule's files; ``removes``: it is deleted or moved,
         so a folder that holds one of the rule's paths counts too (`rm -rf .claude`)."""
+        patterns = self._file_patterns.get(rule.id)
+        if patterns is None or patterns.rule is not rule:
+            patterns = self._file_patterns[rule.id] = _FilePatterns(rule, self.not_secrets)
         parts = [part.lower() for part in full.split(os.sep) if part]
         name = parts[-1] if parts else ""
-        if rule.category == "secrets":
-            exempt = (*NOT_SECRETS, *self.not_secrets)
-            if rule.id == "secrets.read":
-                exempt = (*exempt, *NOT_SECRET_FILES)
-            elif rule.id == "secrets.credentials-change":
-                exempt = (*exempt, *NOT_CREDENTIAL_FILES)
-            if any(_fnmatch(name, pattern.lower()) or name.startswith(pattern.lower() + ".")
-                   for pattern in exempt):
-                return False
+        if patterns.exempt and any(_fnmatch(name, pattern) or name.startswith(pattern + ".")
+                                   for pattern in patterns.exempt):
+            return False
         if rule.dirs and any(_fnmatch(part, pattern) for part in parts for pattern in rule.dirs):
             return True
-        names = [p.lower() for p in rule.files if "/" not in p]
+        names = patterns.names
         if names and any(_fnmatch(name, pattern) for pattern in names):
             return True
-        if names and any(c in name for c in "*?[") and \
-                rule.id != "secrets.credentials-change":  # `rm .env*`: the glob takes .env
-            samples = [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
-            # A shell glob takes a name starting with a dot only when it starts with one too.
-            if any(_fnmatch(sample, name) for sample in samples
+        if patterns.samples and ("*" in name or "?" in name or "[" in name):
+            # `rm .env*`: the glob takes .env. A shell glob takes a name starting with a dot
+            # only when it starts with one too.
+            if any(_fnmatch(sample, name) for sample in patterns.samples
                    if name.startswith(".") or not sample.startswith(".")):
                 return True
-        absolute = [p.lower() for p in rule.files if p.startswith("/")]
-        if absolute and any(full.lower() == p or (p.endswith("/") and full.lower().startswith(p))
-                            for p in absolute):
-            return True
-        paths = [p.lower()[2:] if p.startswith("./") else p.lower() for p in rule.files
-                 if "/" in p and not p.startswith("/")]
+        if patterns.absolute:
+            lowered = full.lower()
+            if any(lowered == p or (p.endswith("/") and lowered.startswith(p))
+                   for p in patterns.absolute):
+                return True
+        paths = patterns.paths
         if not paths:
             return False
         for base in {self.root, self.real_root, self.home}:
-            relative = os.path.relpath(full, base).replace(os.sep, "/").lower()
-            if relative == ".." or relative.startswith("../"):
+            relative = _relative(full, base)
+            if relative is None:
                 continue
             for pattern in paths:
                 if pattern.endswith("/") and (relative + "/").startswith(pattern):
@@ -615,6 +615,44 @@ def _glob_any(text: str, patterns: Iterable[str]) -> bool:
         if text == bare or _fnmatch(text, pattern):
             return True
     return False
+
+
+class _FilePatterns:
+    """A file rule's patterns as _path_matches compares them (lowered), made once per rule."""
+
+    __slots__ = ("absolute", "exempt", "names", "paths", "rule", "samples")
+
+    def __init__(self, rule: Rule, not_secrets: List[str]) -> None:
+        self.rule = rule
+        exempt: Tuple[str, ...] = ()
+        if rule.category == "secrets":
+            exempt = (*NOT_SECRETS, *not_secrets)
+            if rule.id == "secrets.read":
+                exempt = (*exempt, *NOT_SECRET_FILES)
+            elif rule.id == "secrets.credentials-change":
+                exempt = (*exempt, *NOT_CREDENTIAL_FILES)
+        self.exempt = tuple(pattern.lower() for pattern in exempt)
+        self.names = [p.lower() for p in rule.files if "/" not in p]
+        self.samples = [] if rule.id == "secrets.credentials-change" else \
+            [p.replace("*", "local") for p in self.names if "[" not in p and "?" not in p]
+        self.absolute = [p.lower() for p in rule.files if p.startswith("/")]
+        self.paths = [p.lower()[2:] if p.startswith("./") else p.lower() for p in rule.files
+                      if "/" in p and not p.startswith("/")]
+
+
+def _relative(full: str, base: str) -> Optional[str]:
+    """``full`` relative to ``base``, "/"-separated and lowered ("." for base itself); None
+    when it is not inside. Both absolute; as os.path.relpath, without its system calls."""
+    if not full.startswith("/") or not base.startswith("/"):
+        relative = os.path.relpath(full, base).replace(os.sep, "/")
+        return None if relative == ".." or relative.startswith("../") else relative.lower()
+    # One or more leading slashes name the same folder to relpath (it compares the parts).
+    full = "/" + posixpath.normpath(full).lstrip("/")
+    base = "/" + posixpath.normpath(base).lstrip("/")
+    if full == base:
+        return "."
+    prefix = base if base.endswith("/") else base + "/"
+    return full[len(prefix):].lower() if full.startswith(prefix) else None
 
 
 # --- what a command changes --------------------------------------------------------------------

@@ -267,3 +267,31 @@ def test_a_harmless_body_past_the_limit_stays_allowed(project: Path, kind: str) 
 def test_explain_says_what_was_too_deep(project: Path) -> None:
     report = guard(project).explain(_nested("bash -c", "rm -rf ~", MAX_BODIES + 2), str(project))
     assert report["unread"] and report["verdict"]["rule"] == "code.unreadable"
+
+
+# The file rules compare a path with the project root and the home directory without
+# os.path.relpath (its system calls cost on every call): the answer must be relpath's.
+_PARTS = ["", "/", "//", "a", "A", "b", ".", "..", "proj", ".claude", "x.env", "/tmp"]
+
+
+def _old_relative(full: str, base: str) -> str | None:
+    relative = os.path.relpath(full, base).replace(os.sep, "/").lower()
+    return None if relative == ".." or relative.startswith("../") else relative
+
+
+@pytest.mark.parametrize("base", ["/", "/home/u", "/home/u/", "//home/u", "/home/./u",
+                                  "/home/u/../u", "/w/proj"])
+def test_relative_is_relpath_for_absolute_paths(base: str) -> None:
+    from itertools import product
+
+    from hookwrap.guard_engine import _relative
+
+    checked = 0
+    for pieces in product(_PARTS, repeat=3):
+        for start in ("/", "//", base + "/", base):
+            full = start + "/".join(pieces)
+            if not full.startswith("/"):
+                continue
+            assert _relative(full, base) == _old_relative(full, base), (full, base)
+            checked += 1
+    assert checked > 5000
