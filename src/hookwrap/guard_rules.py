@@ -17,7 +17,7 @@ field it sets matches:
   (``--forc``).
 - ``unless``: options that make it safe (``-n|--dry-run``).
 - ``args``: globs, one of which some operand matches (``+*`` for a forced refspec).
-- ``check``: a named test in guard_engine.py for what the fields above cannot say (where an
+- ``check``: a named test in guard_checks.py for what the fields above cannot say (where an
   ``rm -rf`` lands, which SQL a client runs).
 - ``pattern``: a glob over the whole command as `--explain` shows it (rules of your own).
 
@@ -212,7 +212,7 @@ RULES: Tuple[Rule, ...] = (
          category="git", program="git", sub=("update-ref",), check="update_ref_delete"),
     Rule("git.reflog-expire", "expiring the reflog or pruning now deletes the last way back "
          "to lost commits", f"Leave the reflog alone, or {_ASK}.", category="git",
-         program="git", check="reflog_expire"),
+         program="git", sub=("reflog|gc|prune",), check="reflog_expire"),
     Rule("git.tag-delete", "git tag -d deletes a tag (a release's name for a commit)",
          f"Leave the tag, or {_ASK}.", category="git", program="git", sub=("tag",),
          options=("-d|--delete",)),

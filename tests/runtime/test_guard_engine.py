@@ -295,3 +295,36 @@ def test_relative_is_relpath_for_absolute_paths(base: str) -> None:
             assert _relative(full, base) == _old_relative(full, base), (full, base)
             checked += 1
     assert checked > 5000
+
+
+def test_every_rules_check_is_a_known_check() -> None:
+    # An unknown check name matches nothing: a rule naming one would never block.
+    from hookwrap import guard_engine
+    from hookwrap.guard_checks import CHECKS
+    from hookwrap.guard_packs import PACK_CHECKS
+
+    known = set(CHECKS) | set(PACK_CHECKS) | set(guard_engine._CHECKS)
+    assert set(PACK_CHECKS) == set(guard_engine.PACK_CHECKS)
+    missing = {rule.id: rule.check for rule in RULES if rule.check and rule.check not in known}
+    assert not missing
+
+
+def test_a_plain_command_loads_no_named_check(tmp_path: Path) -> None:
+    # The named checks load when a rule gets that far, so that most calls do not pay for them;
+    # and load when one does.
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom hookwrap.guard_engine import Guard\n"
+            "g = Guard(sys.argv[1])\n"
+            "print(g.check_line(sys.argv[2], sys.argv[3]) is None, "
+            "'hookwrap.guard_checks' in sys.modules)\n")
+    script = str(tmp_path / "p" / ".hookwrap" / "hooks" / "guard.py")
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src}
+    for line, expected in (("echo hi | tee out.txt", "True False"),
+                           ("git status && ls -la src", "True False"),
+                           ("rm -rf build", "True True")):
+        out = subprocess.run([sys.executable, "-c", code, script, line, str(tmp_path / "p")],
+                             capture_output=True, text=True, env=env, check=True).stdout
+        assert out.split() == expected.split(), line

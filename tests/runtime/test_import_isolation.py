@@ -59,7 +59,8 @@ def test_import_loads_only_stdlib_and_runtime_modules() -> None:
     # commandfilter (a shell call's filter) and server (the resident mode) and bridge
     # (external hooks) load on demand, and _cline_hooks runs only in a Cline hook file.
     new = _loaded_by_import("import hookwrap, hookwrap.options, hookwrap.commandfilter, "
-                            "hookwrap.server, hookwrap.bridge, hookwrap.guard_engine, hookwrap.guard_packs, "
+                            "hookwrap.server, hookwrap.bridge, hookwrap.guard_engine, "
+                            "hookwrap.guard_checks, hookwrap.guard_packs, "
                             "hookwrap.shell_code, hookwrap.clis._cline_hooks; "
                             "hookwrap.platforms.all_runtimes()")
     assert RUNTIME <= new

@@ -1,0 +1,340 @@
+"""The guard's named checks: what a rule's fields cannot say (where an `rm -rf` lands, what a
+`git checkout` overwrites, which device `dd` writes). Loaded by guard_engine.py only when a
+rule's program, subcommand and options already match, so that a hook process pays for them
+only then. Each takes a command (after its wrappers) and the line's state, and says whether it
+matches; the opt-in packs' checks are in guard_packs.py.
+
+Stdlib only, Python 3.9+.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from .guard_changes import copy_targets as _copy_targets
+from .guard_changes import git_subcommand as _git_subcommand
+from .guard_changes import is_block_device as _is_block_device
+from .guard_rules import VALUE_OPTIONS
+from .shell import Command, program_name
+from .shell import has_option as _has_option
+from .shell import operands as _operands
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Dict, List
+
+    from .guard_paths import State
+
+
+
+
+def _targets(command: Command) -> List[str]:
+    """What an rm removes: its operands; for an rm run by find -exec, find's start paths."""
+    if command.roots:
+        return list(command.roots)
+    return _operands(command.args)
+
+
+def _target_classes(command: Command, state: State) -> List[str]:
+    classes = state.classes(_targets(command))
+    if command.roots and command.narrowed:  # find . -name '*.pyc' -exec rm -rf {} +
+        classes = ["inside" if c == "project-root" else c for c in classes]
+    return classes
+
+
+def _rm_root_or_home(command: Command, state: State) -> bool:
+    return "root-or-home" in _target_classes(command, state)
+
+
+def _rm_project_root(command: Command, state: State) -> bool:
+    return "project-root" in _target_classes(command, state)
+
+
+def _rm_outside(command: Command, state: State) -> bool:
+    """-r of /etc, /usr..., of your home's folders, or of `*` where the directory is not
+    known; with -f also anywhere else outside the project (not temp or ALLOWED_PATHS)."""
+    classes = _target_classes(command, state)
+    if any(c in ("system", "home", "all-of-unknown") for c in classes):
+        return True
+    return "outside" in classes and _has_option(command.args, "-f|--force")
+
+
+def _rm_found_outside(command: Command, state: State) -> bool:
+    """rm (any options) of each file that find -exec or fd -x finds outside the project."""
+    return bool(command.roots) and any(
+        c in ("root-or-home", "system", "home", "outside", "all-of-unknown")
+        for c in _target_classes(command, state))
+
+
+def _rm_git_dir(command: Command, state: State) -> bool:
+    return any(posixpath.basename(target.rstrip("/")) == ".git" for target in _targets(command))
+
+
+def _rm_dynamic(command: Command, state: State) -> bool:
+    return command.dynamic_args and not command.roots
+
+
+def _find_roots(command: Command) -> List[str]:
+    return list(command.roots) or ["."]
+
+
+def _find_delete(command: Command, state: State) -> bool:
+    """find -delete outside the project, or of all of it (no name, path, time or size test);
+    find -exec rm (any options) outside it."""
+    args = command.args
+    classes = [state.classify(root) for root in _find_roots(command)]
+    if command.narrowed:
+        classes = ["inside" if c == "project-root" else c for c in classes]
+    if "-delete" in args:
+        return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
+    runs = [args[i + 1] for i in range(len(args) - 1)
+            if args[i] in ("-exec", "-execdir", "-ok", "-okdir")]
+    if any(program_name(word) in ("rm", "unlink", "shred", "srm") for word in runs):
+        return any(c in ("root-or-home", "outside", "system", "home", "all-of-unknown")
+                   for c in classes)
+    return False
+
+
+def _rsync_delete(command: Command, state: State) -> bool:
+    """rsync --delete (any --delete-*) into / , your home, or outside the project."""
+    if not any(word.startswith("--delete") or word in ("--remove-source-files",)
+               for word in command.args):
+        return False
+    operands = _operands(command.args, {"-e", "--rsh", "--exclude", "--include", "--filter",
+                                        "-f", "--files-from", "--exclude-from", "--chmod"})
+    if len(operands) < 2 or ":" in operands[-1].split("/", 1)[0]:
+        return False
+    return state.classify(operands[-1]) in ("root-or-home", "system", "home", "outside",
+                                            "project-root")
+
+
+def _mv_root_or_home(command: Command, state: State) -> bool:
+    _, sources = _copy_targets(command.args)
+    return any(state.classify(source) in ("root-or-home", "system", "project-root")
+               for source in sources)
+
+
+def _recursive_root_or_home(command: Command, state: State) -> bool:
+    return any(state.classify(word) == "root-or-home" for word in _operands(command.args)[1:])
+
+
+def _checkout_discards(command: Command, state: State) -> bool:
+    _, rest = _git_subcommand(command)
+    if "--" in rest:  # paths follow; from xargs or parallel they come when it runs
+        return len(rest) > rest.index("--") + 1 or command.dynamic_args
+    if any(word in ("-b", "-B", "--orphan") or word.startswith("--orphan=") for word in rest):
+        return False
+    if any(word.startswith("--pathspec-from-file") for word in rest):
+        return True
+    operands = _operands(rest, {"-t", "--track", "--conflict"})
+    if "." in operands or any(o in ("*", "./", ":/") for o in operands):
+        return True
+    return len(operands) >= 2  # `git checkout REF PATH`
+
+
+def _restore_discards(command: Command, state: State) -> bool:
+    _, rest = _git_subcommand(command)
+    if _has_option(rest, "-h|--help"):
+        return False
+    staged = _has_option(rest, "-S|--staged")
+    worktree = _has_option(rest, "-W|--worktree")
+    if staged and not worktree:
+        return False
+    return bool(_operands(rest, {"-s", "--source"})) or command.dynamic_args or \
+        any(word.startswith("--pathspec-from-file") for word in rest)
+
+
+def _branch_force_delete(command: Command, state: State) -> bool:
+    _, rest = _git_subcommand(command)
+    if any(word.startswith("-") and not word.startswith("--") and "D" in word for word in rest):
+        return True
+    return _has_option(rest, "-d|--delete") and _has_option(rest, "-f|--force")
+
+
+def _reflog_expire(command: Command, state: State) -> bool:
+    sub, rest = _git_subcommand(command)
+    now = any(word.split("=", 1)[-1] in ("now", "all") for word in rest if "=" in word) or \
+        any(a in ("now", "all") for a in rest)
+    if sub == "reflog":
+        return bool(rest) and (rest[0] == "delete" or (rest[0] == "expire" and now))
+    if sub == "gc":
+        return any(word.startswith("--prune=") and word.split("=", 1)[1] in ("now", "all")
+                   for word in rest)
+    return sub == "prune"
+
+
+def _git_rm_force(command: Command, state: State) -> bool:
+    """git rm -f (not --cached): deletes files with changes git has not stored."""
+    _, rest = _git_subcommand(command)
+    return _has_option(rest, "-f|--force") and not _has_option(rest, "--cached") and \
+        not _has_option(rest, "-n|--dry-run")
+
+
+def _update_ref_delete(command: Command, state: State) -> bool:
+    _, rest = _git_subcommand(command)
+    return _has_option(rest, "-d") or (bool(rest) and rest[0] == "--stdin")
+
+
+def _push_args(command: Command) -> List[str]:
+    sub, rest = _git_subcommand(command)
+    return rest if sub == "push" else []
+
+
+def _push_force(command: Command, state: State) -> bool:
+    rest = _push_args(command)
+    if any(word == "--force" or (word.startswith("--forc") and "--force".startswith(word))
+           for word in rest if word != "--"):
+        return True
+    if any(word.startswith("-") and not word.startswith("--") and "f" in word[1:]
+           for word in rest):
+        return True
+    return any(word.startswith("+") and len(word) > 1 for word in _operands(rest, {"-o"}))
+
+
+def _push_lease(command: Command, state: State) -> bool:
+    rest = _push_args(command)
+    return any(len(word.split("=", 1)[0]) > len("--force") and
+               "--force-with-lease".startswith(word.split("=", 1)[0]) for word in rest)
+
+
+def _push_deletes(command: Command, state: State) -> bool:
+    rest = _push_args(command)
+    if _has_option(rest, "-d|--delete|--mirror|--prune"):
+        return True
+    return any(word.lstrip("+").startswith(":") and len(word.lstrip("+")) > 1
+               for word in _operands(rest, {"-o", "--repo", "--receive-pack", "--exec"})[1:])
+
+
+_CREDENTIAL_COMMANDS = {
+    "kubectl": (("config", "view"),), "gh": (("auth", "token"),),
+    "aws": (("configure", "get"), ("configure", "export-credentials"),
+            ("sts", "get-session-token"), ("ecr", "get-login-password")),
+    "gcloud": (("auth", "print-access-token"), ("auth", "print-identity-token"),
+               ("auth", "application-default", "print-access-token"),
+               ("config", "config-helper")),
+    "az": (("account", "get-access-token"),), "heroku": (("auth:token",),),
+    "doctl": (("auth", "token"),), "vault": (("print", "token"),),
+    "security": (("find-generic-password",), ("find-internet-password",), ("dump-keychain",)),
+    "npm": (("token", "list"),), "op": (("read",),),
+}
+
+
+def _prints_credentials(command: Command, state: State) -> bool:
+    """A CLI printing its stored credentials (`gh auth token`, `kubectl config view --raw`)."""
+    shapes = _CREDENTIAL_COMMANDS.get(command.program)
+    if not shapes:
+        return False
+    operands = _operands(command.args, VALUE_OPTIONS.get(command.program, ()))
+    for shape in shapes:
+        if operands[:len(shape)] == list(shape):
+            if command.program == "kubectl":
+                return _has_option(command.args, "--raw|--flatten")
+            if command.program == "security":
+                return _has_option(command.args, "-w|-g") or shape[0] == "dump-keychain"
+            return True
+    return False
+
+
+def _dd_device(command: Command, state: State) -> bool:
+    """dd of= a device, or over a file outside the project (`of=~/.zshrc`)."""
+    return any(word.startswith("of=") and (_is_block_device(word[3:]) or (
+        not word.startswith("of=/dev/") and state.classify(word[3:]) in (
+            "root-or-home", "system", "home"))) for word in command.args)
+
+
+def _formats_device(command: Command, state: State) -> bool:
+    """mkfs and friends on a device (or a path only known when it runs), not on an image
+    file in the project (`mkfs.ext4 -F build/disk.img`)."""
+    return any(word.startswith("/dev/") or "$" in word or state.classify(word) in (
+        "system", "root-or-home") for word in _operands(command.args, {"-L", "-b", "-t", "-n",
+                                                                       "-O", "-E", "-U", "-N"}))
+
+
+def _wipes(command: Command, state: State) -> bool:
+    """shred/srm/wipe of a device or of files outside the project; wipefs that erases."""
+    if command.program == "wipefs":
+        return _has_option(command.args, "-a|--all|-o|--offset") and \
+            not _has_option(command.args, "-n|--no-act")
+    return any(_is_block_device(word) or state.classify(word) in (
+        "root-or-home", "system", "home", "outside", "project-root", "all-of-unknown")
+        for word in _operands(command.args, {"-n", "--iterations", "-s", "--size",
+                                             "--random-source"}))
+
+
+def _volume_destroy(command: Command, state: State) -> bool:
+    """Deleting volumes, pools or their headers: lvremove, vgremove, zpool destroy, zfs
+    destroy, cryptsetup luksFormat/erase, mdadm --zero-superblock, hdparm's security erase."""
+    program, args = command.program, command.args
+    operands = _operands(args)
+    if program in ("lvremove", "vgremove", "pvremove"):
+        return True
+    if program == "zpool":
+        return operands[:1] in (["destroy"], ["labelclear"])
+    if program == "zfs":
+        return operands[:1] == ["destroy"]
+    if program == "cryptsetup":
+        return bool(operands) and operands[0] in ("luksFormat", "erase", "luksErase",
+                                                  "luksKillSlot", "reencrypt")
+    if program == "mdadm":
+        return _has_option(args, "--zero-superblock")
+    if program == "hdparm":
+        return any(word.startswith(("--security-erase", "--trim-sector", "--make-bad-sector"))
+                   for word in args)
+    if program == "nvme":
+        return operands[:1] in (["format"], ["sanitize"])
+    return False
+
+
+def _partition_edit(command: Command, state: State) -> bool:
+    args = command.args
+    program = command.program
+    if _has_option(args, "-l|--list|-h|--help|-V|--version|-d|--dump|-J|--json|-s|--show-size"):
+        return program == "parted" and any(
+            word in ("mklabel", "mktable", "mkpart", "rm", "resizepart", "rescue")
+            for word in args)
+    if program == "parted":
+        return any(word in ("mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart",
+                            "resize", "move", "rescue") for word in args)
+    if program == "sgdisk":
+        return not all(_has_option([word], "-p|--print|-i|--info|-v|--verify") or
+                       not word.startswith("-") for word in args)
+    return bool(_operands(args))
+
+
+def _diskutil_erase(command: Command, state: State) -> bool:
+    operands = _operands(command.args)
+    if operands and operands[0] == "apfs":
+        return len(operands) > 1 and operands[1].startswith(("delete", "erase"))
+    return True
+
+
+CHECKS: Dict[str, Any] = {
+    "rm_root_or_home": _rm_root_or_home,
+    "rm_project_root": _rm_project_root,
+    "rm_outside": _rm_outside,
+    "rm_dynamic": _rm_dynamic,
+    "find_delete": _find_delete,
+    "mv_root_or_home": _mv_root_or_home,
+    "recursive_root_or_home": _recursive_root_or_home,
+    "checkout_discards": _checkout_discards,
+    "restore_discards": _restore_discards,
+    "branch_force_delete": _branch_force_delete,
+    "reflog_expire": _reflog_expire,
+    "push_force": _push_force,
+    "push_lease": _push_lease,
+    "push_deletes": _push_deletes,
+    "dd_device": _dd_device,
+    "partition_edit": _partition_edit,
+    "diskutil_erase": _diskutil_erase,
+    "rm_git_dir": _rm_git_dir,
+    "rm_found_outside": _rm_found_outside,
+    "rsync_delete": _rsync_delete,
+    "formats_device": _formats_device,
+    "wipes": _wipes,
+    "volume_destroy": _volume_destroy,
+    "git_rm_force": _git_rm_force,
+    "update_ref_delete": _update_ref_delete,
+    "prints_credentials": _prints_credentials,
+}
+# The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.
