@@ -245,7 +245,7 @@ async function runHooks(event, payload, cwd, toolName) {
     if (updated && typeof updated === "object" && !Array.isArray(updated) && payload.tool_input) {
       const unchanged = Object.keys(updated).length === 1 &&
         updated.patchText === payload.tool_input.patchText;
-      if (toolName === "apply_patch" && !unchanged) {
+      if (event === "PreToolUse" && toolName === "apply_patch" && !unchanged) {
         // A patch is never rewritten: the hooks checked the files it names, and a new patch
         // (or a write-style rewrite @LABEL@ would silently ignore) could touch others.
         verdict.block = true;
