@@ -81,6 +81,7 @@ def test_wheel_holds_templates_runtime_and_py_typed(installed: dict) -> None:
     assert {f"hookwrap/{name}" for name in RUNTIME_MODULES} <= names
     assert "hookwrap/py.typed" in names
     assert "hookwrap/generator/clis/opencode_plugin.js" in names  # the OpenCode plugin's template
+    assert "hookwrap/generator/clis/hook_runner.js" in names  # the runner every JS shim pastes in
     assert "hookwrap/generator/legacy/guard_424f00d.txt" in names  # sync upgrades old guards
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(installed["wheel"]).read(entry_points).decode()

@@ -205,3 +205,29 @@ console.log(JSON.stringify(out));
     assert out["patch"].startswith("threw: hookwrap: a hook asked to rewrite this apply_patch call")
     assert out["write"] == {"patchText": "*** Begin Patch\n*** Add File: b\n+y\n*** End Patch"}
     assert out["same"] == {"patchText": "*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}
+
+
+def test_an_answer_after_an_apply_patch_call_never_says_it_was_blocked(tmp_path: Path) -> None:
+    """updatedInput means nothing once a tool has run: after an apply_patch call it is ignored
+    like any other, never turned into the pre-call block ("the call was blocked") while the
+    patch was applied."""
+    root = tmp_path / "p"
+    plugins = root / ".opencode" / "plugins"
+    plugins.mkdir(parents=True)
+    answer = 'echo \'{"updatedInput": {"patchText": "other"}, "additionalContext": "POST"}\''
+    data = {"hooks": {"PostToolUse": [group("^apply_patch$", answer)]}}
+    plugin = plugins / "hookwrap.mjs"
+    plugin.write_text(plugin_text(data), encoding="utf-8")
+    driver = tmp_path / "d.mjs"
+    driver.write_text("""
+const p = await import(process.argv[2]);
+const h = await p.HookwrapPlugin({ directory: process.argv[3] });
+const output = { output: "Success. Updated the following files:\\nA a", title: "t", metadata: {} };
+await h["tool.execute.after"]({ tool: "apply_patch", sessionID: "s", callID: "c",
+                               args: { patchText: "*** Begin Patch" } }, output);
+console.log(JSON.stringify(output.output));
+""", encoding="utf-8")
+    proc = subprocess.run(["node", str(driver), plugin.as_uri(), str(root)], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == "Success. Updated the following files:\nA a\n\nPOST"

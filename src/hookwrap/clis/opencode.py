@@ -1,7 +1,7 @@
 """OpenCode 1.18.33: its record, checked against that release (/work/shared/reference/opencode.md).
 
 OpenCode has no command hooks, only JS plugins. hookwrap writes one plain-JS plugin,
-``.opencode/plugins/hookwrap.js`` (rendered from ``opencode_plugin.js`` beside this module),
+``.opencode/plugins/hookwrap.js`` (rendered from ``opencode_plugin.js`` in generator/clis/),
 that runs the repo's hookwrap hooks as commands and applies their answers through the plugin
 API. The plugin is this CLI's "settings file": the registrations live in it as one JSON object
 (Claude's nested shape, so every generic reader works on it), and the rest of the file is

@@ -96,7 +96,6 @@ const REGISTRATIONS = {
 // This file sits in <project>/.opencode/plugins/.
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const LOG = join(ROOT, ".hookwrap", "logs", "opencode-plugin.log");
-const DEFAULT_TIMEOUT_S = 60;
 // A Stop hook's block keeps the agent working (the reason becomes the next user message), at
 // most MAX_KEEP_WORKING times in a row per session, so a hook that always blocks cannot loop.
 const KEEP_WORKING = false;
@@ -105,25 +104,39 @@ const PATCH_REWRITE_REASON = "hookwrap: a hook asked to rewrite this apply_patch
   "patch is not rewritten (the hooks checked the files it names); the call was blocked. " +
   "Make the change the hook asks for in a new patch.";
 
+// --- hookwrap's hook runner: the part every hookwrap JS shim shares (one source in hookwrap,
+// generator/clis/hook_runner.js, pasted into each shim when it is rendered). It selects an
+// event's hooks, runs each as a command or posts it to `hookwrap serve`, reads the answer and
+// applies the fail-closed rule. The shim around it defines ROOT, LOG, show(line) (how its CLI
+// shows a line to the user) and post(url, body, signal) (its runtime's HTTP client, resolving
+// { status, text }), and maps its CLI's events onto runHooks.
+const DEFAULT_TIMEOUT_S = 60;
+
 function report(message) {
   const line = `hookwrap: ${message}`;
-  console.error(line);
+  try {
+    show(line);
+  } catch {
+    // Reporting must never break the call.
+  }
   try {
     mkdirSync(dirname(LOG), { recursive: true });
     appendFileSync(LOG, `${new Date().toISOString()} ${line}\n`);
   } catch {
-    // Reporting must never break the call.
+    // Nor must the log.
   }
 }
 
-function handlersFor(event, toolName) {
+// The handlers of an event's groups whose matcher (a regex, hookwrap anchors it) selects target:
+// the tool's name, or a lifecycle value; every group when there is no target.
+function handlersFor(event, target) {
   const groups = (REGISTRATIONS.hooks || {})[event] || [];
   const found = [];
   for (const group of groups) {
-    if (toolName !== undefined && typeof group.matcher === "string" && group.matcher !== "*") {
+    if (target !== undefined && typeof group.matcher === "string" && group.matcher !== "*") {
       let matches = false;
       try {
-        matches = new RegExp(group.matcher).test(toolName);
+        matches = new RegExp(group.matcher).test(target);
       } catch {
         matches = false;
       }
@@ -140,37 +153,26 @@ function handlersFor(event, toolName) {
   return found;
 }
 
-// A resident hook: POST the payload to `hookwrap serve` (no process per call). HTTP 200 is the
-// answer, as a command's stdout at exit 0; a refused connection, a hang past the timeout or any
-// other status is a hook that could not answer (a fail-closed one blocks the call).
-async function postHook(handler, payload) {
-  const timeoutMs = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S) * 1000;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const response = await fetch(handler.url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(payload),
-      signal: controller.signal,
-    });
-    const text = await response.text();
-    return response.status === 200
-      ? { code: 0, stdout: text, stderr: "", timedOut: false }
-      : { code: null, stdout: "", stderr: `HTTP ${response.status} from ${handler.url}: ${text}`, timedOut: false };
-  } catch (error) {
-    const timedOut = controller.signal.aborted;
-    const cause = error && error.cause ? ` (${error.cause.code || error.cause})` : "";
-    return { code: null, stdout: "", timedOut,
-             stderr: `${handler.url}: ${error}${cause}; is \`hookwrap serve\` running?` };
-  } finally {
-    clearTimeout(timer);
-  }
+function timeoutOf(handler) {
+  return Number(handler.timeout) || DEFAULT_TIMEOUT_S; // seconds
+}
+
+function timeoutMsOf(handler) {
+  return Math.max(1, timeoutOf(handler)) * 1000;
+}
+
+// The environment of a hook process: the project it belongs to, and which CLI runs it.
+function hookEnv() {
+  return { ...process.env, HOOKWRAP_PROJECT_DIR: ROOT, HOOKWRAP_OPENCODE: "1" };
+}
+
+// A hook's run, as { code, stdout, stderr, timedOut }: a command's process, or a resident hook's
+// POST (HTTP 200 stands for exit 0).
+function runHook(handler, payload) {
+  return handler.type === "http" ? postHook(handler, payload) : runCommand(handler, payload, payload.cwd);
 }
 
 function runCommand(handler, payload, cwd) {
-  if (handler.type === "http") return postHook(handler, payload);
-  const timeoutMs = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S) * 1000;
   return new Promise((resolve) => {
     let child;
     try {
@@ -178,7 +180,7 @@ function runCommand(handler, payload, cwd) {
         cwd,
         detached: true, // its own process group: a timeout kills the hook and its children
         stdio: ["pipe", "pipe", "pipe"],
-        env: { ...process.env, HOOKWRAP_PROJECT_DIR: ROOT, HOOKWRAP_OPENCODE: "1" },
+        env: hookEnv(),
       });
     } catch (error) {
       resolve({ code: null, stdout: "", stderr: String(error), timedOut: false });
@@ -201,7 +203,7 @@ function runCommand(handler, payload, cwd) {
       } catch {
         try { child.kill("SIGKILL"); } catch { /* gone already */ }
       }
-    }, timeoutMs);
+    }, timeoutMsOf(handler));
     child.stdout.on("data", (chunk) => out.push(chunk));
     child.stderr.on("data", (chunk) => err.push(chunk));
     child.on("error", (error) => finish({ code: null, stdout: "", stderr: String(error), timedOut }));
@@ -216,30 +218,35 @@ function runCommand(handler, payload, cwd) {
   });
 }
 
-// The same run, synchronously: for the Stop hooks of a CLI that keeps the agent working.
-// `kilo run` ends as soon as nothing holds the session after session.idle, so the answer must
-// be read, and the next message sent, before this process's event loop turns again.
-function runCommandSync(handler, payload, cwd) {
-  const timeoutS = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S);
-  const result = spawnSync("/bin/sh", ["-c", handler.command], {
-    cwd,
-    input: JSON.stringify(payload),
-    timeout: timeoutS * 1000,
-    killSignal: "SIGKILL",
-    maxBuffer: 16 * 1024 * 1024,
-    env: { ...process.env, HOOKWRAP_PROJECT_DIR: ROOT, HOOKWRAP_OPENCODE: "1" },
+// A resident hook: POST the payload to `hookwrap serve` (no process per call). A refused
+// connection, no answer within the timeout (the request is then aborted) or a status other
+// than 200 is a hook that could not answer (a fail-closed one blocks the call).
+async function postHook(handler, payload) {
+  const controller = new AbortController();
+  let timer;
+  const expired = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      resolve(null);
+      controller.abort();
+    }, timeoutMsOf(handler));
   });
-  const timedOut = Boolean(result.error && result.error.code === "ETIMEDOUT");
-  return {
-    // A hook that exits without reading its stdin leaves an EPIPE in result.error: its exit
-    // status still counts.
-    code: typeof result.status === "number" && !timedOut ? result.status : null,
-    stdout: result.stdout ? result.stdout.toString("utf8") : "",
-    stderr: result.stderr ? result.stderr.toString("utf8") : String(result.error || ""),
-    timedOut,
-  };
+  try {
+    const response = await Promise.race([post(handler.url, JSON.stringify(payload), controller.signal), expired]);
+    if (response === null) return { code: null, stdout: "", stderr: "", timedOut: true };
+    return response.status === 200
+      ? { code: 0, stdout: response.text, stderr: "", timedOut: false }
+      : { code: null, stdout: "", stderr: `HTTP ${response.status} from ${handler.url}: ${response.text}`, timedOut: false };
+  } catch (error) {
+    const cause = error && error.cause ? ` (${error.cause.code || error.cause})` : "";
+    return { code: null, stdout: "", timedOut: controller.signal.aborted,
+             stderr: `${handler.url}: ${error}${cause}; is \`hookwrap serve\` running?` };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
+// A finished run's answer: the JSON object on stdout at exit 0 ({} for anything else there), or
+// null for a hook that could not answer.
 function answerOf(result) {
   if (result.code !== 0 || result.timedOut) return null;
   const text = result.stdout.trim();
@@ -258,37 +265,21 @@ function lastLine(text) {
 }
 
 function failureOf(handler, result) {
-  if (result.timedOut) return `timed out after ${Number(handler.timeout) || DEFAULT_TIMEOUT_S} s`;
+  if (result.timedOut) return `timed out after ${timeoutOf(handler)} s`;
   if (handler.type === "http") return `could not answer: ${lastLine(result.stderr)}`;
   return `exited ${result.code === null ? "abnormally" : result.code} without an answer` +
       (result.stderr.trim() ? ` (${lastLine(result.stderr)})` : "");
 }
 
-// The Stop hooks, in turn and synchronously (runCommandSync); returns a block's reason or null.
-function stopBlockSync(payload, cwd) {
-  for (const handler of handlersFor("Stop").filter((h) => h.type === "command")) {
-    const result = runCommandSync(handler, payload, cwd);
-    const answer = answerOf(result);
-    if (answer === null) {
-      report(`Stop hook \`${handler.command}\` ${failureOf(handler, result)}: the agent stops; ` +
-             "run `hookwrap doctor`");
-      continue;
-    }
-    if (typeof answer.systemMessage === "string" && answer.systemMessage) report(answer.systemMessage);
-    if (answer.decision === "block" || answer.decision === "deny") {
-      return typeof answer.reason === "string" && answer.reason
-        ? answer.reason : "Blocked by a hookwrap hook.";
-    }
-  }
-  return null;
-}
-
-// Run every hook of one event in turn; a later hook sees an earlier one's rewrite. Returns
-// { block, reason, context: [], updatedInput }.
-async function runHooks(event, payload, cwd, toolName) {
+// Run the handlers of one event in turn; a later hook sees an earlier one's rewrite. Returns
+// { block, reason, context: [], updatedInput }. A hook that cannot answer is reported and the
+// call goes on, except a fail-closed PreToolUse hook, which blocks it. refuseRewrite, when
+// given, is asked about each rewrite (updatedInput, the input it would replace): a reason
+// blocks the call instead, "" lets the rewrite stand.
+async function runHooks(event, payload, handlers, refuseRewrite) {
   const verdict = { block: false, reason: "", context: [], updatedInput: null };
-  for (const handler of handlersFor(event, toolName)) {
-    const result = await runCommand(handler, payload, cwd);
+  for (const handler of handlers) {
+    const result = await runHook(handler, payload);
     const answer = answerOf(result);
     if (answer === null) {
       const why = failureOf(handler, result);
@@ -316,13 +307,10 @@ async function runHooks(event, payload, cwd, toolName) {
     }
     const updated = answer.updatedInput;
     if (updated && typeof updated === "object" && !Array.isArray(updated) && payload.tool_input) {
-      const unchanged = Object.keys(updated).length === 1 &&
-        updated.patchText === payload.tool_input.patchText;
-      if (toolName === "apply_patch" && !unchanged) {
-        // A patch is never rewritten: the hooks checked the files it names, and a new patch
-        // (or a write-style rewrite OpenCode would silently ignore) could touch others.
+      const refused = refuseRewrite ? refuseRewrite(updated, payload.tool_input) : "";
+      if (refused) {
         verdict.block = true;
-        verdict.reason = PATCH_REWRITE_REASON;
+        verdict.reason = refused;
         return verdict;
       }
       verdict.updatedInput = updated;
@@ -332,12 +320,78 @@ async function runHooks(event, payload, cwd, toolName) {
   return verdict;
 }
 
-// OpenCode passes its own object to the tool: only changes made in place count.
+// The CLI hands its own arguments object to the tool: only changes made in place count.
 function rewriteInPlace(args, updated) {
   for (const key of Object.keys(args)) {
     if (!(key in updated)) delete args[key];
   }
   Object.assign(args, updated);
+}
+// --- end of the hook runner ---
+
+function show(line) {
+  console.error(line);
+}
+
+// The runtime's HTTP client for `hookwrap serve` (Bun's fetch: its cheapest there).
+async function post(url, body, signal) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body,
+    signal,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+// A command's run, synchronously: for the Stop hooks of a CLI that keeps the agent working.
+// `kilo run` ends as soon as nothing holds the session after session.idle, so the answer must
+// be read, and the next message sent, before this process's event loop turns again.
+function runCommandSync(handler, payload, cwd) {
+  const result = spawnSync("/bin/sh", ["-c", handler.command], {
+    cwd,
+    input: JSON.stringify(payload),
+    timeout: timeoutMsOf(handler),
+    killSignal: "SIGKILL",
+    maxBuffer: 16 * 1024 * 1024,
+    env: hookEnv(),
+  });
+  const timedOut = Boolean(result.error && result.error.code === "ETIMEDOUT");
+  return {
+    // A hook that exits without reading its stdin leaves an EPIPE in result.error: its exit
+    // status still counts.
+    code: typeof result.status === "number" && !timedOut ? result.status : null,
+    stdout: result.stdout ? result.stdout.toString("utf8") : "",
+    stderr: result.stderr ? result.stderr.toString("utf8") : String(result.error || ""),
+    timedOut,
+  };
+}
+
+// The Stop hooks, in turn and synchronously (runCommandSync); returns a block's reason or null.
+function stopBlockSync(payload, cwd) {
+  for (const handler of handlersFor("Stop").filter((h) => h.type === "command")) {
+    const result = runCommandSync(handler, payload, cwd);
+    const answer = answerOf(result);
+    if (answer === null) {
+      report(`Stop hook \`${handler.command}\` ${failureOf(handler, result)}: the agent stops; ` +
+             "run `hookwrap doctor`");
+      continue;
+    }
+    if (typeof answer.systemMessage === "string" && answer.systemMessage) report(answer.systemMessage);
+    if (answer.decision === "block" || answer.decision === "deny") {
+      return typeof answer.reason === "string" && answer.reason
+        ? answer.reason : "Blocked by a hookwrap hook.";
+    }
+  }
+  return null;
+}
+
+// A patch is never rewritten: the hooks checked the files it names, and a new patch (or a
+// write-style rewrite OpenCode would silently ignore) could touch others. The same patch handed
+// back is no rewrite.
+function refusePatchRewrite(updated, input) {
+  const unchanged = Object.keys(updated).length === 1 && updated.patchText === input.patchText;
+  return unchanged ? "" : PATCH_REWRITE_REASON;
 }
 
 function promptText(parts) {
@@ -374,7 +428,8 @@ export const HookwrapPlugin = async (ctx) => {
         tool_input: output.args,
         tool_use_id: input.callID || "",
       };
-      const verdict = await runHooks("PreToolUse", payload, directory, input.tool);
+      const verdict = await runHooks("PreToolUse", payload, handlersFor("PreToolUse", input.tool),
+                                     input.tool === "apply_patch" ? refusePatchRewrite : null);
       if (verdict.block) throw new Error(verdict.reason);
       if (verdict.updatedInput) rewriteInPlace(output.args, verdict.updatedInput);
       if (verdict.context.length) pending.set(input.callID, verdict.context);
@@ -383,7 +438,8 @@ export const HookwrapPlugin = async (ctx) => {
     "tool.execute.after": async (input, output) => {
       const context = pending.get(input.callID) || [];
       pending.delete(input.callID);
-      if (handlersFor("PostToolUse", input.tool).length) {
+      const handlers = handlersFor("PostToolUse", input.tool);
+      if (handlers.length) {
         const payload = {
           ...base("PostToolUse", input.sessionID),
           tool_name: input.tool,
@@ -391,7 +447,7 @@ export const HookwrapPlugin = async (ctx) => {
           tool_use_id: input.callID || "",
           tool_response: { output: output.output, title: output.title, metadata: output.metadata },
         };
-        const verdict = await runHooks("PostToolUse", payload, directory, input.tool);
+        const verdict = await runHooks("PostToolUse", payload, handlers);
         if (verdict.block) output.output = verdict.reason;
         context.push(...verdict.context);
       }
@@ -404,9 +460,10 @@ export const HookwrapPlugin = async (ctx) => {
       // A Stop block's reason, sent by the event handler below, is no prompt of the user's.
       if (resumed !== undefined && promptText(output.parts).includes(resumed)) return;
       keptWorking.delete(input.sessionID);
-      if (!handlersFor("UserPromptSubmit").length) return;
+      const handlers = handlersFor("UserPromptSubmit");
+      if (!handlers.length) return;
       const payload = { ...base("UserPromptSubmit", input.sessionID), prompt: promptText(output.parts) };
-      const verdict = await runHooks("UserPromptSubmit", payload, directory);
+      const verdict = await runHooks("UserPromptSubmit", payload, handlers);
       if (verdict.block) {
         report(`the prompt was blocked: ${verdict.reason}`);
         throw new Error(verdict.reason);
@@ -436,12 +493,12 @@ export const HookwrapPlugin = async (ctx) => {
       if (event.type === "session.created" && handlersFor("SessionStart").length) {
         const sessionID = props.sessionID || (props.info && props.info.id);
         const payload = { ...base("SessionStart", sessionID), source: "startup" };
-        starts.set(sessionID, runHooks("SessionStart", payload, directory)
+        starts.set(sessionID, runHooks("SessionStart", payload, handlersFor("SessionStart"))
           .then((verdict) => verdict.context.join("\n\n")));
       } else if (event.type === "session.idle" && handlersFor("Stop").length && !KEEP_WORKING) {
         const payload = { ...base("Stop", props.sessionID), stop_hook_active: false };
         // OpenCode does not wait for this, and cannot be kept working: notify only.
-        await runHooks("Stop", payload, directory);
+        await runHooks("Stop", payload, handlersFor("Stop"));
       } else if (event.type === "session.idle" && handlersFor("Stop").length && props.sessionID) {
         // No await before the next message is sent: the run would end in between.
         const sessionID = props.sessionID;

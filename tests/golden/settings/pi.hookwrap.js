@@ -122,9 +122,33 @@ const REGISTRATIONS = {
 // This file sits in <project>/.pi/extensions/.
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const LOG = join(ROOT, ".hookwrap", "logs", "pi-extension.log");
-const DEFAULT_TIMEOUT_S = 60;
 const SERVER = new Agent({ keepAlive: true }); // one connection to `hookwrap serve`, kept open
 
+// --- hookwrap's hook runner: the part every hookwrap JS shim shares (one source in hookwrap,
+// generator/clis/hook_runner.js, pasted into each shim when it is rendered). It selects an
+// event's hooks, runs each as a command or posts it to `hookwrap serve`, reads the answer and
+// applies the fail-closed rule. The shim around it defines ROOT, LOG, show(line) (how its CLI
+// shows a line to the user) and post(url, body, signal) (its runtime's HTTP client, resolving
+// { status, text }), and maps its CLI's events onto runHooks.
+const DEFAULT_TIMEOUT_S = 60;
+
+function report(message) {
+  const line = `hookwrap: ${message}`;
+  try {
+    show(line);
+  } catch {
+    // Reporting must never break the call.
+  }
+  try {
+    mkdirSync(dirname(LOG), { recursive: true });
+    appendFileSync(LOG, `${new Date().toISOString()} ${line}\n`);
+  } catch {
+    // Nor must the log.
+  }
+}
+
+// The handlers of an event's groups whose matcher (a regex, hookwrap anchors it) selects target:
+// the tool's name, or a lifecycle value; every group when there is no target.
 function handlersFor(event, target) {
   const groups = (REGISTRATIONS.hooks || {})[event] || [];
   const found = [];
@@ -139,17 +163,36 @@ function handlersFor(event, target) {
       if (!matches) continue;
     }
     for (const handler of group.hooks || []) {
-      if (handler && ((handler.type === "command" && typeof handler.command === "string") ||
-                      (handler.type === "http" && typeof handler.url === "string"))) {
+      if (handler && handler.type === "command" && typeof handler.command === "string") {
         found.push(handler);
+      } else if (handler && handler.type === "http" && typeof handler.url === "string") {
+        found.push(handler); // a resident hook: answered by `hookwrap serve`
       }
     }
   }
   return found;
 }
 
+function timeoutOf(handler) {
+  return Number(handler.timeout) || DEFAULT_TIMEOUT_S; // seconds
+}
+
+function timeoutMsOf(handler) {
+  return Math.max(1, timeoutOf(handler)) * 1000;
+}
+
+// The environment of a hook process: the project it belongs to, and which CLI runs it.
+function hookEnv() {
+  return { ...process.env, HOOKWRAP_PROJECT_DIR: ROOT, HOOKWRAP_PI: "1" };
+}
+
+// A hook's run, as { code, stdout, stderr, timedOut }: a command's process, or a resident hook's
+// POST (HTTP 200 stands for exit 0).
+function runHook(handler, payload) {
+  return handler.type === "http" ? postHook(handler, payload) : runCommand(handler, payload, payload.cwd);
+}
+
 function runCommand(handler, payload, cwd) {
-  const timeoutMs = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S) * 1000;
   return new Promise((resolve) => {
     let child;
     try {
@@ -157,7 +200,7 @@ function runCommand(handler, payload, cwd) {
         cwd,
         detached: true, // its own process group: a timeout kills the hook and its children
         stdio: ["pipe", "pipe", "pipe"],
-        env: { ...process.env, HOOKWRAP_PROJECT_DIR: ROOT, HOOKWRAP_PI: "1" },
+        env: hookEnv(),
       });
     } catch (error) {
       resolve({ code: null, stdout: "", stderr: String(error), timedOut: false });
@@ -180,7 +223,7 @@ function runCommand(handler, payload, cwd) {
       } catch {
         try { child.kill("SIGKILL"); } catch { /* gone already */ }
       }
-    }, timeoutMs);
+    }, timeoutMsOf(handler));
     child.stdout.on("data", (chunk) => out.push(chunk));
     child.stderr.on("data", (chunk) => err.push(chunk));
     child.on("error", (error) => finish({ code: null, stdout: "", stderr: String(error), timedOut }));
@@ -195,50 +238,35 @@ function runCommand(handler, payload, cwd) {
   });
 }
 
-// POST the payload to the resident server; the answer as runCommand's result (HTTP 200 is exit 0).
-function postHook(handler, payload) {
-  const timeoutMs = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S) * 1000;
-  const body = Buffer.from(JSON.stringify(payload));
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (result) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    let req;
-    const timer = setTimeout(() => {
-      finish({ code: null, stdout: "", stderr: "", timedOut: true });
-      if (req) req.destroy();
-    }, timeoutMs);
-    try {
-      req = request(handler.url, {
-        method: "POST",
-        agent: SERVER,
-        headers: { "Content-Type": "application/json", "Content-Length": body.length },
-      }, (res) => {
-        const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("error", (error) => finish({ code: null, stdout: "", stderr: String(error), timedOut: false }));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          finish(res.statusCode === 200
-            ? { code: 0, stdout: text, stderr: "", timedOut: false }
-            : { code: null, stdout: "", stderr: `HTTP ${res.statusCode} from ${handler.url}: ${text}`, timedOut: false });
-        });
-      });
-      req.on("error", (error) => finish({
-        code: null, stdout: "", timedOut: false,
-        stderr: `${handler.url}: ${error.message}; is \`hookwrap serve\` running?`,
-      }));
-      req.end(body);
-    } catch (error) {
-      finish({ code: null, stdout: "", stderr: String(error), timedOut: false });
-    }
+// A resident hook: POST the payload to `hookwrap serve` (no process per call). A refused
+// connection, no answer within the timeout (the request is then aborted) or a status other
+// than 200 is a hook that could not answer (a fail-closed one blocks the call).
+async function postHook(handler, payload) {
+  const controller = new AbortController();
+  let timer;
+  const expired = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      resolve(null);
+      controller.abort();
+    }, timeoutMsOf(handler));
   });
+  try {
+    const response = await Promise.race([post(handler.url, JSON.stringify(payload), controller.signal), expired]);
+    if (response === null) return { code: null, stdout: "", stderr: "", timedOut: true };
+    return response.status === 200
+      ? { code: 0, stdout: response.text, stderr: "", timedOut: false }
+      : { code: null, stdout: "", stderr: `HTTP ${response.status} from ${handler.url}: ${response.text}`, timedOut: false };
+  } catch (error) {
+    const cause = error && error.cause ? ` (${error.cause.code || error.cause})` : "";
+    return { code: null, stdout: "", timedOut: controller.signal.aborted,
+             stderr: `${handler.url}: ${error}${cause}; is \`hookwrap serve\` running?` };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
+// A finished run's answer: the JSON object on stdout at exit 0 ({} for anything else there), or
+// null for a hook that could not answer.
 function answerOf(result) {
   if (result.code !== 0 || result.timedOut) return null;
   const text = result.stdout.trim();
@@ -256,6 +284,98 @@ function lastLine(text) {
   return lines[lines.length - 1] || "";
 }
 
+function failureOf(handler, result) {
+  if (result.timedOut) return `timed out after ${timeoutOf(handler)} s`;
+  if (handler.type === "http") return `could not answer: ${lastLine(result.stderr)}`;
+  return `exited ${result.code === null ? "abnormally" : result.code} without an answer` +
+      (result.stderr.trim() ? ` (${lastLine(result.stderr)})` : "");
+}
+
+// Run the handlers of one event in turn; a later hook sees an earlier one's rewrite. Returns
+// { block, reason, context: [], updatedInput }. A hook that cannot answer is reported and the
+// call goes on, except a fail-closed PreToolUse hook, which blocks it. refuseRewrite, when
+// given, is asked about each rewrite (updatedInput, the input it would replace): a reason
+// blocks the call instead, "" lets the rewrite stand.
+async function runHooks(event, payload, handlers, refuseRewrite) {
+  const verdict = { block: false, reason: "", context: [], updatedInput: null };
+  for (const handler of handlers) {
+    const result = await runHook(handler, payload);
+    const answer = answerOf(result);
+    if (answer === null) {
+      const why = failureOf(handler, result);
+      const failClosed = handler.failClosed === true && event === "PreToolUse";
+      report(`${event} hook \`${handler.command || handler.url}\` ${why}` +
+             (failClosed ? ": it fails closed, so the call is blocked" : ": the call goes on") +
+             "; run `hookwrap doctor`");
+      if (failClosed) {
+        verdict.block = true;
+        verdict.reason = `hookwrap: a fail-closed hook could not run (${why}); the call was blocked. ` +
+          "Run `hookwrap doctor` in the project.";
+        return verdict;
+      }
+      continue;
+    }
+    if (typeof answer.systemMessage === "string" && answer.systemMessage) report(answer.systemMessage);
+    if (typeof answer.additionalContext === "string" && answer.additionalContext) {
+      verdict.context.push(answer.additionalContext);
+    }
+    if (answer.decision === "block" || answer.decision === "deny") {
+      verdict.block = true;
+      verdict.reason = typeof answer.reason === "string" && answer.reason
+        ? answer.reason : "Blocked by a hookwrap hook.";
+      return verdict;
+    }
+    const updated = answer.updatedInput;
+    if (updated && typeof updated === "object" && !Array.isArray(updated) && payload.tool_input) {
+      const refused = refuseRewrite ? refuseRewrite(updated, payload.tool_input) : "";
+      if (refused) {
+        verdict.block = true;
+        verdict.reason = refused;
+        return verdict;
+      }
+      verdict.updatedInput = updated;
+      payload = { ...payload, tool_input: updated };
+    }
+  }
+  return verdict;
+}
+
+// The CLI hands its own arguments object to the tool: only changes made in place count.
+function rewriteInPlace(args, updated) {
+  for (const key of Object.keys(args)) {
+    if (!(key in updated)) delete args[key];
+  }
+  Object.assign(args, updated);
+}
+// --- end of the hook runner ---
+
+let ui = null; // pi's UI, when it has one (not in print mode)
+
+function show(line) {
+  if (ui) ui.notify(line, "warning");
+  else console.error(line);
+}
+
+// The runtime's HTTP client for `hookwrap serve` (Node's http agent: its cheapest there).
+function post(url, body, signal) {
+  const data = Buffer.from(body);
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: "POST",
+      agent: SERVER,
+      signal,
+      headers: { "Content-Type": "application/json", "Content-Length": data.length },
+    }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
 function textOf(content) {
   return (Array.isArray(content) ? content : [])
     .filter((part) => part && part.type === "text" && typeof part.text === "string")
@@ -263,31 +383,10 @@ function textOf(content) {
     .join("\n");
 }
 
-// pi hands its own object to the tool: only changes made in place count.
-function rewriteInPlace(args, updated) {
-  for (const key of Object.keys(args)) {
-    if (!(key in updated)) delete args[key];
-  }
-  Object.assign(args, updated);
-}
-
 export default function hookwrap(pi) {
-  let ui = null; // pi's UI, when it has one (not in print mode)
   const pending = new Map(); // toolCallId -> PreToolUse context, delivered with the tool's result
   let starting = null; // Promise of the SessionStart context
   let promptContext = []; // UserPromptSubmit context, added after the prompt
-
-  function report(message) {
-    const line = `hookwrap: ${message}`;
-    try {
-      if (ui) ui.notify(line, "warning");
-      else console.error(line);
-      mkdirSync(dirname(LOG), { recursive: true });
-      appendFileSync(LOG, `${new Date().toISOString()} ${line}\n`);
-    } catch {
-      // Reporting must never break the call.
-    }
-  }
 
   function base(event, ctx) {
     const session = ctx && ctx.sessionManager;
@@ -298,51 +397,6 @@ export default function hookwrap(pi) {
       transcript_path: (session && session.getSessionFile && session.getSessionFile()) || "",
       cwd: (ctx && ctx.cwd) || process.cwd(),
     };
-  }
-
-  // Run the hooks of one event in turn; a later hook sees an earlier one's rewrite. Returns
-  // { block, reason, context: [], updatedInput }.
-  async function runHooks(event, payload, handlers) {
-    const verdict = { block: false, reason: "", context: [], updatedInput: null };
-    for (const handler of handlers) {
-      const resident = handler.type === "http";
-      const result = resident ? await postHook(handler, payload) : await runCommand(handler, payload, payload.cwd);
-      const answer = answerOf(result);
-      if (answer === null) {
-        const why = result.timedOut
-          ? `timed out after ${Number(handler.timeout) || DEFAULT_TIMEOUT_S} s`
-          : resident ? `failed (${lastLine(result.stderr)})`
-          : `exited ${result.code === null ? "abnormally" : result.code} without an answer` +
-            (result.stderr.trim() ? ` (${lastLine(result.stderr)})` : "");
-        const failClosed = handler.failClosed === true && event === "PreToolUse";
-        report(`${event} hook \`${resident ? handler.url : handler.command}\` ${why}` +
-               (failClosed ? ": it fails closed, so the call is blocked" : ": the call goes on") +
-               "; run `hookwrap doctor`");
-        if (failClosed) {
-          verdict.block = true;
-          verdict.reason = `hookwrap: a fail-closed hook could not run (${why}); the call was blocked. ` +
-            "Run `hookwrap doctor` in the project.";
-          return verdict;
-        }
-        continue;
-      }
-      if (typeof answer.systemMessage === "string" && answer.systemMessage) report(answer.systemMessage);
-      if (typeof answer.additionalContext === "string" && answer.additionalContext) {
-        verdict.context.push(answer.additionalContext);
-      }
-      if (answer.decision === "block" || answer.decision === "deny") {
-        verdict.block = true;
-        verdict.reason = typeof answer.reason === "string" && answer.reason
-          ? answer.reason : "Blocked by a hookwrap hook.";
-        return verdict;
-      }
-      const updated = answer.updatedInput;
-      if (updated && typeof updated === "object" && !Array.isArray(updated) && payload.tool_input) {
-        verdict.updatedInput = updated;
-        payload = { ...payload, tool_input: updated };
-      }
-    }
-    return verdict;
   }
 
   pi.on("session_start", async (event, ctx) => {

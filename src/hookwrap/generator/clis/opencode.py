@@ -2,9 +2,10 @@
 ``opencode.py``, which the class here extends). The class serves every CLI that loads OpenCode's
 plugin API (Kilo CLI: ``kilo.py`` here instantiates it with its record).
 
-The plugin hookwrap renders, ``.opencode/plugins/hookwrap.js`` (from ``opencode_plugin.js``), with
-the registrations in it; their validation; the rules `hookwrap test` emulates (what the plugin
-does with a hook's exit and answer); doctor's checks. What differs between the CLIs is read from
+The plugin hookwrap renders, ``.opencode/plugins/hookwrap.js`` (from ``opencode_plugin.js`` and
+``hook_runner.js``, the hook runner pi's extension shares), with the registrations in it; their
+validation; the rules `hookwrap test` emulates (what the plugin does with a hook's exit and
+answer); doctor's checks. What differs between the CLIs is read from
 the record: the plugin's file, label, marker variable and platform, and the plugin family's knobs
 (``keep_working``: a Stop block is sent back as the next user message; ``disable_vars``,
 ``npm_plugin``, ``config_folder``: what doctor says).
@@ -185,21 +186,29 @@ def _plugin_findings(scope: Scope, agent: AgentSetup) -> list[Finding]:
 def plugin_text(data: dict[str, Any], agent: AgentSetup | None = None) -> str:
     """The plugin file of ``agent``'s CLI (OpenCode's by default): the template with ``data``
     (the registrations) in its block and the CLI's own words and settings filled in."""
+    agent = agent or CLI
+    return shim_text("opencode_plugin.js", data, {
+        "@LABEL@": agent.label, "@PLUGIN_DIR@": agent.settings_file.rsplit("/", 1)[0],
+        "@PLATFORM@": agent.platform.value, "@MARKER_ENV@": agent.marker_env,
+        "@KEEP_WORKING@": "true" if agent.knobs.get("keep_working") else "false"})
+
+
+def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str:
+    """A JS shim hookwrap renders whole: ``template`` (a file beside this module) with the
+    shared hook runner (``hook_runner.js``, one source for every shim) at its mark, ``fills``
+    filled in, and ``data`` (the registrations) in its block."""
     import json
     from importlib import resources
 
-    agent = agent or CLI
-    template = resources.files("hookwrap").joinpath("generator", "clis", "opencode_plugin.js").read_text(
-        encoding="utf-8")
-    block = "\n".join((_BEGIN, "const REGISTRATIONS = " + json.dumps(data, indent=2) + ";", _END))
+    folder = resources.files("hookwrap").joinpath("generator", "clis")
+    text = folder.joinpath(template).read_text(encoding="utf-8")
+    runner = folder.joinpath("hook_runner.js").read_text(encoding="utf-8")
+    text = text.replace("// @HOOK_RUNNER@\n", runner)
+    for mark, value in fills.items():
+        text = text.replace(mark, value)
     # The registrations go in last: a mark inside a hook's command stays as it is.
-    fills = {"@LABEL@": agent.label, "@PLUGIN_DIR@": agent.settings_file.rsplit("/", 1)[0],
-             "@PLATFORM@": agent.platform.value, "@MARKER_ENV@": agent.marker_env,
-             "@KEEP_WORKING@": "true" if agent.knobs.get("keep_working") else "false",
-             "// @REGISTRATIONS@": block}
-    for mark, text in fills.items():
-        template = template.replace(mark, text)
-    return template
+    block = "\n".join((_BEGIN, "const REGISTRATIONS = " + json.dumps(data, indent=2) + ";", _END))
+    return text.replace("// @REGISTRATIONS@", block)
 
 
 def _validate_handler(handler: Any, path: str, label: str) -> list[Problem]:

@@ -2,10 +2,11 @@
 ``clis/pi.py``).
 
 OpenCode's generator half with pi's differences: the extension hookwrap renders,
-``.pi/extensions/hookwrap.js`` (from ``pi_extension.js``), with the registrations in the same
-marked block as OpenCode's plugin; what `hookwrap test` emulates where the extension differs from
-the plugin (a fail-closed hook that times out blocks, a PostToolUseFailure block replaces the
-result); doctor's checks.
+``.pi/extensions/hookwrap.js`` (from ``pi_extension.js`` and the hook runner OpenCode's plugin
+shares, ``hook_runner.js``), with the registrations in the same marked block as OpenCode's
+plugin; what `hookwrap test` emulates where the extension differs from the plugin (a
+fail-closed hook that times out blocks, a PostToolUseFailure block replaces the result);
+doctor's checks.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .kit import (
     positive_number,
 )
 from .kit import url as http_url
-from .opencode import _BEGIN, _END, OpenCodeSetup, _header, plugin_text
+from .opencode import OpenCodeSetup, _header, shim_text
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -136,13 +137,7 @@ def _ours(lines: tuple[str, ...]) -> tuple[str, ...]:
 
 def extension_text(data: dict[str, Any]) -> str:
     """The extension file: the template with ``data`` (the registrations) in the plugin's block."""
-    from importlib import resources
-
-    template = resources.files("hookwrap").joinpath("generator", "clis", "pi_extension.js") \
-        .read_text(encoding="utf-8")
-    plugin = plugin_text(data)
-    begin, end = plugin.index(_BEGIN), plugin.index(_END) + len(_END)
-    return template.replace("// @REGISTRATIONS@", plugin[begin:end])
+    return shim_text("pi_extension.js", data, {"@MARKER_ENV@": PI.marker_env})
 
 
 CLI = PiSetup(PI)

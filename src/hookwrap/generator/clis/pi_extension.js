@@ -26,138 +26,35 @@ import { fileURLToPath } from "node:url";
 // This file sits in <project>/.pi/extensions/.
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const LOG = join(ROOT, ".hookwrap", "logs", "pi-extension.log");
-const DEFAULT_TIMEOUT_S = 60;
 const SERVER = new Agent({ keepAlive: true }); // one connection to `hookwrap serve`, kept open
 
-function handlersFor(event, target) {
-  const groups = (REGISTRATIONS.hooks || {})[event] || [];
-  const found = [];
-  for (const group of groups) {
-    if (target !== undefined && typeof group.matcher === "string" && group.matcher !== "*") {
-      let matches = false;
-      try {
-        matches = new RegExp(group.matcher).test(target);
-      } catch {
-        matches = false;
-      }
-      if (!matches) continue;
-    }
-    for (const handler of group.hooks || []) {
-      if (handler && ((handler.type === "command" && typeof handler.command === "string") ||
-                      (handler.type === "http" && typeof handler.url === "string"))) {
-        found.push(handler);
-      }
-    }
-  }
-  return found;
+// @HOOK_RUNNER@
+
+let ui = null; // pi's UI, when it has one (not in print mode)
+
+function show(line) {
+  if (ui) ui.notify(line, "warning");
+  else console.error(line);
 }
 
-function runCommand(handler, payload, cwd) {
-  const timeoutMs = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S) * 1000;
-  return new Promise((resolve) => {
-    let child;
-    try {
-      child = spawn("/bin/sh", ["-c", handler.command], {
-        cwd,
-        detached: true, // its own process group: a timeout kills the hook and its children
-        stdio: ["pipe", "pipe", "pipe"],
-        env: { ...process.env, HOOKWRAP_PROJECT_DIR: ROOT, HOOKWRAP_PI: "1" },
-      });
-    } catch (error) {
-      resolve({ code: null, stdout: "", stderr: String(error), timedOut: false });
-      return;
-    }
-    const out = [];
-    const err = [];
-    let timedOut = false;
-    let settled = false;
-    const finish = (result) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        try { child.kill("SIGKILL"); } catch { /* gone already */ }
-      }
-    }, timeoutMs);
-    child.stdout.on("data", (chunk) => out.push(chunk));
-    child.stderr.on("data", (chunk) => err.push(chunk));
-    child.on("error", (error) => finish({ code: null, stdout: "", stderr: String(error), timedOut }));
-    child.on("close", (code) => finish({
-      code,
-      stdout: Buffer.concat(out).toString("utf8"),
-      stderr: Buffer.concat(err).toString("utf8"),
-      timedOut,
-    }));
-    child.stdin.on("error", () => {}); // a hook that exits without reading stdin
-    child.stdin.end(JSON.stringify(payload));
+// The runtime's HTTP client for `hookwrap serve` (Node's http agent: its cheapest there).
+function post(url, body, signal) {
+  const data = Buffer.from(body);
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: "POST",
+      agent: SERVER,
+      signal,
+      headers: { "Content-Type": "application/json", "Content-Length": data.length },
+    }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", reject);
+    req.end(data);
   });
-}
-
-// POST the payload to the resident server; the answer as runCommand's result (HTTP 200 is exit 0).
-function postHook(handler, payload) {
-  const timeoutMs = Math.max(1, Number(handler.timeout) || DEFAULT_TIMEOUT_S) * 1000;
-  const body = Buffer.from(JSON.stringify(payload));
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (result) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    let req;
-    const timer = setTimeout(() => {
-      finish({ code: null, stdout: "", stderr: "", timedOut: true });
-      if (req) req.destroy();
-    }, timeoutMs);
-    try {
-      req = request(handler.url, {
-        method: "POST",
-        agent: SERVER,
-        headers: { "Content-Type": "application/json", "Content-Length": body.length },
-      }, (res) => {
-        const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("error", (error) => finish({ code: null, stdout: "", stderr: String(error), timedOut: false }));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          finish(res.statusCode === 200
-            ? { code: 0, stdout: text, stderr: "", timedOut: false }
-            : { code: null, stdout: "", stderr: `HTTP ${res.statusCode} from ${handler.url}: ${text}`, timedOut: false });
-        });
-      });
-      req.on("error", (error) => finish({
-        code: null, stdout: "", timedOut: false,
-        stderr: `${handler.url}: ${error.message}; is \`hookwrap serve\` running?`,
-      }));
-      req.end(body);
-    } catch (error) {
-      finish({ code: null, stdout: "", stderr: String(error), timedOut: false });
-    }
-  });
-}
-
-function answerOf(result) {
-  if (result.code !== 0 || result.timedOut) return null;
-  const text = result.stdout.trim();
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
-  } catch {
-    return {}; // plain text is not an answer, and not a failure either
-  }
-}
-
-function lastLine(text) {
-  const lines = text.trim().split("\n");
-  return lines[lines.length - 1] || "";
 }
 
 function textOf(content) {
@@ -167,31 +64,10 @@ function textOf(content) {
     .join("\n");
 }
 
-// pi hands its own object to the tool: only changes made in place count.
-function rewriteInPlace(args, updated) {
-  for (const key of Object.keys(args)) {
-    if (!(key in updated)) delete args[key];
-  }
-  Object.assign(args, updated);
-}
-
 export default function hookwrap(pi) {
-  let ui = null; // pi's UI, when it has one (not in print mode)
   const pending = new Map(); // toolCallId -> PreToolUse context, delivered with the tool's result
   let starting = null; // Promise of the SessionStart context
   let promptContext = []; // UserPromptSubmit context, added after the prompt
-
-  function report(message) {
-    const line = `hookwrap: ${message}`;
-    try {
-      if (ui) ui.notify(line, "warning");
-      else console.error(line);
-      mkdirSync(dirname(LOG), { recursive: true });
-      appendFileSync(LOG, `${new Date().toISOString()} ${line}\n`);
-    } catch {
-      // Reporting must never break the call.
-    }
-  }
 
   function base(event, ctx) {
     const session = ctx && ctx.sessionManager;
@@ -202,51 +78,6 @@ export default function hookwrap(pi) {
       transcript_path: (session && session.getSessionFile && session.getSessionFile()) || "",
       cwd: (ctx && ctx.cwd) || process.cwd(),
     };
-  }
-
-  // Run the hooks of one event in turn; a later hook sees an earlier one's rewrite. Returns
-  // { block, reason, context: [], updatedInput }.
-  async function runHooks(event, payload, handlers) {
-    const verdict = { block: false, reason: "", context: [], updatedInput: null };
-    for (const handler of handlers) {
-      const resident = handler.type === "http";
-      const result = resident ? await postHook(handler, payload) : await runCommand(handler, payload, payload.cwd);
-      const answer = answerOf(result);
-      if (answer === null) {
-        const why = result.timedOut
-          ? `timed out after ${Number(handler.timeout) || DEFAULT_TIMEOUT_S} s`
-          : resident ? `failed (${lastLine(result.stderr)})`
-          : `exited ${result.code === null ? "abnormally" : result.code} without an answer` +
-            (result.stderr.trim() ? ` (${lastLine(result.stderr)})` : "");
-        const failClosed = handler.failClosed === true && event === "PreToolUse";
-        report(`${event} hook \`${resident ? handler.url : handler.command}\` ${why}` +
-               (failClosed ? ": it fails closed, so the call is blocked" : ": the call goes on") +
-               "; run `hookwrap doctor`");
-        if (failClosed) {
-          verdict.block = true;
-          verdict.reason = `hookwrap: a fail-closed hook could not run (${why}); the call was blocked. ` +
-            "Run `hookwrap doctor` in the project.";
-          return verdict;
-        }
-        continue;
-      }
-      if (typeof answer.systemMessage === "string" && answer.systemMessage) report(answer.systemMessage);
-      if (typeof answer.additionalContext === "string" && answer.additionalContext) {
-        verdict.context.push(answer.additionalContext);
-      }
-      if (answer.decision === "block" || answer.decision === "deny") {
-        verdict.block = true;
-        verdict.reason = typeof answer.reason === "string" && answer.reason
-          ? answer.reason : "Blocked by a hookwrap hook.";
-        return verdict;
-      }
-      const updated = answer.updatedInput;
-      if (updated && typeof updated === "object" && !Array.isArray(updated) && payload.tool_input) {
-        verdict.updatedInput = updated;
-        payload = { ...payload, tool_input: updated };
-      }
-    }
-    return verdict;
   }
 
   pi.on("session_start", async (event, ctx) => {

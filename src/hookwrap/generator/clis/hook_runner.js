@@ -1,0 +1,224 @@
+// --- hookwrap's hook runner: the part every hookwrap JS shim shares (one source in hookwrap,
+// generator/clis/hook_runner.js, pasted into each shim when it is rendered). It selects an
+// event's hooks, runs each as a command or posts it to `hookwrap serve`, reads the answer and
+// applies the fail-closed rule. The shim around it defines ROOT, LOG, show(line) (how its CLI
+// shows a line to the user) and post(url, body, signal) (its runtime's HTTP client, resolving
+// { status, text }), and maps its CLI's events onto runHooks.
+const DEFAULT_TIMEOUT_S = 60;
+
+function report(message) {
+  const line = `hookwrap: ${message}`;
+  try {
+    show(line);
+  } catch {
+    // Reporting must never break the call.
+  }
+  try {
+    mkdirSync(dirname(LOG), { recursive: true });
+    appendFileSync(LOG, `${new Date().toISOString()} ${line}\n`);
+  } catch {
+    // Nor must the log.
+  }
+}
+
+// The handlers of an event's groups whose matcher (a regex, hookwrap anchors it) selects target:
+// the tool's name, or a lifecycle value; every group when there is no target.
+function handlersFor(event, target) {
+  const groups = (REGISTRATIONS.hooks || {})[event] || [];
+  const found = [];
+  for (const group of groups) {
+    if (target !== undefined && typeof group.matcher === "string" && group.matcher !== "*") {
+      let matches = false;
+      try {
+        matches = new RegExp(group.matcher).test(target);
+      } catch {
+        matches = false;
+      }
+      if (!matches) continue;
+    }
+    for (const handler of group.hooks || []) {
+      if (handler && handler.type === "command" && typeof handler.command === "string") {
+        found.push(handler);
+      } else if (handler && handler.type === "http" && typeof handler.url === "string") {
+        found.push(handler); // a resident hook: answered by `hookwrap serve`
+      }
+    }
+  }
+  return found;
+}
+
+function timeoutOf(handler) {
+  return Number(handler.timeout) || DEFAULT_TIMEOUT_S; // seconds
+}
+
+function timeoutMsOf(handler) {
+  return Math.max(1, timeoutOf(handler)) * 1000;
+}
+
+// The environment of a hook process: the project it belongs to, and which CLI runs it.
+function hookEnv() {
+  return { ...process.env, HOOKWRAP_PROJECT_DIR: ROOT, @MARKER_ENV@: "1" };
+}
+
+// A hook's run, as { code, stdout, stderr, timedOut }: a command's process, or a resident hook's
+// POST (HTTP 200 stands for exit 0).
+function runHook(handler, payload) {
+  return handler.type === "http" ? postHook(handler, payload) : runCommand(handler, payload, payload.cwd);
+}
+
+function runCommand(handler, payload, cwd) {
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn("/bin/sh", ["-c", handler.command], {
+        cwd,
+        detached: true, // its own process group: a timeout kills the hook and its children
+        stdio: ["pipe", "pipe", "pipe"],
+        env: hookEnv(),
+      });
+    } catch (error) {
+      resolve({ code: null, stdout: "", stderr: String(error), timedOut: false });
+      return;
+    }
+    const out = [];
+    const err = [];
+    let timedOut = false;
+    let settled = false;
+    const finish = (result) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        try { child.kill("SIGKILL"); } catch { /* gone already */ }
+      }
+    }, timeoutMsOf(handler));
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.stderr.on("data", (chunk) => err.push(chunk));
+    child.on("error", (error) => finish({ code: null, stdout: "", stderr: String(error), timedOut }));
+    child.on("close", (code) => finish({
+      code,
+      stdout: Buffer.concat(out).toString("utf8"),
+      stderr: Buffer.concat(err).toString("utf8"),
+      timedOut,
+    }));
+    child.stdin.on("error", () => {}); // a hook that exits without reading stdin
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+// A resident hook: POST the payload to `hookwrap serve` (no process per call). A refused
+// connection, no answer within the timeout (the request is then aborted) or a status other
+// than 200 is a hook that could not answer (a fail-closed one blocks the call).
+async function postHook(handler, payload) {
+  const controller = new AbortController();
+  let timer;
+  const expired = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      resolve(null);
+      controller.abort();
+    }, timeoutMsOf(handler));
+  });
+  try {
+    const response = await Promise.race([post(handler.url, JSON.stringify(payload), controller.signal), expired]);
+    if (response === null) return { code: null, stdout: "", stderr: "", timedOut: true };
+    return response.status === 200
+      ? { code: 0, stdout: response.text, stderr: "", timedOut: false }
+      : { code: null, stdout: "", stderr: `HTTP ${response.status} from ${handler.url}: ${response.text}`, timedOut: false };
+  } catch (error) {
+    const cause = error && error.cause ? ` (${error.cause.code || error.cause})` : "";
+    return { code: null, stdout: "", timedOut: controller.signal.aborted,
+             stderr: `${handler.url}: ${error}${cause}; is \`hookwrap serve\` running?` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// A finished run's answer: the JSON object on stdout at exit 0 ({} for anything else there), or
+// null for a hook that could not answer.
+function answerOf(result) {
+  if (result.code !== 0 || result.timedOut) return null;
+  const text = result.stdout.trim();
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+  } catch {
+    return {}; // plain text is not an answer, and not a failure either
+  }
+}
+
+function lastLine(text) {
+  const lines = text.trim().split("\n");
+  return lines[lines.length - 1] || "";
+}
+
+function failureOf(handler, result) {
+  if (result.timedOut) return `timed out after ${timeoutOf(handler)} s`;
+  if (handler.type === "http") return `could not answer: ${lastLine(result.stderr)}`;
+  return `exited ${result.code === null ? "abnormally" : result.code} without an answer` +
+      (result.stderr.trim() ? ` (${lastLine(result.stderr)})` : "");
+}
+
+// Run the handlers of one event in turn; a later hook sees an earlier one's rewrite. Returns
+// { block, reason, context: [], updatedInput }. A hook that cannot answer is reported and the
+// call goes on, except a fail-closed PreToolUse hook, which blocks it. refuseRewrite, when
+// given, is asked about each rewrite (updatedInput, the input it would replace): a reason
+// blocks the call instead, "" lets the rewrite stand.
+async function runHooks(event, payload, handlers, refuseRewrite) {
+  const verdict = { block: false, reason: "", context: [], updatedInput: null };
+  for (const handler of handlers) {
+    const result = await runHook(handler, payload);
+    const answer = answerOf(result);
+    if (answer === null) {
+      const why = failureOf(handler, result);
+      const failClosed = handler.failClosed === true && event === "PreToolUse";
+      report(`${event} hook \`${handler.command || handler.url}\` ${why}` +
+             (failClosed ? ": it fails closed, so the call is blocked" : ": the call goes on") +
+             "; run `hookwrap doctor`");
+      if (failClosed) {
+        verdict.block = true;
+        verdict.reason = `hookwrap: a fail-closed hook could not run (${why}); the call was blocked. ` +
+          "Run `hookwrap doctor` in the project.";
+        return verdict;
+      }
+      continue;
+    }
+    if (typeof answer.systemMessage === "string" && answer.systemMessage) report(answer.systemMessage);
+    if (typeof answer.additionalContext === "string" && answer.additionalContext) {
+      verdict.context.push(answer.additionalContext);
+    }
+    if (answer.decision === "block" || answer.decision === "deny") {
+      verdict.block = true;
+      verdict.reason = typeof answer.reason === "string" && answer.reason
+        ? answer.reason : "Blocked by a hookwrap hook.";
+      return verdict;
+    }
+    const updated = answer.updatedInput;
+    if (updated && typeof updated === "object" && !Array.isArray(updated) && payload.tool_input) {
+      const refused = refuseRewrite ? refuseRewrite(updated, payload.tool_input) : "";
+      if (refused) {
+        verdict.block = true;
+        verdict.reason = refused;
+        return verdict;
+      }
+      verdict.updatedInput = updated;
+      payload = { ...payload, tool_input: updated };
+    }
+  }
+  return verdict;
+}
+
+// The CLI hands its own arguments object to the tool: only changes made in place count.
+function rewriteInPlace(args, updated) {
+  for (const key of Object.keys(args)) {
+    if (!(key in updated)) delete args[key];
+  }
+  Object.assign(args, updated);
+}
+// --- end of the hook runner ---
