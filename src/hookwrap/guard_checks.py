@@ -11,22 +11,25 @@ from __future__ import annotations
 
 import posixpath
 
-from .guard_changes import copy_targets as _copy_targets
-from .guard_changes import git_subcommand as _git_subcommand
-from .guard_changes import is_block_device as _is_block_device
 from .guard_rules import VALUE_OPTIONS
+from .guard_rules import git_subcommand as _git_subcommand
+from .guard_rules import is_block_device as _is_block_device
 from .shell import Command, program_name
+from .shell import copy_targets as _copy_targets
 from .shell import has_option as _has_option
 from .shell import operands as _operands
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, List
+    from typing import Any, Dict, Iterable, List, Protocol
 
-    from .guard_paths import State
+    class State(Protocol):
+        """What the checks ask of the line a command is in (guard_engine.State)."""
 
+        def classify(self, target: str) -> str: ...
 
+        def classes(self, targets: Iterable[str]) -> List[str]: ...
 
 
 def _targets(command: Command) -> List[str]:

@@ -5,7 +5,9 @@ this module (copied with the runtime, refreshed by `hookwrap sync`) does the res
 shell lines with shell.py, matches the rules of guard_rules.py (and the policy's own), and
 answers with a block that names the rule id and the safer way, or with nothing. `explain()`
 shows how a line was read and which rule matched, or why none did
-(`hookwrap test NAME --explain 'CMD'`).
+(`hookwrap test NAME --explain 'CMD'`). The named checks that a rule's fields cannot say are
+in guard_checks.py (and the packs' in guard_packs.py), loaded when a rule gets that far: every
+module a hook loads costs each call about 0.24 M instructions, so the guard's path is few.
 
 Policy settings may also live in the hook's ``[hooks.<name>]`` table of hookwrap.toml
 (``packs``, ``block_force_with_lease``, ``allow_secret_reads``, ``allowed_commands``,
@@ -18,10 +20,6 @@ from __future__ import annotations
 import os
 import posixpath
 
-from .guard_changes import file_changes as _changes
-from .guard_changes import writes_device
-from .guard_paths import State as _State
-from .guard_paths import expand as _expand
 from .guard_rules import (
     NOT_CREDENTIAL_FILES,
     NOT_SECRET_FILES,
@@ -32,8 +30,15 @@ from .guard_rules import (
     Rule,
     looks_destructive,
 )
+from .guard_rules import (
+    git_subcommand as _git_subcommand,
+)
+from .guard_rules import (
+    is_block_device as _is_block_device,
+)
 from .hookoutput import HookOutput
 from .shell import INTERPRETERS, SHELLS, Command
+from .shell import copy_targets as _copy_targets
 from .shell import glob_match as _fnmatch
 from .shell import has_option as _has_option
 from .shell import one_of as _one_of
@@ -240,7 +245,7 @@ class Guard:
             rule = self._rule("code.unreadable")
             if rule is not None and not self.active(rule) and looks_destructive(unread):
                 return Finding(rule, line if len(line) < 200 else line[:200])
-        state = _State(self, cwd)
+        state = State(self, cwd)
         first: Optional[Finding] = None
         for command in commands:
             record: Optional[Dict[str, Any]] = None
@@ -259,7 +264,7 @@ class Guard:
                 first = first or found  # explain() shows every command
         return first
 
-    def _check_command(self, command: Command, state: _State,
+    def _check_command(self, command: Command, state: State,
                        record: Optional[Dict[str, Any]]) -> Finding | None:
         text = " ".join(command.argv)
         if self.allowed_commands and command.argv and _glob_any(text, self.allowed_commands):
@@ -285,7 +290,7 @@ class Guard:
             targets = command.roots if command.roots else \
                 ((list(command.roots) or ["."]) if program == "find" else _operands(command.args))
             record["paths"] = {t: state.classify(t) for t in targets[:20]}
-        for change, path in _changes(command):
+        for change, path in file_changes(command):
             found = self.check_file(path, state.cwd or state.start, change, self._shown(command),
                                     state)
             if found:
@@ -302,12 +307,12 @@ class Guard:
     # -- files --------------------------------------------------------------------------------
 
     def check_file(self, path: str, cwd: str, change: str, shown: str,
-                   state: Optional[_State] = None) -> Finding | None:
+                   state: Optional[State] = None) -> Finding | None:
         """The first file rule a change (edit, write, remove, copy, read) to ``path`` breaks."""
         self._prepare()
         if not path or "\0" in path:
             return None
-        expanded = _expand(path, cwd, self.root, self.home)
+        expanded = expand(path, cwd, self.root, self.home)
         if expanded is None:
             return None
         full = os.path.normpath(os.path.join(cwd, expanded))
@@ -368,7 +373,7 @@ class Guard:
         return False
 
     def _absolute(self, path: str) -> str:
-        expanded = _expand(path, self.root, self.root, self.home)
+        expanded = expand(path, self.root, self.root, self.home)
         if not expanded:
             return ""
         return os.path.normpath(os.path.join(self.root, expanded))
@@ -399,10 +404,307 @@ class Guard:
         }
 
 
+# --- where a path lands ----------------------------------------------------------------------
+
+_TEMP_DIRS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders",
+              "/dev/shm")
+_SYSTEM_DIRS = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/opt",
+                "/var", "/srv", "/root", "/home", "/Users", "/System", "/Library", "/Applications",
+                "/private/etc", "/private/var", "/snap", "/nix", "/dev", "/proc", "/sys")
+_PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR",
+                 "FACTORY_PROJECT_DIR", "CODEX_PROJECT_DIR", "COPILOT_PROJECT_DIR")
+
+
+class State:
+    """What one line's commands share as they run: the working directory (`cd` moves it)."""
+
+    def __init__(self, guard: Guard, cwd: str) -> None:
+        self.guard = guard
+        self.start = cwd
+        self.cwd: Optional[str] = cwd  # None: not known (`cd $X`, `cd -`)
+        self._classes: Dict[str, str] = {}
+
+    def classes(self, targets: Iterable[str]) -> List[str]:
+        """classify() of each distinct target (a long line repeats its words)."""
+        found: List[str] = []
+        for target in dict.fromkeys(targets):
+            known = self._classes.get(target)
+            if known is None:
+                known = self._classes[target] = self.classify(target)
+            found.append(known)
+        return found
+
+    def after(self, command: Command) -> None:
+        if command.program in ("cd", "pushd", "popd"):
+            self._classes = {}
+        if command.program in ("cd", "pushd") and not command.inside:
+            args = [a for a in command.args if not a.startswith("-") or a == "-"]
+            if not args:
+                self.cwd = self.guard.home
+                return
+            target = args[0]
+            if target == "-":
+                self.cwd = None
+                return
+            expanded = expand(target, self.cwd or "", self.guard.root, self.guard.home)
+            if expanded is None or (self.cwd is None and not expanded.startswith("/")):
+                self.cwd = None
+                return
+            self.cwd = os.path.normpath(os.path.join(self.cwd or "/", expanded))
+        elif command.program == "popd":
+            self.cwd = None
+
+    def classify(self, target: str) -> str:
+        """Where a path lands: "root-or-home", "project-root", "inside", "temp", "allowed",
+        "system" (/etc, /usr...), "home" (in your home directory), "outside",
+        "all-of-unknown" (`*` or `.` where the directory is not known) or "unknown" (it
+        depends on a variable or a command's output)."""
+        guard = self.guard
+        if not target:
+            return "unknown"
+        path = target
+        whole = False  # `dir/*`, `dir/.*`: everything in dir
+        last = path.rstrip("/").rpartition("/")[2]
+        if last and not last.strip("*?.") and any(c in last for c in "*?"):
+            path = path.rstrip("/")[: -len(last)] or "."
+            whole = True
+        expanded = expand(path, self.cwd or "", guard.root, guard.home)
+        if expanded is None:
+            return "unknown"
+        if not expanded.startswith("/"):
+            if self.cwd is None:
+                return "all-of-unknown" if whole or expanded.strip("./") == "" else "unknown"
+            expanded = os.path.join(self.cwd, expanded)
+        full = posixpath.normpath(expanded)
+        if full.startswith("//"):
+            full = "/" + full.lstrip("/")
+        home = guard.home
+        if full in ("/", home) or under(home, full):
+            return "root-or-home"
+        if target.startswith("~") and not target.startswith(("~/", "~\\")) and target != "~":
+            user = target[1:].split("/", 1)
+            return "root-or-home" if len(user) == 1 or not user[1].strip("/.") else "outside"
+        root = guard.root
+        if full == root or under(root, full) or full == guard.real_root or \
+                under(guard.real_root, full):
+            return "project-root"
+        if under(full, root) or under(full, guard.real_root):
+            return "inside"
+        if any(full == allowed or under(full, allowed) for allowed in guard.allowed_roots):
+            return "allowed"
+        climbs = ".." in target.replace("\\", "/").split("/")
+        if not under(full, home) and not climbs and \
+                any(full == t or under(full, t) for t in temp_dirs()):
+            return "temp"
+        if under(full, home):
+            return "home"
+        if any(full == d or under(full, d) for d in _SYSTEM_DIRS):
+            return "system"
+        return "outside"
+
+
+def under(path: str, folder: str) -> bool:
+    """Whether ``path`` is strictly inside ``folder`` (both normalized and absolute)."""
+    return path.startswith(folder.rstrip("/") + "/") and path != folder
+
+
+def temp_dirs() -> Tuple[str, ...]:
+    tmpdir = os.environ.get("TMPDIR", "").rstrip("/")
+    return _TEMP_DIRS + ((tmpdir,) if tmpdir.startswith("/") and len(tmpdir) > 1 else ())
+
+
+def expand(path: str, cwd: str, root: str, home: str) -> Optional[str]:
+    """~, $HOME, $PWD, $TMPDIR, $USER and the CLIs' project-dir variables at the start of a
+    path; None when the path still holds an expansion whose value is not known."""
+    if path.startswith("~"):
+        head, slash, rest = path.partition("/")
+        if head == "~":
+            path = home + slash + rest
+        else:
+            path = "/home/" + head[1:] + slash + rest  # another user's home
+    if "$" in path or "`" in path:
+        for names, value in ((("HOME",), home), (("PWD",), cwd or ""),
+                             (("TMPDIR",), os.environ.get("TMPDIR", "/tmp") or "/tmp"),
+                             (_PROJECT_VARS, root), (("USER", "LOGNAME"),
+                                                     os.environ.get("USER", ""))):
+            for name in names:
+                path = replace_var(path, name, value)
+        for spelling in ("$(pwd)", "`pwd`", "$(pwd -P)", "$(pwd -L)"):
+            if spelling in path:
+                path = path.replace(spelling, cwd or "$?")
+        if "$" in path or "`" in path:
+            return None
+    return path
+
+
+def replace_var(path: str, name: str, value: str) -> str:
+    """$NAME and ${NAME...} (``${HOME:?}``, ``${HOME:-x}``) replaced by value."""
+    if not value or "$" not in path:
+        return path
+    out: List[str] = []
+    i = 0
+    while i < len(path):
+        j = path.find("$", i)
+        if j < 0:
+            out.append(path[i:])
+            break
+        out.append(path[i:j])
+        if path.startswith("${" + name, j):
+            end = path.find("}", j)
+            after = path[j + 2 + len(name):j + 3 + len(name)]
+            if end > 0 and (after == "}" or after in ":-%#?/+="):
+                out.append(value)
+                i = end + 1
+                continue
+        if path.startswith("$" + name, j):
+            nxt = path[j + 1 + len(name):j + 2 + len(name)]
+            if not (nxt.isalnum() or nxt == "_"):
+                out.append(value)
+                i = j + 1 + len(name)
+                continue
+        out.append("$")
+        i = j + 1
+    return "".join(out)
+
+
+# --- what files a command changes ------------------------------------------------------------
+
+
+# Programs whose file operands are read (and may be shown to the model). For those marked
+# with a pattern first, the first operand is the pattern or script, not a file.
+_READERS = frozenset((
+    "cat", "tac", "less", "more", "most", "head", "tail", "bat", "batcat", "nl", "cut", "sort",
+    "uniq", "strings", "xxd", "hexdump", "od", "base64", "base32", "diff", "cmp", "jq", "yq",
+    "view", "fold", "fmt", "column", "paste", "pr", "expand", "comm", "join", "look", "iconv",
+    "dos2unix", "unix2dos", "tr", "gpg", "openssl", "ssh-keygen", "source", ".", "envsubst",
+    "xargs", "md5sum", "sha1sum", "sha256sum", "wc", "file",
+))
+_PATTERN_FIRST = frozenset(("grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk",
+                            "mawk", "nawk", "zgrep", "perl"))
+_NOT_READS = frozenset(("md5sum", "sha1sum", "sha256sum", "wc", "file"))
+
+
+def file_changes(command: Command) -> List[Tuple[str, str]]:
+    """(change, path) for each file the command writes, removes, copies or reads: its
+    redirections, and the usual file tools."""
+    changes: List[Tuple[str, str]] = []
+    for redirect in command.redirects:
+        target = redirect.target
+        if target is None:
+            continue
+        if redirect.writes:
+            changes.append(("write", target.text))
+        elif redirect.reads:
+            changes.append(("read", target.text))
+    program, args = command.program, command.args
+    if not program:
+        return changes
+    operands = _operands(args)
+    if program in ("tee", "truncate", "sed", "perl"):
+        if program in ("sed", "perl") and not _edits_in_place(args):
+            changes += [("read", word) for word in operands[1:]] if program == "sed" else []
+            return changes
+        if program == "truncate":
+            operands = _operands_skipping(args, {"-s", "-r", "--size", "--reference"})
+        if program in ("sed", "perl"):
+            operands = operands[1:] if not any(a.startswith(("-e", "-f")) or a in (
+                "--expression", "--file") for a in args) else operands
+        changes += [("write", word) for word in operands]
+    elif program in ("cp", "mv", "install", "ln", "scp", "rsync"):
+        targets, sources = _copy_targets(args)
+        if program == "mv":
+            changes += [("remove", word) for word in sources]
+        elif program != "ln":
+            changes += [("copy", word) for word in sources]
+        changes += [("write", target) for target in targets]
+    elif program == "find" and "-delete" in args:  # find . -name .env -delete
+        changes += [("remove", args[i + 1]) for i in range(len(args) - 1)
+                    if args[i] in ("-name", "-iname")]
+    elif program == "dd":
+        changes += [("write", word[3:]) for word in args if word.startswith("of=")]
+        changes += [("read", word[3:]) for word in args if word.startswith("if=")]
+    elif program in ("rm", "unlink", "shred", "rmdir", "srm"):
+        changes += [("remove", word) for word in operands]
+    elif program in ("tar", "zip", "7z"):
+        changes += [("copy", word) for word in operands]
+    elif program == "git":
+        sub, rest = _git_subcommand(command)
+        if sub == "add":
+            changes += [("commit", word) for word in _operands(rest)]
+    elif program in ("curl", "http", "https", "xh", "wget"):
+        changes += _uploads(args)
+    elif program in _READERS and program not in _NOT_READS:
+        changes += [("read", word) for word in operands]
+    elif program in _PATTERN_FIRST:
+        changes += _searched(args, operands)
+    return changes
+
+
+def _uploads(args: List[str]) -> List[Tuple[str, str]]:
+    """The files curl and wget send: `-d @file`, `-F x=@file`, `-T file`, `--post-file=`."""
+    changes: List[Tuple[str, str]] = []
+    for index, word in enumerate(args):
+        value = word
+        if word in ("-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F",
+                    "--form", "-T", "--upload-file") and index + 1 < len(args):
+            value = args[index + 1]
+        elif word.startswith(("--post-file=", "--body-file=")):
+            changes.append(("copy", word.split("=", 1)[1]))
+            continue
+        if "@" in value:
+            changes.append(("copy", value.rsplit("@", 1)[1].split(";", 1)[0]))
+        elif word in ("-T", "--upload-file") and index + 1 < len(args):
+            changes.append(("copy", value))
+    return changes
+
+
+def _searched(args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
+    """The files grep, rg, sed, awk read: operands after the pattern or script (all of them
+    with -e/-f), and the globs of --include / -g."""
+    explicit = any(a.startswith(("-e", "-f")) or a in ("--regexp", "--file") for a in args)
+    changes = [("read", word) for word in (operands if explicit else operands[1:])]
+    for index, word in enumerate(args):  # grep -r --include='.env*', rg -g '.env*'
+        if word.startswith(("--include=", "--glob=")):
+            changes.append(("read", word.split("=", 1)[1]))
+        elif word in ("--include", "-g", "--glob", "--iglob") and index + 1 < len(args):
+            changes.append(("read", args[index + 1]))
+    return changes
+
+
+def _edits_in_place(args: List[str]) -> bool:
+    """sed -i, -i.bak, -Ei, --in-place; perl -i, -pi (an `e` first means `-e SCRIPT`)."""
+    for word in args:
+        if word.startswith("--"):
+            if _has_option([word], "--in-place"):
+                return True
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter == "i":
+                    return True
+                if letter in "efl":  # the rest of the word is this option's value
+                    break
+    return False
+
+
+def _operands_skipping(args: List[str], with_value: Iterable[str]) -> List[str]:
+    """Operands, not counting the values of the listed options (`-s 0`, `-t dir`)."""
+    return _operands(args, with_value)
+
+
+def writes_device(command: Command) -> bool:
+    """Whether the command writes onto a block device (`> /dev/sda`, `cp img /dev/sdb`)."""
+    if not command.redirects and command.program not in ("cp", "tee", "cat", "mv", "install",
+                                                         "pv", "ddrescue", "cpio"):
+        return False
+    return any(change == "write" and _is_block_device(path) for change, path in
+               file_changes(command)) or (command.program == "ddrescue" and
+                                      any(_is_block_device(a) for a in command.args))
+
+
 # --- matching ----------------------------------------------------------------------------------
 
 
-def _matches(rule: Rule, command: Command, text: str, state: _State) -> bool:
+def _matches(rule: Rule, command: Command, text: str, state: State) -> bool:
     if rule.pattern and not _glob_any(text, [rule.pattern]):
         return False
     if rule.program and not command.program:
@@ -480,27 +782,27 @@ _DECODERS = frozenset(("base64", "base32", "xxd", "openssl", "gunzip", "zcat", "
 _CODE_RUNNERS = SHELLS | frozenset(INTERPRETERS)
 
 
-def _download_piped(command: Command, state: _State) -> bool:
+def _download_piped(command: Command, state: State) -> bool:
     return command.stdin == "pipe" and command.program in _CODE_RUNNERS and \
         any(program in _DOWNLOADERS for program in command.upstream)
 
 
-def _download_substituted(command: Command, state: _State) -> bool:
+def _download_substituted(command: Command, state: State) -> bool:
     return command.program in _DOWNLOADERS and bool(command.inside) and \
         (command.host in _CODE_RUNNERS or command.host in ("", "eval", "source", "."))
 
 
-def _decoded_piped(command: Command, state: _State) -> bool:
+def _decoded_piped(command: Command, state: State) -> bool:
     return command.stdin == "pipe" and command.program in _CODE_RUNNERS and \
         any(program in _DECODERS for program in command.upstream) and \
         not any(program in _DOWNLOADERS for program in command.upstream)
 
 
-def _unreadable(command: Command, state: _State) -> bool:
+def _unreadable(command: Command, state: State) -> bool:
     return False  # a line-level check: see Guard.check_line
 
 
-def _device_write(command: Command, state: _State) -> bool:
+def _device_write(command: Command, state: State) -> bool:
     return writes_device(command)
 
 
@@ -518,7 +820,7 @@ def _check(name: str) -> Any:
     return check
 
 
-def _no_match(command: Command, state: _State) -> bool:
+def _no_match(command: Command, state: State) -> bool:
     return False
 
 

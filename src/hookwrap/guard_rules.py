@@ -35,6 +35,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Dict, Iterable, List, Optional, Set, Tuple
 
+    from .shell import Command
+
+
+_NO_CHANGES: frozenset[str] = frozenset()
+
 
 class Rule:
     """One rule; see the module docstring for what each field matches."""
@@ -73,10 +78,11 @@ class Rule:
         self.unless = unless
         self.args = tuple(args)
         self.check = check
-        self.pattern = " ".join(pattern.split())
+        self.pattern = " ".join(pattern.split()) if pattern else ""
         self.files = tuple(files)
         self.dirs = tuple(dirs)
-        self.changes = frozenset(changes.split() if isinstance(changes, str) else changes)
+        self.changes = frozenset(changes.split() if isinstance(changes, str) else changes) \
+            if changes else _NO_CHANGES
         self.pack = pack  # "" = on by default; else the opt-in pack it belongs to
         if self.pattern and not self.program:
             first = self.pattern.split(" ", 1)[0]
@@ -420,11 +426,11 @@ def looks_destructive(texts: List[str]) -> bool:
     """Whether text the guard could not read names a program a rule is about, or a shell, an
     interpreter or a wrapper that runs a string (which could run anything: `python3`,
     `/bin/bash`, `su -c`)."""
-    from .shell import INTERPRETERS, SHELLS, STRING_RUNNERS, program_name
+    from .shell import INTERPRETERS, SHELLS, program_name, string_runners
 
     programs = {program for rule in RULES for program in rule.program if "*" not in program}
     programs |= {"curl", "wget", "eval", "sudo", "exec", "source", *SHELLS, *INTERPRETERS,
-                 *STRING_RUNNERS}
+                 *string_runners()}
     for text in texts:
         word = []
         for c in text + " ":
@@ -437,3 +443,28 @@ def looks_destructive(texts: List[str]) -> bool:
                     return True
                 word = []
     return False
+
+
+_SAFE_DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
+                 "/dev/tty", "/dev/random", "/dev/urandom", "/dev/full")
+_BLOCK_DEVICES = ("sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "loop", "md",
+                  "dm-", "mapper/", "sr", "nbd", "zd", "ram", "mtd", "bcache")
+
+
+def is_block_device(path: str) -> bool:
+    if not path.startswith("/dev/") or path in _SAFE_DEVICES:
+        return False
+    name = path[5:]
+    return name.startswith(_BLOCK_DEVICES)
+
+
+def git_subcommand(command: Command) -> Tuple[str, List[str]]:
+    """(the git subcommand, its arguments) after git's own options."""
+    args = command.args
+    index = 0
+    values = VALUE_OPTIONS["git"]
+    while index < len(args) and args[index].startswith("-"):
+        index += 2 if args[index] in values else 1
+    if index >= len(args):
+        return "", []
+    return args[index], args[index + 1:]

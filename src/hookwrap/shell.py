@@ -23,6 +23,8 @@ up to ``MAX_BODIES`` levels (the text of a body deeper still goes to ``Reading.u
 
 from __future__ import annotations
 
+import posixpath
+
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -820,9 +822,14 @@ _WRAPPERS = {
                                   "--colsep", "--joblog", "--results", "--tmpdir", "--workdir",
                                   "--retries", "--timeout", "--delay", "--memfree"), 0, "dynamic"),
 }
-# Wrappers that run a string of their own as a command line (su -c, watch, env -S...).
-STRING_RUNNERS = frozenset(name for name, spec in _WRAPPERS.items()
-                           if spec[3].startswith("string") or spec[3] == "join")
+
+
+def string_runners() -> frozenset[str]:
+    """Wrappers that run a string of their own as a command line (su -c, watch, env -S...)."""
+    return frozenset(name for name, spec in _WRAPPERS.items()
+                     if spec[3].startswith("string") or spec[3] == "join")
+
+
 _RESERVED = frozenset(("!", "{", "}", "(", ")", "if", "then", "elif", "else", "fi", "do", "done",
                        "while", "until", "esac", "coproc", "time", "[[", "]]"))
 _NOT_COMMANDS = frozenset(("for", "select", "case", "in", "function"))
@@ -1752,3 +1759,26 @@ def has_option(args: List[str], group: str) -> bool:
                 any(letter in word[1:] for letter in letters):
             return True
     return False
+
+
+def copy_targets(args: List[str]) -> Tuple[List[str], List[str]]:
+    """(where cp, mv, install and ln write, what they take from): `-t DIR` or the last
+    operand; into a directory (a trailing /, or more than one source), each source's name."""
+    with_value = {"-t", "-S", "-m", "-o", "-g", "--target-directory", "--suffix", "-e", "-i",
+                  "-P", "--rsh", "-F"}
+    found = operands(args, with_value)
+    directory = next((args[i + 1] for i in range(len(args) - 1)
+                      if args[i] in ("-t", "--target-directory")), None)
+    directory = directory or next((w.split("=", 1)[1] for w in args
+                                   if w.startswith("--target-directory=")), None)
+    if directory is None:
+        if len(found) < 2:
+            return [], found
+        directory, found = found[-1], found[:-1]
+        if ":" in directory.split("/", 1)[0]:
+            return [], found  # scp / rsync to a remote host
+        if not directory.endswith("/") and len(found) == 1:
+            named = posixpath.join(directory, posixpath.basename(found[0].rstrip("/")))
+            return [directory, named], found
+    return [directory] + [posixpath.join(directory, posixpath.basename(word.rstrip("/")))
+                          for word in found], found
