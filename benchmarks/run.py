@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/run.py [--quick] [--runs N] [--hooks N] [--no-peer] [--python PY]
                                 [--cache-dir DIR] [--cli [NAME ...]] [--cli-rounds N] [--calls N]
-                                [--serve]
+                                [--serve] [--instructions]
 
 Every hook is a new process on every tool call, so what matters is the cost of one process,
 compared with the cheapest possible hook on the same interpreter, measured in the same round.
@@ -577,6 +577,9 @@ def main(argv: list[str] | None = None) -> int:
                         + ", ".join(CLI_CASES) + ")")
     parser.add_argument("--cli-rounds", type=int, default=3, help="--cli: rounds of every variant (default 3)")
     parser.add_argument("--calls", type=int, default=20, help="--cli: shell calls per CLI run (default 20)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the hook rows' instructions with valgrind instead of timing "
+                        "them: the same count whatever the machine's load (benchmarks/instructions.py)")
     parser.add_argument("--serve", action="store_true",
                         help="measure the resident server instead: a call kept alive against a new "
                         "connection each, and bursts of concurrent calls")
@@ -599,8 +602,29 @@ def main(argv: list[str] | None = None) -> int:
         print(machine_line(python))
         print(cli_table(args.cli or list(CLI_CASES), python, generator, args.cli_rounds, args.calls))
         return 0
+    if args.instructions:
+        instructions(python, generator, why)
+        return 0
     hook_table(args, python, generator, why)
     return 0
+
+
+def instructions(python: str, generator: str, why: str) -> None:
+    """The hook rows counted in instructions (benchmarks/instructions.py), once each."""
+    from instructions import instruction_table  # benchmarks/instructions.py
+
+    print(machine_line(python))
+    print(f"hooks run on: {python} ({why}); hookwrap renders them from {generator}")
+    with tempfile.TemporaryDirectory(prefix="hookwrap-bench-") as tmp:
+        work = Path(tmp)
+        bindir = work / "bin"
+        bindir.mkdir()
+        (bindir / "python3").symlink_to(python)
+        rows = interpreter_rows(work, bindir, payload("claude", ("PreToolUse.json",)))
+        rows += guard_rows(work, python, bindir, generator)
+        print("instructions of one run each (valgrind --tool=callgrind, PYTHONHASHSEED=0), "
+              "every process of the row:", flush=True)
+        print(instruction_table(rows, HOOK_TARGETS))
 
 
 if __name__ == "__main__":
