@@ -11,6 +11,17 @@ in ``.hookwrap/hooks/__pycache__/``: the hash of the source is compared on every
 edit takes effect at once, whatever the file's mtime and size. When the hook is done, the
 process ends without the interpreter's teardown wherever that loses nothing (``_exit_now``).
 
+The runtime beside this launcher (``.hookwrap/lib/``) comes from the checked-hash .pyc files
+hookwrap writes (they stay valid across a git checkout, which changes every mtime); but to
+check one, Python reads and hashes the module's source on every call: about 1.2 M instructions
+for the guard's modules, 0.6 M for any hook's. hookwrap writes beside them the size and mtime
+of each source it compiled (``STAMPS``). While the script loads, a module whose source still
+has the size and mtime its .pyc was made from is taken without the hash (what Python does for
+its own, timestamp-checked .pyc files); any other module (edited, checked out, not hookwrap's)
+is checked as usual. This rides on the stat Python makes of every source it imports
+(``SourceFileLoader.path_stats``) and PEP 552's switch (``_imp.check_hash_based_pycs``); both
+are put back before the hook function runs (``resume_gc_for_hook``).
+
 The cyclic garbage collector is paused while the script and what it imports load (``GC_PAUSED``):
 a process that lives for one call frees nothing by collecting then, and the collections cost
 about a millisecond. hookwrap's runner resumes it (``runner._resume_gc``), with everything
@@ -37,6 +48,12 @@ _FLAGS = (3).to_bytes(4, "little")  # hash-based, checked (PEP 552)
 # once resume_gc_for_hook has frozen what was loaded.
 GC_PAUSED = False
 GC_FROZEN = False
+# Each runtime source hookwrap compiled, as it was then (generator/plan.py writes it): the first
+# line, then "size mtime path" per source (mtime as Python's repr of os.stat's st_mtime, the
+# path from .hookwrap/lib/, with "/").
+STAMPS = os.path.join("__pycache__", "hookwrap-sources.txt")
+STAMPS_HEADER = "hookwrap runtime sources 1"
+_RESTORE: "list[object]" = []  # (loader class, its path_stats) while the stamps are in use
 
 
 def _valid_name(name: str) -> bool:
@@ -201,6 +218,50 @@ def _exit_now(code: object, opened: "dict[str, tuple[int, int] | None] | None") 
     os._exit(code)
 
 
+def _use_stamps(lib: str) -> None:
+    """While the script loads, take a runtime module's .pyc without hashing its source when the
+    source has the size and mtime in ``STAMPS`` (see the module docstring)."""
+    import _imp
+
+    loader = getattr(sys.modules.get("_frozen_importlib_external"), "SourceFileLoader", None)
+    if not isinstance(loader, type):
+        return
+    original = vars(loader).get("path_stats")
+    if original is None or getattr(_imp, "check_hash_based_pycs", None) != "default":
+        return
+    try:
+        with open(os.path.join(lib, STAMPS), "rb") as file:
+            stamps = file.read().decode("utf-8")
+    except (OSError, ValueError):
+        return
+    if not stamps.startswith(STAMPS_HEADER + "\n"):
+        return
+    prefix = os.path.join(lib, "")
+
+    def path_stats(self: object, path: str) -> "dict[str, object]":
+        stats: dict[str, object] = original(self, path)
+        same = False
+        if ".hookwrap" in path:  # the usual import is the standard library's: no more work
+            norm = os.path.normpath(path)
+            same = norm.startswith(prefix) and \
+                f"\n{stats['size']} {stats['mtime']!r} {norm[len(prefix):]}\n" in stamps
+        _imp.check_hash_based_pycs = "never" if same else "default"
+        return stats
+
+    _RESTORE[:] = [loader, original]
+    loader.path_stats = path_stats
+
+
+def _stop_stamps() -> None:
+    if _RESTORE:
+        import _imp
+
+        loader, original = _RESTORE
+        _RESTORE.clear()
+        loader.path_stats = original  # type: ignore[attr-defined]
+        _imp.check_hash_based_pycs = "default"
+
+
 def _pause_gc() -> None:
     global GC_PAUSED
     if gc.isenabled():
@@ -210,8 +271,9 @@ def _pause_gc() -> None:
 
 def resume_gc_for_hook() -> None:
     """Called by hookwrap's runner just before the hook function: the collector back on, with
-    what is loaded frozen (later collections never walk it)."""
+    what is loaded frozen (later collections never walk it); every .pyc checked as usual again."""
     global GC_PAUSED, GC_FROZEN
+    _stop_stamps()
     if GC_PAUSED:
         GC_PAUSED = False
         gc.freeze()
@@ -223,6 +285,7 @@ def _resume_gc() -> None:
     """The collector as it was, before Python's own exit: its teardown may need it (an object
     frozen is never collected, so its ``__del__`` would not run)."""
     global GC_PAUSED, GC_FROZEN
+    _stop_stamps()
     if GC_FROZEN:
         GC_FROZEN = False
         gc.unfreeze()
@@ -248,6 +311,7 @@ def main() -> None:
                          f"{path!r}: [Errno {error.errno}] {error.strerror}\n")
         raise SystemExit(2) from None
     _pause_gc()
+    _use_stamps(os.path.dirname(os.path.abspath(__file__)))
     try:
         code = load(path, source, _cache_path(os.path.dirname(path), name))
     except SyntaxError as error:  # printed as a direct run prints it: no launcher frames

@@ -117,6 +117,7 @@ class Plan:
             done.append(change.rel)
         self._tidy(removals)
         _compile(self.root, self.bytecode)
+        stamp_runtime(self.root)
 
     def _tidy(self, removals: list[FileChange]) -> None:
         """After removals: the bytecode of a removed script, then each folder the removals left
@@ -215,3 +216,40 @@ def _compile(root: Path, rels: list[str]) -> list[str]:
                                invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
             compiled.append(rel)
     return compiled
+
+
+
+def stamp_runtime(root: Path) -> bool:
+    """Write the size and mtime of each copied runtime source whose checked-hash .pyc matches it
+    now, for the launcher (``launcher.STAMPS``: while a source keeps them, a hook takes its .pyc
+    without hashing the source). A cache like the .pyc files: git ignores it, and a missing or
+    stale one only means that every .pyc is checked. Returns whether it was written."""
+    import importlib.util
+
+    from ..launcher import STAMPS, STAMPS_HEADER
+    from .vendor import LAUNCHER_MODULE, RUNTIME_DIR, RUNTIME_MODULES
+
+    lib = LAUNCHER_MODULE.rsplit("/", 1)[0]
+    stamps_rel = f"{lib}/{Path(STAMPS).as_posix()}"
+    if not fsutil.is_safe_path(root, stamps_rel):
+        return False
+    lines = [STAMPS_HEADER]
+    for rel in [*(f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES), LAUNCHER_MODULE]:
+        source = root / rel
+        cache = root / Path(importlib.util.cache_from_source(rel)).as_posix()
+        try:
+            before = source.stat()
+            data = source.read_bytes()
+            header = cache.read_bytes()[:16]
+            after = source.stat()
+        except OSError:
+            continue
+        if header[:4] == importlib.util.MAGIC_NUMBER and header[4:8] == b"\x03\x00\x00\x00" \
+                and header[8:16] == importlib.util.source_hash(data) \
+                and (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
+            lines.append(f"{after.st_size} {after.st_mtime!r} {rel[len(lib) + 1:]}")
+    try:
+        fsutil.atomic_write(root / stamps_rel, ("\n".join(lines) + "\n").encode())
+    except OSError:  # a cache: without it every .pyc is checked, as Python does
+        return False
+    return True

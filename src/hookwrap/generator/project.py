@@ -200,9 +200,10 @@ def _plan_hook_bytecode(plan: Plan, specs) -> None:
 def compile_runtime(root: Path) -> list[str]:
     """Write checked-hash .pyc files for the copied runtime; returns the modules compiled
     (every plan that copies the runtime does this when applied)."""
-    from .plan import _compile
+    from .plan import _compile, stamp_runtime
 
     done = _compile(root, [f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES])
+    stamp_runtime(root)
     return [rel[len(RUNTIME_DIR) + 1:] for rel in done]
 
 
