@@ -531,6 +531,14 @@ def interpreter(path: str) -> str:
     return os.path.abspath(path)
 
 
+def hook_rows(work: Path, python: str, generator: str, claude_payload: bytes) -> list[Row]:
+    """The floor's rows and the hooks', in ``work``, with ``python`` first on PATH as python3."""
+    bindir = work / "bin"
+    bindir.mkdir()
+    (bindir / "python3").symlink_to(python)
+    return interpreter_rows(work, bindir, claude_payload) + guard_rows(work, python, bindir, generator)
+
+
 def hook_table(args: argparse.Namespace, python: str, generator: str, why: str) -> None:
     runs = args.runs or (5 if args.quick else 30)
     hooks = args.hooks or (10 if args.quick else 50)
@@ -542,16 +550,12 @@ def hook_table(args: argparse.Namespace, python: str, generator: str, why: str) 
     print(f"python3 on PATH: {found}; the benchmark puts {python} first on PATH as python3")
     with tempfile.TemporaryDirectory(prefix="hookwrap-bench-") as tmp:
         work = Path(tmp)
-        bindir = work / "bin"
-        bindir.mkdir()
-        (bindir / "python3").symlink_to(python)
         claude_payload = payload("claude", ("PreToolUse.json",))
-        rows = interpreter_rows(work, bindir, claude_payload)
-        rows += guard_rows(work, python, bindir, generator)
+        rows = hook_rows(work, python, generator, claude_payload)
         if args.no_peer:
             rows.append(Row("peer: cchooks", unavailable="skipped (--no-peer)"))
         else:
-            rows.append(cchooks_row(python, args.cache_dir.resolve(), work, claude_payload, bindir, generator))
+            rows.append(cchooks_row(python, args.cache_dir.resolve(), work, claude_payload, work / "bin", generator))
         rows += import_rows(work, python, generator)
         rows += cli_rows(work, generator, hooks)
         print(f"{runs} rounds (+2 warm-up), commands rotated each round; medians, ratios paired by round:",
@@ -616,12 +620,7 @@ def instructions(python: str, generator: str, why: str) -> None:
     print(machine_line(python))
     print(f"hooks run on: {python} ({why}); hookwrap renders them from {generator}")
     with tempfile.TemporaryDirectory(prefix="hookwrap-bench-") as tmp:
-        work = Path(tmp)
-        bindir = work / "bin"
-        bindir.mkdir()
-        (bindir / "python3").symlink_to(python)
-        rows = interpreter_rows(work, bindir, payload("claude", ("PreToolUse.json",)))
-        rows += guard_rows(work, python, bindir, generator)
+        rows = hook_rows(Path(tmp), python, generator, payload("claude", ("PreToolUse.json",)))
         print("instructions of one run each (valgrind --tool=callgrind, PYTHONHASHSEED=0), "
               "every process of the row:", flush=True)
         print(instruction_table(rows, HOOK_TARGETS))

@@ -248,8 +248,11 @@ def stamp_runtime(root: Path) -> bool:
                 and header[8:16] == importlib.util.source_hash(data) \
                 and (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
             lines.append(f"{after.st_size} {after.st_mtime!r} {rel[len(lib) + 1:]}")
+    data = ("\n".join(lines) + "\n").encode()
+    target = root / stamps_rel
     try:
-        fsutil.atomic_write(root / stamps_rel, ("\n".join(lines) + "\n").encode())
+        if not target.is_file() or target.read_bytes() != data:  # a sync that changes nothing
+            fsutil.atomic_write(target, data)                     # writes nothing
     except OSError:  # a cache: without it every .pyc is checked, as Python does
         return False
     return True
