@@ -249,7 +249,7 @@ def _use_stamps(lib: str) -> None:
         return stats
 
     _RESTORE[:] = [loader, original]
-    loader.path_stats = path_stats
+    setattr(loader, "path_stats", path_stats)  # noqa: B010 (mypy cannot see the attribute)
 
 
 def _stop_stamps() -> None:
@@ -258,7 +258,7 @@ def _stop_stamps() -> None:
 
         loader, original = _RESTORE
         _RESTORE.clear()
-        loader.path_stats = original  # type: ignore[attr-defined]
+        setattr(loader, "path_stats", original)  # noqa: B010
         _imp.check_hash_based_pycs = "default"
 
 
