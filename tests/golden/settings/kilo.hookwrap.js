@@ -15,6 +15,7 @@
 // a fail-closed PreToolUse hook, which then blocks the call.
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync } from "node:fs";
+import { connect } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -310,8 +311,18 @@ function show(line) {
   console.error(line);
 }
 
-// The runtime's HTTP client for `hookwrap serve` (Bun's fetch: its cheapest there).
-async function post(url, body, signal) {
+// The runtime's HTTP client for `hookwrap serve`: Bun's fetch, its cheapest there, unless an HTTP
+// proxy is set. Bun, which runs this plugin (1.3.14 as checked), sends even a request for
+// 127.0.0.1 to http_proxy / HTTP_PROXY unless NO_PROXY names the host, with fetch and node:http
+// alike, and no fetch option turns that off; the proxy would then answer for the hook (a
+// fail-closed one would block every call). So with either set, the post goes over a loopback
+// socket of its own, and the CLI's environment stays as it is for its other traffic.
+function post(url, body, signal) {
+  return process.env.http_proxy || process.env.HTTP_PROXY
+    ? postDirect(url, body, signal) : postFetch(url, body, signal);
+}
+
+async function postFetch(url, body, signal) {
   const response = await fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -319,6 +330,64 @@ async function post(url, body, signal) {
     signal,
   });
   return { status: response.status, text: await response.text() };
+}
+
+// One POST on a connection of its own, straight to the URL's host and port (never a proxy); the
+// answer is read by its Content-Length (`hookwrap serve` always sends one) or to the close.
+function postDirect(url, body, signal) {
+  const target = new URL(url);
+  const data = Buffer.from(body);
+  const head = `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${data.length}\r\nConnection: close\r\n\r\n`;
+  return new Promise((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    let settled = false;
+    const socket = connect({ host: target.hostname, port: Number(target.port) || 80, noDelay: true });
+    const abort = () => finish(new Error("the request was aborted"));
+    function finish(error, answer) {
+      if (settled) return;
+      settled = true;
+      if (signal) signal.removeEventListener("abort", abort);
+      socket.destroy();
+      if (error) reject(error);
+      else resolve(answer);
+    }
+    function read(ended) {
+      const end = received.indexOf("\r\n\r\n");
+      if (end < 0) {
+        if (ended) finish(new Error("the connection closed without an HTTP answer"));
+        return;
+      }
+      const lines = received.subarray(0, end).toString("latin1").split("\r\n");
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
+      if (!status) {
+        finish(new Error(`not an HTTP answer: ${lines[0].slice(0, 80)}`));
+        return;
+      }
+      const field = lines.find((line) => /^content-length:/i.test(line));
+      const length = field === undefined ? -1 : Number(field.slice(field.indexOf(":") + 1));
+      const rest = received.subarray(end + 4);
+      if (length >= 0 && rest.length >= length) {
+        finish(null, { status: Number(status[1]), text: rest.subarray(0, length).toString("utf8") });
+      } else if (ended && length < 0) {
+        finish(null, { status: Number(status[1]), text: rest.toString("utf8") });
+      } else if (ended) {
+        finish(new Error("the connection closed in the middle of the answer"));
+      }
+    }
+    if (signal) {
+      if (signal.aborted) return abort();
+      signal.addEventListener("abort", abort);
+    }
+    socket.on("connect", () => socket.write(Buffer.concat([Buffer.from(head, "latin1"), data])));
+    socket.on("data", (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      read(false);
+    });
+    socket.on("end", () => read(true));
+    socket.on("close", () => read(true));
+    socket.on("error", (error) => finish(error));
+  });
 }
 
 // A command's run, synchronously: for the Stop hooks of a CLI that keeps the agent working.
