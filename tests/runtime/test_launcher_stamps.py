@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from support import SRC
 from support.projects import initialised
+from test_old_pythons import PYTHONS
 
 from hookwrap.generator.plan import stamp_runtime
 from hookwrap.generator.vendor import LAUNCHER_MODULE, RUNTIME_DIR, RUNTIME_MODULES
@@ -38,6 +39,13 @@ print(mod_a.VALUE, mod_b.VALUE, _imp.check_hash_based_pycs,
 '''
 
 
+COMPILE = """import importlib.util, py_compile, sys
+for path in sys.argv[1:]:
+    py_compile.compile(path, cfile=importlib.util.cache_from_source(path),
+                       invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+"""
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "my project"
@@ -55,6 +63,9 @@ def project(tmp_path: Path) -> Path:
         py_compile.compile(str(source), cfile=importlib.util.cache_from_source(str(source)),
                            invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
         lines.append(f"{source.stat().st_size} {source.stat().st_mtime!r} {name}.py")
+    for python in PYTHONS.values():  # each interpreter's own checked-hash .pyc, as sync writes
+        subprocess.run([python, "-c", COMPILE, str(lib / "mod_a.py"), str(lib / "mod_b.py")],
+                       check=True, timeout=60)
     (lib / STAMPS).write_text("\n".join(lines) + "\n")
     return root
 
@@ -67,22 +78,25 @@ def _behind_its_pyc(source: Path, *, keep_mtime: bool) -> None:
     os.utime(source, ns=(before.st_atime_ns, later))
 
 
-def launch(root: Path) -> list[str]:
+def launch(root: Path, python: str = sys.executable) -> list[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["HOME"] = str(root / "home")
-    done = subprocess.run([sys.executable, str(root / ".hookwrap" / "lib" / "run.py"), "probe"],
+    done = subprocess.run([python, str(root / ".hookwrap" / "lib" / "run.py"), "probe"],
                           capture_output=True, text=True, cwd=root, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
 
 
-def test_a_module_whose_source_keeps_its_stamp_is_taken_without_the_hash(project: Path) -> None:
+@pytest.mark.parametrize("version", ["this", *PYTHONS])
+def test_a_module_whose_source_keeps_its_stamp_is_taken_without_the_hash(project: Path,
+                                                                         version: str) -> None:
     lib = project / ".hookwrap" / "lib"
     for name in ("mod_a", "mod_b"):
         _behind_its_pyc(lib / f"{name}.py", keep_mtime=True)
     # mod_a loads with the script: its .pyc as stamped. mod_b loads once the hook would run:
     # checked as Python checks it, so its new text; and the loader is importlib's own again.
-    assert launch(project) == ["old", "new", "default", "SourceFileLoader.path_stats"]
+    python = sys.executable if version == "this" else PYTHONS[version]
+    assert launch(project, python) == ["old", "new", "default", "SourceFileLoader.path_stats"]
 
 
 def test_a_source_whose_mtime_moved_is_checked_by_its_hash(project: Path) -> None:
