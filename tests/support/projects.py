@@ -75,6 +75,18 @@ def initialised(dest: Path, *options: str) -> Path:
     return _copy(_template(("init", *options), _init(*options)), dest)
 
 
+def initialised_repo(dest: Path, *options: str) -> Path:
+    """``initialised`` for a fresh git repo: ``dest`` holds nothing but ``.git``, which `hookwrap
+    init` does not look at (it chooses the CLIs by their folders), so the template's files are
+    what init would write there."""
+    extra = sorted(p.name for p in dest.iterdir() if p.name != ".git")
+    if extra:
+        raise ValueError(f"{dest} holds {extra}: copy a template only into a fresh git repo")
+    shutil.copytree(_template(("init", *options), _init(*options)), dest, symlinks=True,
+                    dirs_exist_ok=True)
+    return dest
+
+
 def from_template(dest: Path, build: Callable[[Path], object]) -> Path:
     """``dest`` (made if missing; it must be empty) as ``build(dest)`` would leave it: ``build``
     runs once per process into a template (keyed by the function, so pass a module-level one),
