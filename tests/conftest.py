@@ -28,6 +28,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 _WORKER_RUNS: list[tuple[str, float]] = []
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> object:
+    """Keep pytest's cache of the rewritten test modules even where PYTHONDONTWRITEBYTECODE is
+    set (common in containers): rewriting every test module's asserts takes each process
+    (each xdist worker) ~4 s. The cache is pytest's usual ``__pycache__/*-pytest-*.pyc`` next to
+    the tests (git-ignored), keyed by the source's hash. Only while collecting: the tests then
+    run with the interpreter's setting, and what they start inherits the environment as it is."""
+    before = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = before
+
+
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
 def pytest_testnodedown(node: object, error: object) -> None:
     output = getattr(node, "workeroutput", {})
