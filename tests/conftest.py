@@ -82,15 +82,48 @@ def _project_templates(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 @pytest.fixture(scope="session")
-def interpreter_folder() -> str:
+def interpreter_folder(tmp_path_factory: pytest.TempPathFactory) -> str:
     """Where the `python3` on PATH really lives, when it is a version manager's shim, else "".
 
     Tests put it first on PATH, as `hookwrap doctor` advises: the hooks they run then skip the
-    shim's ~50 ms, and doctor's python-shim check is ok unless a test sets up a shim itself."""
+    shim's ~50 ms, and doctor's python-shim check is ok unless a test sets up a shim itself.
+    When that interpreter's site-packages run code at start-up (a ``.pth`` line that imports:
+    some machines add one that imports certifi, ~20 ms per start, twice a bare hook's own
+    cost), the folder is that of a venv of the same interpreter that sees the same packages
+    but runs none of that code (``_without_startup_code``)."""
     from hookwrap.checks.shims import find_shim
 
     shim = find_shim("python3")
-    return os.path.dirname(shim.target) if shim and shim.target else ""
+    if not (shim and shim.target):
+        return ""
+    return _without_startup_code(shim.target, tmp_path_factory.mktemp("python3"))
+
+
+def _without_startup_code(python: str, where: Path) -> str:
+    """``python``'s folder, or, when a ``.pth`` file of its site-packages runs code, the bin
+    folder of a venv at ``where`` made from it (no pip: nothing is installed into it) whose
+    one ``.pth`` file lists those site-packages: the same interpreter and the same importable
+    packages (hookwrap is not among them unless it is installed there), without the imports."""
+    import subprocess
+
+    def site_packages(interpreter: str) -> list[str]:
+        done = subprocess.run([interpreter, "-S", "-c",
+                               "import site; print('\\n'.join(site.getsitepackages()))"],
+                              capture_output=True, text=True, timeout=60, check=True)
+        return [line for line in done.stdout.splitlines() if os.path.isdir(line)]
+
+    sites = site_packages(python)
+    runs_code = any(line.startswith(("import ", "import\t"))
+                    for folder in sites for pth in sorted(Path(folder).glob("*.pth"))
+                    for line in pth.read_text(encoding="utf-8", errors="replace").splitlines())
+    if not runs_code:
+        return os.path.dirname(python)
+    subprocess.run([python, "-m", "venv", "--without-pip", str(where)], capture_output=True,
+                   timeout=120, check=True)
+    venv_python = str(where / "bin" / "python3")
+    (Path(site_packages(venv_python)[0]) / "_base_site_packages.pth").write_text(
+        "".join(f"{folder}\n" for folder in sites), encoding="utf-8")
+    return os.path.dirname(venv_python)
 
 
 @pytest.fixture(autouse=True)
