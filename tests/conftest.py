@@ -9,7 +9,9 @@ Helpers live in the ``support`` package (tests/support/).
 from __future__ import annotations
 
 import os
+import re
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -126,11 +128,32 @@ def _without_startup_code(python: str, where: Path) -> str:
     return os.path.dirname(venv_python)
 
 
+# Each test's HOME and tmp_path are made in a folder of their own, with a random suffix:
+# pytest's ``mktemp`` numbers a new folder by listing every folder beside it, and the run's temp
+# folder would gain two a test (O(n²): ~2 ms a test by the end of a worker's 2,400).
+
+@pytest.fixture(scope="session")
+def _homes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("homes")
+
+
+@pytest.fixture(scope="session")
+def _test_dirs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tests")
+
+
+@pytest.fixture
+def tmp_path(request: pytest.FixtureRequest, _test_dirs: Path) -> Path:
+    """pytest's ``tmp_path`` (a new empty folder named after the test, kept after the run), made
+    in ``_test_dirs`` in O(1)."""
+    name = re.sub(r"[\W]", "_", request.node.name)[:30]
+    return Path(tempfile.mkdtemp(prefix=name, dir=_test_dirs))
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
-                  interpreter_folder: str) -> Path:
+def isolated_home(_homes: Path, monkeypatch: pytest.MonkeyPatch, interpreter_folder: str) -> Path:
     """Point HOME (and the CLIs' own home overrides) at an empty temp dir for every test."""
-    home = tmp_path_factory.mktemp("home")
+    home = Path(tempfile.mkdtemp(prefix="home", dir=_homes))
     if interpreter_folder:
         monkeypatch.setenv("PATH", os.pathsep.join([interpreter_folder, os.environ.get("PATH", "")]))
     monkeypatch.setenv("HOME", str(home))
