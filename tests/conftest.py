@@ -9,7 +9,9 @@ Helpers live in the ``support`` package (tests/support/).
 from __future__ import annotations
 
 import os
+import re
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +28,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 # under xdist, from each worker (tests/e2e/conftest.py hands them over). Here, because an xdist
 # controller loads this conftest only.
 _WORKER_RUNS: list[tuple[str, float]] = []
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> object:
+    """Keep pytest's cache of the rewritten test modules even where PYTHONDONTWRITEBYTECODE is
+    set (common in containers): rewriting every test module's asserts takes each process
+    (each xdist worker) ~4 s. The cache is pytest's usual ``__pycache__/*-pytest-*.pyc`` next to
+    the tests (git-ignored), keyed by the source's hash. Only while collecting: the tests then
+    run with the interpreter's setting, and what they start inherits the environment as it is."""
+    before = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = before
 
 
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
@@ -67,22 +84,76 @@ def _project_templates(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 @pytest.fixture(scope="session")
-def interpreter_folder() -> str:
+def interpreter_folder(tmp_path_factory: pytest.TempPathFactory) -> str:
     """Where the `python3` on PATH really lives, when it is a version manager's shim, else "".
 
     Tests put it first on PATH, as `hookwrap doctor` advises: the hooks they run then skip the
-    shim's ~50 ms, and doctor's python-shim check is ok unless a test sets up a shim itself."""
+    shim's ~50 ms, and doctor's python-shim check is ok unless a test sets up a shim itself.
+    When that interpreter's site-packages run code at start-up (a ``.pth`` line that imports:
+    some machines add one that imports certifi, ~20 ms per start, twice a bare hook's own
+    cost), the folder is that of a venv of the same interpreter that sees the same packages
+    but runs none of that code (``_without_startup_code``)."""
     from hookwrap.checks.shims import find_shim
 
     shim = find_shim("python3")
-    return os.path.dirname(shim.target) if shim and shim.target else ""
+    if not (shim and shim.target):
+        return ""
+    return _without_startup_code(shim.target, tmp_path_factory.mktemp("python3"))
+
+
+def _without_startup_code(python: str, where: Path) -> str:
+    """``python``'s folder, or, when a ``.pth`` file of its site-packages runs code, the bin
+    folder of a venv at ``where`` made from it (no pip: nothing is installed into it) whose
+    one ``.pth`` file lists those site-packages: the same interpreter and the same importable
+    packages (hookwrap is not among them unless it is installed there), without the imports."""
+    import subprocess
+
+    def site_packages(interpreter: str) -> list[str]:
+        done = subprocess.run([interpreter, "-S", "-c",
+                               "import site; print('\\n'.join(site.getsitepackages()))"],
+                              capture_output=True, text=True, timeout=60, check=True)
+        return [line for line in done.stdout.splitlines() if os.path.isdir(line)]
+
+    sites = site_packages(python)
+    runs_code = any(line.startswith(("import ", "import\t"))
+                    for folder in sites for pth in sorted(Path(folder).glob("*.pth"))
+                    for line in pth.read_text(encoding="utf-8", errors="replace").splitlines())
+    if not runs_code:
+        return os.path.dirname(python)
+    subprocess.run([python, "-m", "venv", "--without-pip", str(where)], capture_output=True,
+                   timeout=120, check=True)
+    venv_python = str(where / "bin" / "python3")
+    (Path(site_packages(venv_python)[0]) / "_base_site_packages.pth").write_text(
+        "".join(f"{folder}\n" for folder in sites), encoding="utf-8")
+    return os.path.dirname(venv_python)
+
+
+# Each test's HOME and tmp_path are made in a folder of their own, with a random suffix:
+# pytest's ``mktemp`` numbers a new folder by listing every folder beside it, and the run's temp
+# folder would gain two a test (O(n²): ~2 ms a test by the end of a worker's 2,400).
+
+@pytest.fixture(scope="session")
+def _homes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("homes")
+
+
+@pytest.fixture(scope="session")
+def _test_dirs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tests")
+
+
+@pytest.fixture
+def tmp_path(request: pytest.FixtureRequest, _test_dirs: Path) -> Path:
+    """pytest's ``tmp_path`` (a new empty folder named after the test, kept after the run), made
+    in ``_test_dirs`` in O(1)."""
+    name = re.sub(r"[\W]", "_", request.node.name)[:30]
+    return Path(tempfile.mkdtemp(prefix=name, dir=_test_dirs))
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
-                  interpreter_folder: str) -> Path:
+def isolated_home(_homes: Path, monkeypatch: pytest.MonkeyPatch, interpreter_folder: str) -> Path:
     """Point HOME (and the CLIs' own home overrides) at an empty temp dir for every test."""
-    home = tmp_path_factory.mktemp("home")
+    home = Path(tempfile.mkdtemp(prefix="home", dir=_homes))
     if interpreter_folder:
         monkeypatch.setenv("PATH", os.pathsep.join([interpreter_folder, os.environ.get("PATH", "")]))
     monkeypatch.setenv("HOME", str(home))
@@ -99,4 +170,9 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
+    # A pytest that a test starts (a stop_gate's check, `python3 -m pytest -q` by default) loads
+    # no plugin from an entry point: the test environment's hypothesis, xdist and benchmark
+    # plugins cost ~0.7 s of start-up per run and change none of pytest's exit codes or output
+    # that a stop_gate reads. (It is read when pytest starts: this run's plugins are loaded.)
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     return home

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from support.cli import hw, snapshot
-from support.projects import from_template, initialised
+from support.projects import from_template, initialised, initialised_repo
 
 from hookwrap.generator.project import compile_runtime
 
@@ -40,6 +40,24 @@ def test_a_copy_equals_a_fresh_init(tmp_path: Path, options: tuple[str, ...]) ->
         assert got[rel][1] == expected[rel][1], rel
     # Nothing to recompile: the copied sources match the copied bytecode.
     assert compile_runtime(copied) == []
+
+
+def test_a_copy_into_a_fresh_git_repo_equals_init_there(tmp_path: Path) -> None:
+    fresh, copied = tmp_path / "fresh", tmp_path / "copied"
+    for repo in (fresh, copied):
+        subprocess.run(["git", "init", "-q", str(repo)], check=True, capture_output=True)
+    assert hw(fresh, "init").code == 0
+    initialised_repo(copied)
+
+    def files(root: Path) -> dict:
+        return {rel: value for rel, value in _without_bytecode(snapshot(root)).items()
+                if rel != ".git" and not rel.startswith(".git/")}
+
+    assert files(copied) == files(fresh)
+    assert compile_runtime(copied) == []
+    (copied / ".claude").mkdir()
+    with pytest.raises(ValueError, match="fresh git repo"):
+        initialised_repo(copied)
 
 
 def test_a_copy_is_independent_of_the_template_and_of_other_copies(tmp_path: Path) -> None:

@@ -10,14 +10,16 @@ package is missing (.ci/install-clis.sh cc-safety-net installs it).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.cli import hw
+from support.projects import copied
 
 from hookwrap.platforms import Platform
 
@@ -44,32 +46,30 @@ def peer_modules() -> Path:
     return bench.peer_dir().parent
 
 
-def _hookwrap(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hookwrap", *args], cwd=root, capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "NO_COLOR": "1"}, check=False)
+def _team_repo(root: Path, peer_modules: Path) -> None:
+    """A git project where the team installed the tool as a dev dependency (node_modules is a
+    link to the pinned install) and hosts it with hookwrap on every CLI."""
+    subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
+    (root / "node_modules").symlink_to(peer_modules, target_is_directory=True)
+    (root / ".env").write_text("API_KEY=not-a-real-secret\n")
+    init = hw(root, "init", *[arg for name in ALL for arg in ("--platform", name)])
+    assert init.code == 0, init.err
+    added = hw(root, "add", "before_tool", "safety-net", "--matcher", "shell|write_file|edit_file",
+               "--command", COMMAND)
+    assert added.code == 0, added.err
 
 
 @pytest.fixture
 def project(tmp_path: Path, peer_modules: Path) -> Path:
-    """A git project where the team installed the tool as a dev dependency (node_modules is a
-    link to the pinned install) and hosts it with hookwrap on every CLI."""
-    root = tmp_path / "team-repo"
-    root.mkdir()
-    subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
-    (root / "node_modules").symlink_to(peer_modules, target_is_directory=True)
-    (root / ".env").write_text("API_KEY=not-a-real-secret\n")
-    init = _hookwrap(root, "init", *[arg for name in ALL for arg in ("--platform", name)])
-    assert init.returncode == 0, init.stderr
-    added = _hookwrap(root, "add", "before_tool", "safety-net", "--matcher", "shell|write_file|edit_file",
-                      "--command", COMMAND)
-    assert added.returncode == 0, added.stderr
-    return root
+    """``_team_repo``, set up once per process and copied (support.projects)."""
+    return copied(tmp_path / "team-repo", ("peer-hosting", peer_modules),
+                  functools.partial(_team_repo, peer_modules=peer_modules))
 
 
 def _verdicts(root: Path, tool: str, tool_input: dict) -> dict[str, str]:
-    done = _hookwrap(root, "test", "safety-net", "--json", "--tool", tool, "--input", json.dumps(tool_input))
-    assert done.returncode in (0, 1), done.stderr
-    report = json.loads(done.stdout)
+    done = hw(root, "test", "safety-net", "--json", "--tool", tool, "--input", json.dumps(tool_input))
+    assert done.code in (0, 1), done.err
+    report = json.loads(done.out)
     return {test["platform"]: test["summary"] for test in report["tests"]}
 
 

@@ -241,22 +241,33 @@ def test_the_same_command_twice_becomes_one_hook(empty_dir: Path) -> None:
 
 def test_a_fail_closed_hook_with_a_short_timeout_blocks_on_every_cli(empty_dir: Path) -> None:
     """The bridge gives up on the command inside the timeout each CLI was given (seconds,
-    Gemini's milliseconds), so its block arrives before the CLI kills it and fails open."""
+    Gemini's milliseconds), so its block arrives before the CLI kills it and fails open.
+
+    Each CLI's run waits about its timeout: `hookwrap test -p CLI`'s runs are made side by side
+    (the core of `hookwrap test`, a few at a time), and `hookwrap test` itself shows one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hookwrap.checks.hooktest import run_hook_test
     from hookwrap.platforms import Platform
 
     platforms = [arg for p in Platform for arg in ("-p", p.value)]
     assert hw(empty_dir, "init", *platforms).code == 0
     assert hw(empty_dir, "add", "before_tool", "slow", "--command", "sleep 30", "--timeout",
               "2", "--fail-closed").code == 0
-    result = hw(empty_dir, "test", "slow")
-    lines = [line for line in result.out.splitlines() if not line.startswith(" ")]
-    verdicts = {line.split(":")[0]: line for line in lines if ": running" not in line}
-    assert set(verdicts) == {p.value for p in Platform}, result.out
-    for platform, line in verdicts.items():
-        assert line.startswith(f"{platform}: blocked"), result.out
-    # Claude Code runs the command itself (pass-through): its own timeout and onFailure block.
-    bridged = result.out.split("\ngemini: blocked", 1)[1].split("\nclaude: running")[0]
-    assert "was killed" not in bridged, result.out
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        reports = list(pool.map(lambda p: run_hook_test(empty_dir, "slow", platform=p.value), Platform))
+    tests = {test.platform: test for report in reports for test in report.tests}
+    assert set(tests) == {p.value for p in Platform}, tests
+    for platform, test in tests.items():
+        assert test.summary.startswith("blocked"), (platform, test.summary)
+        if platform != "claude":
+            # Claude Code runs the command itself (pass-through): its own timeout and onFailure
+            # block. Every other CLI gets the bridge's answer, in time.
+            assert test.result is not None and not test.result.timed_out, (platform, test.result)
+            assert "was killed" not in " ".join([test.summary, *test.problems, *test.notes]), test
+    result = hw(empty_dir, "test", "slow", "-p", "gemini")
+    assert result.out.startswith("gemini: blocked"), result.out
+    assert "was killed" not in result.out, result.out
 
 
 def test_adopt_never_overwrites_a_script_hookwrap_did_not_write(team_repo: Path) -> None:

@@ -7,7 +7,8 @@ it goes in place of that script's ``hook`` function, and ``<!-- example: fragmen
 that it is not code to run (a signature, a sketch that needs a harness).
 
 For each runnable example and each interpreter, in a temporary project (a git repo after
-``hookwrap init``, with a throwaway HOME) whose ``python3`` is that interpreter:
+``hookwrap init``, copied from support.projects' template, with a throwaway HOME) whose
+``python3`` is that interpreter:
 
 - ``hookwrap add ARGS``, then the example becomes the hook's script;
 - ``hookwrap test NAME --json`` runs the registered command on each CLI of the project with a
@@ -33,6 +34,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.projects import initialised_repo
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -117,7 +119,7 @@ def _example_runs(sandbox: gen_transcripts.Sandbox, ex: Example) -> list[dict]:
 def test_example_answers_every_cli(ex: Example, python: str) -> None:
     sandbox = gen_transcripts.Sandbox(REPO, python)
     try:
-        gen_transcripts.step_init(sandbox, "")
+        initialised_repo(sandbox.repo)  # what `hookwrap init` writes there, copied
         gen_transcripts.install_example(sandbox, ex)
         runs = _example_runs(sandbox, ex)
     finally:
@@ -176,7 +178,7 @@ def test_without_the_future_import_the_hook_fails_open_on_39() -> None:
     assert "stops with a `TypeError` before `main` runs, prints no answer and exits 1" in page
     sandbox = gen_transcripts.Sandbox(REPO, python)
     try:
-        gen_transcripts.step_init(sandbox, "")
+        initialised_repo(sandbox.repo)
         gen_transcripts.install_example(sandbox, ex)
         script = sandbox.repo / ".hookwrap" / "hooks" / "my-hook.py"
         text = script.read_text(encoding="utf-8")

@@ -61,10 +61,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict:
     base = tmp_path_factory.mktemp("wheel")
     wheel = _build_wheel(base / "dist")
     venv = base / "venv"
-    done = _run([sys.executable, "-m", "venv", venv])
+    # A venv without pip of its own (ensurepip takes seconds): this pip installs into it.
+    done = _run([sys.executable, "-m", "venv", "--without-pip", venv])
     assert done.returncode == 0, done.stderr
     env = _clean_env(venv)
-    pip = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
+    pip = [sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "--quiet"]
     done = _run([*pip, wheel], env=env, timeout=600)
     if done.returncode != 0:  # no index: the dependencies may still be in pip's cache
         retry = _run([*pip, "--no-index", "--find-links", PIP_CACHE, wheel], env=env)

@@ -1,4 +1,5 @@
-"""What add/sync and test tell the user beyond their own changes."""
+"""What add/sync and test tell the user beyond their own changes (the command in-process:
+support.cli.hw; its exit codes as a process are tests/generator/test_cli_exit_codes.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support.cli import hw_module
+from support.cli import hw
 
 
 def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(project: Path):
@@ -14,34 +15,34 @@ def test_sync_warns_about_a_foreign_entry_that_makes_claude_drop_the_event(proje
     foreign = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": "./lint.sh", "timeout": "10"}]}]}}
     (project / ".claude" / "settings.json").write_text(json.dumps(foreign))
-    result = hw_module(project, "add", "before_tool", "guard")
-    assert result.returncode == 0  # hookwrap's part is done; the foreign entry is reported
+    result = hw(project, "add", "before_tool", "guard")
+    assert result.code == 0  # hookwrap's part is done; the foreign entry is reported
     assert ("problem: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout: "
             "must be a positive number; Claude Code drops every PreToolUse hook of this file, "
-            "guard included") in result.stderr
-    check = hw_module(project, "sync", "--check")
-    assert check.returncode == 1
-    assert check.stdout == "nothing of hookwrap's to change, but the problems above need fixing\n"
+            "guard included") in result.err
+    check = hw(project, "sync", "--check")
+    assert check.code == 1
+    assert check.out == "nothing of hookwrap's to change, but the problems above need fixing\n"
     # The foreign entry is reported, never repaired: it is not hookwrap's to change.
     data = json.loads((project / ".claude" / "settings.json").read_text())
     assert data["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] == "10"
 
 
 def test_sync_is_quiet_about_valid_files(project: Path):
-    result = hw_module(project, "add", "before_tool", "guard")
-    assert "warning" not in result.stderr and "problem" not in result.stderr
+    result = hw(project, "add", "before_tool", "guard")
+    assert "warning" not in result.err and "problem" not in result.err
 
 
 def test_test_says_claude_drops_the_event_instead_of_running_the_hook(project: Path):
-    assert hw_module(project, "add", "before_tool", "guard").returncode == 0
+    assert hw(project, "add", "before_tool", "guard").code == 0
     path = project / ".claude" / "settings.json"
     data = json.loads(path.read_text())
     data["hooks"]["PreToolUse"].insert(0, {"matcher": "Bash", "hooks": "oops"})
     path.write_text(json.dumps(data))
-    result = hw_module(project, "test", "guard", "-p", "claude", "--tool", "shell",
+    result = hw(project, "test", "guard", "-p", "claude", "--tool", "shell",
                        "--input", '{"command": "rm -rf /"}')
-    assert result.returncode == 1
-    assert result.stdout.splitlines()[0] == (
+    assert result.code == 1
+    assert result.out.splitlines()[0] == (
         "claude: not run: Claude Code drops every PreToolUse hook of .claude/settings.json "
         "(hooks.PreToolUse[0].hooks: must be a list)")
 
@@ -57,21 +58,21 @@ def _write_hook(project: Path, name: str, body: str) -> None:
 
 
 def test_test_reports_a_crashing_hook_as_a_problem(project: Path):
-    assert hw_module(project, "add", "before_tool", "boom").returncode == 0
+    assert hw(project, "add", "before_tool", "boom").code == 0
     _write_hook(project, "boom", "raise RuntimeError('kaboom')")
-    result = hw_module(project, "test", "boom", "--tool", "shell", "--input", '{"command": "ls"}')
-    assert result.returncode == 1
-    assert "claude: blocked: Hook Script Error" in result.stdout
-    assert "problem: the hook raised an exception" in result.stdout
+    result = hw(project, "test", "boom", "--tool", "shell", "--input", '{"command": "ls"}')
+    assert result.code == 1
+    assert "claude: blocked: Hook Script Error" in result.out
+    assert "problem: the hook raised an exception" in result.out
 
 
 def test_test_mentions_a_rewritten_tool_input(project: Path):
-    assert hw_module(project, "add", "before_tool", "rewrite").returncode == 0
+    assert hw(project, "add", "before_tool", "rewrite").code == 0
     _write_hook(project, "rewrite",
                 "return HookOutput(updated_input={**event.tool_input, 'command': 'ls -la'})")
-    result = hw_module(project, "test", "rewrite", "--tool", "shell", "--input", '{"command": "ls"}')
-    assert result.returncode == 0, result.stdout + result.stderr
-    lines = result.stdout.splitlines()
+    result = hw(project, "test", "rewrite", "--tool", "shell", "--input", '{"command": "ls"}')
+    assert result.code == 0, result.out + result.err
+    lines = result.out.splitlines()
     assert 'claude: allowed; tool input rewritten to {"command": "ls -la"}' in lines
     assert 'gemini: allowed; tool input rewritten to {"command": "ls -la"}' in lines
 
@@ -81,9 +82,9 @@ def test_remove_keeps_a_symlinked_settings_file_and_empties_it(project: Path, tm
     shared.write_text("{}\n")
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").symlink_to(shared)
-    assert hw_module(project, "add", "before_tool", "guard").returncode == 0
+    assert hw(project, "add", "before_tool", "guard").code == 0
     assert "run.py guard" in shared.read_text()
-    assert hw_module(project, "remove", "guard").returncode == 0
+    assert hw(project, "remove", "guard").code == 0
     link = project / ".claude" / "settings.json"
     assert link.is_symlink() and link.resolve() == shared.resolve()
     assert shared.read_text() == "{}\n"  # no stale entry left behind for a deleted script
@@ -99,20 +100,20 @@ def test_hooks_claude_loads_but_skips_are_no_problem_for_hookwrap(project: Path)
     # An http hook on SessionStart is valid; Claude Code only skips it when the event fires.
     _put(project, ".claude/settings.json", {"hooks": {"SessionStart": [
         {"hooks": [{"type": "http", "url": "https://example.com/h"}]}]}})
-    assert hw_module(project, "add", "session_start", "context", "-p", "claude").returncode == 0
-    check = hw_module(project, "sync", "--check")
-    assert (check.returncode, "problem" in check.stderr) == (0, False)
-    doctor = hw_module(project, "doctor", "--json")
-    schema = [f for f in json.loads(doctor.stdout) if f["check"] == "schema"]
+    assert hw(project, "add", "session_start", "context", "-p", "claude").code == 0
+    check = hw(project, "sync", "--check")
+    assert (check.code, "problem" in check.err) == (0, False)
+    doctor = hw(project, "doctor", "--json")
+    schema = [f for f in json.loads(doctor.out) if f["check"] == "schema"]
     assert [f["status"] for f in schema] == ["warn"]  # the foreign hook itself never runs
 
 
 def test_gemini_settings_problems_and_files_without_hookwrap_hooks_are_not_reported(project: Path):
     _put(project, ".gemini/settings.json", {"hooksConfig": []})   # Gemini only warns about it
     _put(project, ".claude/settings.json", {"hooks": None})       # no hookwrap hook lives here
-    assert hw_module(project, "add", "before_model", "m").returncode == 0  # Gemini only
-    check = hw_module(project, "sync", "--check")
-    assert (check.returncode, check.stderr) == (0, "")
+    assert hw(project, "add", "before_model", "m").code == 0  # Gemini only
+    check = hw(project, "sync", "--check")
+    assert (check.code, check.err) == (0, "")
 
 
 @pytest.mark.parametrize(("matcher", "message"), [
@@ -120,20 +121,20 @@ def test_gemini_settings_problems_and_files_without_hookwrap_hooks_are_not_repor
     ("?", "'?' is not a valid regex"),
 ])
 def test_a_matcher_that_is_no_valid_regex_is_refused(project: Path, matcher, message):
-    result = hw_module(project, "add", "before_tool", "x", "--matcher", matcher)
-    assert result.returncode == 2 and message in result.stderr
+    result = hw(project, "add", "before_tool", "x", "--matcher", matcher)
+    assert result.code == 2 and message in result.err
     assert not (project / ".claude").exists()
 
 
 def test_a_star_matcher_means_every_tool(project: Path):
-    assert hw_module(project, "add", "before_tool", "x", "--matcher", "*").returncode == 0
+    assert hw(project, "add", "before_tool", "x", "--matcher", "*").code == 0
     entry = json.loads((project / ".claude" / "settings.json").read_text())["hooks"]["PreToolUse"][0]
     assert "matcher" not in entry
     assert "matcher" not in (project / "hookwrap.toml").read_text().split("[hooks.x]")[1]
 
 
 def test_a_matcher_with_spaces_is_stored_normalized(project: Path):
-    assert hw_module(project, "add", "before_tool", "x", "--matcher", "shell | write_file").returncode == 0
+    assert hw(project, "add", "before_tool", "x", "--matcher", "shell | write_file").code == 0
     assert 'matcher = "shell|write_file"' in (project / "hookwrap.toml").read_text()
 
 
@@ -143,17 +144,17 @@ def test_list_blames_hookwrap_toml_for_a_matcher_a_platform_cannot_take(project:
                         'template = "context"\nmatcher = "startup|resume"\n'
                         'platforms = ["claude", "gemini"]\n')
     for command in (["list"], ["sync"]):
-        result = hw_module(project, *command)
-        assert result.returncode == 1
+        result = hw(project, *command)
+        assert result.code == 1
         assert "error: hookwrap.toml: hooks.ctx.matcher: Gemini CLI matches session_start by one" \
-            in result.stderr
+            in result.err
 
 
 def test_test_says_claude_asks_when_a_permission_hook_decides_nothing(project: Path):
-    assert hw_module(project, "add", "permission_request", "perm").returncode == 0
-    quiet = hw_module(project, "test", "perm")
-    assert (quiet.returncode, quiet.stdout) == (0, "claude: asks the user\n")
+    assert hw(project, "add", "permission_request", "perm").code == 0
+    quiet = hw(project, "test", "perm")
+    assert (quiet.code, quiet.out) == (0, "claude: asks the user\n")
     _write_hook(project, "perm", "return HookOutput.allow()")
-    assert hw_module(project, "test", "perm").stdout == "claude: allowed\n"
+    assert hw(project, "test", "perm").out == "claude: allowed\n"
     _write_hook(project, "perm", "return HookOutput.block('not here')")
-    assert hw_module(project, "test", "perm").stdout == "claude: blocked: not here\n"
+    assert hw(project, "test", "perm").out == "claude: blocked: not here\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from pathlib import Path
 
@@ -553,6 +554,7 @@ def _group(handlers):
     )
 
 
+@functools.cache  # one strategy per platform, built once: hypothesis reuses what it learnt of it
 def _settings(platform: Platform):
     owned = _owned_handler(platform)
     anyone = _foreign_handler | owned
@@ -577,6 +579,7 @@ def _place_hooks(parts) -> dict:
     return dict(items)
 
 
+@functools.cache
 def _desired(platform: Platform):
     events, matchers, scale = TARGETS[platform]
     one = st.tuples(st.sampled_from(NAMES), st.sampled_from(events), st.sampled_from(matchers),

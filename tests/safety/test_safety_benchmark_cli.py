@@ -53,9 +53,10 @@ def _claude_entries(repo) -> list[dict]:
 
 
 def test_quick_run_from_this_venv_measures_every_hook_row(tmp_path: Path) -> None:
-    # The fewest rounds that still measure every row: this checks that the rows run, not their figures.
+    # The fewest rounds and hooks that still measure every row (one round after the two warm-up
+    # ones; a project of one hook): this checks that the rows run, not their figures.
     done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "run.py"), "--quick", "--no-peer",
-                           "--runs", "2", "--hooks", "3"],
+                           "--runs", "1", "--hooks", "1"],
                           check=False, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = {line.split(" | ")[0].lstrip("| "): line for line in done.stdout.splitlines()
@@ -65,6 +66,9 @@ def test_quick_run_from_this_venv_measures_every_hook_row(tmp_path: Path) -> Non
         row = next((line for key, line in rows.items() if key.startswith(label)), None)
         assert row is not None, (label, done.stdout)
         assert "unavailable" not in row and "x" in row.split(" | ")[4], row
+    assert len(rows) > 10, done.stdout
+    for label, row in rows.items():  # every other row too, the hookwrap command's and doctor's
+        assert "unavailable" not in row or label.startswith("peer: "), row
     assert f"renders them from {sys.executable}" in done.stdout, done.stdout[:600]
 
 

@@ -10,6 +10,7 @@ A file named ``<Event>.<tool>.json`` is the sample for that event when that tool
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 from datetime import datetime, timezone
@@ -62,12 +63,19 @@ def load_sample(platform: Platform, event: str, *, tool: str | None = None) -> d
     Raises:
         KeyError: no sample for this platform and event.
     """
-    folder = _sample_dir(platform)
     for name in ([f"{event}.{tool}.json"] if tool else []) + [f"{event}.json"]:
-        item = folder.joinpath(name)
-        if item.is_file():
-            return json.loads(item.read_text(encoding="utf-8"))
+        text = _sample_text(platform, name)
+        if text is not None:
+            return json.loads(text)
     raise KeyError(f"no {platform} sample for {event}")
+
+
+@functools.cache
+def _sample_text(platform: Platform, name: str) -> str | None:
+    """The text of a sample file, or None: read once per process (the guard corpus's tests and
+    benchmark build ~30,000 payloads; the files ship with hookwrap and do not change)."""
+    item = _sample_dir(platform).joinpath(name)
+    return item.read_text(encoding="utf-8") if item.is_file() else None
 
 
 def base_payload(platform: Platform, event: str) -> dict:

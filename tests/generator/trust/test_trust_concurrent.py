@@ -30,7 +30,9 @@ def _run_trust(barrier: Any, root: str, cli: str) -> None:
     write = fsutil.atomic_write
 
     def slow_write(*args: Any, **kwargs: Any) -> None:
-        time.sleep(0.3)
+        # 0.1 s: without the lock, all six have read the file long before (0.05 s is enough
+        # for every CLI to lose trust without it; the lock makes the six writes take turns).
+        time.sleep(0.1)
         write(*args, **kwargs)
 
     fsutil.atomic_write = slow_write

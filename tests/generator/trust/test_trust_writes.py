@@ -19,23 +19,25 @@ def project(tmp_path: Path, isolated_home: Path) -> Path:
     return make_project(tmp_path / "my project")
 
 
-def test_dry_run_writes_nothing(project: Path, isolated_home: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    before = snapshot(tmp_path_factory.getbasetemp())
+# What `trust` could write to: the test's folder (the project's parent) and HOME, where every
+# CLI's config lives (the CLIs' own overrides, CODEX_HOME and the like, are unset). The rest of
+# the run's temp tree holds other tests' files, which grow with the run: not walked.
+
+def test_dry_run_writes_nothing(project: Path, isolated_home: Path, tmp_path: Path) -> None:
+    before = snapshot(tmp_path, isolated_home)
     dry = hw(project, "trust", "--dry-run")
     assert dry.code == 0, dry.err
     assert len(re.findall(r"^would create ", dry.out, re.M)) == 5  # codex twice, gemini, qwen, copilot
-    assert snapshot(tmp_path_factory.getbasetemp()) == before
+    assert snapshot(tmp_path, isolated_home) == before
 
 
-def test_trust_writes_only_the_files_it_names(project: Path, isolated_home: Path,
-                                              tmp_path_factory: pytest.TempPathFactory) -> None:
-    base = tmp_path_factory.getbasetemp()
-    before = snapshot(base)
+def test_trust_writes_only_the_files_it_names(project: Path, isolated_home: Path, tmp_path: Path) -> None:
+    before = snapshot(tmp_path, isolated_home)
     done = hw(project, "trust")
     assert done.code == 0, done.err
     named = {line.split(": ")[0].split(maxsplit=1)[1] for line in done.out_lines if line.startswith("create ")}
     assert named == {str(isolated_home / rel) for rel in TRUST_FILES.values()}
-    after = snapshot(base)
+    after = snapshot(tmp_path, isolated_home)
     changed = {path for path in set(before) | set(after) if before.get(path) != after.get(path)}
     locks = {str(Path(p).parent / f".{Path(p).name}.hookwrap-lock") for p in named}
     folders = {str(Path(p).parent) for p in named if str(Path(p).parent) not in before}
