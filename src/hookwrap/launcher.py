@@ -12,15 +12,23 @@ edit takes effect at once, whatever the file's mtime and size. When the hook is 
 process ends without the interpreter's teardown wherever that loses nothing (``_exit_now``).
 
 The runtime beside this launcher (``.hookwrap/lib/``) comes from the checked-hash .pyc files
-hookwrap writes (they stay valid across a git checkout, which changes every mtime); but to
-check one, Python reads and hashes the module's source on every call: about 1.2 M instructions
-for the guard's modules, 0.6 M for any hook's. hookwrap writes beside them the size and mtime
-of each source it compiled (``STAMPS``). While the script loads, a module whose source still
-has the size and mtime its .pyc was made from is taken without the hash (what Python does for
-its own, timestamp-checked .pyc files); any other module (edited, checked out, not hookwrap's)
-is checked as usual. This rides on the stat Python makes of every source it imports
-(``SourceFileLoader.path_stats``) and PEP 552's switch (``_imp.check_hash_based_pycs``); both
-are put back before the hook function runs (``resume_gc_for_hook``).
+hookwrap writes (they stay valid across a git checkout, which changes every mtime). Two costs
+come with importing it the usual way: to check such a .pyc, Python reads and hashes the module's
+source (about 1.2 M instructions for the guard's modules), and importlib's own machinery costs
+about 0.17 M instructions per module around the .pyc it reads (locks, finders, specs), for the
+14 to 17 modules a hook loads. So while the script loads, this launcher stands in for
+``builtins.__import__`` (``_import``): a runtime module that is not imported yet, that Python
+would find in ``.hookwrap/lib`` (first on sys.path, or in a package found there; no finder of
+the script's own serves it first), is imported from its .pyc directly (``_direct``), with the
+attributes importlib gives a module (spec, loader, ``__file__``, ``__cached__``, ``__path__``).
+The .pyc is checked as Python checks it (magic number; a timestamp .pyc against the source's
+mtime and size), except a checked-hash one: hookwrap writes beside them the size, mtime and hash
+of each source it compiled (``STAMPS``, for this Python's cache tag), and such a .pyc is taken
+while its source still has that size and mtime and the .pyc that hash, as Python takes its own
+timestamp-checked .pyc. Everything else (another module, a source changed since, another .pyc,
+``-O``, a pycache prefix, ``-X importtime``, ``--check-hash-based-pycs always``) is left to the
+usual import, and the builtin ``__import__`` is put back before the hook function runs
+(``resume_gc_for_hook``).
 
 The cyclic garbage collector is paused while the script and what it imports load (``GC_PAUSED``):
 a process that lives for one call frees nothing by collecting then, and the collections cost
@@ -41,7 +49,9 @@ import sys
 # For type checkers only: importing typing costs milliseconds.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from types import CodeType
+    from collections.abc import Mapping, Sequence
+    from types import CodeType, ModuleType
+    from typing import Any
 
 _FLAGS = (3).to_bytes(4, "little")  # hash-based, checked (PEP 552)
 # True while this launcher keeps the garbage collector paused for the script's loading; and
@@ -52,8 +62,10 @@ GC_FROZEN = False
 # line, then "size mtime path" per source (mtime as Python's repr of os.stat's st_mtime, the
 # path from .hookwrap/lib/, with "/").
 STAMPS = os.path.join("__pycache__", "hookwrap-sources.txt")
-STAMPS_HEADER = "hookwrap runtime sources 1"
-_RESTORE: "list[object]" = []  # (loader class, its path_stats) while the stamps are in use
+STAMPS_HEADER = "hookwrap runtime sources 2"  # then the cache tag of the .pyc it stamps
+# While the launcher imports the runtime (_use_stamps): the stamps, the modules they name, the
+# builtin __import__ to put back...
+_IMPORTS: "dict[str, Any]" = {"runtime": {}}
 
 
 def _valid_name(name: str) -> bool:
@@ -218,48 +230,225 @@ def _exit_now(code: object, opened: "dict[str, tuple[int, int] | None] | None") 
     os._exit(code)
 
 
+def _read(path: str) -> bytes:
+    """The bytes of the file at ``path`` (without the io objects ``open`` makes: a third of the
+    instructions)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = [os.read(fd, 1 << 20)]
+        while len(chunks[-1]) == 1 << 20:
+            chunks.append(os.read(fd, 1 << 20))
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
 def _use_stamps(lib: str) -> None:
-    """While the script loads, take a runtime module's .pyc without hashing its source when the
-    source has the size and mtime in ``STAMPS`` (see the module docstring)."""
+    """While the script loads, import the runtime's modules from their .pyc files directly (see
+    the module docstring): with Python's own checks of each .pyc, but without importlib's
+    machinery around them, and for hookwrap's checked-hash .pyc with ``STAMPS`` in place of
+    hashing the source. Anything else, or any doubt, goes through the usual import."""
+    if os.sep != "/" or sys.flags.optimize or getattr(sys, "pycache_prefix", None) or \
+            "importtime" in sys._xoptions or not sys.implementation.cache_tag:
+        return  # a .pyc elsewhere or of another kind, or an import profile asked for: as usual
     import _imp
 
-    loader = getattr(sys.modules.get("_frozen_importlib_external"), "SourceFileLoader", None)
-    if not isinstance(loader, type):
-        return
-    original = vars(loader).get("path_stats")
-    if original is None or getattr(_imp, "check_hash_based_pycs", None) != "default":
+    bootstrap = sys.modules.get("_frozen_importlib")
+    external = sys.modules.get("_frozen_importlib_external")
+    if getattr(_imp, "check_hash_based_pycs", "default") == "always" or bootstrap is None or \
+            not isinstance(getattr(external, "MAGIC_NUMBER", None), bytes) or \
+            getattr(external, "PathFinder", None) is None:
         return
     try:
         with open(os.path.join(lib, STAMPS), "rb") as file:
             stamps = file.read().decode("utf-8")
+        status = os.stat(lib)
     except (OSError, ValueError):
         return
-    if not stamps.startswith(STAMPS_HEADER + "\n"):
+    if not stamps.startswith(STAMPS_HEADER + " "):
         return
-    prefix = os.path.join(lib, "")
+    runtime = {}  # each stamped module's name: its source, from lib
+    for line in stamps.split("\n")[1:]:
+        rel = line.rpartition(" ")[2]
+        if rel.endswith(".py"):
+            runtime[rel[:-12 if rel.endswith("/__init__.py") else -3].replace("/", ".")] = rel
+    _IMPORTS.update(stamps=stamps, runtime=runtime, lib=(status.st_dev, status.st_ino),
+                    roots={}, bootstrap=bootstrap, external=external, imp=_imp,
+                    own_tag=stamps.startswith(
+                        f"{STAMPS_HEADER} {sys.implementation.cache_tag}\n"),
+                    builtin=builtins.__import__)
+    builtins.__import__ = _import
 
-    def path_stats(self: object, path: str) -> "dict[str, object]":
-        stats: dict[str, object] = original(self, path)
-        same = False
-        if ".hookwrap" in path:  # the usual import is the standard library's: no more work
-            norm = os.path.normpath(path)
-            same = norm.startswith(prefix) and \
-                f"\n{stats['size']} {stats['mtime']!r} {norm[len(prefix):]}\n" in stamps
-        _imp.check_hash_based_pycs = "never" if same else "default"
-        return stats
 
-    _RESTORE[:] = [loader, original]
-    setattr(loader, "path_stats", path_stats)  # noqa: B010 (mypy cannot see the attribute)
+def _import(name: str, globals: "Mapping[str, object] | None" = None,
+            locals: "Mapping[str, object] | None" = None,
+            fromlist: "Sequence[str] | None" = (), level: int = 0) -> "ModuleType":
+    """``builtins.__import__`` while the script loads: a runtime module not imported yet is
+    imported by ``_direct`` first, then the builtin does the rest (binding names, fromlist)."""
+    full = name
+    if level:
+        package = globals.get("__package__") if globals else None
+        if not isinstance(package, str) or package.count(".") < level - 1:
+            full = ""
+        else:
+            base = package.rsplit(".", level - 1)[0] if level > 1 else package
+            full = f"{base}.{name}" if name else base
+    runtime = _IMPORTS["runtime"]
+    if full in runtime:
+        modules = sys.modules
+        if full not in modules:
+            _direct(full)
+        if fromlist and full in modules:  # `from hookwrap import shell`: a module too
+            for item in fromlist:
+                sub = f"{full}.{item}" if isinstance(item, str) else ""
+                if sub in runtime and sub not in modules and not hasattr(modules[full], item):
+                    _direct(sub)
+    module: ModuleType = _IMPORTS["builtin"](name, globals, locals, fromlist, level)
+    return module
+
+
+def _direct(name: str) -> bool:
+    """Import runtime module ``name`` from its .pyc where Python would find it in lib and take
+    that .pyc; False leaves it to the usual import."""
+    modules = sys.modules
+    state = _IMPORTS
+    rel = state["runtime"][name]
+    package = rel.endswith("/__init__.py")
+    parent, _, child = name.rpartition(".")
+    folders = None
+    if parent:
+        if parent not in modules and (parent not in state["runtime"] or not _direct(parent)):
+            return False
+        folders = getattr(modules[parent], "__path__", None)
+        folder = folders[0] if type(folders) is list and len(folders) == 1 else None
+        tail = "/" + parent.replace(".", "/")
+        if type(folder) is not str or not folder.endswith(tail) or \
+                not _in_lib(folder[:-len(tail)]):
+            return False
+        root = folder[:-len(tail)]
+    else:
+        first = sys.path[0] if sys.path else None
+        if type(first) is not str or not first.rstrip("/") or not _in_lib(first) or \
+                name in sys.builtin_module_names:
+            return False
+        root = first.rstrip("/")
+    if not _no_finder_first(name, folders):
+        return False
+    source = f"{root}/{rel}"
+    code = _pyc_code(rel, source)
+    if code is None:
+        return False
+    sys.audit("import", name, None, sys.path, sys.meta_path, sys.path_hooks)  # as Python's
+    module = _new_module(name, source, package)
+    modules[name] = module
+    spec: Any = module.__spec__
+    spec._initializing = True  # as importlib marks it while the module runs
+    try:
+        exec(code, module.__dict__)
+    except BaseException:
+        modules.pop(name, None)
+        raise
+    finally:
+        spec._initializing = False
+    if parent:
+        setattr(modules[parent], child, modules[name])
+    return True
+
+
+def _no_finder_first(name: str, path: "list[str] | None") -> bool:
+    """Whether no finder before sys.path's serves ``name``, asked as the usual import asks them
+    (setuptools' finder for distutils comes first; the built-in and frozen ones never serve a
+    module of the runtime)."""
+    bootstrap = _IMPORTS["bootstrap"]
+    path_finder = _IMPORTS["external"].PathFinder
+    for finder in sys.meta_path:
+        if finder is path_finder:
+            return True
+        if finder is bootstrap.BuiltinImporter or finder is bootstrap.FrozenImporter:
+            continue
+        try:
+            if finder.find_spec(name, path) is not None:
+                return False
+        except Exception:
+            return False
+    return False  # no sys.path finder: not an import this launcher can stand in for
+
+
+def _in_lib(root: str) -> bool:
+    """Whether the folder ``root`` (as sys.path or a package's __path__ spells it) is lib."""
+    roots: dict[str, bool] = _IMPORTS["roots"]
+    known = roots.get(root)
+    if known is None:
+        try:
+            status = os.stat(root)
+        except OSError:
+            known = False
+        else:
+            known = (status.st_dev, status.st_ino) == _IMPORTS["lib"]
+        roots[root] = known
+    return known
+
+
+def _pyc_code(rel: str, source: str) -> "CodeType | None":
+    """The code in ``source``'s .pyc, if Python would take that .pyc for ``source`` now."""
+    folder, _, base = source.rpartition("/")
+    state = _IMPORTS
+    try:
+        status = os.stat(source)
+        data = _read(f"{folder}/__pycache__/{base[:-3]}.{sys.implementation.cache_tag}.pyc")
+    except OSError:
+        return None
+    flags = data[4:8]
+    if data[:4] != state["external"].MAGIC_NUMBER:
+        return None
+    if flags == b"\0\0\0\0":  # timestamp-checked, as Python writes them itself
+        if data[8:12] != (int(status.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") or \
+                data[12:16] != (status.st_size & 0xFFFFFFFF).to_bytes(4, "little"):
+            return None
+    elif flags == b"\3\0\0\0":  # checked hash: hookwrap's, stamped when sync wrote it
+        if not state["own_tag"] or f"\n{status.st_size} {status.st_mtime!r} " \
+                                   f"{data[8:16].hex()} {rel}\n" not in state["stamps"]:
+            return None
+    elif flags != b"\1\0\0\0":  # unchecked hash: Python takes it as it is
+        return None
+    try:
+        code = marshal.loads(data[16:])
+    except (EOFError, ValueError, TypeError):
+        return None
+    if type(code) is not type(_pyc_code.__code__):
+        return None
+    fix = getattr(state["imp"], "_fix_co_filename", None)
+    if fix is not None:  # as importlib does: the path imported, not the one compiled
+        fix(code, source)
+    return code
+
+
+def _new_module(name: str, source: str, package: bool) -> "ModuleType":
+    """The module, with what importlib's FileFinder and module_from_spec give it."""
+    external = _IMPORTS["external"]
+    tag = sys.implementation.cache_tag
+    loader = external.SourceFileLoader(name, source)
+    spec = _IMPORTS["bootstrap"].ModuleSpec(name, loader, origin=source, is_package=package)
+    spec.has_location = True
+    folder, _, base = source.rpartition("/")
+    spec.cached = f"{folder}/__pycache__/{base[:-3]}.{tag}.pyc"
+    module = type(sys)(name)
+    attrs = module.__dict__
+    attrs["__loader__"] = loader
+    attrs["__package__"] = name if package else name.rpartition(".")[0]
+    attrs["__spec__"] = spec
+    if package:
+        spec.submodule_search_locations = [folder]
+        attrs["__path__"] = spec.submodule_search_locations
+    attrs["__file__"] = source
+    attrs["__cached__"] = spec.cached
+    return module
 
 
 def _stop_stamps() -> None:
-    if _RESTORE:
-        import _imp
-
-        loader, original = _RESTORE
-        _RESTORE.clear()
-        setattr(loader, "path_stats", original)  # noqa: B010
-        _imp.check_hash_based_pycs = "default"
+    builtin = _IMPORTS.pop("builtin", None)
+    if builtin is not None and builtins.__import__ is _import:
+        builtins.__import__ = builtin
 
 
 def _pause_gc() -> None:

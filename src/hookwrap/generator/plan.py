@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -220,9 +221,9 @@ def _compile(root: Path, rels: list[str]) -> list[str]:
 
 
 def stamp_runtime(root: Path) -> bool:
-    """Write the size and mtime of each copied runtime source whose checked-hash .pyc matches it
-    now, for the launcher (``launcher.STAMPS``: while a source keeps them, a hook takes its .pyc
-    without hashing the source). A cache like the .pyc files: git ignores it, and a missing or
+    """Write the size, mtime and hash of each copied runtime source whose checked-hash .pyc
+    matches it now, for the launcher (``launcher.STAMPS``: while a source keeps them, a hook
+    takes its .pyc without hashing the source; a module not listed is imported as usual). A cache like the .pyc files: git ignores it, and a missing or
     stale one only means that every .pyc is checked. Returns whether it was written."""
     import importlib.util
 
@@ -233,7 +234,7 @@ def stamp_runtime(root: Path) -> bool:
     stamps_rel = f"{lib}/{Path(STAMPS).as_posix()}"
     if not fsutil.is_safe_path(root, stamps_rel):
         return False
-    lines = [STAMPS_HEADER]
+    lines = [f"{STAMPS_HEADER} {sys.implementation.cache_tag}"]
     for rel in [*(f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES), LAUNCHER_MODULE]:
         source = root / rel
         cache = root / Path(importlib.util.cache_from_source(rel)).as_posix()
@@ -247,7 +248,8 @@ def stamp_runtime(root: Path) -> bool:
         if header[:4] == importlib.util.MAGIC_NUMBER and header[4:8] == b"\x03\x00\x00\x00" \
                 and header[8:16] == importlib.util.source_hash(data) \
                 and (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
-            lines.append(f"{after.st_size} {after.st_mtime!r} {rel[len(lib) + 1:]}")
+            lines.append(f"{after.st_size} {after.st_mtime!r} {header[8:16].hex()} "
+                         f"{rel[len(lib) + 1:]}")
     data = ("\n".join(lines) + "\n").encode()
     target = root / stamps_rel
     try:
