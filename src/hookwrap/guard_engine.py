@@ -116,23 +116,14 @@ class Guard:
                 self.settings_problems.append(
                     f"DISABLED_RULES: {unknown!r} names no rule of the guard, so it switches "
                     "nothing off (a block names its rule id)")
+        # The rules each kind of command meets; a program's own are picked on first use.
+        self.file_rules = [rule for rule in rules if rule.files or rule.dirs]
+        self.any_rules = [rule for rule in rules if not (rule.program or rule.files or rule.dirs)]
+        self.program_rules = [rule for rule in rules if rule.program]
+        self.glob_rules = [rule for rule in self.program_rules
+                           if "*" in (joined := " ".join(rule.program)) or "?" in joined or
+                           "[" in joined]
         self.by_program: Dict[str, List[Rule]] = {}
-        self.glob_rules: List[Rule] = []
-        self.any_rules: List[Rule] = []
-        self.file_rules: List[Rule] = []
-        by_program = self.by_program
-        for rule in rules:
-            if rule.files or rule.dirs:
-                self.file_rules.append(rule)
-            elif not rule.program:
-                self.any_rules.append(rule)
-            for program in rule.program:
-                if "*" in program or "?" in program or "[" in program:
-                    self.glob_rules.append(rule)
-                elif program in by_program:
-                    by_program[program].append(rule)
-                else:
-                    by_program[program] = [rule]
         self._file_patterns: Dict[str, _FilePatterns] = {}  # rule id: its patterns, lowered
 
     def _table(self) -> Dict[str, Any]:
@@ -272,10 +263,13 @@ class Guard:
                 record["notes"].append("allowed by ALLOWED_COMMANDS")
             return None
         program = command.program
-        candidates = list(self.by_program.get(program, ()))
-        if self.glob_rules and program:
-            candidates += [rule for rule in self.glob_rules
-                           if _glob_any(program, [p for p in rule.program if "*" in p or "?" in p])]
+        candidates = self.by_program.get(program)
+        if candidates is None:  # its rules by name, then those whose program is a glob
+            candidates = [rule for rule in self.program_rules if program in rule.program]
+            if self.glob_rules and program:
+                candidates += [rule for rule in self.glob_rules if _glob_any(
+                    program, [p for p in rule.program if "*" in p or "?" in p])]
+            self.by_program[program] = candidates
         for rule in (*candidates, *self.any_rules):
             off = self.active(rule)
             if off:
@@ -312,31 +306,47 @@ class Guard:
         self._prepare()
         if not path or "\0" in path:
             return None
-        expanded = expand(path, cwd, self.root, self.home)
+        rules = [rule for rule in self.file_rules
+                 if change in rule.changes and not self.active(rule)]
+        if not rules:
+            return None
+        home = self.home
+        expanded = expand(path, cwd, self.root, home)
         if expanded is None:
             return None
         full = os.path.normpath(os.path.join(cwd, expanded))
-        candidates = {full}
-        try:  # noqa: SIM105 (contextlib is not loaded in a hook process)
-            candidates.add(os.path.realpath(full))
+        candidates = [full]
+        try:
+            real = os.path.realpath(full)
+            if real != full:
+                candidates.append(real)
         except (OSError, ValueError):
             pass
-        for rule in self.file_rules:
-            if change not in rule.changes or self.active(rule):
-                continue
-            for candidate in candidates:
-                if self._path_matches(rule, candidate, change == "remove"):
+        bases = {self.root, self.real_root, home}
+        # Each candidate as every rule compares it: lowered, its parts and name, and where it
+        # is from the project root and from the home directory.
+        views = []
+        for candidate in candidates:
+            parts = [part.lower() for part in candidate.split(os.sep) if part]
+            relatives = [r for r in (_relative(candidate, base) for base in bases) if r is not None]
+            views.append((candidate.lower(), parts, parts[-1] if parts else "", relatives))
+        removes = change == "remove"
+        for rule in rules:
+            for view in views:
+                if self._path_matches(rule, view, removes):
                     return Finding(rule, shown)
         return None
 
-    def _path_matches(self, rule: Rule, full: str, removes: bool = False) -> bool:
-        """Whether ``full`` is one of the rule's files; ``removes``: it is deleted or moved,
-        so a folder that holds one of the rule's paths counts too (`rm -rf .claude`)."""
+    def _path_matches(self, rule: Rule, view: Tuple[str, List[str], str, List[str]],
+                      removes: bool = False) -> bool:
+        """Whether the path (``view``: lowered, its parts, its name, and its paths from the
+        project root and the home directory) is one of the rule's files; ``removes``: it is
+        deleted or moved, so a folder that holds one of the rule's paths counts too (`rm -rf
+        .claude`)."""
         patterns = self._file_patterns.get(rule.id)
         if patterns is None or patterns.rule is not rule:
             patterns = self._file_patterns[rule.id] = _FilePatterns(rule, self.not_secrets)
-        parts = [part.lower() for part in full.split(os.sep) if part]
-        name = parts[-1] if parts else ""
+        lowered, parts, name, relatives = view
         if patterns.exempt and any(_fnmatch(name, pattern) or name.startswith(pattern + ".")
                                    for pattern in patterns.exempt):
             return False
@@ -351,19 +361,11 @@ class Guard:
                 any(_fnmatch(sample, name) for sample in patterns.samples
                     if name.startswith(".") or not sample.startswith(".")):
             return True
-        if patterns.absolute:
-            lowered = full.lower()
-            if any(lowered == p or (p.endswith("/") and lowered.startswith(p))
-                   for p in patterns.absolute):
-                return True
-        paths = patterns.paths
-        if not paths:
-            return False
-        for base in {self.root, self.real_root, self.home}:
-            relative = _relative(full, base)
-            if relative is None:
-                continue
-            for pattern in paths:
+        if patterns.absolute and any(lowered == p or (p.endswith("/") and lowered.startswith(p))
+                                     for p in patterns.absolute):
+            return True
+        for relative in relatives if patterns.paths else ():
+            for pattern in patterns.paths:
                 if pattern.endswith("/") and (relative + "/").startswith(pattern):
                     return True
                 if _fnmatch(relative, pattern):

@@ -297,6 +297,89 @@ def test_relative_is_relpath_for_absolute_paths(base: str) -> None:
     assert checked > 5000
 
 
+# A file check works out a path's parts and its paths from the root and home once, not once per
+# rule (_path_matches gets them as a "view"): the answers must be those of the guard before, which
+# worked them out for each rule (_old_path_matches).
+def _old_path_matches(rule: Rule, full: str, removes: bool, relatives: list[str],
+                      not_secrets: list[str]) -> bool:
+    from hookwrap.guard_rules import NOT_CREDENTIAL_FILES, NOT_SECRET_FILES, NOT_SECRETS
+    from hookwrap.shell import glob_match
+
+    exempt: tuple[str, ...] = ()
+    if rule.category == "secrets":
+        exempt = (*NOT_SECRETS, *not_secrets)
+        if rule.id == "secrets.read":
+            exempt = (*exempt, *NOT_SECRET_FILES)
+        elif rule.id == "secrets.credentials-change":
+            exempt = (*exempt, *NOT_CREDENTIAL_FILES)
+    exempt = tuple(p.lower() for p in exempt)
+    names = [p.lower() for p in rule.files if "/" not in p]
+    samples = [] if rule.id == "secrets.credentials-change" else \
+        [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
+    absolute = [p.lower() for p in rule.files if p.startswith("/")]
+    paths = [p.lower()[2:] if p.startswith("./") else p.lower() for p in rule.files
+             if "/" in p and not p.startswith("/")]
+    parts = [part.lower() for part in full.split("/") if part]
+    name = parts[-1] if parts else ""
+    if any(glob_match(name, p) or name.startswith(p + ".") for p in exempt):
+        return False
+    if any(glob_match(part, p) for part in parts for p in rule.dirs):
+        return True
+    if any(glob_match(name, p) for p in names):
+        return True
+    if ("*" in name or "?" in name or "[" in name) and any(
+            glob_match(sample, name) for sample in samples
+            if name.startswith(".") or not sample.startswith(".")):
+        return True
+    if any(full.lower() == p or (p.endswith("/") and full.lower().startswith(p)) for p in absolute):
+        return True
+    for relative in relatives:
+        for pattern in paths:
+            if pattern.endswith("/") and (relative + "/").startswith(pattern):
+                return True
+            if glob_match(relative, pattern):
+                return True
+            if removes and relative != "." and pattern.startswith(relative + "/"):
+                return True
+    return False
+
+
+def test_file_rules_answer_as_when_each_rule_read_the_path(tmp_path: Path) -> None:
+    from itertools import product
+
+    from hookwrap.guard_engine import Guard
+    from hookwrap.guard_rules import HOOK_FILES, SECRET_FILES
+
+    root = tmp_path / "Proj"
+    home = str(tmp_path / "home")
+    not_secrets = ["team.env", "*.env.dist", "[ab].env", "x?.key"]
+    guard = Guard(str(root / ".hookwrap" / "hooks" / "guard.py"), not_secrets=not_secrets,
+                  extra_rules=[Rule("team.globs", "x", "y", files=("conf/*.ini", "Se[ct]ret?",
+                                                                   "deep/", "/etc/[ps]*"),
+                                    dirs=("node_mod*", ".git"), changes="edit write remove")])
+    guard._prepare()
+    guard.real_root = str(tmp_path / "real")  # a second name of the root, as a symlink gives
+    bases = {guard.root, guard.real_root, home}
+    tails = sorted({p.strip("/").split("/")[-1] for p in (*HOOK_FILES, *SECRET_FILES)} |
+                   {"conf/a.ini", "secret1", "SeTret", "deep", "node_modules", ".git", "x.key",
+                    "ab.env", "a.env", "[ab].env", "team.env", "my.env.dist", ".env*", "*.pem",
+                    "id_rsa.pub", ".ENV", "plain.txt", ".."})
+    heads = [guard.root, guard.real_root, home, "/etc", "/", f"{guard.root}/.github",
+             f"{home}/.ssh", f"{guard.root}/.hookwrap/hooks", f"{guard.root}/sub/.git"]
+    checked = matched = 0
+    for head, tail, removes in product(heads, tails, (False, True)):
+        full = os.path.normpath(f"{head}/{tail}")
+        parts = [part.lower() for part in full.split("/") if part]
+        relatives = [r for r in (_old_relative(full, b) for b in bases) if r is not None]
+        view = (full.lower(), parts, parts[-1] if parts else "", relatives)
+        for rule in guard.file_rules:
+            old = _old_path_matches(rule, full, removes, relatives, not_secrets)
+            assert guard._path_matches(rule, view, removes) == old, (rule.id, full, removes)
+            checked += 1
+            matched += old
+    assert checked > 5000 and matched > 300
+
+
 def test_every_rules_check_is_a_known_check() -> None:
     # An unknown check name matches nothing: a rule naming one would never block.
     from hookwrap import guard_engine
@@ -309,22 +392,24 @@ def test_every_rules_check_is_a_known_check() -> None:
     assert not missing
 
 
-def test_a_plain_command_loads_no_named_check(tmp_path: Path) -> None:
+def test_a_plain_command_loads_no_named_check_nor_the_full_parser(tmp_path: Path) -> None:
     # The named checks load when a rule gets that far, so that most calls do not pay for them;
-    # and load when one does.
+    # and load when one does. The shell's full parser loads for a line that is not plain words.
     import subprocess
     import sys
 
     code = ("import sys\nfrom hookwrap.guard_engine import Guard\n"
             "g = Guard(sys.argv[1])\n"
             "print(g.check_line(sys.argv[2], sys.argv[3]) is None, "
-            "'hookwrap.guard_checks' in sys.modules)\n")
+            "'hookwrap.guard_checks' in sys.modules, 'hookwrap.shell_parser' in sys.modules)\n")
     script = str(tmp_path / "p" / ".hookwrap" / "hooks" / "guard.py")
     src = str(Path(__file__).resolve().parents[2] / "src")
     env = {**os.environ, "PYTHONPATH": src}
-    for line, expected in (("echo hi | tee out.txt", "True False"),
-                           ("git status && ls -la src", "True False"),
-                           ("rm -rf build", "True True")):
+    for line, expected in (("echo hi | tee out.txt", "True False False"),
+                           ("git status && ls -la src", "True False False"),
+                           ("git commit -m 'a message'", "True False True"),
+                           ("rm -rf build", "True True False"),
+                           ("rm -rf \"$HOME\"", "False True True")):
         out = subprocess.run([sys.executable, "-c", code, script, line, str(tmp_path / "p")],
                              capture_output=True, text=True, env=env, check=True).stdout
         assert out.split() == expected.split(), line

@@ -56,12 +56,13 @@ def test_import_loads_no_cli_dependency() -> None:
 
 def test_import_loads_only_stdlib_and_runtime_modules() -> None:
     # Every CLI's module too: all of them are copied into a repo, and must be stdlib only.
-    # commandfilter (a shell call's filter) and server (the resident mode) and bridge
-    # (external hooks) load on demand, and _cline_hooks runs only in a Cline hook file.
+    # commandfilter (a shell call's filter), server (the resident mode), bridge
+    # (external hooks) and the shell's full parser load on demand, and _cline_hooks runs only in
+    # a Cline hook file.
     new = _loaded_by_import("import hookwrap, hookwrap.options, hookwrap.commandfilter, "
                             "hookwrap.server, hookwrap.bridge, hookwrap.guard_engine, "
                             "hookwrap.guard_checks, hookwrap.guard_packs, "
-                            "hookwrap.shell_code, hookwrap.clis._cline_hooks; "
+                            "hookwrap.shell_code, hookwrap.shell_parser, hookwrap.clis._cline_hooks; "
                             "hookwrap.platforms.all_runtimes()")
     assert RUNTIME <= new
     outside = sorted(m for m in new if m.split(".")[0] not in sys.stdlib_module_names and m not in RUNTIME)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwrap import commandfilter, shell
+from hookwrap import commandfilter, shell, shell_parser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "reference"))
 import old_commandfilter  # noqa: E402  (the command filter's own tokenizer before shell.py)
@@ -187,8 +187,7 @@ def test_the_quick_split_reads_a_line_as_the_full_reader_does(pieces: list[tuple
     quick = shell._plain_parse(line, [0])
     if quick is None:
         return
-    full = shell.Script()
-    shell._Parser(line, 0, [0], full).commands(0, "", full.commands)
+    full = shell_parser.parse_line(line, [0])
     shape = [([w.text for w in c.words], [w.glob for w in c.words], c.pipe_in is not None)
              for c in quick.commands]
     assert shape == [([w.text for w in c.words], [w.glob for w in c.words], c.pipe_in is not None)

@@ -1,0 +1,572 @@
+"""The shell parser: any line read as bash reads it, into shell_syntax's words and commands
+(see shell.py, whose ``parse`` hands it every line that is not plain words and operators).
+Loaded only for such a line, so that a hook process does not pay for it on every call.
+
+Stdlib only and Python 3.9+; one pass, no regular expression; never raises.
+"""
+
+from __future__ import annotations
+
+from .shell_syntax import Redirect, Script, Simple, Sub, Word
+
+# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import List, Optional
+
+MAX_NESTING = 40  # $( ( <( ` ${ levels read inside one another
+_BLANKS = " \t\r"
+_META = frozenset(" \t\r\n;&|()<>")
+# Characters that end a run of plain word characters.
+_WORD_SPECIAL = frozenset(" \t\r\n;&|()<>'\"\\$`")
+_GLOB = frozenset("*?[")
+_SEPARATORS = frozenset(("\n", ";", "&", "&&", "||", ";;", ";&", ";;&"))
+_PIPES = frozenset(("|", "|&"))
+_REDIRECTS = (">>", ">|", ">&", ">", "<<<", "<<-", "<<", "<>", "<&", "<")
+
+
+
+class _Level:
+    """The state of one list of commands being read: the command so far, and case patterns."""
+
+    __slots__ = ("case_depth", "current", "into", "pattern")
+
+    def __init__(self, into: List[Simple], pipe_from: Optional[Simple]) -> None:
+        self.into = into
+        self.current = Simple()
+        self.current.pipe_in = pipe_from
+        self.case_depth = 0
+        self.pattern = False  # reading a case pattern, up to its ")"
+
+    def finish(self, pipe: bool) -> None:
+        """The command so far is complete; the next one reads its output when ``pipe``."""
+        done = self.current
+        kept = bool(done.words or done.redirects)
+        if kept:
+            self.into.append(done)
+        self.current = Simple()
+        self.current.pipe_in = done if pipe and kept else None
+
+
+class _Parser:
+    """One pass over ``source``; nested parsers (backquotes) share the step counter."""
+
+    def __init__(self, source: str, depth: int, steps: List[int], script: Script) -> None:
+        self.s = source
+        self.n = len(source)
+        self.i = 0
+        self.depth = depth
+        self.steps = steps
+        self.script = script  # where problems and unread text go (the top script)
+        self.pending: List[Redirect] = []  # here-documents whose body comes after the newline
+
+    # -- command level ------------------------------------------------------------------
+
+    def commands(self, depth: int, closer: str, into: List[Simple],
+                 pipe_from: Optional[Simple] = None) -> None:
+        """Read commands into ``into`` up to ``closer`` (")" or the end), consuming it."""
+        s, n = self.s, self.n
+        level = _Level(into, pipe_from)
+        while self.i < n:
+            self.steps[0] += 1
+            c = s[self.i]
+            if c in _BLANKS:
+                self.i += 1
+            elif c == "\\" and s.startswith("\\\n", self.i):
+                self.i += 2  # a line continuation
+                self.script.notes.add("continuation")
+            elif c == "\n":
+                self.i += 1
+                level.finish(False)
+                if self.pending:
+                    self._read_heredocs()
+            elif c == ")":
+                self.i += 1
+                if level.pattern:
+                    level.pattern = False
+                    continue
+                level.finish(False)  # the end of this level, or an unbalanced ")": a separator
+                if closer == ")":
+                    return
+            elif c == "(":
+                self._open(level, depth)
+            elif c in ";&|":
+                self._separator(level, depth)
+            elif c in "<>" and not s.startswith("(", self.i + 1):
+                op = next(op for op in _REDIRECTS if s.startswith(op, self.i))
+                self.i += len(op)
+                self._redirect(level.current, "", op, depth)
+            else:
+                self._command_word(level, depth)
+        level.finish(False)
+        if self.pending:
+            self._read_heredocs()
+
+    def _open(self, level: _Level, depth: int) -> None:
+        """A "(": a subshell, `name ()` of a function definition, or `((` arithmetic."""
+        s = self.s
+        self.i += 1
+        if level.pattern:
+            return
+        current = level.current
+        if current.words and s.startswith(")", self._skip_blanks(self.i)):
+            self.i = self._skip_blanks(self.i) + 1
+            current.words = []  # `name ()`: a definition; its body follows
+            self.script.notes.add("function")
+            return
+        after = self._skip_blanks(self.i)
+        if s.startswith("(", after):
+            self.script.notes.add("arithmetic")  # ((...)), or a subshell in a subshell
+        elif s.startswith(")", after):
+            self.script.notes.add("function")  # `( )`: a function's parentheses, or nothing
+        upstream = current.pipe_in if not (current.words or current.redirects) else None
+        level.finish(False)
+        self._group(depth, level.into, upstream)
+
+    def _separator(self, level: _Level, depth: int) -> None:
+        op = self._operator()
+        if level.pattern and op == "|":
+            return
+        if op in ("&>", "&>>"):
+            self._redirect(level.current, "", op, depth)
+            return
+        level.finish(op in _PIPES)
+        if op in (";;", ";&", ";;&") and level.case_depth:
+            level.pattern = True
+
+    def _command_word(self, level: _Level, depth: int) -> None:
+        s, n = self.s, self.n
+        start = self.i
+        word = self._word(depth)
+        if self.i == start:  # cannot happen: every character starts some token; never loop
+            self.i += 1
+            return
+        words = level.current.words
+        if len(words) > 2 and not level.pattern and (self.i >= n or s[self.i] not in "<>"):
+            words.append(word)  # a later argument: the usual case
+            return
+        if self.i < n and s[self.i] in "<>" and word.raw.isdigit() and \
+                not s.startswith("(", self.i + 1):
+            op = next(op for op in _REDIRECTS if s.startswith(op, self.i))
+            self.i += len(op)
+            self._redirect(level.current, word.raw, op, depth)
+            return
+        if level.pattern:  # a case pattern is no command
+            if word.text == "esac" and not word.quoted:
+                level.pattern = False
+                level.case_depth -= 1
+            return
+        current = level.current
+        if not current.words and not word.quoted and level.case_depth and word.text == "esac":
+            level.case_depth -= 1
+            level.finish(False)
+            return
+        self._add_word(current, word, level.into)
+        words = current.words
+        if len(words) == 3 and words[2].text == "in" and words[0].text == "case" and \
+                not words[0].quoted:
+            level.finish(False)
+            level.case_depth += 1
+            level.pattern = True
+        elif len(words) == 2 and words[0].text == "function" and not words[0].quoted:
+            current.words = []  # `function name`: a definition, then its body
+            self.script.notes.add("function")
+
+    def _add_word(self, current: Simple, word: Word, into: List[Simple]) -> None:
+        if not current.words and current.redirects:
+            current.lead_redirect = True
+        current.words.append(word)
+
+    def _group(self, depth: int, into: List[Simple], upstream: Optional[Simple]) -> None:
+        if depth >= MAX_NESTING:
+            self._unread_until_close(self.i)
+            return
+        self.commands(depth + 1, ")", into, upstream)
+
+    def _skip_blanks(self, i: int) -> int:
+        while i < self.n and self.s[i] in _BLANKS:
+            i += 1
+        return i
+
+    def _operator(self) -> str:
+        s, i = self.s, self.i
+        for op in ("&&", "||", ";;&", ";;", ";&", "|&", "&>>", "&>", "&", "|", ";"):
+            if s.startswith(op, i):
+                self.i = i + len(op)
+                return op
+        self.i = i + 1  # cannot happen
+        return s[i]
+
+    def _redirect(self, current: Simple, fd: str, op: str, depth: int) -> None:
+        self.i = self._skip_blanks(self.i)
+        if self.i >= self.n or (self.s[self.i] in "\n;&|()<>" and not \
+                (self.s[self.i] in "<>" and self.s.startswith("(", self.i + 1))):
+            target = None  # `echo >` : a syntax error in bash
+            self.script.problems.append(f"redirection {op} without a target")
+        else:
+            target = self._word(depth)
+        redirect = Redirect(fd, op, target)
+        if not current.words:
+            current.lead_redirect = True
+        current.redirects.append(redirect)
+        if op in ("<<", "<<-", "<<<"):
+            self.script.notes.add("here-document" if op != "<<<" else "here-string")
+        if op in ("<<", "<<-") and target is not None:
+            redirect.body_expands = not target.quoted
+            self.pending.append(redirect)
+
+    def _read_heredocs(self) -> None:
+        s, n = self.s, self.n
+        for redirect in self.pending:
+            assert redirect.target is not None
+            delimiter = redirect.target.text
+            strip = redirect.op == "<<-"
+            lines: List[str] = []
+            closed = False
+            while self.i < n:
+                self.steps[0] += 1
+                end = s.find("\n", self.i)
+                end = n if end < 0 else end
+                text = s[self.i:end]
+                self.i = end + 1
+                if (text.lstrip("\t") if strip else text) == delimiter:
+                    closed = True
+                    break
+                lines.append(text.lstrip("\t") if strip else text)
+            self.i = min(self.i, n)
+            redirect.body = "\n".join(lines) + ("\n" if lines else "")
+            if not closed:
+                self.script.problems.append(f"here-document {delimiter!r} not closed")
+            if redirect.body_expands and ("$" in redirect.body or "`" in redirect.body):
+                redirect.body_subs = _body_subs(redirect.body, self.depth + 1, self.steps,
+                                                self.script)
+        self.pending = []
+
+    # -- words ------------------------------------------------------------------------------
+
+    def _word(self, depth: int) -> Word:
+        """One word from here; stops before a blank or an operator character."""
+        s, n = self.s, self.n
+        start = j = self.i
+        while j < n and s[j] not in _WORD_SPECIAL:
+            j += 1
+        if j == n or (s[j] in _META and not (s[j] in "<>" and j == start)):
+            # A plain word (the usual case): no quote, no expansion.
+            self.steps[0] += 1
+            self.i = j
+            raw = s[start:j]
+            word = Word(raw, raw)
+            word.glob = "*" in raw or "?" in raw or "[" in raw or "{" in raw
+            word.tilde = raw[:1] == "~"
+            return word
+        text: List[str] = []
+        subs: List[Sub] = []
+        flags = [False, False, False]  # expands, glob, quoted
+        while self.i < n:
+            self.steps[0] += 1
+            c = s[self.i]
+            if c not in _WORD_SPECIAL:
+                j = self.i + 1
+                while j < n and s[j] not in _WORD_SPECIAL:
+                    j += 1
+                chunk = s[self.i:j]
+                if not flags[1] and ("*" in chunk or "?" in chunk or "[" in chunk or
+                                     "{" in chunk):
+                    flags[1] = True
+                text.append(chunk)
+                self.i = j
+            elif c in _META:
+                if not (c in "<>" and self.i == start and s.startswith("(", self.i + 1)):
+                    break
+                self.i += 2  # <( or >( : a process substitution
+                subs.append(Sub(c + "(", self._nested(depth, c + "(")))
+                flags[0] = True
+                text.append(s[start:self.i])
+            elif c == "$":
+                self._dollar(depth, text, subs, flags, quoted=False)
+            elif c == "`":
+                self._backquote(depth, text, subs)
+                flags[0] = True
+            else:
+                self._quoted(depth, c, text, subs, flags)
+        word = Word("".join(text), s[start:self.i])
+        word.subs = subs
+        word.expands, word.glob, word.quoted = flags
+        word.tilde = start < n and s[start] == "~"
+        return word
+
+    def _quoted(self, depth: int, c: str, text: List[str], subs: List[Sub],
+                flags: List[bool]) -> None:
+        """'...', "..." or a backslash, at self.i inside a word."""
+        s, n = self.s, self.n
+        flags[2] = True
+        if c == "'":
+            end = s.find("'", self.i + 1)
+            if end < 0:
+                self.script.problems.append("unclosed single quote")
+                end = n
+            text.append(s[self.i + 1:end])
+            self.i = min(end + 1, n)
+        elif c == '"':
+            self.i += 1
+            self._double(depth, text, subs, flags, '"')
+        elif self.i + 1 >= n:  # a backslash at the end
+            text.append("\\")
+            self.i += 1
+        elif s[self.i + 1] == "\n":
+            self.i += 2  # a line continuation inside a word
+            self.script.notes.add("continuation")
+        else:
+            text.append(s[self.i + 1])
+            self.i += 2
+
+    def _double(self, depth: int, text: List[str], subs: List[Sub], flags: List[bool],
+                end: str) -> None:
+        """The inside of "..." (or of a here-document body when ``end`` is "")."""
+        s, n = self.s, self.n
+        if end:
+            close = s.find(end, self.i)
+            chunk = s[self.i:close]
+            if close >= 0 and "\\" not in chunk and "$" not in chunk and "`" not in chunk:
+                text.append(chunk)  # the usual case: nothing to expand
+                self.i = close + 1
+                return
+        while self.i < n:
+            self.steps[0] += 1
+            c = s[self.i]
+            if c == end:
+                self.i += 1
+                return
+            if c == "\\" and self.i + 1 < n:
+                nxt = s[self.i + 1]
+                if nxt == "\n":
+                    self.i += 2
+                    self.script.notes.add("continuation")
+                    continue
+                if nxt in '$`"\\' and (nxt != '"' or end == '"'):
+                    text.append(nxt)
+                    self.i += 2
+                    continue
+                text.append(c)
+                self.i += 1
+            elif c == "$":
+                self._dollar(depth, text, subs, flags, quoted=True)
+            elif c == "`":
+                self._backquote(depth, text, subs)
+                flags[0] = True
+            else:
+                j = self.i + 1
+                while j < n and s[j] not in '\\$`"':
+                    j += 1
+                if end != '"':
+                    while j < n and s[j] == '"':  # a body: " is text
+                        j += 1
+                text.append(s[self.i:j])
+                self.i = j
+        if end:
+            self.script.problems.append("unclosed double quote")
+
+    def _dollar(self, depth: int, text: List[str], subs: List[Sub], flags: List[bool],
+                quoted: bool) -> None:
+        s, n = self.s, self.n
+        start = self.i
+        nxt = s[self.i + 1] if self.i + 1 < n else ""
+        if nxt == "(":
+            self.i += 2
+            script = self._nested(depth, "$(")
+            subs.append(Sub("$(", script))
+            flags[0] = True
+            text.append(s[start:self.i])
+        elif nxt == "{":
+            self.i += 2
+            self._brace(depth, subs)
+            flags[0] = True
+            text.append(s[start:self.i])
+        elif nxt == "'" and not quoted:
+            self.i += 2
+            text.append(self._ansi())
+            flags[2] = True
+        elif nxt == '"' and not quoted:
+            self.i += 2
+            self._double(depth, text, subs, flags, '"')
+            flags[2] = True
+        elif nxt and (nxt.isalnum() or nxt == "_"):
+            j = self.i + 2
+            if not nxt.isdigit():
+                while j < n and (s[j].isalnum() or s[j] == "_"):
+                    j += 1
+            text.append(s[start:j])
+            self.i = j
+            flags[0] = True
+        elif nxt and nxt in "@*#?-$!":
+            text.append(s[start:self.i + 2])
+            self.i += 2
+            flags[0] = True
+        else:
+            text.append("$")
+            self.i += 1
+
+    def _brace(self, depth: int, subs: List[Sub]) -> None:
+        """``${...}`` after its "${": up to the matching "}", reading nested substitutions."""
+        s, n = self.s, self.n
+        scratch: List[str] = []
+        flags = [False, False, False]
+        while self.i < n:
+            self.steps[0] += 1
+            c = s[self.i]
+            if c == "}":
+                self.i += 1
+                return
+            if c == "\\":
+                self.i += 2
+            elif c == "'":
+                end = s.find("'", self.i + 1)
+                self.i = n if end < 0 else end + 1
+            elif c == '"':
+                self.i += 1
+                self._double(depth, scratch, subs, flags, '"')
+            elif c == "$":
+                self._dollar(depth, scratch, subs, flags, quoted=True)
+            elif c == "`":
+                self._backquote(depth, scratch, subs)
+            else:
+                self.i += 1
+        self.script.problems.append("unclosed ${")
+
+    def _ansi(self) -> str:
+        """The inside of $'...', decoded (\\n, \\x72, \\162, \\u0072...), after its "$'"."""
+        s, n = self.s, self.n
+        out: List[str] = []
+        while self.i < n:
+            self.steps[0] += 1
+            c = s[self.i]
+            if c == "'":
+                self.i += 1
+                return "".join(out)
+            if c != "\\" or self.i + 1 >= n:
+                out.append(c)
+                self.i += 1
+                continue
+            e = s[self.i + 1]
+            self.i += 2
+            simple = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f",
+                      "v": "\v", "e": "\x1b", "E": "\x1b", "\\": "\\", "'": "'", '"': '"',
+                      "?": "?"}
+            if e in simple:
+                out.append(simple[e])
+            elif e in "xuU":
+                width = {"x": 2, "u": 4, "U": 8}[e]
+                digits = ""
+                while len(digits) < width and self.i < n and s[self.i] in "0123456789abcdefABCDEF":
+                    digits += s[self.i]
+                    self.i += 1
+                code = int(digits, 16) if digits else None
+                out.append(chr(code) if code is not None and code <= 0x10FFFF else "\\" + e)
+            elif e in "01234567":
+                digits = e
+                while len(digits) < 3 and self.i < n and s[self.i] in "01234567":
+                    digits += s[self.i]
+                    self.i += 1
+                out.append(chr(int(digits, 8) & 0xFF))
+            elif e == "c" and self.i < n:
+                out.append(chr(ord(s[self.i]) & 0x1F))
+                self.i += 1
+            else:
+                out.append("\\" + e)
+        self.script.problems.append("unclosed $'")
+        return "".join(out)
+
+    def _backquote(self, depth: int, text: List[str], subs: List[Sub]) -> None:
+        """`...`: its text (with \\`, \\\\ and \\$ unescaped) read as a line of its own."""
+        s, n = self.s, self.n
+        start = self.i
+        self.i += 1
+        body: List[str] = []
+        while self.i < n:
+            self.steps[0] += 1
+            c = s[self.i]
+            if c == "`":
+                break
+            if c == "\\" and self.i + 1 < n and s[self.i + 1] in "`\\$":
+                body.append(s[self.i + 1])
+                self.i += 2
+                continue
+            j = self.i + 1
+            while j < n and s[j] not in "`\\":
+                j += 1
+            body.append(s[self.i:j])
+            self.i = j
+        else:
+            self.script.problems.append("unclosed backquote")
+        self.i = min(self.i + 1, n)
+        text.append(s[start:self.i])
+        inner = "".join(body)
+        if depth >= MAX_NESTING:
+            self.script.unread.append(inner)
+            subs.append(Sub("`", Script()))
+            return
+        script = Script()
+        parser = _Parser(inner, depth + 1, self.steps, self.script)
+        parser.commands(depth + 1, "", script.commands)
+        subs.append(Sub("`", script))
+
+    def _nested(self, depth: int, kind: str) -> Script:
+        """The commands of $( <( >( up to the matching ")" (self.i is after the "(")."""
+        script = Script()
+        if depth >= MAX_NESTING:
+            self._unread_until_close(self.i)
+            return script
+        self.commands(depth + 1, ")", script.commands)
+        return script
+
+    def _unread_until_close(self, start: int) -> None:
+        """Skip to the ")" that closes the level opened before ``start``, without reading
+        what is inside (only parentheses, quotes and backslashes are followed)."""
+        s, n = self.s, self.n
+        level = 1
+        i = start
+        while i < n:
+            self.steps[0] += 1
+            c = s[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "'":
+                end = s.find("'", i + 1)
+                i = n if end < 0 else end + 1
+                continue
+            if c == '"':
+                j = i + 1
+                while j < n and s[j] != '"':
+                    j += 2 if s[j] == "\\" else 1
+                i = j + 1
+                continue
+            if c == "(":
+                level += 1
+            elif c == ")":
+                level -= 1
+                if level == 0:
+                    break
+            i += 1
+        self.script.unread.append(s[start:min(i, n)])
+        self.i = min(i + 1, n)
+
+
+def _body_subs(body: str, depth: int, steps: List[int], script: Script) -> List[Sub]:
+    """The substitutions in an unquoted here-document's body (its $(...) and `...` run)."""
+    if depth > MAX_NESTING:
+        script.unread.append(body)
+        return []
+    parser = _Parser(body, depth, steps, script)
+    text: List[str] = []
+    subs: List[Sub] = []
+    parser._double(depth, text, subs, [False, False, False], "")
+    return subs
+
+
+def parse_line(line: str, steps: List[int]) -> Script:
+    """``shell.parse`` for a line that is not plain words (see shell.py)."""
+    script = Script()
+    parser = _Parser(line, 0, steps, script)
+    parser.commands(0, "", script.commands)
+    return script
