@@ -24,6 +24,53 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="rewrite tests/golden/ from the current templates instead of comparing")
 
 
+# A run writes ~85,000 files (~900 MB: every test's project holds the runtime and its bytecode).
+# On a disk that costs a run ~30 s of its CPU (and the deletion as much again, in whichever
+# pytest run cleans up after it); in memory, little. `tmp_path_retention_policy = "failed"`
+# (pyproject.toml) frees them at the end of a run that passed.
+_MEMORY = Path("/dev/shm")
+_MEMORY_NEEDED = 4 << 30  # bytes free
+
+
+def _filesystem_of(path: Path) -> tuple[str, list[str]]:
+    """The type of the file system ``path`` is on ("tmpfs", "ext4") and its mount options
+    ("rw", "noexec"...), from /proc/self/mounts."""
+    real, found, kind, options = os.path.realpath(path), "", "", ""
+    with open("/proc/self/mounts", encoding="utf-8") as mounts:
+        for line in mounts:
+            fields = line.split()
+            if len(fields) < 4:
+                continue
+            point = fields[1].replace("\\040", " ")
+            if (real == point or real.startswith(point.rstrip("/") + "/")) and len(point) >= len(found):
+                found, kind, options = point, fields[2], fields[3]
+    return kind, options.split(",")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Put the run's temporary folders (``tmp_path`` and the rest, pytest's base temp) in memory,
+    on Linux's /dev/shm, when the temp dir is on a disk, /dev/shm is a writable tmpfs with 4 GB
+    free that may run programs (not ``noexec``: tests run the scripts they write there), and
+    neither ``--basetemp`` nor PYTEST_DEBUG_TEMPROOT says where they go. Otherwise (no
+    /dev/shm, a small or noexec one, another system) they stay in the temp dir. The files and
+    what the tests do with them are the same. (xdist workers get the base temp of the run.)"""
+    if (config.option.basetemp or "PYTEST_DEBUG_TEMPROOT" in os.environ
+            or not sys.platform.startswith("linux")):
+        return
+    try:
+        kind, options = _filesystem_of(_MEMORY)
+        if (_filesystem_of(Path(tempfile.gettempdir()))[0] == "tmpfs" or kind != "tmpfs"
+                or "noexec" in options or "ro" in options):
+            return
+        usage = os.statvfs(_MEMORY)
+        if not os.access(_MEMORY, os.W_OK) or usage.f_bavail * usage.f_frsize < _MEMORY_NEEDED:
+            return
+    except OSError:
+        return
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = str(_MEMORY)
+
+
 # The e2e timing lines: (CLI, seconds) of every real-CLI run, from this process (e2e.harness) and,
 # under xdist, from each worker (tests/e2e/conftest.py hands them over). Here, because an xdist
 # controller loads this conftest only.
