@@ -298,7 +298,7 @@ def _keep(sandbox: Sandbox, steps: list[str]) -> None:
     if not _STATE_DIR:
         _STATE_DIR.append(Path(tempfile.mkdtemp(prefix="hookwrap-transcript-states-")))
         atexit.register(shutil.rmtree, _STATE_DIR[0], True)
-    kept = _STATE_DIR[0] / str(len(_STATES))
+    kept = Path(tempfile.mkdtemp(dir=_STATE_DIR[0])) / "repo"
     shutil.copytree(sandbox.repo, kept, symlinks=True, ignore=lambda folder, names:
                     [".git"] if Path(folder) == sandbox.repo else [])
     _STATES[(sandbox.python, tuple(steps))] = kept
