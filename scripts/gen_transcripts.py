@@ -272,11 +272,12 @@ def step_pre_commit(sandbox: Sandbox, arg: str) -> None:
 
 
 # Set-up steps whose result is the same files whatever sandbox runs them, from the same project:
-# `init` and `add` write only into the project, from what is there. The project that a fresh
+# `init`, `add` and `example` (an `add`, then the docs' script) write only into the project,
+# from what is there. The project that a fresh
 # sandbox's leading steps of these kinds make is kept (without .git), and a later fresh sandbox
 # with the same leading steps and interpreter gets a copy instead of running them again (each
 # is a `hookwrap` process: ~0.3 s of CPU, and most transcripts start with `init`).
-_REPEATABLE = ("init", "add")
+_REPEATABLE = ("init", "add", "example")
 _STATES: dict[tuple[str, tuple[str, ...]], Path] = {}
 _STATE_DIR: list[Path] = []
 
@@ -305,8 +306,8 @@ def _keep(sandbox: Sandbox, steps: list[str]) -> None:
 
 
 def run_steps(sandbox: Sandbox, block: Block, steps: list[str]) -> None:
-    """Run the set-up ``steps`` (the leading `init` and `add` steps of a fresh sandbox from a
-    kept copy when an earlier sandbox ran the same)."""
+    """Run the set-up ``steps`` (the leading `init`, `add` and `example` steps of a fresh sandbox
+    from a kept copy when an earlier sandbox ran the same)."""
     for step in steps:
         if step.partition(":")[0] not in STEPS:
             raise TranscriptError(f"{block.where}: unknown setup step {step.partition(':')[0]!r} "
