@@ -92,6 +92,51 @@ def pytest_collection(session: pytest.Session) -> object:
         sys.dont_write_bytecode = before
 
 
+# Longest files first. Under `-n auto --dist loadfile` xdist hands out whole files in the order of
+# the collection (pyproject.toml turns off its own reordering, by number of tests: the longest
+# files have few tests, so they came last and a run ended on one worker while the others waited).
+# Each file's time in the last run that ran it is kept in pytest's cache; the controller reads it
+# once and hands it to every worker (their collections must come out in the same order); a file
+# it does not know goes by its number of tests, as xdist would.
+_FILE_TIMES = "hookwrap/file-seconds"
+_RUN_TIMES: dict[str, float] = {}
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
+def pytest_configure_node(node: object) -> None:
+    config = node.config  # type: ignore[attr-defined]
+    known = config.cache.get(_FILE_TIMES, {}) if config.cache else {}
+    node.workerinput[_FILE_TIMES] = known if isinstance(known, dict) else {}  # type: ignore[attr-defined]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not hasattr(config, "workerinput"):
+        return  # not an xdist worker: xdist's controller takes the order of its workers' collection
+    known: dict[str, float] = config.workerinput.get(_FILE_TIMES, {})
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.nodeid.split("::")[0]] = counts.get(item.nodeid.split("::")[0], 0) + 1
+
+    def cost(item: pytest.Item) -> tuple[float, int]:
+        path = item.nodeid.split("::")[0]
+        return (-known.get(path, 0.0), -counts[path])
+
+    items.sort(key=cost)  # stable: a file's tests keep their order
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    path = report.nodeid.split("::")[0]
+    _RUN_TIMES[path] = _RUN_TIMES.get(path, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if hasattr(session.config, "workerinput") or not session.config.cache or not _RUN_TIMES:
+        return  # an xdist worker: its controller, which sees every report, keeps the times
+    known = session.config.cache.get(_FILE_TIMES, {})
+    known.update({path: round(seconds, 2) for path, seconds in _RUN_TIMES.items()})
+    session.config.cache.set(_FILE_TIMES, known)
+
+
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
 def pytest_testnodedown(node: object, error: object) -> None:
     output = getattr(node, "workeroutput", {})
