@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -234,12 +235,28 @@ def _test_dirs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("tests")
 
 
+_PASSED = pytest.StashKey[dict[str, bool]]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    item.stash.setdefault(_PASSED, {})[report.when] = report.passed
+    return report
+
+
 @pytest.fixture
-def tmp_path(request: pytest.FixtureRequest, _test_dirs: Path) -> Path:
-    """pytest's ``tmp_path`` (a new empty folder named after the test, kept after the run), made
-    in ``_test_dirs`` in O(1)."""
+def tmp_path(request: pytest.FixtureRequest, _test_dirs: Path) -> Iterator[Path]:
+    """pytest's ``tmp_path``, made in ``_test_dirs`` in O(1): a new empty folder named after the
+    test, removed after it when it passed and ``tmp_path_retention_policy`` is "failed", as
+    pytest's own does (pyproject.toml: a run keeps only what a failed test left)."""
     name = re.sub(r"[\W]", "_", request.node.name)[:30]
-    return Path(tempfile.mkdtemp(prefix=name, dir=_test_dirs))
+    path = Path(tempfile.mkdtemp(prefix=name, dir=_test_dirs))
+    yield path
+    policy = request.config.getini("tmp_path_retention_policy")
+    passed = request.node.stash.get(_PASSED, {})
+    if policy == "none" or (policy == "failed" and passed.get("setup") and passed.get("call")):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
