@@ -26,6 +26,7 @@ Standard library only, plus hookwrap itself (run it with the venv that has hookw
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import os
@@ -318,14 +319,22 @@ def _claude_input(case: Case, box: Sandbox) -> dict[str, str]:
 
 
 def claude_payload(case: Case, box: Sandbox) -> dict:
+    """Claude Code's PreToolUse payload of ``case`` (a new dict each call: made once per case and
+    sandbox, then read back; every CLI's payload starts from it)."""
+    return json.loads(_claude_payload_text(case, box.base, box.home, box.root, box.tmp))
+
+
+@functools.lru_cache(maxsize=8192)
+def _claude_payload_text(case: Case, base: Path, home: Path, root: Path, tmp: Path) -> str:
     from hookwrap.platforms import Platform
     from hookwrap.checks.samples import sample_payload
 
+    box = Sandbox(base, home, root, tmp)
     tool = {"shell": "Bash", "write_file": "Write", "edit_file": "Edit", "read_file": "Read"}[case.tool]
     payload = sample_payload(Platform.CLAUDE, "PreToolUse", project_dir=box.root, home=box.home,
                              tool=tool, tool_input=_claude_input(case, box))
     payload["cwd"] = box.cwd(case)
-    return payload
+    return json.dumps(payload)
 
 
 def platform_payload(case: Case, box: Sandbox, reg: Registration) -> dict | None:

@@ -1,6 +1,6 @@
 """Hook cost, in CPU and wall time, paired with the interpreter's floor; and per call inside each CLI.
 
-Usage: python benchmarks/run.py [--quick] [--runs N] [--hooks N] [--no-peer] [--python PY]
+Usage: python benchmarks/run.py [--quick] [--runs N] [--hooks N] [--warmup N] [--no-peer] [--python PY]
                                 [--cache-dir DIR] [--cli [NAME ...]] [--cli-rounds N] [--calls N]
                                 [--serve] [--instructions]
 
@@ -558,9 +558,9 @@ def hook_table(args: argparse.Namespace, python: str, generator: str, why: str) 
             rows.append(cchooks_row(python, args.cache_dir.resolve(), work, claude_payload, work / "bin", generator))
         rows += import_rows(work, python, generator)
         rows += cli_rows(work, generator, hooks)
-        print(f"{runs} rounds (+2 warm-up), commands rotated each round; medians, ratios paired by round:",
-              flush=True)
-        run_rounds(rows, runs, warmup=2)
+        print(f"{runs} rounds (+{args.warmup} warm-up), commands rotated each round; medians, ratios "
+              "paired by round:", flush=True)
+        run_rounds(rows, runs, warmup=args.warmup)
         print(table(rows, rows[0] if rows[0].samples else None))
         print(compile_line(work, python))
 
@@ -570,6 +570,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="smoke run: 5 runs, 10 hooks")
     parser.add_argument("--runs", type=int, help="timed rounds (default 30, 5 with --quick)")
     parser.add_argument("--hooks", type=int, help="hooks in the CLI's project (default 50)")
+    parser.add_argument("--warmup", type=int, default=2, help="untimed rounds first (default 2)")
     parser.add_argument("--python", help="interpreter the hooks run on (default: a clean one, "
                         "/usr/bin/python3 or python3 on PATH outside the venv)")
     parser.add_argument("--no-peer", action="store_true",

@@ -35,6 +35,7 @@ Standard library, hookwrap (run as a command) and git.
 from __future__ import annotations
 
 import argparse
+import atexit
 import difflib
 import json
 import os
@@ -80,6 +81,7 @@ class Sandbox:
     def __init__(self, root: Path, python: str = sys.executable) -> None:
         self.root = root
         self.python = python
+        self.fresh = True  # no block has run in it yet: the project is a fresh git repo
         self.tmp = Path(tempfile.mkdtemp(prefix="hookwrap-transcript-"))
         self.repo = self.tmp / "repo"
         self.home = self.tmp / "home"
@@ -129,9 +131,11 @@ class Sandbox:
         return self.run([str(self.bin / "hookwrap"), *args])
 
     def replacements(self) -> list[tuple[str, str]]:
-        version = subprocess.run(
-            [self.python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-            capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+        if self.python not in _VERSIONS:
+            _VERSIONS[self.python] = subprocess.run(
+                [self.python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+        version = _VERSIONS[self.python]
         pairs = []
         for path, token in ((self.repo, "<repo>"), (self.home, "~"), (self.tmp, "<tmp>")):
             real = os.path.realpath(path)
@@ -139,6 +143,9 @@ class Sandbox:
                 pairs.append((real, token))
             pairs.append((str(path), token))
         return [*pairs, (f"Python {version}", "Python 3.x")]
+
+
+_VERSIONS: dict[str, str] = {}  # interpreter -> its "3.x"
 
 
 def _sandbox_path() -> str:
@@ -264,6 +271,56 @@ def step_pre_commit(sandbox: Sandbox, arg: str) -> None:
     sandbox.run(["git", "add", "-A"])
 
 
+# Set-up steps whose result is the same files whatever sandbox runs them, from the same project:
+# `init`, `add` and `example` (an `add`, then the docs' script) write only into the project,
+# from what is there. The project that a fresh
+# sandbox's leading steps of these kinds make is kept (without .git), and a later fresh sandbox
+# with the same leading steps and interpreter gets a copy instead of running them again (each
+# is a `hookwrap` process: ~0.3 s of CPU, and most transcripts start with `init`).
+_REPEATABLE = ("init", "add", "example")
+_STATES: dict[tuple[str, tuple[str, ...]], Path] = {}
+_STATE_DIR: list[Path] = []
+
+
+def _restore(sandbox: Sandbox, steps: list[str]) -> int:
+    """Copy the kept project of the longest leading run of ``steps``; how many steps it holds."""
+    leading = 0
+    while leading < len(steps) and steps[leading].partition(":")[0] in _REPEATABLE:
+        leading += 1
+    for count in range(leading, 0, -1):
+        kept = _STATES.get((sandbox.python, tuple(steps[:count])))
+        if kept is not None:
+            shutil.copytree(kept, sandbox.repo, symlinks=True, dirs_exist_ok=True)
+            return count
+    return 0
+
+
+def _keep(sandbox: Sandbox, steps: list[str]) -> None:
+    if not _STATE_DIR:
+        _STATE_DIR.append(Path(tempfile.mkdtemp(prefix="hookwrap-transcript-states-")))
+        atexit.register(shutil.rmtree, _STATE_DIR[0], True)
+    kept = Path(tempfile.mkdtemp(dir=_STATE_DIR[0])) / "repo"
+    shutil.copytree(sandbox.repo, kept, symlinks=True, ignore=lambda folder, names:
+                    [".git"] if Path(folder) == sandbox.repo else [])
+    _STATES[(sandbox.python, tuple(steps))] = kept
+
+
+def run_steps(sandbox: Sandbox, block: Block, steps: list[str]) -> None:
+    """Run the set-up ``steps`` (the leading `init`, `add` and `example` steps of a fresh sandbox
+    from a kept copy when an earlier sandbox ran the same)."""
+    for step in steps:
+        if step.partition(":")[0] not in STEPS:
+            raise TranscriptError(f"{block.where}: unknown setup step {step.partition(':')[0]!r} "
+                                  f"(one of {', '.join(STEPS)})")
+    done = _restore(sandbox, steps) if sandbox.fresh else 0
+    for index in range(done, len(steps)):
+        name, _, arg = steps[index].partition(":")
+        STEPS[name](sandbox, arg)
+        if sandbox.fresh and all(s.partition(":")[0] in _REPEATABLE for s in steps[:index + 1]):
+            _keep(sandbox, steps[:index + 1])
+    sandbox.fresh = False
+
+
 STEPS: dict[str, Callable[[Sandbox, str], None]] = {
     "init": step_init,
     "add": step_add,
@@ -328,12 +385,7 @@ def run_block(sandbox: Sandbox, block: Block, steps: list[str]) -> list[str]:
     cmds = commands(block)
     if not cmds:
         raise TranscriptError(f"{block.where}: a transcript without a `$ ` command")
-    for step in steps:
-        name, _, arg = step.partition(":")
-        if name not in STEPS:
-            raise TranscriptError(f"{block.where}: unknown setup step {name!r} "
-                                  f"(one of {', '.join(STEPS)})")
-        STEPS[name](sandbox, arg)
+    run_steps(sandbox, block, steps)
     script = ["exec 2>&1"]
     for index, cmd in enumerate(cmds):
         _check_allowed(block, cmd.shell)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,53 @@ from support import golden, projects
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite tests/golden/ from the current templates instead of comparing")
+
+
+# A run writes ~85,000 files (~900 MB: every test's project holds the runtime and its bytecode).
+# On a disk that costs a run ~30 s of its CPU (and the deletion as much again, in whichever
+# pytest run cleans up after it); in memory, little. `tmp_path_retention_policy = "failed"`
+# (pyproject.toml) frees them at the end of a run that passed.
+_MEMORY = Path("/dev/shm")
+_MEMORY_NEEDED = 4 << 30  # bytes free
+
+
+def _filesystem_of(path: Path) -> tuple[str, list[str]]:
+    """The type of the file system ``path`` is on ("tmpfs", "ext4") and its mount options
+    ("rw", "noexec"...), from /proc/self/mounts."""
+    real, found, kind, options = os.path.realpath(path), "", "", ""
+    with open("/proc/self/mounts", encoding="utf-8") as mounts:
+        for line in mounts:
+            fields = line.split()
+            if len(fields) < 4:
+                continue
+            point = fields[1].replace("\\040", " ")
+            if (real == point or real.startswith(point.rstrip("/") + "/")) and len(point) >= len(found):
+                found, kind, options = point, fields[2], fields[3]
+    return kind, options.split(",")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Put the run's temporary folders (``tmp_path`` and the rest, pytest's base temp) in memory,
+    on Linux's /dev/shm, when the temp dir is on a disk, /dev/shm is a writable tmpfs with 4 GB
+    free that may run programs (not ``noexec``: tests run the scripts they write there), and
+    neither ``--basetemp`` nor PYTEST_DEBUG_TEMPROOT says where they go. Otherwise (no
+    /dev/shm, a small or noexec one, another system) they stay in the temp dir. The files and
+    what the tests do with them are the same. (xdist workers get the base temp of the run.)"""
+    if (config.option.basetemp or "PYTEST_DEBUG_TEMPROOT" in os.environ
+            or not sys.platform.startswith("linux")):
+        return
+    try:
+        kind, options = _filesystem_of(_MEMORY)
+        if (_filesystem_of(Path(tempfile.gettempdir()))[0] == "tmpfs" or kind != "tmpfs"
+                or "noexec" in options or "ro" in options):
+            return
+        usage = os.statvfs(_MEMORY)
+        if not os.access(_MEMORY, os.W_OK) or usage.f_bavail * usage.f_frsize < _MEMORY_NEEDED:
+            return
+    except OSError:
+        return
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = str(_MEMORY)
 
 
 # The e2e timing lines: (CLI, seconds) of every real-CLI run, from this process (e2e.harness) and,
@@ -43,6 +91,67 @@ def pytest_collection(session: pytest.Session) -> object:
         return (yield)
     finally:
         sys.dont_write_bytecode = before
+
+
+# `-n auto`: half as many workers again as there are cores (2 cores: 3 workers). A worker waits a
+# third of its time (the hooks' timeouts and sleeps, servers, the processes it starts), so with
+# one worker per core the cores idle for a third of the run; a third worker fills those gaps (on
+# a 2-core machine with other work on it: 156 s with 2 workers, 119-131 s with 3, about the same
+# CPU). PYTEST_XDIST_AUTO_NUM_WORKERS still says how many, as xdist documents.
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or config.option.numprocesses != "auto":
+        return None  # xdist's own answer
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return cores + (cores + 1) // 2
+
+
+# Longest files first. Under `-n auto --dist loadfile` xdist hands out whole files in the order of
+# the collection (pyproject.toml turns off its own reordering, by number of tests: the longest
+# files have few tests, so they came last and a run ended on one worker while the others waited).
+# Each file's time in the last run that ran it is kept in pytest's cache; the controller reads it
+# once and hands it to every worker (their collections must come out in the same order); a file
+# it does not know goes by its number of tests, as xdist would.
+_FILE_TIMES = "hookwrap/file-seconds"
+_RUN_TIMES: dict[str, float] = {}
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
+def pytest_configure_node(node: object) -> None:
+    config = node.config  # type: ignore[attr-defined]
+    known = config.cache.get(_FILE_TIMES, {}) if config.cache else {}
+    node.workerinput[_FILE_TIMES] = known if isinstance(known, dict) else {}  # type: ignore[attr-defined]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not hasattr(config, "workerinput"):
+        return  # not an xdist worker: xdist's controller takes the order of its workers' collection
+    known: dict[str, float] = config.workerinput.get(_FILE_TIMES, {})
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.nodeid.split("::")[0]] = counts.get(item.nodeid.split("::")[0], 0) + 1
+
+    def cost(item: pytest.Item) -> tuple[float, int]:
+        path = item.nodeid.split("::")[0]
+        return (-known.get(path, 0.0), -counts[path])
+
+    items.sort(key=cost)  # stable: a file's tests keep their order
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    path = report.nodeid.split("::")[0]
+    _RUN_TIMES[path] = _RUN_TIMES.get(path, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if hasattr(session.config, "workerinput") or not session.config.cache or not _RUN_TIMES:
+        return  # an xdist worker: its controller, which sees every report, keeps the times
+    known = session.config.cache.get(_FILE_TIMES, {})
+    known.update({path: round(seconds, 2) for path, seconds in _RUN_TIMES.items()})
+    session.config.cache.set(_FILE_TIMES, known)
 
 
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
@@ -142,12 +251,28 @@ def _test_dirs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("tests")
 
 
+_PASSED = pytest.StashKey[dict[str, bool]]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    item.stash.setdefault(_PASSED, {})[report.when] = report.passed
+    return report
+
+
 @pytest.fixture
-def tmp_path(request: pytest.FixtureRequest, _test_dirs: Path) -> Path:
-    """pytest's ``tmp_path`` (a new empty folder named after the test, kept after the run), made
-    in ``_test_dirs`` in O(1)."""
+def tmp_path(request: pytest.FixtureRequest, _test_dirs: Path) -> Iterator[Path]:
+    """pytest's ``tmp_path``, made in ``_test_dirs`` in O(1): a new empty folder named after the
+    test, removed after it when it passed and ``tmp_path_retention_policy`` is "failed", as
+    pytest's own does (pyproject.toml: a run keeps only what a failed test left)."""
     name = re.sub(r"[\W]", "_", request.node.name)[:30]
-    return Path(tempfile.mkdtemp(prefix=name, dir=_test_dirs))
+    path = Path(tempfile.mkdtemp(prefix=name, dir=_test_dirs))
+    yield path
+    policy = request.config.getini("tmp_path_retention_policy")
+    passed = request.node.stash.get(_PASSED, {})
+    if policy == "none" or (policy == "failed" and passed.get("setup") and passed.get("call")):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.projects import initialised_repo
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = ["README.md"] + [f"docs/{name}.md" for name in (
@@ -45,7 +46,7 @@ def _rewrite_example(name: str):
 
     (ex,) = [ex for ex in examples(REPO) if ex.kind != "fragment" and ex.name == name]
     sandbox = gen_transcripts.Sandbox(REPO)
-    gen_transcripts.step_init(sandbox, "")
+    initialised_repo(sandbox.repo)  # what `hookwrap init` writes there, copied
     gen_transcripts.install_example(sandbox, ex)
     return sandbox
 

@@ -10,7 +10,7 @@ For each runnable example and each interpreter, in a temporary project (a git re
 ``hookwrap init``, copied from support.projects' template, with a throwaway HOME) whose
 ``python3`` is that interpreter:
 
-- ``hookwrap add ARGS``, then the example becomes the hook's script;
+- ``hookwrap add ARGS`` (in-process), then the example becomes the hook's script;
 - ``hookwrap test NAME --json`` runs the registered command on each CLI of the project with a
   sample payload of the event, as that CLI would: each run exits 0 and prints exactly one JSON
   document, and none is an error the runtime made from an exception;
@@ -34,13 +34,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.cli import hw
 from support.projects import initialised_repo
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 
 import gen_transcripts  # noqa: E402
-from docblocks import Example, doc_files, examples  # noqa: E402
+from docblocks import Example, doc_files, examples, hook_script  # noqa: E402
 
 
 def _version(python: str) -> tuple[int, int] | None:
@@ -106,6 +107,16 @@ def python(request: pytest.FixtureRequest) -> str:
     return path
 
 
+def _install(sandbox: gen_transcripts.Sandbox, ex: Example) -> None:
+    """gen_transcripts.install_example, with `hookwrap add ARGS` run in this process: the
+    project as `init` leaves it (copied), the hook added, the example as its script."""
+    initialised_repo(sandbox.repo)
+    added = hw(sandbox.repo, "add", *ex.add_args)
+    assert added.code == 0, added.err
+    script = sandbox.repo / ".hookwrap" / "hooks" / f"{ex.name}.py"
+    script.write_text(hook_script(ex, script.read_text(encoding="utf-8")), encoding="utf-8")
+
+
 def _example_runs(sandbox: gen_transcripts.Sandbox, ex: Example) -> list[dict]:
     """`hookwrap test NAME --json` in the sandbox: the report of each CLI's run."""
     done = subprocess.run([str(sandbox.bin / "hookwrap"), "test", ex.name, "--json"],
@@ -119,8 +130,7 @@ def _example_runs(sandbox: gen_transcripts.Sandbox, ex: Example) -> list[dict]:
 def test_example_answers_every_cli(ex: Example, python: str) -> None:
     sandbox = gen_transcripts.Sandbox(REPO, python)
     try:
-        initialised_repo(sandbox.repo)  # what `hookwrap init` writes there, copied
-        gen_transcripts.install_example(sandbox, ex)
+        _install(sandbox, ex)
         runs = _example_runs(sandbox, ex)
     finally:
         sandbox.close()
@@ -178,8 +188,7 @@ def test_without_the_future_import_the_hook_fails_open_on_39() -> None:
     assert "stops with a `TypeError` before `main` runs, prints no answer and exits 1" in page
     sandbox = gen_transcripts.Sandbox(REPO, python)
     try:
-        initialised_repo(sandbox.repo)
-        gen_transcripts.install_example(sandbox, ex)
+        _install(sandbox, ex)
         script = sandbox.repo / ".hookwrap" / "hooks" / "my-hook.py"
         text = script.read_text(encoding="utf-8")
         script.write_text(text.replace("from __future__ import annotations\n", "", 1), encoding="utf-8")

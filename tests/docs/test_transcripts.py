@@ -102,3 +102,29 @@ def test_a_substitution_inside_single_quotes_is_text(tmp_path: Path) -> None:
     root = _root(tmp_path, "$ hookwrap --version # 'not $(run)'\n")
     done = gen("--root", str(root))
     assert "substitution outside single quotes" not in done.stderr
+
+
+def test_a_fresh_sandbox_gets_the_kept_project_of_the_same_set_up(tmp_path: Path) -> None:
+    """The second sandbox's `init` and `add` are a copy of the first's project (run in this
+    process): the same project, which hookwrap finds in sync, and the same output."""
+    import gen_transcripts
+
+    root = tmp_path / "docs-root"
+    (root / "docs").mkdir(parents=True)
+    block = "```console\n$ hookwrap sync --check\n$ hookwrap list\n```\n"
+    doc = root / "README.md"
+    doc.write_text(f"# t\n\n<!-- transcript: a; setup: init, add:before_tool guard -->\n{block}\n"
+                   f"<!-- transcript: b; setup: init, add:before_tool guard -->\n{block}",
+                   encoding="utf-8")
+    gen_transcripts._STATES.clear()
+    messages: list[str] = []
+    text = gen_transcripts.render(root, doc, messages)
+    steps = ("init", "add:before_tool guard")
+    assert {key for key in gen_transcripts._STATES if key[0] == sys.executable} == {
+        (sys.executable, steps[:1]), (sys.executable, steps)}
+    first, second = (part.split("```console\n")[1].split("```")[0]
+                     for part in text.split("<!-- transcript: b"))
+    assert first == second
+    assert "$ hookwrap sync --check\nnothing to change: everything matches hookwrap.toml\n" in second
+    assert "guard" in second.split("$ hookwrap list\n")[1]
+    assert messages == []

@@ -216,10 +216,10 @@ def test_run_command_kills_the_whole_group_on_timeout(tmp_path: Path) -> None:
     marker = tmp_path / "child-survived"
     started = time.monotonic()
     code, _out, _err, failure = bridge.run_command(
-        f"(sleep 2; touch '{marker}') & sleep 30", b"", dict(os.environ), 0.5)
+        f"(sleep 1; touch '{marker}') & sleep 30", b"", dict(os.environ), 0.5)
     assert code is None and failure.startswith("timed out")
     assert time.monotonic() - started < 5
-    time.sleep(2.5)
+    time.sleep(max(0.0, started + 2.0 - time.monotonic()))  # a second after the touch was due
     assert not marker.exists(), "the command's background child outlived the timeout"
 
 
