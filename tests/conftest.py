@@ -97,11 +97,14 @@ def pytest_collection(session: pytest.Session) -> object:
 # third of its time (the hooks' timeouts and sleeps, servers, the processes it starts), so with
 # one worker per core the cores idle for a third of the run; a third worker fills those gaps (on
 # a 2-core machine with other work on it: 156 s with 2 workers, 119-131 s with 3, about the same
-# CPU). PYTEST_XDIST_AUTO_NUM_WORKERS still says how many, as xdist documents.
+# CPU). Not for the end-to-end tests (`-m e2e`): each runs a real CLI, busy on its own, whose
+# timeouts are what they check. PYTEST_XDIST_AUTO_NUM_WORKERS still says how many, as xdist
+# documents.
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or config.option.numprocesses != "auto":
-        return None  # xdist's own answer
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or config.option.numprocesses != "auto" \
+            or (config.option.markexpr or "").strip() == "e2e":
+        return None  # xdist's own answer: one per core
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
