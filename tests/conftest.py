@@ -125,7 +125,8 @@ _RUN_TIMES: dict[str, float] = {}
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
 def pytest_configure_node(node: object) -> None:
     config = node.config  # type: ignore[attr-defined]
-    known = config.cache.get(_FILE_TIMES, {}) if config.cache else {}
+    cache = getattr(config, "cache", None)  # none under -p no:cacheprovider
+    known = cache.get(_FILE_TIMES, {}) if cache else {}
     node.workerinput[_FILE_TIMES] = known if isinstance(known, dict) else {}  # type: ignore[attr-defined]
 
 
@@ -150,7 +151,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    if hasattr(session.config, "workerinput") or not session.config.cache or not _RUN_TIMES:
+    if hasattr(session.config, "workerinput") or not getattr(session.config, "cache", None) \
+            or not _RUN_TIMES:
         return  # an xdist worker: its controller, which sees every report, keeps the times
     known = session.config.cache.get(_FILE_TIMES, {})
     known.update({path: round(seconds, 2) for path, seconds in _RUN_TIMES.items()})

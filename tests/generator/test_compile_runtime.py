@@ -49,7 +49,7 @@ def test_a_hook_uses_the_bytecode_when_python_may_not_write_any(tmp_path):
                     "import hookwrap.options\n"
                     "import hookwrap.commandfilter, hookwrap.server, hookwrap.bridge  # loaded on demand\n"
                     "import hookwrap.guard_engine, hookwrap.guard_checks, hookwrap.guard_packs  # the guard\n"
-                    "import hookwrap.shell_code  # code handed to interpreters\n"
+                    "import hookwrap.shell_code, hookwrap.shell_parser  # loaded on demand too\n"
                     "hookwrap.platforms.all_runtimes()  # every CLI module, not only the one a hook uses\n"
                     "import hookwrap.clis._views  # read by type checkers only; compiled all the same\n"
                     "import hookwrap.clis._cline_hooks  # run by Cline's hook files only\n")
