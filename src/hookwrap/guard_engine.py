@@ -21,14 +21,16 @@ import os
 import posixpath
 
 from .guard_rules import (
+    DEFAULT_RULES,
     NOT_CREDENTIAL_FILES,
     NOT_SECRET_FILES,
     NOT_SECRETS,
     PACKS,
-    RULES,
     VALUE_OPTIONS,
     Rule,
     looks_destructive,
+    pack_rules,
+    rule_ids,
 )
 from .guard_rules import (
     git_subcommand as _git_subcommand,
@@ -108,15 +110,19 @@ class Guard:
         self._merge(self._table())
         self.real_root = os.path.realpath(self.root)
         self.allowed_roots = [p for p in (self._absolute(path) for path in self.allowed_paths) if p]
-        rules = [*RULES, *self.extra_rules]
-        self.rules = rules
         if self.disabled_rules:
-            known = {rule.id for rule in rules}
+            known = {*rule_ids(), *(rule.id for rule in self.extra_rules)}
             for unknown in sorted(self.disabled_rules - known):
                 self.settings_problems.append(
                     f"DISABLED_RULES: {unknown!r} names no rule of the guard, so it switches "
                     "nothing off (a block names its rule id)")
-        # The rules each kind of command meets; a program's own are picked on first use.
+        # The packs' rules only when a pack is on (they are made then): every pack is off by
+        # default, and a rule that is off matches nothing.
+        self._index([*DEFAULT_RULES, *(pack_rules() if self.packs else ()), *self.extra_rules])
+
+    def _index(self, rules: List[Rule]) -> None:
+        """The rules each kind of command meets; a program's own are picked on first use."""
+        self.rules = rules
         self.file_rules = [rule for rule in rules if rule.files or rule.dirs]
         self.any_rules = [rule for rule in rules if not (rule.program or rule.files or rule.dirs)]
         self.program_rules = [rule for rule in rules if rule.program]
@@ -385,6 +391,9 @@ class Guard:
     def explain(self, line: str, cwd: str = "") -> Dict[str, Any]:
         """How ``line`` is read and what the guard decides, as data (see hooktest)."""
         self._prepare()
+        if len(self.rules) < len(DEFAULT_RULES) + len(pack_rules()) + len(self.extra_rules):
+            # The packs' rules too, so that the trace says which of them is off.
+            self._index([*DEFAULT_RULES, *pack_rules(), *self.extra_rules])
         cwd = cwd or self.root
         trace: List[Dict[str, Any]] = []
         found = self.check_line(line, cwd, trace)

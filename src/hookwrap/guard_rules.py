@@ -33,7 +33,7 @@ from __future__ import annotations
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Dict, Iterable, List, Optional, Set, Tuple
+    from typing import Dict, Iterable, List, Optional, Tuple
 
     from .shell import Command
 
@@ -146,7 +146,8 @@ _PUSH = "Push without force, or use `git push --force-with-lease` (it refuses to
         "commits you have not seen); if the remote history must be rewritten, ask the user."
 _RM = "Delete only the specific paths you mean, inside the project (e.g. `rm -rf build`)"
 
-RULES: Tuple[Rule, ...] = (
+# The rules on by default (RULES has every rule: these, then the packs' rules).
+DEFAULT_RULES: Tuple[Rule, ...] = (
     # --- deletes: rm -rf, find -delete, and what a shell line holds too deep to read ---------
     Rule("fs.rm-root-or-home", "recursive delete of /, your home directory or what holds them",
          _RM + ".", category="delete", program="rm", options=("-r|-R|--recursive",),
@@ -315,110 +316,134 @@ RULES: Tuple[Rule, ...] = (
          "checkout or push", "Ask the user to install git hooks, or use the project's hook "
          "manager (e.g. `pre-commit install`).", category="hooks", files=(".git/hooks/",),
          changes="write remove"),
-    # --- opt-in pack: infrastructure -----------------------------------------------------------
-    Rule("infra.terraform-destroy", "terraform / tofu destroy deletes managed infrastructure",
-         "Run `terraform plan -destroy` to show what it would delete, and ask the user.",
-         category="infrastructure", pack="infrastructure", program=("terraform", "tofu"),
-         check="terraform_destroy"),
-    Rule("infra.terragrunt-destroy", "terragrunt destroy deletes managed infrastructure",
-         "Run `terragrunt plan -destroy`, and ask the user.", category="infrastructure",
-         pack="infrastructure", program="terragrunt", check="terragrunt_destroy"),
-    Rule("infra.pulumi-destroy", "pulumi destroy / stack rm deletes a stack's resources",
-         "Run `pulumi preview --destroy`, and ask the user.", category="infrastructure",
-         pack="infrastructure", program="pulumi", sub=("destroy|down|stack",),
-         check="pulumi_destroy"),
-    Rule("infra.cdk-destroy", "cdk destroy deletes a stack", _ASK[0].upper() + _ASK[1:] + ".",
-         category="infrastructure", pack="infrastructure", program=("cdk", "cdktf"),
-         sub=("destroy",)),
-    Rule("infra.kubectl-delete", "kubectl delete / drain removes cluster resources",
-         "Run it with `--dry-run=client` to see what it would do, and ask the user.",
-         category="infrastructure", pack="infrastructure", program=("kubectl", "oc"),
-         sub=("delete|drain|replace",), unless="--dry-run|--help|-h"),
-    Rule("infra.kubectl-scale-zero", "kubectl scale --replicas=0 takes a workload down",
-         "Ask the user to scale it down.", category="infrastructure", pack="infrastructure",
-         program=("kubectl", "oc"), check="kubectl_scale_zero"),
-    Rule("infra.ansible-shell", "an ad-hoc ansible shell command that deletes on every host",
-         "Ask the user to run it.", category="infrastructure", pack="infrastructure",
-         program="ansible", check="ansible_shell"),
-    Rule("infra.helm-uninstall", "helm uninstall removes a release", _ASK[0].upper() +
-         _ASK[1:] + ".", category="infrastructure", pack="infrastructure", program="helm",
-         sub=("uninstall|delete|del|un",), unless="--dry-run|--help|-h"),
-    Rule("infra.container-prune", "docker / podman prune or volume rm deletes containers, "
-         "images or volumes with their data", "Remove the one container or image you mean by "
-         "name, or ask the user.", category="infrastructure", pack="infrastructure",
-         program=("docker", "podman", "nerdctl", "docker-compose", "podman-compose"),
-         check="container_prune"),
-    Rule("infra.cloud-delete", "a cloud CLI deleting resources", "Show the resources with the "
-         "CLI's list or describe command, and ask the user to delete them.",
-         category="infrastructure", pack="infrastructure",
-         program=("aws", "gcloud", "gsutil", "az", "doctl", "heroku", "fly", "flyctl",
-                  "vercel", "netlify", "eksctl", "linode-cli", "hcloud", "scw", "oci",
-                  "ibmcloud", "firebase", "serverless", "sls", "vagrant", "gh", "nomad"),
-         check="cloud_delete"),
-    # --- opt-in pack: databases ----------------------------------------------------------------
-    Rule("db.sql-drop", "SQL that drops or empties tables or databases (DROP, TRUNCATE, DELETE "
-         "without WHERE)", "Run a SELECT to show what it would remove, and ask the user.",
-         category="databases", pack="databases",
-         program=("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client",
-                  "clickhouse", "cockroach", "sqlcmd", "bq", "snowsql", "pgcli", "mycli",
-                  "litecli", "usql", "trino", "cqlsh"),
-         check="sql_destroys"),
-    Rule("db.redis-flush", "redis FLUSHALL / FLUSHDB deletes every key", "Delete the keys you "
-         "mean by name, or ask the user.", category="databases", pack="databases",
-         program=("redis-cli", "valkey-cli", "keydb-cli"), check="redis_flush"),
-    Rule("db.mongo-drop", "MongoDB dropDatabase / drop / deleteMany({}) deletes data",
-         _ASK[0].upper() + _ASK[1:] + ".", category="databases", pack="databases",
-         program=("mongosh", "mongo"), check="mongo_drop"),
-    Rule("db.http-delete", "an HTTP DELETE (a database's or search index's API)",
-         "Ask the user to delete it.", category="databases", pack="databases",
-         program=("curl", "http", "https", "xh", "wget"), check="http_delete"),
-    Rule("db.drop-tool", "a tool that drops a database or resets it",
-         "Ask the user to reset the database.", category="databases", pack="databases",
-         check="database_reset"),
-    # --- opt-in pack: backups and secret managers -------------------------------------------
-    Rule("backup.delete-snapshots", "deleting backups or snapshots (restic forget/prune, borg "
-         "delete/prune, zfs destroy, ...)", _ASK[0].upper() + _ASK[1:] + ".",
-         category="backups", pack="backups", check="backup_delete"),
-    Rule("backup.secret-delete", "deleting secrets from a secret manager (vault, aws "
-         "secretsmanager, op, doppler, ...)", _ASK[0].upper() + _ASK[1:] + ".",
-         category="backups", pack="backups", check="secret_manager_delete"),
 )
 
 
+def _pack_rules() -> Tuple[Rule, ...]:
+    """The opt-in packs' rules: made only when asked for (every pack is off by default)."""
+    return (
+        # --- opt-in pack: infrastructure -----------------------------------------------------------
+        Rule("infra.terraform-destroy", "terraform / tofu destroy deletes managed infrastructure",
+             "Run `terraform plan -destroy` to show what it would delete, and ask the user.",
+             category="infrastructure", pack="infrastructure", program=("terraform", "tofu"),
+             check="terraform_destroy"),
+        Rule("infra.terragrunt-destroy", "terragrunt destroy deletes managed infrastructure",
+             "Run `terragrunt plan -destroy`, and ask the user.", category="infrastructure",
+             pack="infrastructure", program="terragrunt", check="terragrunt_destroy"),
+        Rule("infra.pulumi-destroy", "pulumi destroy / stack rm deletes a stack's resources",
+             "Run `pulumi preview --destroy`, and ask the user.", category="infrastructure",
+             pack="infrastructure", program="pulumi", sub=("destroy|down|stack",),
+             check="pulumi_destroy"),
+        Rule("infra.cdk-destroy", "cdk destroy deletes a stack", _ASK[0].upper() + _ASK[1:] + ".",
+             category="infrastructure", pack="infrastructure", program=("cdk", "cdktf"),
+             sub=("destroy",)),
+        Rule("infra.kubectl-delete", "kubectl delete / drain removes cluster resources",
+             "Run it with `--dry-run=client` to see what it would do, and ask the user.",
+             category="infrastructure", pack="infrastructure", program=("kubectl", "oc"),
+             sub=("delete|drain|replace",), unless="--dry-run|--help|-h"),
+        Rule("infra.kubectl-scale-zero", "kubectl scale --replicas=0 takes a workload down",
+             "Ask the user to scale it down.", category="infrastructure", pack="infrastructure",
+             program=("kubectl", "oc"), check="kubectl_scale_zero"),
+        Rule("infra.ansible-shell", "an ad-hoc ansible shell command that deletes on every host",
+             "Ask the user to run it.", category="infrastructure", pack="infrastructure",
+             program="ansible", check="ansible_shell"),
+        Rule("infra.helm-uninstall", "helm uninstall removes a release", _ASK[0].upper() +
+             _ASK[1:] + ".", category="infrastructure", pack="infrastructure", program="helm",
+             sub=("uninstall|delete|del|un",), unless="--dry-run|--help|-h"),
+        Rule("infra.container-prune", "docker / podman prune or volume rm deletes containers, "
+             "images or volumes with their data", "Remove the one container or image you mean by "
+             "name, or ask the user.", category="infrastructure", pack="infrastructure",
+             program=("docker", "podman", "nerdctl", "docker-compose", "podman-compose"),
+             check="container_prune"),
+        Rule("infra.cloud-delete", "a cloud CLI deleting resources", "Show the resources with the "
+             "CLI's list or describe command, and ask the user to delete them.",
+             category="infrastructure", pack="infrastructure",
+             program=("aws", "gcloud", "gsutil", "az", "doctl", "heroku", "fly", "flyctl",
+                      "vercel", "netlify", "eksctl", "linode-cli", "hcloud", "scw", "oci",
+                      "ibmcloud", "firebase", "serverless", "sls", "vagrant", "gh", "nomad"),
+             check="cloud_delete"),
+        # --- opt-in pack: databases ----------------------------------------------------------------
+        Rule("db.sql-drop", "SQL that drops or empties tables or databases (DROP, TRUNCATE, DELETE "
+             "without WHERE)", "Run a SELECT to show what it would remove, and ask the user.",
+             category="databases", pack="databases",
+             program=("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client",
+                      "clickhouse", "cockroach", "sqlcmd", "bq", "snowsql", "pgcli", "mycli",
+                      "litecli", "usql", "trino", "cqlsh"),
+             check="sql_destroys"),
+        Rule("db.redis-flush", "redis FLUSHALL / FLUSHDB deletes every key", "Delete the keys you "
+             "mean by name, or ask the user.", category="databases", pack="databases",
+             program=("redis-cli", "valkey-cli", "keydb-cli"), check="redis_flush"),
+        Rule("db.mongo-drop", "MongoDB dropDatabase / drop / deleteMany({}) deletes data",
+             _ASK[0].upper() + _ASK[1:] + ".", category="databases", pack="databases",
+             program=("mongosh", "mongo"), check="mongo_drop"),
+        Rule("db.http-delete", "an HTTP DELETE (a database's or search index's API)",
+             "Ask the user to delete it.", category="databases", pack="databases",
+             program=("curl", "http", "https", "xh", "wget"), check="http_delete"),
+        Rule("db.drop-tool", "a tool that drops a database or resets it",
+             "Ask the user to reset the database.", category="databases", pack="databases",
+             check="database_reset"),
+        # --- opt-in pack: backups and secret managers -------------------------------------------
+        Rule("backup.delete-snapshots", "deleting backups or snapshots (restic forget/prune, borg "
+             "delete/prune, zfs destroy, ...)", _ASK[0].upper() + _ASK[1:] + ".",
+             category="backups", pack="backups", check="backup_delete"),
+        Rule("backup.secret-delete", "deleting secrets from a secret manager (vault, aws "
+             "secretsmanager, op, doppler, ...)", _ASK[0].upper() + _ASK[1:] + ".",
+             category="backups", pack="backups", check="secret_manager_delete"),
+    )
+
+
+_MADE: List[Tuple[Rule, ...]] = []  # the packs' rules, once made
+
+
+def pack_rules() -> Tuple[Rule, ...]:
+    """The opt-in packs' rules (each with its ``pack``), the same objects on every call."""
+    if not _MADE:
+        _MADE.append(_pack_rules())
+    return _MADE[0]
+
+
+def __getattr__(name: str) -> Tuple[Rule, ...]:
+    """``RULES``: every rule, the ones on by default and then the packs'."""
+    if name == "RULES":
+        return DEFAULT_RULES + pack_rules()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def rule_ids() -> Tuple[str, ...]:
-    return tuple(rule.id for rule in RULES)
+    return tuple(rule.id for rule in (*DEFAULT_RULES, *pack_rules()))
 
 
 def find_rule(rule_id: str) -> Optional[Rule]:
-    return next((rule for rule in RULES if rule.id == rule_id), None)
+    return next((rule for rule in (*DEFAULT_RULES, *pack_rules()) if rule.id == rule_id), None)
 
 
 # Options that take the next word as their value, per program (so its subcommand is found):
-# `git -C repo push`, `kubectl -n ns delete`.
-VALUE_OPTIONS: Dict[str, Set[str]] = {
-    "git": {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
-            "--super-prefix"},
-    "docker": {"-c", "--context", "-H", "--host", "--config", "-l", "--log-level",
-               "--tlscacert", "--tlscert", "--tlskey", "-f", "--file", "-p", "--project-name"},
-    "podman": {"-c", "--connection", "--url", "--identity", "--root", "--runroot",
-               "--log-level", "--storage-driver"},
-    "kubectl": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s",
+# `git -C repo push`, `kubectl -n ns delete`. Tuples: a tuple of strings is a constant of the
+# compiled module, where a set is built at every import (in every hook process).
+VALUE_OPTIONS: Dict[str, Tuple[str, ...]] = {
+    "git": ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+            "--super-prefix"),
+    "docker": ("-c", "--context", "-H", "--host", "--config", "-l", "--log-level",
+               "--tlscacert", "--tlscert", "--tlskey", "-f", "--file", "-p", "--project-name"),
+    "podman": ("-c", "--connection", "--url", "--identity", "--root", "--runroot",
+               "--log-level", "--storage-driver"),
+    "kubectl": ("-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s",
                 "--server", "--token", "-l", "--selector", "-o", "--output", "--as",
-                "--request-timeout", "-f", "--filename"},
-    "helm": {"-n", "--namespace", "--kube-context", "--kubeconfig"},
-    "gh": {"-R", "--repo"},
-    "aws": {"--region", "--profile", "--output", "--endpoint-url", "--query", "--color",
-            "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout"},
-    "gcloud": {"--project", "--account", "--configuration", "--format", "--verbosity",
-               "--impersonate-service-account", "--zone", "--region", "--billing-project"},
-    "az": {"--subscription", "-g", "--resource-group", "-o", "--output", "--query"},
-    "pulumi": {"-s", "--stack", "-C", "--cwd"},
-    "redis-cli": {"-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"},
-    "restic": {"-r", "--repo", "--password-file", "--cache-dir", "-p"},
-    "borg": {"--remote-path", "--lock-wait"},
-    "vault": {"-address", "-namespace", "-mount"},
-    "op": {"--account", "--vault"},
-    "doppler": {"-p", "--project", "-c", "--config"},
+                "--request-timeout", "-f", "--filename"),
+    "helm": ("-n", "--namespace", "--kube-context", "--kubeconfig"),
+    "gh": ("-R", "--repo"),
+    "aws": ("--region", "--profile", "--output", "--endpoint-url", "--query", "--color",
+            "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout"),
+    "gcloud": ("--project", "--account", "--configuration", "--format", "--verbosity",
+               "--impersonate-service-account", "--zone", "--region", "--billing-project"),
+    "az": ("--subscription", "-g", "--resource-group", "-o", "--output", "--query"),
+    "pulumi": ("-s", "--stack", "-C", "--cwd"),
+    "redis-cli": ("-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"),
+    "restic": ("-r", "--repo", "--password-file", "--cache-dir", "-p"),
+    "borg": ("--remote-path", "--lock-wait"),
+    "vault": ("-address", "-namespace", "-mount"),
+    "op": ("--account", "--vault"),
+    "doppler": ("-p", "--project", "-c", "--config"),
 }
 
 
@@ -428,7 +453,8 @@ def looks_destructive(texts: List[str]) -> bool:
     `/bin/bash`, `su -c`)."""
     from .shell import INTERPRETERS, SHELLS, program_name, string_runners
 
-    programs = {program for rule in RULES for program in rule.program if "*" not in program}
+    programs = {program for rule in (*DEFAULT_RULES, *pack_rules()) for program in rule.program
+                if "*" not in program}
     programs |= {"curl", "wget", "eval", "sudo", "exec", "source", *SHELLS, *INTERPRETERS,
                  *string_runners()}
     for text in texts:

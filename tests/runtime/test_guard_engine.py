@@ -392,6 +392,35 @@ def test_every_rules_check_is_a_known_check() -> None:
     assert not missing
 
 
+def test_the_packs_rules_are_made_only_when_a_pack_is_on(tmp_path: Path) -> None:
+    # Every pack is off by default: a hook process then never makes their rules. With one on,
+    # they are made, and its rules block.
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom hookwrap import guard_rules\nfrom hookwrap.guard_engine import Guard\n"
+            "g = Guard(sys.argv[1], packs=sys.argv[4:])\n"
+            "found = g.check_line(sys.argv[2], sys.argv[3])\n"
+            "print(found.rule.id if found else None, bool(guard_rules._MADE))\n")
+    script = str(tmp_path / "p" / ".hookwrap" / "hooks" / "guard.py")
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src}
+    for line, packs, expected in (("terraform destroy", [], "None False"),
+                                  ("git reset --hard", [], "git.reset-hard False"),
+                                  ("terraform destroy", ["infrastructure"],
+                                   "infra.terraform-destroy True")):
+        out = subprocess.run([sys.executable, "-c", code, script, line, str(tmp_path / "p"),
+                              *packs], capture_output=True, text=True, env=env, check=True).stdout
+        assert out.split() == expected.split(), (line, packs)
+    # RULES is every rule all the same, the packs' last, as the docs list them.
+    from hookwrap import guard_rules
+
+    assert guard_rules.RULES[:len(guard_rules.DEFAULT_RULES)] == guard_rules.DEFAULT_RULES
+    assert {rule.pack for rule in guard_rules.RULES[len(guard_rules.DEFAULT_RULES):]} == \
+        set(guard_rules.PACKS)
+    assert not any(rule.pack for rule in guard_rules.DEFAULT_RULES)
+
+
 def test_a_plain_command_loads_no_named_check_nor_the_full_parser(tmp_path: Path) -> None:
     # The named checks load when a rule gets that far, so that most calls do not pay for them;
     # and load when one does. The shell's full parser loads for a line that is not plain words.
