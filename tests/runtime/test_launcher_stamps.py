@@ -361,3 +361,13 @@ def test_hookwrap_stamps_every_runtime_module_it_compiled(tmp_path: Path) -> Non
     assert stamp_runtime(root)
     assert "hookwrap/shell.py" not in (lib / STAMPS).read_text()
     assert "hookwrap/guard_engine.py" in (lib / STAMPS).read_text()
+
+
+@pytest.mark.parametrize("size", [0, 1, 4095, 4096, 65537, 300_000])
+def test_the_launcher_reads_a_file_whole(tmp_path: Path, size: int) -> None:
+    from hookwrap.launcher import _read
+
+    path = tmp_path / "f.bin"
+    data = os.urandom(size)
+    path.write_bytes(data)
+    assert _read(str(path)) == data
