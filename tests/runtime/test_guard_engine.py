@@ -392,26 +392,30 @@ def test_every_rules_check_is_a_known_check() -> None:
     assert not missing
 
 
-def test_the_packs_rules_are_made_only_when_a_pack_is_on(tmp_path: Path) -> None:
-    # Every pack is off by default: a hook process then never makes their rules. With one on,
-    # they are made, and its rules block.
+def _fresh_process(tmp_path: Path, code: str, line: str, *more: str) -> list[str]:
+    """What ``code`` prints in a new interpreter (the runtime from src/), given the path of a
+    guard script in a project at tmp_path/p, ``line``, the project and ``more`` as argv."""
     import subprocess
     import sys
 
+    script = str(tmp_path / "p" / ".hookwrap" / "hooks" / "guard.py")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    return subprocess.run([sys.executable, "-c", code, script, line, str(tmp_path / "p"), *more],
+                          capture_output=True, text=True, env=env, check=True).stdout.split()
+
+
+def test_the_packs_rules_are_made_only_when_a_pack_is_on(tmp_path: Path) -> None:
+    # Every pack is off by default: a hook process then never makes their rules. With one on,
+    # they are made, and its rules block.
     code = ("import sys\nfrom hookwrap import guard_rules\nfrom hookwrap.guard_engine import Guard\n"
             "g = Guard(sys.argv[1], packs=sys.argv[4:])\n"
             "found = g.check_line(sys.argv[2], sys.argv[3])\n"
             "print(found.rule.id if found else None, bool(guard_rules._MADE))\n")
-    script = str(tmp_path / "p" / ".hookwrap" / "hooks" / "guard.py")
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    env = {**os.environ, "PYTHONPATH": src}
     for line, packs, expected in (("terraform destroy", [], "None False"),
                                   ("git reset --hard", [], "git.reset-hard False"),
                                   ("terraform destroy", ["infrastructure"],
                                    "infra.terraform-destroy True")):
-        out = subprocess.run([sys.executable, "-c", code, script, line, str(tmp_path / "p"),
-                              *packs], capture_output=True, text=True, env=env, check=True).stdout
-        assert out.split() == expected.split(), (line, packs)
+        assert _fresh_process(tmp_path, code, line, *packs) == expected.split(), (line, packs)
     # RULES is every rule all the same, the packs' last, as the docs list them.
     from hookwrap import guard_rules
 
@@ -424,21 +428,13 @@ def test_the_packs_rules_are_made_only_when_a_pack_is_on(tmp_path: Path) -> None
 def test_a_plain_command_loads_no_named_check_nor_the_full_parser(tmp_path: Path) -> None:
     # The named checks load when a rule gets that far, so that most calls do not pay for them;
     # and load when one does. The shell's full parser loads for a line that is not plain words.
-    import subprocess
-    import sys
-
     code = ("import sys\nfrom hookwrap.guard_engine import Guard\n"
             "g = Guard(sys.argv[1])\n"
             "print(g.check_line(sys.argv[2], sys.argv[3]) is None, "
             "'hookwrap.guard_checks' in sys.modules, 'hookwrap.shell_parser' in sys.modules)\n")
-    script = str(tmp_path / "p" / ".hookwrap" / "hooks" / "guard.py")
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    env = {**os.environ, "PYTHONPATH": src}
     for line, expected in (("echo hi | tee out.txt", "True False False"),
                            ("git status && ls -la src", "True False False"),
                            ("git commit -m 'a message'", "True False True"),
                            ("rm -rf build", "True True False"),
                            ("rm -rf \"$HOME\"", "False True True")):
-        out = subprocess.run([sys.executable, "-c", code, script, line, str(tmp_path / "p")],
-                             capture_output=True, text=True, env=env, check=True).stdout
-        assert out.split() == expected.split(), line
+        assert _fresh_process(tmp_path, code, line) == expected.split(), line
