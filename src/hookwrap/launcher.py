@@ -250,7 +250,8 @@ def _use_stamps(lib: str) -> None:
     machinery around them, and for hookwrap's checked-hash .pyc with ``STAMPS`` in place of
     hashing the source. Anything else, or any doubt, goes through the usual import."""
     if os.sep != "/" or sys.flags.optimize or getattr(sys, "pycache_prefix", None) or \
-            "importtime" in sys._xoptions or not sys.implementation.cache_tag:
+            "importtime" in sys._xoptions or not sys.implementation.cache_tag or \
+            (not sys.flags.ignore_environment and os.environ.get("PYTHONPROFILEIMPORTTIME")):
         return  # a .pyc elsewhere or of another kind, or an import profile asked for: as usual
     import _imp
 
@@ -277,7 +278,9 @@ def _use_stamps(lib: str) -> None:
                     roots={}, bootstrap=bootstrap, external=external, imp=_imp,
                     own_tag=stamps.startswith(
                         f"{STAMPS_HEADER} {sys.implementation.cache_tag}\n"),
-                    builtin=builtins.__import__)
+                    builtin=builtins.__import__, hooks=list(sys.path_hooks),
+                    thread=sys.modules.get("_thread"),
+                    ident=getattr(sys.modules.get("_thread"), "get_ident", int)())
     builtins.__import__ = _import
 
 
@@ -286,6 +289,12 @@ def _import(name: str, globals: "Mapping[str, object] | None" = None,
             fromlist: "Sequence[str] | None" = (), level: int = 0) -> "ModuleType":
     """``builtins.__import__`` while the script loads: a runtime module not imported yet is
     imported by ``_direct`` first, then the builtin does the rest (binding names, fromlist)."""
+    thread = _IMPORTS.get("thread")
+    if type(name) is not str or type(level) is not int or level < 0 or \
+            (globals is not None and type(globals) is not dict) or \
+            (fromlist and type(fromlist) not in (list, tuple)) or \
+            thread is None or thread._count() or thread.get_ident() != _IMPORTS["ident"]:
+        return _IMPORTS["builtin"](name, globals, locals, fromlist, level)  # type: ignore[no-any-return]
     full = name
     if level:
         package = globals.get("__package__") if globals else None
@@ -320,6 +329,8 @@ def _direct(name: str) -> bool:
     if parent:
         if parent not in modules and (parent not in state["runtime"] or not _direct(parent)):
             return False
+        if name in modules:  # the parent's own code imported it
+            return True
         folders = getattr(modules[parent], "__path__", None)
         folder = folders[0] if type(folders) is list and len(folders) == 1 else None
         tail = "/" + parent.replace(".", "/")
@@ -329,10 +340,14 @@ def _direct(name: str) -> bool:
         root = folder[:-len(tail)]
     else:
         first = sys.path[0] if sys.path else None
-        if type(first) is not str or not first.rstrip("/") or not _in_lib(first) or \
+        if type(first) is not str or not first.startswith("/") or not _in_lib(first) or \
                 name in sys.builtin_module_names:
             return False
         root = first.rstrip("/")
+    if sys.path_hooks != state["hooks"] or (folders is None and first in sys.path_importer_cache
+                                            and type(sys.path_importer_cache[first]) is not
+                                            state["external"].FileFinder):
+        return False
     if not _no_finder_first(name, folders):
         return False
     source = f"{root}/{rel}"
@@ -447,7 +462,8 @@ def _new_module(name: str, source: str, package: bool) -> "ModuleType":
 
 
 def _stop_stamps() -> None:
-    builtin = _IMPORTS.pop("builtin", None)
+    _IMPORTS["runtime"] = {}  # a saved reference to _import now goes straight to the builtin
+    builtin = _IMPORTS.get("builtin")
     if builtin is not None and builtins.__import__ is _import:
         builtins.__import__ = builtin
 
