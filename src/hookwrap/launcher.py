@@ -25,10 +25,13 @@ The .pyc is checked as Python checks it (magic number; a timestamp .pyc against 
 mtime and size), except a checked-hash one: hookwrap writes beside them the size, mtime and hash
 of each source it compiled (``STAMPS``, for this Python's cache tag), and such a .pyc is taken
 while its source still has that size and mtime and the .pyc that hash, as Python takes its own
-timestamp-checked .pyc. Everything else (another module, a source changed since, another .pyc,
-``-O``, a pycache prefix, ``-X importtime``, ``--check-hash-based-pycs always``) is left to the
-usual import, and the builtin ``__import__`` is put back before the hook function runs
-(``resume_gc_for_hook``).
+timestamp-checked .pyc. Everything else is left to the usual import: another module, a source
+changed since, another .pyc, a relative sys.path entry, a path hook or finder of the script's
+own, an import from another thread (or while one runs: the usual import has the locks), odd
+``__import__`` arguments, ``-O``, a pycache prefix, an import profile (``-X importtime``,
+``PYTHONPROFILEIMPORTTIME``), ``--check-hash-based-pycs always``. The builtin ``__import__`` is
+put back before the hook function runs (``resume_gc_for_hook``); a reference the script kept to
+the launcher's then goes straight to the builtin.
 
 The cyclic garbage collector is paused while the script and what it imports load (``GC_PAUSED``):
 a process that lives for one call frees nothing by collecting then, and the collections cost
@@ -289,32 +292,43 @@ def _import(name: str, globals: "Mapping[str, object] | None" = None,
             fromlist: "Sequence[str] | None" = (), level: int = 0) -> "ModuleType":
     """``builtins.__import__`` while the script loads: a runtime module not imported yet is
     imported by ``_direct`` first, then the builtin does the rest (binding names, fromlist)."""
-    thread = _IMPORTS.get("thread")
-    if type(name) is not str or type(level) is not int or level < 0 or \
-            (globals is not None and type(globals) is not dict) or \
-            (fromlist and type(fromlist) not in (list, tuple)) or \
-            thread is None or thread._count() or thread.get_ident() != _IMPORTS["ident"]:
-        return _IMPORTS["builtin"](name, globals, locals, fromlist, level)  # type: ignore[no-any-return]
+    # Arguments the builtin would refuse reach it as they are, for its own error.
     full = name
     if level:
-        package = globals.get("__package__") if globals else None
+        try:
+            package = globals.get("__package__") if type(globals) is dict and level > 0 \
+                else None
+        except TypeError:  # a level that is not a number
+            package = None
         if not isinstance(package, str) or package.count(".") < level - 1:
             full = ""
         else:
             base = package.rsplit(".", level - 1)[0] if level > 1 else package
             full = f"{base}.{name}" if name else base
     runtime = _IMPORTS["runtime"]
-    if full in runtime:
+    try:
+        wanted = full in runtime
+    except TypeError:  # a name that is not a string
+        wanted = False
+    if wanted:
         modules = sys.modules
-        if full not in modules:
+        if full not in modules and _alone():
             _direct(full)
-        if fromlist and full in modules:  # `from hookwrap import shell`: a module too
-            for item in fromlist:
+        if fromlist and type(fromlist) in (list, tuple) and full in modules:
+            for item in fromlist:  # `from hookwrap import shell`: a module too
                 sub = f"{full}.{item}" if isinstance(item, str) else ""
-                if sub in runtime and sub not in modules and not hasattr(modules[full], item):
+                if sub in runtime and sub not in modules and \
+                        not hasattr(modules[full], item) and _alone():
                     _direct(sub)
     module: ModuleType = _IMPORTS["builtin"](name, globals, locals, fromlist, level)
     return module
+
+
+def _alone() -> bool:
+    """Whether the thread that loads the script is the only one: another one would need the
+    usual import's locks."""
+    thread = _IMPORTS.get("thread")
+    return thread is not None and not thread._count() and thread.get_ident() == _IMPORTS["ident"]
 
 
 def _direct(name: str) -> bool:
@@ -429,8 +443,8 @@ def _pyc_code(rel: str, source: str) -> "CodeType | None":
         return None
     try:
         code = marshal.loads(data[16:])
-    except (EOFError, ValueError, TypeError):
-        return None
+    except Exception:  # a damaged .pyc (EOFError, ValueError, SystemError...): Python's import
+        return None    # then says what is wrong with it
     if type(code) is not type(_pyc_code.__code__):
         return None
     fix = getattr(state["imp"], "_fix_co_filename", None)

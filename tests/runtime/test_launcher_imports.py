@@ -1,5 +1,7 @@
-"""Reproducers for the launcher's direct import of the runtime (review of c18bcf1/a157e80).
-Each test passes with a direct run of the script and fails under the launcher."""
+"""The launcher's own import of the runtime (launcher._import) where a script does what a usual
+import copes with: imports a submodule before its package, puts a relative folder on sys.path,
+keeps a reference to __import__, adds a path hook, imports from two threads, or asks for an
+import profile. Each script runs directly too, as the reference."""
 
 from __future__ import annotations
 
@@ -101,3 +103,26 @@ def test_profileimporttime_in_the_environment_is_left_to_python(tmp_path: Path) 
     done = subprocess.run([sys.executable, str(project / ".hookwrap" / "lib" / "run.py"), "probe"],
                           capture_output=True, text=True, cwd=project, env=env, timeout=60, check=False)
     assert "| mod_a" in done.stderr
+
+
+def test_odd_import_arguments_get_the_builtins_own_errors(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", sys.executable)
+    _script(project, "import os, sys\n" + LIB + '''calls = [
+    lambda: __import__("base", ["x"], None, (), 1),
+    lambda: __import__([]),
+    lambda: __import__("base", {"__package__": "pkg"}, None, (), -1),
+    lambda: __import__("base", {"__package__": "pkg"}, None, (), "1"),
+    lambda: __import__("mod_a", None, None, 1),
+    lambda: __import__(""),
+]
+for call in calls:
+    try:
+        call()
+        print("ok")
+    except Exception as error:
+        print(type(error).__name__, str(error).replace(" ", "_") or "-")
+print("pkg" in sys.modules, "pkg.base" in sys.modules)
+''')
+    direct = _direct(project)
+    assert len(direct) == 13 and direct[-2:] == ["False", "False"]
+    assert launch(project) == direct
