@@ -254,7 +254,8 @@ def _use_stamps(lib: str) -> None:
     hashing the source. Anything else, or any doubt, goes through the usual import."""
     if os.sep != "/" or sys.flags.optimize or getattr(sys, "pycache_prefix", None) or \
             "importtime" in sys._xoptions or not sys.implementation.cache_tag or \
-            (not sys.flags.ignore_environment and os.environ.get("PYTHONPROFILEIMPORTTIME")):
+            (not sys.flags.ignore_environment and  # posix.environ: os.environ's own dict
+             b"PYTHONPROFILEIMPORTTIME" in getattr(sys.modules.get("posix"), "environ", ())):
         return  # a .pyc elsewhere or of another kind, or an import profile asked for: as usual
     import _imp
 
