@@ -61,11 +61,12 @@ _FLAGS = (3).to_bytes(4, "little")  # hash-based, checked (PEP 552)
 # once resume_gc_for_hook has frozen what was loaded.
 GC_PAUSED = False
 GC_FROZEN = False
-# Each runtime source hookwrap compiled, as it was then (generator/plan.py writes it): the first
-# line, then "size mtime path" per source (mtime as Python's repr of os.stat's st_mtime, the
-# path from .hookwrap/lib/, with "/").
+# Each runtime source hookwrap compiled, as it was then (generator/plan.py writes it): the header
+# and the cache tag of the .pyc; the stamped modules' names, then their sources (paths from
+# .hookwrap/lib/, with "/"), each on one line, in the same order; then "size mtime hash path"
+# per source (mtime as Python's repr of os.stat's st_mtime; the .pyc's source hash in hex).
 STAMPS = os.path.join("__pycache__", "hookwrap-sources.txt")
-STAMPS_HEADER = "hookwrap runtime sources 2"  # then the cache tag of the .pyc it stamps
+STAMPS_HEADER = "hookwrap runtime sources 3"
 # While the launcher imports the runtime (_use_stamps): the stamps, the modules they name, the
 # builtin __import__ to put back...
 _IMPORTS: "dict[str, Any]" = {"runtime": {}}
@@ -273,11 +274,10 @@ def _use_stamps(lib: str) -> None:
         return
     if not stamps.startswith(STAMPS_HEADER + " "):
         return
-    runtime = {}  # each stamped module's name: its source, from lib
-    for line in stamps.split("\n")[1:]:
-        rel = line.rpartition(" ")[2]
-        if rel.endswith(".py"):
-            runtime[rel[:-12 if rel.endswith("/__init__.py") else -3].replace("/", ".")] = rel
+    names, sources = stamps.split("\n", 3)[1:3] if stamps.count("\n") >= 3 else ("", "")
+    runtime = dict(zip(names.split(), sources.split()))  # a module's name: its source
+    if len(runtime) != len(sources.split()):
+        return
     _IMPORTS.update(stamps=stamps, runtime=runtime, lib=(status.st_dev, status.st_ino),
                     roots={}, bootstrap=bootstrap, external=external, imp=_imp,
                     own_tag=stamps.startswith(

@@ -50,7 +50,7 @@ print(mod_a.VALUE, sub.VALUE, mod_b.VALUE,
 # them, and the stamps hookwrap writes for them (the stamps name this interpreter's cache tag).
 COMPILE = """import importlib.util, os, py_compile, sys
 lib, header = sys.argv[1], sys.argv[2]
-lines = [header + " " + sys.implementation.cache_tag]
+lines = []
 for rel in sys.argv[3:]:
     path = os.path.join(lib, rel)
     cache = importlib.util.cache_from_source(path)
@@ -60,6 +60,10 @@ for rel in sys.argv[3:]:
         digest = file.read()[8:16].hex()
     status = os.stat(path)
     lines.append(f"{status.st_size} {status.st_mtime!r} {digest} {rel}")
+names = [rel[:-3].replace("/", ".") for rel in sys.argv[3:]]
+names = [name[:-9] if name.endswith(".__init__") else name for name in names]
+lines = [header + " " + sys.implementation.cache_tag, " ".join(names), " ".join(sys.argv[3:]),
+         *lines]
 with open(os.path.join(lib, "__pycache__", "hookwrap-sources.txt"), "w") as file:
     file.write("\\n".join(lines) + "\\n")
 """
@@ -170,11 +174,17 @@ def test_a_pyc_not_the_one_stamped_is_checked_by_its_hash(project: Path) -> None
     assert launch(project)[:1] == ["new"]
 
 
-@pytest.mark.parametrize("damage", ["missing", "header", "not utf-8"])
+@pytest.mark.parametrize("damage", ["missing", "header", "not utf-8", "names", "short"])
 def test_without_readable_stamps_every_pyc_is_checked(project: Path, damage: str) -> None:
     stamps = project / ".hookwrap" / "lib" / STAMPS
     if damage == "missing":
         stamps.unlink()
+    elif damage == "names":  # a name fewer than sources
+        lines = stamps.read_text().split("\n")
+        lines[1] = lines[1].split(" ", 1)[1]
+        stamps.write_text("\n".join(lines))
+    elif damage == "short":
+        stamps.write_text(stamps.read_text().split("\n", 1)[0] + "\n")
     elif damage == "header":
         stamps.write_text(stamps.read_text().replace(STAMPS_HEADER, "hookwrap runtime sources 1"))
     else:
@@ -351,8 +361,12 @@ def test_hookwrap_stamps_every_runtime_module_it_compiled(tmp_path: Path) -> Non
     assert lines[0] == header
     expected = {f"{RUNTIME_DIR}/{m}"[len(".hookwrap/lib/"):] for m in RUNTIME_MODULES}
     expected.add(LAUNCHER_MODULE[len(".hookwrap/lib/"):])
+    # The modules' names, then their sources, in the same order.
+    assert dict(zip(lines[1].split(), lines[2].split())) == {
+        rel[:-3].replace("/", ".").removesuffix(".__init__"): rel for rel in expected}
+    assert lines[2].split() == [line.rpartition(" ")[2] for line in lines[3:]]
     stamped = {}
-    for line in lines[1:]:
+    for line in lines[3:]:
         size, mtime, digest, rel = line.split(" ", 3)
         stamped[rel] = (int(size), float(mtime), digest)
     assert set(stamped) == expected

@@ -234,7 +234,7 @@ def stamp_runtime(root: Path) -> bool:
     stamps_rel = f"{lib}/{Path(STAMPS).as_posix()}"
     if not fsutil.is_safe_path(root, stamps_rel):
         return False
-    lines = [f"{STAMPS_HEADER} {sys.implementation.cache_tag}"]
+    lines = []
     for rel in [*(f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES), LAUNCHER_MODULE]:
         source = root / rel
         cache = root / Path(importlib.util.cache_from_source(rel)).as_posix()
@@ -250,6 +250,10 @@ def stamp_runtime(root: Path) -> bool:
                 and (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
             lines.append(f"{after.st_size} {after.st_mtime!r} {header[8:16].hex()} "
                          f"{rel[len(lib) + 1:]}")
+    sources = [line.rpartition(" ")[2] for line in lines]
+    names = [source[:-3].replace("/", ".").removesuffix(".__init__") for source in sources]
+    lines = [f"{STAMPS_HEADER} {sys.implementation.cache_tag}", " ".join(names), " ".join(sources),
+             *lines]
     data = ("\n".join(lines) + "\n").encode()
     target = root / stamps_rel
     try:
