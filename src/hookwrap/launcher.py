@@ -120,8 +120,7 @@ def load(path: str, source: bytes, cache: str) -> "CodeType":
     magic, key = _magic()
     digest = _imp.source_hash(key, source)
     try:
-        with open(cache, "rb") as file:
-            data = file.read()
+        data = _read(cache)
     except OSError:
         data = b""
     if data[:4] == magic and data[4] & 1 and data[8:16] == digest:
@@ -267,8 +266,7 @@ def _use_stamps(lib: str) -> None:
             getattr(external, "PathFinder", None) is None:
         return
     try:
-        with open(os.path.join(lib, STAMPS), "rb") as file:
-            stamps = file.read().decode("utf-8")
+        stamps = _read(os.path.join(lib, STAMPS)).decode("utf-8")
         status = os.stat(lib)
     except (OSError, ValueError):
         return
@@ -525,8 +523,7 @@ def main() -> None:
     path = _beside(os.path.abspath(__file__), name)
     shown = _beside(argv[0], name)
     try:
-        with open(path, "rb") as file:
-            source = file.read()
+        source = _read(path)
     except OSError as error:  # as Python's own "can't open file", exit 2
         sys.stderr.write(f"{os.path.basename(sys.executable) or 'python3'}: can't open file "
                          f"{path!r}: [Errno {error.errno}] {error.strerror}\n")
