@@ -460,17 +460,16 @@ def _new_module(name: str, source: str, package: bool) -> "ModuleType":
     spec = _IMPORTS["bootstrap"].ModuleSpec(name, loader, origin=source, is_package=package)
     spec.has_location = True
     folder, _, base = source.rpartition("/")
-    spec.cached = f"{folder}/__pycache__/{base[:-3]}.{tag}.pyc"
+    spec.cached = cached = f"{folder}/__pycache__/{base[:-3]}.{tag}.pyc"
     module = type(sys)(name)
     attrs = module.__dict__
     attrs["__loader__"] = loader
     attrs["__package__"] = name if package else name.rpartition(".")[0]
     attrs["__spec__"] = spec
     if package:
-        spec.submodule_search_locations = [folder]
-        attrs["__path__"] = spec.submodule_search_locations
+        spec.submodule_search_locations = attrs["__path__"] = [folder]
     attrs["__file__"] = source
-    attrs["__cached__"] = spec.cached
+    attrs["__cached__"] = cached
     return module
 
 
