@@ -67,7 +67,7 @@ GC_FROZEN = False
 # per source (mtime as Python's repr of os.stat's st_mtime; the .pyc's source hash in hex).
 STAMPS = os.path.join("__pycache__", "hookwrap-sources.txt")
 STAMPS_HEADER = "hookwrap runtime sources 3"
-# While the launcher imports the runtime (_use_stamps): the stamps, the modules they name, the
+# While the launcher imports the runtime (_start_imports): the stamps, the modules they name, the
 # builtin __import__ to put back...
 _IMPORTS: "dict[str, Any]" = {"runtime": {}}
 
@@ -247,7 +247,7 @@ def _read(path: str) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-def _use_stamps(lib: str) -> None:
+def _start_imports(lib: str) -> None:
     """While the script loads, import the runtime's modules from their .pyc files directly (see
     the module docstring): with Python's own checks of each .pyc, but without importlib's
     machinery around them, and for hookwrap's checked-hash .pyc with ``STAMPS`` in place of
@@ -364,11 +364,13 @@ def _direct(name: str) -> bool:
     if not _no_finder_first(name, folders):
         return False
     source = f"{root}/{rel}"
-    code = _pyc_code(rel, source)
+    folder, _, base = source.rpartition("/")
+    cached = f"{folder}/__pycache__/{base[:-3]}.{sys.implementation.cache_tag}.pyc"
+    code = _pyc_code(rel, source, cached)
     if code is None:
         return False
     sys.audit("import", name, None, sys.path, sys.meta_path, sys.path_hooks)  # as Python's
-    module = _new_module(name, source, package)
+    module = _new_module(name, source, cached, package)
     modules[name] = module
     spec: Any = module.__spec__
     spec._initializing = True  # as importlib marks it while the module runs
@@ -418,13 +420,12 @@ def _in_lib(root: str) -> bool:
     return known
 
 
-def _pyc_code(rel: str, source: str) -> "CodeType | None":
-    """The code in ``source``'s .pyc, if Python would take that .pyc for ``source`` now."""
-    folder, _, base = source.rpartition("/")
+def _pyc_code(rel: str, source: str, cached: str) -> "CodeType | None":
+    """The code in ``cached``, if Python would take that .pyc for ``source`` now."""
     state = _IMPORTS
     try:
         status = os.stat(source)
-        data = _read(f"{folder}/__pycache__/{base[:-3]}.{sys.implementation.cache_tag}.pyc")
+        data = _read(cached)
     except OSError:
         return None
     flags = data[4:8]
@@ -452,28 +453,25 @@ def _pyc_code(rel: str, source: str) -> "CodeType | None":
     return code
 
 
-def _new_module(name: str, source: str, package: bool) -> "ModuleType":
+def _new_module(name: str, source: str, cached: str, package: bool) -> "ModuleType":
     """The module, with what importlib's FileFinder and module_from_spec give it."""
-    external = _IMPORTS["external"]
-    tag = sys.implementation.cache_tag
-    loader = external.SourceFileLoader(name, source)
+    loader = _IMPORTS["external"].SourceFileLoader(name, source)
     spec = _IMPORTS["bootstrap"].ModuleSpec(name, loader, origin=source, is_package=package)
     spec.has_location = True
-    folder, _, base = source.rpartition("/")
-    spec.cached = cached = f"{folder}/__pycache__/{base[:-3]}.{tag}.pyc"
+    spec.cached = cached
     module = type(sys)(name)
     attrs = module.__dict__
     attrs["__loader__"] = loader
     attrs["__package__"] = name if package else name.rpartition(".")[0]
     attrs["__spec__"] = spec
     if package:
-        spec.submodule_search_locations = attrs["__path__"] = [folder]
+        spec.submodule_search_locations = attrs["__path__"] = [source.rpartition("/")[0]]
     attrs["__file__"] = source
     attrs["__cached__"] = cached
     return module
 
 
-def _stop_stamps() -> None:
+def _stop_imports() -> None:
     _IMPORTS["runtime"] = {}  # a saved reference to _import now goes straight to the builtin
     builtin = _IMPORTS.get("builtin")
     if builtin is not None and builtins.__import__ is _import:
@@ -491,7 +489,7 @@ def resume_gc_for_hook() -> None:
     """Called by hookwrap's runner just before the hook function: the collector back on, with
     what is loaded frozen (later collections never walk it); every .pyc checked as usual again."""
     global GC_PAUSED, GC_FROZEN
-    _stop_stamps()
+    _stop_imports()
     if GC_PAUSED:
         GC_PAUSED = False
         gc.freeze()
@@ -503,7 +501,7 @@ def _resume_gc() -> None:
     """The collector as it was, before Python's own exit: its teardown may need it (an object
     frozen is never collected, so its ``__del__`` would not run)."""
     global GC_PAUSED, GC_FROZEN
-    _stop_stamps()
+    _stop_imports()
     if GC_FROZEN:
         GC_FROZEN = False
         gc.unfreeze()
@@ -528,7 +526,7 @@ def main() -> None:
                          f"{path!r}: [Errno {error.errno}] {error.strerror}\n")
         raise SystemExit(2) from None
     _pause_gc()
-    _use_stamps(os.path.dirname(os.path.abspath(__file__)))
+    _start_imports(os.path.dirname(os.path.abspath(__file__)))
     try:
         code = load(path, source, _cache_path(os.path.dirname(path), name))
     except SyntaxError as error:  # printed as a direct run prints it: no launcher frames

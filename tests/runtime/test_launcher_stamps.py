@@ -1,5 +1,5 @@
 """While a hook script loads, the launcher imports the runtime's modules from their .pyc itself
-(launcher._use_stamps): with Python's own checks of each .pyc, a hookwrap checked-hash .pyc taken
+(launcher._start_imports): with Python's own checks of each .pyc, a hookwrap checked-hash .pyc taken
 without hashing its source while the source keeps the size, mtime and hash hookwrap stamped
 (launcher.STAMPS), and the usual import for anything else.
 
