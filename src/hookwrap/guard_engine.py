@@ -28,6 +28,7 @@ from .guard_rules import (
     PACKS,
     VALUE_OPTIONS,
     Rule,
+    all_rules,
     looks_destructive,
     pack_rules,
     rule_ids,
@@ -391,9 +392,9 @@ class Guard:
     def explain(self, line: str, cwd: str = "") -> Dict[str, Any]:
         """How ``line`` is read and what the guard decides, as data (see hooktest)."""
         self._prepare()
-        if len(self.rules) < len(DEFAULT_RULES) + len(pack_rules()) + len(self.extra_rules):
+        if len(self.rules) < len(all_rules()) + len(self.extra_rules):
             # The packs' rules too, so that the trace says which of them is off.
-            self._index([*DEFAULT_RULES, *pack_rules(), *self.extra_rules])
+            self._index([*all_rules(), *self.extra_rules])
         cwd = cwd or self.root
         trace: List[Dict[str, Any]] = []
         found = self.check_line(line, cwd, trace)

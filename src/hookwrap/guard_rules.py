@@ -322,7 +322,7 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
 def _pack_rules() -> Tuple[Rule, ...]:
     """The opt-in packs' rules: made only when asked for (every pack is off by default)."""
     return (
-        # --- opt-in pack: infrastructure -----------------------------------------------------------
+        # --- opt-in pack: infrastructure ---------------------------------------------------------
         Rule("infra.terraform-destroy", "terraform / tofu destroy deletes managed infrastructure",
              "Run `terraform plan -destroy` to show what it would delete, and ask the user.",
              category="infrastructure", pack="infrastructure", program=("terraform", "tofu"),
@@ -362,13 +362,13 @@ def _pack_rules() -> Tuple[Rule, ...]:
                       "vercel", "netlify", "eksctl", "linode-cli", "hcloud", "scw", "oci",
                       "ibmcloud", "firebase", "serverless", "sls", "vagrant", "gh", "nomad"),
              check="cloud_delete"),
-        # --- opt-in pack: databases ----------------------------------------------------------------
+        # --- opt-in pack: databases --------------------------------------------------------------
         Rule("db.sql-drop", "SQL that drops or empties tables or databases (DROP, TRUNCATE, DELETE "
              "without WHERE)", "Run a SELECT to show what it would remove, and ask the user.",
              category="databases", pack="databases",
-             program=("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client",
-                      "clickhouse", "cockroach", "sqlcmd", "bq", "snowsql", "pgcli", "mycli",
-                      "litecli", "usql", "trino", "cqlsh"),
+             program=("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb",
+                      "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "bq", "snowsql",
+                      "pgcli", "mycli", "litecli", "usql", "trino", "cqlsh"),
              check="sql_destroys"),
         Rule("db.redis-flush", "redis FLUSHALL / FLUSHDB deletes every key", "Delete the keys you "
              "mean by name, or ask the user.", category="databases", pack="databases",
@@ -382,7 +382,7 @@ def _pack_rules() -> Tuple[Rule, ...]:
         Rule("db.drop-tool", "a tool that drops a database or resets it",
              "Ask the user to reset the database.", category="databases", pack="databases",
              check="database_reset"),
-        # --- opt-in pack: backups and secret managers -------------------------------------------
+        # --- opt-in pack: backups and secret managers --------------------------------------------
         Rule("backup.delete-snapshots", "deleting backups or snapshots (restic forget/prune, borg "
              "delete/prune, zfs destroy, ...)", _ASK[0].upper() + _ASK[1:] + ".",
              category="backups", pack="backups", check="backup_delete"),
@@ -402,19 +402,24 @@ def pack_rules() -> Tuple[Rule, ...]:
     return _MADE[0]
 
 
+def all_rules() -> Tuple[Rule, ...]:
+    """Every rule: the ones on by default, then the packs'."""
+    return DEFAULT_RULES + pack_rules()
+
+
 def __getattr__(name: str) -> Tuple[Rule, ...]:
-    """``RULES``: every rule, the ones on by default and then the packs'."""
+    """``RULES``: all_rules(), as a name."""
     if name == "RULES":
-        return DEFAULT_RULES + pack_rules()
+        return all_rules()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def rule_ids() -> Tuple[str, ...]:
-    return tuple(rule.id for rule in (*DEFAULT_RULES, *pack_rules()))
+    return tuple(rule.id for rule in all_rules())
 
 
 def find_rule(rule_id: str) -> Optional[Rule]:
-    return next((rule for rule in (*DEFAULT_RULES, *pack_rules()) if rule.id == rule_id), None)
+    return next((rule for rule in all_rules() if rule.id == rule_id), None)
 
 
 # Options that take the next word as their value, per program (so its subcommand is found):
@@ -453,8 +458,7 @@ def looks_destructive(texts: List[str]) -> bool:
     `/bin/bash`, `su -c`)."""
     from .shell import INTERPRETERS, SHELLS, program_name, string_runners
 
-    programs = {program for rule in (*DEFAULT_RULES, *pack_rules()) for program in rule.program
-                if "*" not in program}
+    programs = {program for rule in all_rules() for program in rule.program if "*" not in program}
     programs |= {"curl", "wget", "eval", "sudo", "exec", "source", *SHELLS, *INTERPRETERS,
                  *string_runners()}
     for text in texts:

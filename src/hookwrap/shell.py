@@ -16,7 +16,8 @@ through this module. Two layers:
 Stdlib only and Python 3.9+. It never raises, and it takes time in proportion to the length of
 the line: one pass, no regular expression, nesting read up to ``shell_parser.MAX_NESTING``
 levels (deeper text is kept in ``Script.unread`` for callers that must fail closed) and command
-bodies re-read up to ``MAX_BODIES`` levels (the text of a body deeper still goes to ``Reading.unread``).
+bodies re-read up to ``MAX_BODIES`` levels (the text of a body deeper still goes to
+``Reading.unread``).
 ``#`` starts no comment (zsh without ``interactive_comments`` reads it as a word), so a
 ``# rm -rf /`` is still a command here.
 """

@@ -223,8 +223,9 @@ def _compile(root: Path, rels: list[str]) -> list[str]:
 def stamp_runtime(root: Path) -> bool:
     """Write the size, mtime and hash of each copied runtime source whose checked-hash .pyc
     matches it now, for the launcher (``launcher.STAMPS``: while a source keeps them, a hook
-    takes its .pyc without hashing the source; a module not listed is imported as usual). A cache like the .pyc files: git ignores it, and a missing or
-    stale one only means that every .pyc is checked. Returns whether it was written."""
+    takes its .pyc without hashing the source; a module not listed is imported as usual).
+    A cache like the .pyc files: git ignores it, and a missing or stale one only means that
+    every .pyc is checked. Returns whether it was written."""
     import importlib.util
 
     from ..launcher import STAMPS, STAMPS_HEADER
