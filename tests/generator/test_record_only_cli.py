@@ -21,7 +21,7 @@ import pytest
 from hookwrap import HookOutput, denormalize_output, normalize_input, platforms
 from hookwrap.checks import host, schema, verdicts
 from hookwrap.clis._claude_protocol import ClaudeProtocol
-from hookwrap.clis._record import pick
+from hookwrap.clis._record import Knobs, derive, pick
 from hookwrap.clis.claude import CLAUDE
 from hookwrap.generator import clis as generator_clis
 from hookwrap.generator.clis import setup_of
@@ -39,8 +39,9 @@ class Imaginary(str, enum.Enum):
 
 
 # --- the whole of Aurora CLI: one record (this is what adding a Claude-dialect CLI costs) -------
-AURORA = CLAUDE.derive(
-    Imaginary.AURORA,  # type: ignore[arg-type]  # not a member of Platform: imaginary
+AURORA = derive(
+    CLAUDE,
+    platform=Imaginary.AURORA,  # type: ignore[arg-type]  # not a member of Platform: imaginary
     label="Aurora CLI",
     short_label="Aurora",
     version="9.9.9",
@@ -59,7 +60,7 @@ AURORA = CLAUDE.derive(
     context_to_user=frozenset(),
     ask_note="Aurora hooks cannot ask the user: ask them yourself.",
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny"),)},
-    knobs={"error_deny": "specific"},
+    knobs=Knobs(error_deny="specific"),
     settings_file=".aurora/hooks.json",
     known_settings_events=("PreToolUse", "PostToolUse", "SessionStart", "Stop"),
     unknown_event_note="Aurora CLI skips it",

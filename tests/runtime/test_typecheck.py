@@ -78,3 +78,31 @@ def test_a_user_hook_type_checks_and_a_wrong_call_does_not(tmp_path: Path) -> No
     assert any('wrong_hook.py:6:' in line and '"reason"' in line and "[arg-type]" in line
                for line in errors), output
     assert len(errors) == 2, output
+
+
+WRONG_RECORD = '''\
+from __future__ import annotations
+
+from hookwrap.clis._record import CLIRecord, Knobs, derive
+from hookwrap.clis.claude import CLAUDE
+from hookwrap.names import NormalizedEvent, Platform
+
+wrong_type = CLIRecord(Platform.CLAUDE, tool_events={"PreToolUse"})
+misspelt = CLIRecord(Platform.CLAUDE, setings_file=".x/settings.json")
+misspelt_knob = Knobs(pre_tool_contxt=False)
+derived = derive(CLAUDE, platform=Platform.QWEN, timeout_scale="1000")
+right = derive(CLAUDE, platform=Platform.QWEN, tool_events=frozenset({NormalizedEvent.BEFORE_TOOL}))
+'''
+
+
+def test_a_record_s_facts_are_type_checked(tmp_path: Path) -> None:
+    """A record is plain data at run time, but mypy checks each fact where a record is written,
+    in a record of its own and in a derived one (``derive``), and each knob by name."""
+    record = tmp_path / "wrong_record.py"
+    record.write_text(WRONG_RECORD, encoding="utf-8")
+    status, output = _mypy(tmp_path, [record])
+    errors = [line for line in output.splitlines() if ": error:" in line]
+    assert status == 1
+    assert [int(line.split(":")[1]) for line in errors] == [7, 8, 9, 10], output
+    assert '"tool_events"' in errors[0] and '"setings_file"' in errors[1], output
+    assert '"pre_tool_contxt"' in errors[2] and '"timeout_scale"' in errors[3], output

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from ..names import MCP_PREFIX, NormalizedEvent, Platform, mcp_tool, split_mcp_tool
-from ._record import RUNTIME_FACTS, CLIRecord
+from ._record import RUNTIME_FACTS, CLIRecord, Knobs
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -68,7 +68,7 @@ class AgentCLI:
     exit2_blocks: frozenset[NormalizedEvent]
     payload_drops: tuple[str, ...]
     payload_worktree: bool
-    knobs: dict[str, Any]
+    knobs: Knobs
 
     def __init__(self, record: CLIRecord) -> None:
         self.record = record

@@ -79,7 +79,7 @@ class CodexProtocol(AgentCLI):
 
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
         if raw_event and raw_event not in self.events:
-            return raw_event if raw_event in self.knobs["output_schemas"] else ""
+            return raw_event if raw_event in self.knobs.output_schemas else ""
         return super().reply_event_name(event, raw_event)
 
     def top_decision(self, decision: str) -> str:
@@ -88,7 +88,7 @@ class CodexProtocol(AgentCLI):
 
     def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
-        schema = self.knobs["output_schemas"].get(name)
+        schema = self.knobs.output_schemas.get(name)
         specific: dict[str, Any] = {}
         if schema is None:
             return specific
@@ -112,7 +112,7 @@ class CodexProtocol(AgentCLI):
     def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
         """Fit the answer to the event's schema, mapping what Codex cannot do to the safe side."""
-        return shape_output(result, name, self.knobs["output_schemas"], self.knobs["never_sent"], self.ask_note)
+        return shape_output(result, name, self.knobs.output_schemas, self.knobs.never_sent, self.ask_note)
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
         # A PermissionRequest answer takes no top-level decision: a crash there must still deny

@@ -1,10 +1,10 @@
 """CLIRecord: every fact hookwrap knows about one agent CLI, as data.
 
 Each ``clis/<platform>.py`` holds one record and nothing else. A CLI that speaks another's
-protocol is that CLI's record with its differences (``CLAUDE.derive(...)``), so what one CLI does
+protocol is that CLI's record with its differences (``derive(CLAUDE, ...)``), so what one CLI does
 differently is in one place. Behaviour that really differs between CLIs lives in a handful of
 protocol families (``clis/_claude_protocol.py``, ...; the generator's in ``generator/clis/``),
-which read the record's knobs; a record names its family in ``protocol``.
+which read the record's ``Knobs``; a record names its family in ``protocol``.
 
 Every fact carries the CLI version it was checked against (``version``). The record is copied
 into each project with the rest of the runtime and imported on every hook call, so it is plain
@@ -18,9 +18,29 @@ from ..names import NormalizedEvent
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import TypeVar
+
+    from typing_extensions import dataclass_transform
 
     from ..names import Platform
+
+    _C = TypeVar("_C", bound=type)
+    _V = TypeVar("_V")
+
+    @dataclass_transform()
+    def record_class(cls: _C) -> _C:
+        """Type checkers read a record class as a dataclass: a typed constructor, each fact
+        checked where a record is written (``derive`` is ``dataclasses.replace`` to them)."""
+        return cls
+
+    from dataclasses import replace as derive
+
+    __all__ = ["CLAUDE_EXIT2_BLOCKS", "RUNTIME_FACTS", "SETUP_FACTS", "CLIRecord", "Knobs",
+               "derive", "pick", "record_class"]
+else:
+    def record_class(cls):
+        """At run time a record class is the plain class (no dataclass machinery is imported)."""
+        return cls
 
 _E = NormalizedEvent
 
@@ -31,6 +51,51 @@ CLAUDE_EXIT2_BLOCKS = frozenset({
     _E.AFTER_TOOL_BATCH, _E.BEFORE_MODEL, _E.AFTER_MODEL, _E.BEFORE_TOOL_SELECTION})
 
 
+if not TYPE_CHECKING:
+    def _init(self, *args, **facts):
+        """A record's constructor at run time: keyword facts over the class-level defaults (and
+        ``platform`` first), so an instance holds only the facts it was given and ``derive`` knows
+        which ones a dialect changed. Type checkers see record_class's typed constructor instead."""
+        names = self.__class__.__annotations__
+        for name, value in zip(names, args):
+            facts[name] = value
+        for name, value in facts.items():
+            if name not in names:
+                raise TypeError(f"{self.__class__.__name__} has no fact {name!r}")
+            setattr(self, name, value)
+
+
+@record_class
+class Knobs:
+    """What a protocol family reads beyond the facts every CLI has (documented in the family's
+    module): Claude Code's dialects, Codex CLI's output schemas, Cline's hook names, the
+    OpenCode plugin's switches."""
+
+    # ClaudeProtocol (clis/_claude_protocol.py)
+    pre_tool_context: bool = True
+    post_tool_block_as_context: bool = False
+    context_top_level: bool = False
+    permission_top_level: bool = False
+    stop_continue_false: str = ""
+    error_deny: str = ""
+    reader: str = "claude"
+    # CodexProtocol: each event's answer schema (its top-level and hookSpecificOutput keys),
+    # and the keys never sent on an event
+    output_schemas: dict[str, tuple[frozenset[str], frozenset[str]] | None] = {}
+    never_sent: dict[str, tuple[str, ...]] = {}
+    # ClineProtocol: the payload's hookName -> the hook file's name
+    hook_names: dict[str, str] = {}
+    # The plugin families (OpenCode, Kilo, pi)
+    keep_working: bool = False
+    disable_vars: tuple[str, ...] = ()
+    npm_plugin: str = ""
+    config_folder: str = ""
+
+    if not TYPE_CHECKING:
+        __init__ = _init
+
+
+@record_class
 class CLIRecord:
     """The facts of one CLI. Attributes not given keep the defaults below."""
 
@@ -88,7 +153,7 @@ class CLIRecord:
     # --- answers ---------------------------------------------------------------------------
     # The protocol family that turns a HookOutput into this CLI's JSON (a class in
     # clis/_<family>_protocol.py), and reads an external hook's answer by this CLI's rules.
-    protocol: Any = None
+    protocol: type = object
     # Events on which context is also shown to the user as systemMessage (REQ-006.6.2).
     context_to_user: frozenset[NormalizedEvent] = frozenset()
     # The CLI cannot ask the user: an ask is sent as a deny whose reason ends with this note.
@@ -117,7 +182,7 @@ class CLIRecord:
     payload_worktree: bool = False
 
     # --- knobs of a protocol family (documented where the family reads them) -----------------
-    knobs: dict[str, Any] = {}
+    knobs: Knobs = Knobs()
 
     # === What only the hookwrap command reads (generator/clis/): data, copied into projects
     # with the rest of the record but never read by a hook process. ===========================
@@ -155,7 +220,7 @@ class CLIRecord:
     # What makes a crash or timeout of a fail-closed hook block, on which events: a handler key
     # and its value (Claude Code's onFailure: "block").
     fail_closed_key: str = ""
-    fail_closed_value: Any = None
+    fail_closed_value: str | bool | None = None
     fail_closed_events: frozenset[NormalizedEvent] = frozenset()
     timeout_scale: int = 1            # manifest seconds -> the CLI's unit
     timeout_ms_from: int = 0          # from this many seconds on, the CLI reads milliseconds
@@ -171,7 +236,7 @@ class CLIRecord:
     # The variables the CLI sets for its hooks: {project}, {session_id}, {pid} are filled in.
     hook_env_vars: dict[str, str] = {}
     hook_shell: tuple[str, ...] = ("bash", "-c")   # argv before the command text
-    empty_tool_response: Any = {}        # what every tool's response holds at least
+    empty_tool_response: dict[str, object] | str = {}        # what every tool's response holds at least
     payload_has_timestamp: bool = False  # payloads carry a "timestamp" field
     # Where the CLI shows a hook's systemMessage, as `hookwrap test` words it ("shown to the
     # user"); "" when that was never observed.
@@ -189,7 +254,7 @@ class CLIRecord:
     handler_schema: str = ""          # what a handler may hold, and how it is read (_handlers)
     answer_reader: str = ""           # how `hookwrap test` reads a finished run (_answers)
     trust_store: str = ""             # where the CLI keeps its trust, if anywhere (_trust_stores)
-    trust_facts: dict[str, Any] = {}  # that store's facts (its file, its finding's words)
+    trust_facts: dict[str, str | tuple[str, ...]] = {}  # that store's facts (its file, its finding's words)
     # A timeout of 0 or less is the default timeout (Qwen Code), not "no time at all".
     nonpositive_timeout_is_default: bool = False
     # The CLI copies a payload's top-level strings into its hooks' environment (Factory Droid).
@@ -199,29 +264,21 @@ class CLIRecord:
     # the message may use {where} and {matcher}.
     doctor_command_checks: tuple[tuple[str, str, str, str, str], ...] = ()
 
-    def __init__(self, platform: Platform, **facts: Any) -> None:
-        self.platform = platform
-        for name, value in facts.items():
-            if not hasattr(CLIRecord, name):
-                raise TypeError(f"CLIRecord has no fact {name!r}")
-            setattr(self, name, value)
+    if not TYPE_CHECKING:
+        __init__ = _init
 
-    def derive(self, platform: Platform, **changes: Any) -> CLIRecord:
-        """This record with ``changes``: the record of a CLI that speaks this one's protocol.
-        ``knobs`` merge key by key."""
-        facts = dict(vars(self))
-        facts.pop("platform", None)
+if not TYPE_CHECKING:
+    def derive(record, **changes):
+        """``record`` with ``changes`` (``platform`` among them): the record of a CLI that speaks
+        ``record``'s protocol. ``knobs`` merge knob by knob."""
+        facts = dict(vars(record))
         if "knobs" in changes:
-            changes["knobs"] = {**self.knobs, **changes["knobs"]}
+            changes["knobs"] = Knobs(**{**vars(record.knobs), **vars(changes["knobs"])})
         facts.update(changes)
-        return CLIRecord(platform, **facts)
-
-    def knob(self, name: str, default: Any = None) -> Any:
-        """A protocol family's knob, or ``default``."""
-        return self.knobs.get(name, default)
+        return CLIRecord(**facts)
 
 
-def pick(table: dict[str, Any], *names: str) -> dict[str, Any]:
+def pick(table: dict[str, _V], *names: str) -> dict[str, _V]:
     """The entries of ``table`` named, in that order: a CLI that has some of another CLI's
     events (``pick(CLAUDE.events, "Stop", "PreToolUse")``) says which, not what they mean."""
     return {name: table[name] for name in names}

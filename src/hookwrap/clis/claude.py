@@ -1,6 +1,6 @@
 """Claude Code 2.1.328: its record. Every fact here was checked against that release
 (/work/shared/reference/claude-code.md); Qwen Code, Copilot CLI and Factory Droid are this record
-with their differences (``CLAUDE.derive``)."""
+with their differences (``derive(CLAUDE, ...)``)."""
 
 from __future__ import annotations
 

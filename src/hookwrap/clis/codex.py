@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._codex_protocol import CodexProtocol
-from ._record import CLIRecord, pick
+from ._record import CLIRecord, Knobs, pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -41,7 +41,7 @@ _SCHEMAS: dict[str, tuple[frozenset[str], frozenset[str]] | None] = {
 # Read by the schema but not acted on: continue/stopReason/suppressOutput void a PreToolUse or
 # PermissionRequest answer (status Failed, the call runs); suppressOutput has no observed effect
 # anywhere in 0.169.0, so hookwrap never sends it.
-_NEVER = {"PreToolUse": ("continue", "stopReason"), "PermissionRequest": ("continue", "stopReason")}
+_NEVER: dict[str, tuple[str, ...]] = {"PreToolUse": ("continue", "stopReason"), "PermissionRequest": ("continue", "stopReason")}
 # Events whose answer has no additionalContext: context goes to systemMessage instead.
 _NO_CONTEXT_EVENTS = frozenset({_E.AFTER_AGENT, _E.PERMISSION_REQUEST, _E.PRE_COMPACT,
                                 _E.POST_COMPACT, _E.SESSION_END})
@@ -76,7 +76,7 @@ CODEX = CLIRecord(
               "so it was blocked: ask the user, and run it only if they agree."),
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells the "
                                      "model to ask the user"),)},
-    knobs={"output_schemas": _SCHEMAS, "never_sent": _NEVER},
+    knobs=Knobs(output_schemas=_SCHEMAS, never_sent=_NEVER),
 
     # --- the hookwrap command's facts ------------------------------------------------------
     settings_file=".codex/hooks.json",  # strict JSON: a trailing comma voids the whole file

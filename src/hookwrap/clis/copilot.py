@@ -19,13 +19,14 @@ processes (not for its shell tool).
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
-from ._record import pick
+from ._record import Knobs, derive, pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
 
-COPILOT = CLAUDE.derive(
-    Platform.COPILOT,
+COPILOT = derive(
+    CLAUDE,
+    platform=Platform.COPILOT,
     label="Copilot CLI",
     version="1.0.102",
     npm_package="@github/copilot",
@@ -66,8 +67,8 @@ COPILOT = CLAUDE.derive(
               "so it was blocked: ask the user, and run it only if they agree."),
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells "
                                      "the model to ask the user"),)},
-    knobs={"context_top_level": True, "permission_top_level": True, "error_deny": "top-level",
-           "reader": "copilot"},
+    knobs=Knobs(context_top_level=True, permission_top_level=True, error_deny="top-level",
+           reader="copilot"),
 
     # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
     settings_file=".github/hooks/hookwrap.json",

@@ -14,13 +14,14 @@ block gives another turn with no cap of Droid's own. Project hooks run with no t
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
-from ._record import pick
+from ._record import Knobs, derive, pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
 
-DROID = CLAUDE.derive(
-    Platform.DROID,
+DROID = derive(
+    CLAUDE,
+    platform=Platform.DROID,
     label="Factory Droid",
     version="0.225.2",
     npm_package="@factory/cli-linux-x64",
@@ -71,7 +72,7 @@ DROID = CLAUDE.derive(
                           "until killed; stop_gate stops after max_retries, a hand-written hook "
                           "must count too"),),
     },
-    knobs={"pre_tool_context": False, "post_tool_block_as_context": True, "error_deny": "specific"},
+    knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific"),
 
     # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
     settings_file=".factory/settings.json",

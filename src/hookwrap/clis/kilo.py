@@ -12,12 +12,14 @@ keeps the agent working (the plugin sends the reason as the next user message).
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
+from ._record import Knobs, derive
 from .opencode import OPENCODE
 
 _E = NormalizedEvent
 
-KILO = OPENCODE.derive(
-    Platform.KILO,
+KILO = derive(
+    OPENCODE,
+    platform=Platform.KILO,
     label="Kilo CLI",
     version="7.7.9",
     npm_package="@kilocode/cli-linux-x64",  # the 7.8.1 wrapper finds no binary on npm
@@ -49,8 +51,8 @@ KILO = OPENCODE.derive(
         _E.BEFORE_PROMPT: (("block", "a block refuses the prompt, and `kilo run` then exits 1 "
                             "with an opaque error (the reason is printed by the plugin)"),),
     },
-    knobs={"keep_working": True, "disable_vars": ("KILO_DISABLE_PROJECT_CONFIG", "KILO_PURE"),
-           "npm_plugin": "@kilocode/plugin", "config_folder": "~/.config/kilo"},
+    knobs=Knobs(keep_working=True, disable_vars=("KILO_DISABLE_PROJECT_CONFIG", "KILO_PURE"),
+           npm_plugin="@kilocode/plugin", config_folder="~/.config/kilo"),
 
     # --- the hookwrap command's facts ----------------------------------------------------
     settings_file=".kilo/plugins/hookwrap.js",

@@ -28,12 +28,14 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._pi_protocol import PiProtocol
+from ._record import derive
 from .opencode import OPENCODE
 
 _E = NormalizedEvent
 
-PI = OPENCODE.derive(
-    Platform.PI,
+PI = derive(
+    OPENCODE,
+    platform=Platform.PI,
     label="pi",
     version="0.73.1",
     npm_package="@mariozechner/pi-coding-agent",

@@ -12,12 +12,14 @@ each tool result, which is no prompt.
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
+from ._record import Knobs, derive
 from .claude import CLAUDE
 
 _E = NormalizedEvent
 
-QWEN = CLAUDE.derive(
-    Platform.QWEN,
+QWEN = derive(
+    CLAUDE,
+    platform=Platform.QWEN,
     label="Qwen Code",
     version="0.24.4",
     npm_package="@qwen-code/qwen-code",
@@ -64,8 +66,8 @@ QWEN = CLAUDE.derive(
         _E.AFTER_AGENT: (("continue_loop", "reads continue:false on Stop as 'keep working': "
                           "continue_loop=False is sent as no block (the agent stops)"),),
     },
-    knobs={"pre_tool_context": False, "post_tool_block_as_context": True,
-           "stop_continue_false": "drop", "reader": "qwen"},
+    knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True,
+           stop_continue_false="drop", reader="qwen"),
 
     # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
     # JSON with comments; Qwen itself rewrites the file, adding "$version", and hookwrap keeps

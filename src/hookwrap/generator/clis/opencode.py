@@ -96,7 +96,7 @@ class OpenCodeSetup(PluginProtocol, AgentSetup):
         call); a refused connection, a hang past the timeout or a non-2xx answer is a hook that
         could not answer, so a fail-closed one blocks. Stop stays a command where the plugin
         keeps the agent working: it runs those hooks synchronously."""
-        if event is NormalizedEvent.AFTER_AGENT and self.knobs.get("keep_working"):
+        if event is NormalizedEvent.AFTER_AGENT and self.knobs.keep_working:
             return None
         handler: dict[str, Any] = {"type": "http", "url": url, "timeout": timeout_s}
         if fail_closed and event in self.fail_closed_events:
@@ -149,7 +149,7 @@ class OpenCodeSetup(PluginProtocol, AgentSetup):
         out = [Finding(f"{name}-trust", OK, f"{label} loads {self.settings_file} (and every other "
                        f"project plugin) with no trust prompt: whoever can change {folder}/ runs "
                        f"code in every {label} session here")]
-        for var in self.knobs.get("disable_vars", ()):
+        for var in self.knobs.disable_vars:
             if env.get(var) not in (None, "", "0", "false"):
                 out.append(Finding("hooks-enabled", FAIL, f"{var} is set: {label} loads no "
                                    "project plugin, so no hookwrap hook runs", f"unset {var}"))
@@ -157,8 +157,8 @@ class OpenCodeSetup(PluginProtocol, AgentSetup):
             out += _plugin_findings(scope, self)
         offline = env.get("npm_config_offline") in ("true", "1")
         out.append(Finding(f"{name}-npm", OK, f"with any plugin present {label} runs an "
-                           f"`npm install {self.knobs['npm_plugin']}` in {folder}/ (writing a "
-                           f"{folder}/.gitignore) and in {self.knobs['config_folder']}/; "
+                           f"`npm install {self.knobs.npm_plugin}` in {folder}/ (writing a "
+                           f"{folder}/.gitignore) and in {self.knobs.config_folder}/; "
                            + ("npm_config_offline is set, so it fails at once"
                               if offline else "offline that can stall a run: set "
                               "npm_config_offline=true there")))
@@ -190,7 +190,7 @@ def plugin_text(data: dict[str, Any], agent: AgentSetup | None = None) -> str:
     return shim_text("opencode_plugin.js", data, {
         "@LABEL@": agent.label, "@PLUGIN_DIR@": agent.settings_file.rsplit("/", 1)[0],
         "@PLATFORM@": agent.platform.value, "@MARKER_ENV@": agent.marker_env,
-        "@KEEP_WORKING@": "true" if agent.knobs.get("keep_working") else "false"})
+        "@KEEP_WORKING@": "true" if agent.knobs.keep_working else "false"})
 
 
 def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str:
@@ -257,7 +257,7 @@ def _interpret(event: str, r: RunResult, on_failure: str | None, agent: AgentSet
         return settle(base, "blocked" if block else None, reason)
     if event in ("PostToolUse", "UserPromptSubmit") and block:
         return settle(base, "blocked", reason)
-    if event == "Stop" and block and agent.knobs.get("keep_working"):
+    if event == "Stop" and block and agent.knobs.keep_working:
         # The plugin sends the reason as the next user message (stop_hook_active: true then).
         return settle(base, "kept_working", reason)
     if event == "Stop":
