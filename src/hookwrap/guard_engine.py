@@ -423,8 +423,13 @@ _TEMP_DIRS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/var/
 _SYSTEM_DIRS = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/opt",
                 "/var", "/srv", "/root", "/home", "/Users", "/System", "/Library", "/Applications",
                 "/private/etc", "/private/var", "/snap", "/nix", "/dev", "/proc", "/sys")
-_PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR",
-                 "FACTORY_PROJECT_DIR", "CODEX_PROJECT_DIR", "COPILOT_PROJECT_DIR")
+# The variables a CLI, or hookwrap itself, sets to the project's folder: every record's
+# project_dir_vars (tests/safety/test_guard_project_vars.py derives them; written out here so a
+# hook process imports no other CLI's record). CODEX_PROJECT_DIR is set by no CLI (Codex CLI
+# 0.171.0 sets none) but stays: dropping it would let `rm -rf "$CODEX_PROJECT_DIR"` through.
+PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "COPILOT_PROJECT_DIR", "FACTORY_PROJECT_DIR",
+                "GEMINI_PROJECT_DIR", "HOOKWRAP_PROJECT_DIR", "QWEN_PROJECT_DIR",
+                "CODEX_PROJECT_DIR")
 
 
 class State:
@@ -537,7 +542,7 @@ def expand(path: str, cwd: str, root: str, home: str) -> Optional[str]:
     if "$" in path or "`" in path:
         for names, value in ((("HOME",), home), (("PWD",), cwd or ""),
                              (("TMPDIR",), os.environ.get("TMPDIR", "/tmp") or "/tmp"),
-                             (_PROJECT_VARS, root), (("USER", "LOGNAME"),
+                             (PROJECT_VARS, root), (("USER", "LOGNAME"),
                                                      os.environ.get("USER", ""))):
             for name in names:
                 path = replace_var(path, name, value)
