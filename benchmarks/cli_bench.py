@@ -137,7 +137,7 @@ def _registered(repo: HookwrapRepo, cli: str) -> list[dict[str, Any]]:
     from hookwrap.generator.clis import setup_of
     from hookwrap.generator.settings import parse_settings
 
-    settings = setup_of(cli).settings_file
+    settings = setup_of(cli).facts.settings_file
     data = parse_settings((repo.root / settings).read_text(encoding="utf-8"), cli, label=settings)
     return [entry for groups in data.get("hooks", {}).values() for group in groups
             for entry in group.get("hooks", [])]

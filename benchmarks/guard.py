@@ -339,17 +339,16 @@ def _claude_payload_text(case: Case, base: Path, home: Path, root: Path, tmp: Pa
 
 def platform_payload(case: Case, box: Sandbox, reg: Registration) -> dict | None:
     """The payload ``reg.platform`` sends for this call, or None when it has no such tool."""
-    from hookwrap.generator.clis import setup_of as cli
     from hookwrap.hookinput import normalize_input
-    from hookwrap.platforms import Platform
+    from hookwrap.platforms import Platform, runtime_of
     from hookwrap.checks.samples import sample_payload
 
-    agent = cli(Platform(reg.platform))
+    agent = runtime_of(Platform(reg.platform))
     claude = claude_payload(case, box)
     if reg.platform == "claude":
         return claude
     call = normalize_input(json.dumps(claude), Platform.CLAUDE)
-    own = agent.payload_for(call, cli(Platform.CLAUDE))
+    own = agent.payload_for(call, runtime_of(Platform.CLAUDE))
     # A CLI without the tool keeps Claude's name, which it does not read as that tool.
     if own is None or agent.normalize_call(own["tool_name"], own["tool_input"]) != case.tool:
         return None

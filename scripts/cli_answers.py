@@ -37,6 +37,20 @@ OUT = []
 PLATFORMS = list(Platform)
 
 
+class _Setup:
+    """A CLI's setup, its record's facts and its runtime description read as one (so the script
+    also reads a tree from before the command's half held its facts and runtime apart)."""
+
+    def __init__(self, setup):
+        self._layers = (setup, getattr(setup, "facts", None), getattr(setup, "runtime", None))
+
+    def __getattr__(self, name):
+        for layer in self._layers:
+            if layer is not None and hasattr(layer, name):
+                return getattr(layer, name)
+        raise AttributeError(name)
+
+
 def out(*parts):
     OUT.append(" | ".join(repr(p) if not isinstance(p, str) else p for p in parts))
 
@@ -52,7 +66,7 @@ def safe(fn, *a, **k):
 MATCHERS = [None, "shell", "write_file|edit_file", "shell|read_file|grep", "startup", "manual",
             "auto", "clear|resume", "mcp__srv__tool", "task", "glob"]
 for p in PLATFORMS:
-    s = setup_of(p)
+    s = _Setup(setup_of(p))
     out("attrs", p.value, s.label, s.settings_file, s.config_folders, s.settings_comments,
         s.settings_generated, s.settings_owned, sorted(s.tool_events), s.known_settings_events,
         s.invalid_entry_drops_event, s.handler_keys, s.default_timeout_s, s.stdin_newline,
@@ -141,7 +155,7 @@ GROUPS = [
     lambda h: "notagroup",
 ]
 for p in PLATFORMS:
-    s = setup_of(p)
+    s = _Setup(setup_of(p))
     events = [*list(s.known_settings_events)[:40], "Bogus", "BeforeTool", "before_tool"]
     for ev in events:
         for gi, g in enumerate(GROUPS):
@@ -171,7 +185,7 @@ MATCHERS2 = [None, "", "*", ".*", "Bash", "bash", "Bash|Write", "Bash, Write", "
              "write_file|edit", "  Bash  ", "Bash|", "Read.*", "envrc", ".envrc", "c.py", "ReadFile",
              "TaskStop", "Grep", "SearchFiles", "Agent", "agent"]
 for p in PLATFORMS:
-    s = setup_of(p)
+    s = _Setup(setup_of(p))
     events = sorted(set(list(s.known_settings_events) + list(s.match_targets) + ["Bogus"]))
     for ev in events:
         out("is_tool_event", p.value, ev, safe(s.is_tool_event, ev), safe(s.env_file_event, ev))
@@ -234,7 +248,7 @@ STDOUTS = ["", "hello", "{", "{bad}", "[1]", '{"a":1}{"b":2}',
            '{"hookSpecificOutput":{"hookEventName":"AfterTool","tailToolCallRequest":{"name":"x"}}}',
            ]
 for p in PLATFORMS:
-    s = setup_of(p)
+    s = _Setup(setup_of(p))
     events = sorted(set(list(s.known_settings_events) + list(s.events)))
     rt = runtime_of(p)
     for ev in events:
@@ -293,7 +307,7 @@ def doctor_cases(base: Path) -> None:
              "timeout": 5000 if case % 2 else 5}]}],
             "Stop": [{"matcher": "x", "hooks": [{"type": "command", "command": "echo hi", "timeout": 1500}]}]}
         for p in PLATFORMS:
-            s = setup_of(p)
+            s = _Setup(setup_of(p))
             if s.settings_generated:
                 continue
             f = root / s.settings_file
@@ -318,7 +332,7 @@ def doctor_cases(base: Path) -> None:
             out("doctor", case, check.__name__, safe(check, scopes))
         out("doctor", case, "trust", safe(doctor.check_trust, root, home, scopes, env))
         for p in PLATFORMS:
-            s = setup_of(p)
+            s = _Setup(setup_of(p))
             out("scopes", case, p.value, [(label, str(x), pr) for label, x, pr in s.scopes(root, home, env)])
             edits = safe(s.trust_edits, root, home, env)
             if isinstance(edits, list):

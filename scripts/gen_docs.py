@@ -47,7 +47,7 @@ from hookwrap.generator.hookentry import ALL_PLATFORMS
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each column is labelled with the release its facts were checked against.
-LABELS = {p: f"{setup_of(p).label} {setup_of(p).version}" for p in Platform}
+LABELS = {p: f"{setup_of(p).label} {setup_of(p).facts.version}" for p in Platform}
 NONE = "—"
 _BLOCK = re.compile(
     r"(<!-- BEGIN generated: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- END generated: (?P=name) -->)",
@@ -123,7 +123,7 @@ repos:
 
 
 def _watched_files() -> str:
-    files = ", ".join(f"`{setup_of(p).settings_file}`" for p in Platform)
+    files = ", ".join(f"`{setup_of(p).facts.settings_file}`" for p in Platform)
     return (f"- It runs only when the commit touches `hookwrap.toml`, a CLI's registration file "
             f"({files}) or anything under `.hookwrap/`.\n")
 
@@ -145,7 +145,7 @@ def _captured(platform: Platform) -> dict[NormalizedEvent, tuple[str, dict]]:
     from hookwrap.checks.samples import has_sample, load_sample
 
     found = {}
-    for event, name in setup_of(platform).event_names().items():
+    for event, name in setup_of(platform).runtime.event_names().items():
         if has_sample(platform, name):
             found[event] = (name, load_sample(platform, name))
     return dict(sorted(found.items(), key=lambda item: list(NormalizedEvent).index(item[0])))
@@ -202,7 +202,7 @@ def _shape(value: object) -> str:
 
 def _event_fields_cell(platform: Platform, event: NormalizedEvent) -> str:
     agent = setup_of(platform)
-    name = agent.event_names().get(event)
+    name = agent.runtime.event_names().get(event)
     if name is None:
         return NONE
     captured = _captured(platform).get(event)
@@ -218,8 +218,8 @@ def _event_fields_cell(platform: Platform, event: NormalizedEvent) -> str:
             parts.append("`tool_name`, `raw_tool_name`")
         elif key == "tool_input":
             parts.append("`tool_input`")
-        elif key == agent.match_targets.get(name) and agent.lifecycle_values.get(event):
-            parts.append(f"`{_short_field(key)}`: " + _code(agent.lifecycle_values[event]))
+        elif key == agent.facts.match_targets.get(name) and agent.facts.lifecycle_values.get(event):
+            parts.append(f"`{_short_field(key)}`: " + _code(agent.facts.lifecycle_values[event]))
         else:
             text = "(text)" if key in ("tool_response", "tool_result") and isinstance(value, str) \
                 else _shape(value).strip()
@@ -240,9 +240,9 @@ FILE_TOOLS = ("shell", "write_file", "edit_file", "read_file")
 
 def _tool_names(platform: Platform, tool: str) -> list[str]:
     agent = setup_of(platform)
-    if tool not in agent.tools.values() and not agent.extra_tool_names.get(tool):
+    if tool not in agent.facts.tools.values() and not agent.facts.extra_tool_names.get(tool):
         return []
-    return agent.platform_tool_names(tool)
+    return agent.runtime.platform_tool_names(tool)
 
 
 def _tool_input_cell(platform: Platform, tool: str) -> str:
@@ -251,26 +251,26 @@ def _tool_input_cell(platform: Platform, tool: str) -> str:
     if not names:
         return NONE
     parts = []
-    plain = [n for n in names if n != agent.patch_tool]
+    plain = [n for n in names if n != agent.facts.patch_tool]
     if plain:
-        fields = agent.tool_fields.get(tool)
+        fields = agent.facts.tool_fields.get(tool)
         also = f" (also {_code(plain[1:])})" if len(plain) > 1 else ""
         parts.append(f"`{plain[0]}`{also}: " + (_code(fields) if fields else "keys not recorded"))
-    if agent.patch_tool in names:
-        parts.append(f"`{agent.patch_tool}`: a patch in "
-                     + " or ".join(f"`{k}`" for k in agent.patch_keys))
+    if agent.facts.patch_tool in names:
+        parts.append(f"`{agent.facts.patch_tool}`: a patch in "
+                     + " or ".join(f"`{k}`" for k in agent.facts.patch_keys))
     return "; ".join(parts)
 
 
 def _files_cell(platform: Platform) -> str:
     agent = setup_of(platform)
     parts = []
-    if any(n != agent.patch_tool for t in ("write_file", "edit_file") for n in _tool_names(platform, t)):
-        parts.append(" else ".join(f"`{k}`" for k in agent.file_path_keys)
+    if any(n != agent.facts.patch_tool for t in ("write_file", "edit_file") for n in _tool_names(platform, t)):
+        parts.append(" else ".join(f"`{k}`" for k in agent.facts.file_path_keys)
                      + " of a write or an edit")
-    if agent.patch_tool:
-        shell = ", also run by the shell tool" if agent.patch_in_shell else ""
-        parts.append(f"every file a patch names (`{agent.patch_tool}`{shell})")
+    if agent.facts.patch_tool:
+        shell = ", also run by the shell tool" if agent.facts.patch_in_shell else ""
+        parts.append(f"every file a patch names (`{agent.facts.patch_tool}`{shell})")
     return "; ".join(parts)
 
 
@@ -293,7 +293,7 @@ def limits_table() -> str:
     rows = []
     for platform in Platform:
         agent = setup_of(platform)
-        for event, limits in agent.limits.items():
+        for event, limits in agent.facts.limits.items():
             for part, text in limits:
                 rows.append([LABELS[platform], f"`{event.value}`", _PARTS.get(part, f"`{part}`"),
                              text.replace("|", "\\|")])
@@ -303,9 +303,9 @@ def limits_table() -> str:
 
 def _timeout_unit(platform: Platform) -> str:
     agent = setup_of(platform)
-    if agent.timeout_ms_from:
-        return f"seconds below {agent.timeout_ms_from}, milliseconds from there on"
-    return "milliseconds" if agent.timeout_scale == 1000 else "seconds"
+    if agent.facts.timeout_ms_from:
+        return f"seconds below {agent.facts.timeout_ms_from}, milliseconds from there on"
+    return "milliseconds" if agent.facts.timeout_scale == 1000 else "seconds"
 
 
 def _seconds(value: float) -> str:
@@ -318,15 +318,15 @@ def hook_process_table() -> str:
     for platform in Platform:
         agent = setup_of(platform)
         rows.append([
-            LABELS[platform], f"`{agent.settings_file}`", "`" + " ".join(agent.hook_shell) + "`",
-            "; ".join(filter(None, [_code(agent.hook_env_vars), (
-                f"`CLAUDE_ENV_FILE` on {_code(sorted(agent.env_file_events))}"
-                if agent.env_file_events else "")])) or NONE,
-            " else ".join(f"`{v}`" for v in agent.project_dir_vars),
-            _timeout_unit(platform), _seconds(agent.default_timeout_s),
-            "blocks" if NormalizedEvent.BEFORE_TOOL in agent.exit2_blocks
+            LABELS[platform], f"`{agent.facts.settings_file}`", "`" + " ".join(agent.facts.hook_shell) + "`",
+            "; ".join(filter(None, [_code(agent.facts.hook_env_vars), (
+                f"`CLAUDE_ENV_FILE` on {_code(sorted(agent.facts.env_file_events))}"
+                if agent.facts.env_file_events else "")])) or NONE,
+            " else ".join(f"`{v}`" for v in agent.facts.project_dir_vars),
+            _timeout_unit(platform), _seconds(agent.facts.default_timeout_s),
+            "blocks" if NormalizedEvent.BEFORE_TOOL in agent.facts.exit2_blocks
             else "no answer: the call goes on" + (
-                " (a fail-closed hook blocks)" if agent.fail_closed_key else "")])
+                " (a fail-closed hook blocks)" if agent.facts.fail_closed_key else "")])
     return _table(["CLI", "registration file", "runs the command with", "variables it sets",
                    "`event.project_dir` reads", "timeout unit in the file",
                    "its default timeout", "exit 2 on `before_tool` (a missing script)"], rows)
@@ -337,8 +337,8 @@ def doctor_files() -> str:
     lines = []
     for platform in Platform:
         agent = setup_of(platform)
-        files = [f"`{agent.settings_file}` (the project's)"]
-        for label, spec, _ in agent.scope_files:
+        files = [f"`{agent.facts.settings_file}` (the project's)"]
+        for label, spec, _ in agent.facts.scope_files:
             where = spec.replace("{root}/", "")
             files.append(f"`{label}`" + (f" (`{where}`)" if where != label else ""))
         lines.append(f"- {agent.label}: " + ", ".join(files) + "\n")
@@ -353,8 +353,8 @@ def matchers_table() -> str:
     rows = []
     for platform in Platform:
         agent = setup_of(platform)
-        spelled = agent.mcp_pattern("mcp__<server>__<tool>")
-        normalized = normalize_tool(agent.mcp_pattern("mcp__github__create_issue"), platform)
+        spelled = agent.runtime.mcp_pattern("mcp__<server>__<tool>")
+        normalized = normalize_tool(agent.runtime.mcp_pattern("mcp__github__create_issue"), platform)
         arrives = (f"`{normalized}`" if normalized.startswith("mcp__")
                    else f"`{normalized}`: as sent, not told from a built-in tool")
         rows.append([LABELS[platform], f"`{spelled}`", arrives,
@@ -376,15 +376,15 @@ def fail_closed_list() -> str:
     without = []
     for platform in Platform:
         agent = setup_of(platform)
-        if not agent.fail_closed_key:
+        if not agent.facts.fail_closed_key:
             without.append(agent.label)
             continue
-        every = set(agent.tool_events) | set(agent.event_names())
-        events = [e for e in NormalizedEvent if e in agent.fail_closed_events and e in every]
-        missing = [e.value for e in NormalizedEvent if e in every and e not in agent.fail_closed_events]
+        every = set(agent.facts.tool_events) | set(agent.runtime.event_names())
+        events = [e for e in NormalizedEvent if e in agent.facts.fail_closed_events and e in every]
+        missing = [e.value for e in NormalizedEvent if e in every and e not in agent.facts.fail_closed_events]
         where = ("on every event but " + _code(missing)) if len(missing) < len(events) \
             else "on " + _code(e.value for e in events)
-        lines.append(f"- {agent.label}: `{json.dumps({agent.fail_closed_key: agent.fail_closed_value})[1:-1]}` "
+        lines.append(f"- {agent.label}: `{json.dumps({agent.facts.fail_closed_key: agent.facts.fail_closed_value})[1:-1]}` "
                      f"in the entry, {where}.\n")
     if without:
         lines.append(f"- {words.join(without)}: no such switch.\n")
@@ -395,7 +395,7 @@ def system_message_list() -> str:
     """troubleshooting.md: where each CLI shows a hook's message for the user, as `hookwrap
     test` words it."""
     return "".join(f"- {setup_of(p).label}: "
-                   + (setup_of(p).system_message_shown or "not seen to show it (the line says so)") + "\n"
+                   + (setup_of(p).facts.system_message_shown or "not seen to show it (the line says so)") + "\n"
                    for p in Platform)
 
 
@@ -404,9 +404,9 @@ def _lifecycle_cell(platform: Platform, event: NormalizedEvent) -> str:
     from hookwrap.generator.registrations import lifecycle_matcher
 
     agent = setup_of(platform)
-    if event not in agent.event_names():
+    if event not in agent.runtime.event_names():
         return NONE
-    values = agent.lifecycle_values.get(event)
+    values = agent.facts.lifecycle_values.get(event)
     if not values:
         return "matcher ignored: the hook runs every time"
     if len(values) == 1:
@@ -423,7 +423,7 @@ def _lifecycle_cell(platform: Platform, event: NormalizedEvent) -> str:
 def lifecycle_table() -> str:
     """templates.md: the values a lifecycle event's matcher can take on each CLI."""
     events = [e for e in NormalizedEvent
-              if any(e in setup_of(p).lifecycle_values for p in Platform)]
+              if any(e in setup_of(p).facts.lifecycle_values for p in Platform)]
     rows = [[LABELS[p], *(_lifecycle_cell(p, e) for e in events)] for p in Platform]
     return _table(["CLI", *(f"`{e.value}`" for e in events)], rows)
 
@@ -584,12 +584,12 @@ def clis_sentence() -> str:
 
 def settings_list() -> str:
     """Every CLI's registration file, as a markdown list."""
-    return "".join(f"- {setup_of(p).label}: `{setup_of(p).settings_file}`\n" for p in Platform)
+    return "".join(f"- {setup_of(p).label}: `{setup_of(p).facts.settings_file}`\n" for p in Platform)
 
 
 def precommit_pattern() -> str:
     """The files whose change can make `hookwrap sync --check` fail."""
-    files = ["hookwrap.toml", *(setup_of(p).settings_file for p in Platform)]
+    files = ["hookwrap.toml", *(setup_of(p).facts.settings_file for p in Platform)]
     return "^(" + "|".join(re.escape(f) for f in files) + r"|\.hookwrap/)"
 
 

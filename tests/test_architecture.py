@@ -10,8 +10,8 @@ import pytest
 
 from hookwrap.clis._base import AgentCLI
 from hookwrap.clis._record import CLIRecord
-from hookwrap.generator.clis import SETUP_FAMILIES, setup_of
-from hookwrap.generator.clis._base import AgentSetup
+from hookwrap.generator.clis import SETUPS, setup_of
+from hookwrap.generator.clis._base import AgentSetup, Handlers, Matchers
 from hookwrap.generator.vendor import RUNTIME_MODULES
 from hookwrap.platforms import Platform, runtime_of
 
@@ -64,14 +64,9 @@ def _loads_by_name(path: Path) -> bool:
 
 # The two registries: each loads one module per CLI by name. Their edges are counted like
 # imports, since that is what happens at run time.
-# A CLI without a generator module of its own (a Claude-dialect record) is its record, loaded by
-# name, and its protocol family's generator class.
 REGISTRIES = {
     "hookwrap.platforms": {f"hookwrap.clis.{p.value}" for p in Platform},
-    "hookwrap.generator.clis": {
-        f"hookwrap.generator.clis.{p.value}" if f"generator.clis.{p.value}" in MODULES
-        else f"hookwrap.clis.{p.value}" for p in Platform} | {
-        f"hookwrap.generator.clis.{module}" for module, _ in SETUP_FAMILIES.values()},
+    "hookwrap.generator.clis": set(SETUPS.values()),
 }
 GRAPH = {_module_name(k): _imports(p, _module_name(k)) - {_module_name(k)} for k, p in MODULES.items()}
 for _registry, _loaded in REGISTRIES.items():
@@ -189,19 +184,28 @@ PLATFORM_BRANCH = re.compile(r"Platform\.(?:CLAUDE|GEMINI)\b|[\"'](?:claude|gemi
 
 @pytest.mark.parametrize("name", sorted(k for k in MODULES if not k.startswith(("clis.", "generator.clis."))))
 def test_generic_code_never_branches_on_a_platform(name: str) -> None:
-    allowed = {"names", "generator.hookentry"}  # the enum itself; the default platforms of a hook
+    # The enum itself; the default platforms of a hook; the table of the CLIs' setup modules.
+    allowed = {"names", "generator.hookentry", "generator.clis"}
     if name in allowed:
         return
     text = MODULES[name].read_text(encoding="utf-8")
     assert PLATFORM_BRANCH.findall(text) == [], name
 
 
+def test_the_table_of_setups_names_every_cli_once() -> None:
+    """``SETUPS`` is the one static list of the command's CLI modules, in Platform order, each
+    at generator/clis/<value>.py."""
+    assert list(SETUPS) == list(Platform)
+    for platform, module in SETUPS.items():
+        assert module == f"hookwrap.generator.clis.{platform.value}"
+        assert f"generator.clis.{platform.value}" in MODULES
+
+
 @pytest.mark.parametrize("platform", list(Platform))
-def test_every_platform_is_one_record_and_a_generator_half(platform: Platform) -> None:
+def test_every_platform_is_one_record_and_a_composed_setup(platform: Platform) -> None:
     """clis/<p>.py holds the CLI's record (copied into projects), named after the platform; its
-    protocol family builds the runtime description; generator/clis/<p>.py the command's half,
-    built from the same record, or, for a CLI that is a record only (a Claude-dialect CLI), its
-    protocol family's generator class."""
+    protocol family builds the runtime description; generator/clis/<p>.py composes the command's
+    half (``SETUP``) from the same record and a behaviour per slot."""
     import sys
 
     runtime, agent = runtime_of(platform), setup_of(platform)
@@ -209,61 +213,33 @@ def test_every_platform_is_one_record_and_a_generator_half(platform: Platform) -
     assert isinstance(record, CLIRecord) and record.platform is platform
     assert record.label and record.version and record.npm_package and record.events and record.tools
     assert type(runtime) is record.protocol and runtime.record is record
-    assert isinstance(agent, record.protocol) and isinstance(agent, AgentSetup)
-    assert agent.record is record
+    assert sys.modules[SETUPS[platform]].SETUP is agent
+    assert agent.facts is record and type(agent.runtime) is record.protocol
     # The command's facts are the record's: its file, events, tool events, match targets.
     assert record.settings_file and record.known_settings_events and record.tool_events
     assert {e for e, key in record.match_targets.items() if key == "tool_name"}
     assert set(record.match_targets) <= set(record.known_settings_events)
-    assert record.command_form or type(agent).command is not AgentSetup.command  # walks up
     assert f"clis/{platform.value}.py" in RUNTIME_MODULES
-    own = f"generator.clis.{platform.value}" in MODULES
-    family = SETUP_FAMILIES[record.protocol.__name__] if not own else None
-    assert type(agent).__module__ == (f"hookwrap.generator.clis.{platform.value}" if own
-                                      else f"hookwrap.generator.clis.{family[0]}"), platform
-    if family is not None:  # a record only: the families it names exist
-        from hookwrap.generator.clis import _answers, _handlers, _matchers, _trust_stores
-
-        assert type(agent).__name__ == family[1]
-        assert record.matcher_rule in _matchers.MATCHER_RULES
-        assert record.handler_schema in _handlers.HANDLER_SCHEMAS
-        assert record.answer_reader in _answers.ANSWER_READERS
-        assert record.trust_store in _trust_stores.TRUST_STORES
-    # What the generator half must say for itself: how its CLI validates, matches and reads.
-    for method in ("validate_group_keys", "validate_handler", "matcher_matches", "read_command",
-                   "interpret"):
-        assert getattr(type(agent), method) is not getattr(AgentSetup, method), method
+    # What each CLI must say for itself: how it validates, matches and reads.
+    assert type(agent.matchers).matcher_matches is not Matchers.matcher_matches
+    assert type(agent.handlers).validate_handler is not Handlers.validate_handler
+    assert callable(agent.answers)
 
 
 @pytest.mark.parametrize("platform", list(Platform))
-def test_a_generator_half_holds_no_fact_of_the_record(platform: Platform) -> None:
-    """A setup class that set one of the record's facts would be shadowed by it (the record
-    wins): every fact lives in clis/<p>.py only."""
-    from hookwrap.clis._record import SETUP_FACTS
-
-    for klass in type(setup_of(platform)).__mro__:
-        assert set(vars(klass)) & set(SETUP_FACTS) == set(), klass.__name__
-
-
-def test_a_record_module_holds_only_its_record() -> None:
-    """Facts are data: a CLI's module defines its record (and the tables it is built from),
-    never a class or a function."""
-    for platform in Platform:
-        tree = ast.parse(MODULES[f"clis.{platform.value}"].read_text(encoding="utf-8"))
-        defined = [n for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))]
-        assert defined == [], platform
-
-
-@pytest.mark.parametrize("platform", list(Platform))
-def test_the_two_halves_of_a_cli_never_define_the_same_name(platform: Platform) -> None:
-    """A setup class that redefined a runtime name would make `hookwrap test` emulate a hook
-    process that differs from the real one."""
-    mro = type(setup_of(platform)).__mro__
-    runtime = {name for klass in mro if issubclass(AgentCLI, klass) or not issubclass(klass, AgentSetup)
-               for name in vars(klass) if not name.startswith("__")}
-    for klass in mro:
-        if klass is not object and issubclass(klass, AgentSetup):
-            assert set(vars(klass)) & runtime - {"__module__", "__doc__"} == set(), klass.__name__
+def test_a_setup_holds_its_runtime_and_inherits_none(platform: Platform) -> None:
+    """Composition, not inheritance: the command's half of a CLI is one concrete class for
+    every CLI, with no runtime class among its bases, and no behaviour deeper than three
+    classes (itself, one family, object)."""
+    agent = setup_of(platform)
+    assert type(agent) is AgentSetup
+    assert not any(issubclass(klass, AgentCLI) for klass in type(agent).__mro__)
+    behaviours = (agent.registration, agent.matchers, agent.handlers, agent.trust, agent.host,
+                  agent.doctor)
+    for behaviour in behaviours:
+        mro = [k for k in type(behaviour).__mro__ if k is not object]
+        assert not any(issubclass(klass, (AgentCLI, AgentSetup)) for klass in mro), behaviour
+        assert len(type(behaviour).__mro__) <= 4, type(behaviour).__mro__
 
 
 def test_the_runtime_imports_only_runtime_modules_at_module_level() -> None:

@@ -478,7 +478,7 @@ def test_commands_from_settings() -> None:
 def test_every_sample_has_the_base_fields(project: Path, platform: Platform) -> None:
     for event in sample_events(platform):
         payload = sample_payload(platform, event, project_dir=project)
-        fields = setup_of(platform).payload_fields(payload)  # Cline's own payload, read
+        fields = setup_of(platform).runtime.payload_fields(payload)  # Cline's own payload, read
         assert fields["hook_event_name"] == event
         assert fields["cwd"] == str(project)
         assert "session_id" in fields

@@ -16,7 +16,7 @@ from support.cli import ALL_ADDS, hw
 from support.projects import from_template
 
 from hookwrap.checks.doctor import diagnose
-from hookwrap.generator.clis.codex import CLI as CODEX_CLI
+from hookwrap.generator.clis.codex import SETUP as CODEX_CLI
 from hookwrap.generator.clis.codex import trusted_hash
 from hookwrap.generator.clis.kit import TrustEntry, set_toml_values
 from hookwrap.generator.errors import SettingsError

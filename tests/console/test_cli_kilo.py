@@ -129,7 +129,7 @@ def test_background_process_is_a_shell_call_the_guard_reads(project: Path) -> No
 
 
 def test_the_scheduling_tools_are_one_normalized_tool() -> None:
-    runtime = setup_of("kilo")
+    runtime = setup_of("kilo").runtime
     for name in ("cron_create", "schedule_wakeup"):
         assert runtime.normalize_tool(name) == "schedule"
     assert runtime.platform_tool_names("schedule") == ["cron_create", "schedule_wakeup"]

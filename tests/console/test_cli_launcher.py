@@ -40,7 +40,7 @@ def test_a_fail_closed_handler_is_owned_in_both_forms(platform: Platform) -> Non
     agent = setup_of(platform)
     for launcher in (True, False):
         command = agent.command("guard", "python3", launcher=launcher)
-        event = next(iter(agent.events.values()))
+        event = next(iter(agent.facts.events.values()))
         handler = agent.handler(command, name="guard", timeout_s=10, fail_closed=True, event=event,
                                 description="d")
         assert agent.owned_name(handler["command"]) == "guard"
@@ -50,8 +50,8 @@ def test_sync_upgrades_every_cli_s_old_commands_in_place(empty_dir) -> None:
     root = empty_dir
     assert hw(root, "init", *(f"--platform={p.value}" for p in Platform)).code == 0
     assert hw(root, "add", "before_tool", "guard").code == 0
-    files = {agent.platform: root / agent.settings_file for agent in all_setups()
-             if (root / agent.settings_file).is_file()}
+    files = {agent.platform: root / agent.facts.settings_file for agent in all_setups()
+             if (root / agent.facts.settings_file).is_file()}
     assert set(files) == set(Platform)
     current = {p: path.read_text() for p, path in files.items()}
     for platform, path in files.items():

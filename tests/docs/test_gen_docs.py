@@ -184,7 +184,7 @@ def test_the_tool_input_table_shows_each_clis_own_path_key() -> None:
     rows = _block((REPO / "docs/writing-hooks.md").read_text(encoding="utf-8"),
                   "tool-input").splitlines()
     for platform in Platform:
-        agent = setup_of(platform)
+        agent = setup_of(platform).runtime
         row = next(r for r in rows if r.startswith(f"| {agent.label} "))
         fields = agent.tool_fields.get("write_file")
         if fields:
@@ -198,7 +198,7 @@ def test_the_limits_table_holds_every_limit_of_every_record() -> None:
 
     text = _block((REPO / "docs/writing-hooks.md").read_text(encoding="utf-8"), "limits")
     for platform in Platform:
-        agent = setup_of(platform)
+        agent = setup_of(platform).runtime
         for event, limits in agent.limits.items():
             for _, limit in limits:
                 assert limit.replace("|", "\\|") in text, (platform, event, limit)

@@ -116,12 +116,12 @@ def test_doctor_fails_when_cline_looks_in_a_git_root_above(tmp_path: Path) -> No
 
 def test_the_hook_file_answers_a_block_when_the_dispatcher_hangs(tmp_path: Path) -> None:
     # A python that never answers, and the watchdog shortened from 110 s to 2 s.
-    from hookwrap.generator.clis.cline import CLI, WATCHDOG_S, hook_file_text
+    from hookwrap.generator.clis.cline import SETUP, WATCHDOG_S, hook_file_text
 
     fake = tmp_path / "hanging-python"
     fake.write_text("#!/bin/sh\nexec sleep 60\n", encoding="utf-8")
     fake.chmod(0o755)
-    handler = {"type": "command", "command": CLI.command("guard", str(fake)), "name": "guard",
+    handler = {"type": "command", "command": SETUP.command("guard", str(fake)), "name": "guard",
                "timeout": 10, "failClosed": True}
     text = hook_file_text("PreToolUse", [{"hooks": [handler]}])
     assert f"sleep {WATCHDOG_S} " in text

@@ -1,9 +1,11 @@
-"""A Claude-dialect CLI is a record and nothing else.
+"""A Claude-dialect CLI whose behaviours exist is two records and no code.
 
-Aurora CLI is imaginary: its record below is all there is of it (no runtime module, no generator
-module, no member of Platform). The test lets ``Platform("aurora")`` resolve and puts the record
-where the registry looks for ``hookwrap/clis/aurora.py``, then runs it through the machinery
-every CLI goes through: registrations rendered into its settings file, validation, the host rules
+Aurora CLI is imaginary: its two records below are all there is of it (no runtime module, no
+generator module, no member of Platform): the runtime record of its facts, and its setup, which
+names the behaviours it is composed from. The test lets ``Platform("aurora")`` resolve and puts
+the records where the registries look (``hookwrap/clis/aurora.py``,
+``hookwrap/generator/clis/aurora.py``), then runs it through the machinery every CLI goes
+through: registrations rendered into its settings file, validation, the host rules
 ``hookwrap test`` emulates, a payload normalized, an answer written and read back, trust.
 """
 
@@ -25,7 +27,11 @@ from hookwrap.clis._record import Knobs, derive, pick
 from hookwrap.clis.claude import CLAUDE
 from hookwrap.generator import clis as generator_clis
 from hookwrap.generator.clis import setup_of
-from hookwrap.generator.clis._claude_dialect import ClaudeDialectSetup
+from hookwrap.generator.clis._answers import read_droid
+from hookwrap.generator.clis._base import AgentSetup
+from hookwrap.generator.clis._handlers import CommandOnlyHandlers
+from hookwrap.generator.clis._matchers import SearchInName
+from hookwrap.generator.clis._trust_stores import FolderList
 from hookwrap.generator.clis.kit import RunResult, Scope
 from hookwrap.generator.registrations import registrations_for
 from hookwrap.generator.settings import reconcile
@@ -76,23 +82,26 @@ AURORA = derive(
     default_timeout_s=45.0,
     env_file_events=frozenset(),
     hook_env_vars={"AURORA_PROJECT_DIR": "{project}"},
-    # Its behaviour: families that exist already, mixed as this CLI needs.
-    matcher_rule="search",
-    handler_schema="command-only",
-    answer_reader="droid",
-    trust_store="folder-list",
-    trust_facts={"file": "${AURORA_HOME:-~/.aurora}/trust.json", "shown": "~/.aurora/trust.json",
-                 "untrusted": ""},
 )
+# Its command half: behaviours that exist already, mixed as this CLI needs.
+AURORA_SETUP = AgentSetup(AURORA, matchers=SearchInName(), handlers=CommandOnlyHandlers(),
+                          answers=read_droid,
+                          trust=FolderList(file="${AURORA_HOME:-~/.aurora}/trust.json",
+                                           shown="~/.aurora/trust.json"))
 
 
 @pytest.fixture
 def aurora(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Aurora CLI known by name for the test's duration: ``Platform("aurora")`` resolves, and
-    ``hookwrap/clis/aurora.py`` (where the registry looks) holds its record."""
+    """Aurora CLI known by name for the test's duration: ``Platform("aurora")`` resolves,
+    ``hookwrap/clis/aurora.py`` holds its record and ``hookwrap/generator/clis/aurora.py`` its
+    setup (where the registries look)."""
     module = types.ModuleType("hookwrap.clis.aurora")
     module.AURORA = AURORA  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "hookwrap.clis.aurora", module)
+    setup = types.ModuleType("hookwrap.generator.clis.aurora")
+    setup.SETUP = AURORA_SETUP  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "hookwrap.generator.clis.aurora", setup)
+    monkeypatch.setitem(generator_clis.SETUPS, Imaginary.AURORA, "hookwrap.generator.clis.aurora")  # type: ignore[index]
     monkeypatch.setitem(Platform._value2member_map_, "aurora", Imaginary.AURORA)
     monkeypatch.setattr(platforms, "_LOADED", {})
     monkeypatch.setattr(generator_clis, "_LOADED", {})
@@ -110,9 +119,10 @@ def _settings(*specs: Any) -> dict[str, Any]:
     return json.loads(reconcile(None, "aurora", desired, label=".aurora/hooks.json").new_text or "")
 
 
-def test_the_record_is_the_whole_cli(aurora: Any) -> None:
-    assert type(aurora) is ClaudeDialectSetup and aurora.record is AURORA
+def test_the_records_are_the_whole_cli(aurora: Any) -> None:
+    assert aurora is AURORA_SETUP and type(aurora) is AgentSetup and aurora.facts is AURORA
     assert type(platforms.runtime_of("aurora")) is ClaudeProtocol
+    assert type(aurora.runtime) is ClaudeProtocol
     assert not (Path(generator_clis.__file__).parent / "aurora.py").exists()
 
 
@@ -128,7 +138,7 @@ def test_registrations_are_rendered_from_the_record(aurora: Any) -> None:
         "guard: Aurora CLI has no before_prompt event; not registered there"]
 
 
-def test_validation_uses_the_families_the_record_names(aurora: Any) -> None:
+def test_validation_uses_the_behaviours_the_setup_names(aurora: Any) -> None:
     data = _settings(_spec("before_tool", "shell"))
     assert schema.validate_settings(data, "aurora") == []
     bad = {"hooks": {"PreToolUse": [{"matcher": 3, "hooks": [{"type": "command", "command": "x",

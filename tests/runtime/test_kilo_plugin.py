@@ -64,7 +64,7 @@ PROMPT_SEEN = "cat >> \"$HOOKWRAP_PROJECT_DIR/prompts.log\"; echo >> \"$HOOKWRAP
 
 def _run(root: Path, data: dict, platform: str = "kilo") -> dict:
     agent = setup_of(platform)
-    plugin = root / agent.settings_file
+    plugin = root / agent.facts.settings_file
     plugin.parent.mkdir(parents=True, exist_ok=True)
     plugin.write_text(plugin_text(data, agent), encoding="utf-8")
     driver = root / "driver.mjs"
@@ -179,7 +179,7 @@ def test_a_resident_hook_is_answered_by_the_server_and_fails_closed_without_it(t
         {"matcher": "^glob$", "hooks": [agent.http_handler(gone, timeout_s=5, fail_closed=False,
                                                            event=NormalizedEvent.BEFORE_TOOL)]},
     ]}}
-    plugin = root / agent.settings_file
+    plugin = root / agent.facts.settings_file
     plugin.parent.mkdir(parents=True)
     plugin.write_text(plugin_text(data, agent), encoding="utf-8")
     driver = root / "driver.mjs"

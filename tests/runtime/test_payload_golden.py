@@ -48,7 +48,7 @@ def test_fixtures_match_the_reference_captures_when_present() -> None:
     # and none of Droid's (captured for hookwrap itself: docs/droid-notes.md). A CLI without
     # command hooks (OpenCode) gets the payloads of hookwrap's own generated plugin, which the
     # reference (captures of the plugin API) cannot hold.
-    generated = {p.value for p in Platform if setup_of(p).settings_generated}
+    generated = {p.value for p in Platform if setup_of(p).facts.settings_generated}
     supported = {p.parent.name for p in PAYLOADS.glob("*/*.json")} - generated
     referenced = {p.parent.name for p in reference.glob("*/*.json")} - generated
     # Every fixture is a reference capture, byte for byte. Every hook payload of the reference

@@ -125,7 +125,7 @@ def project(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
         {"matcher": "^read$", "hooks": [handler(down, "guard")]},
         {"matcher": "^glob$", "hooks": [handler(hung.port, "guard", timeout=1)]},
     ]}}
-    plugin = root / agent.settings_file
+    plugin = root / agent.facts.settings_file
     plugin.parent.mkdir(parents=True)
     plugin.write_text(plugin_text(data, agent), encoding="utf-8")
     (root / "driver.mjs").write_text(DRIVER, encoding="utf-8")
@@ -143,7 +143,7 @@ def project(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
 
 
 def _drive(runtime: list[str], root: Path, env: dict[str, str]) -> dict:
-    plugin = root / setup_of("kilo").settings_file
+    plugin = root / setup_of("kilo").facts.settings_file
     proc = subprocess.run([*runtime, str(root / "driver.mjs"), str(plugin), str(root)], env=env, cwd=root,
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr

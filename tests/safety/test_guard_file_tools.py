@@ -33,7 +33,7 @@ TARGETS = {
     ".env.example": "",
     "docs/new-page.md": "",
 }
-SETTINGS_FILES = sorted({setup_of(p).settings_file for p in PLATFORMS if setup_of(p).settings_file})
+SETTINGS_FILES = sorted({setup_of(p).facts.settings_file for p in PLATFORMS if setup_of(p).facts.settings_file})
 
 
 def _targets() -> dict[str, str]:
@@ -53,7 +53,7 @@ def _patches(path: str) -> list[tuple[str, str]]:
 
 def _calls(platform: Platform, root: str) -> list[tuple[str, str, str, dict]]:
     """(label, path, the platform's tool name, its tool_input) for every file-tool call."""
-    agent = setup_of(platform)
+    agent = setup_of(platform).runtime
     calls = []
     for path in _targets():
         full = os.path.join(root, path)
@@ -81,7 +81,7 @@ def _calls(platform: Platform, root: str) -> list[tuple[str, str, str, dict]]:
 
 def test_every_platform_has_a_file_tool_the_guard_sees() -> None:
     for platform in PLATFORMS:
-        agent = setup_of(platform)
+        agent = setup_of(platform).runtime
         names = [n for tool in FILE_TOOLS for n in agent.platform_tool_names(tool)]
         assert names, platform.value
         for name in names:
@@ -90,7 +90,7 @@ def test_every_platform_has_a_file_tool_the_guard_sees() -> None:
 
 def test_the_patch_tools_are_where_the_records_say() -> None:
     """Codex CLI and OpenCode carry apply_patch; the test covers whatever the records name."""
-    assert {p.value for p in PLATFORMS if setup_of(p).patch_tool} >= {"codex", "opencode"}
+    assert {p.value for p in PLATFORMS if setup_of(p).runtime.patch_tool} >= {"codex", "opencode"}
 
 
 @pytest.mark.parametrize("platform", PLATFORMS, ids=lambda p: p.value)

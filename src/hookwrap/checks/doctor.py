@@ -363,7 +363,7 @@ def check_startup(root: Path, manifest) -> list[Finding]:
 
 def _schema_overlap(problem: Problem, platform: Platform) -> bool:
     # Reported by their own checks below, with a better fix.
-    return problem.path in setup_of(platform).doctor_reported_paths or \
+    return problem.path in setup_of(platform).facts.doctor_reported_paths or \
         (problem.path.endswith(".timeout") and "milliseconds" in problem.message)
 
 

@@ -99,7 +99,7 @@ def shown_to_user(platform: Platform | str, verdict: Verdict) -> str:
     if len(text) > SHOWN_CHARS:
         text = text[:SHOWN_CHARS] + " ... (-v shows it whole)"
     agent = setup_of(platform)
-    where = agent.system_message_shown or f"systemMessage, which {agent.label} was not seen to show"
+    where = agent.facts.system_message_shown or f"systemMessage, which {agent.label} was not seen to show"
     return f" ({where}: {text})"
 
 
@@ -158,7 +158,7 @@ def run_hook_test(
         if not commands and everything:
             continue
         if not commands:
-            rel = setup_of(plat).settings_file
+            rel = setup_of(plat).facts.settings_file
             tests.append(PlatformTest(plat.value, "", "", f"not registered in {rel}",
                                       False, ran=False, problems=[f"{name} is not in {rel}"]))
         for cmd in commands:
@@ -212,8 +212,8 @@ def _normalize_tool(tool: str | None) -> str | None:
     if tool is None:
         return None
     for agent in all_setups():
-        if tool in agent.tools:
-            return agent.tools[tool]
+        if tool in agent.facts.tools:
+            return agent.facts.tools[tool]
     return tool
 
 
@@ -225,7 +225,7 @@ def _registered(root: Path, platform: Platform, name: str, event: str | None,
     mine = [c for c in commands if owned_name(c.command) == name]
     mine += _resident_entries(platform, data or {}, name)
     if event is not None:
-        wanted = setup_of(platform).event_names().get(check_event(None, event))
+        wanted = setup_of(platform).runtime.event_names().get(check_event(None, event))
         mine = [c for c in mine if c.event == wanted]
     return mine
 
@@ -241,8 +241,8 @@ def _resident_entries(platform: Platform, data: Mapping, name: str) -> list[Hook
         if entry.name == name and handler.get("type") == "http":
             matcher = entry.matcher if isinstance(entry.matcher, str) else None
             # The CLI's fail-closed switch (Claude's onFailure: "block", pi's failClosed: true).
-            closed = bool(agent.fail_closed_key) and \
-                handler.get(agent.fail_closed_key) == agent.fail_closed_value
+            closed = bool(agent.facts.fail_closed_key) and \
+                handler.get(agent.facts.fail_closed_key) == agent.facts.fail_closed_value
             found.append(HookCommand(platform.value, entry.event, handler["url"],
                                           number_or_none(handler.get("timeout")), matcher,
                                           on_failure="block" if closed else None))
@@ -294,7 +294,7 @@ def _post(cmd: HookCommand, payload: dict, max_wait: float | None = None) -> Run
 
 def _pick_tool(platform: Platform, cmd: HookCommand) -> str | None:
     """A tool the hook's matcher selects: the sample's tools first, then every known name."""
-    candidates = sample_tools(platform, cmd.event) + list(setup_of(platform).tools)
+    candidates = sample_tools(platform, cmd.event) + list(setup_of(platform).facts.tools)
     for name in candidates:
         if host.matcher_matches(platform.value, cmd.event, cmd.matcher, name):
             return name
@@ -323,7 +323,7 @@ def _payload(root: Path, platform: Platform, cmd: HookCommand, given: dict | Non
         return {"hook_event_name": cmd.event, **given}
     tool = None
     if host.is_tool_event(platform.value, cmd.event):
-        tool = setup_of(platform).platform_tool_names(args.tool)[0] if args.tool else _pick_tool(platform, cmd)
+        tool = setup_of(platform).runtime.platform_tool_names(args.tool)[0] if args.tool else _pick_tool(platform, cmd)
     return sample_payload(platform, cmd.event, project_dir=root, tool=tool, tool_input=args.tool_input)
 
 
@@ -345,7 +345,7 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
     if dropped:
         base.ran, base.clean = False, False
         base.summary = (f"not run: {setup_of(platform).label} drops every {cmd.event} hook of "
-                        f"{setup_of(platform).settings_file} ({dropped[0]})")
+                        f"{setup_of(platform).facts.settings_file} ({dropped[0]})")
         base.problems.extend(dropped)
         return base
     target = host.match_target(platform.value, cmd.event, payload)

@@ -85,7 +85,7 @@ def run_command(cmd: HookCommand, payload: Mapping, *, project_dir: str | Path,
         timeout = agent.effective_timeout(cmd)
         if max_wait is not None and max_wait < timeout:
             timeout = max_wait
-        return _spawn([*agent.hook_shell, text], agent.stdin_bytes(payload), str(project_dir),
+        return _spawn([*agent.facts.hook_shell, text], agent.stdin_bytes(payload), str(project_dir),
                       full_env, timeout)
     finally:
         if env_file:

@@ -43,7 +43,7 @@ def sample_tools(platform: Platform, event: str) -> list[str]:
         default = load_sample(platform, event)
     except KeyError:  # no captured payload for this event: base_payload() stands in
         default = {}
-    named = setup_of(platform).payload_fields(default).get("tool_name")  # Cline: tool_call.name
+    named = setup_of(platform).runtime.payload_fields(default).get("tool_name")  # Cline: tool_call.name
     tools = [named] if isinstance(named, str) and named else []
     for item in sorted(_sample_dir(platform).iterdir(), key=lambda i: i.name):
         parts = item.name.split(".")
@@ -86,7 +86,7 @@ def base_payload(platform: Platform, event: str) -> dict:
         "cwd": "@PROJECT_DIR@",
         "hook_event_name": event,
     }
-    if setup_of(platform).payload_has_timestamp:
+    if setup_of(platform).facts.payload_has_timestamp:
         payload["timestamp"] = "@TIMESTAMP@"
     return payload
 
@@ -113,12 +113,12 @@ def sample_payload(
         payload = load_sample(platform, event, tool=tool)
     except KeyError:
         payload = base_payload(platform, event)
-    if tool is not None and setup_of(platform).payload_fields(payload).get("tool_name") != tool:
+    if tool is not None and setup_of(platform).runtime.payload_fields(payload).get("tool_name") != tool:
         payload["tool_name"] = tool
         payload["tool_input"] = {}
         if "tool_response" in payload:
             # The sample's response no longer fits: the shape every tool's response shares.
-            payload["tool_response"] = copy.deepcopy(setup_of(platform).empty_tool_response)
+            payload["tool_response"] = copy.deepcopy(setup_of(platform).facts.empty_tool_response)
     if tool_input is not None:
         payload["tool_input"] = tool_input
     # fill_placeholders keeps the shape: a dict in, a dict out.

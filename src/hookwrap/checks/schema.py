@@ -33,7 +33,7 @@ def validate_group(group: Any, platform: Platform | str, event: str, *, path: st
 
 def known_events(platform: Platform | str) -> tuple[str, ...]:
     """The event names the platform's settings accept."""
-    return setup_of(platform).known_settings_events
+    return setup_of(platform).facts.known_settings_events
 
 
 def validate_event(event: str, groups: Any, platform: Platform | str, *,
@@ -75,7 +75,7 @@ def dropping_errors(data: Any, platform: Platform | str, event: str) -> list[Pro
     """Errors that make the CLI drop every hook of ``event`` in this file: an invalid entry of
     that event, or a file-level error that voids the whole file. [] for a CLI that skips an
     invalid entry on its own and runs the others (most do; Claude Code does not)."""
-    if not setup_of(platform).invalid_entry_drops_event:
+    if not setup_of(platform).facts.invalid_entry_drops_event:
         return []
     prefix = f"hooks.{event}"
     return [p for p in validate_settings(data, platform) if p.severity == ERROR and (

@@ -244,17 +244,10 @@ class CLIRecord:
     suspicious_timeout_s: float = 0      # doctor warns from this many seconds (likely ms)
     doctor_reported_paths: frozenset[str] = frozenset()  # schema paths a doctor check reports
 
-    # --- the generator's behaviour families (generator/clis/_<family>.py documents each) -------
-    # A Claude-dialect CLI needs no generator module: its behaviour is these families, each
-    # named here (a CLI with a module of its own reads none of them).
+    # --- what the command's behaviours read (generator/clis/_base.py composes them) ----------
     short_label: str = ""             # how messages name it in passing ("Droid"); label if ""
-    matcher_rule: str = ""            # how a group's matcher is checked and matched (_matchers)
     # More names a tool's matcher selects it by: the CLI's tool name -> its aliases.
     matcher_aliases: dict[str, tuple[str, ...]] = {}
-    handler_schema: str = ""          # what a handler may hold, and how it is read (_handlers)
-    answer_reader: str = ""           # how `hookwrap test` reads a finished run (_answers)
-    trust_store: str = ""             # where the CLI keeps its trust, if anywhere (_trust_stores)
-    trust_facts: dict[str, str | tuple[str, ...]] = {}  # that store's facts (its file, its finding's words)
     # A timeout of 0 or less is the default timeout (Qwen Code), not "no time at all".
     nonpositive_timeout_is_default: bool = False
     # The CLI copies a payload's top-level strings into its hooks' environment (Factory Droid).

@@ -117,8 +117,7 @@ CLAUDE = CLIRecord(
     system_message_shown="shown to the user",
     suspicious_timeout_s=1000,  # far above the 600 s default, so almost surely meant as ms
     doctor_reported_paths=frozenset({"disableAllHooks"}),
-    # The generator's families (generator/clis/_matchers.py, _handlers.py, _answers.py).
-    matcher_rule="claude",
+    # What the command's behaviours read (generator/clis/_matchers.py).
     # A tool matcher also selects a tool by its legacy name, and the other way round.
     matcher_aliases={
         "Agent": ("Task",), "Task": ("Agent",),
@@ -131,6 +130,4 @@ CLAUDE = CLIRecord(
         "ReadMcpResourceDir": ("ReadMcpResourceDirTool",),
         "SetGoal": ("ProposeGoal",), "ProposeGoal": ("SetGoal",),
     },
-    handler_schema="claude",
-    answer_reader="claude",
 )

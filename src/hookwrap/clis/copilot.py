@@ -97,14 +97,4 @@ COPILOT = derive(
                    "COPILOT_CLI": "1", "COPILOT_HOOK_DIR": "{project}/.github/hooks"},
     payload_has_timestamp=True,
     system_message_shown="",  # not observed
-    # --- the generator's families ------------------------------------------------------------
-    matcher_rule="fullmatch",  # a full-match regex: "ba" does not match "bash"
-    handler_schema="copilot",  # command or bash/powershell/exec, timeout or timeoutSec
-    answer_reader="copilot",
-    # Repo hooks load only in a trusted folder (and so do .claude/settings.json hooks).
-    trust_store="folder-list",
-    trust_facts={"file": "${COPILOT_HOME:-~/.copilot}/config.json",
-                 "shown": "~/.copilot/config.json", "legacy_key": "trusted_folders",
-                 "allow_all_var": "COPILOT_ALLOW_ALL",
-                 "untrusted": "(nor .claude/settings.json hooks)"},
 )

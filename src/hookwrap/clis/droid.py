@@ -109,14 +109,8 @@ DROID = derive(
     payload_has_timestamp=False,
     system_message_shown="",  # not observed
     doctor_reported_paths=frozenset(),
-    # --- the generator's families ------------------------------------------------------------
     short_label="Droid",
-    matcher_rule="search",  # a case-sensitive regex searched in the name: Exec matches Execute
-    handler_schema="command-only",
-    answer_reader="droid",
     payload_strings_in_env=True,  # Droid copies a payload's top-level strings into the env
-    trust_store="no-prompt",  # project hooks run with no trust prompt at all
-    trust_facts={"binary": "droid"},
     doctor_command_checks=(
         ("command", r"\$\{?(FACTORY|DROID|CLAUDE)_PROJECT_DIR", "warn",
          "{where}: Droid sets $FACTORY_PROJECT_DIR to the session's cwd, so the command breaks "

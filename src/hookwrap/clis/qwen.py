@@ -118,9 +118,8 @@ QWEN = derive(
     payload_has_timestamp=True,
     system_message_shown="for the user, but `qwen -p` does not show it",
     suspicious_timeout_s=0,  # its handler schema warns about 600-999 s instead (1000 on are ms)
-    # --- the generator's families: Qwen's own, named after it --------------------------------
+    # --- what the command's behaviours read ----------------------------------------------------
     short_label="Qwen",
-    matcher_rule="aliases",
     # Exact-match aliases of a tool name in a matcher (tool-names.ts TOOL_NAME_ALIASES).
     matcher_aliases={
         "run_shell_command": ("Bash", "Shell", "ShellTool"),
@@ -133,16 +132,7 @@ QWEN = derive(
         "agent": ("Agent", "Task", "task"),
         "web_fetch": ("WebFetch",),
     },
-    handler_schema="qwen",
-    answer_reader="qwen",
     nonpositive_timeout_is_default=True,  # Qwen falls back to 60 s
-    # With folder trust on, Qwen drops the project's hooks in an untrusted folder.
-    trust_store="folder-rules",
-    trust_facts={"file": "${QWEN_HOME:-~/.qwen}/trustedFolders.json",
-                 "file_var": "QWEN_CODE_TRUSTED_FOLDERS_PATH",
-                 "shown": "~/.qwen/trustedFolders.json",
-                 "switch": ("security", "folderTrust", "enabled"),
-                 "untrusted": "(and refuses the shell tool)"},
     doctor_command_checks=(
         ("command", r"QWEN_CODE_PROJECT_DIR", "fail",
          "{where}: $QWEN_CODE_PROJECT_DIR is Qwen's state folder (~/.qwen/projects/...), not "

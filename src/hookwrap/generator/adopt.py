@@ -17,13 +17,16 @@ import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..names import NormalizedEvent, Platform
 from . import registrations as regs
 from .clis import setup_of
 from .errors import EntryError, ProjectError, UsageError
 from .plan import Plan
+
+if TYPE_CHECKING:
+    from .clis._base import AgentSetup
 
 # Handler keys a manifest entry carries, or labels that change nothing about when and how the
 # command runs (Claude Code's statusMessage, Gemini CLI's and Qwen Code's name and description).
@@ -108,12 +111,12 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         names = ", ".join(p.value for p in Platform)
         raise UsageError(f"--from: {source!r} is not a platform", hint=f"use one of: {names}") from None
     agent = setup_of(platform)
-    if agent.settings_owned or agent.settings_generated:
-        raise UsageError(f"--from {platform.value}: {agent.settings_file} is hookwrap's own file, "
+    if agent.facts.settings_owned or agent.facts.settings_generated:
+        raise UsageError(f"--from {platform.value}: {agent.facts.settings_file} is hookwrap's own file, "
                          f"so it holds no hand-made hooks to adopt",
                          hint=f"move {agent.label}'s hooks by hand with `hookwrap add EVENT NAME "
                               "--command CMD --speaks " + platform.value + "`")
-    rel = agent.settings_file
+    rel = agent.facts.settings_file
     text = read_settings_text(root, platform)
     data = {} if text is None else parse_settings(text, platform, label=rel)
     plan = Plan(root)
@@ -181,7 +184,7 @@ def _unmanaged_scripts(root: Path, manifest) -> set[str]:
     return names - {spec.name for spec in manifest.hooks}
 
 
-def _personal_files(root: Path, agent) -> list[str]:
+def _personal_files(root: Path, agent: AgentSetup) -> list[str]:
     """Notes for the CLI's other settings files inside the project that hold hooks (Claude
     Code's .claude/settings.local.json): personal and git-ignored, so adopt leaves them."""
     import os
@@ -189,7 +192,7 @@ def _personal_files(root: Path, agent) -> list[str]:
     notes = []
     for label, path, _ in agent.scopes(root, Path.home(), os.environ):
         inside = Path(path).resolve().is_relative_to(root.resolve())
-        if label == agent.settings_file or not inside or not Path(path).is_file():
+        if label == agent.facts.settings_file or not inside or not Path(path).is_file():
             continue
         if '"hooks"' in Path(path).read_text(encoding="utf-8", errors="replace"):
             notes.append(f"{label}: left alone (personal settings; adopting its hooks would "
@@ -239,12 +242,12 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str],
     if extra:
         item.why = f"its {', '.join(extra)} cannot be carried to the other CLIs"
         return
-    own_name = agent.canonical_event_name(item.event)
-    event = agent.events.get(own_name)
+    own_name = agent.runtime.canonical_event_name(item.event)
+    event = agent.facts.events.get(own_name)
     if event is None:
         item.why = f"{item.event} is not an event hookwrap knows"
         return
-    back = agent.event_names().get(event)
+    back = agent.runtime.event_names().get(event)
     if back != own_name:  # SubagentStop is after_agent, which registers as Stop
         item.why = (f"{item.event} becomes {event.value}, which hookwrap registers on "
                     f"{agent.label} as {back}: it would run at another time")
@@ -261,7 +264,7 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str],
         if type(timeout) not in (int, float) or timeout <= 0:
             item.why = f"its timeout {timeout!r} is not a positive number"
             return
-        entry["timeout"] = max(1, math.ceil(timeout / agent.timeout_scale))
+        entry["timeout"] = max(1, math.ceil(timeout / agent.facts.timeout_scale))
     entry["command"] = command
     entry["speaks"] = platform.value
     if handler.get("onFailure") == "block":
@@ -289,27 +292,27 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str],
     item.entry, item.name = entry, name
 
 
-def _matcher(value: Any, event: NormalizedEvent, agent) -> tuple[str | None, str]:
+def _matcher(value: Any, event: NormalizedEvent, agent: AgentSetup) -> tuple[str | None, str]:
     """The normalized matcher of a group's matcher, or ("", why) when it cannot be mapped."""
     if value is None or (isinstance(value, str) and value.strip() in ("", "*")):
         return None, ""
-    if event not in agent.tool_events and event not in agent.lifecycle_values:
+    if event not in agent.facts.tool_events and event not in agent.facts.lifecycle_values:
         # hookwrap writes no matcher here, and the CLI may filter by it (Claude Code's
         # Notification matches permission_prompt): moving it would run it on every call.
         return "", (f"its matcher {value!r} cannot be carried: hookwrap registers "
                     f"{event.value} without one, so it would run every time")
     if not isinstance(value, str):
         return "", f"its matcher {value!r} is not a string"
-    if event not in agent.tool_events:
+    if event not in agent.facts.tool_events:
         parts = value.split("|")
         return ("|".join(parts), "") if all(re.fullmatch(r"[a-z_]+", p) for p in parts) else (
             "", f"its matcher {value!r} is not a list of exact values")
     names = []
     for part in (piece.strip() for piece in value.split("|")):
-        if part in agent.tools:
-            names.append(agent.tools[part])
-        elif agent.mcp_split(part) and re.fullmatch(r"[A-Za-z0-9_:.\-]+", part):
-            names.append(agent.normalize_tool(part))
+        if part in agent.facts.tools:
+            names.append(agent.facts.tools[part])
+        elif agent.runtime.mcp_split(part) and re.fullmatch(r"[A-Za-z0-9_:.\-]+", part):
+            names.append(agent.runtime.normalize_tool(part))
         else:
             return "", (f"its matcher {value!r}: {part!r} is not a tool name hookwrap can map "
                         "to the other CLIs (a regex or an unknown tool)")
@@ -404,7 +407,7 @@ def _program_problem(root: Path, program: str, speaks: str, path_env: str | None
     import os
     import shutil
 
-    for var in setup_of(speaks).project_dir_vars:
+    for var in setup_of(speaks).facts.project_dir_vars:
         program = program.replace("${" + var + "}", str(root)).replace("$" + var, str(root))
     if "$" in program or "`" in program:
         return ""  # decided by the shell at run time

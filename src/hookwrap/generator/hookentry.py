@@ -116,14 +116,14 @@ def check_matcher(value: object, event: NormalizedEvent,
     agents = [setup_of(p) for p in platforms]
     try:
         regs.split_matcher(value)
-        if not any(event in a.tool_events or event in a.lifecycle_values for a in agents):
+        if not any(event in a.facts.tool_events or event in a.facts.lifecycle_values for a in agents):
             raise EntryError("matcher", f"{event.value} has no matcher on these platforms: it "
                              "runs every time", hint="drop the matcher")
-        warnings = regs.check_tool_names(value) if any(event in a.tool_events for a in agents) else []
+        warnings = regs.check_tool_names(value) if any(event in a.facts.tool_events for a in agents) else []
         warnings += [f"{a.label} has no matcher on {event.value}: the hook runs on every "
                      f"{event.value} there" for a in agents
-                     if event in a.events.values() and event not in a.tool_events
-                     and event not in a.lifecycle_values]
+                     if event in a.facts.events.values() and event not in a.facts.tool_events
+                     and event not in a.facts.lifecycle_values]
         for agent in agents:
             regs.matcher_for(value, event, agent.platform)
     except EntryError:
@@ -176,7 +176,7 @@ def check_commands(value: object, template: str, event: NormalizedEvent,
         raise EntryError("commands", f"{show(value)} is not a non-empty list of command "
                          "patterns that start with a word and hold no parentheses",
                          hint=COMMANDS_HINT)
-    if not any(event in agent.tool_events for agent in all_setups()) or matcher != "shell":
+    if not any(event in agent.facts.tool_events for agent in all_setups()) or matcher != "shell":
         raise EntryError("commands", "filters shell commands: it needs a tool event and "
                          'matcher = "shell"', hint='set matcher = "shell", or drop commands')
     if TEMPLATES[template].fail_closed:
@@ -243,7 +243,7 @@ def _check_external(name: str, entry: dict[str, Any], default_platforms: tuple[P
         raise EntryError("", "has no event", hint="add e.g. event = \"before_tool\"")
     event = check_event(None, entry["event"])
     speaker = setup_of(speaks)
-    if event not in speaker.event_names():
+    if event not in speaker.runtime.event_names():
         raise EntryError("event", f"{speaker.label} has no {event.value} event, so a command "
                          f"speaking its protocol cannot read it",
                          hint="set speaks to the CLI the command was written for")
@@ -289,7 +289,7 @@ def new_entry(*, name: str, event: str, template: str | None, matcher: str | Non
     if matcher is not None:
         # "shell | write_file" -> "shell|write_file"; the checks below see the stored form.
         matcher = "|".join(regs.split_matcher(matcher)) or None
-    elif any(normalized in agent.tool_events for agent in all_setups()):
+    elif any(normalized in agent.facts.tool_events for agent in all_setups()):
         matcher = info.default_matcher
     entry: dict[str, Any] = {"event": normalized.value, "template": chosen,
                              "platforms": [p.value for p in _with_event(platforms, normalized)],
@@ -307,7 +307,7 @@ def new_entry(*, name: str, event: str, template: str | None, matcher: str | Non
 def _with_event(platforms: tuple[Platform, ...], event: NormalizedEvent) -> tuple[Platform, ...]:
     """Only the platforms that have ``event``, so the manifest says where the hook really runs
     (or all of them, to let the caller report that none has it)."""
-    present = tuple(p for p in platforms if event in setup_of(p).event_names())
+    present = tuple(p for p in platforms if event in setup_of(p).runtime.event_names())
     return present or platforms
 
 

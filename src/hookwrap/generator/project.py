@@ -95,7 +95,7 @@ def read_settings_text(root: Path, platform: Platform) -> str | None:
     """The project settings file's text, or None when it does not exist."""
     from .settings import read_text
 
-    rel = setup_of(platform).settings_file
+    rel = setup_of(platform).facts.settings_file
     return read_text(root / rel, rel)
 
 
@@ -117,7 +117,7 @@ def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERV
     desired, warnings = _desired(specs, python, port)
     plan.warnings.extend(warnings)
     for platform in Platform:
-        rel = setup_of(platform).settings_file
+        rel = setup_of(platform).facts.settings_file
         text = texts[platform] if texts and platform in texts else \
             read_settings_text(plan.root, platform)
         result = reconcile(text, platform, desired[platform], label=rel)
@@ -140,7 +140,7 @@ def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERV
             note = untrusted_note(platform, plan.root, result.new_text)
             if note:
                 plan.notes.append(note)
-        if result.new_text is not None and setup_of(platform).invalid_entry_drops_event \
+        if result.new_text is not None and setup_of(platform).facts.invalid_entry_drops_event \
                 and desired[platform]:
             # Most CLIs skip an invalid entry on its own; Claude Code drops its neighbours
             # too. Only a file holding hookwrap's hooks can hurt them.
@@ -362,7 +362,7 @@ def answer_warnings(spec, returns: frozenset[str] | None) -> list[str]:
     warnings = []
     for platform in spec.platforms:
         agent = setup_of(platform)
-        said = [text for part, text in agent.output_limits(spec.event)
+        said = [text for part, text in agent.runtime.output_limits(spec.event)
                 if returns is None or not part or part in returns]
         if said:
             warnings.append(f"{agent.label}: {'; '.join(said)}")
@@ -411,7 +411,7 @@ def _serve_notes(name: str, found, port: int) -> list[str]:
         agent = setup_of(reg.platform)
         label = agent.label
         # The CLI's fail-closed switch (Claude's onFailure: "block", pi's failClosed: true).
-        if agent.fail_closed_key and reg.handler.get(agent.fail_closed_key) == agent.fail_closed_value:
+        if agent.facts.fail_closed_key and reg.handler.get(agent.facts.fail_closed_key) == agent.facts.fail_closed_value:
             until = f"{label} blocks every call {name} matches"
         else:
             until = f"{label} reports {name} as a failed hook on every call and goes on without it"

@@ -16,7 +16,7 @@ def _folders(platform: Platform) -> tuple[str, ...]:
     """The folders whose presence says the repo uses a CLI: its record's ``config_folders``,
     else the top folder of its project settings file (``.claude``)."""
     agent = setup_of(platform)
-    return agent.config_folders or (Path(agent.settings_file).parts[0],)
+    return agent.facts.config_folders or (Path(agent.facts.settings_file).parts[0],)
 
 
 def _found_folder(root: Path, platform: Platform) -> str | None:
@@ -98,7 +98,7 @@ def add_platforms(plan: Plan, manifest, platforms: tuple[Platform, ...]):
     for spec in manifest.hooks:
         if not manifest.own_platforms(spec.name):
             continue  # it follows the top-level platforms already
-        everywhere = [p for p in old if spec.event in setup_of(p).event_names()]
+        everywhere = [p for p in old if spec.event in setup_of(p).runtime.event_names()]
         if not set(everywhere) <= set(spec.platforms):
             own = ", ".join(p.value for p in spec.platforms)
             plan.notes.append(f"{spec.name} keeps its own platforms ({own}): add {names} to "
@@ -109,7 +109,7 @@ def add_platforms(plan: Plan, manifest, platforms: tuple[Platform, ...]):
             label = setup_of(platform).label
             if platform in extended:
                 continue
-            if spec.event not in setup_of(platform).event_names():
+            if spec.event not in setup_of(platform).runtime.event_names():
                 plan.warnings.append(f"{label} has no {spec.event.value} event: {spec.name} "
                                      "is not registered there")
                 continue

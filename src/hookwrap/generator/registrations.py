@@ -110,7 +110,7 @@ def check_tool_names(matcher: str | None) -> list[str]:
     ``Bash`` would be written to Gemini as ``^Bash$`` and never fire there, so it is an error
     that names the normalized name. Returns warnings for names no platform map knows.
     """
-    known = {tool for agent in all_setups() for tool in agent.tool_names()}
+    known = {tool for agent in all_setups() for tool in agent.runtime.tool_names()}
     warnings = []
     for part in split_matcher(matcher):
         if part in known:
@@ -127,7 +127,7 @@ def check_tool_names(matcher: str | None) -> list[str]:
                 "mcp__<server>__<tool>, which hookwrap writes in each CLI's own spelling",
                 hint=f"use mcp__{server or '<server>'}__{tool or '<tool>'}")
         for agent in all_setups():
-            normalized = agent.tools.get(part)
+            normalized = agent.facts.tools.get(part)
             if normalized is not None:
                 raise UsageError(
                     f"{part!r} is {agent.label}'s name for {normalized!r}; "
@@ -148,7 +148,7 @@ def tool_matcher(matcher: str | None, platform: Platform) -> str | None:
     agent = setup_of(platform)
     names: list[str] = []
     for tool in split_matcher(matcher):
-        for name in agent.platform_tool_names(tool):
+        for name in agent.runtime.platform_tool_names(tool):
             if name not in names:
                 names.append(name)
     return agent.tool_matcher(names) if names else None
@@ -160,7 +160,7 @@ def lifecycle_matcher(matcher: str | None, event: NormalizedEvent, platform: Pla
     if not values:
         return None
     agent = setup_of(platform)
-    allowed = agent.lifecycle_values.get(event)
+    allowed = agent.facts.lifecycle_values.get(event)
     if allowed is None:
         return None  # the platform ignores matchers on this event
     unknown = [v for v in values if v not in allowed]
@@ -173,7 +173,7 @@ def lifecycle_matcher(matcher: str | None, event: NormalizedEvent, platform: Pla
 
 def matcher_for(matcher: str | None, event: NormalizedEvent, platform: Platform) -> str | None:
     """The platform matcher for ``event``, or None for events whose matcher is ignored."""
-    if event in setup_of(platform).tool_events:
+    if event in setup_of(platform).facts.tool_events:
         return tool_matcher(matcher, platform)
     return lifecycle_matcher(matcher, event, platform)
 
@@ -197,7 +197,7 @@ def _with_filter(handler: dict, spec, platform: Platform) -> dict:
     if not commands:
         return handler
     agent = setup_of(platform)
-    names = agent.platform_tool_names("shell")
+    names = agent.runtime.platform_tool_names("shell")
     return {**handler, **agent.command_filter(list(commands), names)}
 
 
@@ -230,7 +230,7 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
     event = NormalizedEvent(spec.event)
     for value in spec.platforms:
         platform = Platform(value)
-        event_name = setup_of(platform).event_names().get(event)
+        event_name = setup_of(platform).runtime.event_names().get(event)
         if event_name is None:
             warnings.append(f"{spec.name}: {setup_of(platform).label} has no {event.value} "
                             f"event; not registered there")

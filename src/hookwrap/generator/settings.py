@@ -123,7 +123,7 @@ def load_settings(path: Path | str, platform: Platform | str,
 
 def project_settings(root: Path, platform: Platform | str) -> tuple[str | None, dict[str, Any]]:
     """The project's settings file of ``platform`` (the one hookwrap keeps), read and parsed."""
-    rel = setup_of(platform).settings_file
+    rel = setup_of(platform).facts.settings_file
     return load_settings(Path(root) / rel, platform, rel)
 
 
@@ -322,13 +322,13 @@ def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str
 
 
 def _render(text: str | None, old: dict, new: dict, platform: Platform, label: str) -> str | None:
-    if setup_of(platform).settings_generated:
+    if setup_of(platform).facts.settings_generated:
         return setup_of(platform).render_settings(new)
     if text is not None and _canonical(old) == _canonical(new):
         return text
     if text is None:
         return jsonc.dumps(new) if new else None
-    if setup_of(platform).settings_comments and \
+    if setup_of(platform).facts.settings_comments and \
             jsonc.parse_document(text, label=label, allow_comments=True).comments:
         # A commented file is never deleted: its comments would go with it.
         return jsonc.rewrite_member(text, "hooks", new.get("hooks", jsonc.REMOVE), label=label)

@@ -12,10 +12,14 @@ units) and the payloads captured from each real CLI (``checks/samples/``). Nothi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..hookinput import ALIASES
 from ..names import NormalizedEvent, Platform
 from .clis import setup_of
+
+if TYPE_CHECKING:
+    from ..clis._base import AgentCLI
 
 _E = NormalizedEvent
 
@@ -51,7 +55,7 @@ def labels(platforms: Iterable[Platform | str] | None = None) -> str:
 def settings_files(platforms: Iterable[Platform | str] | None = None) -> str:
     """Each CLI's registration file, joined."""
     chosen = list(Platform) if platforms is None else [Platform(p) for p in platforms]
-    return join(setup_of(p).settings_file for p in chosen)
+    return join(setup_of(p).facts.settings_file for p in chosen)
 
 
 def resident_labels() -> str:
@@ -67,8 +71,8 @@ def timeout_units() -> str:
     units: dict[str, list[str]] = {}
     for platform in Platform:
         agent = setup_of(platform)
-        unit = (f"milliseconds from {agent.timeout_ms_from} seconds on" if agent.timeout_ms_from
-                else "milliseconds" if agent.timeout_scale == 1000 else "")
+        unit = (f"milliseconds from {agent.facts.timeout_ms_from} seconds on" if agent.facts.timeout_ms_from
+                else "milliseconds" if agent.facts.timeout_scale == 1000 else "")
         if unit:
             units.setdefault(unit, []).append(agent.label)
     text = "seconds; written in each CLI's own unit"
@@ -117,7 +121,7 @@ def _event_names(event: NormalizedEvent, platforms: list[Platform]) -> str:
     parts = []
     for platform in platforms:
         agent = setup_of(platform)
-        names = [n for n, e in agent.events.items() if e is event]
+        names = [n for n, e in agent.facts.events.items() if e is event]
         parts.append(f"{agent.label} {', '.join(names) if names else '(no such event)'}")
     return "; ".join(parts)
 
@@ -127,7 +131,7 @@ def payload_comment(event: NormalizedEvent | str, platforms: Iterable[Platform |
     ``platforms``, from their records and the payloads captured from each real CLI."""
     event = NormalizedEvent(event)
     chosen = [Platform(p) for p in platforms]
-    agents = [setup_of(p) for p in chosen]
+    agents = [setup_of(p).runtime for p in chosen]
     lines = _wrap(f"# What arrives ({event.value}):", _event_names(event, chosen) + ".", 5)
     if event in TOOL_EVENTS:
         lines += _tool_lines(agents)
@@ -136,7 +140,7 @@ def payload_comment(event: NormalizedEvent | str, platforms: Iterable[Platform |
     return "\n".join(lines)
 
 
-def _tool_lines(agents: list) -> list[str]:
+def _tool_lines(agents: list[AgentCLI]) -> list[str]:
     tools = [t for t in MAIN_TOOLS if any(t in a.tools.values() or a.extra_tool_names.get(t)
                                           for a in agents)]
     lines = ["#   event.tool_name      normalized (shell, write_file, edit_file, read_file, ...; an MCP",
@@ -167,7 +171,7 @@ def _field_lines(event: NormalizedEvent, platforms: list[Platform]) -> list[str]
     captured = []
     for platform in platforms:
         agent = setup_of(platform)
-        name = agent.event_names().get(event)
+        name = agent.runtime.event_names().get(event)
         found = _sample_keys(platform, name) if name else None
         if found is None:
             continue

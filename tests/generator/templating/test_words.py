@@ -78,7 +78,7 @@ def test_a_file_guard_is_pointed_at_event_files_where_file_path_is_not_universal
 
 def test_the_payload_fields_named_are_the_ones_each_cli_really_sends() -> None:
     for platform in Platform:
-        agent = setup_of(platform)
+        agent = setup_of(platform).runtime
         for event, name in agent.event_names().items():
             if not has_sample(platform, name):
                 continue
@@ -91,7 +91,7 @@ def test_the_payload_fields_named_are_the_ones_each_cli_really_sends() -> None:
 
 def test_each_record_names_every_tool_argument_its_captured_payloads_carry() -> None:
     for platform in Platform:
-        agent = setup_of(platform)
+        agent = setup_of(platform).runtime
         for tool in ("shell", "write_file", "edit_file", "read_file"):
             for own in agent.platform_tool_names(tool):
                 for event in ("PreToolUse", "BeforeTool"):
@@ -110,7 +110,7 @@ def test_the_manifest_header_names_the_repo_s_clis_and_their_files() -> None:
         header = text.split("\n\n", 1)[0]
         assert labels(platforms).split(" and ")[-1] in header
         for p in platforms:
-            assert setup_of(p).settings_file in header
+            assert setup_of(p).facts.settings_file in header
         assert COUNTING.search(text) is None
         assert {label for label in _other_labels(platforms) if label in header} == set()
 
@@ -131,7 +131,7 @@ def test_the_help_names_every_cli_and_no_command_counts_them() -> None:
     texts = _help_texts()
     for p in Platform:
         assert LABELS[p] in texts["hookwrap"], p
-        assert setup_of(p).settings_file in texts["hookwrap"], p
+        assert setup_of(p).facts.settings_file in texts["hookwrap"], p
     for name, text in texts.items():
         assert COUNTING.search(text) is None, (name, COUNTING.search(text))
 
@@ -144,7 +144,7 @@ def test_the_generated_files_name_every_cli() -> None:
     pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
     description = next(line for line in pyproject.splitlines() if line.startswith("description"))
     for p in Platform:
-        assert setup_of(p).settings_file.replace(".", "\\.") in hooks, p
+        assert setup_of(p).facts.settings_file.replace(".", "\\.") in hooks, p
         assert LABELS[p] in description, p
 
 

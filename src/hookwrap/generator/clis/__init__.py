@@ -1,13 +1,12 @@
-"""The hookwrap command's view of each agent CLI: its runtime description and its generator half.
+"""The hookwrap command's view of each agent CLI: its setup, composed from behaviours.
 
 What a hook process needs about a CLI (names, answers) is its record, ``hookwrap/clis/<platform>.py``,
 copied into every project and imported on every hook call, so it stays small. What only the
 hookwrap command needs (the settings file, registrations, validation, the host rules
-``hookwrap test`` emulates, doctor's checks, trust) is the generator half: the class in
-``generator/clis/<platform>.py`` when the CLI has one (Claude Code, Gemini CLI, Codex CLI,
-OpenCode), else its protocol family's generator class built from the record alone (a
-Claude-dialect CLI: ``_claude_dialect.ClaudeDialectSetup``, whose behaviour families the record
-names). ``setup_of(platform)`` returns it; ``platforms.runtime_of`` the runtime description.
+``hookwrap test`` emulates, doctor's checks, trust) is the CLI's ``AgentSetup``:
+``generator/clis/<platform>.py`` composes it (``SETUP``) from the record and the behaviours that
+fit. ``SETUPS`` names each CLI's module; ``setup_of(platform)`` returns its setup (imported on
+first use); ``platforms.runtime_of`` the runtime description.
 """
 
 from __future__ import annotations
@@ -19,51 +18,33 @@ from ...names import Platform
 # For type checkers only.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ...clis._record import CLIRecord
     from ._base import AgentSetup
 
+# Every CLI's setup module (its SETUP), imported on first use: the one list of them.
+SETUPS: dict[Platform, str] = {
+    Platform.CLAUDE: f"{__name__}.claude",
+    Platform.GEMINI: f"{__name__}.gemini",
+    Platform.CODEX: f"{__name__}.codex",
+    Platform.QWEN: f"{__name__}.qwen",
+    Platform.COPILOT: f"{__name__}.copilot",
+    Platform.OPENCODE: f"{__name__}.opencode",
+    Platform.DROID: f"{__name__}.droid",
+    Platform.PI: f"{__name__}.pi",
+    Platform.KILO: f"{__name__}.kilo",
+    Platform.CLINE: f"{__name__}.cline",
+}
 _LOADED: dict[Platform, AgentSetup] = {}
-_PACKAGE = __name__.rsplit(".", 2)[0]  # hookwrap
-
-# The generator class of each runtime protocol family, for a CLI that has no module here:
-# (module, class), by the record's protocol class name.
-SETUP_FAMILIES = {"ClaudeProtocol": ("_claude_dialect", "ClaudeDialectSetup")}
 
 
 def setup_of(platform: Platform | str) -> AgentSetup:
-    """The whole description of ``platform``'s CLI: ``hookwrap.generator.clis.<value>.CLI``,
-    or, for a CLI without such a module, ``setup_from_record`` of its record."""
+    """The whole description of ``platform``'s CLI: the ``SETUP`` of its module in ``SETUPS``."""
     platform = Platform(platform)
     found = _LOADED.get(platform)
     if found is None:
-        name = f"{__name__}.{platform.value}"
-        try:
-            __import__(name)
-        except ModuleNotFoundError as error:
-            if error.name != name:
-                raise
-            record_module = f"{_PACKAGE}.clis.{platform.value}"  # hookwrap/clis/<value>.py
-            __import__(record_module)
-            found = setup_from_record(getattr(sys.modules[record_module], platform.name))
-        else:
-            found = sys.modules[name].CLI
-        _LOADED[platform] = found
+        name = SETUPS[platform]
+        __import__(name)
+        found = _LOADED[platform] = sys.modules[name].SETUP
     return found
-
-
-def setup_from_record(record: CLIRecord) -> AgentSetup:
-    """The generator half of a CLI that is a record only: its protocol family's generator class,
-    built from ``record`` (any record, registered in Platform or not)."""
-    family = SETUP_FAMILIES.get(record.protocol.__name__)
-    if family is None:
-        raise LookupError(f"{record.label}: no generator/clis/{record.platform.value}.py, and its "
-                          f"protocol family {record.protocol.__name__} has no generator class in "
-                          "SETUP_FAMILIES: write the module")
-    module, klass = family
-    name = f"{__name__}.{module}"
-    __import__(name)
-    setup: AgentSetup = getattr(sys.modules[name], klass)(record)
-    return setup
 
 
 def all_setups() -> list[AgentSetup]:

@@ -1,17 +1,17 @@
 """Answer readers: what a Claude-dialect CLI does with a finished hook run, as `hookwrap test`
 reports it (a ``Verdict``).
 
-A record names its reader in ``answer_reader``; messages name the CLI by its ``label`` (or
+A CLI's setup is composed with one of these readers; messages name the CLI by its ``label`` (or
 ``short_label``), and an ask sent as a deny is recognised by the record's ``ask_note``, a
 rewrite sent as a deny by its ``rewrite_note``:
 
-- ``claude`` (Claude Code 2.1.328): exit 2 blocks with stderr where the event can block;
+- ``read_claude`` (Claude Code 2.1.328): exit 2 blocks with stderr where the event can block;
   ``onFailure: "block"`` turns a failure into exit 2; JSON on stdout at exit 0.
-- ``qwen`` (Qwen Code 0.24.4, hookRunner.ts): a JSON object on stdout (else stderr) is obeyed
+- ``read_qwen`` (Qwen Code 0.24.4, hookRunner.ts): a JSON object on stdout (else stderr) is obeyed
   at any exit code; exit 2 reads stderr; context only on some events; updatedInput ignored.
-- ``copilot`` (Copilot CLI 1.0.102): a non-zero exit denies PreToolUse (stderr dropped); JSON
+- ``read_copilot`` (Copilot CLI 1.0.102): a non-zero exit denies PreToolUse (stderr dropped); JSON
   in Claude's and Copilot's words, context only at the top level.
-- ``droid`` (Factory Droid 0.225.2): exit 2 blocks with stderr on PreToolUse and Stop; JSON in
+- ``read_droid`` (Factory Droid 0.225.2): exit 2 blocks with stderr on PreToolUse and Stop; JSON in
   Claude's words, but a top-level decision does not block PreToolUse and ``ask`` runs the call.
 """
 
@@ -24,11 +24,7 @@ from ...clis._base import BLOCKING
 from .kit import RunResult, Verdict, failure_line, last_line, missing_script, parse_object, settle
 
 if TYPE_CHECKING:
-    from typing import Callable
-
     from ._base import AgentSetup
-
-    Reader = Callable[[AgentSetup, str, RunResult, "str | None"], Verdict]
 
 
 def _short(agent: AgentSetup) -> str:
@@ -61,7 +57,7 @@ def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
             return replace(_claude_exit2(event, reason), clean=False, problems=(failure,))
         notes: tuple[str, ...] = ()
         if r.exit_code not in (None, 0) and r.stdout.strip().startswith("{"):
-            notes = (f"{agent.label}'s docs say JSON is read only at exit 0; its {agent.version} "
+            notes = (f"{agent.label}'s docs say JSON is read only at exit 0; its {agent.facts.version} "
                      "binary may still apply it: exit 0 when you print JSON",)
         return Verdict(success=False, clean=False, problems=(failure,), notes=notes)
     if r.exit_code == 2:
@@ -225,7 +221,7 @@ def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any]) -> Verdict:
                    context=context, notes=tuple(notes))
     block = data.get("decision") in ("block", "deny") or data.get("continue") is False
     reason = str(data.get("reason") or data.get("stopReason") or "")
-    if agent.rewrite_note and agent.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
+    if agent.facts.rewrite_note and agent.facts.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
         notes.append(f"updated_input cannot be applied on {label}: hookwrap sent a deny that "
                      "gives the model the new input")
         base = replace(base, notes=tuple(notes))
@@ -278,7 +274,7 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
         updated = output.get("modifiedArgs") or hso.get("updatedInput")
         base = replace(base, updated_input=updated if decision != "deny" else None)
         if decision == "deny":
-            if agent.ask_note and agent.ask_note in reason:
+            if agent.facts.ask_note and agent.facts.ask_note in reason:
                 base = replace(base, notes=(*base.notes, f"{_short(agent)} hooks cannot ask: "
                                             "hookwrap sent the ask as a deny"))
             return settle(base, "blocked", reason)
@@ -345,7 +341,7 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         decision = hso.get("permissionDecision")
         reason = str(hso.get("permissionDecisionReason") or "")
         if decision == "deny":
-            if agent.ask_note and agent.ask_note in reason:
+            if agent.facts.ask_note and agent.facts.ask_note in reason:
                 base = replace(base, notes=(*base.notes, f"{short} hooks cannot ask: hookwrap "
                                             "sent the ask as a deny"))
             return settle(base, "blocked", reason)
@@ -361,8 +357,3 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         base = replace(base, notes=(*base.notes, f"{label} ignores a block on PostToolUse "
                                     "(the reason reaches no model request)"))
     return settle(base, None)
-
-
-ANSWER_READERS: dict[str, Reader] = {
-    "claude": read_claude, "qwen": read_qwen, "copilot": read_copilot, "droid": read_droid,
-}

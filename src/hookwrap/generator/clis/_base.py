@@ -1,20 +1,29 @@
-"""AgentSetup: the hookwrap command's half of a CLI's description, built from the CLI's record.
+"""AgentSetup: the hookwrap command's half of a CLI's description, composed, the same way for
+every CLI.
 
-It reads the record's facts for the command (the registration file, the command and handler
-forms, the tables of events, match targets, timeouts, hook variables and settings scopes) and
-implements every rule that is the same for all CLIs from them. What a CLI does differently (how
-it validates an entry, matches a matcher, reads a finished run, keeps its trust) is either a
-family its record names (a Claude-dialect CLI: ``_claude_dialect.ClaudeDialectSetup``) or its
-own ``generator/clis/<platform>.py``. Never copied into a project; a hook process never
-imports it.
+An AgentSetup holds the CLI's record (``facts``), its runtime description (``runtime``, held, not
+inherited) and one object per behaviour, each named for what it does:
+
+- ``registration``: how registrations are written (``Registration``: a JSON settings file
+  hookwrap edits, each command in the record's ``command_form``, or walking up to hookwrap.toml
+  where that is empty; a generated plugin; one file per event);
+- ``matchers``: how a group's matcher is checked and which calls it selects;
+- ``handlers``: what one entry may hold and how the CLI reads it (the handler shape);
+- ``answers``: what the CLI does with a finished run, as `hookwrap test` reports it;
+- ``trust``: where the CLI keeps its trust, if anywhere;
+- ``host``: the rest of what `hookwrap test` emulates (the hook's environment, stdin, timeout);
+- ``doctor``: what doctor says about the settings files beyond the schema.
+
+Every rule that is the same for all CLIs is here, read from the record's facts; a behaviour
+object's methods take the AgentSetup they serve. ``generator/clis/<platform>.py`` composes each
+CLI's (``SETUP``). Never copied into a project; a hook process never imports it.
 """
 
 from __future__ import annotations
 
 import re
 
-from ...clis._base import LAUNCHER, AgentCLI
-from ...clis._record import SETUP_FACTS, CLIRecord
+from ...clis._base import LAUNCHER
 from ...names import NormalizedEvent
 from .kit import (
     FAIL,
@@ -30,13 +39,21 @@ from .kit import (
     TrustEdit,
     Verdict,
     iter_owned,
+    number_or_none,
     unknown_keys,
 )
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Mapping
+    from pathlib import Path
+    from typing import Any, Callable, Mapping
+
+    from ...clis._base import AgentCLI
+    from ...clis._record import CLIRecord
+
+    # What a CLI does with a finished run (``_answers``): (setup, event, result, on_failure).
+    AnswerReader = Callable[["AgentSetup", str, RunResult, "str | None"], Verdict]
 
 
 # The parts of a registered command that vary: the hook's name and the interpreter, which
@@ -47,101 +64,345 @@ _PYTHON = rf"(?P<python>{_WORD}(?: {_WORD})*)"
 _NAME_MARK, _PYTHON_MARK = "\x00", "\x01"
 
 
-class AgentSetup(AgentCLI):
-    """The defaults of the hookwrap command's half of a CLI's description."""
+class Registration:
+    """How registrations are written, by default: a JSON settings file hookwrap edits (JSONC when
+    the record's ``settings_comments``), each hook's command in the record's ``command_form``,
+    or, where that is empty (a CLI that runs hooks in the session's cwd and names no project
+    root: Codex CLI, Factory Droid), a command that walks up to hookwrap.toml."""
 
-    # The record's facts for the command (documented in clis/_record.py).
-    settings_file: str
-    config_folders: tuple[str, ...]
-    settings_comments: bool
-    settings_generated: bool
-    settings_owned: bool
-    known_settings_events: tuple[str, ...]
-    unknown_event_note: str
-    invalid_entry_drops_event: bool
-    group_keys: frozenset[str]
-    hooks_not_a_list: str
-    no_matcher_events: frozenset[str]
-    disable_key: str
-    scope_files: tuple[tuple[str, str, bool], ...]
-    command_form: str
-    handler_keys: tuple[str, ...]
-    fail_closed_key: str
-    fail_closed_value: Any
-    fail_closed_events: frozenset[NormalizedEvent]
-    timeout_scale: int
-    timeout_ms_from: int
-    max_timeout_s: int
-    tool_events: frozenset[NormalizedEvent]
-    lifecycle_values: dict[NormalizedEvent, tuple[str, ...]]
-    match_targets: dict[str, str]
-    default_timeout_s: float
-    stdin_newline: bool
-    env_file_events: frozenset[str]
-    hook_env_vars: dict[str, str]
-    hook_shell: tuple[str, ...]
-    empty_tool_response: Any
-    payload_has_timestamp: bool
-    system_message_shown: str
-    suspicious_timeout_s: float
-    doctor_reported_paths: frozenset[str]
-    short_label: str
-    matcher_rule: str
-    matcher_aliases: dict[str, tuple[str, ...]]
-    handler_schema: str
-    answer_reader: str
-    trust_store: str
-    trust_facts: dict[str, Any]
-    nonpositive_timeout_is_default: bool
-    payload_strings_in_env: bool
-    doctor_command_checks: tuple[tuple[str, str, str, str, str], ...]
-
-    def __init__(self, record: CLIRecord) -> None:
-        super().__init__(record)
-        for name in SETUP_FACTS:
-            setattr(self, name, getattr(record, name))
-
-    def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
-        """The settings document in ``text`` (``{"hooks": {event: [groups]}}`` and the CLI's other
-        keys). Default: the file is JSON (JSONC when ``settings_comments``)."""
+    def parse_settings_text(self, agent: AgentSetup, text: str, label: str) -> dict[str, Any]:
+        """The settings document in ``text`` (``{"hooks": {event: [groups]}}`` and the CLI's
+        other keys)."""
         from ..jsonc import parse
 
-        return parse(text, label=label, allow_comments=self.settings_comments)
+        return parse(text, label=label, allow_comments=agent.facts.settings_comments)
 
-    def render_settings(self, data: dict[str, Any]) -> str | None:
+    def render_settings(self, agent: AgentSetup, data: dict[str, Any]) -> str | None:
         """A generated settings file's whole text for ``data``, None when it should not exist
         (only asked when ``settings_generated``)."""
         raise NotImplementedError
 
-    def hook_files(self, root: Any, text: str | None) -> tuple[list[tuple[str, bytes | None]],
-                                                                list[str]]:
+    def hook_files(self, agent: AgentSetup, root: Path,
+                   text: str | None) -> tuple[list[tuple[str, bytes | None]], list[str]]:
         """Files made from the registration file's ``text`` (None: no file) beside it, each
         (project-relative path, bytes, or None to remove it), and problems hookwrap cannot fix
         (Cline's hook files). Default: none."""
         return [], []
 
+    def command(self, agent: AgentSetup, name: str, python: str, launcher: bool) -> str:
+        """The registered command that runs hook ``name`` with ``python``: the record's
+        ``command_form`` filled in, or the walk-up loop when it is empty."""
+        if not agent.facts.command_form:
+            return walk_up_command(agent.platform.value, name, python, launcher)
+        script, args = hook_call(name, launcher)
+        return agent.facts.command_form.format(python=python, script=script, args=args,
+                                               platform=agent.platform.value)
+
+    def handler(self, agent: AgentSetup, command: str, *, name: str, timeout_s: int,
+                fail_closed: bool, event: NormalizedEvent, description: str) -> dict[str, Any]:
+        """The handler object a settings file holds for one hook: the record's
+        ``handler_keys`` in order, and its fail-closed key where the hook fails closed (a
+        walk-up command then also blocks when it finds no hookwrap.toml)."""
+        facts = agent.facts
+        if fail_closed and not facts.command_form:
+            command = walk_up_fail_closed(command)
+        values = {"type": "command", "command": command, "name": name,
+                  "timeout": agent.timeout_value(timeout_s), "description": description}
+        handler = {key: values[key] for key in facts.handler_keys}
+        if fail_closed and facts.fail_closed_key and event in facts.fail_closed_events:
+            handler[facts.fail_closed_key] = facts.fail_closed_value
+        return handler
+
+    def http_handler(self, agent: AgentSetup, url: str, *, timeout_s: int, fail_closed: bool,
+                     event: NormalizedEvent) -> dict[str, Any] | None:
+        """The handler that POSTs ``event``'s payloads to ``url`` (resident hooks), or None
+        when the CLI runs only commands there."""
+        return None
+
+    def command_filter(self, agent: AgentSetup, patterns: list[str],
+                       tool_names: list[str]) -> dict[str, Any]:
+        """Handler keys that make the CLI itself skip shell calls no pattern matches ({}:
+        the CLI has no such filter, and the runtime applies the patterns)."""
+        return {}
+
+    def tool_matcher(self, agent: AgentSetup, names: list[str]) -> str | None:
+        """The matcher for a list of this CLI's own tool names (never empty)."""
+        body = "|".join(names)
+        return f"^{body}$" if len(names) == 1 else f"^({body})$"
+
+    def lifecycle_matcher(self, agent: AgentSetup, values: list[str],
+                          event: NormalizedEvent) -> str:
+        """The matcher for exact lifecycle values (``startup``), already checked as known."""
+        return "|".join(values)
+
+
+class Matchers:
+    """How a group's matcher is checked and which calls it selects. By default a group's
+    matcher is a string, ignored (a warning) on the events whose matcher the CLI ignores."""
+
+    null_message = "must be a string"
+
+    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str,
+                            path: str) -> list[Problem]:
+        """Problems of a group's own keys (its matcher, Gemini's ``sequential``) under ``event``."""
+        if "matcher" in group and not isinstance(group["matcher"], str):
+            return [Problem(f"{path}.matcher", self.null_message)]
+        if self.ignored(group) and event in agent.facts.no_matcher_events:
+            return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
+        return []
+
+    def ignored(self, group: dict[str, Any]) -> bool:
+        """Whether a matcher the event ignores is worth a warning."""
+        return "matcher" in group
+
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
+                        target: str | None) -> bool:
+        """Whether ``matcher`` selects a call whose match target is ``target``."""
+        raise NotImplementedError
+
+    def match_target(self, agent: AgentSetup, event: str,
+                     payload: Mapping[str, Any]) -> str | None:
+        """The payload value an event's matcher is tested against (``match_targets``); None
+        when it has none."""
+        key = agent.facts.match_targets.get(event)
+        return None if key is None else str(payload.get(key, ""))
+
+
+class Handlers:
+    """What one entry of the settings file may hold, and how the CLI reads it (the command,
+    its timeout in seconds, which entries run once or one after another)."""
+
+    def validate_handler(self, agent: AgentSetup, handler: Any, event: str,
+                         path: str) -> list[Problem]:
+        """Problems of one handler as it would sit under ``event``."""
+        raise NotImplementedError
+
+    def validate_group(self, agent: AgentSetup, group: Any, event: str,
+                       path: str) -> list[Problem]:
+        """Problems of one matcher group under ``event``: an object whose own keys pass the
+        matchers' ``validate_group_keys``, whose "hooks" is a list of handlers that pass
+        ``validate_handler``, and which holds no key but ``group_keys``."""
+        if not isinstance(group, dict):
+            return [Problem(path, "must be an object with a \"hooks\" list")]
+        problems = agent.matchers.validate_group_keys(agent, group, event, path)
+        handlers = group.get("hooks")
+        if not isinstance(handlers, list):
+            problems.append(Problem(f"{path}.hooks", agent.facts.hooks_not_a_list))
+        else:
+            for index, handler in enumerate(handlers):
+                problems += self.validate_handler(agent, handler, event, f"{path}.hooks[{index}]")
+        return problems + unknown_keys(group, agent.facts.group_keys, path, agent.label)
+
+    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+        """A settings handler as a HookCommand (timeouts converted to seconds)."""
+        matcher = group.get("matcher")
+        return HookCommand(agent.platform.value, event, str(handler.get("command", "")),
+                           number_or_none(handler.get("timeout")),
+                           matcher if isinstance(matcher, str) else None, None, None)
+
+    def dedup_key(self, agent: AgentSetup, cmd: HookCommand) -> str:
+        """Commands with the same key run once per event."""
+        return cmd.command
+
+    def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
+        """Whether the selected commands run one after another."""
+        return False
+
+
+class TrustStore:
+    """Where a CLI records that it trusts a project enough to run its hooks; this one: nowhere
+    (no trust gate, nothing to say: Claude Code's project hooks are trusted with the folder)."""
+
+    def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
+                       env: Mapping[str, str]) -> list[Finding]:
+        """Whether the CLI trusts the project enough to run its hooks; [] without a gate."""
+        return []
+
+    def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
+                    settings_text: str | None) -> list[TrustEdit]:
+        """What `hookwrap trust` writes so the CLI runs the project's hookwrap hooks (computed
+        from ``settings_text`` when given, else the project's settings file); [] when the CLI
+        has no trust gate hookwrap can record."""
+        return []
+
+
+NO_TRUST_GATE = TrustStore()
+
+
+class HostRules:
+    """The rest of what `hookwrap test` emulates of the CLI as a host, from the record's facts:
+    the hook's environment (``hook_env_vars``; a payload's strings too, where
+    ``payload_strings_in_env``), what its stdin holds, how long the CLI waits for it."""
+
+    def hook_env(self, agent: AgentSetup, payload: Mapping[str, Any], project_dir: str,
+                 env: dict[str, str]) -> dict[str, str]:
+        """``env`` plus the variables the CLI sets for its hooks."""
+        import os
+
+        if agent.facts.payload_strings_in_env:
+            env.update({k: v for k, v in payload.items() if isinstance(v, str) and k.isidentifier()})
+        values = {"project": project_dir, "session_id": str(payload.get("session_id", "")),
+                  "pid": str(os.getpid())}
+        env.update({k: v.format(**values) for k, v in agent.facts.hook_env_vars.items()})
+        return env
+
+    def expand_command(self, agent: AgentSetup, command: str, env: Mapping[str, str]) -> str:
+        """The command text bash receives (some CLIs substitute variables first)."""
+        return command
+
+    def stdin_bytes(self, agent: AgentSetup, payload: Mapping[str, Any]) -> bytes:
+        """Exactly what the CLI writes to a hook's stdin before it closes it."""
+        import json
+
+        return (json.dumps(payload) + ("\n" if agent.facts.stdin_newline else "")).encode()
+
+    def effective_timeout(self, agent: AgentSetup, cmd: HookCommand) -> float:
+        """Seconds the CLI waits for ``cmd`` before it kills it (a timeout of 0 or less is
+        the default where ``nonpositive_timeout_is_default``)."""
+        facts = agent.facts
+        if cmd.timeout_s is None or (facts.nonpositive_timeout_is_default and cmd.timeout_s <= 0):
+            return facts.default_timeout_s
+        return cmd.timeout_s
+
+
+HOST_RULES = HostRules()
+
+_LEVELS = {"warn": WARN, "fail": FAIL}
+
+
+class Doctor:
+    """What doctor and validation say about the settings files beyond each group, from the
+    record's facts: unknown events, the ``disable_key``, the ``doctor_command_checks`` and a
+    timeout from ``suspicious_timeout_s`` on."""
+
+    def validate_event(self, agent: AgentSetup, event: str, groups: Any,
+                       path: str) -> list[Problem] | None:
+        """Problems of an event key the CLI does not read; None to validate its groups."""
+        if event not in agent.facts.known_settings_events:
+            note = agent.facts.unknown_event_note or f"{agent.label} ignores it"
+            return [Problem(path, f"unknown hook event; {note}", WARNING)]
+        return None
+
+    def validate_file(self, agent: AgentSetup, data: dict[str, Any]) -> list[Problem]:
+        """Whole-file problems beyond ``hooks`` (a broken key that voids the file...): the
+        record's ``disable_key`` set to true."""
+        key = agent.facts.disable_key
+        if key and data.get(key) is True:
+            return [Problem(key, "is true: no hook runs", WARNING)]
+        return []
+
+    def hooks_off_findings(self, agent: AgentSetup, scopes: list[Scope]) -> list[Finding]:
+        """Settings that switch this CLI's hooks (or hookwrap's) off: its ``disable_key``."""
+        key = agent.facts.disable_key
+        return [Finding("hooks-enabled", FAIL, f"{s.label}: {key} is true", f"remove {key} from {s.label}")
+                for s in scopes if key and (s.data or {}).get(key) is True]
+
+    def dead_key_findings(self, agent: AgentSetup, scopes: list[Scope]) -> list[Finding]:
+        """Settings keys that look like they do something and that this CLI never reads."""
+        return []
+
+    def command_findings(self, agent: AgentSetup, scope: Scope, cmd: HookCommand) -> list[Finding]:
+        """Findings about one registered command (quoting, matcher, timeout): the record's
+        ``doctor_command_checks``, then a timeout in seconds from ``suspicious_timeout_s`` on,
+        which looks like milliseconds."""
+        where = f"{scope.label}: {cmd.event} {cmd.command!r}"
+        out = []
+        for what, pattern, level, message, fix in agent.facts.doctor_command_checks:
+            if what == "command":
+                text = cmd.command
+            elif not agent.is_tool_event(cmd.event):
+                continue
+            else:
+                text = (cmd.matcher or "").strip() if what == "stripped matcher" else cmd.matcher or ""
+            if re.search(pattern, text):
+                out.append(Finding("commands", _LEVELS[level],
+                                   message.format(where=where, matcher=text), fix))
+        timeout, limit = cmd.timeout_s, agent.facts.suspicious_timeout_s
+        if not limit or timeout is None or timeout < limit:
+            return out
+        out.append(Finding("commands", WARN, f"{where}: timeout {timeout:g} is seconds on "
+                           f"{agent.label} and looks like milliseconds",
+                           f"use {max(timeout / 1000, 1):g}"))
+        return out
+
+
+DOCTOR = Doctor()
+JSON_SETTINGS = Registration()
+
+
+class AgentSetup:
+    """One CLI as the hookwrap command sees it: its record's facts, its runtime description and
+    its behaviours. Generic code asks it; it asks the behaviour that knows."""
+
+    def __init__(self, facts: CLIRecord, *, matchers: Matchers, handlers: Handlers,
+                 answers: AnswerReader, registration: Registration = JSON_SETTINGS,
+                 trust: TrustStore = NO_TRUST_GATE, host: HostRules = HOST_RULES,
+                 doctor: Doctor = DOCTOR) -> None:
+        self.facts = facts
+        self.runtime: AgentCLI = facts.protocol(facts)
+        self.platform = facts.platform
+        self.label = facts.label
+        self.short_label = facts.short_label or facts.label
+        self.registration = registration
+        self.matchers = matchers
+        self.handlers = handlers
+        self.answers = answers
+        self.trust = trust
+        self.host = host
+        self.doctor = doctor
+
+    # --- registrations ------------------------------------------------------------------------
+    def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
+        return self.registration.parse_settings_text(self, text, label)
+
+    def render_settings(self, data: dict[str, Any]) -> str | None:
+        return self.registration.render_settings(self, data)
+
+    def hook_files(self, root: Path, text: str | None) -> tuple[list[tuple[str, bytes | None]],
+                                                                 list[str]]:
+        return self.registration.hook_files(self, root, text)
+
     def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         """The registered command that runs hook ``name`` with ``python``: through the launcher,
-        or (``launcher=False``) the older form that runs the script itself (``hook_call``);
-        the record's ``command_form`` filled in."""
-        script, args = hook_call(name, launcher)
-        return self.command_form.format(python=python, script=script, args=args,
-                                        platform=self.platform.value)
+        or (``launcher=False``) the older form that runs the script itself (``hook_call``)."""
+        return self.registration.command(self, name, python, launcher)
+
+    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
+                event: NormalizedEvent, description: str) -> dict[str, Any]:
+        return self.registration.handler(self, command, name=name, timeout_s=timeout_s,
+                                         fail_closed=fail_closed, event=event,
+                                         description=description)
+
+    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
+                     event: NormalizedEvent) -> dict[str, Any] | None:
+        return self.registration.http_handler(self, url, timeout_s=timeout_s,
+                                              fail_closed=fail_closed, event=event)
+
+    def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
+        return self.registration.command_filter(self, patterns, tool_names)
+
+    def tool_matcher(self, names: list[str]) -> str | None:
+        return self.registration.tool_matcher(self, names)
+
+    def lifecycle_matcher(self, values: list[str], event: NormalizedEvent) -> str:
+        return self.registration.lifecycle_matcher(self, values, event)
 
     def timeout_value(self, seconds: int) -> int:
         """A timeout in the CLI's own unit (``timeout_scale``; from ``timeout_ms_from`` seconds
         on, milliseconds: Qwen Code reads 1000 and more as milliseconds)."""
-        if self.timeout_ms_from and seconds >= self.timeout_ms_from:
+        facts = self.facts
+        if facts.timeout_ms_from and seconds >= facts.timeout_ms_from:
             return seconds * 1000
-        return seconds * self.timeout_scale
+        return seconds * facts.timeout_scale
 
     def timeout_seconds(self, value: float | None) -> float | None:
         """The inverse of ``timeout_value``: a settings file's timeout in seconds."""
         if value is None:
             return None
-        if self.timeout_ms_from and value >= self.timeout_ms_from:
+        if self.facts.timeout_ms_from and value >= self.facts.timeout_ms_from:
             return value / 1000
-        return value / self.timeout_scale
+        return value / self.facts.timeout_scale
 
     def owned_name(self, command: str) -> str | None:
         """The hook's name when ``command`` is exactly a command hookwrap writes, else None.
@@ -154,6 +415,8 @@ class AgentSetup(AgentCLI):
         if patterns is None:
             patterns = [self._owned_pattern(flag) for flag in (True, False)]
             self.__dict__["_owned"] = patterns
+        if not self.facts.command_form:  # the fail-closed walk-up form differs in its exit code
+            command = walk_up_fail_open(command)
         for pattern in patterns:
             match = pattern.fullmatch(command.strip())
             if match:
@@ -191,204 +454,93 @@ class AgentSetup(AgentCLI):
                 regex.append(_PYTHON if part == _PYTHON_MARK else re.escape(part))
         return re.compile("".join(regex))
 
-    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
-                event: NormalizedEvent, description: str) -> dict[str, Any]:
-        """The handler object a settings file holds for one hook: the record's
-        ``handler_keys`` in order, and its fail-closed key where the hook fails closed."""
-        values = {"type": "command", "command": command, "name": name,
-                  "timeout": self.timeout_value(timeout_s), "description": description}
-        handler = {key: values[key] for key in self.handler_keys}
-        if fail_closed and self.fail_closed_key and event in self.fail_closed_events:
-            handler[self.fail_closed_key] = self.fail_closed_value
-        return handler
-
-    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
-                     event: NormalizedEvent) -> dict[str, Any] | None:
-        """The handler that POSTs ``event``'s payloads to ``url`` (resident hooks), or None
-        when the CLI runs only commands there."""
-        return None
-
-    def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
-        """Handler keys that make the CLI itself skip shell calls no pattern matches ({}:
-        the CLI has no such filter, and the runtime applies the patterns)."""
-        return {}
-
-    def tool_matcher(self, names: list[str]) -> str | None:
-        """The matcher for a list of this CLI's own tool names (never empty)."""
-        body = "|".join(names)
-        return f"^{body}$" if len(names) == 1 else f"^({body})$"
-
-    def lifecycle_matcher(self, values: list[str], event: NormalizedEvent) -> str:
-        """The matcher for exact lifecycle values (``startup``), already checked as known."""
-        return "|".join(values)
-
-    # --- generator: validation (schema.py holds the value checks) --------------------------
+    # --- validation (schema.py holds the value checks) ---------------------------------------
     def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
-        """Problems of one handler as it would sit under ``event``."""
-        raise NotImplementedError
+        return self.handlers.validate_handler(self, handler, event, path)
 
     def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        """Problems of one matcher group under ``event``: an object whose own keys pass
-        ``validate_group_keys``, whose "hooks" is a list of handlers that pass
-        ``validate_handler``, and which holds no key but ``group_keys``."""
-
-        if not isinstance(group, dict):
-            return [Problem(path, "must be an object with a \"hooks\" list")]
-        problems = self.validate_group_keys(group, event, path)
-        handlers = group.get("hooks")
-        if not isinstance(handlers, list):
-            problems.append(Problem(f"{path}.hooks", self.hooks_not_a_list))
-        else:
-            for index, handler in enumerate(handlers):
-                problems += self.validate_handler(handler, event, f"{path}.hooks[{index}]")
-        return problems + unknown_keys(group, self.group_keys, path, self.label)
-
-    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
-        """Problems of a group's own keys (its matcher, Gemini's ``sequential``) under ``event``."""
-        raise NotImplementedError
+        return self.handlers.validate_group(self, group, event, path)
 
     def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-        """Problems of an event key the CLI does not read; None to validate its groups."""
-        if event not in self.known_settings_events:
-            note = self.unknown_event_note or f"{self.label} ignores it"
-            return [Problem(path, f"unknown hook event; {note}", WARNING)]
-        return None
+        return self.doctor.validate_event(self, event, groups, path)
 
     def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-        """Whole-file problems beyond ``hooks`` (a broken key that voids the file...): the
-        record's ``disable_key`` set to true."""
-        if self.disable_key and data.get(self.disable_key) is True:
-            return [Problem(self.disable_key, "is true: no hook runs", WARNING)]
-        return []
+        return self.doctor.validate_file(self, data)
 
-    # --- generator: the host rules `hookwrap test` emulates --------------------------------
+    # --- the host rules `hookwrap test` emulates ----------------------------------------------
     def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
-        """The payload value an event's matcher is tested against (``match_targets``); None
-        when it has none."""
-        key = self.match_targets.get(event)
-        return None if key is None else str(payload.get(key, ""))
+        return self.matchers.match_target(self, event, payload)
 
     def is_tool_event(self, event: str) -> bool:
         """True when ``event``'s matcher selects tool names."""
-        return self.match_targets.get(event) == "tool_name"
+        return self.facts.match_targets.get(event) == "tool_name"
 
     def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
-        """Whether ``matcher`` selects a call whose match target is ``target``."""
-        raise NotImplementedError
+        return self.matchers.matcher_matches(self, event, matcher, target)
 
     def dedup_key(self, cmd: HookCommand) -> str:
-        """Commands with the same key run once per event."""
-        return cmd.command
+        return self.handlers.dedup_key(self, cmd)
 
     def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
-        """Whether the selected commands run one after another."""
-        return False
-
-    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
-                 env: dict[str, str]) -> dict[str, str]:
-        """``env`` plus the variables the CLI sets for its hooks (``hook_env_vars``)."""
-        import os
-
-        values = {"project": project_dir, "session_id": str(payload.get("session_id", "")),
-                  "pid": str(os.getpid())}
-        env.update({k: v.format(**values) for k, v in self.hook_env_vars.items()})
-        return env
-
-    def expand_command(self, command: str, env: Mapping[str, str]) -> str:
-        """The command text bash receives (some CLIs substitute variables first)."""
-        return command
-
-    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
-        """Exactly what the CLI writes to a hook's stdin before it closes it."""
-        import json
-
-        return (json.dumps(payload) + ("\n" if self.stdin_newline else "")).encode()
-
-    def effective_timeout(self, cmd: HookCommand) -> float:
-        """Seconds the CLI waits for ``cmd`` before it kills it."""
-        return self.default_timeout_s if cmd.timeout_s is None else cmd.timeout_s
+        return self.handlers.runs_sequentially(self, commands)
 
     def read_command(self, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
-        """A settings handler as a HookCommand (timeouts converted to seconds)."""
-        raise NotImplementedError
+        return self.handlers.read_command(self, event, group, handler)
+
+    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
+                 env: dict[str, str]) -> dict[str, str]:
+        return self.host.hook_env(self, payload, project_dir, env)
+
+    def expand_command(self, command: str, env: Mapping[str, str]) -> str:
+        return self.host.expand_command(self, command, env)
+
+    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
+        return self.host.stdin_bytes(self, payload)
+
+    def effective_timeout(self, cmd: HookCommand) -> float:
+        return self.host.effective_timeout(self, cmd)
+
+    def env_file_event(self, event: str) -> bool:
+        """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
+        return event in self.facts.env_file_events
 
     def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
         """What the CLI does with a finished run for ``event`` (its own event name)."""
-        raise NotImplementedError
+        return self.answers(self, event, result, on_failure)
 
-    # --- generator: doctor ------------------------------------------------------------------
+    # --- doctor and trust -----------------------------------------------------------------------
     def scopes(self, root: Any, home: Any, env: Mapping[str, str]) -> list[tuple[str, Any, bool]]:
         """(label, path, is the project's file) of every settings file that can hold hooks:
         the project's file, then the record's ``scope_files``."""
         from pathlib import Path
 
-        found = [(self.settings_file, root / self.settings_file, True)]
-        for label, spec, project in self.scope_files:
+        found = [(self.facts.settings_file, root / self.facts.settings_file, True)]
+        for label, spec, project in self.facts.scope_files:
             found.append((label, Path(fill_path(spec, root, home, env)), project))
         return found
 
-    def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
+    def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        """Whether the CLI trusts the project enough to run its hooks; [] without a trust gate."""
-        return []
+        return self.trust.trust_findings(self, root, home, scopes, env)
 
-    def trust_edits(self, root: Any, home: Any, env: Mapping[str, str],
+    def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
-        """What `hookwrap trust` writes so this CLI runs the project's hookwrap hooks (computed
-        from ``settings_text`` when given, else the project's settings file); [] when the CLI
-        has no trust gate hookwrap can record."""
-        return []
+        return self.trust.trust_edits(self, root, home, env, settings_text)
 
     def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
-        """Settings that switch this CLI's hooks (or hookwrap's) off: its ``disable_key``."""
-        key = self.disable_key
-        return [Finding("hooks-enabled", FAIL, f"{s.label}: {key} is true", f"remove {key} from {s.label}")
-                for s in scopes if key and (s.data or {}).get(key) is True]
+        return self.doctor.hooks_off_findings(self, scopes)
 
     def dead_key_findings(self, scopes: list[Scope]) -> list[Finding]:
-        """Settings keys that look like they do something and that this CLI never reads."""
-        return []
+        return self.doctor.dead_key_findings(self, scopes)
 
     def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
-        """Findings about one registered command of this CLI (quoting, matcher, timeout): a
-        timeout in seconds from ``suspicious_timeout_s`` on looks like milliseconds."""
-        timeout, limit = cmd.timeout_s, self.suspicious_timeout_s
-        if not limit or timeout is None or timeout < limit:
-            return []
-        return [Finding("commands", WARN, f"{scope.label}: {cmd.event} {cmd.command!r}: timeout "
-                        f"{timeout:g} is seconds on {self.label} and looks like milliseconds",
-                        f"use {max(timeout / 1000, 1):g}")]
-
-    def env_file_event(self, event: str) -> bool:
-        """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
-        return event in self.env_file_events
+        return self.doctor.command_findings(self, scope, cmd)
 
 
 # The walk-up command's exit code when no folder above holds hookwrap.toml: 2 (a block) for a
 # fail-closed hook, else 1.
 WALK_UP_EXIT = {True: 2, False: 1}
-
-
-class FindsProjectRoot(AgentSetup):
-    """Registrations for a CLI that runs hooks in the session's cwd and names no project root
-    (Codex CLI): the command walks up to the directory holding hookwrap.toml
-    (``walk_up_command``), then runs the hook there. Put it before the CLI's other setup base:
-    ``class X(XCLI, FindsProjectRoot, AgentSetup)``. (A Claude-dialect CLI gets the same from
-    an empty ``command_form``.)"""
-
-    def command(self, name: str, python: str, *, launcher: bool = True) -> str:
-        return walk_up_command(self.platform.value, name, python, launcher)
-
-    def owned_name(self, command: str) -> str | None:
-        # The fail-closed form differs only in its exit code (handler() below).
-        return super().owned_name(walk_up_fail_open(command))
-
-    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
-                event: NormalizedEvent, description: str) -> dict[str, Any]:
-        if fail_closed:
-            command = walk_up_fail_closed(command)
-        return {"type": "command", "command": command, "timeout": timeout_s}
 
 
 def walk_up_command(platform: str, name: str, python: str, launcher: bool = True) -> str:

@@ -1,22 +1,24 @@
-"""Handler schemas: what one entry of a Claude-dialect CLI's settings may hold, and how the CLI
-reads it (the command, its timeout in seconds, which entries run once or one after another).
+"""Handler shapes of the Claude dialects: what one entry of a CLI's settings may hold, and how
+the CLI reads it (the command, its timeout in seconds, which entries run once or one after
+another).
 
-A record names its schema in ``handler_schema``; messages name the CLI by its ``label``:
+A CLI's setup is composed with one of these; messages name the CLI by its ``label``:
 
-- ``claude`` (Claude Code 2.1.328): command, prompt, agent, http and mcp_tool handlers; ``if``,
+- ``ClaudeHandlers`` (Claude Code 2.1.328): command, prompt, agent, http and mcp_tool handlers; ``if``,
   ``onFailure``, ``async``...; warnings for entries Claude loads and then skips on an event.
-- ``qwen`` (Qwen Code 0.24.4): command, http and prompt handlers with ``name``, ``env`` and a
+- ``NamedHandlers`` (Qwen Code 0.24.4): command, http and prompt handlers with ``name``, ``env`` and a
   timeout that may be a digit string; entries run once per name and command, and a group
   with ``sequential`` runs its hooks one after another.
-- ``copilot`` (Copilot CLI 1.0.102): ``command`` or ``bash``/``powershell``/``exec``,
+- ``ShellChoiceHandlers`` (Copilot CLI 1.0.102): ``command`` or ``bash``/``powershell``/``exec``,
   ``timeout`` or ``timeoutSec``, ``cwd``, ``env``.
-- ``command-only`` (Factory Droid 0.225.2): ``type: command``, ``command`` and ``timeout``.
+- ``CommandOnlyHandlers`` (Factory Droid 0.225.2): ``type: command``, ``command`` and ``timeout``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
+from ._base import Handlers
 from .kit import (
     ERROR,
     WARNING,
@@ -41,31 +43,7 @@ if TYPE_CHECKING:
     from ._base import AgentSetup
 
 
-class HandlerSchema:
-    """A family of handler shapes."""
-
-    def validate(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        """Problems of one handler as it would sit under ``event``."""
-        raise NotImplementedError
-
-    def read(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-             handler: Mapping[str, Any]) -> HookCommand:
-        """A settings handler as a HookCommand (timeouts converted to seconds)."""
-        matcher = group.get("matcher")
-        return HookCommand(agent.platform.value, event, str(handler.get("command", "")),
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None, None, None)
-
-    def dedup_key(self, cmd: HookCommand) -> str:
-        """Commands with the same key run once per event."""
-        return cmd.command
-
-    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
-        """Whether the selected commands run one after another."""
-        return False
-
-
-# --- claude ---------------------------------------------------------------------------------
+# --- Claude Code's shape ----------------------------------------------------------------------
 _CLAUDE_INTERNAL_KEYS = frozenset({"rewakeMessage", "rewakeSummary", "cloud"})
 # Timeouts are seconds; a value this large is almost always milliseconds by mistake.
 _CLAUDE_SUSPICIOUS_TIMEOUT = 10_000
@@ -98,8 +76,8 @@ def _claude_types() -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:
     }
 
 
-class ClaudeHandlers(HandlerSchema):
-    def validate(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
+class ClaudeHandlers(Handlers):
+    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
         types = _claude_types()
@@ -135,7 +113,7 @@ class ClaudeHandlers(HandlerSchema):
             problems.append(Problem(f"{path}.type", f"http hooks are skipped on {event}", WARNING))
         return problems
 
-    def read(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
+    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
              handler: Mapping[str, Any]) -> HookCommand:
         matcher = group.get("matcher")
         return HookCommand(agent.platform.value, event, handler["command"],
@@ -145,7 +123,7 @@ class ClaudeHandlers(HandlerSchema):
                            handler.get("onFailure"))
 
 
-# --- qwen -----------------------------------------------------------------------------------
+# --- named, with env and a digit-string timeout (Qwen Code) ------------------------------------
 def _qwen_timeout(value: Any) -> str | None:
     if isinstance(value, str) and value.strip().isdigit():
         return None
@@ -154,8 +132,8 @@ def _qwen_timeout(value: Any) -> str | None:
     return None
 
 
-class QwenHandlers(HandlerSchema):
-    def validate(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
+class NamedHandlers(Handlers):
+    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
         kinds = {"command": ("command",), "http": ("url",), "prompt": ("prompt",)}
@@ -172,12 +150,12 @@ class QwenHandlers(HandlerSchema):
         problems = check_keys(handler, spec, kinds[kind], path, ERROR)
         timeout = handler.get("timeout")
         if is_number(timeout) and isinstance(timeout, (int, float)) \
-                and 600 <= timeout < agent.timeout_ms_from:
+                and 600 <= timeout < agent.facts.timeout_ms_from:
             problems.append(Problem(f"{path}.timeout", f"is {timeout:g} seconds; values from "
-                                    f"{agent.timeout_ms_from} on are milliseconds", WARNING))
+                                    f"{agent.facts.timeout_ms_from} on are milliseconds", WARNING))
         return problems + unknown_keys(handler, frozenset(spec), path, agent.label)
 
-    def read(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
+    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
              handler: Mapping[str, Any]) -> HookCommand:
         timeout = agent.timeout_seconds(number_or_none(handler.get("timeout")))
         matcher = group.get("matcher")
@@ -188,16 +166,16 @@ class QwenHandlers(HandlerSchema):
                            None, bool(group.get("sequential")),
                            env if isinstance(env, dict) else None)
 
-    def dedup_key(self, cmd: HookCommand) -> str:
+    def dedup_key(self, agent: AgentSetup, cmd: HookCommand) -> str:
         return f"{cmd.name}:{cmd.command}" if cmd.name else cmd.command
 
-    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
+    def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return any(c.sequential for c in commands)
 
 
-# --- copilot --------------------------------------------------------------------------------
-class CopilotHandlers(HandlerSchema):
-    def validate(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
+# --- a command per shell, timeout or timeoutSec (Copilot CLI) -----------------------------------
+class ShellChoiceHandlers(Handlers):
+    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
         spec = {"type": one_of("command", "http", "prompt"), "command": nonempty_string,
@@ -211,7 +189,7 @@ class CopilotHandlers(HandlerSchema):
             problems.append(Problem(path, f"has no command; {agent.label} drops it"))
         return problems + unknown_keys(handler, frozenset(spec), path, agent.label)
 
-    def read(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
+    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
              handler: Mapping[str, Any]) -> HookCommand:
         matcher = group.get("matcher")
         command = handler.get("command", handler.get("bash", ""))
@@ -220,17 +198,11 @@ class CopilotHandlers(HandlerSchema):
                            matcher if isinstance(matcher, str) else None, None, None)
 
 
-# --- command-only ---------------------------------------------------------------------------
-class CommandOnlyHandlers(HandlerSchema):
-    def validate(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
+# --- command only (Factory Droid) ----------------------------------------------------------------
+class CommandOnlyHandlers(Handlers):
+    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
         spec = {"type": one_of("command"), "command": nonempty_string, "timeout": positive_number}
         problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
         return problems + unknown_keys(handler, frozenset(spec), path, agent.label)
-
-
-HANDLER_SCHEMAS: dict[str, HandlerSchema] = {
-    "claude": ClaudeHandlers(), "qwen": QwenHandlers(), "copilot": CopilotHandlers(),
-    "command-only": CommandOnlyHandlers(),
-}

@@ -1,16 +1,16 @@
-"""Matcher rules: how a Claude-dialect CLI checks a group's ``matcher`` and which calls it selects.
+"""Matchers of the Claude dialects: how a CLI checks a group's ``matcher`` and which calls it selects.
 
-A record names its rule in ``matcher_rule``; each rule reads the record's ``no_matcher_events``
+A CLI's setup is composed with one of these; each reads the record's ``no_matcher_events``
 (events whose matcher the CLI ignores), ``match_targets`` (through ``is_tool_event``) and
 ``matcher_aliases`` (more names a tool's matcher selects it by):
 
-- ``claude`` (Claude Code): plain names joined by ``|`` or ``,`` are an exact list (``|`` only
+- ``ExactListOrSearch`` (Claude Code): plain names joined by ``|`` or ``,`` are an exact list (``|`` only
   on StopFailure and FileChanged), anything else a regex searched in the name; aliases count
   both ways (a legacy name and its successor). A null matcher voids the entry.
-- ``aliases`` (Qwen Code, hook-matcher.ts): an exact name or alias, a split ``|`` list, else an
+- ``NameAliasOrSearch`` (Qwen Code, hook-matcher.ts): an exact name or alias, a split ``|`` list, else an
   unanchored regex over the name itself; ``sequential`` is a group key too.
-- ``fullmatch`` (Copilot CLI): a full-match regex over the tool name; any non-empty string.
-- ``search`` (Factory Droid): a case-sensitive regex searched in the name (``Exec`` matches
+- ``FullMatch`` (Copilot CLI): a full-match regex over the tool name; any non-empty string.
+- ``SearchInName`` (Factory Droid): a case-sensitive regex searched in the name (``Exec`` matches
   ``Execute``).
 """
 
@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .kit import WARNING, Problem, js_regex, sequential_problems
+from ._base import Matchers
+from .kit import Problem, js_regex, sequential_problems
 
 if TYPE_CHECKING:
     from ._base import AgentSetup
@@ -29,38 +30,14 @@ _SIMPLE_LIST = r"^[a-zA-Z0-9_|, -]+$"
 _SIMPLE_LIST_STRICT = r"^[a-zA-Z0-9_|]+$"  # StopFailure, FileChanged
 
 
-class MatcherRule:
-    """A family of matcher semantics."""
-
-    null_message = "must be a string"
-
-    def group_problems(self, agent: AgentSetup, group: dict[str, Any], event: str,
-                       path: str) -> list[Problem]:
-        """Problems of a group's own keys (its matcher) under ``event``."""
-        if "matcher" in group and not isinstance(group["matcher"], str):
-            return [Problem(f"{path}.matcher", self.null_message)]
-        if self.ignored(group) and event in agent.no_matcher_events:
-            return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
-        return []
-
-    def ignored(self, group: dict[str, Any]) -> bool:
-        """Whether a matcher the event ignores is worth a warning."""
-        return "matcher" in group
-
-    def matches(self, agent: AgentSetup, event: str, matcher: str | None,
-                target: str | None) -> bool:
-        """Whether ``matcher`` selects a call whose match target is ``target``."""
-        raise NotImplementedError
-
-
-class ClaudeMatchers(MatcherRule):
+class ExactListOrSearch(Matchers):
     null_message = "must be a string (null is not allowed)"
 
-    def matches(self, agent: AgentSetup, event: str, matcher: str | None,
-                target: str | None) -> bool:
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
+                        target: str | None) -> bool:
         if target is None or matcher is None or matcher in ("", "*"):
             return True
-        names = {target, *agent.matcher_aliases.get(target, ())} if agent.is_tool_event(event) \
+        names = {target, *agent.facts.matcher_aliases.get(target, ())} if agent.is_tool_event(event) \
             else {target}
         simple = _SIMPLE_LIST_STRICT if event in ("StopFailure", "FileChanged") else _SIMPLE_LIST
         if re.match(simple, matcher):
@@ -70,19 +47,19 @@ class ClaudeMatchers(MatcherRule):
         return compiled is not None and any(compiled.search(n) for n in names)
 
 
-class AliasMatchers(MatcherRule):
-    def group_problems(self, agent: AgentSetup, group: dict[str, Any], event: str,
+class NameAliasOrSearch(Matchers):
+    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str,
                        path: str) -> list[Problem]:
-        return super().group_problems(agent, group, event, path) + sequential_problems(group, path)
+        return super().validate_group_keys(agent, group, event, path) + sequential_problems(group, path)
 
-    def matches(self, agent: AgentSetup, event: str, matcher: str | None,
-                target: str | None) -> bool:
-        if event in agent.no_matcher_events or target is None or matcher is None:
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
+                        target: str | None) -> bool:
+        if event in agent.facts.no_matcher_events or target is None or matcher is None:
             return True
         matcher = matcher.strip()
         if matcher in ("", "*", ".*"):
             return True
-        names = {target, *agent.matcher_aliases.get(target, ())} if agent.is_tool_event(event) \
+        names = {target, *agent.facts.matcher_aliases.get(target, ())} if agent.is_tool_event(event) \
             else {target}
         if matcher in names:
             return True
@@ -93,15 +70,15 @@ class AliasMatchers(MatcherRule):
         return compiled is not None and compiled.search(target) is not None
 
 
-class FullMatchers(MatcherRule):
-    def group_problems(self, agent: AgentSetup, group: dict[str, Any], event: str,
+class FullMatch(Matchers):
+    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str,
                        path: str) -> list[Problem]:
         if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
             return [Problem(f"{path}.matcher", "must be a non-empty string")]
         return []
 
-    def matches(self, agent: AgentSetup, event: str, matcher: str | None,
-                target: str | None) -> bool:
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
+                        target: str | None) -> bool:
         if target is None or matcher is None or matcher.strip() in ("", "*"):
             return True
         try:
@@ -110,21 +87,16 @@ class FullMatchers(MatcherRule):
             return False
 
 
-class SearchMatchers(MatcherRule):
+class SearchInName(Matchers):
     def ignored(self, group: dict[str, Any]) -> bool:
         return bool(group.get("matcher"))  # an empty matcher is no matcher
 
-    def matches(self, agent: AgentSetup, event: str, matcher: str | None,
-                target: str | None) -> bool:
-        if event in agent.no_matcher_events or target is None or matcher is None:
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
+                        target: str | None) -> bool:
+        if event in agent.facts.no_matcher_events or target is None or matcher is None:
             return True
         if matcher.strip() in ("", "*"):
             return True
         compiled = js_regex(matcher)  # an invalid regex matches nothing
         return compiled is not None and compiled.search(target) is not None
 
-
-MATCHER_RULES: dict[str, MatcherRule] = {
-    "claude": ClaudeMatchers(), "aliases": AliasMatchers(), "fullmatch": FullMatchers(),
-    "search": SearchMatchers(),
-}

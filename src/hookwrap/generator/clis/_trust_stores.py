@@ -1,20 +1,20 @@
 """Trust stores: where a Claude-dialect CLI records that it trusts a project enough to run its
 hooks, what doctor says about it, and what `hookwrap trust` writes there.
 
-A record names its store in ``trust_store`` and gives the store's facts in ``trust_facts``;
-findings are named ``<platform>-trust`` and name the CLI by its ``label``:
+A CLI's setup is composed with one of these, built with the store's facts (or with
+``_base.NO_TRUST_GATE``: no trust gate, nothing to say, as for Claude Code, whose project hooks
+are trusted with the folder, which hookwrap cannot record); findings are named
+``<platform>-trust`` and name the CLI by its ``label``:
 
-- ``""``: no trust gate, nothing to say (Claude Code's project hooks are trusted with the
-  folder, which hookwrap cannot record).
-- ``no-prompt`` (Factory Droid): no trust gate at all, and doctor says so, since whoever can
+- ``NoPrompt`` (Factory Droid): no trust gate at all, and doctor says so, since whoever can
   change the repo's hooks runs commands wherever the CLI starts. Facts: ``binary``.
-- ``folder-rules`` (Qwen Code): when folder trust is on in the user's settings file (the first
+- ``FolderRules`` (Qwen Code): when folder trust is on in the user's settings file (the first
   of ``scope_files``; ``switch``: the keys of that setting), the project's hooks load only in a
   folder a ``TRUST_FOLDER``/``TRUST_PARENT`` rule of a trustedFolders.json holds (the deepest
   rule wins, ``DO_NOT_TRUST`` a tie). Facts: ``file`` (a scope path), ``file_var`` (a variable
   that names the file instead), ``shown`` (the file as findings name it), ``untrusted`` (what
   else the CLI refuses in an untrusted folder).
-- ``folder-list`` (Copilot CLI): repository hooks load only in a folder listed (or below one
+- ``FolderList`` (Copilot CLI): repository hooks load only in a folder listed (or below one
   listed) in ``trustedFolders`` of a JSON-with-comments file. Facts: ``file``, ``shown``,
   ``legacy_key`` (an older spelling of the list, read too), ``allow_all_var`` (a variable
   whose ``true`` trusts every folder), ``untrusted``.
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..errors import SettingsError
+from ._base import TrustStore
 from .kit import (
     DO_NOT_TRUST,
     FAIL,
@@ -48,44 +49,53 @@ if TYPE_CHECKING:
     from ._base import AgentSetup
 
 
-class TrustStore:
-    """No trust gate: nothing to check, nothing to record."""
-
-    def findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
-                 env: Mapping[str, str]) -> list[Finding]:
-        return []
-
-    def edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
-              settings_text: str | None) -> list[TrustEdit]:
-        return []
-
-
 def _check(agent: AgentSetup) -> str:
     return f"{agent.platform.value}-trust"
 
 
-def _file(agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str]) -> Path:
-    from ._base import fill_path
+class TrustFile(TrustStore):
+    """A store that is one file of the user's: ``file`` (a scope path, ``${VAR:-~/...}``),
+    ``file_var`` (a variable that names the file instead), ``shown`` (the file as findings name
+    it), ``untrusted`` (what else the CLI refuses in an untrusted folder)."""
 
-    facts = agent.trust_facts
-    override = env.get(facts.get("file_var", "")) if facts.get("file_var") else None
-    return Path(override) if override else Path(fill_path(facts["file"], root, home, env))
+    def __init__(self, *, file: str, shown: str, untrusted: str = "", file_var: str = "") -> None:
+        self.file, self.shown, self.untrusted, self.file_var = file, shown, untrusted, file_var
+
+    def path(self, root: Path, home: Path, env: Mapping[str, str]) -> Path:
+        """The store's file: ``file_var``'s value when set, else ``file``."""
+        from ._base import fill_path
+
+        override = env.get(self.file_var) if self.file_var else None
+        return Path(override) if override else Path(fill_path(self.file, root, home, env))
 
 
 class NoPrompt(TrustStore):
-    def findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
+    """No trust gate at all, and doctor says so: whoever can change the repo's hooks runs
+    commands wherever ``binary`` (the CLI's command) starts."""
+
+    def __init__(self, *, binary: str) -> None:
+        self.binary = binary
+
+    def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                  env: Mapping[str, str]) -> list[Finding]:
         if not any(s.project and s.data and s.data.get("hooks") for s in scopes):
             return [Finding(_check(agent), OK, f"no {agent.label} project hooks to check")]
         # Nothing to record or fix, so ok; but said, since it is the opposite of Codex or Qwen.
-        return [Finding(_check(agent), OK, f"{agent.label} runs the hooks in {agent.settings_file} "
+        return [Finding(_check(agent), OK, f"{agent.label} runs the hooks in {agent.facts.settings_file} "
                         "with no trust prompt at all (nothing to trust): whoever can change this "
-                        f"repo's hooks runs commands wherever {agent.trust_facts['binary']} "
+                        f"repo's hooks runs commands wherever {self.binary} "
                         "starts here")]
 
 
-class FolderRules(TrustStore):
-    def findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
+class FolderRules(TrustFile):
+    """Folder trust, when ``switch`` (the keys of the setting in the user's settings file) is
+    on: the project's hooks load only in a folder a rule of the trusted-folders file holds."""
+
+    def __init__(self, *, switch: tuple[str, ...], **where: str) -> None:
+        super().__init__(**where)
+        self.switch = switch
+
+    def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                  env: Mapping[str, str]) -> list[Finding]:
         """What `hookwrap trust` would do, as a finding: ok when it has nothing to do."""
         check, label = _check(agent), agent.label
@@ -94,7 +104,7 @@ class FolderRules(TrustStore):
         if not any(self._on(agent, scope.data) for scope in scopes if not scope.project):
             return [Finding(check, OK, f"{label}'s folder trust is off: project hooks load")]
         try:
-            edits = self.edits(agent, root, home, env, None)
+            edits = self.trust_edits(agent, root, home, env, None)
         except SettingsError as error:
             return [Finding(check, FAIL, f"{error.message}; {label} cannot read its trusted "
                             "folders", error.hint)]
@@ -104,11 +114,11 @@ class FolderRules(TrustStore):
         if any(edit.pending for edit in edits):
             return [Finding(check, FAIL, f"{root} is not trusted and folder trust is on: "
                             f"{label} drops the project's hooks "
-                            f"{agent.trust_facts.get('untrusted', '')}".rstrip(),
+                            f"{self.untrusted}".rstrip(),
                             f"run `hookwrap trust --platform {agent.platform.value}`")]
-        return [Finding(check, OK, f"the folder is trusted in {agent.trust_facts['shown']}")]
+        return [Finding(check, OK, f"the folder is trusted in {self.shown}")]
 
-    def edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
+    def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
               settings_text: str | None) -> list[TrustEdit]:
         """``"<root>": "TRUST_FOLDER"`` in the trusted folders file (JSON with comments, kept),
         when folder trust is on and the project has hooks."""
@@ -126,13 +136,12 @@ class FolderRules(TrustStore):
             return []  # doctor reports a broken settings file
         if not (self._on(agent, user) and isinstance(project, dict) and project.get("hooks")):
             return []
-        path = _file(agent, root, home, env)
+        path = self.path(root, home, env)
         return [folder_rule_edit(agent.platform, path, str(path), root, deepest_rule,
                                  agent.label, strict=False)]
 
-    @staticmethod
-    def _on(agent: AgentSetup, data: Any) -> bool:
-        for key in agent.trust_facts["switch"]:
+    def _on(self, agent: AgentSetup, data: Any) -> bool:
+        for key in self.switch:
             data = data.get(key) if isinstance(data, dict) else None
         return data is True
 
@@ -156,35 +165,42 @@ def deepest_rule(rules: dict[str, Any], root: Path) -> tuple[bool | None, str | 
     return (None if winner is None else level_won != DO_NOT_TRUST), winner
 
 
-class FolderList(TrustStore):
-    def findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
+class FolderList(TrustFile):
+    """Repository hooks load only in a folder listed (or below one listed) in
+    ``trustedFolders`` of a JSON-with-comments file (``legacy_key``: an older spelling of the
+    list, read too; ``allow_all_var``: a variable whose ``true`` trusts every folder)."""
+
+    def __init__(self, *, legacy_key: str = "", allow_all_var: str = "", **where: str) -> None:
+        super().__init__(**where)
+        self.legacy_key, self.allow_all_var = legacy_key, allow_all_var
+
+    def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                  env: Mapping[str, str]) -> list[Finding]:
-        check, label, facts = _check(agent), agent.label, agent.trust_facts
+        check, label = _check(agent), agent.label
         if not any(s.data and s.data.get("hooks") for s in scopes):
             return [Finding(check, OK, f"no {label} hooks to check")]
-        allow_all = facts.get("allow_all_var")
+        allow_all = self.allow_all_var
         if allow_all and env.get(allow_all) == "true":
             return [Finding(check, OK, f"{allow_all}=true trusts the folder")]
         if self._trusted(agent, root, home, env):
-            return [Finding(check, OK, f"the folder is trusted in {facts['shown']}")]
+            return [Finding(check, OK, f"the folder is trusted in {self.shown}")]
         return [Finding(check, FAIL, f"{root} is not a trusted folder: {label} loads no "
-                        f"repository hooks here {facts.get('untrusted', '')}".rstrip(),
+                        f"repository hooks here {self.untrusted}".rstrip(),
                         f"run `hookwrap trust --platform {agent.platform.value}`")]
 
     def _trusted(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str]) -> bool:
         from ..jsonc import parse
 
-        path = _file(agent, root, home, env)
+        path = self.path(root, home, env)
         try:
             data = parse(path.read_text(encoding="utf-8"), label=str(path), allow_comments=True)
         except (OSError, ValueError):
             return False
         return self._trusts(agent, data, root)
 
-    @staticmethod
-    def _trusts(agent: AgentSetup, data: Any, root: Path) -> bool:
+    def _trusts(self, agent: AgentSetup, data: Any, root: Path) -> bool:
         """Whether the list (or its legacy spelling) holds ``root`` or a parent."""
-        legacy = agent.trust_facts.get("legacy_key")
+        legacy = self.legacy_key
         folders = data.get("trustedFolders", data.get(legacy) if legacy else None) \
             if isinstance(data, dict) else None
         resolved = root.resolve()
@@ -192,7 +208,7 @@ class FolderList(TrustStore):
             isinstance(f, str) and (Path(f) == resolved or Path(f) in resolved.parents)
             for f in folders)
 
-    def edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
+    def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
               settings_text: str | None) -> list[TrustEdit]:
         """Add the project to ``trustedFolders`` (JSON with comments, rewritten by the CLI
         itself): every other key and comment is kept. Nothing while the project has no hooks
@@ -200,9 +216,9 @@ class FolderList(TrustStore):
         from ..fsutil import read_text
         from ..jsonc import parse, rewrite_member, to_json
 
-        if settings_text is None and not (root / agent.settings_file).is_file():
+        if settings_text is None and not (root / agent.facts.settings_file).is_file():
             return []
-        path = _file(agent, root, home, env)
+        path = self.path(root, home, env)
         label = str(path)
         try:
             text = read_text(path, label)
@@ -227,9 +243,3 @@ class FolderList(TrustStore):
             new_text = to_json({"trustedFolders": [key]}, indent=2) + "\n"
         return [TrustEdit(agent.platform, path, label, new_text,
                           [TrustChange("create", entry, shown)])]
-
-
-TRUST_STORES: dict[str, TrustStore] = {
-    "": TrustStore(), "no-prompt": NoPrompt(), "folder-rules": FolderRules(),
-    "folder-list": FolderList(),
-}

@@ -12,9 +12,17 @@ removed, and reported, since hookwrap's hooks for that event cannot be written b
 
 from __future__ import annotations
 
-from ...clis._cline_protocol import ClineProtocol, block_answer
+from ...clis._cline_protocol import block_answer
 from ...clis.cline import CLINE
-from ._base import AgentSetup, nonempty_matcher_problems
+from ._base import (
+    AgentSetup,
+    Handlers,
+    HostRules,
+    Matchers,
+    Registration,
+    TrustStore,
+    nonempty_matcher_problems,
+)
 from .kit import (
     ERROR,
     FAIL,
@@ -51,20 +59,19 @@ WATCHDOG_S = 110
 _SH_TEMPLATE = "cline_hook.sh"
 
 
-class ClineSetup(ClineProtocol, AgentSetup):
-    """Cline's hook files and their registrations, validation, host rules and doctor checks."""
+class ClineRegistration(Registration):
+    """Registrations in hookwrap's own JSON file, and from them one generated hook file per event in the hooks folder Cline runs (regular files, never over the user's)."""
 
-    # --- generator: the hook files made from hookwrap.json ----------------------------------
-    def hook_files(self, root: Path, text: str | None) -> tuple[list[tuple[str, bytes | None]],
+    def hook_files(self, agent: AgentSetup, root: Path, text: str | None) -> tuple[list[tuple[str, bytes | None]],
                                                                  list[str]]:
         """(path, bytes or None to remove) of every hook file of hookwrap's for the
         registrations in ``text`` (None: no file), and problems hookwrap cannot fix."""
-        data = self.parse_settings_text(text, self.settings_file) if text else {}
+        data = agent.parse_settings_text(text, agent.facts.settings_file) if text else {}
         found = data.get("hooks")
         hooks: dict[str, Any] = found if isinstance(found, dict) else {}
         files: list[tuple[str, bytes | None]] = []
         problems: list[str] = []
-        for event in self.known_settings_events:
+        for event in agent.facts.known_settings_events:
             rel = f"{HOOKS_DIR}/{event}"
             path = root / rel
             groups = hooks.get(event) or []
@@ -86,21 +93,14 @@ class ClineSetup(ClineProtocol, AgentSetup):
             files.append((rel, hook_file_text(event, groups).encode() if groups else None))
         return files, problems
 
-    # --- generator: validation -------------------------------------------------------------
-    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+
+class ClineMatchers(Matchers):
+    """The dispatcher's ``re.search`` of the matcher (hookwrap anchors it) in the tool name from Cline's own payload; any non-empty string."""
+
+    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str, path: str) -> list[Problem]:
         return nonempty_matcher_problems(group, path)
 
-    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
-        spec = {"type": one_of("command"), "command": nonempty_string, "timeout": positive_number,
-                "name": nonempty_string, "failClosed": boolean}
-        problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
-        return problems + [Problem(f"{path}.{k}", "is not read by hookwrap's Cline hook files")
-                           for k in handler if k not in spec]
-
-    # --- generator: host rules (what the hook file and its dispatcher do) --------------------
-    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None, target: str | None) -> bool:
         """The dispatcher searches the matcher (hookwrap anchors it) in the tool name."""
         import re
 
@@ -111,33 +111,55 @@ class ClineSetup(ClineProtocol, AgentSetup):
         except re.error:
             return False
 
-    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
+    def match_target(self, agent: AgentSetup, event: str, payload: Mapping[str, Any]) -> str | None:
         """The tool name, from Cline's own payload (``tool_call.name``)."""
-        return super().match_target(event, self.payload_fields(dict(payload)))
+        return super().match_target(agent, event, agent.runtime.payload_fields(dict(payload)))
 
-    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
+
+class ClineHandlers(Handlers):
+    """Command handlers the hook file's dispatcher runs in turn (``name``, ``timeout``, ``failClosed``)."""
+
+    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
+        if not isinstance(handler, dict):
+            return [Problem(path, "must be an object")]
+        spec = {"type": one_of("command"), "command": nonempty_string, "timeout": positive_number,
+                "name": nonempty_string, "failClosed": boolean}
+        problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
+        return problems + [Problem(f"{path}.{k}", "is not read by hookwrap's Cline hook files")
+                           for k in handler if k not in spec]
+
+    def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return True  # the dispatcher runs them in turn
 
-    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
-        import json
-
-        return json.dumps(payload).encode()
-
-    def read_command(self, event: str, group: Mapping[str, Any],
+    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
         matcher = group.get("matcher")
         name = handler.get("name")
-        return HookCommand(self.platform.value, event, str(handler.get("command", "")),
+        return HookCommand(agent.platform.value, event, str(handler.get("command", "")),
                            number_or_none(handler.get("timeout")),
                            matcher if isinstance(matcher, str) else None,
                            name if isinstance(name, str) else None,
                            "block" if handler.get("failClosed") is True else None)
 
-    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-        return _interpret(event, result, on_failure)
 
-    # --- generator: doctor -----------------------------------------------------------------
-    def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
+class ClineHost(HostRules):
+    """The payload on stdin with no newline after it."""
+
+    def stdin_bytes(self, agent: AgentSetup, payload: Mapping[str, Any]) -> bytes:
+        import json
+
+        return json.dumps(payload).encode()
+
+
+def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+    """What the hook file's dispatcher and Cline do with a finished run (``_interpret``)."""
+    return _interpret(event, result, on_failure)
+
+
+class ClineTrust(TrustStore):
+    """No trust gate (said so), where Cline looks for the hook files, and whether each is the one this hookwrap writes."""
+
+    def trust_findings(self, agent: AgentSetup, root: Any, home: Any, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         """No trust gate (said so), where Cline looks for the hook files (the git root), and
         whether each of hookwrap's hook files is the one this hookwrap writes."""
@@ -147,7 +169,7 @@ class ClineSetup(ClineProtocol, AgentSetup):
         out = [Finding("cline-trust", OK, f"Cline runs every hook file in {HOOKS_DIR}/ with no "
                        "trust prompt: whoever can change it runs code in every Cline task here")]
         out += _workspace_findings(root)
-        files, problems = self.hook_files(root, scopes[0].path.read_text(encoding="utf-8")
+        files, problems = agent.hook_files(root, scopes[0].path.read_text(encoding="utf-8")
                                           if scopes[0].path.is_file() else None)
         out += [Finding("cline-hook-files", FAIL, problem) for problem in problems]
         for rel, data in files:
@@ -229,7 +251,7 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
 def _python(handlers: list[dict[str, Any]]) -> str:
     """The interpreter of the registered commands (the manifest's ``python``), as written."""
     for handler in handlers:
-        match = CLI._owned_pattern(True).fullmatch(str(handler.get("command", "")).strip())
+        match = SETUP._owned_pattern(True).fullmatch(str(handler.get("command", "")).strip())
         if match:
             return match.group("python")
     return "python3"
@@ -254,7 +276,7 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
         return Verdict(success=False, clean=False,
                        problems=(failure + ": the hook file reports it and the tool runs",))
     assert output is not None
-    fields = CLI.read_answer(CLI.normalize_event(event), 0, r.stdout, r.stderr)
+    fields = SETUP.runtime.read_answer(SETUP.runtime.normalize_event(event), 0, r.stdout, r.stderr)
     base = Verdict(output=output, context=str(fields.get("context", "")),
                    system_message=str(output.get("systemMessage") or ""))
     if event not in ("PreToolUse", "PostToolUse"):
@@ -268,4 +290,6 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
     return settle(base, None)
 
 
-CLI = ClineSetup(CLINE)
+SETUP = AgentSetup(CLINE, registration=ClineRegistration(), matchers=ClineMatchers(),
+                   handlers=ClineHandlers(), answers=read_answer, trust=ClineTrust(),
+                   host=ClineHost())

@@ -1,5 +1,5 @@
 """Codex CLI: what the hookwrap command needs to know about it (a hook process needs only
-``codex.py``, which the class here extends).
+``clis/codex.py``, the record the setup here is composed from).
 
 The `.codex/hooks.json` entries hookwrap writes (seconds; commands that find the project from
 any working directory, since Codex sets no project-dir variable and runs hooks in the session's
@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 
-from ...clis._codex_protocol import CodexProtocol
 from ...clis.codex import _NEVER, _SCHEMAS, CODEX
 from ...names import Platform
-from ._base import FindsProjectRoot
+from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
 from .kit import (
     ERROR,
     FAIL,
@@ -79,23 +78,24 @@ _TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 FAIL_OPEN = "Codex CLI ignores the answer (status Failed) and goes on: the tool runs"
 
 
-class CodexCLISetup(CodexProtocol, FindsProjectRoot):
-    """Codex CLI's registrations, validation, host rules and doctor checks."""
+class CodexRegistration(Registration):
+    """Walk-up commands (Codex CLI names no project root), and tool matchers that name apply_patch once for Write and Edit."""
 
-    # --- generator: registrations (the record holds the hooks file and the tables) ----------
-    def tool_matcher(self, names: list[str]) -> str | None:
+    def tool_matcher(self, agent: AgentSetup, names: list[str]) -> str | None:
         names = list(dict.fromkeys("apply_patch" if n in _PATCH_ALIASES else n for n in names))
         if all(re.match(r"^[A-Za-z0-9_]+$", n) for n in names):
             return "|".join(names)  # an exact list
-        return super().tool_matcher(names)  # an unanchored regex: anchor it
+        return super().tool_matcher(agent, names)  # an unanchored regex: anchor it
 
-    # --- generator: validation -------------------------------------------------------------
-    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
 
+class CodexMatchers(Matchers):
+    """An exact ``|`` list, else an unanchored regex (Rust's regex crate) searched in the name; apply_patch matched by its aliases too."""
+
+    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str, path: str) -> list[Problem]:
         matcher = group.get("matcher")
         if "matcher" in group and not isinstance(matcher, str):
             return [Problem(f"{path}.matcher", "must be a string")]
-        if isinstance(matcher, str) and event in self.no_matcher_events and matcher not in ("", "*"):
+        if isinstance(matcher, str) and event in agent.facts.no_matcher_events and matcher not in ("", "*"):
             return [Problem(f"{path}.matcher", f"is ignored on {event}", WARNING)]
         if isinstance(matcher, str) and not _SIMPLE.match(matcher) and matcher not in ("", "*"):
             try:
@@ -105,12 +105,8 @@ class CodexCLISetup(CodexProtocol, FindsProjectRoot):
                                 "Codex CLI drops this group")]
         return []
 
-    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
-        return _validate_handler(handler, path)
-
-    # --- generator: host rules -------------------------------------------------------------
-    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
-        if target is None or matcher is None or matcher in ("", "*") or event in self.no_matcher_events:
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None, target: str | None) -> bool:
+        if target is None or matcher is None or matcher in ("", "*") or event in agent.facts.no_matcher_events:
             return True
         names = set(_PATCH_ALIASES) if event in _TOOL_EVENTS and target == "apply_patch" else {target}
         if _SIMPLE.match(matcher):
@@ -121,38 +117,57 @@ class CodexCLISetup(CodexProtocol, FindsProjectRoot):
             return False  # Codex drops the group: the hook never runs
         return any(compiled.search(name) for name in names)
 
-    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
+
+class CodexHandlers(Handlers):
+    """Command handlers with a timeout in seconds (and ``statusMessage``); other handler types are skipped."""
+
+    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
+        return _validate_handler(handler, path)
+
+    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+        matcher = group.get("matcher")
+        return HookCommand(agent.platform.value, event, handler["command"],
+                           number_or_none(handler.get("timeout")),
+                           matcher if isinstance(matcher, str) else None)
+
+
+class CodexHost(HostRules):
+    """Compact JSON on stdin, and Codex's timeouts: at least 1 s, 600 s by default, 1 to 3 s on shutdown events."""
+
+    def stdin_bytes(self, agent: AgentSetup, payload: Mapping[str, Any]) -> bytes:
         import json
 
         return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
-    def effective_timeout(self, cmd: HookCommand) -> float:
+    def effective_timeout(self, agent: AgentSetup, cmd: HookCommand) -> float:
         timeout = cmd.timeout_s
         if cmd.event in _SHUTDOWN:
             return float(min(max(1, 1 if timeout is None else int(timeout)), 3))
         return float(max(1, 600 if timeout is None else int(timeout)))
 
-    def read_command(self, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
 
-        matcher = group.get("matcher")
-        return HookCommand(self.platform.value, event, handler["command"],
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None)
+def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+    """What Codex CLI does with a finished run (``_interpret``)."""
+    return _interpret(event, result)
 
-    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-        return _interpret(event, result)
 
-    # --- generator: doctor and trust -------------------------------------------------------
-    def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
+class CodexTrust(TrustStore):
+    """Project trust and each hook's ``trusted_hash`` in ``$CODEX_HOME/config.toml``."""
+
+    def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
         return _trust_edits(root, home, env, settings_text)
 
-    def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
+    def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         return _trust_findings(root, home, scopes, env)
 
-    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
+
+class CodexDoctor(Doctor):
+    """The commands and matchers Codex CLI would skip or misread."""
+
+    def command_findings(self, agent: AgentSetup, scope: Scope, cmd: HookCommand) -> list[Finding]:
         return _command_findings(scope, cmd)
 
 
@@ -383,7 +398,7 @@ def codex_root(root: Path) -> Path:
 def _trust_entries(root: Path, data: Any) -> list[Any]:
     """Project trust, then one trusted_hash per hookwrap command hook of ``data`` (hooks.json)."""
     real = root.resolve()
-    hooks = [e for e in CLI.owned_entries(data)
+    hooks = [e for e in SETUP.owned_entries(data)
              if e.event in EVENT_LABELS and e.handler.get("type") == "command"]
     if not hooks:
         return []
@@ -404,8 +419,8 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
     from ..fsutil import read_text
 
     if settings_text is None:
-        settings_text = read_text(root / CLI.settings_file, CLI.settings_file)
-    data = CLI.parse_settings_text(settings_text, CLI.settings_file) \
+        settings_text = read_text(root / SETUP.facts.settings_file, SETUP.facts.settings_file)
+    data = SETUP.parse_settings_text(settings_text, SETUP.facts.settings_file) \
         if settings_text else {}
     entries = _trust_entries(root, data)
     if not entries:
@@ -509,4 +524,6 @@ def _command_findings(scope: Scope, cmd: HookCommand) -> list[Finding]:
     return out
 
 
-CLI = CodexCLISetup(CODEX)
+SETUP = AgentSetup(CODEX, registration=CodexRegistration(), matchers=CodexMatchers(),
+                   handlers=CodexHandlers(), answers=read_answer, trust=CodexTrust(),
+                   host=CodexHost(), doctor=CodexDoctor())

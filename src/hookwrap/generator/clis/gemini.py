@@ -1,5 +1,5 @@
 """Gemini CLI: what the hookwrap command needs to know about it (a hook process needs only
-``gemini.py``, which the class here extends).
+``clis/gemini.py``, the record the setup here is composed from).
 
 The `.gemini/settings.json` entries hookwrap writes (JSONC, milliseconds, anchored regex
 matchers, `${GEMINI_PROJECT_DIR}` because Gemini substitutes `$GEMINI_PROJECT_DIR` already
@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import re
 
-from ...clis._gemini_protocol import GeminiProtocol
 from ...clis.gemini import GEMINI
 from ...names import NormalizedEvent, Platform
-from ._base import AgentSetup
+from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
 from .kit import (
     DO_NOT_TRUST,
     ERROR,
@@ -79,11 +78,10 @@ _MODS = {"BeforeModel": ("llm_request", "llm_response"), "AfterModel": ("llm_res
          "AfterAgent": ("clearContext",)}
 
 
-class GeminiCLISetup(GeminiProtocol, AgentSetup):
-    """Gemini CLI's registrations, validation, host rules and doctor checks."""
+class GeminiRegistration(Registration):
+    """JSONC settings whose lifecycle matcher is one exact value (Gemini CLI matches a trigger by equality)."""
 
-    # --- generator: registrations ----------------------------------------------------------
-    def lifecycle_matcher(self, values: list[str], event: NormalizedEvent) -> str:
+    def lifecycle_matcher(self, agent: AgentSetup, values: list[str], event: NormalizedEvent) -> str:
         from ..errors import UsageError
 
         if len(values) > 1:
@@ -92,22 +90,60 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
                              hint="give one value, or add a separate hook per value")
         return values[0]
 
-    # --- generator: validation -------------------------------------------------------------
-    def validate_group_keys(self, group: dict[str, Any], event: str, path: str) -> list[Problem]:
+
+class GeminiMatchers(Matchers):
+    """A regex searched in a tool's name, exact equality for a lifecycle trigger; ``sequential`` is a group key too."""
+
+    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str, path: str) -> list[Problem]:
         problems = _validate_matcher(group["matcher"], event, f"{path}.matcher") if "matcher" in group else []
         return problems + sequential_problems(group, path)
 
-    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None, target: str | None) -> bool:
+        if target is None or matcher is None:
+            return True
+        matcher = matcher.strip()
+        if matcher in ("", "*"):
+            return True
+        if event not in _TOOL_EVENTS:
+            return matcher == target  # lifecycle triggers: exact equality
+        compiled = js_regex(matcher)
+        return compiled.search(target) is not None if compiled else matcher == target
+
+
+class GeminiHandlers(Handlers):
+    """Command handlers with ``name``, ``env`` and a timeout in milliseconds; entries run once per name and command, and a ``sequential`` group one after another."""
+
+    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         return _validate_handler(handler, path)
 
-    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
+    def dedup_key(self, agent: AgentSetup, cmd: HookCommand) -> str:
+        return f"{cmd.name or ''}:{cmd.command}"
 
+    def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
+        return any(c.sequential for c in commands)
+
+    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
+                     handler: Mapping[str, Any]) -> HookCommand:
+        timeout = number_or_none(handler.get("timeout"))
+        matcher = group.get("matcher")
+        env = handler.get("env")
+        return HookCommand(agent.platform.value, event, handler["command"],
+                           None if timeout is None else timeout / agent.facts.timeout_scale,
+                           matcher if isinstance(matcher, str) else None,
+                           handler.get("name") if isinstance(handler.get("name"), str) else None,
+                           None, bool(group.get("sequential")),
+                           env if isinstance(env, dict) else None)
+
+
+class GeminiDoctor(Doctor):
+    """hooksConfig (enabled, disabled), the keys older guides name that 0.61.0 never reads, and the commands Gemini's substitution breaks."""
+
+    def validate_event(self, agent: AgentSetup, event: str, groups: Any, path: str) -> list[Problem] | None:
         if event in _HOOKS_CONFIG_KEYS:
             return [Problem(path, f"has no effect here; use hooksConfig.{event}", WARNING)]
-        return super().validate_event(event, groups, path)
+        return super().validate_event(agent, event, groups, path)
 
-    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-
+    def validate_file(self, agent: AgentSetup, data: dict[str, Any]) -> list[Problem]:
         config = data.get("hooksConfig")
         if "hooksConfig" in data and not isinstance(config, dict):
             return [Problem("hooksConfig", "must be an object")]
@@ -120,74 +156,11 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
             problems.append(Problem("hooksConfig.disabled", "must be a list of strings", WARNING))
         return problems
 
-    # --- generator: host rules -------------------------------------------------------------
-    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
-
-        if target is None or matcher is None:
-            return True
-        matcher = matcher.strip()
-        if matcher in ("", "*"):
-            return True
-        if event not in _TOOL_EVENTS:
-            return matcher == target  # lifecycle triggers: exact equality
-        compiled = js_regex(matcher)
-        return compiled.search(target) is not None if compiled else matcher == target
-
-    def dedup_key(self, cmd: HookCommand) -> str:
-        return f"{cmd.name or ''}:{cmd.command}"
-
-    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
-        return any(c.sequential for c in commands)
-
-    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
-                 env: dict[str, str]) -> dict[str, str]:
-        from pathlib import Path
-
-        session = str(payload.get("session_id", ""))
-        home = Path(env.get("GEMINI_CLI_HOME") or env.get("HOME") or Path.home())
-        plans = home / ".gemini" / "tmp" / Path(project_dir).name / session / "plans"
-        env = super().hook_env(payload, project_dir, env)
-        env["GEMINI_PLANS_DIR"] = str(plans)
-        return env
-
-    def expand_command(self, command: str, env: Mapping[str, str]) -> str:
-        """Gemini's textual substitution: literal ``$NAME`` (no braces, no word boundary)
-        becomes the shell-quoted value; ``${NAME}`` is left for bash. So
-        ``"$GEMINI_PROJECT_DIR/x"`` breaks on a path with a space."""
-        return re.sub(SUBSTITUTED_VARS, lambda m: shell_quote(env.get(m.group(1), "")), command)
-
-    def read_command(self, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-
-        timeout = number_or_none(handler.get("timeout"))
-        matcher = group.get("matcher")
-        env = handler.get("env")
-        return HookCommand(self.platform.value, event, handler["command"],
-                           None if timeout is None else timeout / self.timeout_scale,
-                           matcher if isinstance(matcher, str) else None,
-                           handler.get("name") if isinstance(handler.get("name"), str) else None,
-                           None, bool(group.get("sequential")),
-                           env if isinstance(env, dict) else None)
-
-    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-        return _interpret(event, result)
-
-    # --- generator: doctor -----------------------------------------------------------------
-    def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
-                       env: Mapping[str, str]) -> list[Finding]:
-        """Gemini runs no hooks at all in an untrusted folder (project and user hooks alike)."""
-        return _trust_findings(root, home, scopes, env)
-
-    def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
-                    settings_text: str | None = None) -> list[TrustEdit]:
-        """The project in Gemini's trusted folders (with folder trust on, its default)."""
-        return _trust_edits(root, home, env, settings_text)
-
-    def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
+    def hooks_off_findings(self, agent: AgentSetup, scopes: list[Scope]) -> list[Finding]:
         """hooksConfig.enabled (the project file overrides the user's) and hooksConfig.disabled."""
         return _hooks_off_findings(scopes)
 
-    def dead_key_findings(self, scopes: list[Scope]) -> list[Finding]:
+    def dead_key_findings(self, agent: AgentSetup, scopes: list[Scope]) -> list[Finding]:
         """Keys that older guides mention and 0.61.0 never reads."""
 
         out = []
@@ -200,8 +173,7 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
                                        "effect", f"delete it; the setting is {new}"))
         return out
 
-    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
-
+    def command_findings(self, agent: AgentSetup, scope: Scope, cmd: HookCommand) -> list[Finding]:
         where = f"{scope.label}: {cmd.event} {cmd.command!r}"
         out = []
         if _quoted_substitution(cmd.command):
@@ -209,7 +181,7 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
                                "quoted value, so inside quotes it breaks on a path with a space "
                                "(exit 127, which blocks)", 'write "${GEMINI_PROJECT_DIR}/..." instead'))
         matcher = (cmd.matcher or "").strip()
-        if self.is_tool_event(cmd.event) and matcher not in ("", "*") and \
+        if agent.is_tool_event(cmd.event) and matcher not in ("", "*") and \
                 not (matcher.startswith("^") and matcher.endswith("$")):
             out.append(Finding("commands", WARN, f"{where}: matcher {matcher!r} is an unanchored "
                                "regex and also matches longer tool names (mcp_x_read_file)",
@@ -220,6 +192,46 @@ class GeminiCLISetup(GeminiProtocol, AgentSetup):
                                "milliseconds on Gemini CLI and looks like seconds",
                                f"use {timeout * 1e6:g}"))
         return out
+
+
+class GeminiHost(HostRules):
+    """GEMINI_PLANS_DIR, and Gemini's textual substitution of ``$NAME`` in the command."""
+
+    def hook_env(self, agent: AgentSetup, payload: Mapping[str, Any], project_dir: str,
+                 env: dict[str, str]) -> dict[str, str]:
+        from pathlib import Path
+
+        session = str(payload.get("session_id", ""))
+        home = Path(env.get("GEMINI_CLI_HOME") or env.get("HOME") or Path.home())
+        plans = home / ".gemini" / "tmp" / Path(project_dir).name / session / "plans"
+        env = super().hook_env(agent, payload, project_dir, env)
+        env["GEMINI_PLANS_DIR"] = str(plans)
+        return env
+
+    def expand_command(self, agent: AgentSetup, command: str, env: Mapping[str, str]) -> str:
+        """Gemini's textual substitution: literal ``$NAME`` (no braces, no word boundary)
+        becomes the shell-quoted value; ``${NAME}`` is left for bash. So
+        ``"$GEMINI_PROJECT_DIR/x"`` breaks on a path with a space."""
+        return re.sub(SUBSTITUTED_VARS, lambda m: shell_quote(env.get(m.group(1), "")), command)
+
+
+def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+    """What Gemini CLI does with a finished run (``_interpret``)."""
+    return _interpret(event, result)
+
+
+class GeminiTrust(TrustStore):
+    """Folder trust: Gemini runs no hook at all in an untrusted folder; `hookwrap trust` records the project in its trusted folders."""
+
+    def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
+                       env: Mapping[str, str]) -> list[Finding]:
+        """Gemini runs no hooks at all in an untrusted folder (project and user hooks alike)."""
+        return _trust_findings(root, home, scopes, env)
+
+    def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
+                    settings_text: str | None = None) -> list[TrustEdit]:
+        """The project in Gemini's trusted folders (with folder trust on, its default)."""
+        return _trust_edits(root, home, env, settings_text)
 
 
 def shell_quote(value: str) -> str:
@@ -414,7 +426,7 @@ def _read_settings(path: Any, label: str, text: str | None = None) -> Any:
 
     try:
         text = read_text(path, label) if text is None else text
-        return CLI.parse_settings_text(text, label) if text else None
+        return SETUP.parse_settings_text(text, label) if text else None
     except SettingsError:
         return None
 
@@ -423,7 +435,7 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
                  settings_text: str | None) -> list[TrustEdit]:
     """``"<root>": "TRUST_FOLDER"`` in Gemini's trusted folders, when it has hooks to run here:
     in an untrusted folder Gemini CLI runs none, the user's own included."""
-    (project_label, project_path, _), (user_label, user_path, _) = CLI.scopes(root, home, env)
+    (project_label, project_path, _), (user_label, user_path, _) = SETUP.scopes(root, home, env)
     project = _read_settings(project_path, project_label, settings_text)
     user = _read_settings(user_path, user_label)
     if not any(isinstance(d, dict) and d.get("hooks") for d in (project, user)):
@@ -489,7 +501,7 @@ def _hooks_off_findings(scopes: list[Scope]) -> list[Finding]:
                            f"set hooksConfig.enabled to true in {scope.label}"))
     disabled = {str(n) for s, c in configs for n in (c.get("disabled") or []) if isinstance(n, str)}
     for scope in ordered:
-        for entry in CLI.owned_entries(scope.data):
+        for entry in SETUP.owned_entries(scope.data):
             key = entry.handler.get("name") or entry.handler.get("command")
             if key in disabled:
                 out.append(Finding("hooks-enabled", FAIL, f"{entry.name} is listed in "
@@ -512,4 +524,6 @@ def _quoted_substitution(command: str) -> bool:
     return False
 
 
-CLI = GeminiCLISetup(GEMINI)
+SETUP = AgentSetup(GEMINI, registration=GeminiRegistration(), matchers=GeminiMatchers(),
+                   handlers=GeminiHandlers(), answers=read_answer, trust=GeminiTrust(),
+                   host=GeminiHost(), doctor=GeminiDoctor())

@@ -1,7 +1,7 @@
 """pi: what the hookwrap command needs to know about it (a hook process needs only
 ``clis/pi.py``).
 
-OpenCode's generator half with pi's differences: the extension hookwrap renders,
+OpenCode's behaviours with pi's differences: the extension hookwrap renders,
 ``.pi/extensions/hookwrap.js`` (from ``pi_extension.js`` and the hook runner OpenCode's plugin
 shares, ``hook_runner.js``), with the registrations in the same marked block as OpenCode's
 plugin; what `hookwrap test` emulates where the extension differs from the plugin (a
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...clis._pi_protocol import PiProtocol
 from ...clis.pi import PI
 from ...names import NormalizedEvent
+from ._base import AgentSetup, TrustStore
 from .kit import (
     ERROR,
     FAIL,
@@ -32,7 +32,8 @@ from .kit import (
     positive_number,
 )
 from .kit import url as http_url
-from .opencode import OpenCodeSetup, _header, shim_text
+from .opencode import PluginHandlers, PluginMatchers, PluginRegistration, _header, shim_text
+from .opencode import read_answer as read_plugin_answer
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -43,11 +44,10 @@ EXTENSION_FILE = PI.settings_file
 _HEADER = "// hookwrap: generated pi extension."
 
 
-class PiSetup(PiProtocol, OpenCodeSetup):
-    """pi's extension, its registrations, validation, host rules and doctor checks."""
+class PiRegistration(PluginRegistration):
+    """The plugin's registrations, in a generated JS extension; lifecycle matchers anchored as tool matchers are."""
 
-    # --- generator: the extension file ------------------------------------------------------
-    def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
+    def parse_settings_text(self, agent: AgentSetup, text: str, label: str) -> dict[str, Any]:
         """The registrations object inside the extension (the plugin's block, read by the
         plugin's reader)."""
         from ..errors import SettingsError
@@ -58,27 +58,31 @@ class PiSetup(PiProtocol, OpenCodeSetup):
             raise SettingsError(f"{label}: not the extension hookwrap writes",
                                 hint="move it away (hookwrap owns this file name), then run "
                                      "hookwrap sync")
-        return super().parse_settings_text(_header(self) + text[len(_HEADER):], label)
+        return super().parse_settings_text(agent, _header(agent) + text[len(_HEADER):], label)
 
-    def render_settings(self, data: dict[str, Any]) -> str | None:
+    def render_settings(self, agent: AgentSetup, data: dict[str, Any]) -> str | None:
         """The whole extension for ``data``; None (no file) when it holds no hook."""
         return extension_text(data) if data.get("hooks") else None
 
-    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
+    def http_handler(self, agent: AgentSetup, url: str, *, timeout_s: int, fail_closed: bool,
                      event: NormalizedEvent) -> dict[str, Any] | None:
         """A resident hook: the extension posts the payload to `hookwrap serve` instead of
         starting a process; a refused connection, a hang or a status other than 200 is a hook
         that could not answer (a fail-closed one blocks), as for a command."""
         handler: dict[str, Any] = {"type": "http", "url": url, "timeout": timeout_s}
-        if fail_closed and event in self.fail_closed_events:
-            handler[self.fail_closed_key] = self.fail_closed_value
+        if fail_closed and event in agent.facts.fail_closed_events:
+            handler[agent.facts.fail_closed_key] = agent.facts.fail_closed_value
         return handler
 
-    def lifecycle_matcher(self, values: list[str], event: Any) -> str:
+    def lifecycle_matcher(self, agent: AgentSetup, values: list[str], event: Any) -> str:
         # The extension tests `new RegExp(matcher)` against the reason: anchored, as for tools.
-        return self.tool_matcher(values) or "|".join(values)
+        return agent.tool_matcher(values) or "|".join(values)
 
-    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
+
+class PiHandlers(PluginHandlers):
+    """The plugin's handlers, as the extension reads them."""
+
+    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if isinstance(handler, dict) and handler.get("type") == "http":
             spec = {"type": one_of("http"), "url": http_url, "timeout": positive_number,
                     "failClosed": boolean}
@@ -86,26 +90,29 @@ class PiSetup(PiProtocol, OpenCodeSetup):
                 Problem(f"{path}.{k}", "is not read by hookwrap's pi extension")
                 for k in handler if k not in spec]
         return [replace(p, message=p.message.replace("OpenCode plugin", "pi extension"))
-                for p in super().validate_handler(handler, event, path)]
+                for p in super().validate_handler(agent, handler, event, path)]
 
-    # --- generator: host rules (what the extension does) -------------------------------------
-    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-        """The plugin's reading, except that a fail-closed PreToolUse hook that times out blocks
-        the call, and a PostToolUseFailure block replaces the result as PostToolUse's does."""
-        if result.timed_out and on_failure == "block" and event == "PreToolUse":
-            failure = failure_line(result)
-            return Verdict("blocked", reason=f"hookwrap: a fail-closed hook could not run "
-                           f"({failure}); the call was blocked", success=False, clean=False,
-                           problems=(failure,))
-        verdict = super().interpret("PostToolUse" if event == "PostToolUseFailure" else event,
-                                    result, on_failure)
-        if event == "Stop" and verdict.notes:
-            verdict = replace(verdict, notes=("pi cannot keep the agent working: the extension "
-                                              "prints the reason and the run ends",))
-        return replace(verdict, problems=_ours(verdict.problems), notes=_ours(verdict.notes))
 
-    # --- generator: doctor --------------------------------------------------------------------
-    def trust_findings(self, root: Any, home: Any, scopes: list[Scope],
+def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+    """The plugin's reading, except that a fail-closed PreToolUse hook that times out blocks
+    the call, and a PostToolUseFailure block replaces the result as PostToolUse's does."""
+    if result.timed_out and on_failure == "block" and event == "PreToolUse":
+        failure = failure_line(result)
+        return Verdict("blocked", reason=f"hookwrap: a fail-closed hook could not run "
+                       f"({failure}); the call was blocked", success=False, clean=False,
+                       problems=(failure,))
+    verdict = read_plugin_answer(agent, "PostToolUse" if event == "PostToolUseFailure"
+                                 else event, result, on_failure)
+    if event == "Stop" and verdict.notes:
+        verdict = replace(verdict, notes=("pi cannot keep the agent working: the extension "
+                                          "prints the reason and the run ends",))
+    return replace(verdict, problems=_ours(verdict.problems), notes=_ours(verdict.notes))
+
+
+class PiTrust(TrustStore):
+    """No trust gate (said so), where pi looks for project extensions, and the extension's code."""
+
+    def trust_findings(self, agent: AgentSetup, root: Any, home: Any, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         """No trust gate (said so), where pi looks for project extensions, and the extension's
         code."""
@@ -140,4 +147,5 @@ def extension_text(data: dict[str, Any]) -> str:
     return shim_text("pi_extension.js", data, {"@MARKER_ENV@": PI.marker_env})
 
 
-CLI = PiSetup(PI)
+SETUP = AgentSetup(PI, registration=PiRegistration(), matchers=PluginMatchers(),
+                   handlers=PiHandlers(), answers=read_answer, trust=PiTrust())
