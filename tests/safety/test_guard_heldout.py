@@ -137,3 +137,45 @@ def test_engine_in_this_process_gives_the_rendered_hooks_verdict(bench, sandbox,
                            sys.executable)
     assert [bool(rule) for rule in engine] == [outcome.blocked for outcome in hook]
     assert any(engine) and not all(engine)
+
+
+# --- how the benchmark reports the split ------------------------------------------------------------
+
+def test_corpus_option_names_both_splits_one_split_or_a_folder(bench, tmp_path: Path) -> None:
+    assert bench.corpus_splits("both") == [("tuning", bench.CORPUS_DIR), ("heldout", bench.HELDOUT_DIR)]
+    assert bench.corpus_splits("heldout") == [("heldout", bench.HELDOUT_DIR)]
+    assert bench.corpus_splits(str(bench.HELDOUT_DIR)) == [("heldout", bench.HELDOUT_DIR)]
+    assert bench.corpus_splits(str(tmp_path)) == [(tmp_path.name, tmp_path)]
+
+
+def _two_cases(bench):
+    missed = bench.Case("block", "wrappers", "", "shell", ".", "secret-miss-line", "x:1", "a.tsv:1")
+    wrong = bench.Case("allow", "everyday", "", "shell", ".", "secret-fp-line", "x:2", "a.tsv:2")
+    results = {"claude": [bench.Outcome("allow"),
+                          bench.Outcome("block", "Blocked by the guard hook: x (`y`; rule fs.rm-x). z")]}
+    return [missed, wrong], results
+
+
+def test_heldout_misses_are_counted_by_category_and_rule_not_listed(bench, capsys) -> None:
+    cases, results = _two_cases(bench)
+    bench._show("both", cases, results, [], set(), reveal=False)
+    out = capsys.readouterr().out
+    assert "secret-miss-line" not in out and "secret-fp-line" not in out
+    assert "1  wrappers" in out and "1  everyday (fs.rm-x)" in out and "--reveal-heldout" in out
+    bench._show("both", cases, results, [], set(), reveal=True)
+    out = capsys.readouterr().out
+    assert "secret-miss-line" in out and "secret-fp-line" in out
+
+
+def test_json_report_holds_each_splits_table_and_every_verdict(bench, tmp_path: Path) -> None:
+    cases, results = _two_cases(bench)
+    run = bench.Run(cases, results)
+    bench._write_json(tmp_path / "v.json", [("tuning", run), ("heldout", run)], set())
+    document = json.loads((tmp_path / "v.json").read_text())
+    held = document["splits"]["heldout"]
+    assert held["guard"]["overall"] == {"blocked": 0, "dangerous": 1, "recall": 0.0, "false_positives": 1,
+                                        "safe": 1, "fp_rate": 1.0}
+    assert held["guard"]["per_category"]["wrappers"]["dangerous"] == 1
+    assert held["goal"] == {"recall": 0.9, "fp_rate": 0.005} and "goal" not in document["splits"]["tuning"]
+    assert [row["split"] for row in document["cases"]] == ["tuning", "tuning", "heldout", "heldout"]
+    assert document["cases"][3]["guard"]["claude"][0] == "block"
