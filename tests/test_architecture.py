@@ -254,3 +254,23 @@ def test_the_runtime_imports_only_runtime_modules_at_module_level() -> None:
                 resolved = f"hookwrap.{target}" if not module.startswith("hookwrap.clis") else \
                     ("hookwrap." + target if node.level == 2 else f"hookwrap.clis.{target}")
                 assert resolved.rstrip(".") in runtime | {"hookwrap.clis"}, (module, resolved)
+
+
+def test_no_module_imports_another_module_s_private_name() -> None:
+    """A name another module needs is public (``project.python_of``, ``runner.seal_stdout``);
+    ``_name`` stays inside its module."""
+    found = []
+    for key, path in MODULES.items():
+        name = _module_name(key)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            if base.startswith("hookwrap"):
+                found += [f"{name}: {base}.{a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert found == []

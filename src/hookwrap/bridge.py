@@ -34,7 +34,7 @@ from .names import Platform
 from .options import answer_limit, manifest_entry, project_root
 from .platforms import runtime_of
 from .protocol import format_hook_error, read_stdin, write_stdout
-from .runner import _guess_platform, _host, _platform_from_argv, _seal_stdout
+from .runner import guess_platform, host_of, platform_from_argv, seal_stdout
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -167,17 +167,17 @@ def main(script: str, name: str, argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     entry = manifest_entry(root, name)
     command = entry.get("command")
-    platform = _platform_from_argv(args)
+    platform = platform_from_argv(args)
     raw = None
     if platform is None:
         raw = read_stdin()
-        platform = _guess_platform(raw)
+        platform = guess_platform(raw)
     hook_input = None
     try:
         if not isinstance(command, str) or not command.strip():
             raise ValueError(f"hookwrap.toml has no command for the external hook {name!r}")
         speaks = _speaks(entry)
-        host, elsewhere = _host(platform)
+        host, elsewhere = host_of(platform)
         if host is speaks and not elsewhere and raw is None:
             return _exec(command, command_env(root, speaks), root)
         raw = read_stdin() if raw is None else raw
@@ -192,5 +192,5 @@ def main(script: str, name: str, argv: Sequence[str] | None = None) -> int:
         document = format_hook_error(error, f"external hook {name}")
         text = json.dumps(runtime_of(platform).error_output(document, event))
     write_stdout(text)
-    _seal_stdout()
+    seal_stdout()
     return 0

@@ -183,7 +183,7 @@ def _same_files(before: "dict[str, tuple[int, int] | None]",
 
 def _answered() -> bool:
     """True once hookwrap's runner (or bridge) has written its one answer, flushed it, and sent
-    file descriptor 1 to stderr (``runner._seal_stdout``): nothing written later is an answer."""
+    file descriptor 1 to stderr (``runner.seal_stdout``): nothing written later is an answer."""
     runner = sys.modules.get("hookwrap.runner")
     return getattr(runner, "answer_sealed", False) is True
 

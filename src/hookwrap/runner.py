@@ -106,7 +106,7 @@ def _report_error(error: BaseException, hook_input: HookInput | None) -> None:
     write_stdout(json.dumps(document))
 
 
-def _host(platform: Platform) -> tuple[Platform, bool]:
+def host_of(platform: Platform) -> tuple[Platform, bool]:
     """The CLI really running this process, and whether it runs the hook elsewhere.
 
     A CLI may run another CLI's registrations too (Copilot CLI runs .claude/settings.json):
@@ -120,12 +120,12 @@ def _host(platform: Platform) -> tuple[Platform, bool]:
     return guest.platform, guest.runs_own_registration(os.environ)
 
 
-# True once _seal_stdout has sealed the one answer in a real hook process: the launcher then
+# True once seal_stdout has sealed the one answer in a real hook process: the launcher then
 # ends the process without the interpreter's teardown (launcher.py, _exit_now).
 answer_sealed = False
 
 
-def _seal_stdout() -> None:
+def seal_stdout() -> None:
     """After the one document is out, send anything printed later (a thread the hook left
     running, an atexit handler) to stderr. Only in a real hook process: an in-process caller
     that replaced sys.stdout keeps its streams."""
@@ -158,15 +158,15 @@ def _filtered_out(hook: Hook, hook_input: HookInput) -> bool:
     return bool(lines) and all(skips(hook, line) for line in lines)
 
 
-def _run(hook: Hook, platform: Platform, raw: str) -> int:
+def run_raw(hook: Hook, platform: Platform, raw: str) -> int:
     hook_input: HookInput | None = None
     try:
-        platform, elsewhere = _host(platform)
+        platform, elsewhere = host_of(platform)
         hook_input = normalize_input(raw, platform)
         if elsewhere or runtime_of(platform).answers_without_hook(hook_input) \
                 or _filtered_out(hook, hook_input):
             write_stdout("{}")
-            _seal_stdout()
+            seal_stdout()
             return 0
         output = _call(hook, hook_input)
         text = denormalize_output(output, platform, hook_input.event, hook_input.raw_event)
@@ -174,7 +174,7 @@ def _run(hook: Hook, platform: Platform, raw: str) -> int:
         _report_error(error, hook_input)
     else:
         write_stdout(text)
-    _seal_stdout()
+    seal_stdout()
     return 0
 
 
@@ -198,13 +198,13 @@ def run_hook(hook: Hook, platform: Platform) -> int:
     except BaseException as error:
         output_hook_error(error, "hook")
         return 0
-    return _run(hook, platform, raw)
+    return run_raw(hook, platform, raw)
 
 
 _PLATFORM_VALUES = frozenset(platform.value for platform in Platform)
 
 
-def _platform_from_argv(argv: Sequence[str]) -> Platform | None:
+def platform_from_argv(argv: Sequence[str]) -> Platform | None:
     for index, arg in enumerate(argv):
         value = None
         if arg == "--platform" and index + 1 < len(argv):
@@ -216,7 +216,7 @@ def _platform_from_argv(argv: Sequence[str]) -> Platform | None:
     return None
 
 
-def _guess_platform(raw: str) -> Platform:
+def guess_platform(raw: str) -> Platform:
     try:
         data = json.loads(raw) if raw.strip() else {}
         event = data.get("hook_event_name", "") if isinstance(data, dict) else ""
@@ -242,8 +242,8 @@ def main(hook: Hook, argv: Sequence[str] | None = None) -> int:
         0, always.
     """
     args = sys.argv[1:] if argv is None else argv
-    platform = _platform_from_argv(args)
+    platform = platform_from_argv(args)
     if platform is not None:
         return run_hook(hook, platform)
     raw = read_stdin()
-    return _run(hook, _guess_platform(raw), raw)
+    return run_raw(hook, guess_platform(raw), raw)

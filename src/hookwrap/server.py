@@ -255,7 +255,7 @@ class _CallContext:
 
 def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str) -> str:
     """The JSON document a command run of ``name`` would print for ``raw``."""
-    from .runner import _run
+    from .runner import run_raw
 
     timeout = loader.timeout(name)
     _acquire(timeout)
@@ -268,7 +268,7 @@ def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str
         hook = loader.get(name)
         context = _CallContext(platform, loader.root, cwd)
         with context:
-            _run(hook, platform, raw)
+            run_raw(hook, platform, raw)
             text = context.answer()
         loader.note_helpers()
     finally:

@@ -645,9 +645,9 @@ def _generated(feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple
     code = interpreter_code(language, command.args)
     if not code:
         return None
-    from .shell_code import _literals
+    from .shell_code import string_literals
 
-    texts = [text for _, _, text, _ in _literals(code, _LANGUAGES.get(language, language))]
+    texts = [text for _, _, text, _ in string_literals(code, _LANGUAGES.get(language, language))]
     return "\n".join(texts) + "\n" if texts else None
 
 
@@ -855,10 +855,10 @@ def _body_words(command: Command) -> List[str]:
     code = interpreter_code(language, command.args) if language else None
     if not code:
         return command.args
-    from .shell_code import _literals
+    from .shell_code import string_literals
 
     return [*command.args, *(text for _, _, text, _ in
-                             _literals(code, _LANGUAGES.get(language, language)))]
+                             string_literals(code, _LANGUAGES.get(language, language)))]
 
 
 def _fed_text(redirects: Iterable[Redirect]) -> List[str]:

@@ -43,7 +43,7 @@ def code_commands(code: str, language: str) -> List[Union[str, List[str]]]:
         return [_powershell(line) for line in code.replace(";", "\n").split("\n")
                 if line.strip()]
     found: List[Union[str, List[str]]] = _home_deletes(code)
-    literals = _literals(code, language)
+    literals = string_literals(code, language)
     runs = any(hint in code for hint in _EXEC_HINTS) or \
         (language in ("ruby", "perl") and any(kind == "`" for _, _, _, kind in literals))
     index = 0
@@ -245,7 +245,7 @@ def _called(code: str, start: int) -> str:
     return code[i + 1:end]
 
 
-def _literals(code: str, language: str) -> List[Tuple[int, int, str, str]]:
+def string_literals(code: str, language: str) -> List[Tuple[int, int, str, str]]:
     """(start, end, text, quote) of each string literal, in order; linear in the code."""
     found: List[Tuple[int, int, str, str]] = []
     n = len(code)

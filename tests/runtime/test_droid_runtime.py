@@ -115,9 +115,9 @@ def test_a_crash_on_stop_is_no_tool_deny() -> None:
 
 def test_a_hand_run_script_under_droid_is_droid(monkeypatch: pytest.MonkeyPatch) -> None:
     # FACTORY_PROJECT_DIR is set for Droid's hooks only (not for its Execute tool).
-    from hookwrap.runner import _guess_platform
+    from hookwrap.runner import guess_platform
 
     for var in ("GEMINI_PROJECT_DIR", "COPILOT_PROJECT_DIR"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("FACTORY_PROJECT_DIR", "/p")
-    assert _guess_platform("{}") is DROID
+    assert guess_platform("{}") is DROID

@@ -133,13 +133,13 @@ def _result(check: str, found: list[Finding], ok: str, scopes: list[Scope], *,
 
 def check_resident(root: Path, manifest) -> list[Finding]:
     """A CLI posts resident hooks to `hookwrap serve`: is it up, and serving this project?"""
-    from ..generator.project import _port
+    from ..generator.project import port_of
     from ..generator.resident import UP, resident_hooks, server_state
 
     names = resident_hooks(manifest)
     if not names:
         return []
-    port = _port(manifest)
+    port = port_of(manifest)
     state = server_state(root, port)
     hooks = ", ".join(names)
     if state.state == UP:
@@ -162,13 +162,13 @@ def check_parse(scopes: list[Scope]) -> list[Finding]:
 def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
     """Each manifest hook is present and current on each platform it should be on."""
     from ..generator.inventory import CURRENT, MISSING, dropped_status, registration_status
-    from ..generator.project import _port, _python, spec_registrations
+    from ..generator.project import port_of, python_of, spec_registrations
 
     out: list[Finding] = []
     project = {s.platform: s for s in scopes if s.project}
     for spec in manifest.hooks:
         try:
-            wanted, _ = spec_registrations(spec, _python(manifest), _port(manifest))
+            wanted, _ = spec_registrations(spec, python_of(manifest), port_of(manifest))
         except HookwrapError as error:
             out.append(Finding("registration", FAIL, f"hookwrap.toml: hooks.{spec.name}: {error}",
                                error.hint or "fix the entry in hookwrap.toml"))

@@ -265,21 +265,21 @@ def serve(
     starting a process per call;
     the server runs the repo's own runtime (.hookwrap/lib) with the manifest's python.
     """
-    from ..generator.project import _port, _python, load_manifest
+    from ..generator.project import load_manifest, port_of, python_of
     from ..generator.resident import run_server, service_text
 
     root = _root_dir()
     manifest = load_manifest(root)
-    chosen = port if port is not None else _port(manifest)
+    chosen = port if port is not None else port_of(manifest)
     if not 1 <= chosen <= 65535:
         raise UsageError(f"--port {chosen} is not a TCP port", hint="use 1024 to 65535")
-    if chosen != _port(manifest):
-        typer.echo(f"warning: the registrations post to port {_port(manifest)}; set [serve] "
+    if chosen != port_of(manifest):
+        typer.echo(f"warning: the registrations post to port {port_of(manifest)}; set [serve] "
                    f"port = {chosen} in hookwrap.toml and run `hookwrap sync`", err=True)
     if print_service is not None:
-        typer.echo(service_text(print_service.value, root, chosen, _python(manifest)), nl=False)
+        typer.echo(service_text(print_service.value, root, chosen, python_of(manifest)), nl=False)
         return
-    raise typer.Exit(run_server(root, chosen, _python(manifest)))
+    raise typer.Exit(run_server(root, chosen, python_of(manifest)))
 
 
 @app.command()

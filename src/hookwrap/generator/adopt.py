@@ -54,14 +54,14 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     from .hookentry import new_external_entry
     from .project import (
         MANIFEST,
-        _plan_new_files,
-        _plan_runtime,
-        _plan_settings,
-        _port,
-        _python,
         answer_warnings,
         load_manifest,
         parse_platforms,
+        plan_new_files,
+        plan_runtime,
+        plan_settings,
+        port_of,
+        python_of,
     )
 
     manifest = load_manifest(root, editable=True)
@@ -84,10 +84,10 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     plan = Plan(root)
     plan.warnings.extend(warnings)
     plan.warnings.extend(answer_warnings(spec, None))  # an external hook may answer anything
-    _plan_new_files(plan, spec)
+    plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
-    _plan_runtime(plan)
-    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    plan_runtime(plan)
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
     return plan
 
 
@@ -96,11 +96,11 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
     become external hooks of hookwrap.toml, registered on every platform of the manifest."""
     from .project import (
         MANIFEST,
-        _plan_new_files,
-        _plan_runtime,
-        _plan_settings,
-        _port,
-        _python,
+        plan_new_files,
+        plan_runtime,
+        plan_settings,
+        port_of,
+        python_of,
         read_settings_text,
     )
     from .settings import parse_settings
@@ -152,11 +152,11 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
             plan.notes.append(f"{rel} {item.where} is already [hooks.{item.name}]: "
                               "its hand-made entry is replaced by hookwrap's")
     for spec in specs:
-        _plan_new_files(plan, spec)  # refuses to overwrite a file hookwrap did not write
+        plan_new_files(plan, spec)  # refuses to overwrite a file hookwrap did not write
     plan.add(MANIFEST, manifest.dumps().encode())
-    _plan_runtime(plan)
+    plan_runtime(plan)
     texts = {platform: _without(text, data, platform, rel, moved)} if moved else None
-    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest), texts=texts)
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest), texts=texts)
     if not found:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
     plan.notes.extend(_personal_files(root, agent))
@@ -342,7 +342,7 @@ def _name(command: str, taken: set[str]) -> str:
 def _without(text: str | None, data: dict, platform: Platform, rel: str,
              moved: list[Found]) -> str | None:
     """The settings text without the handlers that moved (groups and events left empty go)."""
-    from .settings import _render
+    from .settings import render_settings_file
 
     if text is None:
         return None
@@ -370,7 +370,7 @@ def _without(text: str | None, data: dict, platform: Platform, rel: str,
             del hooks[event]
     if not hooks:
         del new["hooks"]
-    return _render(text, data, new, platform, rel)
+    return render_settings_file(text, data, new, platform, rel)
 
 
 _SHELL_WORDS = frozenset({"exec", "env", "command", "builtin", "time", "nice", "nohup", "sh", "bash"})

@@ -117,7 +117,7 @@ class Plan:
                 raise self._partial(change, error, done, removals[index:]) from error
             done.append(change.rel)
         self._tidy(removals)
-        _compile(self.root, self.bytecode)
+        compile_bytecode(self.root, self.bytecode)
         stamp_runtime(self.root)
 
     def _tidy(self, removals: list[FileChange]) -> None:
@@ -188,7 +188,7 @@ class Plan:
         )
 
 
-def _compile(root: Path, rels: list[str]) -> list[str]:
+def compile_bytecode(root: Path, rels: list[str]) -> list[str]:
     """Write checked-hash .pyc files for ``rels``; returns the ones compiled.
 
     Python caches bytecode itself, unless PYTHONDONTWRITEBYTECODE is set (common in

@@ -48,7 +48,7 @@ def load_manifest(root: Path, *, editable: bool = False):
     return Manifest.load(path) if editable else Manifest.read(path)
 
 
-def _python(manifest) -> str:
+def python_of(manifest) -> str:
     return getattr(manifest, "python", None) or "python3"
 
 
@@ -58,7 +58,7 @@ def _template_info(template: str):
     return TEMPLATES.get(template)
 
 
-def _port(manifest) -> int:
+def port_of(manifest) -> int:
     return getattr(manifest, "serve_port", regs.DEFAULT_SERVE_PORT)
 
 
@@ -107,7 +107,7 @@ def filters_text(specs) -> bytes | None:
     return (json.dumps(filters, indent=2) + "\n").encode() if filters else None
 
 
-def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE_PORT,
+def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE_PORT,
                    texts: dict | None = None) -> None:
     """``texts``: a settings file's text as another step of the plan already changed it
     (`adopt` takes the hand-made entries it moves out), instead of the file's."""
@@ -172,7 +172,7 @@ def _invalid_entries(text: str, platform: Platform, rel: str, events: dict[str, 
     return found
 
 
-def _plan_runtime(plan: Plan) -> None:
+def plan_runtime(plan: Plan) -> None:
     source = PACKAGE
     for module in RUNTIME_MODULES:
         plan.add(f"{RUNTIME_DIR}/{module}", (source / module).read_bytes())
@@ -200,9 +200,9 @@ def _plan_hook_bytecode(plan: Plan, specs) -> None:
 def compile_runtime(root: Path) -> list[str]:
     """Write checked-hash .pyc files for the copied runtime; returns the modules compiled
     (every plan that copies the runtime does this when applied)."""
-    from .plan import _compile, stamp_runtime
+    from .plan import compile_bytecode, stamp_runtime
 
-    done = _compile(root, [f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES])
+    done = compile_bytecode(root, [f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES])
     stamp_runtime(root)
     return [rel[len(RUNTIME_DIR) + 1:] for rel in done]
 
@@ -225,11 +225,11 @@ def sync_plan(root: Path) -> Plan:
     manifest = load_manifest(root)
     plan = Plan(root)
     plan.warnings.extend(manifest.warnings)
-    _plan_runtime(plan)
+    plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     _plan_guard_upgrades(plan, manifest.hooks)
     _plan_hook_bytecode(plan, manifest.hooks)
-    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
     _plan_startup(plan, manifest)
     return plan
 
@@ -272,7 +272,7 @@ def _plan_startup(plan: Plan, manifest) -> None:
     if manifest.hooks:
         scripts = [plan.root / regs.script_path(spec.name) for spec in manifest.hooks
                    if (plan.root / regs.script_path(spec.name)).is_file()]
-        error = interpreter_error(_python(manifest), scripts=scripts)
+        error = interpreter_error(python_of(manifest), scripts=scripts)
         if error:
             plan.problems.append(f"hookwrap.toml: python: {error}")
 
@@ -301,9 +301,9 @@ def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan
         manifest = Manifest.loads(text, MANIFEST)
         plan.add(MANIFEST, text.encode())
         plan.notes.extend(notes)
-    _plan_runtime(plan)
+    plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
-    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
     return plan
 
 
@@ -341,7 +341,7 @@ def build_spec(manifest, *, event: str, name: str, template: str | None, matcher
                      resident=resident, commands=commands)
 
 
-def _plan_new_files(plan: Plan, spec) -> None:
+def plan_new_files(plan: Plan, spec) -> None:
     from .render import render_hook_files
 
     script = regs.script_path(spec.name)
@@ -378,7 +378,7 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     spec, name_warnings = build_spec(manifest, event=event, name=name, template=template,
                                      matcher=matcher, platforms=platforms, timeout=timeout,
                                      resident=resident, commands=commands)
-    found, skipped = spec_registrations(spec, _python(manifest), _port(manifest))
+    found, skipped = spec_registrations(spec, python_of(manifest), port_of(manifest))
     if not found:
         raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",
                          hint="; ".join(skipped) or "choose another --platform")
@@ -392,12 +392,12 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
                                  f"event: {name} is registered on {there} only")
     info = _template_info(spec.template)
     plan.warnings.extend(answer_warnings(spec, info.returns if info is not None else None))
-    plan.notes.extend(_serve_notes(spec.name, found, _port(manifest)))
-    _plan_new_files(plan, spec)
+    plan.notes.extend(_serve_notes(spec.name, found, port_of(manifest)))
+    plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
-    _plan_runtime(plan)
+    plan_runtime(plan)
     _plan_hook_bytecode(plan, [spec])
-    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
     return plan
 
 
@@ -463,5 +463,5 @@ def remove_plan(root: Path, *, name: str) -> Plan:
             plan.notes.append(f"kept {rel}: it has edits that are not committed to git "
                               "(delete it by hand once you no longer need it)")
     plan.add(MANIFEST, manifest.dumps().encode())
-    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
     return plan

@@ -321,7 +321,7 @@ def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str
     return changes
 
 
-def _render(text: str | None, old: dict, new: dict, platform: Platform, label: str) -> str | None:
+def render_settings_file(text: str | None, old: dict, new: dict, platform: Platform, label: str) -> str | None:
     if setup_of(platform).facts.settings_generated:
         return setup_of(platform).render_settings(new)
     if text is not None and _canonical(old) == _canonical(new):
@@ -351,7 +351,7 @@ def reconcile(text: str | None, platform: Platform | str, desired: list[Registra
     old = {} if text is None else parse_settings(text, platform, label=label)
     new = copy.deepcopy(old)
     changes = _edit(new, platform, wanted, label)
-    new_text = _render(text, old, new, platform, label)
+    new_text = render_settings_file(text, old, new, platform, label)
     if text is not None and new_text is not None and new_text != text \
             and all(change.action == "unchanged" for change in changes):
         # A generated file whose registrations are current but whose other bytes are not.

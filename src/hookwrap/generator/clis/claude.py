@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ...clis.claude import _E, CLAUDE
+from ...clis.claude import CLAUDE
 from ...names import NormalizedEvent
 from ._answers import read_claude
 from ._base import AgentSetup, Doctor, HostRules, Registration
@@ -40,7 +40,7 @@ class ClaudeRegistration(Registration):
             return None  # skipped there: the hook stays a command
         handler: dict[str, Any] = {"type": "http", "url": url, "timeout": timeout_s}
         # A refused connection, a hang or a non-2xx answer is a failure: "block" fails closed.
-        if fail_closed and event is not _E.AFTER_AGENT:
+        if fail_closed and event is not NormalizedEvent.AFTER_AGENT:
             handler["onFailure"] = "block"
         return handler
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ...clis.codex import _NEVER, _SCHEMAS, CODEX
+from ...clis.codex import CODEX
 from ...names import Platform
 from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
 from .kit import (
@@ -279,7 +279,7 @@ def _stdout(event: str, stdout: str) -> Verdict:
 
 def output_problems(event: str, data: dict[str, Any]) -> list[str]:
     """Why Codex CLI 0.169.0 would reject an answer for ``event`` (empty: it reads it)."""
-    schema = _SCHEMAS.get(event, (frozenset({"systemMessage"}), frozenset()))
+    schema = CODEX.knobs.output_schemas.get(event, (frozenset({"systemMessage"}), frozenset()))
     if schema is None:
         return []
     top, inner_keys = schema
@@ -307,9 +307,9 @@ def output_problems(event: str, data: dict[str, Any]) -> list[str]:
         if isinstance(verdict, dict) and ({"updatedInput", "updatedPermissions"} & set(verdict)
                                           or verdict.get("interrupt")):
             problems.append("updatedInput, updatedPermissions and interrupt are not supported")
-    if event in _NEVER and data.get("continue") is False:
+    if event in CODEX.knobs.never_sent and data.get("continue") is False:
         problems.append(f"continue: false is not supported on {event}")
-    if data.get("suppressOutput") and event in _NEVER:
+    if data.get("suppressOutput") and event in CODEX.knobs.never_sent:
         problems.append(f"suppressOutput is not supported on {event}")
     return problems
 

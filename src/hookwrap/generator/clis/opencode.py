@@ -66,7 +66,7 @@ class PluginRegistration(Registration):
         if text.strip() in ("", "{}"):
             return {}  # a symlinked plugin left without hooks is written as {}
         begin, end = text.find(_BEGIN), text.find(_END)
-        if not text.startswith(_header(agent)) or begin < 0 or end < begin:
+        if not text.startswith(plugin_header(agent)) or begin < 0 or end < begin:
             raise SettingsError(f"{label}: not the plugin hookwrap writes",
                                 hint="move it away (hookwrap owns this file name), then run "
                                      "hookwrap sync")
@@ -172,7 +172,7 @@ class PluginTrust(TrustStore):
         return out
 
 
-def _header(agent: AgentSetup) -> str:
+def plugin_header(agent: AgentSetup) -> str:
     return f"// hookwrap: generated {agent.label} plugin."
 
 

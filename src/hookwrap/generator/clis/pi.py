@@ -32,7 +32,7 @@ from .kit import (
     positive_number,
 )
 from .kit import url as http_url
-from .opencode import PluginHandlers, PluginMatchers, PluginRegistration, _header, shim_text
+from .opencode import PluginHandlers, PluginMatchers, PluginRegistration, plugin_header, shim_text
 from .opencode import read_answer as read_plugin_answer
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -58,7 +58,7 @@ class PiRegistration(PluginRegistration):
             raise SettingsError(f"{label}: not the extension hookwrap writes",
                                 hint="move it away (hookwrap owns this file name), then run "
                                      "hookwrap sync")
-        return super().parse_settings_text(agent, _header(agent) + text[len(_HEADER):], label)
+        return super().parse_settings_text(agent, plugin_header(agent) + text[len(_HEADER):], label)
 
     def render_settings(self, agent: AgentSetup, data: dict[str, Any]) -> str | None:
         """The whole extension for ``data``; None (no file) when it holds no hook."""
