@@ -339,7 +339,7 @@ def claude_payload(case: Case, box: Sandbox) -> dict:
 @functools.lru_cache(maxsize=8192)
 def _claude_payload_text(case: Case, base: Path, home: Path, root: Path, tmp: Path) -> str:
     from hookwrap.platforms import Platform
-    from hookwrap.checks.samples import sample_payload
+    from hookwrap.generator.samples import sample_payload
 
     box = Sandbox(base, home, root, tmp)
     tool = {"shell": "Bash", "write_file": "Write", "edit_file": "Edit", "read_file": "Read"}[case.tool]
@@ -353,7 +353,7 @@ def platform_payload(case: Case, box: Sandbox, reg: Registration) -> dict | None
     """The payload ``reg.platform`` sends for this call, or None when it has no such tool."""
     from hookwrap.hookinput import normalize_input
     from hookwrap.platforms import Platform, runtime_of
-    from hookwrap.checks.samples import sample_payload
+    from hookwrap.generator.samples import sample_payload
 
     agent = runtime_of(Platform(reg.platform))
     claude = claude_payload(case, box)

@@ -132,7 +132,7 @@ def _watched_files() -> str:
 
 # ------------------------------------------------------- per-CLI facts of the docs pages
 # Each table below is one CLI per row or column, written from the records and from the
-# payloads captured from each real CLI (src/hookwrap/checks/samples/), so a page never states
+# payloads captured from each real CLI (src/hookwrap/generator/samples/), so a page never states
 # for "the CLIs" what holds for some of them, and a new CLI appears in every table at once.
 
 def _code(items) -> str:
@@ -142,7 +142,7 @@ def _code(items) -> str:
 @functools.cache
 def _captured(platform: Platform) -> dict[NormalizedEvent, tuple[str, dict]]:
     """Each normalized event of the CLI that has a captured payload: (its event name, payload)."""
-    from hookwrap.checks.samples import has_sample, load_sample
+    from hookwrap.generator.samples import has_sample, load_sample
 
     found = {}
     for event, name in setup_of(platform).runtime.event_names().items():

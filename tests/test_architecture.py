@@ -166,6 +166,14 @@ def test_the_checks_and_the_generator_never_import_the_console() -> None:
             assert not {m for m in imports if m.startswith("hookwrap.console")}, module
 
 
+def test_the_checks_sit_above_the_generator() -> None:
+    """``checks/`` (`hookwrap test`, doctor) reads the generator; the generator never imports the
+    checks, not even for type checkers."""
+    for name, imports in GRAPH.items():
+        if name.startswith("hookwrap.generator"):
+            assert {m for m in imports if m.startswith("hookwrap.checks")} == set(), name
+
+
 def test_no_module_imports_a_cli_module_but_the_registry() -> None:
     """Generic code asks runtime_of(); it never imports clis.claude or clis.gemini itself."""
     for name, imports in GRAPH.items():

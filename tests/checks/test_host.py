@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hookwrap.checks import host, testing
-from hookwrap.checks.samples import has_sample, sample_events, sample_payload
+from hookwrap.generator.samples import has_sample, sample_events, sample_payload
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.gemini import shell_quote
 from hookwrap.generator.clis.kit import HookCommand, RunResult, Verdict

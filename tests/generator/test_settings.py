@@ -506,7 +506,7 @@ def test_load_settings(tmp_path: Path) -> None:
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from hookwrap.checks.schema import known_events
+from hookwrap.generator.schema import known_events
 from hookwrap.generator.clis import all_setups
 
 

@@ -95,7 +95,7 @@ def test_the_patch_tools_are_where_the_records_say() -> None:
 
 @pytest.mark.parametrize("platform", PLATFORMS, ids=lambda p: p.value)
 def test_every_file_tool_of_every_cli_keeps_env_and_hook_files(bench, sandbox, registered, platform) -> None:
-    from hookwrap.checks.samples import sample_payload
+    from hookwrap.generator.samples import sample_payload
 
     reg = registered[platform.value]
     calls = _calls(platform, str(sandbox.root))

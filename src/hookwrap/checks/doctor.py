@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 
+from ..generator import schema
 from ..generator.clis import all_setups, setup_of
 from ..generator.clis.kit import ERROR, FAIL, OK, WARN, Finding, Problem, Scope
 from ..generator.errors import HookwrapError
 from ..generator.registrations import script_path
 from ..generator.settings import OWNED_COMMAND_RE, load_settings, lookalikes, owned_entries
 from ..names import Platform
-from . import schema
 from .host import commands_from_settings
 
 SYNC = "run `hookwrap sync`"

@@ -16,11 +16,11 @@ from ..generator.clis import all_setups, setup_of
 from ..generator.clis.kit import HookCommand, RunResult, Verdict, number_or_none
 from ..generator.errors import ProjectError, UsageError
 from ..generator.hookentry import check_event
+from ..generator.samples import sample_payload, sample_tools
+from ..generator.schema import dropping_errors
 from ..generator.settings import OWNED_COMMAND_RE, project_settings
 from ..names import Platform
 from . import host
-from .samples import sample_payload, sample_tools
-from .schema import dropping_errors
 
 
 @dataclass

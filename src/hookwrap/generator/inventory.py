@@ -27,7 +27,7 @@ def _owned(data: dict[Platform, dict]) -> dict[Platform, list]:
 def dropped_status(registration, data: dict) -> str | None:
     """DROPPED when the CLI drops every hook of the registration's event in this file (an
     invalid entry beside it), as `hookwrap test` reports it; else None."""
-    from ..checks.schema import dropping_errors
+    from .schema import dropping_errors
 
     return DROPPED if dropping_errors(data, registration.platform, registration.event) else None
 

@@ -154,7 +154,7 @@ def _invalid_entries(text: str, platform: Platform, rel: str, events: dict[str, 
     Claude Code drops every hook of an event when one entry of it is invalid, and a file-level
     error drops the whole file. ``events`` maps each event hookwrap writes to one hook name.
     """
-    from ..checks.schema import validate_settings
+    from .schema import validate_settings
     from .settings import parse_settings
 
     label = setup_of(platform).label

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookwrap.checks import schema
-from hookwrap.generator import jsonc
+from hookwrap.generator import jsonc, schema
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.kit import OwnedEntry, errors_only, iter_owned
 from hookwrap.generator.errors import SettingsError

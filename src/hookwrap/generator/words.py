@@ -5,7 +5,7 @@ their event and tool names, their payload fields and their settings files. Writt
 such words drift from what the tool does (a comment that teaches a field three CLIs leave
 empty makes a file guard that misses their writes), so they are made here, from the facts:
 the records (``hookwrap/clis/<platform>.py``), the generator halves (settings files, timeout
-units) and the payloads captured from each real CLI (``checks/samples/``). Nothing here says
+units) and the payloads captured from each real CLI (``generator/samples/``). Nothing here says
 "both" or counts CLIs: a text names the CLIs it is about.
 """
 
@@ -110,7 +110,7 @@ _field = payload_field
 
 
 def _sample_keys(platform: Platform, name: str) -> list[str] | None:
-    from ..checks.samples import has_sample, load_sample
+    from .samples import has_sample, load_sample
 
     if not has_sample(platform, name):
         return None

@@ -12,7 +12,7 @@ import itertools
 import re
 
 import pytest
-from hookwrap.checks.samples import has_sample, load_sample
+from hookwrap.generator.samples import has_sample, load_sample
 from hookwrap.generator.catalogue import TEMPLATES
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.hookentry import HookSpec

@@ -1,7 +1,7 @@
 """Settings-file validation: the value checks, and the walk over a `hooks` object.
 
-What each CLI accepts is its module's business (``hookwrap/clis/<platform>.py``: its events,
-its handler keys, what voids a file); this module holds the checks they are built from and the
+What each CLI accepts is its setup's business (``generator/clis/<platform>.py`` and its record:
+its events, its handler shapes, what voids a file); this module holds the checks they are built from and the
 generic walk. Each check returns `Problem`s instead of raising, so `doctor` can list them all and
 the writer can refuse an entry it is about to write. Severity "error" means the CLI drops the
 entry, event or file (or the hook can never run); "warning" means it loads but something is

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.checks import schema
+from hookwrap.generator import schema
 from hookwrap.generator.clis.kit import errors_only
 from hookwrap.generator import jsonc
 from hookwrap.generator.clis.kit import ERROR, WARNING, Problem

@@ -1,7 +1,7 @@
-"""Built-in sample payloads: what Claude Code and Gemini CLI really send, made portable.
+"""Built-in sample payloads: what each CLI really sends, made portable.
 
-The JSON files under ``samples/<platform>/`` were captured from the real CLIs (Claude Code
-2.1.328, Gemini CLI 0.61.0). Machine-specific values were replaced by placeholders that are
+The JSON files under ``samples/<platform>/`` were captured from the real CLIs (each at the
+version its record names). Machine-specific values were replaced by placeholders that are
 filled in at run time: ``@PROJECT_DIR@``, ``@HOME@``, ``@CLAUDE_SLUG@`` (Claude's per-project
 transcript folder), ``@PROJECT_NAME@`` (Gemini's per-project temp folder) and ``@TIMESTAMP@``.
 A file named ``<Event>.<tool>.json`` is the sample for that event when that tool is called.
@@ -27,7 +27,7 @@ _PLACEHOLDER_RE = re.compile(r"@(PROJECT_DIR|HOME|CLAUDE_SLUG|PROJECT_NAME|TIMES
 
 
 def _sample_dir(platform: Platform) -> Traversable:
-    return resources.files("hookwrap").joinpath("checks", "samples", str(platform))
+    return resources.files("hookwrap").joinpath("generator", "samples", str(platform))
 
 
 def sample_events(platform: Platform) -> list[str]:
