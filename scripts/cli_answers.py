@@ -26,8 +26,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from hookwrap import HookOutput, denormalize_output, normalize_input
-from hookwrap.checks import doctor, host, schema, verdicts
+from hookwrap.checks import doctor, host, verdicts
 from hookwrap.generator import registrations
+
+try:
+    from hookwrap.generator import schema
+except ImportError:  # a tree from before schema moved out of checks/
+    from hookwrap.checks import schema  # type: ignore[no-redef]
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.kit import HookCommand, RunResult
 from hookwrap.names import NormalizedEvent, Platform

@@ -47,7 +47,7 @@ from hookwrap.generator.hookentry import ALL_PLATFORMS
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each column is labelled with the release its facts were checked against.
-LABELS = {p: f"{setup_of(p).label} {setup_of(p).facts.version}" for p in Platform}
+LABELS = {p: f"{setup_of(p).label} {setup_of(p).runtime.version}" for p in Platform}
 NONE = "—"
 _BLOCK = re.compile(
     r"(<!-- BEGIN generated: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- END generated: (?P=name) -->)",
@@ -240,7 +240,7 @@ FILE_TOOLS = ("shell", "write_file", "edit_file", "read_file")
 
 def _tool_names(platform: Platform, tool: str) -> list[str]:
     agent = setup_of(platform)
-    if tool not in agent.facts.tools.values() and not agent.facts.extra_tool_names.get(tool):
+    if tool not in agent.runtime.tools.values() and not agent.runtime.extra_tool_names.get(tool):
         return []
     return agent.runtime.platform_tool_names(tool)
 
@@ -251,26 +251,26 @@ def _tool_input_cell(platform: Platform, tool: str) -> str:
     if not names:
         return NONE
     parts = []
-    plain = [n for n in names if n != agent.facts.patch_tool]
+    plain = [n for n in names if n != agent.runtime.patch_tool]
     if plain:
-        fields = agent.facts.tool_fields.get(tool)
+        fields = agent.runtime.tool_fields.get(tool)
         also = f" (also {_code(plain[1:])})" if len(plain) > 1 else ""
         parts.append(f"`{plain[0]}`{also}: " + (_code(fields) if fields else "keys not recorded"))
-    if agent.facts.patch_tool in names:
-        parts.append(f"`{agent.facts.patch_tool}`: a patch in "
-                     + " or ".join(f"`{k}`" for k in agent.facts.patch_keys))
+    if agent.runtime.patch_tool in names:
+        parts.append(f"`{agent.runtime.patch_tool}`: a patch in "
+                     + " or ".join(f"`{k}`" for k in agent.runtime.patch_keys))
     return "; ".join(parts)
 
 
 def _files_cell(platform: Platform) -> str:
     agent = setup_of(platform)
     parts = []
-    if any(n != agent.facts.patch_tool for t in ("write_file", "edit_file") for n in _tool_names(platform, t)):
-        parts.append(" else ".join(f"`{k}`" for k in agent.facts.file_path_keys)
+    if any(n != agent.runtime.patch_tool for t in ("write_file", "edit_file") for n in _tool_names(platform, t)):
+        parts.append(" else ".join(f"`{k}`" for k in agent.runtime.file_path_keys)
                      + " of a write or an edit")
-    if agent.facts.patch_tool:
-        shell = ", also run by the shell tool" if agent.facts.patch_in_shell else ""
-        parts.append(f"every file a patch names (`{agent.facts.patch_tool}`{shell})")
+    if agent.runtime.patch_tool:
+        shell = ", also run by the shell tool" if agent.runtime.patch_in_shell else ""
+        parts.append(f"every file a patch names (`{agent.runtime.patch_tool}`{shell})")
     return "; ".join(parts)
 
 
@@ -293,7 +293,7 @@ def limits_table() -> str:
     rows = []
     for platform in Platform:
         agent = setup_of(platform)
-        for event, limits in agent.facts.limits.items():
+        for event, limits in agent.runtime.limits.items():
             for part, text in limits:
                 rows.append([LABELS[platform], f"`{event.value}`", _PARTS.get(part, f"`{part}`"),
                              text.replace("|", "\\|")])
@@ -322,9 +322,9 @@ def hook_process_table() -> str:
             "; ".join(filter(None, [_code(agent.facts.hook_env_vars), (
                 f"`CLAUDE_ENV_FILE` on {_code(sorted(agent.facts.env_file_events))}"
                 if agent.facts.env_file_events else "")])) or NONE,
-            " else ".join(f"`{v}`" for v in agent.facts.project_dir_vars),
+            " else ".join(f"`{v}`" for v in agent.runtime.project_dir_vars),
             _timeout_unit(platform), _seconds(agent.facts.default_timeout_s),
-            "blocks" if NormalizedEvent.BEFORE_TOOL in agent.facts.exit2_blocks
+            "blocks" if NormalizedEvent.BEFORE_TOOL in agent.runtime.exit2_blocks
             else "no answer: the call goes on" + (
                 " (a fail-closed hook blocks)" if agent.facts.fail_closed_key else "")])
     return _table(["CLI", "registration file", "runs the command with", "variables it sets",

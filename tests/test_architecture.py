@@ -12,6 +12,7 @@ from hookwrap.clis._base import AgentCLI
 from hookwrap.clis._record import CLIRecord
 from hookwrap.generator.clis import SETUPS, setup_of
 from hookwrap.generator.clis._base import AgentSetup, Handlers, Matchers
+from hookwrap.generator.clis._facts import CommandFacts
 from hookwrap.generator.vendor import RUNTIME_MODULES
 from hookwrap.platforms import Platform, runtime_of
 
@@ -212,8 +213,9 @@ def test_the_table_of_setups_names_every_cli_once() -> None:
 @pytest.mark.parametrize("platform", list(Platform))
 def test_every_platform_is_one_record_and_a_composed_setup(platform: Platform) -> None:
     """clis/<p>.py holds the CLI's record (copied into projects), named after the platform; its
-    protocol family builds the runtime description; generator/clis/<p>.py composes the command's
-    half (``SETUP``) from the same record and a behaviour per slot."""
+    protocol family builds the runtime description; generator/clis/<p>.py holds the command's
+    facts (never copied) and composes the command's half (``SETUP``) from the record, the facts
+    and a behaviour per slot."""
     import sys
 
     runtime, agent = runtime_of(platform), setup_of(platform)
@@ -222,11 +224,14 @@ def test_every_platform_is_one_record_and_a_composed_setup(platform: Platform) -
     assert record.label and record.version and record.npm_package and record.events and record.tools
     assert type(runtime) is record.protocol and runtime.record is record
     assert sys.modules[SETUPS[platform]].SETUP is agent
-    assert agent.facts is record and type(agent.runtime) is record.protocol
-    # The command's facts are the record's: its file, events, tool events, match targets.
-    assert record.settings_file and record.known_settings_events and record.tool_events
-    assert {e for e, key in record.match_targets.items() if key == "tool_name"}
-    assert set(record.match_targets) <= set(record.known_settings_events)
+    assert type(agent.runtime) is record.protocol and agent.runtime.record is record
+    assert agent.platform is platform and agent.label == record.label
+    # The command's facts, beside the setup: its file, events, tool events, match targets.
+    facts = agent.facts
+    assert isinstance(facts, CommandFacts) and not set(vars(facts)) & set(CLIRecord.__annotations__)
+    assert facts.settings_file and facts.known_settings_events and facts.tool_events
+    assert {e for e, key in facts.match_targets.items() if key == "tool_name"}
+    assert set(facts.match_targets) <= set(facts.known_settings_events)
     assert f"clis/{platform.value}.py" in RUNTIME_MODULES
     # What each CLI must say for itself: how it validates, matches and reads.
     assert type(agent.matchers).matcher_matches is not Matchers.matcher_matches

@@ -136,4 +136,4 @@ def test_the_scheduling_tools_are_one_normalized_tool() -> None:
     assert runtime.platform_tool_names("shell") == ["bash", "background_process"]
     # Kilo's record is OpenCode's with its differences: the shared facts are the same objects.
     assert KILO.events == OPENCODE.events and KILO.protocol is OPENCODE.protocol
-    assert KILO.settings_file == PLUGIN and KILO.marker_env == "HOOKWRAP_KILO"
+    assert setup_of("kilo").facts.settings_file == PLUGIN and KILO.marker_env == "HOOKWRAP_KILO"

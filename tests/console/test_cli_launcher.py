@@ -40,7 +40,7 @@ def test_a_fail_closed_handler_is_owned_in_both_forms(platform: Platform) -> Non
     agent = setup_of(platform)
     for launcher in (True, False):
         command = agent.command("guard", "python3", launcher=launcher)
-        event = next(iter(agent.facts.events.values()))
+        event = next(iter(agent.runtime.events.values()))
         handler = agent.handler(command, name="guard", timeout_s=10, fail_closed=True, event=event,
                                 description="d")
         assert agent.owned_name(handler["command"]) == "guard"

@@ -30,7 +30,7 @@ def _functions(text: str) -> set[str]:
 @pytest.mark.parametrize("platform", SHIMS)
 def test_each_shim_holds_the_runner_once_and_none_of_its_functions_again(platform: str) -> None:
     agent = setup_of(platform)
-    runner = _runner().replace("@MARKER_ENV@", agent.facts.marker_env)
+    runner = _runner().replace("@MARKER_ENV@", agent.runtime.marker_env)
     shim = agent.render_settings(DATA)
     assert shim is not None and shim.count(runner) == 1
     rest = shim.replace(runner, "")

@@ -21,14 +21,16 @@ from typing import Any
 import pytest
 
 from hookwrap import HookOutput, denormalize_output, normalize_input, platforms
-from hookwrap.checks import host, schema, verdicts
+from hookwrap.checks import host, verdicts
 from hookwrap.clis._claude_protocol import ClaudeProtocol
 from hookwrap.clis._record import Knobs, derive, pick
 from hookwrap.clis.claude import CLAUDE
 from hookwrap.generator import clis as generator_clis
+from hookwrap.generator import schema
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis._answers import read_droid
 from hookwrap.generator.clis._base import AgentSetup
+from hookwrap.generator.clis.claude import CLAUDE_COMMAND
 from hookwrap.generator.clis._handlers import CommandOnlyHandlers
 from hookwrap.generator.clis._matchers import SearchInName
 from hookwrap.generator.clis._trust_stores import FolderList
@@ -44,12 +46,12 @@ class Imaginary(str, enum.Enum):
     AURORA = "aurora"
 
 
-# --- the whole of Aurora CLI: one record (this is what adding a Claude-dialect CLI costs) -------
+# --- the whole of Aurora CLI: two records (this is what adding a Claude-dialect CLI costs) ------
+# What a hook process reads (hookwrap/clis/aurora.py).
 AURORA = derive(
     CLAUDE,
     platform=Imaginary.AURORA,  # type: ignore[arg-type]  # not a member of Platform: imaginary
     label="Aurora CLI",
-    short_label="Aurora",
     version="9.9.9",
     npm_package="@example/aurora",
     events=pick(CLAUDE.events, "Stop", "PreToolUse", "PostToolUse", "SessionStart"),
@@ -67,6 +69,12 @@ AURORA = derive(
     ask_note="Aurora hooks cannot ask the user: ask them yourself.",
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny"),)},
     knobs=Knobs(error_deny="specific"),
+)
+# What the hookwrap command reads, and the behaviours it is composed from, mixed as this CLI needs
+# (hookwrap/generator/clis/aurora.py).
+AURORA_SETUP = AgentSetup(AURORA, derive(
+    CLAUDE_COMMAND,
+    short_label="Aurora",
     settings_file=".aurora/hooks.json",
     known_settings_events=("PreToolUse", "PostToolUse", "SessionStart", "Stop"),
     unknown_event_note="Aurora CLI skips it",
@@ -82,12 +90,8 @@ AURORA = derive(
     default_timeout_s=45.0,
     env_file_events=frozenset(),
     hook_env_vars={"AURORA_PROJECT_DIR": "{project}"},
-)
-# Its command half: behaviours that exist already, mixed as this CLI needs.
-AURORA_SETUP = AgentSetup(AURORA, matchers=SearchInName(), handlers=CommandOnlyHandlers(),
-                          answers=read_droid,
-                          trust=FolderList(file="${AURORA_HOME:-~/.aurora}/trust.json",
-                                           shown="~/.aurora/trust.json"))
+), matchers=SearchInName(), handlers=CommandOnlyHandlers(), answers=read_droid,
+   trust=FolderList(file="${AURORA_HOME:-~/.aurora}/trust.json", shown="~/.aurora/trust.json"))
 
 
 @pytest.fixture
@@ -120,7 +124,7 @@ def _settings(*specs: Any) -> dict[str, Any]:
 
 
 def test_the_records_are_the_whole_cli(aurora: Any) -> None:
-    assert aurora is AURORA_SETUP and type(aurora) is AgentSetup and aurora.facts is AURORA
+    assert aurora is AURORA_SETUP and type(aurora) is AgentSetup and aurora.runtime.record is AURORA
     assert type(platforms.runtime_of("aurora")) is ClaudeProtocol
     assert type(aurora.runtime) is ClaudeProtocol
     assert not (Path(generator_clis.__file__).parent / "aurora.py").exists()

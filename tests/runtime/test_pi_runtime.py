@@ -67,7 +67,10 @@ def test_the_record_is_opencodes_with_pis_differences() -> None:
                                   "read_file": "read", "grep": "grep", "glob": "find",
                                   "list_directory": "ls"}
     assert agent.platform_tool_names("write_file") == ["write"]  # no apply_patch on pi
-    assert PI.settings_file == ".pi/extensions/hookwrap.js" and PI.settings_generated
+    from hookwrap.generator.clis import setup_of
+
+    facts = setup_of(P).facts
+    assert facts.settings_file == ".pi/extensions/hookwrap.js" and facts.settings_generated
     assert PI.marker_env == "HOOKWRAP_PI" and PI.project_dir_vars == ("HOOKWRAP_PROJECT_DIR",)
 
 

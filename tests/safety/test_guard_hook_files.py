@@ -1,7 +1,7 @@
 """The guard protects every file that defines which hooks run, on every CLI hookwrap knows.
 
 The guard's list of hook files (guard_rules.HOOK_FILES) is written by hand so that a hook
-process never imports every CLI's record; this test derives the files from the records (the
+process never imports every CLI's record; this test derives the files from the CLIs' facts (the
 settings file hookwrap edits, and every other file each CLI reads hooks from, in the project
 and in the home directory) and asks the guard about a shell write to each. A CLI added without
 its files in the list fails here. Nothing is executed: the guard only classifies.
@@ -11,25 +11,19 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
+from hookwrap.generator.clis import setup_of
 from hookwrap.guard_engine import Guard
 from hookwrap.platforms import Platform
 
 _FALLBACK = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:-([^}]*)\}")
 
 
-def _record(platform: Platform):
-    name = f"hookwrap.clis.{platform.value}"
-    __import__(name)
-    return getattr(sys.modules[name], platform.name)
-
-
 def _hook_files(platform: Platform, root: Path, home: Path) -> list[Path]:
-    record = _record(platform)
+    record = setup_of(platform).facts
     found = [root / record.settings_file] if record.settings_file else []
     for _label, where, _is_project in record.scope_files:
         path = _FALLBACK.sub(lambda m: m.group(1), where)   # ${CODEX_HOME:-~/.codex} -> ~/.codex

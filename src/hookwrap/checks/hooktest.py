@@ -212,8 +212,8 @@ def _normalize_tool(tool: str | None) -> str | None:
     if tool is None:
         return None
     for agent in all_setups():
-        if tool in agent.facts.tools:
-            return agent.facts.tools[tool]
+        if tool in agent.runtime.tools:
+            return agent.runtime.tools[tool]
     return tool
 
 
@@ -294,7 +294,7 @@ def _post(cmd: HookCommand, payload: dict, max_wait: float | None = None) -> Run
 
 def _pick_tool(platform: Platform, cmd: HookCommand) -> str | None:
     """A tool the hook's matcher selects: the sample's tools first, then every known name."""
-    candidates = sample_tools(platform, cmd.event) + list(setup_of(platform).facts.tools)
+    candidates = sample_tools(platform, cmd.event) + list(setup_of(platform).runtime.tools)
     for name in candidates:
         if host.matcher_matches(platform.value, cmd.event, cmd.matcher, name):
             return name

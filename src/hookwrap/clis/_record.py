@@ -8,7 +8,9 @@ which read the record's ``Knobs``; a record names its family in ``protocol``.
 
 Every fact carries the CLI version it was checked against (``version``). The record is copied
 into each project with the rest of the runtime and imported on every hook call, so it is plain
-data: no dataclass machinery, no typing at run time.
+data: no dataclass machinery, no typing at run time; and it holds only what a hook process reads
+(what the hookwrap command alone reads is the CLI's ``CommandFacts``, in
+``generator/clis/<platform>.py``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 
     from dataclasses import replace as derive
 
-    __all__ = ["CLAUDE_EXIT2_BLOCKS", "RUNTIME_FACTS", "SETUP_FACTS", "CLIRecord", "Knobs",
+    __all__ = ["CLAUDE_EXIT2_BLOCKS", "RUNTIME_FACTS", "CLIRecord", "Knobs",
                "derive", "pick", "record_class"]
 else:
     def record_class(cls):
@@ -52,7 +54,7 @@ CLAUDE_EXIT2_BLOCKS = frozenset({
 
 
 if not TYPE_CHECKING:
-    def _init(self, *args, **facts):
+    def record_init(self, *args, **facts):
         """A record's constructor at run time: keyword facts over the class-level defaults (and
         ``platform`` first), so an instance holds only the facts it was given and ``derive`` knows
         which ones a dialect changed. Type checkers see record_class's typed constructor instead."""
@@ -92,7 +94,7 @@ class Knobs:
     config_folder: str = ""
 
     if not TYPE_CHECKING:
-        __init__ = _init
+        __init__ = record_init
 
 
 @record_class
@@ -184,81 +186,8 @@ class CLIRecord:
     # --- knobs of a protocol family (documented where the family reads them) -----------------
     knobs: Knobs = Knobs()
 
-    # === What only the hookwrap command reads (generator/clis/): data, copied into projects
-    # with the rest of the record but never read by a hook process. ===========================
-
-    # --- the registration file ---------------------------------------------------------------
-    settings_file: str = ""           # project-relative path of the file hookwrap edits
-    # Folders whose presence says a repo uses this CLI (`init` picks the CLIs from them); by
-    # default the settings file's top folder.
-    config_folders: tuple[str, ...] = ()
-    settings_comments: bool = False   # JSONC: comments are read, and kept
-    # A file hookwrap generates whole (OpenCode's plugin): any byte that differs is drift.
-    settings_generated: bool = False
-    # A file hookwrap owns (Copilot CLI's .github/hooks/hookwrap.json): it holds no hand-made
-    # hooks, so `adopt --from` refuses it.
-    settings_owned: bool = False
-    known_settings_events: tuple[str, ...] = ()  # every event name the file may hold
-    unknown_event_note: str = ""      # what the CLI does with another event key ("skips it")
-    # One invalid entry makes the CLI drop every hook of its event (Claude Code).
-    invalid_entry_drops_event: bool = False
-    group_keys: frozenset[str] = frozenset({"matcher", "hooks"})  # a matcher group's keys
-    hooks_not_a_list: str = "must be a list"   # what is wrong with a group whose hooks isn't
-    no_matcher_events: frozenset[str] = frozenset()  # events whose matcher the CLI ignores
-    disable_key: str = ""             # a top-level key whose true switches every hook off
-    # (label, path, is the project's file) of every settings file that can hold hooks; a path
-    # may hold {root}, {home} and {env:VAR|fallback}.
-    scope_files: tuple[tuple[str, str, bool], ...] = ()
-
-    # --- registrations -----------------------------------------------------------------------
-    # The registered command: {python}, {script}, {args} (the hook's name after the launcher)
-    # and {platform} are filled in; "" for a CLI whose command walks up to hookwrap.toml.
-    command_form: str = ""
-    # The keys of a command handler, in order: "type", "command", "timeout" and optionally
-    # "name" (the hook's name) and "description".
-    handler_keys: tuple[str, ...] = ("type", "command", "timeout")
-    # What makes a crash or timeout of a fail-closed hook block, on which events: a handler key
-    # and its value (Claude Code's onFailure: "block").
-    fail_closed_key: str = ""
-    fail_closed_value: str | bool | None = None
-    fail_closed_events: frozenset[NormalizedEvent] = frozenset()
-    timeout_scale: int = 1            # manifest seconds -> the CLI's unit
-    timeout_ms_from: int = 0          # from this many seconds on, the CLI reads milliseconds
-    max_timeout_s: int = 2_147_483    # Node timers fire at once past 2**31-1 ms
-    tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
-    lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
-
-    # --- what `hookwrap test` and doctor emulate ----------------------------------------------
-    match_targets: dict[str, str] = {}   # event -> the payload key its matcher is tested against
-    default_timeout_s: float = 60.0      # seconds the CLI waits for a hook without a timeout
-    stdin_newline: bool = False          # the payload on stdin ends with a newline
-    env_file_events: frozenset[str] = frozenset()  # events whose hooks get CLAUDE_ENV_FILE
-    # The variables the CLI sets for its hooks: {project}, {session_id}, {pid} are filled in.
-    hook_env_vars: dict[str, str] = {}
-    hook_shell: tuple[str, ...] = ("bash", "-c")   # argv before the command text
-    empty_tool_response: dict[str, object] | str = {}        # what every tool's response holds at least
-    payload_has_timestamp: bool = False  # payloads carry a "timestamp" field
-    # Where the CLI shows a hook's systemMessage, as `hookwrap test` words it ("shown to the
-    # user"); "" when that was never observed.
-    system_message_shown: str = ""
-    suspicious_timeout_s: float = 0      # doctor warns from this many seconds (likely ms)
-    doctor_reported_paths: frozenset[str] = frozenset()  # schema paths a doctor check reports
-
-    # --- what the command's behaviours read (generator/clis/_base.py composes them) ----------
-    short_label: str = ""             # how messages name it in passing ("Droid"); label if ""
-    # More names a tool's matcher selects it by: the CLI's tool name -> its aliases.
-    matcher_aliases: dict[str, tuple[str, ...]] = {}
-    # A timeout of 0 or less is the default timeout (Qwen Code), not "no time at all".
-    nonpositive_timeout_is_default: bool = False
-    # The CLI copies a payload's top-level strings into its hooks' environment (Factory Droid).
-    payload_strings_in_env: bool = False
-    # Doctor's checks of a registered command: (what is searched, regex, "warn"/"fail",
-    # message, fix); what is "command", "matcher" (tool events only) or "stripped matcher";
-    # the message may use {where} and {matcher}.
-    doctor_command_checks: tuple[tuple[str, str, str, str, str], ...] = ()
-
     if not TYPE_CHECKING:
-        __init__ = _init
+        __init__ = record_init
 
 if not TYPE_CHECKING:
     def derive(record, **changes):
@@ -268,7 +197,7 @@ if not TYPE_CHECKING:
         if "knobs" in changes:
             changes["knobs"] = Knobs(**{**vars(record.knobs), **vars(changes["knobs"])})
         facts.update(changes)
-        return CLIRecord(**facts)
+        return type(record)(**facts)
 
 
 def pick(table: dict[str, _V], *names: str) -> dict[str, _V]:
@@ -277,8 +206,5 @@ def pick(table: dict[str, _V], *names: str) -> dict[str, _V]:
     return {name: table[name] for name in names}
 
 
-_NAMES = list(CLIRecord.__annotations__)
-# The facts a hook process reads (copied onto its runtime description), and the ones only the
-# hookwrap command reads (copied onto the generator half's).
-RUNTIME_FACTS = tuple(n for n in _NAMES[:_NAMES.index("settings_file")] if n != "protocol")
-SETUP_FACTS = tuple(_NAMES[_NAMES.index("settings_file"):])
+# The facts copied onto a CLI's runtime description (cli.events, cli.ask_note).
+RUNTIME_FACTS = tuple(n for n in CLIRecord.__annotations__ if n != "protocol")

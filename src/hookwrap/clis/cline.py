@@ -65,7 +65,6 @@ CLINE = CLIRecord(
     mcp_prefix="",
     project_dir_vars=("HOOKWRAP_PROJECT_DIR",),  # set by hookwrap's hook file: its project
     marker_env="HOOKWRAP_CLINE",                 # set by hookwrap's hook file for hooks only
-    payload_has_timestamp=True,
     tool_input_keys={"write_file": {"path": "file_path", "new_text": "content"},
                      "edit_file": {"path": "file_path", "old_text": "old_string",
                                    "new_text": "new_string"}},
@@ -98,30 +97,6 @@ CLINE = CLIRecord(
                           "failed run (after_agent is TaskComplete)"),),
         _E.STOP_FAILURE: (("", "TaskError " + _DETACHED),),
     },
-
-    # --- the hookwrap command's facts: hookwrap.json and the hook files made from it --------
-    settings_file=".clinerules/hooks/hookwrap.json",
-    config_folders=(".clinerules", ".cline"),
-    settings_owned=True,  # hookwrap's own file: no hand-made hooks in it
-    known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "TaskStart",
-                           "TaskResume", "TaskComplete", "TaskError", "SessionShutdown"),
-    unknown_event_note="hookwrap writes no Cline hook file for it",
-    command_form='{python} "$HOOKWRAP_PROJECT_DIR/{script}" {args}--platform {platform}',
-    handler_keys=("type", "command", "name", "timeout"),
-    # A hook that cannot answer blocks the tool call: the hook file answers the block itself.
-    fail_closed_key="failClosed",
-    fail_closed_value=True,
-    fail_closed_events=frozenset({_E.BEFORE_TOOL}),
-    # Cline kills a hook after 120 s and lets the tool run; the hook file gives its hooks 100 s.
-    max_timeout_s=100,
-    tool_events=frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL}),
-    match_targets={"PreToolUse": "tool_name", "PostToolUse": "tool_name"},
-    default_timeout_s=60.0,
-    hook_env_vars={"HOOKWRAP_PROJECT_DIR": "{project}", "HOOKWRAP_CLINE": "1",
-                   "CLINE_BUILD_ENV": "production"},
-    hook_shell=("/bin/sh", "-c"),  # the hook file's dispatcher runs each command so
-    empty_tool_response={},
-    system_message_shown="dropped: Cline shows a hook's user no message",
 )
 
 PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"

@@ -77,31 +77,4 @@ CODEX = CLIRecord(
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells the "
                                      "model to ask the user"),)},
     knobs=Knobs(output_schemas=_SCHEMAS, never_sent=_NEVER),
-
-    # --- the hookwrap command's facts ------------------------------------------------------
-    settings_file=".codex/hooks.json",  # strict JSON: a trailing comma voids the whole file
-    known_settings_events=(
-        "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
-        "SessionStart", "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop",
-        "Stop", "Interrupt",
-    ),
-    unknown_event_note="Codex CLI ignores it without a word",
-    # Events whose matcher Codex drops (the hook always runs).
-    no_matcher_events=frozenset({"UserPromptSubmit", "Stop", "Interrupt"}),
-    scope_files=(("$CODEX_HOME/hooks.json", "${CODEX_HOME:-~/.codex}/hooks.json", False),),
-    command_form="",  # walks up from the session's cwd to hookwrap.toml
-    tool_events=frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.PERMISSION_REQUEST}),
-    lifecycle_values={
-        _E.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
-        _E.SESSION_END: ("other",),
-        _E.PRE_COMPACT: ("manual", "auto"),
-        _E.POST_COMPACT: ("manual", "auto"),
-    },
-    match_targets={**dict.fromkeys(("PreToolUse", "PostToolUse", "PermissionRequest"), "tool_name"),
-                   "SessionStart": "source", "PreCompact": "trigger", "PostCompact": "trigger",
-                   "SessionEnd": "reason", "SubagentStart": "agent_type",
-                   "SubagentStop": "agent_type"},
-    default_timeout_s=600.0,
-    empty_tool_response="",  # tool_response is the text the model sees, not an object
-    system_message_shown="for the user: shown in the TUI only, not by `codex exec`",
 )

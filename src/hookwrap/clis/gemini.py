@@ -66,36 +66,4 @@ GEMINI = CLIRecord(
     project_dir_vars=("GEMINI_PROJECT_DIR",),
     marker_env="GEMINI_PROJECT_DIR",  # Gemini sets it for its hooks; Claude Code never does
 
-    # --- the hookwrap command's facts ------------------------------------------------------
-    settings_file=".gemini/settings.json",
-    settings_comments=True,
-    known_settings_events=(
-        "BeforeTool", "AfterTool", "BeforeAgent", "Notification", "AfterAgent", "SessionStart",
-        "SessionEnd", "PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection",
-    ),
-    unknown_event_note="Gemini CLI skips it with a warning",
-    group_keys=frozenset({"matcher", "sequential", "hooks"}),
-    hooks_not_a_list="must be a list; Gemini drops this definition",
-    scope_files=(("~/.gemini/settings.json", "${GEMINI_CLI_HOME:-~}/.gemini/settings.json", False),),
-    # Braces: Gemini leaves ${GEMINI_PROJECT_DIR} for bash, which quotes it properly.
-    command_form='{python} "${{GEMINI_PROJECT_DIR}}/{script}" {args}--platform {platform}',
-    handler_keys=("name", "type", "command", "timeout", "description"),
-    timeout_scale=1000,  # milliseconds
-    tool_events=frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL}),
-    # Lifecycle matchers are compared with ===, so only the values 0.61.0 fires ever match.
-    lifecycle_values={
-        _E.SESSION_START: ("startup", "resume", "clear"),
-        _E.SESSION_END: ("exit", "clear"),
-        _E.PRE_COMPACT: ("manual", "auto"),
-    },
-    # The payload field a matcher is tested against: only where the event passes one.
-    match_targets={"BeforeTool": "tool_name", "AfterTool": "tool_name", "SessionStart": "source",
-                   "SessionEnd": "reason", "PreCompress": "trigger"},
-    hook_env_vars={"GEMINI_PROJECT_DIR": "{project}", "GEMINI_CWD": "{project}",
-                   "GEMINI_SESSION_ID": "{session_id}", "CLAUDE_PROJECT_DIR": "{project}"},
-    empty_tool_response={"llmContent": "", "returnDisplay": ""},
-    payload_has_timestamp=True,
-    system_message_shown="shown to the user",
-    doctor_reported_paths=frozenset({"hooksConfig.enabled", "tools.enableHooks", "hooks.enabled",
-                                     "hooks.disabled", "hooks.notifications"}),
 )

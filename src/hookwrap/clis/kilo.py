@@ -53,16 +53,6 @@ KILO = derive(
     },
     knobs=Knobs(keep_working=True, disable_vars=("KILO_DISABLE_PROJECT_CONFIG", "KILO_PURE"),
            npm_plugin="@kilocode/plugin", config_folder="~/.config/kilo"),
-
-    # --- the hookwrap command's facts ----------------------------------------------------
-    settings_file=".kilo/plugins/hookwrap.js",
-    config_folders=(".kilo", ".kilocode"),
-    unknown_event_note="hookwrap's Kilo CLI plugin does not run it",
-    # As observed in a hook process (7.7.9): Kilo keeps OpenCode's OPENCODE=1 too.
-    hook_env_vars={"HOOKWRAP_PROJECT_DIR": "{project}", "HOOKWRAP_KILO": "1", "KILO": "1",
-                   "OPENCODE": "1", "AGENT": "1", "KILO_PID": "{pid}", "KILOCODE_VERSION": "7.7.9",
-                   "KILOCODE_FEATURE": "cli", "KILO_PROCESS_ROLE": "main"},
-    system_message_shown="printed for the user on Kilo's stderr by the plugin",
 )
 
 PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"

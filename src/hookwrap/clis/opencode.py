@@ -117,24 +117,6 @@ OPENCODE = CLIRecord(
     knobs=Knobs(keep_working=False,
            disable_vars=("OPENCODE_DISABLE_PROJECT_CONFIG", "OPENCODE_PURE"),
            npm_plugin="@opencode-ai/plugin", config_folder="~/.config/opencode"),
-
-    # --- the hookwrap command's facts: the plugin is the registration file -----------------
-    settings_file=".opencode/plugins/hookwrap.js",
-    settings_generated=True,  # every byte is hookwrap's: a difference is drift
-    known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"),
-    unknown_event_note="hookwrap's OpenCode plugin does not run it",
-    command_form='{python} "$HOOKWRAP_PROJECT_DIR/{script}" {args}--platform {platform}',
-    # A hook that cannot run (no python3, script missing) blocks the tool call.
-    fail_closed_key="failClosed",
-    fail_closed_value=True,
-    fail_closed_events=frozenset({_E.BEFORE_TOOL}),
-    tool_events=frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL}),
-    match_targets={"PreToolUse": "tool_name", "PostToolUse": "tool_name"},
-    hook_env_vars={"HOOKWRAP_PROJECT_DIR": "{project}", "HOOKWRAP_OPENCODE": "1", "OPENCODE": "1",
-                   "AGENT": "1", "OPENCODE_PID": "{pid}"},
-    hook_shell=("/bin/sh", "-c"),  # the plugin's spawn("/bin/sh", ["-c", command])
-    empty_tool_response={"output": "", "title": "", "metadata": {}},
-    system_message_shown="printed for the user on OpenCode's stderr by the plugin",
 )
 
 PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"

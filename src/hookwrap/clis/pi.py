@@ -94,24 +94,4 @@ PI = derive(
                             "answer (the extension prints the reason)"),),
         _E.SESSION_START: (("block", "a block cannot stop a session: ignored"),),
     },
-
-    # --- the hookwrap command's facts: the extension is the registration file ---------------
-    settings_file=".pi/extensions/hookwrap.js",
-    config_folders=(".pi",),
-    known_settings_events=("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
-                           "SessionStart", "Stop", "SessionEnd"),
-    unknown_event_note="hookwrap's pi extension does not run it",
-    tool_events=frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE}),
-    # session_start's and session_shutdown's `reason` (0.73.1's types); `pi -p` sends startup
-    # and quit.
-    lifecycle_values={_E.SESSION_START: ("startup", "reload", "new", "resume", "fork"),
-                      _E.SESSION_END: ("quit", "reload", "new", "resume", "fork")},
-    match_targets={"PreToolUse": "tool_name", "PostToolUse": "tool_name",
-                   "PostToolUseFailure": "tool_name", "SessionStart": "source",
-                   "SessionEnd": "reason"},
-    # pi itself exports PI_CODING_AGENT (cli.js), so every process it starts inherits it.
-    hook_env_vars={"HOOKWRAP_PROJECT_DIR": "{project}", "HOOKWRAP_PI": "1",
-                   "PI_CODING_AGENT": "true"},
-    empty_tool_response={"content": [], "isError": False},
-    system_message_shown="printed for the user by the extension (stderr, or a notice in pi's UI)",
 )

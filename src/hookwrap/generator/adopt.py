@@ -243,7 +243,7 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str],
         item.why = f"its {', '.join(extra)} cannot be carried to the other CLIs"
         return
     own_name = agent.runtime.canonical_event_name(item.event)
-    event = agent.facts.events.get(own_name)
+    event = agent.runtime.events.get(own_name)
     if event is None:
         item.why = f"{item.event} is not an event hookwrap knows"
         return
@@ -309,8 +309,8 @@ def _matcher(value: Any, event: NormalizedEvent, agent: AgentSetup) -> tuple[str
             "", f"its matcher {value!r} is not a list of exact values")
     names = []
     for part in (piece.strip() for piece in value.split("|")):
-        if part in agent.facts.tools:
-            names.append(agent.facts.tools[part])
+        if part in agent.runtime.tools:
+            names.append(agent.runtime.tools[part])
         elif agent.runtime.mcp_split(part) and re.fullmatch(r"[A-Za-z0-9_:.\-]+", part):
             names.append(agent.runtime.normalize_tool(part))
         else:
@@ -407,7 +407,7 @@ def _program_problem(root: Path, program: str, speaks: str, path_env: str | None
     import os
     import shutil
 
-    for var in setup_of(speaks).facts.project_dir_vars:
+    for var in setup_of(speaks).runtime.project_dir_vars:
         program = program.replace("${" + var + "}", str(root)).replace("$" + var, str(root))
     if "$" in program or "`" in program:
         return ""  # decided by the shell at run time

@@ -122,7 +122,7 @@ def check_matcher(value: object, event: NormalizedEvent,
         warnings = regs.check_tool_names(value) if any(event in a.facts.tool_events for a in agents) else []
         warnings += [f"{a.label} has no matcher on {event.value}: the hook runs on every "
                      f"{event.value} there" for a in agents
-                     if event in a.facts.events.values() and event not in a.facts.tool_events
+                     if event in a.runtime.events.values() and event not in a.facts.tool_events
                      and event not in a.facts.lifecycle_values]
         for agent in agents:
             regs.matcher_for(value, event, agent.platform)

@@ -127,7 +127,7 @@ def check_tool_names(matcher: str | None) -> list[str]:
                 "mcp__<server>__<tool>, which hookwrap writes in each CLI's own spelling",
                 hint=f"use mcp__{server or '<server>'}__{tool or '<tool>'}")
         for agent in all_setups():
-            normalized = agent.facts.tools.get(part)
+            normalized = agent.runtime.tools.get(part)
             if normalized is not None:
                 raise UsageError(
                     f"{part!r} is {agent.label}'s name for {normalized!r}; "

@@ -121,7 +121,7 @@ def _event_names(event: NormalizedEvent, platforms: list[Platform]) -> str:
     parts = []
     for platform in platforms:
         agent = setup_of(platform)
-        names = [n for n, e in agent.facts.events.items() if e is event]
+        names = [n for n, e in agent.runtime.events.items() if e is event]
         parts.append(f"{agent.label} {', '.join(names) if names else '(no such event)'}")
     return "; ".join(parts)
 

@@ -57,7 +57,7 @@ def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
             return replace(_claude_exit2(event, reason), clean=False, problems=(failure,))
         notes: tuple[str, ...] = ()
         if r.exit_code not in (None, 0) and r.stdout.strip().startswith("{"):
-            notes = (f"{agent.label}'s docs say JSON is read only at exit 0; its {agent.facts.version} "
+            notes = (f"{agent.label}'s docs say JSON is read only at exit 0; its {agent.runtime.version} "
                      "binary may still apply it: exit 0 when you print JSON",)
         return Verdict(success=False, clean=False, problems=(failure,), notes=notes)
     if r.exit_code == 2:
@@ -221,7 +221,7 @@ def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any]) -> Verdict:
                    context=context, notes=tuple(notes))
     block = data.get("decision") in ("block", "deny") or data.get("continue") is False
     reason = str(data.get("reason") or data.get("stopReason") or "")
-    if agent.facts.rewrite_note and agent.facts.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
+    if agent.runtime.rewrite_note and agent.runtime.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
         notes.append(f"updated_input cannot be applied on {label}: hookwrap sent a deny that "
                      "gives the model the new input")
         base = replace(base, notes=tuple(notes))
@@ -274,7 +274,7 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
         updated = output.get("modifiedArgs") or hso.get("updatedInput")
         base = replace(base, updated_input=updated if decision != "deny" else None)
         if decision == "deny":
-            if agent.facts.ask_note and agent.facts.ask_note in reason:
+            if agent.runtime.ask_note and agent.runtime.ask_note in reason:
                 base = replace(base, notes=(*base.notes, f"{_short(agent)} hooks cannot ask: "
                                             "hookwrap sent the ask as a deny"))
             return settle(base, "blocked", reason)
@@ -341,7 +341,7 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         decision = hso.get("permissionDecision")
         reason = str(hso.get("permissionDecisionReason") or "")
         if decision == "deny":
-            if agent.facts.ask_note and agent.facts.ask_note in reason:
+            if agent.runtime.ask_note and agent.runtime.ask_note in reason:
                 base = replace(base, notes=(*base.notes, f"{short} hooks cannot ask: hookwrap "
                                             "sent the ask as a deny"))
             return settle(base, "blocked", reason)

@@ -1,8 +1,9 @@
 """AgentSetup: the hookwrap command's half of a CLI's description, composed, the same way for
 every CLI.
 
-An AgentSetup holds the CLI's record (``facts``), its runtime description (``runtime``, held, not
-inherited) and one object per behaviour, each named for what it does:
+An AgentSetup holds the CLI's command facts (``facts``, a ``CommandFacts`` written in
+``generator/clis/<platform>.py``), its runtime description (``runtime``, built from the record
+and held, not inherited) and one object per behaviour, each named for what it does:
 
 - ``registration``: how registrations are written (``Registration``: a JSON settings file
   hookwrap edits, each command in the record's ``command_form``, or walking up to hookwrap.toml
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 
     from ...clis._base import AgentCLI
     from ...clis._record import CLIRecord
+    from ._facts import CommandFacts
 
     # What a CLI does with a finished run (``_answers``): (setup, event, result, on_failure).
     AnswerReader = Callable[["AgentSetup", str, RunResult, "str | None"], Verdict]
@@ -335,15 +337,15 @@ class AgentSetup:
     """One CLI as the hookwrap command sees it: its record's facts, its runtime description and
     its behaviours. Generic code asks it; it asks the behaviour that knows."""
 
-    def __init__(self, facts: CLIRecord, *, matchers: Matchers, handlers: Handlers,
-                 answers: AnswerReader, registration: Registration = JSON_SETTINGS,
-                 trust: TrustStore = NO_TRUST_GATE, host: HostRules = HOST_RULES,
-                 doctor: Doctor = DOCTOR) -> None:
+    def __init__(self, record: CLIRecord, facts: CommandFacts, *, matchers: Matchers,
+                 handlers: Handlers, answers: AnswerReader,
+                 registration: Registration = JSON_SETTINGS, trust: TrustStore = NO_TRUST_GATE,
+                 host: HostRules = HOST_RULES, doctor: Doctor = DOCTOR) -> None:
         self.facts = facts
-        self.runtime: AgentCLI = facts.protocol(facts)
-        self.platform = facts.platform
-        self.label = facts.label
-        self.short_label = facts.short_label or facts.label
+        self.runtime: AgentCLI = record.protocol(record)
+        self.platform = record.platform
+        self.label = record.label
+        self.short_label = facts.short_label or record.label
         self.registration = registration
         self.matchers = matchers
         self.handlers = handlers

@@ -16,6 +16,7 @@ from ...clis.claude import CLAUDE
 from ...names import NormalizedEvent
 from ._answers import read_claude
 from ._base import AgentSetup, Doctor, HostRules, Registration
+from ._facts import CommandFacts
 from ._handlers import NO_HTTP_EVENTS, ClaudeHandlers
 from ._matchers import ExactListOrSearch
 from .kit import HookCommand, Problem, errors_only, string_list
@@ -25,6 +26,73 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
+# The hookwrap command's facts (checked against the version in the record).
+CLAUDE_COMMAND = CommandFacts(
+    settings_file=".claude/settings.json",  # plain JSON: Claude Code rejects a file with comments
+    known_settings_events=(
+        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
+        "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",
+        "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact",
+        "PreModelSwitch", "PostModelSwitch", "PermissionRequest", "PermissionDenied", "Setup",
+        "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation", "ElicitationResult",
+        "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "CwdChanged",
+        "FileChanged", "DirectoryAdded", "MessageDisplay",
+    ),
+    invalid_entry_drops_event=True,
+    no_matcher_events=frozenset({
+        "UserPromptSubmit", "Stop", "PostToolBatch", "TeammateIdle", "TaskCreated",
+        "TaskCompleted", "WorktreeCreate", "WorktreeRemove", "CwdChanged", "MessageDisplay"}),
+    disable_key="disableAllHooks",
+    scope_files=((".claude/settings.local.json", "{root}/.claude/settings.local.json", False),
+                 ("~/.claude/settings.json", "${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json", False)),
+    command_form='{python} "$CLAUDE_PROJECT_DIR"/{script} {args}--platform {platform}',
+    # onFailure is ignored on Stop; elsewhere it makes a crash or timeout block.
+    fail_closed_key="onFailure",
+    fail_closed_value="block",
+    fail_closed_events=frozenset(NormalizedEvent) - {NormalizedEvent.AFTER_AGENT},
+    tool_events=frozenset({NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL, NormalizedEvent.AFTER_TOOL_FAILURE,
+                           NormalizedEvent.PERMISSION_REQUEST, NormalizedEvent.PERMISSION_DENIED}),
+    lifecycle_values={
+        NormalizedEvent.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
+        NormalizedEvent.SESSION_END: ("clear", "resume", "logout", "prompt_input_exit", "other"),
+        NormalizedEvent.PRE_COMPACT: ("manual", "auto"),
+        NormalizedEvent.POST_COMPACT: ("manual", "auto"),
+    },
+    match_targets={
+        **dict.fromkeys(("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+                         "PermissionDenied"), "tool_name"),
+        "UserPromptExpansion": "command_name", "SessionStart": "source", "Setup": "trigger",
+        "PreCompact": "trigger", "PostCompact": "trigger", "PreModelSwitch": "to_model",
+        "PostModelSwitch": "to_model", "Notification": "notification_type",
+        "SessionEnd": "reason", "StopFailure": "error", "SubagentStart": "agent_type",
+        "SubagentStop": "agent_type", "Elicitation": "mcp_server_name",
+        "ElicitationResult": "mcp_server_name", "ConfigChange": "source",
+        "DirectoryAdded": "source", "InstructionsLoaded": "load_reason",
+        "FileChanged": "file_path",  # matched by the file's name
+    },
+    default_timeout_s=600.0,
+    stdin_newline=True,  # Claude ends the object with a newline
+    env_file_events=frozenset({"SessionStart"}),  # CLAUDE_ENV_FILE, a file of exports
+    hook_env_vars={"CLAUDE_PROJECT_DIR": "{project}", "CLAUDECODE": "1",
+                   "CLAUDE_CODE_SESSION_ID": "{session_id}", "CLAUDE_CODE_ENTRYPOINT": "sdk-cli",
+                   "CLAUDE_PID": "{pid}"},
+    system_message_shown="shown to the user",
+    suspicious_timeout_s=1000,  # far above the 600 s default, so almost surely meant as ms
+    doctor_reported_paths=frozenset({"disableAllHooks"}),
+    # What the command's behaviours read (generator/clis/_matchers.py).
+    # A tool matcher also selects a tool by its legacy name, and the other way round.
+    matcher_aliases={
+        "Agent": ("Task",), "Task": ("Agent",),
+        "TaskStop": ("KillShell", "KillBash"), "KillShell": ("TaskStop",), "KillBash": ("TaskStop",),
+        "ListAgents": ("ListPeers",), "ListPeers": ("ListAgents",),
+        "SendUserMessage": ("Brief",), "Brief": ("SendUserMessage",),
+        "ListMcpResourcesTool": ("ListMcpResources",), "ListMcpResources": ("ListMcpResourcesTool",),
+        "ReadMcpResourceTool": ("ReadMcpResource",), "ReadMcpResource": ("ReadMcpResourceTool",),
+        "ReadMcpResourceDirTool": ("ReadMcpResourceDir",),
+        "ReadMcpResourceDir": ("ReadMcpResourceDirTool",),
+        "SetGoal": ("ProposeGoal",), "ProposeGoal": ("SetGoal",),
+    },
+)
 
 # An invalid entry here makes Claude Code skip the permissions declared in the same file.
 _GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
@@ -113,6 +181,6 @@ class ClaudeHost(HostRules):
         return 30.0 if cmd.event in ("UserPromptSubmit", "PreModelSwitch", "PostModelSwitch") else 600.0
 
 
-SETUP = AgentSetup(CLAUDE, registration=ClaudeRegistration(), matchers=FileNameMatchers(),
+SETUP = AgentSetup(CLAUDE, CLAUDE_COMMAND, registration=ClaudeRegistration(), matchers=FileNameMatchers(),
                    handlers=ClaudeCodeGroups(), answers=read_claude, host=ClaudeHost(),
                    doctor=ClaudeDoctor())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ...clis._cline_protocol import block_answer
 from ...clis.cline import CLINE
+from ...names import NormalizedEvent
 from ._base import (
     AgentSetup,
     Handlers,
@@ -23,6 +24,7 @@ from ._base import (
     TrustStore,
     nonempty_matcher_problems,
 )
+from ._facts import CommandFacts
 from .kit import (
     ERROR,
     FAIL,
@@ -50,6 +52,33 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, Mapping
+
+# The hookwrap command's facts: hookwrap.json and the hook files made from it (checked against the version in the record).
+CLINE_COMMAND = CommandFacts(
+    payload_has_timestamp=True,
+    settings_file=".clinerules/hooks/hookwrap.json",
+    config_folders=(".clinerules", ".cline"),
+    settings_owned=True,  # hookwrap's own file: no hand-made hooks in it
+    known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "TaskStart",
+                           "TaskResume", "TaskComplete", "TaskError", "SessionShutdown"),
+    unknown_event_note="hookwrap writes no Cline hook file for it",
+    command_form='{python} "$HOOKWRAP_PROJECT_DIR/{script}" {args}--platform {platform}',
+    handler_keys=("type", "command", "name", "timeout"),
+    # A hook that cannot answer blocks the tool call: the hook file answers the block itself.
+    fail_closed_key="failClosed",
+    fail_closed_value=True,
+    fail_closed_events=frozenset({NormalizedEvent.BEFORE_TOOL}),
+    # Cline kills a hook after 120 s and lets the tool run; the hook file gives its hooks 100 s.
+    max_timeout_s=100,
+    tool_events=frozenset({NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL}),
+    match_targets={"PreToolUse": "tool_name", "PostToolUse": "tool_name"},
+    default_timeout_s=60.0,
+    hook_env_vars={"HOOKWRAP_PROJECT_DIR": "{project}", "HOOKWRAP_CLINE": "1",
+                   "CLINE_BUILD_ENV": "production"},
+    hook_shell=("/bin/sh", "-c"),  # the hook file's dispatcher runs each command so
+    empty_tool_response={},
+    system_message_shown="dropped: Cline shows a hook's user no message",
+)
 
 HOOKS_DIR = ".clinerules/hooks"
 HEADER = "#!/bin/sh\n# hookwrap: generated Cline hook file"
@@ -290,6 +319,6 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
     return settle(base, None)
 
 
-SETUP = AgentSetup(CLINE, registration=ClineRegistration(), matchers=ClineMatchers(),
+SETUP = AgentSetup(CLINE, CLINE_COMMAND, registration=ClineRegistration(), matchers=ClineMatchers(),
                    handlers=ClineHandlers(), answers=read_answer, trust=ClineTrust(),
                    host=ClineHost())

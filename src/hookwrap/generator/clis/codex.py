@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from ...clis.codex import CODEX
-from ...names import Platform
+from ...names import NormalizedEvent, Platform
 from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
+from ._facts import CommandFacts
 from .kit import (
     ERROR,
     FAIL,
@@ -51,6 +52,34 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, Mapping
 
+# The hookwrap command's facts (checked against the version in the record).
+CODEX_COMMAND = CommandFacts(
+    settings_file=".codex/hooks.json",  # strict JSON: a trailing comma voids the whole file
+    known_settings_events=(
+        "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
+        "SessionStart", "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop",
+        "Stop", "Interrupt",
+    ),
+    unknown_event_note="Codex CLI ignores it without a word",
+    # Events whose matcher Codex drops (the hook always runs).
+    no_matcher_events=frozenset({"UserPromptSubmit", "Stop", "Interrupt"}),
+    scope_files=(("$CODEX_HOME/hooks.json", "${CODEX_HOME:-~/.codex}/hooks.json", False),),
+    command_form="",  # walks up from the session's cwd to hookwrap.toml
+    tool_events=frozenset({NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL, NormalizedEvent.PERMISSION_REQUEST}),
+    lifecycle_values={
+        NormalizedEvent.SESSION_START: ("startup", "resume", "clear", "compact", "fork"),
+        NormalizedEvent.SESSION_END: ("other",),
+        NormalizedEvent.PRE_COMPACT: ("manual", "auto"),
+        NormalizedEvent.POST_COMPACT: ("manual", "auto"),
+    },
+    match_targets={**dict.fromkeys(("PreToolUse", "PostToolUse", "PermissionRequest"), "tool_name"),
+                   "SessionStart": "source", "PreCompact": "trigger", "PostCompact": "trigger",
+                   "SessionEnd": "reason", "SubagentStart": "agent_type",
+                   "SubagentStop": "agent_type"},
+    default_timeout_s=600.0,
+    empty_tool_response="",  # tool_response is the text the model sees, not an object
+    system_message_shown="for the user: shown in the TUI only, not by `codex exec`",
+)
 
 # Hook events (as hooks.json spells them) and the labels of trust keys and hashes.
 EVENT_LABELS = {
@@ -63,7 +92,7 @@ EVENT_LABELS = {
 # Events whose matcher Codex drops (the hook always runs); it is then not part of the hash.
 _NO_MATCHER = frozenset({"UserPromptSubmit", "Stop", "Interrupt"})
 _SHUTDOWN = frozenset({"SessionEnd", "Interrupt"})  # default 1 s, clamped to 1..3 s
-_TOOL_EVENTS = frozenset(k for k, v in CODEX.match_targets.items() if v == "tool_name")
+_TOOL_EVENTS = frozenset(k for k, v in CODEX_COMMAND.match_targets.items() if v == "tool_name")
 # The names a call of apply_patch matches (Claude-style aliases).
 _PATCH_ALIASES = ("apply_patch", "Edit", "Write")
 _SIMPLE = re.compile(r"^[A-Za-z0-9_|]+$")  # an exact name list; anything else is a regex
@@ -524,6 +553,6 @@ def _command_findings(scope: Scope, cmd: HookCommand) -> list[Finding]:
     return out
 
 
-SETUP = AgentSetup(CODEX, registration=CodexRegistration(), matchers=CodexMatchers(),
+SETUP = AgentSetup(CODEX, CODEX_COMMAND, registration=CodexRegistration(), matchers=CodexMatchers(),
                    handlers=CodexHandlers(), answers=read_answer, trust=CodexTrust(),
                    host=CodexHost(), doctor=CodexDoctor())

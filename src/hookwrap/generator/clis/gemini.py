@@ -15,6 +15,7 @@ import re
 from ...clis.gemini import GEMINI
 from ...names import NormalizedEvent, Platform
 from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
+from ._facts import CommandFacts
 from .kit import (
     DO_NOT_TRUST,
     ERROR,
@@ -58,8 +59,42 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, Mapping
 
+# The hookwrap command's facts (checked against the version in the record).
+GEMINI_COMMAND = CommandFacts(
+    settings_file=".gemini/settings.json",
+    settings_comments=True,
+    known_settings_events=(
+        "BeforeTool", "AfterTool", "BeforeAgent", "Notification", "AfterAgent", "SessionStart",
+        "SessionEnd", "PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection",
+    ),
+    unknown_event_note="Gemini CLI skips it with a warning",
+    group_keys=frozenset({"matcher", "sequential", "hooks"}),
+    hooks_not_a_list="must be a list; Gemini drops this definition",
+    scope_files=(("~/.gemini/settings.json", "${GEMINI_CLI_HOME:-~}/.gemini/settings.json", False),),
+    # Braces: Gemini leaves ${GEMINI_PROJECT_DIR} for bash, which quotes it properly.
+    command_form='{python} "${{GEMINI_PROJECT_DIR}}/{script}" {args}--platform {platform}',
+    handler_keys=("name", "type", "command", "timeout", "description"),
+    timeout_scale=1000,  # milliseconds
+    tool_events=frozenset({NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL}),
+    # Lifecycle matchers are compared with ===, so only the values 0.61.0 fires ever match.
+    lifecycle_values={
+        NormalizedEvent.SESSION_START: ("startup", "resume", "clear"),
+        NormalizedEvent.SESSION_END: ("exit", "clear"),
+        NormalizedEvent.PRE_COMPACT: ("manual", "auto"),
+    },
+    # The payload field a matcher is tested against: only where the event passes one.
+    match_targets={"BeforeTool": "tool_name", "AfterTool": "tool_name", "SessionStart": "source",
+                   "SessionEnd": "reason", "PreCompress": "trigger"},
+    hook_env_vars={"GEMINI_PROJECT_DIR": "{project}", "GEMINI_CWD": "{project}",
+                   "GEMINI_SESSION_ID": "{session_id}", "CLAUDE_PROJECT_DIR": "{project}"},
+    empty_tool_response={"llmContent": "", "returnDisplay": ""},
+    payload_has_timestamp=True,
+    system_message_shown="shown to the user",
+    doctor_reported_paths=frozenset({"hooksConfig.enabled", "tools.enableHooks", "hooks.enabled",
+                                     "hooks.disabled", "hooks.notifications"}),
+)
 
-_TOOL_EVENTS = frozenset(k for k, v in GEMINI.match_targets.items() if v == "tool_name")
+_TOOL_EVENTS = frozenset(k for k, v in GEMINI_COMMAND.match_targets.items() if v == "tool_name")
 # Reasons the SessionEnd enum declares but 0.61.0 never fires: valid, and never matched.
 _DECLARED_ONLY = {"SessionEnd": ("logout", "prompt_input_exit", "other")}
 _HOOKS_CONFIG_KEYS = frozenset({"enabled", "disabled", "notifications"})
@@ -286,7 +321,7 @@ def _validate_handler(handler: Any, path: str) -> list[Problem]:
 
 def _triggers(event: str) -> frozenset[str] | None:
     normalized = GEMINI.events.get(event)
-    values = GEMINI.lifecycle_values.get(normalized) if normalized else None
+    values = GEMINI_COMMAND.lifecycle_values.get(normalized) if normalized else None
     if values is None:
         return None
     return frozenset(values + _DECLARED_ONLY.get(event, ()))
@@ -524,6 +559,6 @@ def _quoted_substitution(command: str) -> bool:
     return False
 
 
-SETUP = AgentSetup(GEMINI, registration=GeminiRegistration(), matchers=GeminiMatchers(),
+SETUP = AgentSetup(GEMINI, GEMINI_COMMAND, registration=GeminiRegistration(), matchers=GeminiMatchers(),
                    handlers=GeminiHandlers(), answers=read_answer, trust=GeminiTrust(),
                    host=GeminiHost(), doctor=GeminiDoctor())

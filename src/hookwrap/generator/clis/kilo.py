@@ -6,7 +6,21 @@ template with Kilo's words and settings (``KILO`` says what differs).
 
 from __future__ import annotations
 
+from ...clis._record import derive
 from ...clis.kilo import KILO
-from .opencode import plugin_setup
+from .opencode import OPENCODE_COMMAND, plugin_setup
 
-SETUP = plugin_setup(KILO)
+# The hookwrap command's facts (checked against the version in the record).
+KILO_COMMAND = derive(
+    OPENCODE_COMMAND,
+    settings_file=".kilo/plugins/hookwrap.js",
+    config_folders=(".kilo", ".kilocode"),
+    unknown_event_note="hookwrap's Kilo CLI plugin does not run it",
+    # As observed in a hook process (7.7.9): Kilo keeps OpenCode's OPENCODE=1 too.
+    hook_env_vars={"HOOKWRAP_PROJECT_DIR": "{project}", "HOOKWRAP_KILO": "1", "KILO": "1",
+                   "OPENCODE": "1", "AGENT": "1", "KILO_PID": "{pid}", "KILOCODE_VERSION": "7.7.9",
+                   "KILOCODE_FEATURE": "cli", "KILO_PROCESS_ROLE": "main"},
+    system_message_shown="printed for the user on Kilo's stderr by the plugin",
+)
+
+SETUP = plugin_setup(KILO, KILO_COMMAND)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...clis._record import derive
 from ...clis.pi import PI
 from ...names import NormalizedEvent
 from ._base import AgentSetup, TrustStore
@@ -32,7 +33,14 @@ from .kit import (
     positive_number,
 )
 from .kit import url as http_url
-from .opencode import PluginHandlers, PluginMatchers, PluginRegistration, plugin_header, shim_text
+from .opencode import (
+    OPENCODE_COMMAND,
+    PluginHandlers,
+    PluginMatchers,
+    PluginRegistration,
+    plugin_header,
+    shim_text,
+)
 from .opencode import read_answer as read_plugin_answer
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -40,7 +48,30 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
-EXTENSION_FILE = PI.settings_file
+# The hookwrap command's facts: the extension is the registration file (checked against the version in the record).
+PI_COMMAND = derive(
+    OPENCODE_COMMAND,
+    settings_file=".pi/extensions/hookwrap.js",
+    config_folders=(".pi",),
+    known_settings_events=("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
+                           "SessionStart", "Stop", "SessionEnd"),
+    unknown_event_note="hookwrap's pi extension does not run it",
+    tool_events=frozenset({NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL, NormalizedEvent.AFTER_TOOL_FAILURE}),
+    # session_start's and session_shutdown's `reason` (0.73.1's types); `pi -p` sends startup
+    # and quit.
+    lifecycle_values={NormalizedEvent.SESSION_START: ("startup", "reload", "new", "resume", "fork"),
+                      NormalizedEvent.SESSION_END: ("quit", "reload", "new", "resume", "fork")},
+    match_targets={"PreToolUse": "tool_name", "PostToolUse": "tool_name",
+                   "PostToolUseFailure": "tool_name", "SessionStart": "source",
+                   "SessionEnd": "reason"},
+    # pi itself exports PI_CODING_AGENT (cli.js), so every process it starts inherits it.
+    hook_env_vars={"HOOKWRAP_PROJECT_DIR": "{project}", "HOOKWRAP_PI": "1",
+                   "PI_CODING_AGENT": "true"},
+    empty_tool_response={"content": [], "isError": False},
+    system_message_shown="printed for the user by the extension (stderr, or a notice in pi's UI)",
+)
+
+EXTENSION_FILE = PI_COMMAND.settings_file
 _HEADER = "// hookwrap: generated pi extension."
 
 
@@ -147,5 +178,5 @@ def extension_text(data: dict[str, Any]) -> str:
     return shim_text("pi_extension.js", data, {"@MARKER_ENV@": PI.marker_env})
 
 
-SETUP = AgentSetup(PI, registration=PiRegistration(), matchers=PluginMatchers(),
+SETUP = AgentSetup(PI, PI_COMMAND, registration=PiRegistration(), matchers=PluginMatchers(),
                    handlers=PiHandlers(), answers=read_answer, trust=PiTrust())
