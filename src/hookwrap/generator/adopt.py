@@ -80,6 +80,12 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     manifest.add(spec)
     plan = Plan(root)
     plan.warnings.extend(warnings)
+    import os
+
+    problem = command_problem(root, command, str(spec.options["speaks"]), os.environ.get("PATH"))
+    if problem:
+        plan.warnings.append(f"--command: {problem}; {name} cannot start on any CLI until that "
+                             f"is fixed (`hookwrap test {name}` and `hookwrap doctor` check it)")
     plan.warnings.extend(answer_warnings(spec, None))  # an external hook may answer anything
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())

@@ -258,7 +258,9 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
     base = Verdict(output=output, context=str(fields.get("context", "")),
                    system_message=str(output.get("systemMessage") or ""))
     if event not in ("PreToolUse", "PostToolUse"):
-        return replace(base, notes=(f"Cline runs {event} detached and ignores its answer",))
+        dropped = ": the context it gave is dropped" if base.context else ""
+        return replace(base, context="",
+                       notes=(f"Cline runs {event} detached and ignores its answer{dropped}",))
     if fields.get("continue_loop") is False:
         return settle(replace(base, stop_reason=str(fields.get("stop_reason", ""))), "stopped")
     if fields.get("decision") == "block":
