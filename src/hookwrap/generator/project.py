@@ -140,6 +140,10 @@ def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERV
             note = untrusted_note(platform, plan.root, result.new_text)
             if note:
                 plan.notes.append(note)
+            unreachable = setup_of(platform).unreachable_note(plan.root) \
+                if result.new_text is not None and desired[platform] else None
+            if unreachable:
+                plan.warnings.append(unreachable)
         if result.new_text is not None and setup_of(platform).invalid_entry_drops_event \
                 and desired[platform]:
             # Most CLIs skip an invalid entry on its own; Claude Code drops its neighbours

@@ -360,6 +360,11 @@ class AgentSetup(AgentCLI):
                         f"{timeout:g} is seconds on {self.label} and looks like milliseconds",
                         f"use {max(timeout / 1000, 1):g}")]
 
+    def unreachable_note(self, root: Any) -> str | None:
+        """Why this CLI runs none of the hooks registered in project ``root`` whatever its
+        settings say (`add` and `sync` say so when they register one), or None."""
+        return None
+
     def env_file_event(self, event: str) -> bool:
         """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
         return event in self.env_file_events

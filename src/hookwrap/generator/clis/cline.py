@@ -159,6 +159,12 @@ class ClineSetup(ClineProtocol, AgentSetup):
                                    "registration)", "run `hookwrap sync`"))
         return out
 
+    def unreachable_note(self, root: Any) -> str | None:
+        """Below the git root, Cline looks for its hook files at the git root, not here."""
+        found = [f for f in _workspace_findings(root) if f.status == FAIL]
+        return f"{self.label}: {found[0].message} ({found[0].fix})" \
+            if found else None
+
 
 def _workspace_findings(root: Path) -> list[Finding]:
     """Cline looks for project hook files in the git root above its cwd, else in the cwd."""
