@@ -94,10 +94,11 @@ def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
         typer.echo("nothing to change: everything matches hookwrap.toml")
 
 
-def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False) -> None:
+def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False,
+             problems_fail: bool = False) -> None:
     """The one way a command that writes runs: plan, then apply under the project lock, or
     only print (``dry_run``), or fail on drift (``check``); neither takes the lock (the lock
-    file is a write too)."""
+    file is a write too). ``problems_fail``: exit 1 after applying when problems remain."""
     from ..generator.fsutil import project_lock
 
     if dry_run or check:
@@ -112,6 +113,8 @@ def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False) -
         plan = build()
         plan.apply()
     _print_plan(plan)
+    if problems_fail and plan.problems:
+        raise typer.Exit(EXIT_USER)
 
 
 def _platform_names(values: Optional[list[PlatformChoice]]) -> list[str]:
@@ -238,11 +241,16 @@ def sync(
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if anything differs."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Make the runtime, the scripts and each CLI's registration file match hookwrap.toml."""
+    """Make the runtime, the scripts and each CLI's registration file match hookwrap.toml.
+
+    It exits 1 when a problem it cannot fix remains (each printed as `problem:`), after
+    writing what it could; `--check` exits 1 on those and on any change it would make.
+    """
     from ..generator.project import sync_plan
 
     root = _root_dir()
-    _execute(root, lambda: sync_plan(root), dry_run=dry_run and not check, check=check)
+    _execute(root, lambda: sync_plan(root), dry_run=dry_run and not check, check=check,
+             problems_fail=not dry_run)
 
 
 class ServiceKind(str, Enum):
