@@ -348,13 +348,11 @@ def disabled_rule_problem(text: str) -> tuple[str, str] | None:
 
 def check_startup(root: Path, manifest) -> list[Finding]:
     """Each hook can start: its script compiles for Python 3.9 and the runtime is in the repo."""
-    from ..generator.startup import missing_runtime, script_errors
-    from ..generator.vendor import LAUNCHER, LAUNCHER_MODULE, RUNTIME_DIR, RUNTIME_MODULES
+    from ..generator.startup import runtime_gaps, script_errors
 
     out = [Finding("startup", FAIL, problem, "fix the script, then run `hookwrap test NAME`")
            for problem in script_errors(root, [spec.name for spec in manifest.hooks])]
-    missing = missing_runtime(root, RUNTIME_DIR, RUNTIME_MODULES)
-    missing[:0] = [path for path in (LAUNCHER, LAUNCHER_MODULE) if not (root / path).is_file()]
+    missing = runtime_gaps(root)
     if missing and manifest.hooks:
         out.append(Finding("startup", FAIL, f"the runtime is missing ({', '.join(missing[:3])}"
                            f"{', ...' if len(missing) > 3 else ''}): no hook can start", SYNC))

@@ -229,7 +229,8 @@ def remove(
 
 @app.command("list")
 def list_(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """Show the hooks and, per platform, whether each registration is present and current."""
+    """Show the hooks and, per platform, whether each registration is present and current
+    ("no runtime" or "no script" when it is, but a file its command runs is missing)."""
     from ..generator.inventory import format_table, list_hooks
 
     rows = list_hooks(_root_dir())

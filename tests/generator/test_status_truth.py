@@ -1,0 +1,45 @@
+"""What `list`, `trust` and `remove` say about the project is so: a registration whose command
+cannot start is not "current", a CLI the project does not use is named as such, and a note
+about git is only made where there is git."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hookwrap.generator.inventory import format_table, list_hooks
+from hookwrap.generator.project import add_plan, init_plan
+from hookwrap.names import Platform
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    init_plan(tmp_path, (Platform.CLAUDE, Platform.GEMINI)).apply()
+    add_plan(tmp_path, event="before_tool", name="guard").apply()
+    return tmp_path
+
+
+def test_list_does_not_call_a_hook_current_without_the_runtime(root: Path) -> None:
+    shutil.rmtree(root / ".hookwrap" / "lib")
+    (row,) = list_hooks(root)
+    assert {p["status"] for p in row["platforms"].values()} >= {"no runtime"}
+    assert row["platforms"]["claude"] == {"status": "no runtime", "registered": True,
+                                          "current": False, "event": "PreToolUse",
+                                          "matcher": "Bash|Write|Edit|Read"}
+    assert format_table([row]).endswith(
+        "hint: no runtime: .hookwrap/lib is missing or incomplete, so no hook can start; "
+        "`hookwrap sync` restores it")
+
+
+def test_list_does_not_call_a_hook_current_without_its_script(root: Path) -> None:
+    (root / ".hookwrap" / "hooks" / "guard.py").unlink()
+    (row,) = list_hooks(root)
+    assert row["platforms"]["gemini"]["status"] == "no script"
+    assert "hint: no script: " in format_table([row])
+
+
+def test_list_says_current_when_everything_is_in_place(root: Path) -> None:
+    (row,) = list_hooks(root)
+    assert row["platforms"]["claude"]["status"] == "current"
