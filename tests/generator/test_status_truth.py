@@ -43,3 +43,36 @@ def test_list_does_not_call_a_hook_current_without_its_script(root: Path) -> Non
 def test_list_says_current_when_everything_is_in_place(root: Path) -> None:
     (row,) = list_hooks(root)
     assert row["platforms"]["claude"]["status"] == "current"
+
+
+def test_trust_names_a_cli_the_project_does_not_use(root: Path) -> None:
+    from hookwrap.generator.errors import ProjectError
+    from hookwrap.generator.trust import trust_plan
+
+    with pytest.raises(ProjectError) as caught:
+        trust_plan(root, [Platform.CODEX])
+    assert caught.value.message == ("codex is not among hookwrap.toml's platforms: no hook of "
+                                    "this project runs there, so there is nothing to trust")
+    assert caught.value.hint.startswith("add it with `hookwrap init --platform codex`")
+    assert trust_plan(root, [Platform.GEMINI])  # a CLI it uses: planned as before
+
+
+def test_remove_without_git_does_not_speak_of_commits(root: Path) -> None:
+    from hookwrap.generator.project import remove_plan
+
+    script = root / ".hookwrap" / "hooks" / "guard.py"
+    script.write_text(script.read_text() + "# mine\n")
+    plan = remove_plan(root, name="guard")
+    assert plan.notes == ["kept .hookwrap/hooks/guard.py: it has edits, and no git repository "
+                          "holds a copy (delete it by hand once you no longer need it)"]
+
+
+def test_explain_on_a_hook_that_is_no_guard_says_so(root: Path) -> None:
+    from hookwrap.checks.hooktest import explain_guard
+    from hookwrap.generator.errors import UsageError
+
+    add_plan(root, event="before_tool", name="nop", matcher="shell").apply()
+    with pytest.raises(UsageError) as caught:
+        explain_guard(root, "nop", "ls")
+    assert caught.value.message == "nop is a skeleton hook, not a guard: --explain reads only a guard"
+    assert "older guard" not in caught.value.hint

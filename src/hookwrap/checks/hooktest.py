@@ -491,6 +491,12 @@ def explain_guard(root: Path, name: str, line: str, *, cwd: Path | None = None,
     from ..generator.project import load_manifest
     from ..generator.registrations import script_path
 
+    spec = _manifest_entry(root, name)
+    if spec is not None and spec.template != "guard":
+        what = "an external" if "speaks" in spec.options else f"a {spec.template}"
+        raise UsageError(f"{name} is {what} hook, not a guard: --explain reads only a guard",
+                         hint=f"`hookwrap test {name}` runs it on a sample call (--tool and "
+                              "--input pick another)")
     script = root / script_path(name)
     if not script.is_file():
         raise ProjectError(f"{script_path(name)} does not exist",

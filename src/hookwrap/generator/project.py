@@ -440,6 +440,11 @@ def _committed(root: Path, rel: str) -> bool:
     return tracked.returncode == 0 and same.returncode == 0
 
 
+def _in_git(root: Path) -> bool:
+    """Whether ``root`` is inside a git work tree (a .git folder or file here or above)."""
+    return any((folder / ".git").exists() for folder in (root, *root.parents))
+
+
 def remove_plan(root: Path, *, name: str) -> Plan:
     """Delete a hook's script, its manifest entry and its registrations."""
     from .render import render_hook_files
@@ -464,8 +469,10 @@ def remove_plan(root: Path, *, name: str) -> Plan:
             plan.notes.append(f"removed {rel}, which had your edits: git has them (committed)")
         else:
             # The user's work, which nothing else holds: never deleted.
-            plan.notes.append(f"kept {rel}: it has edits that are not committed to git "
-                              "(delete it by hand once you no longer need it)")
+            why = "edits that are not committed to git" if _in_git(root) else \
+                "edits, and no git repository holds a copy"
+            plan.notes.append(f"kept {rel}: it has {why} (delete it by hand once you no longer "
+                              "need it)")
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     return plan
