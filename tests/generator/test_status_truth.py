@@ -76,3 +76,20 @@ def test_explain_on_a_hook_that_is_no_guard_says_so(root: Path) -> None:
         explain_guard(root, "nop", "ls")
     assert caught.value.message == "nop is a skeleton hook, not a guard: --explain reads only a guard"
     assert "older guard" not in caught.value.hint
+
+
+def test_sync_says_a_hook_still_lists_a_cli_the_project_dropped(tmp_path: Path) -> None:
+    from hookwrap.generator.project import sync_plan
+
+    init_plan(tmp_path, (Platform.CLAUDE, Platform.CODEX)).apply()
+    add_plan(tmp_path, event="before_tool", name="guard").apply()
+    manifest = tmp_path / "hookwrap.toml"
+    text = manifest.read_text()
+    top = 'platforms = ["claude", "codex"]\n'
+    assert text.count(top) == 2  # the top-level list, then the hook's own
+    manifest.write_text(text.replace(top, 'platforms = ["claude"]\n', 1))
+    plan = sync_plan(tmp_path)
+    assert plan.warnings == [
+        "hookwrap.toml: platforms leaves out codex, but guard lists it: still registered on "
+        "Codex CLI (remove codex from the hook's platforms too, or add it back to platforms)"]
+    assert not plan.pending  # nothing changes: the hook's own list decides

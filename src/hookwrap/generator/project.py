@@ -229,6 +229,7 @@ def sync_plan(root: Path) -> Plan:
     manifest = load_manifest(root)
     plan = Plan(root)
     plan.warnings.extend(manifest.warnings)
+    plan.warnings.extend(_beyond_platforms(manifest))
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     _plan_guard_upgrades(plan, manifest.hooks)
@@ -236,6 +237,20 @@ def sync_plan(root: Path) -> Plan:
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
     _plan_startup(plan, manifest)
     return plan
+
+
+def _beyond_platforms(manifest) -> list[str]:
+    """A hook that lists a CLI the top-level ``platforms`` no longer names stays registered
+    there (stopping a CLI takes both edits: docs/getting-started.md): say so, once per CLI."""
+    beyond: dict[Platform, list[str]] = {}
+    for spec in manifest.hooks:
+        for platform in spec.platforms:
+            if platform not in manifest.platforms:
+                beyond.setdefault(platform, []).append(spec.name)
+    return [f"{MANIFEST}: platforms leaves out {platform.value}, but {', '.join(names)} "
+            f"{'lists' if len(names) == 1 else 'list'} it: still registered on "
+            f"{setup_of(platform).label} (remove {platform.value} from the hook's platforms too, "
+            "or add it back to platforms)" for platform, names in beyond.items()]
 
 
 def guard_upgrades(root: Path, specs):
