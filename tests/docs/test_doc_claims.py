@@ -37,3 +37,17 @@ def test_getting_started_names_the_command_hookwrap_writes() -> None:
     command = setup_of(Platform.CLAUDE).command("guard", "python3")
     assert ".hookwrap/lib/run.py" in command
     assert "`.hookwrap/lib/run.py NAME`" in claim.group(1), claim.group(1)
+
+
+def test_the_pre_commit_hook_watches_every_file_add_writes(tmp_path: Path) -> None:
+    """A commit that touches only one of them (Cline's .clinerules/hooks/PreToolUse) still
+    runs `hookwrap sync --check`."""
+    from hookwrap.generator.project import add_plan, init_plan
+
+    text = (REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    pattern = re.compile(re.search(r"^  files: (.+)$", text, re.M).group(1))
+    init_plan(tmp_path, tuple(Platform)).apply()
+    plan = add_plan(tmp_path, event="before_tool", name="guard")
+    written = [change.rel for change in plan.pending]
+    assert ".clinerules/hooks/PreToolUse" in written
+    assert [rel for rel in written if not pattern.match(rel)] == []
