@@ -51,3 +51,9 @@ def test_the_pre_commit_hook_watches_every_file_add_writes(tmp_path: Path) -> No
     written = [change.rel for change in plan.pending]
     assert ".clinerules/hooks/PreToolUse" in written
     assert [rel for rel in written if not pattern.match(rel)] == []
+
+
+def test_readme_gives_the_command_that_makes_the_virtual_environment() -> None:
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    note = text[text.index("Run it in a virtual environment"):][:200]
+    assert "`python3 -m venv .venv && . .venv/bin/activate`" in note, note
