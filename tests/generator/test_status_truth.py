@@ -93,3 +93,26 @@ def test_sync_says_a_hook_still_lists_a_cli_the_project_dropped(tmp_path: Path) 
         "hookwrap.toml: platforms leaves out codex, but guard lists it: still registered on "
         "Codex CLI (remove codex from the hook's platforms too, or add it back to platforms)"]
     assert not plan.pending  # nothing changes: the hook's own list decides
+
+
+def test_serve_without_a_resident_hook_says_no_cli_posts_to_it(root: Path) -> None:
+    from hookwrap.generator.project import load_manifest, serve_port
+
+    port, warnings = serve_port(load_manifest(root), 49001)
+    assert port == 49001
+    assert warnings == ["no hook in hookwrap.toml has resident = true, so no CLI posts to this "
+                        "server (add one with `hookwrap add EVENT NAME --resident`)"]
+
+
+def test_serve_port_takes_the_range_its_hint_gives(root: Path) -> None:
+    from hookwrap.generator.errors import UsageError
+    from hookwrap.generator.project import load_manifest, serve_port
+
+    for bad in (80, 0, 99999):
+        with pytest.raises(UsageError) as caught:
+            serve_port(load_manifest(root), bad)
+        assert caught.value.message == f"--port {bad} is not a port from 1024 to 65535"
+    add_plan(root, event="after_tool", name="audit", resident=True).apply()
+    assert serve_port(load_manifest(root), None)[1] == []
+    assert serve_port(load_manifest(root), 49001)[1][0].startswith(
+        "the registrations post to port 48620; set [serve] port = 49001")

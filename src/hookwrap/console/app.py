@@ -274,17 +274,14 @@ def serve(
     starting a process per call;
     the server runs the repo's own runtime (.hookwrap/lib) with the manifest's python.
     """
-    from ..generator.project import _port, _python, load_manifest
+    from ..generator.project import _python, load_manifest, serve_port
     from ..generator.resident import run_server, service_text
 
     root = _root_dir()
     manifest = load_manifest(root)
-    chosen = port if port is not None else _port(manifest)
-    if not 1 <= chosen <= 65535:
-        raise UsageError(f"--port {chosen} is not a TCP port", hint="use 1024 to 65535")
-    if chosen != _port(manifest):
-        typer.echo(f"warning: the registrations post to port {_port(manifest)}; set [serve] "
-                   f"port = {chosen} in hookwrap.toml and run `hookwrap sync`", err=True)
+    chosen, warnings = serve_port(manifest, port)
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
     if print_service is not None:
         typer.echo(service_text(print_service.value, root, chosen, _python(manifest)), nl=False)
         return

@@ -62,6 +62,26 @@ def _port(manifest) -> int:
     return getattr(manifest, "serve_port", regs.DEFAULT_SERVE_PORT)
 
 
+def serve_port(manifest, port: int | None) -> tuple[int, list[str]]:
+    """The port `hookwrap serve` listens on (``port``, else [serve] port), and what to warn:
+    no resident hook (no CLI posts to it), or a port the registrations do not post to.
+
+    Raises:
+        UsageError: ``port`` is not one [serve] port takes (1024 to 65535).
+    """
+    chosen = port if port is not None else _port(manifest)
+    if not 1024 <= chosen <= 65535:
+        raise UsageError(f"--port {chosen} is not a port from 1024 to 65535",
+                         hint="use one of those, as [serve] port in hookwrap.toml does")
+    if not any(spec.resident for spec in manifest.hooks):
+        return chosen, [f"no hook in {MANIFEST} has resident = true, so no CLI posts to this "
+                        "server (add one with `hookwrap add EVENT NAME --resident`)"]
+    if chosen != _port(manifest):
+        return chosen, [f"the registrations post to port {_port(manifest)}; set [serve] port = "
+                        f"{chosen} in {MANIFEST} and run `hookwrap sync`"]
+    return chosen, []
+
+
 def spec_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT):
     """Registrations and warnings for one manifest entry, with its template's policy."""
     info = _template_info(spec.template)
