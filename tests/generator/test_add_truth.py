@@ -86,3 +86,27 @@ def test_a_crlf_manifest_keeps_its_line_endings_through_add_and_remove(root: Pat
     assert written.count(b"\n") == written.count(b"\r\n")
     remove_plan(root, name="audit").apply()
     assert manifest.read_bytes() == crlf
+
+
+def test_an_add_that_cannot_write_the_manifest_writes_nothing(root: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from hookwrap.generator import fsutil
+    from hookwrap.generator.errors import WriteError
+
+    real = fsutil.commit_staged
+
+    def refuse_manifest(staged) -> None:
+        if staged.target.name == "hookwrap.toml":
+            raise PermissionError(errno.EPERM, "Operation not permitted")
+        real(staged)
+
+    monkeypatch.setattr(fsutil, "commit_staged", refuse_manifest)
+    before = (root / "hookwrap.toml").read_bytes()
+    with pytest.raises(WriteError) as caught:
+        add_plan(root, event="after_tool", name="audit").apply()
+    assert "changed: nothing;" in caught.value.message
+    assert caught.value.hint == "fix the cause, then run the command again"
+    assert not (root / ".hookwrap/hooks/audit.py").exists()  # no orphan script
+    assert (root / "hookwrap.toml").read_bytes() == before
