@@ -117,6 +117,24 @@ def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False,
         raise typer.Exit(EXIT_USER)
 
 
+def _complete_events(incomplete: str) -> list[str]:
+    from ..names import NormalizedEvent
+
+    return [e.value for e in NormalizedEvent if e.value.startswith(incomplete)]
+
+
+def _complete_templates(incomplete: str) -> list[str]:
+    from ..generator.catalogue import TEMPLATES
+
+    return [name for name in TEMPLATES if name.startswith(incomplete)]
+
+
+def _complete_hooks(incomplete: str) -> list[str]:
+    from ..generator.project import hook_names
+
+    return [name for name in hook_names(_cwd()) if name.startswith(incomplete)]
+
+
 def _platform_names(values: Optional[list[PlatformChoice]]) -> list[str]:
     return [v.value for v in values or []]
 
@@ -150,10 +168,12 @@ def init(
 @app.command()
 def add(
     event: str = typer.Argument(..., help="Normalized event: before_tool, after_tool, before_prompt, "
-                                          "after_agent, session_start, session_end, ..."),
+                                          "after_agent, session_start, session_end, ...",
+                                autocompletion=_complete_events),
     name: str = typer.Argument(..., help="Hook name; a template's name (guard, context, audit, "
-                                         "stop_gate, format) picks that template."),
-    template: Optional[str] = typer.Option(None, "--template", "-t", help="Template to render (default: NAME if it is one, else the event's skeleton)."),
+                                         "stop_gate, format) picks that template.",
+                               autocompletion=_complete_templates),
+    template: Optional[str] = typer.Option(None, "--template", "-t", help="Template to render (default: NAME if it is one, else the event's skeleton).", autocompletion=_complete_templates),
     matcher: Optional[str] = typer.Option(None, "--matcher", "-m", help="Normalized tool names joined by |, e.g. shell|write_file; or a lifecycle value such as startup."),
     platform: Optional[list[PlatformChoice]] = typer.Option(
         None, "--platform", "-p", help="Where to register it (repeat for several; default: "
@@ -217,7 +237,7 @@ def adopt(
 
 @app.command()
 def remove(
-    name: str = typer.Argument(..., help="The hook to remove."),
+    name: str = typer.Argument(..., help="The hook to remove.", autocompletion=_complete_hooks),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
     """Delete a hook: its script, its manifest entry, and its registration on each CLI."""
@@ -355,14 +375,14 @@ def _print_test(report, *, verbose: bool) -> None:
 
 @app.command("test")
 def test_command(
-    name: str = typer.Argument(..., help="The hook to run."),
+    name: str = typer.Argument(..., help="The hook to run.", autocompletion=_complete_hooks),
     platform: Optional[list[PlatformChoice]] = typer.Option(
         None, "--platform", "-p", help="Which CLI's registration to run (repeat for several; "
         "default: every CLI the hook is registered on)."),
     payload: Optional[Path] = typer.Option(None, "--payload", help="A JSON file to send instead of a built-in sample.", exists=True, dir_okay=False),
     tool: Optional[str] = typer.Option(None, "--tool", help="Normalized tool name of the call (shell, write_file, ...)."),
     tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\'.'),
-    event: Optional[str] = typer.Option(None, "--event", help="Normalized event, when the hook has several."),
+    event: Optional[str] = typer.Option(None, "--event", help="Normalized event, when the hook has several.", autocompletion=_complete_events),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show exit code, stdout, stderr and duration."),
     explain: Optional[str] = typer.Option(None, "--explain", help="A guard only: show how it reads this shell command and which rule matches (nothing runs)."),

@@ -48,6 +48,17 @@ def load_manifest(root: Path, *, editable: bool = False):
     return Manifest.load(path) if editable else Manifest.read(path)
 
 
+def hook_names(start: Path) -> list[str]:
+    """The hooks of the project at or above ``start`` (shell completion); [] when there is
+    none or its manifest does not read."""
+    from .errors import HookwrapError
+
+    try:
+        return [spec.name for spec in load_manifest(find_root(start)).hooks]
+    except (HookwrapError, OSError):
+        return []
+
+
 def _python(manifest) -> str:
     return getattr(manifest, "python", None) or "python3"
 
