@@ -381,7 +381,7 @@ def test_command(
         "default: every CLI the hook is registered on)."),
     payload: Optional[Path] = typer.Option(None, "--payload", help="A JSON file to send instead of a built-in sample.", exists=True, dir_okay=False),
     tool: Optional[str] = typer.Option(None, "--tool", help="Normalized tool name of the call (shell, write_file, ...)."),
-    tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\'.'),
+    tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\', in any CLI\'s words: each CLI gets it in its own.'),
     event: Optional[str] = typer.Option(None, "--event", help="Normalized event, when the hook has several.", autocompletion=_complete_events),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show exit code, stdout, stderr and duration."),
