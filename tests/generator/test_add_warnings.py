@@ -56,11 +56,11 @@ def test_a_skeleton_may_answer_anything_so_every_limit_is_named_in_one_line(seve
 
 
 def test_a_skeleton_keeps_a_limit_that_holds_for_any_answer(seven: Path) -> None:
+    # Cline's TaskStart holds whatever the hook answers; only pi cannot do a part (a block),
+    # and a limit of one or two CLIs is still written out in that CLI's words.
     warnings = warnings_of(seven, "session_start", "mine")
-    assert warnings[0] == CLINE_TASK_START
-    assert warnings[1].startswith("mine may answer anything, and some answers do not work on "
-                                  "every CLI: block on pi")
-    assert len(warnings) == 2
+    assert warnings[0].startswith("pi: ")
+    assert warnings[1:] == [CLINE_TASK_START]
 
 
 def test_an_external_hook_may_answer_anything(seven: Path) -> None:

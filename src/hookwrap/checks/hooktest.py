@@ -391,7 +391,7 @@ def own_tool_input(platform: Platform, tool: str, raw_tool: str,
     fields = agent.tool_fields.get(tool)
     if not fields or set(given) <= set(fields):
         return given, "", False
-    for source in [setup_of(Platform.CLAUDE), *all_setups()]:
+    for source in all_setups():  # in Platform order: Claude Code's words first
         theirs = source.tool_fields.get(tool)
         if source is agent or not theirs or not set(given) <= set(theirs):
             continue

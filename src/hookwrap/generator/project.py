@@ -408,30 +408,35 @@ def _plan_new_files(plan: Plan, spec) -> None:
 
 def answer_warnings(spec, returns: frozenset[str] | None) -> list[str]:
     """What each CLI of ``spec`` cannot do with an answer the hook may give (``returns``: the
-    parts of a HookOutput it can return), one line per CLI. A hook that may answer anything
-    (``returns`` None: a skeleton, an external hook) gets one line naming the parts and their
-    CLIs instead (the docs give each CLI's text); a limit that holds whatever the hook answers
-    (an event a CLI never awaits) keeps its own line."""
+    parts of a HookOutput it can return, None for anything), one line per CLI. A hook that may
+    answer anything (a skeleton, an external hook) on more than ``_SPELLED_OUT`` such CLIs gets
+    one line naming each part and its CLIs instead (the docs give each CLI's text); a limit
+    that holds whatever the hook answers (an event a CLI never awaits) keeps its own line."""
     from .words import join
 
-    warnings = []
+    lines: list[tuple[str, list[str], list[str]]] = []  # (label, always, the parts' texts)
     unknown: dict[str, list[str]] = {}  # part -> the CLIs that cannot do it
     for platform in spec.platforms:
         agent = setup_of(platform)
         limits = agent.output_limits(spec.event)
-        said = [text for part, text in limits
-                if not part or (returns is not None and part in returns)]
+        lines.append((agent.label, [text for part, text in limits if not part],
+                      [text for part, text in limits
+                       if part and (returns is None or part in returns)]))
         for part, _ in limits if returns is None else ():
             if part:
                 unknown.setdefault(part, []).append(agent.label)
-        if said:
-            warnings.append(f"{agent.label}: {'; '.join(said)}")
-    if unknown:
+    collapse = returns is None and sum(1 for _, _, said in lines if said) > _SPELLED_OUT
+    warnings = [f"{label}: {'; '.join(always + ([] if collapse else said))}"
+                for label, always, said in lines if always or (said and not collapse)]
+    if collapse:
         listed = "; ".join(f"{part} on {join(clis)}" for part, clis in unknown.items())
         warnings.append(f"{spec.name} may answer anything, and some answers do not work on every "
                         f"CLI: {listed} (what each does instead: docs/writing-hooks.md, \"What "
                         "each CLI cannot do\")")
     return warnings
+
+
+_SPELLED_OUT = 2  # CLIs whose limits `add` writes out one line each for a hook of any answer
 
 
 def add_plan(root: Path, *, event: str, name: str, template: str | None = None,

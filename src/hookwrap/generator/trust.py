@@ -76,17 +76,18 @@ def _refuse_unused(root: Path, platforms: list[Platform]) -> None:
     """A CLI named with --platform that no hook of the project is registered on has nothing
     to trust: say that, rather than that nothing here needs trust."""
     from .errors import ProjectError
-    from .project import MANIFEST, load_manifest
+    from .manifest import Manifest
 
-    if not (root / MANIFEST).is_file():
+    name = "hookwrap.toml"  # project.MANIFEST (project imports this module)
+    if not (root / name).is_file():
         return
-    manifest = load_manifest(root)
+    manifest = Manifest.read(root / name)
     used = set(manifest.platforms) | {p for spec in manifest.hooks for p in spec.platforms}
     unused = [p for p in platforms if p not in used]
     if unused:
         names = ", ".join(p.value for p in unused)
         verb = "is" if len(unused) == 1 else "are"
-        raise ProjectError(f"{names} {verb} not among {MANIFEST}'s platforms: no hook of this "
+        raise ProjectError(f"{names} {verb} not among {name}'s platforms: no hook of this "
                            "project runs there, so there is nothing to trust",
                            hint=f"add it with `hookwrap init --platform {unused[0].value}`, or "
                                 "leave --platform out to trust every CLI the project uses")
