@@ -291,11 +291,10 @@ def report(results: dict[str, dict[str, Any]], snapshots: dict[str, dict[str, An
         old = snapshots.get(cli)
         head = f"{record.label}: pinned {record.version}, newest {new['version']}"
         if old is None:
-            out += [head, f"  no snapshot of {record.label} in {SURFACES.relative_to(ROOT)}: run --snapshot", ""]
+            out += [head, f"  no snapshot of {record.label} {record.version} in "
+                    f"{SURFACES.relative_to(ROOT)}: run --snapshot with it installed", ""]
             changed = True
             continue
-        if old["version"] != record.version:
-            head += f" (snapshot read from {old['version']}: run --snapshot)"
         lines = compare(cli, old, new, record)
         if not lines:
             same = "same release" if new["version"] == old["version"] else "no change in the hook surface"
@@ -375,9 +374,11 @@ def copilot_runtime(root: Path, version: str) -> Path:
 
 
 def load_snapshots(clis: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The stored surface of each CLI's pinned release (``<cli>-<version>.json``), where there
+    is one."""
     found = {}
     for cli in clis:
-        path = SURFACES / f"{cli}.json"
+        path = SURFACES / f"{cli}-{record_of(cli).version}.json"
         if path.exists():
             found[cli] = json.loads(path.read_text(encoding="utf-8"))
     return found
@@ -385,7 +386,7 @@ def load_snapshots(clis: Iterable[str]) -> dict[str, dict[str, Any]]:
 
 def write_snapshot(cli: str, surface: dict[str, Any]) -> Path:
     SURFACES.mkdir(parents=True, exist_ok=True)
-    path = SURFACES / f"{cli}.json"
+    path = SURFACES / f"{cli}-{surface['version']}.json"
     path.write_text(json.dumps(surface, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return path
 
@@ -453,8 +454,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _snapshot(root: Path, clis: list[str]) -> int:
-    """Read the CLIs installed in ``root`` into scripts/drift_surfaces (one file per CLI, with
-    the version read); a version other than the record's pin is said, not refused."""
+    """Read the CLIs installed in ``root`` into scripts/drift_surfaces (one file per CLI and
+    version); a version other than the record's pin is said, not refused."""
     for cli in clis:
         surface = read_installed(root, cli)
         if surface["version"] != record_of(cli).version:

@@ -13,13 +13,18 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def canary():
+PINNED = "2.1.0"  # the record's pin, as far as the canary is told
+
+
+@pytest.fixture
+def canary(monkeypatch):
     spec = importlib.util.spec_from_file_location("hookwrap_drift_canary", REPO / "scripts" / "drift_canary.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
+    record = module.record_of("claude").derive(module.Platform.CLAUDE, version=PINNED)
+    monkeypatch.setattr(module, "record_of", lambda cli: record)
     return module
 
 
@@ -44,18 +49,18 @@ def install(root: Path, version: str, bundle: str) -> Path:
 
 def test_an_invented_event_and_output_field_are_named(canary, tmp_path: Path, monkeypatch,
                                                       capsys) -> None:
-    old = canary.read_installed(install(tmp_path / "old", "1.0.0", OLD_BUNDLE), "claude")
+    old = canary.read_installed(install(tmp_path / "old", PINNED, OLD_BUNDLE), "claude")
     assert "PreToolUse.permissionDecision" in old["surface"]["output_fields"]
     assert "PreToolUse.tool_input" in old["surface"]["input_fields"]
     monkeypatch.setattr(canary, "SURFACES", tmp_path / "surfaces")
     canary.write_snapshot("claude", old)
 
-    code = canary.main(["--installed", str(install(tmp_path / "new", "1.0.1", NEW_BUNDLE)),
+    code = canary.main(["--installed", str(install(tmp_path / "new", "9.9.9", NEW_BUNDLE)),
                         "--cli", "claude"])
 
     report = capsys.readouterr().out
     assert code == 1, report
-    assert "newest 1.0.1" in report
+    assert "newest 9.9.9" in report
     assert "events added (1):" in report
     assert "InventedEvent  (not in hookwrap's record of Claude Code)" in report
     assert "output_fields added (1):" in report and "PreToolUse.inventedOutputField" in report
@@ -63,10 +68,10 @@ def test_an_invented_event_and_output_field_are_named(canary, tmp_path: Path, mo
 
 
 def test_the_same_surface_reports_no_change(canary, tmp_path: Path, monkeypatch, capsys) -> None:
-    old = canary.read_installed(install(tmp_path / "old", "1.0.0", OLD_BUNDLE), "claude")
+    old = canary.read_installed(install(tmp_path / "old", PINNED, OLD_BUNDLE), "claude")
     monkeypatch.setattr(canary, "SURFACES", tmp_path / "surfaces")
     canary.write_snapshot("claude", old)
-    code = canary.main(["--installed", str(install(tmp_path / "new", "1.0.1", OLD_BUNDLE)),
+    code = canary.main(["--installed", str(install(tmp_path / "new", "9.9.9", OLD_BUNDLE)),
                         "--cli", "claude"])
     assert code == 0
     assert "no change in the hook surface" in capsys.readouterr().out
