@@ -20,6 +20,7 @@ from ..generator.settings import OWNED_COMMAND_RE, load_settings, lookalikes, ow
 from ..names import Platform
 from . import schema
 from .host import commands_from_settings
+from .unhooked import check_unhooked_shell
 
 SYNC = "run `hookwrap sync`"
 _PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD")
@@ -60,6 +61,8 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     if manifest is not None:
         findings += check_startup(root, manifest)
         findings += check_guards(root, manifest)
+    findings += check_unhooked_shell(root, manifest.platforms if manifest is not None else None)
+    if manifest is not None:
         findings += check_external(root, manifest, env)
         findings += check_resident(root, manifest)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)

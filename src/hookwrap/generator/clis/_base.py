@@ -95,6 +95,7 @@ class AgentSetup(AgentCLI):
     nonpositive_timeout_is_default: bool
     payload_strings_in_env: bool
     doctor_command_checks: tuple[tuple[str, str, str, str, str], ...]
+    unhooked_shell: tuple[tuple[str, str, str], ...]
 
     def __init__(self, record: CLIRecord) -> None:
         super().__init__(record)
