@@ -26,6 +26,9 @@ QWEN = derive(
     events=dict(CLAUDE.events),  # the same names, read the same way
     tools={
         "run_shell_command": "shell",
+        # monitor (0.24.4) runs {"command", "description"} in a shell and streams its output
+        # back as notifications; PreToolUse sees it as "monitor": a shell call to the guard.
+        "monitor": "shell",
         "write_file": "write_file",
         "edit": "edit_file",
         "replace": "edit_file",  # the legacy name, still an alias

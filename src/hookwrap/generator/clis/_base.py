@@ -115,6 +115,11 @@ class Registration:
             handler[facts.fail_closed_key] = facts.fail_closed_value
         return handler
 
+    def unreachable_note(self, agent: AgentSetup, root: Path) -> str | None:
+        """Why the CLI runs none of the hooks registered in project ``root`` whatever its
+        settings say (`add` and `sync` say so when they register one), or None."""
+        return None
+
     def http_handler(self, agent: AgentSetup, url: str, *, timeout_s: int, fail_closed: bool,
                      event: NormalizedEvent) -> dict[str, Any] | None:
         """The handler that POSTs ``event``'s payloads to ``url`` (resident hooks), or None
@@ -364,6 +369,9 @@ class AgentSetup:
     def hook_files(self, root: Path, text: str | None) -> tuple[list[tuple[str, bytes | None]],
                                                                  list[str]]:
         return self.registration.hook_files(self, root, text)
+
+    def unreachable_note(self, root: Path) -> str | None:
+        return self.registration.unreachable_note(self, root)
 
     def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         """The registered command that runs hook ``name`` with ``python``: through the launcher,

@@ -122,6 +122,11 @@ class ClineRegistration(Registration):
             files.append((rel, hook_file_text(event, groups).encode() if groups else None))
         return files, problems
 
+    def unreachable_note(self, agent: AgentSetup, root: Path) -> str | None:
+        """Below the git root, Cline looks for its hook files at the git root, not here."""
+        found = [f for f in _workspace_findings(root) if f.status == FAIL]
+        return f"{agent.label}: {found[0].message} ({found[0].fix})" if found else None
+
 
 class ClineMatchers(Matchers):
     """The dispatcher's ``re.search`` of the matcher (hookwrap anchors it) in the tool name from Cline's own payload; any non-empty string."""
@@ -309,7 +314,9 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
     base = Verdict(output=output, context=str(fields.get("context", "")),
                    system_message=str(output.get("systemMessage") or ""))
     if event not in ("PreToolUse", "PostToolUse"):
-        return replace(base, notes=(f"Cline runs {event} detached and ignores its answer",))
+        dropped = ": the context it gave is dropped" if base.context else ""
+        return replace(base, context="",
+                       notes=(f"Cline runs {event} detached and ignores its answer{dropped}",))
     if fields.get("continue_loop") is False:
         return settle(replace(base, stop_reason=str(fields.get("stop_reason", ""))), "stopped")
     if fields.get("decision") == "block":

@@ -87,6 +87,11 @@ QWEN_COMMAND = derive(
          "warn", "{where}: matcher {matcher!r} is a regex over Claude tool names; Qwen matches "
          "those only as exact aliases", "use Qwen's names, e.g. ^(run_shell_command|write_file)$"),
     ),
+    # 0.24.4's ShellProcessor checks the permission rules, then runs the command itself
+    # (executeRuntimeShell): no PreToolUse, no hook at all. Docs: docs/guard.md.
+    unhooked_shell=tuple((f".qwen/commands/**/*.{ext}", r"!\{",
+                          "runs a custom command's `!{...}` shell injection without calling any "
+                          "hook: the guard never sees it") for ext in ("toml", "md")),
 )
 
 SETUP = AgentSetup(
