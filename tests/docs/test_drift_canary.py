@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from hookwrap.clis._record import derive
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -23,7 +25,7 @@ def canary(monkeypatch):
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    record = module.record_of("claude").derive(module.Platform.CLAUDE, version=PINNED)
+    record = derive(module.record_of("claude"), platform=module.Platform.CLAUDE, version=PINNED)
     monkeypatch.setattr(module, "record_of", lambda cli: record)
     return module
 

@@ -85,24 +85,29 @@ from __future__ import annotations
 
 from hookwrap.clis._record import CLIRecord, Knobs, derive
 from hookwrap.clis.claude import CLAUDE
+from hookwrap.generator.clis._facts import CommandFacts
 from hookwrap.names import NormalizedEvent, Platform
 
-wrong_type = CLIRecord(Platform.CLAUDE, tool_events={"PreToolUse"})
-misspelt = CLIRecord(Platform.CLAUDE, setings_file=".x/settings.json")
+wrong_type = CLIRecord(Platform.CLAUDE, tool_fields={"shell": "command"})
+misspelt = CLIRecord(Platform.CLAUDE, lable="Claude Code")
 misspelt_knob = Knobs(pre_tool_contxt=False)
-derived = derive(CLAUDE, platform=Platform.QWEN, timeout_scale="1000")
-right = derive(CLAUDE, platform=Platform.QWEN, tool_events=frozenset({NormalizedEvent.BEFORE_TOOL}))
+derived = derive(CLAUDE, platform=Platform.QWEN, mcp_prefix=3)
+command = CommandFacts(tool_events={"PreToolUse"})
+right = derive(CLAUDE, platform=Platform.QWEN, context_to_user=frozenset({NormalizedEvent.BEFORE_TOOL}))
+right_too = CommandFacts(settings_file=".x/hooks.json", tool_events=frozenset({NormalizedEvent.AFTER_TOOL}))
 '''
 
 
 def test_a_record_s_facts_are_type_checked(tmp_path: Path) -> None:
     """A record is plain data at run time, but mypy checks each fact where a record is written,
-    in a record of its own and in a derived one (``derive``), and each knob by name."""
+    in a record of its own and in a derived one (``derive``), each knob by name, and each of the
+    command's facts (``CommandFacts``)."""
     record = tmp_path / "wrong_record.py"
     record.write_text(WRONG_RECORD, encoding="utf-8")
     status, output = _mypy(tmp_path, [record])
     errors = [line for line in output.splitlines() if ": error:" in line]
     assert status == 1
-    assert [int(line.split(":")[1]) for line in errors] == [7, 8, 9, 10], output
-    assert '"tool_events"' in errors[0] and '"setings_file"' in errors[1], output
-    assert '"pre_tool_contxt"' in errors[2] and '"timeout_scale"' in errors[3], output
+    assert [int(line.split(":")[1]) for line in errors] == [8, 9, 10, 11, 12], output
+    assert '"tuple[str, ...]"' in errors[0] and '"lable"' in errors[1], output
+    assert '"pre_tool_contxt"' in errors[2] and '"mcp_prefix"' in errors[3], output
+    assert '"tool_events"' in errors[4] and '"CommandFacts"' in errors[4], output
