@@ -259,7 +259,8 @@ def serve(
         "the server running, to install yourself; start nothing."),
 ) -> None:
     """Answer this repo's resident hooks on 127.0.0.1 (foreground, log on stderr; Ctrl-C,
-    SIGTERM or SIGHUP stop it).
+    SIGTERM or SIGHUP stop it, exit 128 + the signal's number; a server that stops on its own
+    is reported, exit 128 + its signal's number or its own exit code).
 
     A CLI that can (docs/resident.md) posts each resident hook's payload to it instead of
     starting a process per call;
@@ -279,7 +280,12 @@ def serve(
     if print_service is not None:
         typer.echo(service_text(print_service.value, root, chosen, _python(manifest)), nl=False)
         return
-    raise typer.Exit(run_server(root, chosen, _python(manifest)))
+    end = run_server(root, chosen, _python(manifest))
+    if end.problem:
+        typer.echo(f"hookwrap serve: {end.problem}", err=True)
+        typer.echo("hint: its log above says what it did last; `hookwrap serve` starts it again",
+                   err=True)
+    raise typer.Exit(end.code)
 
 
 @app.command()
