@@ -37,7 +37,8 @@ def findings_to_json(findings: list[Finding]) -> list[dict]:
 
 
 def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | None = None,
-             python: str | None = None, run_hooks: bool = True) -> list[Finding]:
+             python: str | None = None, run_hooks: bool = True,
+             run_untrusted: bool = False) -> list[Finding]:
     """Run every check on the project at ``root``.
 
     Args:
@@ -45,7 +46,8 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
         env: the environment the CLIs would see (default ``os.environ``).
         python: the interpreter hooks run with (default: the manifest's, else ``python3``).
         run_hooks: run every registered hook as its CLI would (``hookruns.py``); it runs for
-            real, as in `hookwrap test`.
+            real, as in `hookwrap test`, but only where a CLI would already run it (a folder
+            the user trusts), unless ``run_untrusted``.
     """
     env = dict(os.environ if env is None else env)
     home = Path(home) if home is not None else Path.home()
@@ -73,7 +75,8 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     if manifest is not None and run_hooks:
         from .hookruns import check_hook_runs
 
-        findings += check_hook_runs(root, manifest, scopes, env)
+        findings += check_hook_runs(root, manifest, scopes, env, home=home,
+                                    run_untrusted=run_untrusted)
     return findings
 
 
