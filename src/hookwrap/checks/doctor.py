@@ -15,6 +15,7 @@ from pathlib import Path
 from ..generator.clis import all_setups, setup_of
 from ..generator.clis.kit import ERROR, FAIL, OK, WARN, Finding, Problem, Scope
 from ..generator.errors import HookwrapError
+from ..generator.fsutil import read_capped
 from ..generator.registrations import script_path
 from ..generator.settings import OWNED_COMMAND_RE, load_settings, lookalikes, owned_entries
 from ..names import Platform
@@ -312,8 +313,8 @@ def check_guards(root: Path, manifest) -> list[Finding]:
         if spec.template != "guard" or rel in older:
             continue
         try:
-            text = (root / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = read_capped(root / rel).decode("utf-8")
+        except (OSError, UnicodeDecodeError):  # NotARegularFile: startup says so
             continue
         problem = disabled_rule_problem(text)
         if problem:
