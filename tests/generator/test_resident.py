@@ -882,3 +882,17 @@ def test_a_server_that_dies_is_reported_with_a_documented_code(
                         lambda root, port, python: ([sys.executable, "-c", code], {}))
     end = resident.run_server(project, 1, "python3")
     assert (end.code, end.problem) == (exit_code, said)
+
+
+def test_serve_says_that_its_server_died_and_exits_128_plus_the_signal(
+        project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from hookwrap.console.app import main
+
+    code = "import os, signal; os.kill(os.getpid(), signal.SIGTERM)"
+    monkeypatch.setattr(resident, "check_port_free", lambda root, port: None)
+    monkeypatch.setattr(resident, "server_command",
+                        lambda root, port, python: ([sys.executable, "-c", code], {}))
+    assert main(["-C", str(project), "serve"]) == 143
+    err = capsys.readouterr().err
+    assert "hookwrap serve: the server stopped: killed by signal 15 (SIGTERM)" in err
+    assert "hint: " in err

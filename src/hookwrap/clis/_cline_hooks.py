@@ -112,7 +112,7 @@ def run_handler(root: str, handler: dict[str, Any], raw: bytes, timeout: float
     if timeout <= 0:
         return None, f"no time left of the {DEADLINE_S:g} s the hooks of one call get"
     env = dict(os.environ, HOOKWRAP_PROJECT_DIR=root, HOOKWRAP_CLINE="1")
-    done = _hookproc().run(["/bin/sh", "-c", handler["command"]], raw, timeout=timeout, env=env)
+    done = _run_bounded()(["/bin/sh", "-c", handler["command"]], raw, timeout=timeout, env=env)
     if done.stderr:  # the hook's own words, where they went before: the hook file's stderr
         sys.stderr.write(done.stderr.decode("utf-8", "replace"))
     failure = done.why(timeout)
@@ -128,21 +128,21 @@ def run_handler(root: str, handler: dict[str, Any], raw: bytes, timeout: float
     return data, ""
 
 
-def _hookproc() -> Any:
-    """The runtime's hookproc module. This file runs as a script (``python3 -S``), outside the
+def _run_bounded() -> Any:
+    """``hookproc.run`` of the runtime. This file runs as a script (``python3 -S``), outside the
     package: hookproc is loaded from beside its folder, by path (nothing else of the runtime
     is imported, and sys.path stays as it is)."""
     if __package__:
-        from .. import hookproc
+        from ..hookproc import run
 
-        return hookproc
+        return run
     import importlib.util
 
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hookproc.py")
     spec = importlib.util.spec_from_file_location("hookwrap_hookproc", path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    return module.run
 
 
 def merge(event: str, answers: list[dict[str, Any]]) -> dict[str, Any]:

@@ -123,8 +123,12 @@ def _run(check: str, limit: float) -> tuple[int | None, str]:
     except OSError as error:
         return 127, str(error)
     # A CLI that gives up on this hook (or `hookwrap doctor`) sends it SIGTERM; the check, in a
-    # session of its own, would run on without it: it ends with the hook.
-    previous = _on_sigterm(_stopped)
+    # session of its own, would run on without it: it ends with the hook. (Not settable outside
+    # the main thread, as in `hookwrap serve`: there the check runs to its limit.)
+    try:
+        previous = signal.signal(signal.SIGTERM, _stopped)
+    except ValueError:
+        previous = None
     try:
         output, _ = process.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
@@ -133,7 +137,8 @@ def _run(check: str, limit: float) -> tuple[int | None, str]:
         return None, ""
     finally:
         _kill(process)
-        _on_sigterm(previous)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     return process.returncode, output.decode("utf-8", errors="replace")
 
 
@@ -141,18 +146,7 @@ def _stopped(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
-def _on_sigterm(handler: object) -> object:
-    """Set the SIGTERM handler, returning the one before (None where a handler cannot be set:
-    outside the main thread, as in `hookwrap serve`)."""
-    if handler is None:
-        return None
-    try:
-        return signal.signal(signal.SIGTERM, handler)
-    except ValueError:
-        return None
-
-
-def _kill(process: subprocess.Popen) -> None:
+def _kill(process: subprocess.Popen[bytes]) -> None:
     """Kill the check's whole process group, if it still runs."""
     if process.poll() is None:
         try:
