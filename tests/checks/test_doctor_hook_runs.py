@@ -338,3 +338,30 @@ def test_a_stop_gates_check_ends_with_the_hook_when_doctor_stops_waiting(
     finally:
         with contextlib.suppress(OSError, ValueError):
             os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
+def test_the_manifests_python_is_not_run_either_in_a_folder_nobody_trusts(
+        tmp_path: Path, isolated_home: Path, monkeypatch) -> None:
+    """`python = "bash tools/py.sh"` would run the repo's own script on doctor's interpreter
+    check, even with --no-run: held like the hooks, run once the folder is trusted."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    init_plan(root, (Platform.CLAUDE, Platform.GEMINI)).apply()
+    add_plan(root, event="before_tool", name="guard").apply()
+    marker = tmp_path / "ran"
+    (root / "tools").mkdir()
+    (root / "tools" / "py.sh").write_text(f"touch {marker}\nexec python3 \"$@\"\n")
+    manifest = root / "hookwrap.toml"
+    manifest.write_text('python = "bash tools/py.sh"\n' + manifest.read_text())
+    monkeypatch.chdir(root)
+    found = [f for f in doctor.diagnose(root, run_hooks=False) if f.check == "python"]
+    assert not marker.exists()
+    assert [f.status for f in found] == [WARN]
+    assert found[0].message.startswith("not run: hookwrap.toml's python = 'bash tools/py.sh' runs "
+                                       "bash with the arguments it names")
+    doctor.diagnose(root, run_hooks=False, run_untrusted=True)
+    assert marker.exists()
+    marker.unlink()
+    trusted(root, isolated_home)
+    found = [f for f in doctor.diagnose(root, run_hooks=False) if f.check == "python"]
+    assert marker.exists() and [f.status for f in found] == [OK]

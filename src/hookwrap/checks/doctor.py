@@ -65,8 +65,16 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
         findings += check_guards(root, manifest)
         findings += check_external(root, manifest, env)
         findings += check_resident(root, manifest)
-    findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
-    findings += check_shim(python or getattr(manifest, "python", None) or "python3", env)
+    interpreter = python or getattr(manifest, "python", None) or "python3"
+    held = "" if run_untrusted or python else _held_interpreter(root, home, env, scopes, interpreter)
+    if held:
+        findings.append(Finding("python", WARN, f"not run: {held}, and nothing records that you "
+                                "trust this folder (so neither is the hook-runs check)",
+                                "`hookwrap trust` records your trust where a CLI asks for it; "
+                                "`hookwrap doctor --run-untrusted` runs it anyway, for real"))
+    else:
+        findings += check_python(interpreter, env)
+        findings += check_shim(interpreter, env)
     findings += check_schema(scopes)
     findings += check_trust(root, home, scopes, env)
     findings += check_hooks_enabled(scopes)
@@ -79,6 +87,30 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
         findings += check_hook_runs(root, manifest, scopes, env, home=home,
                                     run_untrusted=run_untrusted)
     return findings
+
+
+def _held_interpreter(root: Path, home: Path, env: Mapping[str, str], scopes: list[Scope],
+                      python: str) -> str:
+    """Why the manifest's `python` is not run in a folder nobody trusts ("" when it may be): a
+    command line with arguments the repo chose (`bash tools/x.sh`, `uv run python`, which
+    builds the project) or a program inside the repo runs the repo's code, as a hook would."""
+    import shutil
+
+    from ..generator.registrations import python_words
+    from .hookruns import consent
+
+    try:
+        words = python_words(python)
+    except HookwrapError:
+        return ""  # check_python reports a bad `python`
+    found = shutil.which(words[0], path=env.get("PATH"))
+    inside = found is not None and Path(found).resolve().is_relative_to(root.resolve())
+    if len(words) == 1 and not inside:
+        return ""
+    if consent(root, home, env, scopes).trusted_by:
+        return ""
+    what = f"{found}, a file of this repo" if inside else f"{words[0]} with the arguments it names"
+    return f"hookwrap.toml's python = {python!r} runs {what}"
 
 
 # ------------------------------------------------------------------------------ loading
