@@ -52,12 +52,14 @@ def _endless(kind: str, tmp_path: Path) -> Path:
     return Path(kind)
 
 
-KINDS = ["/dev/zero", "/dev/urandom", "fifo", "huge"]
 COMMANDS = [("list",), ("sync",), ("add", "after_tool", "audit"), ("doctor", "--no-run")]
+# Every command on /dev/zero; each other kind on two of them (a subprocess each: ~1 s).
+CASES = [("/dev/zero", command) for command in COMMANDS] + [
+    ("/dev/urandom", COMMANDS[1]), ("/dev/urandom", COMMANDS[3]), ("fifo", COMMANDS[0]),
+    ("fifo", COMMANDS[2]), ("huge", COMMANDS[1]), ("huge", COMMANDS[3])]
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("command", COMMANDS, ids=[c[0] for c in COMMANDS])
+@pytest.mark.parametrize(("kind", "command"), CASES, ids=[f"{k}-{c[0]}" for k, c in CASES])
 def test_a_settings_file_that_never_ends_is_refused(tmp_path: Path, kind: str,
                                                     command: tuple[str, ...]) -> None:
     root = _project(tmp_path)
