@@ -42,6 +42,8 @@ class Manifest:
         self._label = label
         self._hooks = hooks
         self._trim_end = False
+        # The file's line ending, kept when dumps() writes it back (a Windows checkout's CRLF).
+        self.newline = "\n"
         # What the entry check noticed without refusing (a matcher naming an unknown tool).
         self.warnings = list(warnings or [])
 
@@ -52,14 +54,19 @@ class Manifest:
 
         path = Path(path)
         try:
-            text = read_capped(path).decode("utf-8")
+            raw = read_capped(path)
+            text = raw.decode("utf-8")
         except FileNotFoundError:
             raise ManifestError(f"{path.name}: not found", hint="run `hookwrap init` first") from None
         except NotARegularFile as error:
             raise ManifestError(f"{path.name}: {error}", hint=ODD_FILE_HINT) from None
         except (OSError, UnicodeDecodeError) as error:
             raise ManifestError(f"{path.name}: cannot be read: {error}") from None
-        return cls.loads(text, path.name)
+        # Read as text mode would (universal newlines), and remember a CRLF file as such.
+        manifest = cls.loads(text.replace("\r\n", "\n").replace("\r", "\n"), path.name)
+        if b"\r\n" in raw:
+            manifest.newline = "\r\n"
+        return manifest
 
     @classmethod
     def read(cls, path: Path | str) -> Manifest:
@@ -177,7 +184,7 @@ class Manifest:
         text = self._document.as_string()
         if self._trim_end and text.endswith("\n\n"):
             text = text.rstrip("\n") + "\n"
-        return text
+        return text.replace("\n", self.newline) if self.newline != "\n" else text
 
     def _hooks_table(self, *, create: bool) -> Any:
         import tomlkit
