@@ -171,8 +171,9 @@ def _withheld(why: str, platforms: list[Platform]) -> Finding:
     labels = list(dict.fromkeys(setup_of(p).label for p in platforms))
     count = len(platforms)
     where = f"not run on {_and(labels)} ({count} registration{'s' if count != 1 else ''})"
-    fix = ("`hookwrap trust` records your trust where a CLI asks for it, and then doctor runs "
-           "them; `hookwrap doctor --run-untrusted` runs them anyway, for real (see --help)")
+    fix = ("`hookwrap trust` records your trust where a CLI asks for it (for Claude Code: accept "
+           "its folder trust dialog), and then doctor runs them; `hookwrap doctor "
+           "--run-untrusted` runs them anyway, for real (see --help)")
     if why == UNTRUSTED_NO_GATE:
         one = len(labels) == 1
         return Finding(CHECK, WARN, f"{where}: {'it does' if one else 'they do'} not ask for "
