@@ -233,6 +233,12 @@ class TrustStore:
         has no trust gate hookwrap can record."""
         return []
 
+    def trust_dialog_accepted(self, agent: AgentSetup, root: Path, home: Path,
+                              env: Mapping[str, str]) -> bool:
+        """Whether the user accepted the CLI's folder trust dialog for ``root`` itself (what
+        doctor counts as the user's trust in a folder without a trust gate)."""
+        return False
+
 
 NO_TRUST_GATE = TrustStore()
 
@@ -537,6 +543,9 @@ class AgentSetup:
     def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
         return self.trust.trust_edits(self, root, home, env, settings_text)
+
+    def trust_dialog_accepted(self, root: Path, home: Path, env: Mapping[str, str]) -> bool:
+        return self.trust.trust_dialog_accepted(self, root, home, env)
 
     def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
         return self.doctor.hooks_off_findings(self, scopes)

@@ -2,10 +2,11 @@
 hooks, what doctor says about it, and what `hookwrap trust` writes there.
 
 A CLI's setup is composed with one of these, built with the store's facts (or with
-``_base.NO_TRUST_GATE``: no trust gate, nothing to say, as for Claude Code, whose project hooks
-are trusted with the folder, which hookwrap cannot record); findings are named
+``_base.NO_TRUST_GATE``: no trust gate, nothing to say); findings are named
 ``<platform>-trust`` and name the CLI by its ``label``:
 
+- ``FolderDialog`` (Claude Code): no trust gate for hooks, but the folder trust dialog's
+  answer, which doctor reads as the user's trust. Facts: ``dialog_file``.
 - ``NoPrompt`` (Factory Droid): no trust gate at all, and doctor says so, since whoever can
   change the repo's hooks runs commands wherever the CLI starts. Facts: ``binary``.
 - ``FolderRules`` (Qwen Code): when folder trust is on in the user's settings file (the first
@@ -26,7 +27,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..errors import SettingsError
+from ..errors import HookwrapError, SettingsError
 from ._base import TrustStore
 from .kit import (
     DO_NOT_TRUST,
@@ -67,6 +68,36 @@ class TrustFile(TrustStore):
 
         override = env.get(self.file_var) if self.file_var else None
         return Path(override) if override else Path(fill_path(self.file, root, home, env))
+
+
+class FolderDialog(TrustStore):
+    """No trust gate for hooks (they run in any folder), but the interactive CLI asks once per
+    folder and records the answer in ``dialog_file`` (``projects.<path>.hasTrustDialogAccepted``),
+    which doctor reads as the user's trust in the folder."""
+
+    def __init__(self, *, dialog_file: str) -> None:
+        self.dialog_file = dialog_file
+
+    def trust_dialog_accepted(self, agent: AgentSetup, root: Path, home: Path,
+                              env: Mapping[str, str]) -> bool:
+        """The dialog was accepted for ``root`` itself (a parent's answer is not counted: not
+        seen to apply)."""
+        import json
+
+        from ..fsutil import read_text
+        from ._base import fill_path
+
+        try:
+            data = json.loads(read_text(Path(fill_path(self.dialog_file, root, home, env)),
+                                        self.dialog_file) or "{}")
+        except (HookwrapError, ValueError):
+            return False
+        projects = data.get("projects") if isinstance(data, dict) else None
+        if not isinstance(projects, dict):
+            return False
+        entries = [projects.get(key) for key in dict.fromkeys((str(root), str(root.resolve())))]
+        return any(isinstance(e, dict) and e.get("hasTrustDialogAccepted") is True
+                   for e in entries)
 
 
 class NoPrompt(TrustStore):

@@ -19,6 +19,7 @@ from ._base import AgentSetup, Doctor, HostRules, Registration
 from ._facts import CommandFacts
 from ._handlers import NO_HTTP_EVENTS, ClaudeHandlers
 from ._matchers import ExactListOrSearch
+from ._trust_stores import FolderDialog
 from .kit import HookCommand, Problem, errors_only, string_list
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -183,4 +184,8 @@ class ClaudeHost(HostRules):
 
 SETUP = AgentSetup(CLAUDE, CLAUDE_COMMAND, registration=ClaudeRegistration(), matchers=FileNameMatchers(),
                    handlers=ClaudeCodeGroups(), answers=read_claude, host=ClaudeHost(),
+                   # No trust gate for hooks (they run in `claude -p` in any folder), but the
+                   # interactive CLI asks once per folder and records the answer (2.1.328,
+                   # docs/e2e-recipe); doctor reads it as the user's trust in the folder.
+                   trust=FolderDialog(dialog_file="${CLAUDE_CONFIG_DIR:-~}/.claude.json"),
                    doctor=ClaudeDoctor())
