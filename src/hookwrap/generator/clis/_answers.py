@@ -273,15 +273,7 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
         reason = str(output.get("permissionDecisionReason") or hso.get("permissionDecisionReason") or "")
         updated = output.get("modifiedArgs") or hso.get("updatedInput")
         base = replace(base, updated_input=updated if decision != "deny" else None)
-        if decision == "deny":
-            if agent.runtime.ask_note and agent.runtime.ask_note in reason:
-                base = replace(base, notes=(*base.notes, f"{_short(agent)} hooks cannot ask: "
-                                            "hookwrap sent the ask as a deny"))
-            return settle(base, "blocked", reason)
-        if output.get("decision") in BLOCKING:
-            note = f"a top-level decision does not block PreToolUse on {label}; use permissionDecision"
-            return settle(replace(base, notes=(*base.notes, note)), None)
-        return settle(base, None)
+        return _permission_verdict(agent, base, output, decision, reason) or settle(base, None)
     block = output.get("decision") == "block"
     if block and event in ("Stop", "SubagentStop"):
         return settle(base, "kept_working", str(output.get("reason") or ""))
@@ -340,14 +332,9 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
     if event == "PreToolUse":
         decision = hso.get("permissionDecision")
         reason = str(hso.get("permissionDecisionReason") or "")
-        if decision == "deny":
-            if agent.runtime.ask_note and agent.runtime.ask_note in reason:
-                base = replace(base, notes=(*base.notes, f"{short} hooks cannot ask: hookwrap "
-                                            "sent the ask as a deny"))
-            return settle(base, "blocked", reason)
-        if output.get("decision") in BLOCKING:
-            note = f"a top-level decision does not block PreToolUse on {label}; use permissionDecision"
-            return settle(replace(base, notes=(*base.notes, note)), None)
+        verdict = _permission_verdict(agent, base, output, decision, reason)
+        if verdict is not None:
+            return verdict
         if decision == "ask":
             base = replace(base, notes=(*base.notes, "ask runs the call without asking in droid exec"))
         return settle(replace(base, updated_input=hso.get("updatedInput")), None)
@@ -357,3 +344,20 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         base = replace(base, notes=(*base.notes, f"{label} ignores a block on PostToolUse "
                                     "(the reason reaches no model request)"))
     return settle(base, None)
+
+
+def _permission_verdict(agent: AgentSetup, base: Verdict, output: dict[str, Any], decision: Any,
+                        reason: str) -> Verdict | None:
+    """PreToolUse on a CLI that blocks only by ``permissionDecision`` (Copilot CLI, Factory
+    Droid): a deny blocks (an ask hookwrap sent as a deny says so); a top-level decision blocks
+    nothing. None for any other answer."""
+    if decision == "deny":
+        if agent.runtime.ask_note and agent.runtime.ask_note in reason:
+            base = replace(base, notes=(*base.notes, f"{_short(agent)} hooks cannot ask: "
+                                        "hookwrap sent the ask as a deny"))
+        return settle(base, "blocked", reason)
+    if output.get("decision") in BLOCKING:
+        note = (f"a top-level decision does not block PreToolUse on {agent.label}; "
+                "use permissionDecision")
+        return settle(replace(base, notes=(*base.notes, note)), None)
+    return None
