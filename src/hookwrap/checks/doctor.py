@@ -178,7 +178,9 @@ def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Findi
             if scope.error:
                 continue
             # The same comparison as `list` and `sync`, so the three never disagree.
-            status = registration_status(reg, owned_entries(scope.data or {}, reg.platform.value))
+            events = [r.event for r in wanted if r.platform == reg.platform]
+            status = registration_status(reg, owned_entries(scope.data or {}, reg.platform.value),
+                                         events)
             if status == MISSING:
                 out.append(Finding("registration", FAIL, f"{reg.name} is missing from {scope.label} "
                                    "(removed by hand, or dropped when the CLI rewrote the file)", SYNC))

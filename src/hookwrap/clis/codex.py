@@ -50,8 +50,6 @@ _NO_CONTEXT_EVENTS = frozenset({_E.AFTER_AGENT, _E.PERMISSION_REQUEST, _E.PRE_CO
 CODEX = CLIRecord(
     Platform.CODEX,
     label="Codex CLI",
-    version="0.169.0",
-    npm_package="@openai/codex",
     protocol=CodexProtocol,
     events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
                 "UserPromptSubmit", "SessionStart", "SessionEnd", "PermissionRequest",

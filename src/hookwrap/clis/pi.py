@@ -35,8 +35,6 @@ _E = NormalizedEvent
 PI = OPENCODE.derive(
     Platform.PI,
     label="pi",
-    version="0.73.1",
-    npm_package="@mariozechner/pi-coding-agent",
     protocol=PiProtocol,
     events={
         "PreToolUse": _E.BEFORE_TOOL,
