@@ -20,6 +20,7 @@ from ..generator.settings import OWNED_COMMAND_RE, load_settings, lookalikes, ow
 from ..names import Platform
 from . import schema
 from .host import commands_from_settings
+from .versions import check_versions, project_platforms
 
 SYNC = "run `hookwrap sync`"
 _PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD")
@@ -64,6 +65,8 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
         findings += check_resident(root, manifest)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
     findings += check_shim(python or getattr(manifest, "python", None) or "python3", env)
+    if manifest is not None:
+        findings += check_versions(root, *project_platforms(manifest), env)
     findings += check_schema(scopes)
     findings += check_trust(root, home, scopes, env)
     findings += check_hooks_enabled(scopes)

@@ -76,6 +76,11 @@ CLAUDE = CLIRecord(
 
     # --- the hookwrap command's facts ------------------------------------------------------
     settings_file=".claude/settings.json",  # plain JSON: Claude Code rejects a file with comments
+    executable="claude",
+    # 2.1.328 runs them with no hook at all (the same /probe made its marker file; drift review).
+    version_notes=(("2.1.332", _E.BEFORE_TOOL,
+                    "runs slash commands' and skills' inline shell commands (!`cmd`) without any "
+                    "hook: the guard cannot see them; 2.1.332 or newer can"),),
     known_settings_events=(
         "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
         "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",

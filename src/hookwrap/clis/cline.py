@@ -99,6 +99,7 @@ CLINE = CLIRecord(
 
     # --- the hookwrap command's facts: hookwrap.json and the hook files made from it --------
     settings_file=".clinerules/hooks/hookwrap.json",
+    executable="cline",
     config_folders=(".clinerules", ".cline"),
     settings_owned=True,  # hookwrap's own file: no hand-made hooks in it
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "TaskStart",

@@ -78,6 +78,7 @@ CODEX = CLIRecord(
 
     # --- the hookwrap command's facts ------------------------------------------------------
     settings_file=".codex/hooks.json",  # strict JSON: a trailing comma voids the whole file
+    executable="codex",
     known_settings_events=(
         "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
         "SessionStart", "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop",

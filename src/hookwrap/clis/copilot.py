@@ -70,6 +70,8 @@ COPILOT = CLAUDE.derive(
 
     # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
     settings_file=".github/hooks/hookwrap.json",
+    executable="copilot",
+    version_notes=(),
     settings_owned=True,  # hookwrap's own file: it holds no hand-made hooks
     # Copilot CLI's repository hooks; .github alone is any GitHub repository.
     config_folders=(".github/hooks",),

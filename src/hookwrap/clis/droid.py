@@ -74,6 +74,8 @@ DROID = CLAUDE.derive(
 
     # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
     settings_file=".factory/settings.json",
+    executable="droid",
+    version_notes=(),
     settings_comments=True,  # Droid reads comments in it (0.225.2), so hookwrap keeps them
     known_settings_events=(
         "PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop",

@@ -66,6 +66,7 @@ GEMINI = CLIRecord(
 
     # --- the hookwrap command's facts ------------------------------------------------------
     settings_file=".gemini/settings.json",
+    executable="gemini",
     settings_comments=True,
     known_settings_events=(
         "BeforeTool", "AfterTool", "BeforeAgent", "Notification", "AfterAgent", "SessionStart",

@@ -52,6 +52,7 @@ KILO = OPENCODE.derive(
 
     # --- the hookwrap command's facts ----------------------------------------------------
     settings_file=".kilo/plugins/hookwrap.js",
+    executable="kilo",
     config_folders=(".kilo", ".kilocode"),
     unknown_event_note="hookwrap's Kilo CLI plugin does not run it",
     # As observed in a hook process (7.7.9): Kilo keeps OpenCode's OPENCODE=1 too.

@@ -93,6 +93,7 @@ PI = OPENCODE.derive(
 
     # --- the hookwrap command's facts: the extension is the registration file ---------------
     settings_file=".pi/extensions/hookwrap.js",
+    executable="pi",
     config_folders=(".pi",),
     known_settings_events=("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
                            "SessionStart", "Stop", "SessionEnd"),

@@ -223,12 +223,12 @@ def _plan(slots: list[_Slot], wanted: list[Registration], platform: Platform):
     by_name: dict[str, list[_Slot]] = {}
     for slot in slots:
         by_name.setdefault(slot.name, []).append(slot)
-    events: dict[str, int] = {}
+    counts: dict[str, int] = {}
     for registration in wanted:
-        events[registration.name] = events.get(registration.name, 0) + 1
+        counts[registration.name] = counts.get(registration.name, 0) + 1
     changes, keeps, appends, drops = [], [], [], []
     for registration in wanted:
-        found = _found(by_name, registration, several=events[registration.name] > 1)
+        found = _found(by_name, registration, several=counts[registration.name] > 1)
         keep = _pick(found, registration)
         drops += [slot for slot in found if slot is not keep]
         if keep is None:

@@ -53,6 +53,8 @@ class AgentSetup(AgentCLI):
 
     # The record's facts for the command (documented in clis/_record.py).
     settings_file: str
+    executable: str
+    version_notes: tuple[tuple[str, NormalizedEvent, str], ...]
     config_folders: tuple[str, ...]
     settings_comments: bool
     settings_generated: bool
