@@ -61,7 +61,8 @@ def test_2_1_328_says_the_guard_cannot_see_inline_commands(tmp_path: Path) -> No
     assert found[0].fix == "update Claude Code to 2.1.332 or newer"
     # Only a repo with before_tool hooks is concerned; 2.1.332 is not.
     assert versions.version_findings(CLAUDE, "2.1.328", Path("/x/claude"), {"after_tool"}) == []
-    assert versions.version_findings(CLAUDE, "2.1.332", Path("/x/claude"), {"before_tool"}) == []
+    since = CLAUDE.version_notes[0][0]
+    assert versions.version_findings(CLAUDE, since, Path("/x/claude"), {"before_tool"}) == []
 
 
 def test_a_release_outside_the_tested_range_is_named(tmp_path: Path) -> None:
@@ -78,9 +79,9 @@ def test_a_release_outside_the_tested_range_is_named(tmp_path: Path) -> None:
 
 def test_without_a_package_the_version_comes_from_a_version_run(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
-    _script(bin_dir / "codex", 'pwd > "$0.cwd"; echo "codex-cli 0.171.0"')
+    _script(bin_dir / "codex", 'pwd > "$0.cwd"; echo "codex-cli 0.170.1"')
     path, version, _ = versions.installed_version(CODEX, tmp_path / "proj", _env(bin_dir))
-    assert (path, version) == (bin_dir / "codex", "0.171.0")
+    assert (path, version) == (bin_dir / "codex", "0.170.1")
     # It ran from its own folder, never the project.
     assert (bin_dir / "codex.cwd").read_text().strip() == str(bin_dir.resolve())
 
@@ -106,11 +107,11 @@ def test_a_command_inside_the_project_is_never_run(tmp_path: Path) -> None:
 
 def test_a_native_install_is_read_from_its_file_name(tmp_path: Path) -> None:
     ran = tmp_path / "ran"
-    release = _script(tmp_path / "share" / "claude" / "versions" / "2.1.332", f'touch "{ran}"')
+    release = _script(tmp_path / "share" / "claude" / "versions" / "2.1.330", f'touch "{ran}"')
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "claude").symlink_to(release)
-    assert versions.installed_version(CLAUDE, tmp_path / "proj", _env(bin_dir))[1] == "2.1.332"
+    assert versions.installed_version(CLAUDE, tmp_path / "proj", _env(bin_dir))[1] == "2.1.330"
     assert not ran.exists()
 
 

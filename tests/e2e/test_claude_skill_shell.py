@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import pytest
 
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.pins import version_key
+from hookwrap.names import Platform
 
 from .harness import Agent
 from .hwrepo import HookwrapRepo
@@ -28,9 +30,10 @@ def _command(repo: HookwrapRepo, name: str, shell: str) -> None:
 
 
 def _needs_skill_shell_event(claude: Agent) -> None:
+    since = setup_of(Platform.CLAUDE).version_notes[0][0]  # the release that added the event
     found = claude.version.split()[0] if claude.version else ""
-    if not found or version_key(found) < version_key("2.1.332"):
-        pytest.skip(f"claude is {claude.version!r}: PreSkillShellCommand is new in 2.1.332")
+    if not found or version_key(found) < version_key(since):
+        pytest.skip(f"claude is {claude.version!r}: PreSkillShellCommand is new in {since}")
 
 
 def test_the_guard_stops_a_slash_commands_inline_force_push(claude: Agent,

@@ -201,8 +201,9 @@ def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Findi
             if entry.name == spec.name and scope.platform not in spec.platforms:
                 out.append(Finding("registration", FAIL, f"{spec.name} is registered in {scope.label} "
                                    f"but hookwrap.toml does not list {scope.platform.value}", SYNC))
-    return _result("registration", out, "every hook is registered and current", scopes,
-                   project_only=True)
+    # Once per hook and file, also for a hook on several events of it (Claude Code's before_tool).
+    return _result("registration", list(dict.fromkeys(out)), "every hook is registered and current",
+                   scopes, project_only=True)
 
 
 def check_orphans(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
@@ -234,7 +235,8 @@ def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
     out = [Finding("scripts", FAIL, f"{scope.label}: {entry.name} runs {script_path(entry.name)}, "
                    "which does not exist", f"{SYNC} (it restores missing scripts), or remove the hook")
            for scope, entry in _owned(scopes) if not (root / script_path(entry.name)).is_file()]
-    return _result("scripts", out, "every registered script exists", scopes)
+    # Once per file, also for a hook on several events of it (Claude Code's before_tool).
+    return _result("scripts", list(dict.fromkeys(out)), "every registered script exists", scopes)
 
 
 def check_external(root: Path, manifest, env: Mapping[str, str]) -> list[Finding]:

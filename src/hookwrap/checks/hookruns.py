@@ -63,12 +63,14 @@ def check_hook_runs(root: Path, manifest, scopes: list[Scope],
             kind, cause = _fault(test)
             if kind in _GROUPED:
                 failed.setdefault((kind, cause), []).append(test)
-            else:
-                out.append(_single(name, test, kind, cause))
+            elif (single := _single(name, test, kind, cause)) not in out:  # once per CLI
+                out.append(single)
         clis = len({platform for platform, _ in runs})  # a CLI may run it on several events
         found = [_grouped(name, kind, cause, group, clis)
                  for (kind, cause), group in failed.items()]
-        skipped = list(dict.fromkeys(setup_of(platform).label for platform, _ in runs[len(tests):]))
+        tried = {test.platform for test in tests}
+        skipped = list(dict.fromkeys(setup_of(platform).label for platform, _ in runs[len(tests):]
+                                     if platform.value not in tried))
         if skipped and found:  # only the first run was made, and it did not finish
             found[-1] = replace(found[-1], message=f"{found[-1].message} (not started on "
                                 f"{_and(skipped)}: it would take as long there)")

@@ -78,7 +78,7 @@ CLAUDE = CLIRecord(
     settings_file=".claude/settings.json",  # plain JSON: Claude Code rejects a file with comments
     executable="claude",
     # 2.1.328 runs them with no hook at all (the same /probe made its marker file; drift review).
-    version_notes=(("2.1.332", _E.BEFORE_TOOL,
+    version_notes=(("2.1.332", _E.BEFORE_TOOL,  # the release of a fact, not a pin
                     "runs slash commands' and skills' inline shell commands (!`cmd`) without any "
                     "hook: the guard cannot see them; 2.1.332 or newer can"),),
     known_settings_events=(
