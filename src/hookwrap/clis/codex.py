@@ -1,5 +1,7 @@
-"""Codex CLI 0.169.0: its record. Every fact here was checked against that release
-(/work/shared/reference/codex-cli.md, docs/codex-notes.md).
+"""Codex CLI: its record. Every fact here was checked against 0.169.0
+(/work/shared/reference/codex-cli.md, docs/codex-notes.md), and again against 0.171.0's shipped
+binary: its 23 embedded command-hook input and output schemas and its output-validation messages
+are those of 0.169.0, and the end-to-end tests pass on it.
 
 The shell tool arrives as ``Bash``; ``apply_patch`` carries raw patch text, read into the files
 it adds, updates, deletes or moves. Codex's output schemas are strict: one unknown key, a
