@@ -101,7 +101,8 @@ BINARIES: dict[str, Binary] = {b.name: b for b in (
     Binary("gemini", GEMINI_VERSION, "node_modules/.bin/gemini", {"GEMINI_CLI_NO_RELAUNCH": "true"},
            needs_node=True),
     Binary("codex", PINS["codex"].version, "node_modules/.bin/codex"),
-    Binary("qwen", PINS["qwen"].version, "qwen/node_modules/.bin/qwen", {"QWEN_CODE_NO_RELAUNCH": "true"}),
+    Binary("qwen", PINS["qwen"].version, "qwen/node_modules/.bin/qwen",
+           {"QWEN_CODE_NO_RELAUNCH": "true"}),
     # Copilot's first start unpacks its 235 MB runtime into the shared package cache: allow for that.
     Binary("copilot", PINS["copilot"].version, "copilot/node_modules/.bin/copilot",
            {"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false"}, version_timeout=180.0),

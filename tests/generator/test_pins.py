@@ -25,8 +25,8 @@ def _code_files() -> list[Path]:
     found = []
     for top in _CODE_DIRS:
         for path in (REPO_ROOT / top).rglob("*"):
-            if path.suffix not in _CODE_SUFFIXES or not path.is_file() \
-                    or any(part in (".venv", "node_modules", "__pycache__") for part in path.parts) \
+            skipped = any(part in (".venv", "node_modules", "__pycache__") for part in path.parts)
+            if path.suffix not in _CODE_SUFFIXES or not path.is_file() or skipped \
                     or any(path.is_relative_to(data) for data in _DATA_DIRS):
                 continue
             found.append(path)
@@ -81,8 +81,8 @@ def test_the_pin_check_would_see_a_spelled_pin() -> None:
 
 
 @pytest.mark.parametrize(("text", "found"), [
-    ("9.8.765 (Claude Code)", "9.8.765"), ("codex-cli 0.999.0", "0.999.0"), ("v1.18.99\n", "1.18.99"),
-    ("no version here", ""),
+    ("9.8.765 (Claude Code)", "9.8.765"), ("codex-cli 0.999.0", "0.999.0"),
+    ("v1.18.99\n", "1.18.99"), ("no version here", ""),
 ])
 def test_find_version(text: str, found: str) -> None:
     assert pins.find_version(text) == found

@@ -92,7 +92,8 @@ def aurora(monkeypatch: pytest.MonkeyPatch) -> Any:
     module.AURORA = AURORA  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "hookwrap.clis.aurora", module)
     # Its one line in generator/pins.txt.
-    monkeypatch.setitem(pins.PINS, "aurora", pins.Pin("aurora", "@example/aurora", "9.9.9", "9.9.9"))
+    monkeypatch.setitem(pins.PINS, "aurora",
+                        pins.Pin("aurora", "@example/aurora", "9.9.9", "9.9.9"))
     monkeypatch.setitem(Platform._value2member_map_, "aurora", Imaginary.AURORA)
     monkeypatch.setattr(platforms, "_LOADED", {})
     monkeypatch.setattr(generator_clis, "_LOADED", {})

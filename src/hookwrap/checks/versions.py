@@ -120,7 +120,8 @@ def check_versions(root: Path, platforms: tuple[Platform, ...], events: dict[Pla
             continue
         if not version:
             out.append(Finding(CHECK, WARN, f"{agent.label} at {path}: version unknown ({why})",
-                               f"check that it is {agent.version} (`{agent.executable} --version`)"))
+                               f"check that it is {agent.version} "
+                               f"(`{agent.executable} --version`)"))
             continue
         found = version_findings(agent, version, path, events.get(platform, set()))
         out += found

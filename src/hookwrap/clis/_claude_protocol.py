@@ -1,7 +1,7 @@
 """Claude Code's hook protocol, and the CLIs that speak it with differences of their own.
 
-Claude Code (2.1.328 and 2.1.332), Qwen Code, Copilot CLI (its PascalCase format) and Factory Droid read the
-same answer: a top-level ``decision`` (``block``/``approve``), ``reason``, ``continue`` and
+Claude Code (2.1.328 and 2.1.332), Qwen Code, Copilot CLI (its PascalCase format) and Factory
+Droid read the same answer: a top-level ``decision`` (``block``/``approve``), ``reason``, ``continue`` and
 ``stopReason``, ``systemMessage``, and ``hookSpecificOutput`` (``permissionDecision``,
 ``permissionDecisionReason``, ``updatedInput``, ``additionalContext``, a PermissionRequest
 verdict). What a CLI does differently is a fact of its record, read here:
@@ -230,12 +230,15 @@ def _skill_shell(output: OutputView, decision: str) -> dict[str, Any]:
         note = SKILL_SHELL_REWRITE_NOTE + json.dumps(output.updated_input, ensure_ascii=False,
                                                      allow_nan=False)
     if note or decision in BLOCKING:
-        reason = "\n\n".join(t for t in (output.reason, note) if t)
-        return {"permissionDecision": "deny", **({"permissionDecisionReason": reason} if reason else {})}
-    if decision in ALLOWING:
-        return {"permissionDecision": "allow", **({"permissionDecisionReason": output.reason}
-                                                  if output.reason else {})}
-    return {}
+        verdict, reason = "deny", "\n\n".join(t for t in (output.reason, note) if t)
+    elif decision in ALLOWING:
+        verdict, reason = "allow", output.reason
+    else:
+        return {}
+    specific = {"permissionDecision": verdict}
+    if reason:
+        specific["permissionDecisionReason"] = reason
+    return specific
 
 
 def _permission_request(output: OutputView, decision: str) -> dict[str, Any] | None:

@@ -57,7 +57,8 @@ KILO = OPENCODE.derive(
     unknown_event_note="hookwrap's Kilo CLI plugin does not run it",
     # As observed in a hook process (7.7.9): Kilo keeps OpenCode's OPENCODE=1 too.
     hook_env_vars={"HOOKWRAP_PROJECT_DIR": "{project}", "HOOKWRAP_KILO": "1", "KILO": "1",
-                   "OPENCODE": "1", "AGENT": "1", "KILO_PID": "{pid}", "KILOCODE_VERSION": "{version}",
+                   "OPENCODE": "1", "AGENT": "1", "KILO_PID": "{pid}",
+                   "KILOCODE_VERSION": "{version}",  # the pinned release
                    "KILOCODE_FEATURE": "cli", "KILO_PROCESS_ROLE": "main"},
     system_message_shown="printed for the user on Kilo's stderr by the plugin",
 )
