@@ -1,7 +1,9 @@
 """Claude Code: its record. Every fact here was checked against 2.1.328
-(/work/shared/reference/claude-code.md) and again against 2.1.332's shipped code, where only
-PreSkillShellCommand is new (facts labelled 2.1.332); Qwen Code, Copilot CLI and Factory Droid
-are this record with their differences (``CLAUDE.derive``)."""
+(/work/shared/reference/claude-code.md) and again against 2.1.332's shipped code, where the one
+change that concerns hookwrap is the PreSkillShellCommand event (facts labelled 2.1.332; the
+other events' input and output schemas are those of 2.1.328, but for PermissionRequest's
+internal tool_kind and mcp_skill). Qwen Code, Copilot CLI and Factory Droid are this record with
+their differences (``CLAUDE.derive``)."""
 
 from __future__ import annotations
 
