@@ -113,7 +113,7 @@ def test_console_script_runs_init_and_add_in_a_repo(installed: dict, tmp_path: P
 
     claude = json.loads((repo / ".claude" / "settings.json").read_text())
     [group] = claude["hooks"]["PreToolUse"]
-    assert group["matcher"] == "Bash|Write|Edit|Read"
+    assert group["matcher"] == "Bash|PowerShell|Write|Edit|Read"
     assert group["hooks"][0]["command"] == \
         'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude'
     assert group["hooks"][0]["timeout"] == 10

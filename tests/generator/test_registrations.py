@@ -28,8 +28,10 @@ def spec(name="guard", event=E.BEFORE_TOOL, matcher="shell|write_file|edit_file"
 
 
 @pytest.mark.parametrize(("matcher", "claude", "gemini"), [
-    ("shell|write_file|edit_file", "Bash|Write|Edit", "^(run_shell_command|write_file|replace)$"),
-    ("shell", "Bash", "^run_shell_command$"),
+    # PowerShell: Claude Code's shell tool on Windows.
+    ("shell|write_file|edit_file", "Bash|PowerShell|Write|Edit",
+     "^(run_shell_command|write_file|replace)$"),
+    ("shell", "Bash|PowerShell", "^run_shell_command$"),
     ("task", "Task|Agent", "^invoke_agent$"),
     ("grep", "Grep", "^(grep_search|search_file_content)$"),
     ("web_search|web_fetch", "WebSearch|WebFetch", "^(google_web_search|web_fetch)$"),
@@ -92,8 +94,13 @@ def test_commands_survive_a_project_path_with_spaces():
 def test_guard_registrations_on_both_platforms():
     found, warnings = registrations_for(spec(timeout=10), fail_closed=True, summary="blocks")
     assert warnings == []
-    claude, gemini = found
-    assert (claude.platform, claude.event, claude.matcher) == (C, "PreToolUse", "Bash|Write|Edit")
+    claude, skill_shell, gemini = found
+    assert (claude.platform, claude.event, claude.matcher) == (
+        C, "PreToolUse", "Bash|PowerShell|Write|Edit")
+    # Claude Code 2.1.332 asks PreSkillShellCommand before a skill's inline shell command.
+    assert (skill_shell.platform, skill_shell.event, skill_shell.matcher) == (
+        C, "PreSkillShellCommand", "Bash|PowerShell")
+    assert skill_shell.handler == claude.handler
     assert claude.handler == {
         "type": "command",
         "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
@@ -125,5 +132,6 @@ def test_fail_closed_is_not_written_on_stop_where_claude_ignores_it():
 
 def test_default_timeout_is_written_in_each_unit():
     found, _ = registrations_for(spec(name="a", timeout=None, template="audit"))
-    assert found[0].handler["timeout"] == 60
-    assert found[1].handler["timeout"] == 60_000
+    assert [r.event for r in found] == ["PreToolUse", "PreSkillShellCommand", "BeforeTool"]
+    assert found[0].handler["timeout"] == found[1].handler["timeout"] == 60
+    assert found[2].handler["timeout"] == 60_000

@@ -145,11 +145,14 @@ def check_hook_runs(root: Path, manifest, scopes: list[Scope],
             kind, cause = _fault(test)
             if kind in _GROUPED:
                 failed.setdefault((kind, cause), []).append(test)
-            else:
-                out.append(_single(name, test, kind, cause))
-        found = [_grouped(name, kind, cause, group, len(runs))
+            elif (single := _single(name, test, kind, cause)) not in out:  # once per CLI
+                out.append(single)
+        clis = len({platform for platform, _ in runs})  # a CLI may run it on several events
+        found = [_grouped(name, kind, cause, group, clis)
                  for (kind, cause), group in failed.items()]
-        skipped = [setup_of(platform).label for platform, _ in runs[len(tests):]]
+        tried = {test.platform for test in tests}
+        skipped = list(dict.fromkeys(setup_of(platform).label for platform, _ in runs[len(tests):]
+                                     if platform.value not in tried))
         if skipped and found:  # only the first run was made, and it did not finish
             found[-1] = replace(found[-1], message=f"{found[-1].message} (not started on "
                                 f"{_and(skipped)}: it would take as long there)")
@@ -245,10 +248,11 @@ def _fault(test: PlatformTest) -> tuple[str, str]:
     return ANSWER, "; ".join(test.problems) or test.summary
 
 
-def _grouped(name: str, kind: str, cause: str, tests: list[PlatformTest], runs: int) -> Finding:
+def _grouped(name: str, kind: str, cause: str, tests: list[PlatformTest], clis: int) -> Finding:
     """One finding for a fault of the hook itself, naming every CLI it happened on (of the
-    hook's ``runs``) and what each CLI then does."""
-    where = f"any of its {runs} CLIs" if len(tests) == runs > 2 else _and([_label(t) for t in tests])
+    hook's ``clis``) and what each CLI then does."""
+    labels = list(dict.fromkeys(_label(t) for t in tests))
+    where = f"any of its {clis} CLIs" if len(labels) == clis > 2 else _and(labels)
     retry = (f"`hookwrap test {name} -p {tests[0].platform} -v` shows its exit code, stdout and "
              "stderr")
     if kind == CUT:
@@ -302,8 +306,10 @@ def _outcomes(tests: list[PlatformTest]) -> str:
     by: dict[str, list[str]] = {}
     for test in tests:
         outcome = test.verdict.outcome if test.verdict is not None else "allowed"
-        by.setdefault(_DOES.get(outcome, outcome), []).append(_label(test))
-    if len(by) == 1 and len(tests) > 2:
+        labels = by.setdefault(_DOES.get(outcome, outcome), [])
+        if _label(test) not in labels:
+            labels.append(_label(test))
+    if len(by) == 1 and len({t.platform for t in tests}) > 2:
         return f"{next(iter(by))} on every one"
     return "; ".join(f"{does} on {_and(labels)}" for does, labels in by.items())
 

@@ -37,10 +37,9 @@ class AgentCLI:
 
     platform: Platform
     label: str
-    version: str
-    npm_package: str
     events: dict[str, NormalizedEvent]
     preferred_events: dict[NormalizedEvent, str]
+    skill_shell_events: tuple[str, ...]
     tools: dict[str, str]
     preferred_tools: dict[str, str]
     extra_tool_names: dict[str, tuple[str, ...]]

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from ..names import NormalizedEvent, Platform
+from .catalogue import EXTERNAL
 from .clis import all_setups, setup_of
 from .errors import UsageError
 
@@ -202,22 +203,52 @@ def _with_filter(handler: dict, spec, platform: Platform) -> dict:
 
 
 def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: bool,
-             description: str, python: str, port: int) -> tuple[dict, str]:
-    """The handler, and a warning when a resident hook stays a command on this CLI."""
+             description: str, python: str, port: int, command_filter: bool = True
+             ) -> tuple[dict, str]:
+    """The handler, and a warning when a resident hook stays a command on this CLI; with
+    ``command_filter``, narrowed to the spec's shell commands where the CLI can."""
+    def _with(handler: dict) -> dict:
+        return _with_filter(handler, spec, platform) if command_filter else handler
+
     timeout = spec.timeout or DEFAULT_TIMEOUT
     if getattr(spec, "resident", False):
         agent = setup_of(platform)
         handler = agent.http_handler(resident_url(spec.name, platform, port), timeout_s=timeout,
                                      fail_closed=fail_closed, event=event)
         if handler is not None:
-            return _with_filter(handler, spec, platform), ""
+            return _with(handler), ""
         warning = (f"{spec.name}: resident has no effect: {agent.label} runs only command "
                    f"hooks on {event.value} (see docs/resident.md)")
     else:
         warning = ""
     handler = handler_for(spec.name, platform, timeout=timeout, fail_closed=fail_closed,
                           event=event, description=description, python=python)
-    return _with_filter(handler, spec, platform), warning
+    return _with(handler), warning
+
+
+def selects_shell(matcher: str | None) -> bool:
+    """True when a tool matcher (normalized names, each a name or a regex) selects the shell
+    tool; no matcher selects every tool."""
+    parts = split_matcher(matcher)
+    return not parts or any(re.fullmatch(f"(?:{part})", "shell") for part in parts)
+
+
+def _skill_shell_registrations(spec, platform: Platform, event: NormalizedEvent, *,
+                               fail_closed: bool, description: str, python: str,
+                               port: int) -> list[Registration]:
+    """A before_tool hook that selects the shell, registered again on each event the CLI asks
+    before a skill's inline shell command (``skill_shell_events``), for the shell's tool names.
+    An external hook is not: it was written for the CLI's tool events, and sees the payload
+    as is. The `if` filter is left out: the runtime's filter does its work there."""
+    agent = setup_of(platform)
+    if event is not NormalizedEvent.BEFORE_TOOL or spec.template == EXTERNAL \
+            or not selects_shell(spec.matcher):
+        return []
+    handler, _ = _handler(spec, platform, event, fail_closed=fail_closed,
+                          description=description, python=python, port=port,
+                          command_filter=False)
+    return [Registration(spec.name, platform, name, tool_matcher("shell", platform), handler)
+            for name in agent.skill_shell_events if name in agent.events]
 
 
 def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
@@ -242,6 +273,9 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
             commands_only.append(warning)
         registrations.append(Registration(spec.name, platform, event_name,
                                           matcher_for(spec.matcher, event, platform), handler))
+        registrations += _skill_shell_registrations(spec, platform, event, fail_closed=fail_closed,
+                                                    description=description, python=python,
+                                                    port=port)
     if commands_only and not any(r.handler.get("type") == "http" for r in registrations):
         warnings.extend(commands_only)  # resident = true changes nothing anywhere: say so
     return registrations, warnings

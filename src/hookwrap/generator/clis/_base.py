@@ -16,6 +16,7 @@ import re
 from ...clis._base import LAUNCHER, AgentCLI
 from ...clis._record import SETUP_FACTS, CLIRecord
 from ...names import NormalizedEvent
+from ..pins import PINS
 from .kit import (
     FAIL,
     OWNED_URL_RE,
@@ -52,6 +53,8 @@ class AgentSetup(AgentCLI):
 
     # The record's facts for the command (documented in clis/_record.py).
     settings_file: str
+    executable: str
+    version_notes: tuple[tuple[str, NormalizedEvent, str], ...]
     config_folders: tuple[str, ...]
     settings_comments: bool
     settings_generated: bool
@@ -101,6 +104,22 @@ class AgentSetup(AgentCLI):
         super().__init__(record)
         for name in SETUP_FACTS:
             setattr(self, name, getattr(record, name))
+
+    @property
+    def version(self) -> str:
+        """The pinned release (generator/pins.txt): the one the tests install, and the newest
+        the record's facts were checked against."""
+        return PINS[self.platform.value].version
+
+    @property
+    def oldest_version(self) -> str:
+        """The oldest release the end-to-end tests and the record's facts were also checked on."""
+        return PINS[self.platform.value].oldest
+
+    @property
+    def npm_package(self) -> str:
+        """Where the pinned binary comes from (generator/pins.txt)."""
+        return PINS[self.platform.value].package
 
     def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
         """The settings document in ``text`` (``{"hooks": {event: [groups]}}`` and the CLI's other
@@ -291,7 +310,7 @@ class AgentSetup(AgentCLI):
         import os
 
         values = {"project": project_dir, "session_id": str(payload.get("session_id", "")),
-                  "pid": str(os.getpid())}
+                  "pid": str(os.getpid()), "version": self.version}
         env.update({k: v.format(**values) for k, v in self.hook_env_vars.items()})
         return env
 
