@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 # The launcher every registered command runs (vendor.LAUNCHER: launcher_stub.py, which imports
 # launcher.py beside it): it runs .hookwrap/hooks/<name>.py from cached bytecode.
 LAUNCHER = ".hookwrap/lib/run.py"
+# What a fail-closed hook's registered command carries after the hook's name, with the seconds
+# it has to answer (``run.py guard --fail-closed=7 --platform gemini``): the launcher then blocks
+# the call, as every CLI reads a block, when the hook cannot start, crashes or has not answered
+# by then (launcher.py), and the runtime blocks a call it cannot read (runner.py).
+FAIL_CLOSED_FLAG = "--fail-closed"
 
 BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
