@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from .clis._base import FAIL_CLOSED_FLAG
+from .clis._base import FAIL_CLOSED_FLAG, json_kind
 from .hookinput import HookInput, normalize_input
 from .hookoutput import HookOutput, denormalize_output
 from .names import DEFAULT_PLATFORM, NormalizedEvent, Platform
@@ -183,17 +183,6 @@ def _run(hook: Hook, platform: Platform, raw: str, fail_closed: bool = False) ->
     return 0
 
 
-def _kind(value: object) -> str:
-    """A JSON value's kind, as a message names it."""
-    if value is None:
-        return "null"
-    for kind, words in ((bool, "a boolean"), (str, "a string"), (list, "a list"),
-                        (dict, "an object")):
-        if isinstance(value, kind):
-            return words
-    return "a number"
-
-
 def unreadable(raw: str, hook_input: HookInput) -> str:
     """Why a fail-closed hook cannot judge this call, "" when it can: no payload, one that is
     not a JSON object, or a tool call not in the shape its CLI sends (a ``tool_input`` that is
@@ -206,18 +195,18 @@ def unreadable(raw: str, hook_input: HookInput) -> str:
     except (ValueError, RecursionError):
         return "the payload is not JSON"
     if not isinstance(data, dict):
-        return f"the payload is {_kind(data)}, not an object"
+        return f"the payload is {json_kind(data)}, not an object"
     if hook_input.event is not NormalizedEvent.BEFORE_TOOL:  # the only event it is registered on
         event = hook_input.raw_event
         return f"the payload is a {event} event, not a tool call" if event else \
             "the payload names no hook event"
     tool_input = hook_input.get("tool_input")
     if not isinstance(tool_input, dict):
-        return f"its tool_input is {_kind(tool_input)}, not an object"
+        return f"its tool_input is {json_kind(tool_input)}, not an object"
     if not hook_input.raw_tool_name:
         return "the payload names no tool"
-    if hook_input.tool_name == "shell" and not hook_input.shell_lines:
-        return f"its command is {_kind(tool_input.get('command'))}, not a string"
+    if hook_input.tool_name == "shell":
+        return runtime_of(hook_input.platform).unreadable_shell_input(tool_input)
     if hook_input.tool_name in ("write_file", "edit_file") and not hook_input.file_paths:
         return "it names no file it writes"
     return ""

@@ -348,11 +348,13 @@ def disabled_rule_problem(text: str) -> tuple[str, str] | None:
 
 def check_startup(root: Path, manifest) -> list[Finding]:
     """Each hook can start: its script compiles for Python 3.9 and the runtime is in the repo."""
+    from ..generator.project import blocking_names
     from ..generator.startup import missing_runtime, script_errors
     from ..generator.vendor import LAUNCHER, LAUNCHER_MODULE, RUNTIME_DIR, RUNTIME_MODULES
 
     out = [Finding("startup", FAIL, problem, "fix the script, then run `hookwrap test NAME`")
-           for problem in script_errors(root, [spec.name for spec in manifest.hooks])]
+           for problem in script_errors(root, [spec.name for spec in manifest.hooks],
+                                        blocking_names(manifest))]
     missing = missing_runtime(root, RUNTIME_DIR, RUNTIME_MODULES)
     missing[:0] = [path for path in (LAUNCHER, LAUNCHER_MODULE) if not (root / path).is_file()]
     if missing and manifest.hooks:

@@ -36,6 +36,17 @@ BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
 
 
+def json_kind(value: object) -> str:
+    """A JSON value's kind, as a message names it ("a list")."""
+    if value is None:
+        return "null"
+    for kind, words in ((bool, "a boolean"), (str, "a string"), (list, "a list"),
+                        (dict, "an object")):
+        if isinstance(value, kind):
+            return words
+    return "a number"
+
+
 class AgentCLI:
     """One agent CLI as a hook process sees it: its record's facts, and the rules every CLI
     shares. A protocol family subclasses it and overrides what its CLIs answer differently."""
@@ -176,6 +187,12 @@ class AgentCLI:
         Cline, whose run_commands carries a list."""
         line = tool_input.get("command") if isinstance(tool_input, dict) else None
         return [line] if isinstance(line, str) else []
+
+    def unreadable_shell_input(self, tool_input: dict[str, Any]) -> str:
+        """Why ``shell_lines`` cannot read a shell call's input ("" when it can): its
+        ``command`` is not a string (a fail-closed hook blocks such a call, runner.py)."""
+        command = tool_input.get("command")
+        return "" if isinstance(command, str) else f"its command is {json_kind(command)}, not a string"
 
     def platform_tool_names(self, tool: str) -> list[str]:
         """Every name this CLI uses for the normalized ``tool``, preferred first (then the tools
