@@ -46,7 +46,7 @@ all ten CLIs read a block from a command (exit 2 and the reason on stderr, nothi
 when that hook cannot start (a syntax error, an exception at import: a runtime module missing or
 broken, an interpreter below 3.9), ends without an answer, or has not answered SECONDS after its
 process started (``_arm_deadline``: SIGALRM; SECONDS is inside the CLI's timeout). ``run.py``
-blocks the same way for what stops it before this module runs (a Python older than 3.9).
+blocks every hook the same way where this module cannot be imported (Python 2.7 to 3.5).
 
 Stdlib only, Python 3.9+, and it imports nothing that is not loaded already at start-up but
 the built-in ``gc`` module.
@@ -584,7 +584,12 @@ def _arm_deadline(name: str, seconds: float) -> None:
 
 
 def main() -> None:
-    """Run the hook named in sys.argv; a fail-closed one blocks whatever stops this launcher."""
+    """Run the hook named in sys.argv; a fail-closed one blocks whatever stops this launcher,
+    and on a Python older than the runtime's 3.9 (run.py blocks every hook where this module
+    cannot even be compiled: 2.7 to 3.5)."""
+    if sys.version_info < (3, 9) and _deadline(sys.argv) is not None:
+        _block(sys.argv[1], "could not start (Python {}.{} is older than 3.9, the runtime's "
+               "floor; set `python` in hookwrap.toml)".format(*sys.version_info))
     try:
         _launch(sys.argv)
     except Exception as error:

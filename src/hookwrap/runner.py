@@ -188,14 +188,15 @@ def unreadable(raw: str, hook_input: HookInput) -> str:
     not a JSON object, or a tool call not in the shape its CLI sends (a ``tool_input`` that is
     not an object, a shell call without a command string, a write that names no file). A
     fail-closed hook blocks such a call rather than let through what it could not read."""
-    if not raw.strip():
-        return "stdin was empty"
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        return "the payload is not JSON"
-    if not isinstance(data, dict):
-        return f"the payload is {json_kind(data)}, not an object"
+    if not hook_input.raw_input:  # normalize_input read no JSON object ({} for anything else)
+        if not raw.strip():
+            return "stdin was empty"
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            return "the payload is not JSON"
+        if not isinstance(data, dict):
+            return f"the payload is {json_kind(data)}, not an object"
     if hook_input.event is not NormalizedEvent.BEFORE_TOOL:  # the only event it is registered on
         event = hook_input.raw_event
         return f"the payload is a {event} event, not a tool call" if event else \

@@ -35,9 +35,9 @@ _IMPORT_3_9 = "unsupported operand type(s) for |"  # `X | None` evaluated on Pyt
 # The last stderr line of a fail-closed hook that the launcher (launcher._block, run.py) ended
 # with exit 2 because it could not start or answer: each CLI reads that as the hook's block, but
 # it is the hook's failure, not its decision.
-_LAUNCHER_BLOCK = re.compile(r"hookwrap: \S+ (?:fails closed and (?:could not start \((?P<start>"
-                             r".*)\)|(?P<why>.*))|cannot start \((?P<old>.*)\)), so the call is "
-                             r"blocked; run `hookwrap doctor`")
+_LAUNCHER_BLOCK = re.compile(r"hookwrap: (?:\S+ fails closed and (?:could not start \((?P<start>.*)\)"
+                             r"|(?P<why>.*)), so the call is blocked|the launcher cannot run "
+                             r"(?P<old>on Python .*)); run `hookwrap doctor`")
 
 
 def check_hook_runs(root: Path, manifest, scopes: list[Scope],
