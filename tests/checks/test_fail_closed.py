@@ -107,7 +107,9 @@ def test_a_guard_on_a_python_below_3_9_blocks_on_every_cli(project: Path, versio
     manifest = project / "hookwrap.toml"
     manifest.write_text(f'python = "{python}"\n' + manifest.read_text(encoding="utf-8"),
                         encoding="utf-8")
-    assert hw(project, "sync").code == 0
+    synced = hw(project, "sync")  # writes the commands, and says the hooks cannot start (exit 1)
+    assert synced.code == 1 and "update  .claude/settings.json" in synced.out, synced.err
+    assert str(python) in (project / ".claude" / "settings.json").read_text(encoding="utf-8")
     if version == "2.7":  # the launcher module does not even compile: run.py blocks
         cause = (r"the launcher cannot run on Python 2\.7\.\d+ \(invalid syntax "
                  r"\(_hookwrap_launcher\.py, line \d+\)\); run `hookwrap doctor`")
