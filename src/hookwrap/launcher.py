@@ -561,7 +561,7 @@ def _age() -> float:
     try:
         stat = _read("/proc/self/stat")
         ticks = int(stat.rsplit(b")", 1)[1].split()[19])
-        clock = sys.modules["time"].clock_gettime(sys.modules["time"].CLOCK_BOOTTIME)
+        clock = float(sys.modules["time"].clock_gettime(sys.modules["time"].CLOCK_BOOTTIME))
         return max(0.0, clock - ticks / os.sysconf("SC_CLK_TCK"))
     except (OSError, ValueError, IndexError, KeyError, AttributeError):
         return 0.0
