@@ -130,7 +130,7 @@ def test_hookwrap_test_says_blocked_on_every_cli(project: Path) -> None:
 
 def test_doctor_names_the_hook_and_the_cause_on_every_cli(project: Path) -> None:
     _missing_module(project)
-    out = hw(project, "doctor").out
+    out = hw(project, "doctor", "--run-untrusted").out  # a throwaway HOME trusts no folder
     assert ("fail hook-runs: guard cannot start on any of its 10 CLIs (exit 2: "
             "ModuleNotFoundError: No module named 'hookwrap.guard_rules'); blocked on every one"
             ) in out
@@ -138,7 +138,7 @@ def test_doctor_names_the_hook_and_the_cause_on_every_cli(project: Path) -> None
 
 def test_doctor_says_a_hang_cut_by_the_deadline_is_a_hang(project: Path) -> None:
     _hang(project)
-    out = hw(project, "doctor").out
+    out = hw(project, "doctor", "--run-untrusted").out  # a throwaway HOME trusts no folder
     assert ("fail hook-runs: guard hangs on any of its 10 CLIs: it gave no answer within 2.1 s "
             "(its fail-closed deadline, inside its 3 s timeout); blocked on every one") in out
 
