@@ -142,13 +142,15 @@ def test_add_guard_output_and_files(project: Path) -> None:
     assert claude_group(project, "PreToolUse", "guard") == {
         "matcher": "Bash|PowerShell|Write|Edit|Read",
         "hooks": [{"type": "command",
-                   "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
+                   "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard '
+                              '--fail-closed=7 --platform claude',
                    "timeout": 10, "onFailure": "block"}]}
     group = gemini_group(project, "BeforeTool", "guard")
     assert group["matcher"] == "^(run_shell_command|write_file|replace|read_file)$"
     handler = group["hooks"][0]
     assert handler["name"] == "guard" and handler["description"].startswith("hookwrap guard: ")
-    assert handler["command"] == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
+    assert handler["command"] == ('python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard '
+                                  '--fail-closed=7 --platform gemini')
     assert handler["timeout"] == 10000
     spec = Manifest.load(project / MANIFEST).get("guard")
     assert (spec.event, spec.template, spec.matcher) == ("before_tool", "guard", "shell|write_file|edit_file|read_file")

@@ -9,6 +9,7 @@ import pytest
 
 from hookwrap import NormalizedEvent as E
 from hookwrap import Platform
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.errors import UsageError
 from hookwrap.generator.registrations import (
     command_for,
@@ -103,11 +104,15 @@ def test_guard_registrations_on_both_platforms():
     assert skill_shell.handler == claude.handler
     assert claude.handler == {
         "type": "command",
-        "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
+        "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --fail-closed=7 '
+                   '--platform claude',
         "timeout": 10,
         "onFailure": "block",
     }
     assert (gemini.platform, gemini.event) == (G, "BeforeTool")
+    # The seconds it has to answer: inside the timeout, less answer_limit's margin (30%).
+    assert gemini.handler["command"] == ('python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" '
+                                         'guard --fail-closed=7 --platform gemini')
     assert gemini.matcher == "^(run_shell_command|write_file|replace)$"
     assert gemini.handler["timeout"] == 10_000  # milliseconds on Gemini
     assert gemini.handler["name"] == "guard"
@@ -121,6 +126,16 @@ def test_event_missing_on_a_platform_is_skipped_with_a_warning():
     assert [r.platform for r in found] == [G]
     assert found[0].event == "BeforeModel"
     assert len(warnings) == 1 and "Claude Code has no before_model" in warnings[0]
+
+
+@pytest.mark.parametrize("platform", list(Platform))
+def test_a_fail_closed_command_is_still_hookwraps_own(platform: Platform):
+    """The command with --fail-closed is recognised as the same hook's (sync updates it)."""
+    found, _ = registrations_for(spec(timeout=3, platforms=(platform,)), fail_closed=True)
+    command = found[0].handler["command"]
+    assert " guard --fail-closed=2.1 --platform " in command
+    assert setup_of(platform).owned_name(command) == "guard"
+    assert setup_of(platform).owned_name(command.replace("=2.1", "=x")) is None
 
 
 def test_fail_closed_is_not_written_on_stop_where_claude_ignores_it():

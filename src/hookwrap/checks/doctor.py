@@ -394,10 +394,12 @@ def disabled_rule_problem(text: str) -> tuple[str, str] | None:
 
 def check_startup(root: Path, manifest) -> list[Finding]:
     """Each hook can start: its script compiles for Python 3.9 and the runtime is in the repo."""
+    from ..generator.project import blocking_names
     from ..generator.startup import runtime_gaps, script_errors
 
     out = [Finding("startup", FAIL, problem, "fix the script, then run `hookwrap test NAME`")
-           for problem in script_errors(root, [spec.name for spec in manifest.hooks])]
+           for problem in script_errors(root, [spec.name for spec in manifest.hooks],
+                                        blocking_names(manifest))]
     missing = runtime_gaps(root)
     if missing and manifest.hooks:
         out.append(Finding("startup", FAIL, f"the runtime is missing ({', '.join(missing[:3])}"

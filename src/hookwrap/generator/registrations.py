@@ -6,8 +6,10 @@ import re
 from dataclasses import dataclass
 
 from ..names import NormalizedEvent, Platform
+from ..options import answer_limit
 from .catalogue import EXTERNAL
 from .clis import all_setups, setup_of
+from .clis._base import with_deadline
 from .errors import UsageError
 
 DEFAULT_TIMEOUT = 60
@@ -181,10 +183,15 @@ def matcher_for(matcher: str | None, event: NormalizedEvent, platform: Platform)
 
 def handler_for(name: str, platform: Platform, *, timeout: int, fail_closed: bool,
                 event: NormalizedEvent, description: str, python: str = "python3") -> dict:
-    """The handler object, in the CLI's own form and timeout unit."""
-    return setup_of(platform).handler(command_for(name, platform, python), name=name,
-                                 timeout_s=timeout, fail_closed=fail_closed, event=event,
-                                 description=description)
+    """The handler object, in the CLI's own form and timeout unit. A fail-closed before_tool
+    hook's command carries the seconds it has to answer (``with_deadline``): within its timeout,
+    less the margin an external hook's command gets (``options.answer_limit``)."""
+    command = command_for(name, platform, python)
+    if fail_closed and event is NormalizedEvent.BEFORE_TOOL:
+        command = with_deadline(command, name, round(answer_limit({"timeout": timeout}), 1))
+    return setup_of(platform).handler(command, name=name, timeout_s=timeout,
+                                      fail_closed=fail_closed, event=event,
+                                      description=description)
 
 
 def resident_url(name: str, platform: Platform, port: int) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ...clis._base import LAUNCHER, AgentCLI
+from ...clis._base import FAIL_CLOSED_FLAG, LAUNCHER, AgentCLI
 from ...clis._record import SETUP_FACTS, CLIRecord
 from ...names import NormalizedEvent
 from ..pins import PINS
@@ -174,8 +174,9 @@ class AgentSetup(AgentCLI):
         if patterns is None:
             patterns = [self._owned_pattern(flag) for flag in (True, False)]
             self.__dict__["_owned"] = patterns
+        command = without_deadline(command.strip())
         for pattern in patterns:
-            match = pattern.fullmatch(command.strip())
+            match = pattern.fullmatch(command)
             if match:
                 return match.group("name")
         return None
@@ -436,6 +437,21 @@ def walk_up_fail_closed(command: str) -> str:
 def walk_up_fail_open(command: str) -> str:
     """The fail-open form of a walk-up command (the two differ only in that exit code)."""
     return command.replace(f"exit {WALK_UP_EXIT[True]}; }}", f"exit {WALK_UP_EXIT[False]}; }}", 1)
+
+
+_DEADLINE_RE = re.compile(rf" {FAIL_CLOSED_FLAG}=[0-9]+(?:\.[0-9]+)?(?= --platform )")
+
+
+def with_deadline(command: str, name: str, seconds: float) -> str:
+    """A fail-closed hook's command: ``FAIL_CLOSED_FLAG`` and the seconds it has to answer,
+    after the hook's name (``run.py guard --fail-closed=7 --platform gemini``)."""
+    return command.replace(f" {name} --platform ", f" {name} {FAIL_CLOSED_FLAG}={seconds:g} "
+                           "--platform ", 1)
+
+
+def without_deadline(command: str) -> str:
+    """The command without ``with_deadline``'s flag (the two are the same hook's)."""
+    return _DEADLINE_RE.sub("", command, count=1)
 
 
 def fill_path(spec: str, root: Any, home: Any, env: Mapping[str, str]) -> str:
