@@ -371,7 +371,12 @@ class _Parser:
         s, n = self.s, self.n
         start = self.i
         nxt = s[self.i + 1] if self.i + 1 < n else ""
-        if nxt == "(":
+        end = self._arithmetic_end(self.i + 3) if s.startswith("((", self.i + 1) else -1
+        if end > 0:  # $((...)): arithmetic; only the $(...) and `...` inside it run
+            self._arithmetic(depth, end, subs)
+            flags[0] = True
+            text.append(s[start:end])
+        elif nxt == "(":
             self.i += 2
             script = self._nested(depth, "$(")
             subs.append(Sub("$(", script))
@@ -405,6 +410,55 @@ class _Parser:
         else:
             text.append("$")
             self.i += 1
+
+    def _arithmetic_end(self, start: int) -> int:
+        """The index after the "))" that closes an arithmetic $(( (``start`` is after it), or
+        -1 when the "((" opens a command substitution of a subshell instead (`$( (a) )`, or
+        `$((a) )`: bash reads it so when the parentheses do not close as "))")."""
+        s, n = self.s, self.n
+        level = 2
+        i = start
+        while i < n:
+            self.steps[0] += 1
+            c = s[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "'":
+                end = s.find("'", i + 1)
+                i = n if end < 0 else end + 1
+                continue
+            if c == '"':
+                j = i + 1
+                while j < n and s[j] != '"':
+                    j += 2 if s[j] == "\\" else 1
+                i = j + 1
+                continue
+            if c == "(":
+                level += 1
+            elif c == ")":
+                level -= 1
+                if level == 1:
+                    return i + 2 if s.startswith(")", i + 1) else -1
+            i += 1
+        return -1
+
+    def _arithmetic(self, depth: int, end: int, subs: List[Sub]) -> None:
+        """The $(...) and `...` inside an arithmetic $((...)), read as commands; the rest is
+        an expression (`$(( (a+b) * c ))` runs nothing)."""
+        s = self.s
+        self.i += 3
+        scratch: List[str] = []
+        flags = [False, False, False]
+        while self.i < end - 2:
+            self.steps[0] += 1
+            if s[self.i] == "$":
+                self._dollar(depth, scratch, subs, flags, quoted=True)
+            elif s[self.i] == "`":
+                self._backquote(depth, scratch, subs)
+            else:
+                self.i += 1
+        self.i = end
 
     def _brace(self, depth: int, subs: List[Sub]) -> None:
         """``${...}`` after its "${": up to the matching "}", reading nested substitutions."""
@@ -562,6 +616,12 @@ def _body_subs(body: str, depth: int, steps: List[int], script: Script) -> List[
     subs: List[Sub] = []
     parser._double(depth, text, subs, [False, False, False], "")
     return subs
+
+
+def decode_escapes(text: str) -> str:
+    """Text with its backslash escapes decoded as $'...' decodes them (printf, echo -e)."""
+    parser = _Parser(text.replace("'", "\\'") + "'", 0, [0], Script())
+    return parser._ansi()
 
 
 def parse_line(line: str, steps: List[int]) -> Script:
