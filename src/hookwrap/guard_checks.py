@@ -89,7 +89,7 @@ def _find_delete(command: Command, state: State) -> bool:
     classes = [state.classify(root) for root in _find_roots(command)]
     if command.narrowed:
         classes = ["inside" if c == "project-root" else c for c in classes]
-    if "-delete" in args:
+    if "-delete" in _find_own(args):  # not `-exec tool -delete {} ;`
         return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
     runs = [args[i + 1] for i in range(len(args) - 1)
             if args[i] in ("-exec", "-execdir", "-ok", "-okdir")]
@@ -99,10 +99,17 @@ def _find_delete(command: Command, state: State) -> bool:
     return False
 
 
+def _find_own(args: List[str]) -> List[str]:
+    from .guard_engine import _find_own as own
+
+    return own(args)
+
+
 def _rsync_delete(command: Command, state: State) -> bool:
     """rsync --delete (any --delete-*) into / , your home, or outside the project."""
-    if not any(word.startswith("--delete") or word in ("--remove-source-files",)
-               for word in command.args):
+    if not any(word.startswith("--del") or word in ("--remove-source-files",)
+               for word in command.args):  # --del is --delete-during
+
         return False
     operands = _operands(command.args, {"-e", "--rsh", "--exclude", "--include", "--filter",
                                         "-f", "--files-from", "--exclude-from", "--chmod"})
@@ -312,7 +319,85 @@ def _diskutil_erase(command: Command, state: State) -> bool:
     return True
 
 
+def _rm_unknown(command: Command, state: State) -> bool:
+    """rm -r of a path only known when it runs (`rm -rf "$DIR"`, `rm -rf $(cat list)`), unless
+    a literal start puts it inside the project or a temporary folder (`build/$NAME`,
+    `$(mktemp -d)`)."""
+    if command.roots:
+        return False
+    for target in _operands(command.args):
+        if ("$" not in target and "`" not in target) or state.classify(target) != "unknown":
+            continue  # (a relative path after `cd $DIR` is cd's question, not this rule's)
+        if target.startswith(("$(mktemp", "`mktemp")):
+            continue
+        head = target[:min(i for i in (target.find("$"), target.find("`"), len(target))
+                           if i >= 0)]
+        if "/" in head and ".." not in head and state.classify(
+                head.rpartition("/")[0] or "/") in ("inside", "temp", "allowed"):
+            continue
+        return True
+    return False
+
+
+def _switch_discards(command: Command, state: State) -> bool:
+    """git switch/checkout -f, --force, --discard-changes; a letter after -b, -B, -c, -C or
+    --orphan's is part of the new branch's name (`-bfix`, `-cfeature`)."""
+    _, rest = _git_subcommand(command)
+    for word in rest:
+        if word == "--":
+            return False
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            if len(name) >= 4 and ("--force".startswith(name) or
+                                   "--discard-changes".startswith(name)):
+                return True
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter in "bBcC":
+                    break
+                if letter == "f":
+                    return True
+    return False
+
+
+def _schedules(command: Command, state: State) -> bool:
+    """crontab that installs, edits or removes a table (not -l); launchctl that loads,
+    bootstraps, enables or submits a job."""
+    if command.program == "crontab":
+        return not _has_option(command.args, "-l|--list|-h|--help|-V")
+    operands = _operands(command.args)
+    return bool(operands) and operands[0] in ("load", "bootstrap", "enable", "submit",
+                                              "asuser")
+
+
+_SECRET_NAMES = ("KEY", "TOKEN", "SECRET", "PASS", "CRED", "AUTH", "SESSION", "COOKIE")
+
+
+def _dns_exfiltration(command: Command, state: State) -> bool:
+    """A DNS lookup of a name made from a variable or a command's output next to a literal
+    label (`dig $(... | base64).example.com`, `nslookup $TOKEN.example.com`), or from a
+    variable whose name says it holds a secret."""
+    for word in _operands(command.args):
+        if "$" not in word and "`" not in word:
+            continue
+        if any(name in word.upper() for name in _SECRET_NAMES):
+            return True
+        literal = word
+        for opener, closer in (("$(", ")"), ("`", "`"), ("${", "}")):
+            while opener in literal:
+                start = literal.index(opener)
+                end = literal.find(closer, start + len(opener))
+                literal = literal[:start] + literal[end + 1:] if end > 0 else literal[:start]
+        if "." in literal.strip(".$") or literal.startswith(".") or literal.endswith("."):
+            return True
+    return False
+
+
 CHECKS: Dict[str, Any] = {
+    "rm_unknown": _rm_unknown,
+    "switch_discards": _switch_discards,
+    "schedules": _schedules,
+    "dns_exfiltration": _dns_exfiltration,
     "rm_root_or_home": _rm_root_or_home,
     "rm_project_root": _rm_project_root,
     "rm_outside": _rm_outside,

@@ -218,10 +218,13 @@ class Guard:
         return None
 
     def block(self, finding: Finding) -> HookOutput:
+        """A deny naming the rule; an ask for a rule about what the guard cannot know."""
         rule = finding.rule
         shown = finding.shown if len(finding.shown) <= 200 else finding.shown[:200] + "..."
-        return HookOutput.block(
-            f"Blocked by the {self.name} hook: {rule.what} (`{shown}`; rule {rule.id}). "
+        answer = HookOutput.ask if rule.asks else HookOutput.block
+        return answer(
+            f"{'Held' if rule.asks else 'Blocked'} by the {self.name} hook: {rule.what} "
+            f"(`{shown}`; rule {rule.id}). "
             f"{rule.instead} (The policy is in .hookwrap/hooks/{self.name}.py; `hookwrap test "
             f"{self.name} --explain` shows why.)"
         )
@@ -242,6 +245,10 @@ class Guard:
         if unread:
             rule = self._rule("code.unreadable")
             if rule is not None and not self.active(rule) and looks_destructive(unread):
+                return Finding(rule, line if len(line) < 200 else line[:200])
+        if ("(" in line or "fork" in line) and _fork_bomb(line):
+            rule = self._rule("code.fork-bomb")
+            if rule is not None and not self.active(rule):
                 return Finding(rule, line if len(line) < 200 else line[:200])
         state = State(self, cwd)
         first: Optional[Finding] = None
@@ -322,6 +329,8 @@ class Guard:
         if expanded is None:
             return None
         full = os.path.normpath(os.path.join(cwd, expanded))
+        if change in ("read", "copy") and full.lower().endswith(".pem") and _certificate(full):
+            rules = [rule for rule in rules if rule.id != "secrets.read"]
         candidates = [full]
         try:
             real = os.path.realpath(full)
@@ -337,7 +346,7 @@ class Guard:
             parts = [part.lower() for part in candidate.split(os.sep) if part]
             relatives = [r for r in (_relative(candidate, base) for base in bases) if r is not None]
             views.append((candidate.lower(), parts, parts[-1] if parts else "", relatives))
-        removes = change == "remove"
+        removes = change in ("remove", "copy")  # a folder copied out holds its files
         for rule in rules:
             for view in views:
                 if self._path_matches(rule, view, removes):
@@ -379,6 +388,9 @@ class Guard:
                     return True
                 if removes and relative != "." and pattern.startswith(relative + "/"):
                     return True
+                if removes and ("*" in relative or "?" in relative or "[" in relative) and \
+                        _glob_takes(relative, pattern):
+                    return True  # `rm -rf .c*` takes .claude/settings.json
         return False
 
     def _absolute(self, path: str) -> str:
@@ -586,13 +598,16 @@ def replace_var(path: str, name: str, value: str) -> str:
 # with a pattern first, the first operand is the pattern or script, not a file.
 _READERS = frozenset((
     "cat", "tac", "less", "more", "most", "head", "tail", "bat", "batcat", "nl", "cut", "sort",
-    "uniq", "strings", "xxd", "hexdump", "od", "base64", "base32", "diff", "cmp", "jq", "yq",
+    "uniq", "strings", "xxd", "hexdump", "od", "base64", "base32", "diff", "cmp",
     "view", "fold", "fmt", "column", "paste", "pr", "expand", "comm", "join", "look", "iconv",
-    "dos2unix", "unix2dos", "tr", "gpg", "openssl", "ssh-keygen", "source", ".", "envsubst",
+    "dos2unix", "unix2dos", "tr", "gpg", "ssh-keygen", "source", ".", "envsubst", "split",
+    "csplit", "ar", "cpio", "pax", "xclip", "xsel", "pbcopy", "wl-copy", "clip", "nc", "ncat",
+    "socat", "telnet", "uuencode", "basenc", "zcat", "gzip", "bzip2", "xz", "zstd", "lz4",
+    "vim", "vi", "nvim", "nano", "emacs", "code", "subl", "ed", "ex", "mcedit", "micro",
     "xargs", "md5sum", "sha1sum", "sha256sum", "wc", "file",
 ))
 _PATTERN_FIRST = frozenset(("grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk",
-                            "mawk", "nawk", "zgrep", "perl"))
+                            "mawk", "nawk", "zgrep", "perl", "jq", "yq", "gojq", "jaq"))
 _NOT_READS = frozenset(("md5sum", "sha1sum", "sha256sum", "wc", "file"))
 
 
@@ -611,45 +626,199 @@ def file_changes(command: Command) -> List[Tuple[str, str]]:
     program, args = command.program, command.args
     if not program:
         return changes
+    for word in args:  # curl file:///home/me/.ssh/id_rsa, --config=file://...
+        if "file://" in word:
+            changes.append(("read", word[word.index("file://") + 7:]))
+    return changes + _tool_changes(command, program, args)
+
+
+def _edits(program: str, args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
+    """What tee, truncate, sed and perl write (sed -i, perl -i) or read."""
+    if program in ("sed", "perl") and not _edits_in_place(args):
+        if program == "perl":
+            return _searched(args, operands)
+        return [("read", word) for word in operands[1:]] + _sed_writes(args)
+    if program == "truncate":
+        operands = _operands_skipping(args, {"-s", "-r", "--size", "--reference"})
+    if program in ("sed", "perl"):
+        operands = operands[1:] if not any(a.startswith(("-e", "-f")) or a in (
+            "--expression", "--file") for a in args) else operands
+    return [("write", word) for word in operands]
+
+
+def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple[str, str]]:
+    """file_changes() of the program itself, by what it is known to do."""
+    changes: List[Tuple[str, str]] = []
     operands = _operands(args)
     if program in ("tee", "truncate", "sed", "perl"):
-        if program in ("sed", "perl") and not _edits_in_place(args):
-            changes += [("read", word) for word in operands[1:]] if program == "sed" else []
-            return changes
-        if program == "truncate":
-            operands = _operands_skipping(args, {"-s", "-r", "--size", "--reference"})
-        if program in ("sed", "perl"):
-            operands = operands[1:] if not any(a.startswith(("-e", "-f")) or a in (
-                "--expression", "--file") for a in args) else operands
-        changes += [("write", word) for word in operands]
-    elif program in ("cp", "mv", "install", "ln", "scp", "rsync"):
+        changes += _edits(program, args, operands)
+    elif program in ("cp", "mv", "install", "ln", "scp", "rsync", "ditto"):
         targets, sources = _copy_targets(args)
         if program == "mv":
             changes += [("remove", word) for word in sources]
         elif program != "ln":
             changes += [("copy", word) for word in sources]
         changes += [("write", target) for target in targets]
-    elif program == "find" and "-delete" in args:  # find . -name .env -delete
-        changes += [("remove", args[i + 1]) for i in range(len(args) - 1)
-                    if args[i] in ("-name", "-iname")]
+        if program in ("mv", "ditto") or _has_option(args, "-r|-R|-a|--recursive|--archive"):
+            # a folder copied or moved over another replaces what it held (`cp -r x/.claude .`)
+            changes += [("remove", target) for target in targets]
+    elif program == "find":
+        own = _find_own(args)
+        if "-delete" in own:  # find . -name .env -delete, find .hookwrap -delete
+            changes += [("remove", own[i + 1]) for i in range(len(own) - 1)
+                        if own[i] in ("-name", "-iname", "-path", "-wholename")]
+            changes += [("remove", root) for root in command.roots if root not in (".", "./")]
     elif program == "dd":
         changes += [("write", word[3:]) for word in args if word.startswith("of=")]
         changes += [("read", word[3:]) for word in args if word.startswith("if=")]
-    elif program in ("rm", "unlink", "shred", "rmdir", "srm"):
+    elif program in ("rm", "unlink", "shred", "rmdir", "srm", "trash", "trash-put", "rmtrash"):
         changes += [("remove", word) for word in operands]
+        # run by find -exec: what it removes is under find's start paths
+        changes += [("remove", root) for root in command.roots if root not in (".", "./")]
     elif program in ("tar", "zip", "7z"):
         changes += [("copy", word) for word in operands]
     elif program == "git":
-        sub, rest = _git_subcommand(command)
-        if sub == "add":
-            changes += [("commit", word) for word in _operands(rest)]
-    elif program in ("curl", "http", "https", "xh", "wget"):
-        changes += _uploads(args)
+        changes += _git_changes(command)
+    elif program in ("curl", "http", "https", "xh", "wget", "aria2c"):
+        changes += _uploads(args) + _downloads(program, args)
+    elif program == "openssl":
+        # x509, req, crl, verify...: a certificate's details, never a private key's text
+        if not operands or operands[0] not in _OPENSSL_SHOWS_NO_KEY:
+            changes += [("read", word) for word in operands[1:] + _option_values(args)]
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
         changes += _searched(args, operands)
+        if program in INTERPRETERS:  # awk's getline < "~/.ssh/id_rsa", perl's open
+            changes += [("read", word) for word in _code_paths(args)]
+    elif program not in _USES_PATHS:
+        # Any other program given a protected path may show it or send it on (`ar`, `gcp`,
+        # `xclip`, an editor, a script): the path counts as read.
+        changes += [("read", word) for word in _secret_words(args)]
     return changes
+
+
+# Programs whose path operands are used, not shown: listing, permissions, ssh's own use of a
+# key, container and cluster tools given a config path, shell builtins.
+_USES_PATHS = frozenset((
+    "ls", "ll", "stat", "test", "[", "[[", "file", "wc", "md5sum", "sha1sum", "sha256sum",
+    "sha512sum", "b2sum", "cksum", "du", "realpath", "readlink", "dirname", "basename", "touch",
+    "mkdir", "chmod", "chown", "chgrp", "chattr", "lsattr", "getfacl", "setfacl", "ssh",
+    "ssh-add", "ssh-copy-id", "mosh", "autossh", "sshfs", "echo", "printf", "export", "cd",
+    "pushd", "popd", "find", "fd", "fdfind", "tree", "eza", "exa", "lsd", "namei", "docker",
+    "podman", "kubectl", "helm", "terraform", "tofu", "gcloud", "aws", "az", "age",
+    "ansible", "ansible-playbook", "vagrant", "packer", "direnv", "dotenv", "alias", "unset",
+    "set", "declare", "local", "which", "type", "command", "git", "watch", "inotifywait",
+    "fswatch", "entr", "open", "xdg-open", "sops", "chezmoi", "stow", "dotenv-cli", "dotenvx",
+    "env-cmd", "op", "doppler", "infisical", "chamber", "aws-vault", "teller",
+))
+_SECRET_PARTS = ("/.ssh", ".ssh/", ".aws/", "/.aws", ".azure", "gcloud", ".kube", ".docker/",
+                 ".gnupg", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "master.passwd",
+                 "ssh_host_", ".codex/auth", ".credentials.json", "oauth_creds",
+                 "opencode/auth", ".copilot/", ".terraform.d/", "gh/hosts", "credentials")
+_SECRET_NAMES = (".env", ".netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc",
+                 ".vault-token", "id_", "service-account")
+_SECRET_ENDINGS = (".pem", ".key", ".p12", ".pfx", ".jks", ".keystore")
+
+
+def _secret_words(args: List[str]) -> List[str]:
+    """The words (or `--opt=` values) that may name a protected path: a cheap first look, so
+    that only those go on to the secret rules. A bare word must look like a path (a `/`,
+    a leading `.` or `~`, a key's ending): `make credentials` names a target, not a file."""
+    found: List[str] = []
+    for given in args:
+        word = given.split("=", 1)[1] if "=" in given and given.startswith("-") else given
+        if not word or word.startswith("-") or len(word) > 300:
+            continue
+        lowered = word.lower()
+        name = lowered.rstrip("/").rpartition("/")[2]
+        pathlike = "/" in word or word[:1] in ".~$"
+        if (pathlike and any(part in lowered for part in _SECRET_PARTS)) or \
+                name.startswith(_SECRET_NAMES) or name.endswith(_SECRET_ENDINGS):
+            found.append(word)
+    return found
+
+
+def _code_paths(args: List[str]) -> List[str]:
+    """Protected paths written out in code given on the command line (a quoted path)."""
+    found: List[str] = []
+    for word in args:
+        if "/" in word and (" " in word or '"' in word or "'" in word):
+            for quote in ('"', "'"):
+                pieces = word.split(quote)[1::2]
+                found += [piece for piece in _secret_words(pieces) if "/" in piece]
+    return found
+
+
+def _option_values(args: List[str]) -> List[str]:
+    """The values of -in/-out style options glued with `=` (`-in=key.pem`)."""
+    return [word.split("=", 1)[1] for word in args if word.startswith("-") and "=" in word]
+
+
+_OPENSSL_SHOWS_NO_KEY = frozenset(("x509", "req", "crl", "verify", "s_client", "s_server",
+                                   "ocsp", "ciphers", "version", "crl2pkcs7", "dgst",
+                                   "rand", "speed", "list", "help"))
+
+
+def _git_changes(command: Command) -> List[Tuple[str, str]]:
+    """git add commits its paths; git rm removes them (not --cached); git mv moves them."""
+    sub, rest = _git_subcommand(command)
+    operands = _operands(rest)
+    if sub == "add":
+        return [("commit", word) for word in operands]
+    if sub == "rm" and not _has_option(rest, "--cached"):
+        return [("remove", word) for word in operands]
+    if sub == "mv" and len(operands) >= 2:
+        return [*(("remove", word) for word in operands[:-1]), ("write", operands[-1])]
+    return []
+
+
+def _downloads(program: str, args: List[str]) -> List[Tuple[str, str]]:
+    """Where a downloader writes: curl -o/--output, wget -O/--output-document and -P, httpie
+    and xh --output, aria2c -o/-d."""
+    names = {"curl": ("-o", "--output", "--output-dir"), "wget": ("-O", "--output-document",
+                                                                  "-P", "--directory-prefix"),
+             "aria2c": ("-o", "--out", "-d", "--dir")}.get(program, ("-o", "--output"))
+    changes: List[Tuple[str, str]] = []
+    for index, word in enumerate(args):
+        if word in names and index + 1 < len(args):
+            changes.append(("write", args[index + 1]))
+        elif word.startswith("--") and "=" in word and word.split("=", 1)[0] in names:
+            changes.append(("write", word.split("=", 1)[1]))
+        elif len(word) > 2 and word[:2] in names and not word.startswith("--"):
+            changes.append(("write", word[2:]))  # -o~/.bashrc
+    return changes
+
+
+def _sed_writes(args: List[str]) -> List[Tuple[str, str]]:
+    """The files a sed script writes with its `w FILE` command or `s///w FILE` flag."""
+    scripts = [args[i + 1] for i in range(len(args) - 1) if args[i] in ("-e", "--expression")]
+    if not scripts:
+        operands = _operands(args)
+        scripts = operands[:1]
+    changes: List[Tuple[str, str]] = []
+    for script in scripts:
+        for piece in script.replace(";", "\n").split("\n"):
+            at = max(piece.find("w "), piece.find("W "))
+            if at >= 0:
+                target = piece[at + 2:].strip()
+                if target[:1] in ("/", "~", ".", "$"):
+                    changes.append(("write", target))
+    return changes
+
+
+def _find_own(args: List[str]) -> List[str]:
+    """find's own words: not those of the commands its -exec, -execdir, -ok run."""
+    own: List[str] = []
+    inside = False
+    for word in args:
+        if inside:
+            inside = word not in (";", "+")
+        elif word in ("-exec", "-execdir", "-ok", "-okdir"):
+            inside = True
+        else:
+            own.append(word)
+    return own
 
 
 def _uploads(args: List[str]) -> List[Tuple[str, str]]:
@@ -770,6 +939,57 @@ class _FilePatterns:
                       if "/" in p and not p.startswith("/")]
 
 
+def _glob_takes(glob: str, pattern: str) -> bool:
+    """Whether a removed glob (relative, lowered) takes a protected path's folder: `.c*` takes
+    .claude/settings.json (a glob starts a dotted name only when it starts with a dot)."""
+    parts = pattern.rstrip("/").split("/")
+    depth = glob.count("/") + 1
+    if depth > len(parts):
+        return False
+    head = "/".join(parts[:depth])
+    if parts[depth - 1].startswith(".") and not glob.rpartition("/")[2].startswith("."):
+        return False
+    return _fnmatch(head, glob)
+
+
+def _certificate(path: str) -> bool:
+    """Whether a .pem file holds certificates only: by its text when it can be read (a private
+    key's block says PRIVATE KEY), else by its name (cert, chain, ca, bundle)."""
+    try:
+        with open(path, "rb") as file:
+            text = file.read(1 << 16)
+    except OSError:
+        name = os.path.basename(path).lower()
+        return "key" not in name and any(word in name for word in (
+            "cert", "chain", "bundle", "ca.", "ca-", "-ca", "_ca", "root", "intermediate",
+            "trust", "x509", "crt"))
+    return b"PRIVATE KEY" not in text and b"CERTIFICATE" in text
+
+
+def _fork_bomb(line: str) -> bool:
+    """A function that runs itself twice in the background (`:(){ :|:& };:`), or a loop of
+    fork() calls in interpreter code (`perl -e 'fork while fork'`)."""
+    flat = "".join(line.split())
+    if "forkwhilefork" in flat or any(loop in flat for loop in (
+            "while1:os.fork()", "whileTrue:os.fork()", "while(1){fork", "while(true){fork",
+            "loop{fork", "whiletrue;dofork")):
+        return True
+    at = flat.find("(){")
+    while at > 0:
+        start = at
+        while start > 0 and flat[start - 1] not in ";&|\n{}()":
+            start -= 1
+        name = flat[start:at]
+        if name.startswith("function"):
+            name = name[len("function"):]
+        end = flat.find("}", at)
+        body = flat[at + 3:end if end > 0 else len(flat)]
+        if name and body.count(name) >= 2 and ("&" in body or "|" in body):
+            return True
+        at = flat.find("(){", at + 3)
+    return False
+
+
 def _relative(full: str, base: str) -> Optional[str]:
     """``full`` relative to ``base``, "/"-separated and lowered ("." for base itself); None
     when it is not inside. Both absolute; as os.path.relpath, without its system calls."""
@@ -814,6 +1034,27 @@ def _unreadable(command: Command, state: State) -> bool:
     return False  # a line-level check: see Guard.check_line
 
 
+def _unknown_program(command: Command, state: State) -> bool:
+    """A program word made when the line runs (`$X -rf ~`, `$(echo rm) -rf ~`): whether the
+    same arguments break a rule for rm, git, dd, find, shred or chmod."""
+    if not command.words or not command.words[0].expands or command.program in SHELLS or \
+            not command.args:
+        return False
+    from .shell_syntax import Word
+
+    for program in ("rm", "git", "dd", "find", "shred", "chmod"):
+        guess = Command([Word(program, program), *command.words[1:]], command.redirects,
+                        command.via)
+        guess.dynamic_args, guess.roots = command.dynamic_args, command.roots
+        if state.guard._check_command(guess, state, None) is not None:
+            return True
+    return False
+
+
+def _fork_bomb_rule(command: Command, state: State) -> bool:
+    return False  # a line-level check: see Guard.check_line
+
+
 def _device_write(command: Command, state: State) -> bool:
     return writes_device(command)
 
@@ -843,6 +1084,8 @@ _CHECKS: Dict[str, Any] = {
     "decoded_piped": _decoded_piped,
     "unreadable": _unreadable,
     "device_write": _device_write,
+    "unknown_program": _unknown_program,
+    "fork_bomb": _fork_bomb_rule,
 }
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.
 PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "ansible_shell", "http_delete"))

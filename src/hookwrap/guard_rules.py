@@ -46,6 +46,7 @@ class Rule:
 
     __slots__ = (
         "args",
+        "asks",
         "category",
         "changes",
         "check",
@@ -67,7 +68,7 @@ class Rule:
                  options: Iterable[str] = (), unless: str = "", args: Iterable[str] = (),
                  check: str = "", pattern: str = "", files: Iterable[str] = (),
                  dirs: Iterable[str] = (), changes: Iterable[str] | str = (),
-                 pack: str = "") -> None:
+                 pack: str = "", asks: bool = False) -> None:
         self.id = id
         self.what = what
         self.instead = instead
@@ -84,6 +85,7 @@ class Rule:
         self.changes = frozenset(changes.split() if isinstance(changes, str) else changes) \
             if changes else _NO_CHANGES
         self.pack = pack  # "" = on by default; else the opt-in pack it belongs to
+        self.asks = asks  # the guard cannot know (a word made when it runs): ask the user
         if self.pattern and not self.program:
             first = self.pattern.split(" ", 1)[0]
             if not any(c in first for c in "*?["):
@@ -139,6 +141,27 @@ CREDENTIAL_FILES = (
 )
 # What the credential rule lets through: public keys, and the hosts ssh has seen.
 NOT_CREDENTIAL_FILES = ("*.pub", "known_hosts", "known_hosts.old")
+# Files that run code later, on their own: shell start-up files (from your home directory),
+# cron tables, launch agents and daemons, autostart entries and services.
+STARTUP_FILES = (
+    "./.bashrc", "./.bash_profile", "./.bash_login", "./.bash_logout", "./.profile",
+    "./.zshrc", "./.zshenv", "./.zprofile", "./.zlogin", "./.zlogout", "./.kshrc", "./.mkshrc",
+    "./.cshrc", "./.tcshrc", "./.config/fish/", "./.config/autostart/", "./.config/systemd/",
+    "./.config/environment.d/", "./.xinitrc", "./.xprofile", "./.xsessionrc", "./.ssh/rc",
+    "./Library/LaunchAgents/", "/Library/LaunchAgents/", "/Library/LaunchDaemons/",
+    "/etc/profile", "/etc/profile.d/", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zshrc",
+    "/etc/zsh/", "/etc/environment", "/etc/crontab", "/etc/cron.d/", "/etc/cron.hourly/",
+    "/etc/cron.daily/", "/etc/cron.weekly/", "/etc/cron.monthly/", "/var/spool/cron/",
+    "/etc/systemd/", "/etc/init.d/", "/etc/rc.local", "/usr/lib/systemd/", "/lib/systemd/",
+)
+# The operating system's own files: changing, replacing or deleting them breaks the machine
+# (/usr/local is yours: `install tool /usr/local/bin` is not in it).
+SYSTEM_FILES = (
+    "/etc/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/", "/boot/",
+    "/usr/bin/", "/usr/sbin/", "/usr/lib/", "/usr/lib32/", "/usr/lib64/", "/usr/libexec/",
+    "/usr/share/", "/usr/include/", "/System/", "/private/etc/", "/proc/sys/",
+    "/proc/sysrq-trigger", "/sys/",
+)
 
 _STASH = "run `git stash` first to keep the changes, or ask the user to run it"
 _ASK = "ask the user to run it"
@@ -184,6 +207,16 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
          "directory or what holds them", "Change only the files you mean, inside the "
          "project.", category="delete", program=("chmod", "chown", "chgrp"),
          options=("-R|--recursive",), check="recursive_root_or_home"),
+    Rule("fs.rm-unknown-target", "recursive delete of a path only known when it runs (a "
+         "variable or a command's output)", "Write the path out (e.g. `rm -rf build`), or "
+         "ask the user to run it.", category="delete", program="rm",
+         options=("-r|-R|--recursive",), check="rm_unknown", asks=True),
+    Rule("code.unknown-program", "a command whose program is only known when it runs, with "
+         "arguments that would destroy data for rm, git, dd or find", "Name the program (e.g. "
+         "`rm -rf build`), or ask the user to run it.", category="code",
+         check="unknown_program", asks=True),
+    Rule("code.fork-bomb", "a fork bomb: a function or loop that starts copies of itself "
+         "until the machine stops", "Do not run it.", category="code", check="fork_bomb"),
     # --- local git data loss ---------------------------------------------------------------
     Rule("git.reset-hard", "git reset --hard / --merge throws away uncommitted changes",
          f"Use `git reset --soft` or `git reset` (they keep your files), or {_STASH}.",
@@ -206,7 +239,7 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
          category="git", program="git", sub=("branch",), check="branch_force_delete"),
     Rule("git.switch-discard", "git switch / checkout --force or --discard-changes throws "
          "away local changes", f"Switch without --force, or {_STASH}.", category="git",
-         program="git", sub=("switch|checkout",), options=("-f|--force|--discard-changes",)),
+         program="git", sub=("switch|checkout",), check="switch_discards"),
     Rule("git.worktree-remove-force", "git worktree remove --force deletes a work tree with "
          "its uncommitted changes", "Remove it without --force (git refuses while it has "
          "changes), or ask the user.", category="git", program="git",
@@ -223,6 +256,10 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
     Rule("git.tag-delete", "git tag -d deletes a tag (a release's name for a commit)",
          f"Leave the tag, or {_ASK}.", category="git", program="git", sub=("tag",),
          options=("-d|--delete",)),
+    Rule("git.history-rewrite", "git filter-branch / filter-repo / replace rewrites or "
+         "replaces the repository's history", f"Leave the history as it is, or {_ASK}.",
+         category="git", program="git", sub=("filter-branch|filter-repo|replace",),
+         unless="--analyze|-l|--list|-h|--help|--dry-run"),
     Rule("git.abort-discard", "git merge / rebase / cherry-pick --abort throws away the "
          "conflict resolutions made so far", "Run `git status` to see where things stand, "
          "finish or stash the resolution, or ask the user.", category="git", program="git",
@@ -309,6 +346,21 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
          "cloud and cluster logins, private keys)", "Leave them as they are, and ask the user "
          "to make the change.", category="secrets", files=CREDENTIAL_FILES,
          changes="edit write remove"),
+    Rule("persist.startup-files", "writing a shell start-up file, a cron table, a launch "
+         "agent or a service: it runs code later, on its own",
+         f"Tell the user what to add and where, or {_ASK}.", category="persistence",
+         files=STARTUP_FILES, changes="edit write remove"),
+    Rule("persist.scheduler", "installing or removing scheduled or launched jobs (crontab, "
+         "launchctl load)", f"Show the job to the user, or {_ASK}.", category="persistence",
+         program=("crontab", "launchctl"), check="schedules"),
+    Rule("fs.system-file", "changing, replacing or deleting the system's own files (/etc, "
+         "/usr/bin, /boot...)", f"Work on a copy inside the project, or {_ASK}.",
+         category="system", files=SYSTEM_FILES, changes="edit write remove"),
+    Rule("secrets.dns-exfiltration", "a DNS lookup of a name built from a variable or a "
+         "command's output: it can carry a secret out", "Look up the literal name you mean "
+         "(e.g. `dig example.com`).", category="secrets",
+         program=("dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6",
+                  "resolvectl", "getent"), check="dns_exfiltration"),
     Rule("git.internals", "a file inside .git/", "Use git commands (git add, git commit, git "
          "config) instead of editing .git/ directly.", category="git", dirs=(".git",),
          changes="edit"),

@@ -541,8 +541,8 @@ class _Walker:
                 self._given(command, words[index:], f"{command.program} {text}", depth,
                             inside, host)
                 return
-            head = text.lstrip().split(None, 1)[0] if any(c in text for c in " \t\n") else ""
-            if head and _names_program(head):
+            parts = text.split(None, 1) if any(c in text for c in " \t\n") else ()
+            if parts and _names_program(parts[0]):
                 self.script(parse(text, self.steps), (*via, f"{command.program} argument"),
                             depth + 1, inside, host, text)
 
@@ -971,9 +971,9 @@ def _unwrap(words: List[Word], index: int
                 not words[index].text.startswith("-") and \
                 not any(w.text in ("-u", "--user") or w.text.startswith("--user=")
                         for w in words[:index]):
-            line = _su_command(words, index + 1)  # `su root -c 'cmd'`: options after the user
-            if line is not None:
-                return index, tuple(wrappers), dynamic, (f"{name} -c", line)
+            given = _su_command(words, index + 1)  # `su root -c 'cmd'`: options after the user
+            if given is not None:
+                return index, tuple(wrappers), dynamic, (f"{name} -c", given)
             return None  # `su user` alone: a login shell, no command from this line
         if name == "chroot":
             index += 1  # the new root
