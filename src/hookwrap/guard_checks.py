@@ -393,7 +393,93 @@ def _dns_exfiltration(command: Command, state: State) -> bool:
     return False
 
 
+def _power(command: Command, state: State) -> bool:
+    """shutdown, reboot, halt, poweroff; init/telinit 0 or 6; systemctl or loginctl
+    poweroff/reboot/halt/suspend; kill of every process (`kill -9 -1`)."""
+    program, args = command.program, command.args
+    operands = _operands(args)
+    if program in ("shutdown", "reboot", "halt", "poweroff"):
+        return "--help" not in args  # (shutdown -h is halt)
+    if program in ("init", "telinit"):
+        return operands[:1] in (["0"], ["6"], ["1"])
+    if program in ("systemctl", "loginctl"):
+        return operands[:1] in (["poweroff"], ["reboot"], ["halt"], ["kexec"], ["kill-user"],
+                                ["kill-session"], ["terminate-user"], ["emergency"],
+                                ["rescue"])
+    return "-1" in args[args.index("--") + 1:] if "--" in args else \
+        any(word == "-1" for word in args[1:]) or args[-1:] == ["-1"]
+
+
+_SECURITY_UNITS = ("firewalld", "ufw", "apparmor", "auditd", "selinux", "nftables",
+                   "iptables", "fail2ban", "sshguard", "crowdstrike", "falcon-sensor")
+
+
+def _security_off(command: Command, state: State) -> bool:
+    program, args = command.program, command.args
+    operands = _operands(args)
+    if program in ("iptables", "ip6tables"):
+        return _has_option(args, "-F|--flush|-X|--delete-chain") or (
+            _has_option(args, "-P|--policy") and "ACCEPT" in args)
+    if program == "nft":
+        return operands[:2] in (["flush", "ruleset"],) or operands[:1] == ["flush"]
+    if program == "ufw":
+        return operands[:1] in (["disable"], ["reset"])
+    if program == "setenforce":
+        return operands[:1] in (["0"], ["Permissive"], ["permissive"])
+    if program == "spctl":
+        return _has_option(args, "--master-disable|--global-disable|--disable")
+    if program == "csrutil":
+        return operands[:1] in (["disable"],)
+    if program in ("aa-teardown",):
+        return True
+    if program == "auditctl":
+        return _has_option(args, "-D|-e") and ("-D" in args or "0" in args)
+    if program in ("systemctl", "service"):
+        words = [word.lower() for word in operands]
+        return any(verb in words for verb in ("stop", "disable", "mask", "kill")) and \
+            any(word.split(".", 1)[0] in _SECURITY_UNITS for word in words)
+    return False
+
+
+def _netcat_shell(command: Command, state: State) -> bool:
+    """netcat running a program for whoever connects (-e/-c), socat's exec:/system:, and a
+    shell whose input or output is a /dev/tcp or /dev/udp connection."""
+    program, args = command.program, command.args
+    if program in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"):
+        return _has_option(args, "-e|-c|--exec|--sh-exec|--lua-exec")
+    if program == "socat":
+        return any(word.lower().startswith(("exec:", "system:")) or
+                   ",exec:" in word.lower() for word in args)
+    return False
+
+
+_CODE_KEYS = ("core.hookspath", "core.fsmonitor", "diff.external", "core.gitproxy",
+              "gpg.program", "core.askpass", "merge.tool")
+
+
+def _config_runs_code(command: Command, state: State) -> bool:
+    """git config setting a key whose value git runs later (not --get, --list, --unset)."""
+    _, rest = _git_subcommand(command)
+    if _has_option(rest, "--get|--get-all|--get-regexp|-l|--list|--unset|--unset-all|-e|"
+                         "--edit|--show-origin|--name-only"):
+        return False
+    operands = _operands(rest, {"-f", "--file", "--blob", "--type"})
+    if operands[:1] == ["set"]:  # git 2.46: git config set KEY VALUE
+        operands = operands[1:]
+    if len(operands) < 2:
+        return False
+    key = operands[0].lower()
+    if key == "core.hookspath":  # hooks kept in the project (.githooks, .husky) are its own
+        return state.classify(operands[1]) not in ("inside", "project-root")
+    return key in _CODE_KEYS or (key.startswith("filter.") and
+                                 key.endswith((".clean", ".smudge", ".process")))
+
+
 CHECKS: Dict[str, Any] = {
+    "config_runs_code": _config_runs_code,
+    "power": _power,
+    "security_off": _security_off,
+    "netcat_shell": _netcat_shell,
     "rm_unknown": _rm_unknown,
     "switch_discards": _switch_discards,
     "schedules": _schedules,

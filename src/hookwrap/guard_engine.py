@@ -675,6 +675,9 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
         changes += [("remove", word) for word in operands]
         # run by find -exec: what it removes is under find's start paths
         changes += [("remove", root) for root in command.roots if root not in (".", "./")]
+    elif program in ("chmod", "chown", "chgrp", "chattr", "setfacl"):
+        # the mode or owner of a system file (`chmod u+s /bin/bash`); the first operand is it
+        changes += [("mode", word) for word in operands[1:]]
     elif program in ("tar", "zip", "7z"):
         changes += [("copy", word) for word in operands]
     elif program == "git":
@@ -1008,7 +1011,7 @@ def _relative(full: str, base: str) -> Optional[str]:
 # --- the checks of rules with no program: every command meets them --------------------------
 
 _DOWNLOADERS = frozenset(("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx",
-                          "lwp-request", "httpie"))
+                          "lwp-request", "httpie", "nc", "ncat", "netcat", "socat", "telnet"))
 _DECODERS = frozenset(("base64", "base32", "xxd", "openssl", "gunzip", "zcat", "gzip", "bzcat",
                        "bunzip2", "xzcat", "unxz", "uudecode", "rev", "zstdcat", "gpg"))
 _CODE_RUNNERS = SHELLS | frozenset(INTERPRETERS)
@@ -1059,6 +1062,23 @@ def _device_write(command: Command, state: State) -> bool:
     return writes_device(command)
 
 
+_NETCATS = frozenset(("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat"))
+
+
+def _reverse_shell(command: Command, state: State) -> bool:
+    """A shell (or a bare exec) with a /dev/tcp or /dev/udp redirection; netcat and socat
+    are looked at by guard_checks.py."""
+    if command.program in _NETCATS:
+        return bool(_check("netcat_shell")(command, state))
+    if command.program in INTERPRETERS and any(
+            "socket" in word and ("dup2" in word or "pty.spawn" in word or "/bin/" in word)
+            for word in command.args):  # python -c 'import socket...; os.dup2(...)'
+        return True
+    return (command.program in SHELLS or not command.program) and any(
+        r.target is not None and r.target.text.startswith(("/dev/tcp/", "/dev/udp/"))
+        for r in command.redirects)
+
+
 def _check(name: str) -> Any:
     """The named check: guard_checks.py's, or a pack's from guard_packs.py; each module is
     loaded the first time one of its rules gets this far. An unknown name matches nothing (a
@@ -1085,6 +1105,7 @@ _CHECKS: Dict[str, Any] = {
     "unreadable": _unreadable,
     "device_write": _device_write,
     "unknown_program": _unknown_program,
+    "reverse_shell": _reverse_shell,
     "fork_bomb": _fork_bomb_rule,
 }
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.

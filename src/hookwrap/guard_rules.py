@@ -160,7 +160,7 @@ SYSTEM_FILES = (
     "/etc/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/", "/boot/",
     "/usr/bin/", "/usr/sbin/", "/usr/lib/", "/usr/lib32/", "/usr/lib64/", "/usr/libexec/",
     "/usr/share/", "/usr/include/", "/System/", "/private/etc/", "/proc/sys/",
-    "/proc/sysrq-trigger", "/sys/",
+    "/proc/sysrq-trigger", "/sys/", "/var/log/",
 )
 
 _STASH = "run `git stash` first to keep the changes, or ask the user to run it"
@@ -215,6 +215,10 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
          "arguments that would destroy data for rm, git, dd or find", "Name the program (e.g. "
          "`rm -rf build`), or ask the user to run it.", category="code",
          check="unknown_program", asks=True),
+    Rule("code.reverse-shell", "a shell wired to a network connection (`bash -i >& "
+         "/dev/tcp/...`, `nc -e /bin/sh`, `socat exec:`): whoever is at the other end runs "
+         "commands here", "Do not run it; ask the user.", category="code",
+         check="reverse_shell"),
     Rule("code.fork-bomb", "a fork bomb: a function or loop that starts copies of itself "
          "until the machine stops", "Do not run it.", category="code", check="fork_bomb"),
     # --- local git data loss ---------------------------------------------------------------
@@ -260,6 +264,10 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
          "replaces the repository's history", f"Leave the history as it is, or {_ASK}.",
          category="git", program="git", sub=("filter-branch|filter-repo|replace",),
          unless="--analyze|-l|--list|-h|--help|--dry-run"),
+    Rule("git.config-runs-code", "git config that makes git run a program later (core."
+         "hooksPath, core.fsmonitor, diff.external, a filter's clean/smudge)",
+         f"Tell the user what to set, or {_ASK}.", category="persistence", program="git",
+         sub=("config",), check="config_runs_code"),
     Rule("git.abort-discard", "git merge / rebase / cherry-pick --abort throws away the "
          "conflict resolutions made so far", "Run `git status` to see where things stand, "
          "finish or stash the resolution, or ask the user.", category="git", program="git",
@@ -353,9 +361,24 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
     Rule("persist.scheduler", "installing or removing scheduled or launched jobs (crontab, "
          "launchctl load)", f"Show the job to the user, or {_ASK}.", category="persistence",
          program=("crontab", "launchctl"), check="schedules"),
+    Rule("system.power", "shutting down or rebooting the machine, or killing every process",
+         f"{_ASK[0].upper() + _ASK[1:]}.", category="system",
+         program=("shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl",
+                  "kill", "loginctl"), check="power"),
+    Rule("system.accounts", "adding, removing or changing user accounts, groups, passwords "
+         "or sudo rights", f"{_ASK[0].upper() + _ASK[1:]}.", category="system",
+         program=("useradd", "userdel", "usermod", "adduser", "deluser", "groupadd", "groupdel",
+                  "groupmod", "addgroup", "delgroup", "passwd", "chpasswd", "chsh", "chfn",
+                  "visudo", "gpasswd", "dscl", "sysadminctl", "pw"),
+         unless="-h|--help|-S|--status|-l|--list|read|-read|list|-list"),
+    Rule("system.security-off", "switching off the firewall or the system's security checks "
+         "(iptables -F, ufw disable, setenforce 0, spctl --master-disable)",
+         f"{_ASK[0].upper() + _ASK[1:]}.", category="system",
+         program=("iptables", "ip6tables", "nft", "ufw", "setenforce", "spctl", "csrutil",
+                  "systemctl", "service", "aa-teardown", "auditctl"), check="security_off"),
     Rule("fs.system-file", "changing, replacing or deleting the system's own files (/etc, "
          "/usr/bin, /boot...)", f"Work on a copy inside the project, or {_ASK}.",
-         category="system", files=SYSTEM_FILES, changes="edit write remove"),
+         category="system", files=SYSTEM_FILES, changes="edit write remove mode"),
     Rule("secrets.dns-exfiltration", "a DNS lookup of a name built from a variable or a "
          "command's output: it can carry a secret out", "Look up the literal name you mean "
          "(e.g. `dig example.com`).", category="secrets",

@@ -470,6 +470,12 @@ class _Walker:
                 self.script(parse(body, self.steps), (*via, "trap"), depth + 1, inside, host,
                             body)
             return
+        if program == "git" and "config" in args:  # alias.x '!cmd', core.sshCommand 'cmd'
+            body = _git_config_command(args)
+            if body:
+                self.script(parse(body, self.steps), (*via, "git config"), depth + 1, inside,
+                            host, body)
+            return
         if program == "eval" and args:
             body = " ".join(args)
             self.script(parse(body, self.steps), (*via, "eval"), depth + 1, inside, host, body)
@@ -689,6 +695,21 @@ def _names_program(text: str) -> bool:
     name = program_name(text)
     return name in _PROGRAM_WORDS or name in SHELLS or name in INTERPRETERS or \
         name in _WRAPPERS or name.startswith("mkfs.")
+
+
+def _git_config_command(args: List[str]) -> str:
+    """The command line a git config value holds: `alias.x '!cmd'`, core.sshCommand,
+    core.editor, core.pager, credential.helper '!cmd' ("" for any other)."""
+    values = [word for word in args[args.index("config") + 1:] if not word.startswith("-")]
+    if values[:1] == ["set"]:
+        values = values[1:]
+    if len(values) < 2:
+        return ""
+    key, value = values[0].lower(), values[1]
+    if value.startswith("!"):
+        return value[1:]
+    return value if key in ("core.sshcommand", "core.editor", "core.pager",
+                            "sequence.editor", "core.fsmonitor") else ""
 
 
 def _su_command(words: List[Word], index: int) -> Optional[str]:
