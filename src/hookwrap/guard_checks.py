@@ -9,12 +9,13 @@ Stdlib only, Python 3.9+.
 
 from __future__ import annotations
 
+import os
 import posixpath
 
 from .guard_rules import VALUE_OPTIONS
 from .guard_rules import git_subcommand as _git_subcommand
 from .guard_rules import is_block_device as _is_block_device
-from .shell import Command, program_name
+from .shell import Command, glob_match, program_name
 from .shell import copy_targets as _copy_targets
 from .shell import has_option as _has_option
 from .shell import operands as _operands
@@ -22,7 +23,7 @@ from .shell import operands as _operands
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Protocol
+    from typing import Any, Dict, Iterable, List, Protocol, Tuple
 
     class State(Protocol):
         """What the checks ask of the line a command is in (guard_engine.State)."""
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
         def classify(self, target: str) -> str: ...
 
         def classes(self, targets: Iterable[str]) -> List[str]: ...
+
+        @property
+        def guard(self) -> Any: ...
 
 
 def _targets(command: Command) -> List[str]:
@@ -103,6 +107,12 @@ def _find_own(args: List[str]) -> List[str]:
     from .guard_engine import _find_own as own
 
     return own(args)
+
+
+def _secret_words(args: List[str]) -> List[str]:
+    from .guard_engine import _secret_words as words
+
+    return words(args)
 
 
 def _rsync_delete(command: Command, state: State) -> bool:
@@ -475,7 +485,125 @@ def _config_runs_code(command: Command, state: State) -> bool:
                                  key.endswith((".clean", ".smudge", ".process")))
 
 
+def _code_paths(args: List[str]) -> List[str]:
+    """Protected paths written out in code given on the command line (a quoted path)."""
+    found: List[str] = []
+    for word in args:
+        if "/" in word and (" " in word or '"' in word or "'" in word):
+            for quote in ('"', "'"):
+                pieces = word.split(quote)[1::2]
+                found += [piece for piece in _secret_words(pieces) if "/" in piece]
+    return found
+
+
+
+def _sed_writes(args: List[str]) -> List[Tuple[str, str]]:
+    """The files a sed script writes with its `w FILE` command or `s///w FILE` flag."""
+    scripts = [args[i + 1] for i in range(len(args) - 1) if args[i] in ("-e", "--expression")]
+    if not scripts:
+        operands = _operands(args)
+        scripts = operands[:1]
+    changes: List[Tuple[str, str]] = []
+    for script in scripts:
+        for piece in script.replace(";", "\n").split("\n"):
+            at = max(piece.find("w "), piece.find("W "))
+            if at >= 0:
+                target = piece[at + 2:].strip()
+                if target[:1] in ("/", "~", ".", "$"):
+                    changes.append(("write", target))
+    return changes
+
+
+
+def _glob_takes(glob: str, pattern: str) -> bool:
+    """Whether a removed glob (relative, lowered) takes a protected path's folder: `.c*` takes
+    .claude/settings.json (a glob starts a dotted name only when it starts with a dot)."""
+    parts = pattern.rstrip("/").split("/")
+    depth = glob.count("/") + 1
+    if depth > len(parts):
+        return False
+    head = "/".join(parts[:depth])
+    if parts[depth - 1].startswith(".") and not glob.rpartition("/")[2].startswith("."):
+        return False
+    return glob_match(head, glob)
+
+
+def _certificate(path: str) -> bool:
+    """Whether a .pem file holds certificates only: by its text when it can be read (a private
+    key's block says PRIVATE KEY), else by its name (cert, chain, ca, bundle)."""
+    try:
+        with open(path, "rb") as file:
+            text = file.read(1 << 16)
+    except OSError:
+        name = os.path.basename(path).lower()
+        return "key" not in name and any(word in name for word in (
+            "cert", "chain", "bundle", "ca.", "ca-", "-ca", "_ca", "root", "intermediate",
+            "trust", "x509", "crt"))
+    return b"PRIVATE KEY" not in text and b"CERTIFICATE" in text
+
+
+def _fork_bomb(line: str) -> bool:
+    """A function that runs itself twice in the background (`:(){ :|:& };:`), or a loop of
+    fork() calls in interpreter code (`perl -e 'fork while fork'`)."""
+    flat = "".join(line.split())
+    if "forkwhilefork" in flat or any(loop in flat for loop in (
+            "while1:os.fork()", "whileTrue:os.fork()", "while(1){fork", "while(true){fork",
+            "loop{fork", "whiletrue;dofork")):
+        return True
+    at = flat.find("(){")
+    while at > 0:
+        start = at
+        while start > 0 and flat[start - 1] not in ";&|\n{}()":
+            start -= 1
+        name = flat[start:at]
+        if name.startswith("function"):
+            name = name[len("function"):]
+        end = flat.find("}", at)
+        body = flat[at + 3:end if end > 0 else len(flat)]
+        if name and body.count(name) >= 2 and ("&" in body or "|" in body):
+            return True
+        at = flat.find("(){", at + 3)
+    return False
+
+
+
+def _unknown_program_as(command: Command, state: State) -> bool:
+    """A program word made when the line runs (`$X -rf ~`, `$(echo rm) -rf ~`): whether the
+    same arguments break a rule for rm, git, dd, find, shred or chmod."""
+    from .shell_syntax import Word
+
+    for program in ("rm", "git", "dd", "find", "shred", "chmod"):
+        guess = Command([Word(program, program), *command.words[1:]], command.redirects,
+                        command.via)
+        guess.dynamic_args, guess.roots = command.dynamic_args, command.roots
+        if state.guard._check_command(guess, state, None) is not None:
+            return True
+    return False
+
+
+def _fork_bomb_line(line: str, _: object) -> bool:
+    return _fork_bomb(line)
+
+
+def _certificate_file(path: str, _: object) -> bool:
+    return _certificate(path)
+
+
+def _sed_writes_of(args: List[str], _: object) -> List[Tuple[str, str]]:
+    return _sed_writes(args)
+
+
+def _code_paths_of(args: List[str], _: object) -> List[str]:
+    return _code_paths(args)
+
+
 CHECKS: Dict[str, Any] = {
+    "fork_bomb_line": _fork_bomb_line,
+    "certificate": _certificate_file,
+    "glob_takes": _glob_takes,
+    "sed_writes": _sed_writes_of,
+    "code_paths": _code_paths_of,
+    "unknown_program_as": _unknown_program_as,
     "config_runs_code": _config_runs_code,
     "power": _power,
     "security_off": _security_off,

@@ -246,7 +246,8 @@ class Guard:
             rule = self._rule("code.unreadable")
             if rule is not None and not self.active(rule) and looks_destructive(unread):
                 return Finding(rule, line if len(line) < 200 else line[:200])
-        if ("(" in line or "fork" in line) and _fork_bomb(line):
+        if (("(" in line and "{" in line) or "fork" in line) and \
+                _check("fork_bomb_line")(line, None):
             rule = self._rule("code.fork-bomb")
             if rule is not None and not self.active(rule):
                 return Finding(rule, line if len(line) < 200 else line[:200])
@@ -329,7 +330,8 @@ class Guard:
         if expanded is None:
             return None
         full = os.path.normpath(os.path.join(cwd, expanded))
-        if change in ("read", "copy") and full.lower().endswith(".pem") and _certificate(full):
+        if change in ("read", "copy") and full.lower().endswith(".pem") and \
+                _check("certificate")(full, None):
             rules = [rule for rule in rules if rule.id != "secrets.read"]
         candidates = [full]
         try:
@@ -368,8 +370,8 @@ class Guard:
             return False
         if rule.dirs and any(_fnmatch(part, pattern) for part in parts for pattern in rule.dirs):
             return True
-        names = patterns.names
-        if names and any(_fnmatch(name, pattern) for pattern in names):
+        if name in patterns.exact or lowered in patterns.exact or \
+                any(_fnmatch(name, pattern) for pattern in patterns.name_globs):
             return True
         # `rm .env*`: the glob takes .env. A shell glob takes a name starting with a dot only
         # when it starts with one too.
@@ -377,20 +379,18 @@ class Guard:
                 any(_fnmatch(sample, name) for sample in patterns.samples
                     if name.startswith(".") or not sample.startswith(".")):
             return True
-        if patterns.absolute and any(lowered == p or (p.endswith("/") and lowered.startswith(p))
-                                     for p in patterns.absolute):
+        if patterns.folders and lowered.startswith(patterns.folders):
             return True
         for relative in relatives if patterns.paths else ():
-            for pattern in patterns.paths:
-                if pattern.endswith("/") and (relative + "/").startswith(pattern):
-                    return True
-                if _fnmatch(relative, pattern):
-                    return True
-                if removes and relative != "." and pattern.startswith(relative + "/"):
-                    return True
-                if removes and ("*" in relative or "?" in relative or "[" in relative) and \
-                        _glob_takes(relative, pattern):
-                    return True  # `rm -rf .c*` takes .claude/settings.json
+            if relative in patterns.path_exact or (relative + "/").startswith(
+                    patterns.path_folders) or any(_fnmatch(relative, pattern)
+                                                  for pattern in patterns.path_globs):
+                return True
+            if removes and relative != "." and any(
+                    pattern.startswith(relative + "/") or (_is_glob(relative) and
+                                                           _check("glob_takes")(relative, pattern))
+                    for pattern in patterns.paths):
+                return True  # `rm -rf .claude`; `rm -rf .c*` takes .claude/settings.json
         return False
 
     def _absolute(self, path: str) -> str:
@@ -637,7 +637,8 @@ def _edits(program: str, args: List[str], operands: List[str]) -> List[Tuple[str
     if program in ("sed", "perl") and not _edits_in_place(args):
         if program == "perl":
             return _searched(args, operands)
-        return [("read", word) for word in operands[1:]] + _sed_writes(args)
+        return [("read", word) for word in operands[1:]] + (
+            _check("sed_writes")(args, None) if any(" " in word for word in args) else [])
     if program == "truncate":
         operands = _operands_skipping(args, {"-s", "-r", "--size", "--reference"})
     if program in ("sed", "perl"):
@@ -693,7 +694,7 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
     elif program in _PATTERN_FIRST:
         changes += _searched(args, operands)
         if program in INTERPRETERS:  # awk's getline < "~/.ssh/id_rsa", perl's open
-            changes += [("read", word) for word in _code_paths(args)]
+            changes += [("read", word) for word in _check("code_paths")(args, None)]
     elif program not in _USES_PATHS:
         # Any other program given a protected path may show it or send it on (`ar`, `gcp`,
         # `xclip`, an editor, a script): the path counts as read.
@@ -742,17 +743,6 @@ def _secret_words(args: List[str]) -> List[str]:
     return found
 
 
-def _code_paths(args: List[str]) -> List[str]:
-    """Protected paths written out in code given on the command line (a quoted path)."""
-    found: List[str] = []
-    for word in args:
-        if "/" in word and (" " in word or '"' in word or "'" in word):
-            for quote in ('"', "'"):
-                pieces = word.split(quote)[1::2]
-                found += [piece for piece in _secret_words(pieces) if "/" in piece]
-    return found
-
-
 def _option_values(args: List[str]) -> List[str]:
     """The values of -in/-out style options glued with `=` (`-in=key.pem`)."""
     return [word.split("=", 1)[1] for word in args if word.startswith("-") and "=" in word]
@@ -790,23 +780,6 @@ def _downloads(program: str, args: List[str]) -> List[Tuple[str, str]]:
             changes.append(("write", word.split("=", 1)[1]))
         elif len(word) > 2 and word[:2] in names and not word.startswith("--"):
             changes.append(("write", word[2:]))  # -o~/.bashrc
-    return changes
-
-
-def _sed_writes(args: List[str]) -> List[Tuple[str, str]]:
-    """The files a sed script writes with its `w FILE` command or `s///w FILE` flag."""
-    scripts = [args[i + 1] for i in range(len(args) - 1) if args[i] in ("-e", "--expression")]
-    if not scripts:
-        operands = _operands(args)
-        scripts = operands[:1]
-    changes: List[Tuple[str, str]] = []
-    for script in scripts:
-        for piece in script.replace(";", "\n").split("\n"):
-            at = max(piece.find("w "), piece.find("W "))
-            if at >= 0:
-                target = piece[at + 2:].strip()
-                if target[:1] in ("/", "~", ".", "$"):
-                    changes.append(("write", target))
     return changes
 
 
@@ -922,7 +895,20 @@ def _glob_any(text: str, patterns: Iterable[str]) -> bool:
 class _FilePatterns:
     """A file rule's patterns as _path_matches compares them (lowered), made once per rule."""
 
-    __slots__ = ("absolute", "exempt", "names", "paths", "rule", "samples")
+    __slots__ = (
+        "absolute",
+        "exact",
+        "exempt",
+        "folders",
+        "name_globs",
+        "names",
+        "path_exact",
+        "path_folders",
+        "path_globs",
+        "paths",
+        "rule",
+        "samples",
+    )
 
     def __init__(self, rule: Rule, not_secrets: List[str]) -> None:
         self.rule = rule
@@ -934,63 +920,45 @@ class _FilePatterns:
             elif rule.id == "secrets.credentials-change":
                 exempt = (*exempt, *NOT_CREDENTIAL_FILES)
         self.exempt = tuple(pattern.lower() for pattern in exempt)
-        self.names = [p.lower() for p in rule.files if "/" not in p]
+        # One pass, split so that most compare at C speed: exact names and paths in sets,
+        # folders as startswith tuples, and only true globs through glob_match.
+        names: List[str] = []
+        absolute: List[str] = []
+        paths: List[str] = []
+        name_globs: List[str] = []
+        exact: List[str] = []
+        folders: List[str] = []
+        path_exact: List[str] = []
+        path_folders: List[str] = []
+        path_globs: List[str] = []
+        for given in rule.files:
+            pattern = given.lower()
+            glob = "*" in pattern or "?" in pattern or "[" in pattern
+            if "/" not in pattern:
+                names.append(pattern)
+                (name_globs if glob else exact).append(pattern)
+            elif pattern[0] == "/":
+                absolute.append(pattern)
+                (folders if pattern[-1] == "/" else exact).append(pattern)
+            else:
+                path = pattern[2:] if pattern[:2] == "./" else pattern
+                paths.append(path)
+                if glob:
+                    path_globs.append(path)
+                elif path[-1] == "/":
+                    path_folders.append(path)
+                else:
+                    path_exact.append(path)
+        self.names, self.absolute, self.paths = names, absolute, paths
+        self.name_globs, self.exact, self.folders = name_globs, frozenset(exact), tuple(folders)
+        self.path_exact, self.path_folders = frozenset(path_exact), tuple(path_folders)
+        self.path_globs = path_globs
         self.samples = [] if rule.id == "secrets.credentials-change" else \
-            [p.replace("*", "local") for p in self.names if "[" not in p and "?" not in p]
-        self.absolute = [p.lower() for p in rule.files if p.startswith("/")]
-        self.paths = [p.lower()[2:] if p.startswith("./") else p.lower() for p in rule.files
-                      if "/" in p and not p.startswith("/")]
+            [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
 
 
-def _glob_takes(glob: str, pattern: str) -> bool:
-    """Whether a removed glob (relative, lowered) takes a protected path's folder: `.c*` takes
-    .claude/settings.json (a glob starts a dotted name only when it starts with a dot)."""
-    parts = pattern.rstrip("/").split("/")
-    depth = glob.count("/") + 1
-    if depth > len(parts):
-        return False
-    head = "/".join(parts[:depth])
-    if parts[depth - 1].startswith(".") and not glob.rpartition("/")[2].startswith("."):
-        return False
-    return _fnmatch(head, glob)
-
-
-def _certificate(path: str) -> bool:
-    """Whether a .pem file holds certificates only: by its text when it can be read (a private
-    key's block says PRIVATE KEY), else by its name (cert, chain, ca, bundle)."""
-    try:
-        with open(path, "rb") as file:
-            text = file.read(1 << 16)
-    except OSError:
-        name = os.path.basename(path).lower()
-        return "key" not in name and any(word in name for word in (
-            "cert", "chain", "bundle", "ca.", "ca-", "-ca", "_ca", "root", "intermediate",
-            "trust", "x509", "crt"))
-    return b"PRIVATE KEY" not in text and b"CERTIFICATE" in text
-
-
-def _fork_bomb(line: str) -> bool:
-    """A function that runs itself twice in the background (`:(){ :|:& };:`), or a loop of
-    fork() calls in interpreter code (`perl -e 'fork while fork'`)."""
-    flat = "".join(line.split())
-    if "forkwhilefork" in flat or any(loop in flat for loop in (
-            "while1:os.fork()", "whileTrue:os.fork()", "while(1){fork", "while(true){fork",
-            "loop{fork", "whiletrue;dofork")):
-        return True
-    at = flat.find("(){")
-    while at > 0:
-        start = at
-        while start > 0 and flat[start - 1] not in ";&|\n{}()":
-            start -= 1
-        name = flat[start:at]
-        if name.startswith("function"):
-            name = name[len("function"):]
-        end = flat.find("}", at)
-        body = flat[at + 3:end if end > 0 else len(flat)]
-        if name and body.count(name) >= 2 and ("&" in body or "|" in body):
-            return True
-        at = flat.find("(){", at + 3)
-    return False
+def _is_glob(pattern: str) -> bool:
+    return "*" in pattern or "?" in pattern or "[" in pattern
 
 
 def _relative(full: str, base: str) -> Optional[str]:
@@ -1038,20 +1006,12 @@ def _unreadable(command: Command, state: State) -> bool:
 
 
 def _unknown_program(command: Command, state: State) -> bool:
-    """A program word made when the line runs (`$X -rf ~`, `$(echo rm) -rf ~`): whether the
-    same arguments break a rule for rm, git, dd, find, shred or chmod."""
+    """A program word made when the line runs (`$X -rf ~`): guard_checks.py tries it as the
+    programs rules are about."""
     if not command.words or not command.words[0].expands or command.program in SHELLS or \
             not command.args:
         return False
-    from .shell_syntax import Word
-
-    for program in ("rm", "git", "dd", "find", "shred", "chmod"):
-        guess = Command([Word(program, program), *command.words[1:]], command.redirects,
-                        command.via)
-        guess.dynamic_args, guess.roots = command.dynamic_args, command.roots
-        if state.guard._check_command(guess, state, None) is not None:
-            return True
-    return False
+    return bool(_check("unknown_program_as")(command, state))
 
 
 def _fork_bomb_rule(command: Command, state: State) -> bool:

@@ -332,9 +332,15 @@ class _Walker:
             self.steps[0] += 1
             simple = original
             if known and any("$" in word.text for word in simple.words):
-                simple = _resolved(simple, known)
+                from .shell_parser import resolved
+
+                simple = resolved(simple, known)
             words = simple.words
-            _assignments(words, known)
+            if words and (words[0].text in _DECLARERS or (
+                    "=" in words[0].raw and _command_start(words) == len(words))):
+                from .shell_parser import assignments
+
+                assignments(words, known)
             if len(words) >= 3 and words[0].text in ("for", "select") and words[2].text == "in" \
                     and not words[0].quoted:
                 loops[words[1].text] = [word.text for word in words[3:9]]
@@ -363,7 +369,9 @@ class _Walker:
         """Add the commands of one simple command; return its own (after wrappers) or None."""
         words = simple.words
         if any("{" in word.text and "," in word.text and not word.quoted for word in words):
-            simple = _brace_expanded(simple)  # `rm -rf {~,x}`, `{rm,-rf,~}`
+            from .shell_parser import brace_expanded
+
+            simple = brace_expanded(simple)  # `rm -rf {~,x}`, `{rm,-rf,~}`
             words = simple.words
         start = _command_start(words)
         unwrapped = _unwrap(words, start) if start < len(words) else None
@@ -471,7 +479,9 @@ class _Walker:
                             body)
             return
         if program == "git" and "config" in args:  # alias.x '!cmd', core.sshCommand 'cmd'
-            body = _git_config_command(args)
+            from .shell_parser import git_config_command
+
+            body = git_config_command(args)
             if body:
                 self.script(parse(body, self.steps), (*via, "git config"), depth + 1, inside,
                             host, body)
@@ -691,148 +701,13 @@ _PROGRAM_WORDS = frozenset((
 ))
 
 
+_DECLARERS = frozenset(("export", "declare", "local", "readonly", "typeset"))
+
+
 def _names_program(text: str) -> bool:
     name = program_name(text)
     return name in _PROGRAM_WORDS or name in SHELLS or name in INTERPRETERS or \
         name in _WRAPPERS or name.startswith("mkfs.")
-
-
-def _git_config_command(args: List[str]) -> str:
-    """The command line a git config value holds: `alias.x '!cmd'`, core.sshCommand,
-    core.editor, core.pager, credential.helper '!cmd' ("" for any other)."""
-    values = [word for word in args[args.index("config") + 1:] if not word.startswith("-")]
-    if values[:1] == ["set"]:
-        values = values[1:]
-    if len(values) < 2:
-        return ""
-    key, value = values[0].lower(), values[1]
-    if value.startswith("!"):
-        return value[1:]
-    return value if key in ("core.sshcommand", "core.editor", "core.pager",
-                            "sequence.editor", "core.fsmonitor") else ""
-
-
-def _su_command(words: List[Word], index: int) -> Optional[str]:
-    """The -c/--command value among su's words after the user (`su root -c 'cmd'`)."""
-    while index < len(words):
-        text = words[index].text
-        if text in ("-c", "--command") and index + 1 < len(words):
-            return words[index + 1].text
-        if text.startswith("--command="):
-            return text.split("=", 1)[1]
-        if text.startswith("-c") and len(text) > 2:
-            return text[2:]
-        index += 1
-    return None
-
-
-def _assignments(words: List[Word], known: dict[str, Optional[str]]) -> None:
-    """Record `NAME=value` (alone, or after export/declare/local/readonly) for later commands
-    of the line; a value that is only known when it runs is recorded as unknown, except
-    `$(mktemp ...)`, a new temporary path."""
-    if not words:
-        return
-    start = 1 if words[0].text in ("export", "declare", "local", "readonly", "typeset") and \
-        not words[0].quoted else 0
-    if start == 0 and _command_start(words) < len(words):
-        return  # `NAME=value cmd`: the value is for cmd's environment only
-    for word in words[start:]:
-        if not is_assignment(word.raw):
-            continue
-        name, _, value = word.text.partition("=")
-        name = name.rstrip("+")
-        if value.startswith(("$(mktemp", "`mktemp")):
-            known[name] = "/tmp/mktemp.XXXXXXXXXX"
-        elif "$" in value or "`" in value or name.endswith("]") or "+" in word.text[:len(name)+1]:
-            known[name] = None
-        else:
-            known[name] = value
-
-
-def _resolved(simple: Simple, known: dict[str, Optional[str]]) -> Simple:
-    """The simple command with the values assigned earlier in the line put in place of
-    $NAME and ${NAME} (those whose value is not known stay)."""
-    made = Simple()
-    made.redirects, made.pipe_in, made.lead_redirect = \
-        simple.redirects, simple.pipe_in, simple.lead_redirect
-    for word in simple.words:
-        text = word.text
-        if "$" in text:
-            for name, value in known.items():
-                if value is not None and name in text:
-                    text = _put_value(text, name, value)
-        if text == word.text:
-            made.words.append(word)
-            continue
-        copy = Word(text, word.raw)
-        copy.quoted, copy.tilde, copy.subs = word.quoted, text[:1] == "~", word.subs
-        copy.glob = word.glob
-        copy.expands = "$" in text or "`" in text
-        made.words.append(copy)
-    return made
-
-
-def _put_value(text: str, name: str, value: str) -> str:
-    """$NAME and ${NAME} in text replaced by value (not $NAMEX)."""
-    text = text.replace("${" + name + "}", value)
-    out: List[str] = []
-    at = 0
-    spelled = "$" + name
-    while True:
-        found = text.find(spelled, at)
-        if found < 0:
-            out.append(text[at:])
-            return "".join(out)
-        after = text[found + len(spelled):found + len(spelled) + 1]
-        out.append(text[at:found])
-        out.append(spelled if after.isalnum() or after == "_" else value)
-        at = found + len(spelled)
-
-
-def _brace_expanded(simple: Simple) -> Simple:
-    """The simple command with its unquoted brace lists expanded into words, as bash does
-    before running it (`{rm,-rf,~}` is `rm -rf ~`; at most 32 words from one)."""
-    made = Simple()
-    made.redirects, made.pipe_in, made.lead_redirect = \
-        simple.redirects, simple.pipe_in, simple.lead_redirect
-    for word in simple.words:
-        texts = _braces(word.text, 32) if not word.quoted and "{" in word.text else [word.text]
-        if texts == [word.text]:
-            made.words.append(word)
-            continue
-        for text in texts:
-            copy = Word(text, text)
-            copy.tilde = text[:1] == "~"
-            copy.glob = any(c in text for c in "*?[")
-            copy.expands = word.expands
-            made.words.append(copy)
-    return made
-
-
-def _braces(text: str, limit: int) -> List[str]:
-    """Brace expansion of one word: `a{b,c}d` is abd acd; `${x}` and `{a}` stay."""
-    start = -1
-    depth = 0
-    commas: List[int] = []
-    for at, c in enumerate(text):
-        if c == "{" and (at == 0 or text[at - 1] != "$"):
-            if depth == 0:
-                start, commas = at, []
-            depth += 1
-        elif c == "}" and depth:
-            depth -= 1
-            if depth == 0 and commas:
-                head, tail = text[:start], text[at + 1:]
-                bounds = [start, *commas, at]
-                found: List[str] = []
-                for left, right in zip(bounds, bounds[1:]):
-                    for rest in _braces(head + text[left + 1:right] + tail, limit):
-                        if len(found) < limit:
-                            found.append(rest)
-                return found
-        elif c == "," and depth == 1:
-            commas.append(at)
-    return [text]
 
 
 def _loop_variants(simple: Simple, loops: dict[str, List[str]]) -> List[Simple]:
@@ -992,7 +867,9 @@ def _unwrap(words: List[Word], index: int
                 not words[index].text.startswith("-") and \
                 not any(w.text in ("-u", "--user") or w.text.startswith("--user=")
                         for w in words[:index]):
-            given = _su_command(words, index + 1)  # `su root -c 'cmd'`: options after the user
+            from .shell_parser import su_command
+
+            given = su_command(words, index + 1)  # `su root -c 'cmd'`: options after the user
             if given is not None:
                 return index, tuple(wrappers), dynamic, (f"{name} -c", given)
             return None  # `su user` alone: a login shell, no command from this line

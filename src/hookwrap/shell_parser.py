@@ -1,6 +1,8 @@
 """The shell parser: any line read as bash reads it, into shell_syntax's words and commands
 (see shell.py, whose ``parse`` hands it every line that is not plain words and operators).
-Loaded only for such a line, so that a hook process does not pay for it on every call.
+Loaded only for such a line, so that a hook process does not pay for it on every call; the
+rarer forms shell.py reads after parsing (brace expansion, values assigned earlier in the line,
+`su USER -c`, git config's commands) live here for the same reason.
 
 Stdlib only and Python 3.9+; one pass, no regular expression; never raises.
 """
@@ -630,3 +632,148 @@ def parse_line(line: str, steps: List[int]) -> Script:
     parser = _Parser(line, 0, steps, script)
     parser.commands(0, "", script.commands)
     return script
+
+
+# --- forms shell.py reads after parsing (loaded with this module, when a line needs them) ------
+
+
+def git_config_command(args: List[str]) -> str:
+    """The command line a git config value holds: `alias.x '!cmd'`, core.sshCommand,
+    core.editor, core.pager, credential.helper '!cmd' ("" for any other)."""
+    values = [word for word in args[args.index("config") + 1:] if not word.startswith("-")]
+    if values[:1] == ["set"]:
+        values = values[1:]
+    if len(values) < 2:
+        return ""
+    key, value = values[0].lower(), values[1]
+    if value.startswith("!"):
+        return value[1:]
+    return value if key in ("core.sshcommand", "core.editor", "core.pager",
+                            "sequence.editor", "core.fsmonitor") else ""
+
+
+def su_command(words: List[Word], index: int) -> Optional[str]:
+    """The -c/--command value among su's words after the user (`su root -c 'cmd'`)."""
+    while index < len(words):
+        text = words[index].text
+        if text in ("-c", "--command") and index + 1 < len(words):
+            return words[index + 1].text
+        if text.startswith("--command="):
+            return text.split("=", 1)[1]
+        if text.startswith("-c") and len(text) > 2:
+            return text[2:]
+        index += 1
+    return None
+
+
+def assignments(words: List[Word], known: dict[str, Optional[str]]) -> None:
+    """Record `NAME=value` (alone, or after export/declare/local/readonly) for later commands
+    of the line; a value that is only known when it runs is recorded as unknown, except
+    `$(mktemp ...)`, a new temporary path."""
+    if not words:
+        return
+    start = 1 if words[0].text in ("export", "declare", "local", "readonly", "typeset") and \
+        not words[0].quoted else 0
+    from .shell import _command_start
+
+    if start == 0 and _command_start(words) < len(words):
+        return  # `NAME=value cmd`: the value is for cmd's environment only
+    from .shell import is_assignment
+
+    for word in words[start:]:
+        if not is_assignment(word.raw):
+            continue
+        name, _, value = word.text.partition("=")
+        name = name.rstrip("+")
+        if value.startswith(("$(mktemp", "`mktemp")):
+            known[name] = "/tmp/mktemp.XXXXXXXXXX"
+        elif "$" in value or "`" in value or name.endswith("]") or "+" in word.text[:len(name)+1]:
+            known[name] = None
+        else:
+            known[name] = value
+
+
+def resolved(simple: Simple, known: dict[str, Optional[str]]) -> Simple:
+    """The simple command with the values assigned earlier in the line put in place of
+    $NAME and ${NAME} (those whose value is not known stay)."""
+    made = Simple()
+    made.redirects, made.pipe_in, made.lead_redirect = \
+        simple.redirects, simple.pipe_in, simple.lead_redirect
+    for word in simple.words:
+        text = word.text
+        if "$" in text:
+            for name, value in known.items():
+                if value is not None and name in text:
+                    text = put_value(text, name, value)
+        if text == word.text:
+            made.words.append(word)
+            continue
+        copy = Word(text, word.raw)
+        copy.quoted, copy.tilde, copy.subs = word.quoted, text[:1] == "~", word.subs
+        copy.glob = word.glob
+        copy.expands = "$" in text or "`" in text
+        made.words.append(copy)
+    return made
+
+
+def put_value(text: str, name: str, value: str) -> str:
+    """$NAME and ${NAME} in text replaced by value (not $NAMEX)."""
+    text = text.replace("${" + name + "}", value)
+    out: List[str] = []
+    at = 0
+    spelled = "$" + name
+    while True:
+        found = text.find(spelled, at)
+        if found < 0:
+            out.append(text[at:])
+            return "".join(out)
+        after = text[found + len(spelled):found + len(spelled) + 1]
+        out.append(text[at:found])
+        out.append(spelled if after.isalnum() or after == "_" else value)
+        at = found + len(spelled)
+
+
+def brace_expanded(simple: Simple) -> Simple:
+    """The simple command with its unquoted brace lists expanded into words, as bash does
+    before running it (`{rm,-rf,~}` is `rm -rf ~`; at most 32 words from one)."""
+    made = Simple()
+    made.redirects, made.pipe_in, made.lead_redirect = \
+        simple.redirects, simple.pipe_in, simple.lead_redirect
+    for word in simple.words:
+        texts = braces(word.text, 32) if not word.quoted and "{" in word.text else [word.text]
+        if texts == [word.text]:
+            made.words.append(word)
+            continue
+        for text in texts:
+            copy = Word(text, text)
+            copy.tilde = text[:1] == "~"
+            copy.glob = any(c in text for c in "*?[")
+            copy.expands = word.expands
+            made.words.append(copy)
+    return made
+
+
+def braces(text: str, limit: int) -> List[str]:
+    """Brace expansion of one word: `a{b,c}d` is abd acd; `${x}` and `{a}` stay."""
+    start = -1
+    depth = 0
+    commas: List[int] = []
+    for at, c in enumerate(text):
+        if c == "{" and (at == 0 or text[at - 1] != "$"):
+            if depth == 0:
+                start, commas = at, []
+            depth += 1
+        elif c == "}" and depth:
+            depth -= 1
+            if depth == 0 and commas:
+                head, tail = text[:start], text[at + 1:]
+                bounds = [start, *commas, at]
+                found: List[str] = []
+                for left, right in zip(bounds, bounds[1:]):
+                    for rest in braces(head + text[left + 1:right] + tail, limit):
+                        if len(found) < limit:
+                            found.append(rest)
+                return found
+        elif c == "," and depth == 1:
+            commas.append(at)
+    return [text]
