@@ -417,33 +417,8 @@ class _Parser:
         """The index after the "))" that closes an arithmetic $(( (``start`` is after it), or
         -1 when the "((" opens a command substitution of a subshell instead (`$( (a) )`, or
         `$((a) )`: bash reads it so when the parentheses do not close as "))")."""
-        s, n = self.s, self.n
-        level = 2
-        i = start
-        while i < n:
-            self.steps[0] += 1
-            c = s[i]
-            if c == "\\":
-                i += 2
-                continue
-            if c == "'":
-                end = s.find("'", i + 1)
-                i = n if end < 0 else end + 1
-                continue
-            if c == '"':
-                j = i + 1
-                while j < n and s[j] != '"':
-                    j += 2 if s[j] == "\\" else 1
-                i = j + 1
-                continue
-            if c == "(":
-                level += 1
-            elif c == ")":
-                level -= 1
-                if level == 1:
-                    return i + 2 if s.startswith(")", i + 1) else -1
-            i += 1
-        return -1
+        i = self._closing(start, 2)
+        return i + 2 if i < self.n and self.s.startswith(")", i + 1) else -1
 
     def _arithmetic(self, depth: int, end: int, subs: List[Sub]) -> None:
         """The $(...) and `...` inside an arithmetic $((...)), read as commands; the rest is
@@ -578,8 +553,15 @@ class _Parser:
     def _unread_until_close(self, start: int) -> None:
         """Skip to the ")" that closes the level opened before ``start``, without reading
         what is inside (only parentheses, quotes and backslashes are followed)."""
+        i = self._closing(start, 1)
+        self.script.unread.append(self.s[start:min(i, self.n)])
+        self.i = min(i + 1, self.n)
+
+    def _closing(self, start: int, level: int) -> int:
+        """The index of the ")" that takes ``level`` open parentheses down by one (the length
+        of the line when none does), following quotes and backslashes only."""
         s, n = self.s, self.n
-        level = 1
+        stop = level - 1
         i = start
         while i < n:
             self.steps[0] += 1
@@ -601,12 +583,10 @@ class _Parser:
                 level += 1
             elif c == ")":
                 level -= 1
-                if level == 0:
-                    break
+                if level == stop:
+                    return i
             i += 1
-        self.script.unread.append(s[start:min(i, n)])
-        self.i = min(i + 1, n)
-
+        return n
 
 def _body_subs(body: str, depth: int, steps: List[int], script: Script) -> List[Sub]:
     """The substitutions in an unquoted here-document's body (its $(...) and `...` run)."""
