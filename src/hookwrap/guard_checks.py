@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import posixpath
 
-from .guard_rules import VALUE_OPTIONS
+from .guard_rules import VALUE_OPTIONS, find_own, secret_words
 from .guard_rules import git_subcommand as _git_subcommand
 from .guard_rules import is_block_device as _is_block_device
 from .shell import Command, glob_match, program_name
@@ -93,7 +93,7 @@ def _find_delete(command: Command, state: State) -> bool:
     classes = [state.classify(root) for root in _find_roots(command)]
     if command.narrowed:
         classes = ["inside" if c == "project-root" else c for c in classes]
-    if "-delete" in _find_own(args):  # not `-exec tool -delete {} ;`
+    if "-delete" in find_own(args):  # not `-exec tool -delete {} ;`
         return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
     runs = [args[i + 1] for i in range(len(args) - 1)
             if args[i] in ("-exec", "-execdir", "-ok", "-okdir")]
@@ -101,18 +101,6 @@ def _find_delete(command: Command, state: State) -> bool:
         return any(c in ("root-or-home", "outside", "system", "home", "all-of-unknown")
                    for c in classes)
     return False
-
-
-def _find_own(args: List[str]) -> List[str]:
-    from .guard_engine import _find_own as own
-
-    return own(args)
-
-
-def _secret_words(args: List[str]) -> List[str]:
-    from .guard_engine import _secret_words as words
-
-    return words(args)
 
 
 def _rsync_delete(command: Command, state: State) -> bool:
@@ -492,7 +480,7 @@ def _code_paths(args: List[str]) -> List[str]:
         if "/" in word and (" " in word or '"' in word or "'" in word):
             for quote in ('"', "'"):
                 pieces = word.split(quote)[1::2]
-                found += [piece for piece in _secret_words(pieces) if "/" in piece]
+                found += [piece for piece in secret_words(pieces) if "/" in piece]
     return found
 
 

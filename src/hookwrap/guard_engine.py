@@ -29,9 +29,11 @@ from .guard_rules import (
     VALUE_OPTIONS,
     Rule,
     all_rules,
+    find_own,
     looks_destructive,
     pack_rules,
     rule_ids,
+    secret_words,
 )
 from .guard_rules import (
     git_subcommand as _git_subcommand,
@@ -664,7 +666,7 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
             # a folder copied or moved over another replaces what it held (`cp -r x/.claude .`)
             changes += [("remove", target) for target in targets]
     elif program == "find":
-        own = _find_own(args)
+        own = find_own(args)
         if "-delete" in own:  # find . -name .env -delete, find .hookwrap -delete
             changes += [("remove", own[i + 1]) for i in range(len(own) - 1)
                         if own[i] in ("-name", "-iname", "-path", "-wholename")]
@@ -698,7 +700,7 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
     elif program not in _USES_PATHS:
         # Any other program given a protected path may show it or send it on (`ar`, `gcp`,
         # `xclip`, an editor, a script): the path counts as read.
-        changes += [("read", word) for word in _secret_words(args)]
+        changes += [("read", word) for word in secret_words(args)]
     return changes
 
 
@@ -716,33 +718,6 @@ _USES_PATHS = frozenset((
     "fswatch", "entr", "open", "xdg-open", "sops", "chezmoi", "stow", "dotenv-cli", "dotenvx",
     "env-cmd", "op", "doppler", "infisical", "chamber", "aws-vault", "teller",
 ))
-_SECRET_PARTS = ("/.ssh", ".ssh/", ".aws/", "/.aws", ".azure", "gcloud", ".kube", ".docker/",
-                 ".gnupg", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "master.passwd",
-                 "ssh_host_", ".codex/auth", ".credentials.json", "oauth_creds",
-                 "opencode/auth", ".copilot/", ".terraform.d/", "gh/hosts", "credentials")
-_SECRET_NAMES = (".env", ".netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc",
-                 ".vault-token", "id_", "service-account")
-_SECRET_ENDINGS = (".pem", ".key", ".p12", ".pfx", ".jks", ".keystore")
-
-
-def _secret_words(args: List[str]) -> List[str]:
-    """The words (or `--opt=` values) that may name a protected path: a cheap first look, so
-    that only those go on to the secret rules. A bare word must look like a path (a `/`,
-    a leading `.` or `~`, a key's ending): `make credentials` names a target, not a file."""
-    found: List[str] = []
-    for given in args:
-        word = given.split("=", 1)[1] if "=" in given and given.startswith("-") else given
-        if not word or word.startswith("-") or len(word) > 300:
-            continue
-        lowered = word.lower()
-        name = lowered.rstrip("/").rpartition("/")[2]
-        pathlike = "/" in word or word[:1] in ".~$"
-        if (pathlike and any(part in lowered for part in _SECRET_PARTS)) or \
-                name.startswith(_SECRET_NAMES) or name.endswith(_SECRET_ENDINGS):
-            found.append(word)
-    return found
-
-
 def _option_values(args: List[str]) -> List[str]:
     """The values of -in/-out style options glued with `=` (`-in=key.pem`)."""
     return [word.split("=", 1)[1] for word in args if word.startswith("-") and "=" in word]
@@ -781,20 +756,6 @@ def _downloads(program: str, args: List[str]) -> List[Tuple[str, str]]:
         elif len(word) > 2 and word[:2] in names and not word.startswith("--"):
             changes.append(("write", word[2:]))  # -o~/.bashrc
     return changes
-
-
-def _find_own(args: List[str]) -> List[str]:
-    """find's own words: not those of the commands its -exec, -execdir, -ok run."""
-    own: List[str] = []
-    inside = False
-    for word in args:
-        if inside:
-            inside = word not in (";", "+")
-        elif word in ("-exec", "-execdir", "-ok", "-okdir"):
-            inside = True
-        else:
-            own.append(word)
-    return own
 
 
 def _uploads(args: List[str]) -> List[Tuple[str, str]]:

@@ -573,3 +573,46 @@ def git_subcommand(command: Command) -> Tuple[str, List[str]]:
     if index >= len(args):
         return "", []
     return args[index], args[index + 1:]
+
+
+# --- words the engine and the checks both read -----------------------------------------------
+
+_SECRET_PARTS = ("/.ssh", ".ssh/", ".aws/", "/.aws", ".azure", "gcloud", ".kube", ".docker/",
+                 ".gnupg", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "master.passwd",
+                 "ssh_host_", ".codex/auth", ".credentials.json", "oauth_creds",
+                 "opencode/auth", ".copilot/", ".terraform.d/", "gh/hosts", "credentials")
+_SECRET_NAMES = (".env", ".netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc",
+                 ".vault-token", "id_", "service-account")
+_SECRET_ENDINGS = (".pem", ".key", ".p12", ".pfx", ".jks", ".keystore")
+
+
+def secret_words(args: List[str]) -> List[str]:
+    """The words (or `--opt=` values) that may name a protected path: a cheap first look, so
+    that only those go on to the secret rules. A bare word must look like a path (a `/`,
+    a leading `.` or `~`, a key's ending): `make credentials` names a target, not a file."""
+    found: List[str] = []
+    for given in args:
+        word = given.split("=", 1)[1] if "=" in given and given.startswith("-") else given
+        if not word or word.startswith("-") or len(word) > 300:
+            continue
+        lowered = word.lower()
+        name = lowered.rstrip("/").rpartition("/")[2]
+        pathlike = "/" in word or word[:1] in ".~$"
+        if (pathlike and any(part in lowered for part in _SECRET_PARTS)) or \
+                name.startswith(_SECRET_NAMES) or name.endswith(_SECRET_ENDINGS):
+            found.append(word)
+    return found
+
+
+def find_own(args: List[str]) -> List[str]:
+    """find's own words: not those of the commands its -exec, -execdir, -ok run."""
+    own: List[str] = []
+    inside = False
+    for word in args:
+        if inside:
+            inside = word not in (";", "+")
+        elif word in ("-exec", "-execdir", "-ok", "-okdir"):
+            inside = True
+        else:
+            own.append(word)
+    return own

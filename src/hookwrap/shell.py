@@ -340,7 +340,7 @@ class _Walker:
                     "=" in words[0].raw and _command_start(words) == len(words))):
                 from .shell_parser import assignments
 
-                assignments(words, known)
+                assignments([word for word in words if is_assignment(word.raw)], known)
             if len(words) >= 3 and words[0].text in ("for", "select") and words[2].text == "in" \
                     and not words[0].quoted:
                 loops[words[1].text] = [word.text for word in words[3:9]]

@@ -647,27 +647,16 @@ def su_command(words: List[Word], index: int) -> Optional[str]:
 
 
 def assignments(words: List[Word], known: dict[str, Optional[str]]) -> None:
-    """Record `NAME=value` (alone, or after export/declare/local/readonly) for later commands
-    of the line; a value that is only known when it runs is recorded as unknown, except
-    `$(mktemp ...)`, a new temporary path."""
-    if not words:
-        return
-    start = 1 if words[0].text in ("export", "declare", "local", "readonly", "typeset") and \
-        not words[0].quoted else 0
-    from .shell import _command_start
-
-    if start == 0 and _command_start(words) < len(words):
-        return  # `NAME=value cmd`: the value is for cmd's environment only
-    from .shell import is_assignment
-
-    for word in words[start:]:
-        if not is_assignment(word.raw):
-            continue
+    """Record each `NAME=value` word (shell.py hands on those of a command that only assigns,
+    or of export/declare/local/readonly) for later commands of the line; a value only known
+    when it runs is recorded as unknown, except `$(mktemp ...)`, a new temporary path."""
+    for word in words:
         name, _, value = word.text.partition("=")
-        name = name.rstrip("+")
-        if value.startswith(("$(mktemp", "`mktemp")):
+        if name.endswith("+") or name.endswith("]"):
+            known[name.rstrip("+").split("[", 1)[0]] = None  # appended to, or an array
+        elif value.startswith(("$(mktemp", "`mktemp")):
             known[name] = "/tmp/mktemp.XXXXXXXXXX"
-        elif "$" in value or "`" in value or name.endswith("]") or "+" in word.text[:len(name)+1]:
+        elif "$" in value or "`" in value:
             known[name] = None
         else:
             known[name] = value
