@@ -47,7 +47,7 @@ from hookwrap.generator.hookentry import ALL_PLATFORMS
 
 ROOT = Path(__file__).resolve().parent.parent
 # Each column is labelled with the release its facts were checked against.
-LABELS = {p: f"{setup_of(p).label} {setup_of(p).runtime.version}" for p in Platform}
+LABELS = {p: f"{setup_of(p).label} {setup_of(p).version}" for p in Platform}
 NONE = "—"
 _BLOCK = re.compile(
     r"(<!-- BEGIN generated: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- END generated: (?P=name) -->)",

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from hookwrap.clis._record import derive
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,8 +24,10 @@ def canary(monkeypatch):
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    record = derive(module.record_of("claude"), platform=module.Platform.CLAUDE, version=PINNED)
+    record = module.record_of("claude")
+    pin = module.pin_of("claude")._replace(version=PINNED)
     monkeypatch.setattr(module, "record_of", lambda cli: record)
+    monkeypatch.setattr(module, "pin_of", lambda cli: pin)
     return module
 
 

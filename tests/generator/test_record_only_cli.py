@@ -27,6 +27,7 @@ from hookwrap.clis._record import Knobs, derive, pick
 from hookwrap.clis.claude import CLAUDE
 from hookwrap.generator import clis as generator_clis
 from hookwrap.generator import schema
+from hookwrap.generator import pins
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis._answers import read_droid
 from hookwrap.generator.clis._base import AgentSetup
@@ -52,8 +53,6 @@ AURORA = derive(
     CLAUDE,
     platform=Imaginary.AURORA,  # type: ignore[arg-type]  # not a member of Platform: imaginary
     label="Aurora CLI",
-    version="9.9.9",
-    npm_package="@example/aurora",
     events=pick(CLAUDE.events, "Stop", "PreToolUse", "PostToolUse", "SessionStart"),
     tools={"Shell": "shell", "Make": "write_file", "Change": "edit_file", "Look": "read_file"},
     preferred_tools={},
@@ -106,6 +105,9 @@ def aurora(monkeypatch: pytest.MonkeyPatch) -> Any:
     setup.SETUP = AURORA_SETUP  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "hookwrap.generator.clis.aurora", setup)
     monkeypatch.setitem(generator_clis.SETUPS, Imaginary.AURORA, "hookwrap.generator.clis.aurora")  # type: ignore[index]
+    # Its one line in generator/pins.txt.
+    monkeypatch.setitem(pins.PINS, "aurora",
+                        pins.Pin("aurora", "@example/aurora", "9.9.9", "9.9.9"))
     monkeypatch.setitem(Platform._value2member_map_, "aurora", Imaginary.AURORA)
     monkeypatch.setattr(platforms, "_LOADED", {})
     monkeypatch.setattr(generator_clis, "_LOADED", {})

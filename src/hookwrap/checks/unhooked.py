@@ -31,7 +31,7 @@ def check_unhooked_shell(root: Path, platforms: Iterable[Platform] | None) -> li
             for path in _holding(root, pattern, marker):
                 rel = path.relative_to(root).as_posix()
                 found.append(Finding("unhooked-shell", WARN,
-                                     f"{rel}: {agent.label} {agent.runtime.version} {what}", FIX))
+                                     f"{rel}: {agent.label} {agent.version} {what}", FIX))
     return found
 
 

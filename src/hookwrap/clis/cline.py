@@ -27,8 +27,6 @@ _DETACHED = ("runs detached (not awaited) and Cline ignores its answer")
 CLINE = CLIRecord(
     Platform.CLINE,
     label="Cline",
-    version="3.0.65",
-    npm_package="cline",
     protocol=ClineProtocol,
     # The hook file names (case-insensitive for Cline); the payload's hookName is mapped to
     # them (knob hook_names).

@@ -28,11 +28,10 @@ COPILOT = derive(
     CLAUDE,
     platform=Platform.COPILOT,
     label="Copilot CLI",
-    version="1.0.102",
-    npm_package="@github/copilot",
     events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
                 "UserPromptSubmit", "SessionStart", "SessionEnd", "PostToolUseFailure",
                 "PreCompact", "SubagentStart", "Notification"),
+    skill_shell_events=(),  # no PreSkillShellCommand (Claude Code 2.1.332 only)
     # The PascalCase format translates Copilot's tools to Claude's names (bash -> Bash,
     # create -> Write, edit -> Edit, view -> Read).
     tools={

@@ -23,11 +23,10 @@ DROID = derive(
     CLAUDE,
     platform=Platform.DROID,
     label="Factory Droid",
-    version="0.225.2",
-    npm_package="@factory/cli-linux-x64",
     events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
                 "UserPromptSubmit", "SessionStart", "SessionEnd", "PreCompact", "Notification"),
     # The tool schemas `droid exec` sends the model (0.225.2).
+    skill_shell_events=(),  # no PreSkillShellCommand (Claude Code 2.1.332 only)
     tools={
         "Execute": "shell",
         "Create": "write_file",

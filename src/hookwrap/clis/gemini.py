@@ -12,8 +12,6 @@ _E = NormalizedEvent
 GEMINI = CLIRecord(
     Platform.GEMINI,
     label="Gemini CLI",
-    version="0.61.0",
-    npm_package="@google/gemini-cli",
     protocol=GeminiProtocol,
     events={
         "AfterAgent": _E.AFTER_AGENT,

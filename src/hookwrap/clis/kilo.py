@@ -21,8 +21,6 @@ KILO = derive(
     OPENCODE,
     platform=Platform.KILO,
     label="Kilo CLI",
-    version="7.7.9",
-    npm_package="@kilocode/cli-linux-x64",  # the 7.8.1 wrapper finds no binary on npm
     tools={
         **OPENCODE.tools,
         # Kilo's own tools (the `code` agent's schemas, 7.7.9). background_process starts (or

@@ -39,8 +39,6 @@ _E = NormalizedEvent
 OPENCODE = CLIRecord(
     Platform.OPENCODE,
     label="OpenCode",
-    version="1.18.33",
-    npm_package="opencode-ai",
     protocol=PluginProtocol,
     events={
         "PreToolUse": _E.BEFORE_TOOL,

@@ -37,8 +37,6 @@ PI = derive(
     OPENCODE,
     platform=Platform.PI,
     label="pi",
-    version="0.73.1",
-    npm_package="@mariozechner/pi-coding-agent",
     protocol=PiProtocol,
     events={
         "PreToolUse": _E.BEFORE_TOOL,

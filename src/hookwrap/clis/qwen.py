@@ -21,9 +21,10 @@ QWEN = derive(
     CLAUDE,
     platform=Platform.QWEN,
     label="Qwen Code",
-    version="0.24.4",
-    npm_package="@qwen-code/qwen-code",
-    events=dict(CLAUDE.events),  # the same names, read the same way
+    # The same names, read the same way, but for Claude Code 2.1.332's PreSkillShellCommand.
+    events={name: event for name, event in CLAUDE.events.items()
+            if name not in CLAUDE.skill_shell_events},
+    skill_shell_events=(),  # no PreSkillShellCommand (Claude Code 2.1.332 only)
     tools={
         "run_shell_command": "shell",
         # monitor (0.24.4) runs {"command", "description"} in a shell and streams its output

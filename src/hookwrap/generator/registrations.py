@@ -6,7 +6,10 @@ import re
 from dataclasses import dataclass
 
 from ..names import NormalizedEvent, Platform
+from ..options import answer_limit
+from .catalogue import EXTERNAL
 from .clis import all_setups, setup_of
+from .clis._base import with_deadline
 from .errors import UsageError
 
 DEFAULT_TIMEOUT = 60
@@ -180,10 +183,15 @@ def matcher_for(matcher: str | None, event: NormalizedEvent, platform: Platform)
 
 def handler_for(name: str, platform: Platform, *, timeout: int, fail_closed: bool,
                 event: NormalizedEvent, description: str, python: str = "python3") -> dict:
-    """The handler object, in the CLI's own form and timeout unit."""
-    return setup_of(platform).handler(command_for(name, platform, python), name=name,
-                                 timeout_s=timeout, fail_closed=fail_closed, event=event,
-                                 description=description)
+    """The handler object, in the CLI's own form and timeout unit. A fail-closed before_tool
+    hook's command carries the seconds it has to answer (``with_deadline``): within its timeout,
+    less the margin an external hook's command gets (``options.answer_limit``)."""
+    command = command_for(name, platform, python)
+    if fail_closed and event is NormalizedEvent.BEFORE_TOOL:
+        command = with_deadline(command, name, round(answer_limit({"timeout": timeout}), 1))
+    return setup_of(platform).handler(command, name=name, timeout_s=timeout,
+                                      fail_closed=fail_closed, event=event,
+                                      description=description)
 
 
 def resident_url(name: str, platform: Platform, port: int) -> str:
@@ -202,22 +210,52 @@ def _with_filter(handler: dict, spec, platform: Platform) -> dict:
 
 
 def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: bool,
-             description: str, python: str, port: int) -> tuple[dict, str]:
-    """The handler, and a warning when a resident hook stays a command on this CLI."""
+             description: str, python: str, port: int, command_filter: bool = True
+             ) -> tuple[dict, str]:
+    """The handler, and a warning when a resident hook stays a command on this CLI; with
+    ``command_filter``, narrowed to the spec's shell commands where the CLI can."""
+    def _with(handler: dict) -> dict:
+        return _with_filter(handler, spec, platform) if command_filter else handler
+
     timeout = spec.timeout or DEFAULT_TIMEOUT
     if getattr(spec, "resident", False):
         agent = setup_of(platform)
         handler = agent.http_handler(resident_url(spec.name, platform, port), timeout_s=timeout,
                                      fail_closed=fail_closed, event=event)
         if handler is not None:
-            return _with_filter(handler, spec, platform), ""
+            return _with(handler), ""
         warning = (f"{spec.name}: resident has no effect: {agent.label} runs only command "
                    f"hooks on {event.value} (see docs/resident.md)")
     else:
         warning = ""
     handler = handler_for(spec.name, platform, timeout=timeout, fail_closed=fail_closed,
                           event=event, description=description, python=python)
-    return _with_filter(handler, spec, platform), warning
+    return _with(handler), warning
+
+
+def selects_shell(matcher: str | None) -> bool:
+    """True when a tool matcher (normalized names, each a name or a regex) selects the shell
+    tool; no matcher selects every tool."""
+    parts = split_matcher(matcher)
+    return not parts or any(re.fullmatch(f"(?:{part})", "shell") for part in parts)
+
+
+def _skill_shell_registrations(spec, platform: Platform, event: NormalizedEvent, *,
+                               fail_closed: bool, description: str, python: str,
+                               port: int) -> list[Registration]:
+    """A before_tool hook that selects the shell, registered again on each event the CLI asks
+    before a skill's inline shell command (``skill_shell_events``), for the shell's tool names.
+    An external hook is not: it was written for the CLI's tool events, and sees the payload
+    as is. The `if` filter is left out: the runtime's filter does its work there."""
+    agent = setup_of(platform)
+    if event is not NormalizedEvent.BEFORE_TOOL or spec.template == EXTERNAL \
+            or not selects_shell(spec.matcher):
+        return []
+    handler, _ = _handler(spec, platform, event, fail_closed=fail_closed,
+                          description=description, python=python, port=port,
+                          command_filter=False)
+    return [Registration(spec.name, platform, name, tool_matcher("shell", platform), handler)
+            for name in agent.runtime.skill_shell_events if name in agent.runtime.events]
 
 
 def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
@@ -242,6 +280,9 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
             commands_only.append(warning)
         registrations.append(Registration(spec.name, platform, event_name,
                                           matcher_for(spec.matcher, event, platform), handler))
+        registrations += _skill_shell_registrations(spec, platform, event, fail_closed=fail_closed,
+                                                    description=description, python=python,
+                                                    port=port)
     if commands_only and not any(r.handler.get("type") == "http" for r in registrations):
         warnings.extend(commands_only)  # resident = true changes nothing anywhere: say so
     return registrations, warnings

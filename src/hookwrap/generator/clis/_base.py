@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import re
 
-from ...clis._base import LAUNCHER
+from ...clis._base import FAIL_CLOSED_FLAG, LAUNCHER
 from ...names import NormalizedEvent
+from ..pins import PINS
 from .kit import (
     FAIL,
     OWNED_URL_RE,
@@ -256,7 +257,7 @@ class HostRules:
         if agent.facts.payload_strings_in_env:
             env.update({k: v for k, v in payload.items() if isinstance(v, str) and k.isidentifier()})
         values = {"project": project_dir, "session_id": str(payload.get("session_id", "")),
-                  "pid": str(os.getpid())}
+                  "pid": str(os.getpid()), "version": agent.version}
         env.update({k: v.format(**values) for k, v in agent.facts.hook_env_vars.items()})
         return env
 
@@ -365,6 +366,22 @@ class AgentSetup:
         self.host = host
         self.doctor = doctor
 
+    @property
+    def version(self) -> str:
+        """The pinned release (generator/pins.txt): the one the tests install, and the newest
+        the record's facts were checked against."""
+        return PINS[self.platform.value].version
+
+    @property
+    def oldest_version(self) -> str:
+        """The oldest release the end-to-end tests and the record's facts were also checked on."""
+        return PINS[self.platform.value].oldest
+
+    @property
+    def npm_package(self) -> str:
+        """Where the pinned binary comes from (generator/pins.txt)."""
+        return PINS[self.platform.value].package
+
     # --- registrations ------------------------------------------------------------------------
     def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
         return self.registration.parse_settings_text(self, text, label)
@@ -431,10 +448,11 @@ class AgentSetup:
         if patterns is None:
             patterns = [self._owned_pattern(flag) for flag in (True, False)]
             self.__dict__["_owned"] = patterns
+        command = without_deadline(command.strip())
         if not self.facts.command_form:  # the fail-closed walk-up form differs in its exit code
             command = walk_up_fail_open(command)
         for pattern in patterns:
-            match = pattern.fullmatch(command.strip())
+            match = pattern.fullmatch(command)
             if match:
                 return match.group("name")
         return None
@@ -582,6 +600,21 @@ def walk_up_fail_closed(command: str) -> str:
 def walk_up_fail_open(command: str) -> str:
     """The fail-open form of a walk-up command (the two differ only in that exit code)."""
     return command.replace(f"exit {WALK_UP_EXIT[True]}; }}", f"exit {WALK_UP_EXIT[False]}; }}", 1)
+
+
+_DEADLINE_RE = re.compile(rf" {FAIL_CLOSED_FLAG}=[0-9]+(?:\.[0-9]+)?(?= --platform )")
+
+
+def with_deadline(command: str, name: str, seconds: float) -> str:
+    """A fail-closed hook's command: ``FAIL_CLOSED_FLAG`` and the seconds it has to answer,
+    after the hook's name (``run.py guard --fail-closed=7 --platform gemini``)."""
+    return command.replace(f" {name} --platform ", f" {name} {FAIL_CLOSED_FLAG}={seconds:g} "
+                           "--platform ", 1)
+
+
+def without_deadline(command: str) -> str:
+    """The command without ``with_deadline``'s flag (the two are the same hook's)."""
+    return _DEADLINE_RE.sub("", command, count=1)
 
 
 def fill_path(spec: str, root: Any, home: Any, env: Mapping[str, str]) -> str:

@@ -25,6 +25,11 @@ class CommandFacts:
 
     # --- the registration file ---------------------------------------------------------------
     settings_file: str = ""           # project-relative path of the file hookwrap edits
+    # --- the installed CLI (doctor reads its version) ----------------------------------------
+    executable: str = ""              # the command that starts the CLI ("claude")
+    # What a release older than the first one listed does to this repo's hooks on an event:
+    # (first release that does better, the normalized event, what older releases do).
+    version_notes: tuple[tuple[str, NormalizedEvent, str], ...] = ()
     # Folders whose presence says a repo uses this CLI (`init` picks the CLIs from them); by
     # default the settings file's top folder.
     config_folders: tuple[str, ...] = ()

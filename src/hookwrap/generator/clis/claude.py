@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 # The hookwrap command's facts (checked against the version in the record).
 CLAUDE_COMMAND = CommandFacts(
     settings_file=".claude/settings.json",  # plain JSON: Claude Code rejects a file with comments
+    executable="claude",
+    # 2.1.328 runs them with no hook at all (the same /probe made its marker file; drift review).
+    version_notes=(("2.1.332", NormalizedEvent.BEFORE_TOOL,  # the release of a fact, not a pin
+                    "runs slash commands' and skills' inline shell commands (!`cmd`) without any "
+                    "hook: the guard cannot see them; 2.1.332 or newer can"),),
     known_settings_events=(
         "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
         "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",
@@ -37,7 +42,7 @@ CLAUDE_COMMAND = CommandFacts(
         "PreModelSwitch", "PostModelSwitch", "PermissionRequest", "PermissionDenied", "Setup",
         "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation", "ElicitationResult",
         "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "CwdChanged",
-        "FileChanged", "DirectoryAdded", "MessageDisplay",
+        "FileChanged", "DirectoryAdded", "MessageDisplay", "PreSkillShellCommand",
     ),
     invalid_entry_drops_event=True,
     no_matcher_events=frozenset({
@@ -61,7 +66,7 @@ CLAUDE_COMMAND = CommandFacts(
     },
     match_targets={
         **dict.fromkeys(("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-                         "PermissionDenied"), "tool_name"),
+                         "PermissionDenied", "PreSkillShellCommand"), "tool_name"),
         "UserPromptExpansion": "command_name", "SessionStart": "source", "Setup": "trigger",
         "PreCompact": "trigger", "PostCompact": "trigger", "PreModelSwitch": "to_model",
         "PostModelSwitch": "to_model", "Notification": "notification_type",
@@ -95,8 +100,9 @@ CLAUDE_COMMAND = CommandFacts(
     },
 )
 
-# An invalid entry here makes Claude Code skip the permissions declared in the same file.
-_GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
+# An invalid entry here makes Claude Code skip the permissions declared in the same file
+# (2.1.328: PreToolUse and PermissionRequest; 2.1.332 adds PreSkillShellCommand).
+_GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PreSkillShellCommand"})
 _SIMPLE_NAME = r"^[A-Za-z0-9_-]+$"
 
 
@@ -113,9 +119,11 @@ class ClaudeRegistration(Registration):
             handler["onFailure"] = "block"
         return handler
 
-    def command_filter(self, agent: AgentSetup, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
-        # `if` holds one permission rule: several patterns are left to the runtime filter.
-        if len(patterns) != 1 or len(tool_names) != 1:
+    def command_filter(self, agent: AgentSetup, patterns: list[str],
+                       tool_names: list[str]) -> dict[str, Any]:
+        # `if` holds one permission rule: several patterns are left to the runtime filter. It
+        # names the preferred shell (Bash); PowerShell calls (Windows) skip such a hook.
+        if len(patterns) != 1:
             return {}
         return {"if": f"{tool_names[0]}({patterns[0]})"}
 

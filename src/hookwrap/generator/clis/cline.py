@@ -23,6 +23,7 @@ from ._base import (
     Registration,
     TrustStore,
     nonempty_matcher_problems,
+    without_deadline,
 )
 from ._facts import CommandFacts
 from .kit import (
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
 CLINE_COMMAND = CommandFacts(
     payload_has_timestamp=True,
     settings_file=".clinerules/hooks/hookwrap.json",
+    executable="cline",
     config_folders=(".clinerules", ".cline"),
     settings_owned=True,  # hookwrap's own file: no hand-made hooks in it
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "TaskStart",
@@ -285,7 +287,8 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
 def _python(handlers: list[dict[str, Any]]) -> str:
     """The interpreter of the registered commands (the manifest's ``python``), as written."""
     for handler in handlers:
-        match = SETUP._owned_pattern(True).fullmatch(str(handler.get("command", "")).strip())
+        command = without_deadline(str(handler.get("command", "")).strip())
+        match = SETUP._owned_pattern(True).fullmatch(command)
         if match:
             return match.group("python")
     return "python3"

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 # The hookwrap command's facts (checked against the version in the record).
 CODEX_COMMAND = CommandFacts(
     settings_file=".codex/hooks.json",  # strict JSON: a trailing comma voids the whole file
+    executable="codex",
     known_settings_events=(
         "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
         "SessionStart", "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop",

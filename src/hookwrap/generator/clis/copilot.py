@@ -17,6 +17,8 @@ from .claude import CLAUDE_COMMAND
 COPILOT_COMMAND = derive(
     CLAUDE_COMMAND,
     settings_file=".github/hooks/hookwrap.json",
+    executable="copilot",
+    version_notes=(),
     settings_owned=True,  # hookwrap's own file: it holds no hand-made hooks
     # Copilot CLI's repository hooks; .github alone is any GitHub repository.
     config_folders=(".github/hooks",),

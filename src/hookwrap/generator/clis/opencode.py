@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 # The hookwrap command's facts: the plugin is the registration file (checked against the version in the record).
 OPENCODE_COMMAND = CommandFacts(
     settings_file=".opencode/plugins/hookwrap.js",
+    executable="opencode",
     settings_generated=True,  # every byte is hookwrap's: a difference is drift
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"),
     unknown_event_note="hookwrap's OpenCode plugin does not run it",

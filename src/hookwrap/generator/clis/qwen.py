@@ -19,6 +19,8 @@ QWEN_COMMAND = derive(
     # JSON with comments; Qwen itself rewrites the file, adding "$version", and hookwrap keeps
     # every key it finds.
     settings_file=".qwen/settings.json",
+    executable="qwen",
+    version_notes=(),
     settings_comments=True,
     known_settings_events=(
         "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
