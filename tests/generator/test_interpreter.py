@@ -1,0 +1,169 @@
+"""The Windows interpreter probe, under Windows path rules, against a fake PATH of real files.
+
+Windows paths (``C:\\...``) are mapped onto files under tmp_path: the zero-length
+``WindowsApps\\python3.exe`` is a real empty file, each fake interpreter a real script that
+prints a version, run for real; only the drive and separators are translated.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from hookwrap.generator import interpreter
+from hookwrap.generator.errors import UsageError
+from hookwrap.generator.interpreter import POSIX, WINDOWS, is_store_alias, probe, which
+
+STORE = r"C:\Users\Ann Lee\AppData\Local\Microsoft\WindowsApps"
+PYORG = r"C:\Users\Ann Lee\AppData\Local\Programs\Python\Python312"
+OLD = r"C:\Python38"
+SYSTEM = r"C:\Windows"
+
+
+class FakeWindows:
+    """Windows paths backed by files under ``base``."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+
+    def real(self, win: str) -> Path:
+        drive, rest = win.split(":", 1)
+        return self.base / drive / rest.replace("\\", "/").lstrip("/")
+
+    def empty(self, win: str) -> None:
+        path = self.real(win)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"")
+
+    def interpreter(self, win: str, major: int, minor: int) -> None:
+        path = self.real(win)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # A stand-in that answers the probe's version question as that Python would.
+        path.write_text(f"#!/bin/sh\necho {major} {minor}\n")
+        path.chmod(0o755)
+
+    def size_of(self, win: str) -> int | None:
+        path = self.real(win)
+        return path.stat().st_size if path.is_file() else None
+
+    def run(self, argv: Sequence[str]) -> str | None:
+        self.ran.append(list(argv))
+        real = self.real(argv[0])
+        if real.stat().st_size == 0:  # the Store stub: no output, exit 49
+            return None
+        done = subprocess.run([str(real), *argv[1:]], capture_output=True, text=True,
+                              check=False)
+        return done.stdout if done.returncode == 0 else None
+
+    ran: list[list[str]]
+
+
+@pytest.fixture
+def fake(tmp_path: Path) -> FakeWindows:
+    machine = FakeWindows(tmp_path)
+    machine.ran = []
+    machine.empty(STORE + r"\python3.exe")
+    machine.empty(STORE + r"\python.exe")
+    return machine
+
+
+def env(*folders: str) -> dict[str, str]:
+    # Windows spells it Path; the probe must read it case-insensitively.
+    return {"Path": ";".join(folders), "PATHEXT": ".COM;.EXE;.BAT;.CMD;.PY"}
+
+
+def test_stock_windows_has_only_the_store_aliases(fake: FakeWindows) -> None:
+    found = probe(env(SYSTEM, STORE), WINDOWS, fake.size_of, fake.run)
+    assert found.word is None
+    assert found.skipped[0] == "py -3: not on PATH"
+    assert "python.exe is the Microsoft Store alias" in found.skipped[1]
+    assert "python3.exe is the Microsoft Store alias" in found.skipped[2]
+    assert fake.ran == []  # the stub is never started
+
+
+def test_py_launcher_wins_when_present(fake: FakeWindows) -> None:
+    fake.interpreter(SYSTEM + r"\py.exe", 3, 12)
+    found = probe(env(SYSTEM, STORE), WINDOWS, fake.size_of, fake.run)
+    assert found.word == "py -3"
+    assert fake.ran[0][:2] == [SYSTEM + r"\py.exe", "-3"]
+
+
+def test_python_first_on_path_is_used_and_the_alias_behind_it_is_not(fake: FakeWindows) -> None:
+    fake.interpreter(PYORG + r"\python.exe", 3, 12)
+    found = probe(env(PYORG, STORE), WINDOWS, fake.size_of, fake.run)
+    assert found.word == "python"
+
+
+def test_alias_before_the_real_python_on_path_rules_the_word_out(fake: FakeWindows) -> None:
+    # The shell would find the alias first, so `python` runs the stub however real the later one.
+    fake.interpreter(PYORG + r"\python.exe", 3, 12)
+    found = probe(env(STORE, PYORG), WINDOWS, fake.size_of, fake.run)
+    assert found.word is None
+    assert [s.split(":")[0] for s in found.skipped] == ["py -3", "python", "python3"]
+
+
+def test_version_floor(fake: FakeWindows) -> None:
+    fake.interpreter(OLD + r"\python.exe", 3, 8)
+    found = probe(env(OLD, STORE), WINDOWS, fake.size_of, fake.run)
+    assert found.word is None
+    assert "is Python 3.8, older than 3.9" in found.skipped[1]
+    fake.interpreter(OLD + r"\python.exe", 3, 9)
+    assert probe(env(OLD, STORE), WINDOWS, fake.size_of, fake.run).word == "python"
+
+
+def test_windows_rules_are_case_insensitive_and_use_pathext(fake: FakeWindows) -> None:
+    fake.empty(r"C:\Users\X\APPDATA\LOCAL\MICROSOFT\WINDOWSAPPS\python.exe")
+    assert is_store_alias(r"C:\Users\X\APPDATA\LOCAL\MICROSOFT\WINDOWSAPPS\python.exe", 0)
+    assert not is_store_alias(PYORG + r"\python.exe", 0)
+    assert not is_store_alias(STORE + r"\python.exe", 104)  # not an alias: a real file
+    fake.interpreter(PYORG + r"\python.exe", 3, 11)
+    assert which("python", env(PYORG), WINDOWS, fake.size_of) == PYORG + r"\python.exe"
+    # Under POSIX rules the same PATH is one odd folder name and there is no PATHEXT.
+    assert which("python", env(PYORG), POSIX, fake.size_of) is None
+
+
+def test_no_path_reaches_the_word(fake: FakeWindows, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake.interpreter(PYORG + r"\python.exe", 3, 12)
+    monkeypatch.setattr(interpreter, "_size_of", fake.size_of)
+    monkeypatch.setattr(interpreter, "_run", fake.run)
+    word, notes = interpreter.windows_python(None, on_windows=True, env=env(PYORG, STORE))
+    assert word == "python"
+    assert "py -3: not on PATH" in notes[0] and 'python_windows = "python"' in notes[0]
+    assert "\\" not in word
+
+
+def test_stock_windows_is_named_and_the_default_written(fake: FakeWindows,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(interpreter, "_size_of", fake.size_of)
+    monkeypatch.setattr(interpreter, "_run", fake.run)
+    word, notes = interpreter.windows_python(None, on_windows=True, env=env(STORE))
+    assert word == "py -3"
+    assert "no Python 3.9+ found" in notes[0] and "Microsoft Store alias" in notes[0]
+
+
+def test_manifest_first_and_no_probe_off_windows() -> None:
+    assert interpreter.windows_python("python", on_windows=True, env={}) == ("python", [])
+    assert interpreter.windows_python(None, on_windows=False) == ("py -3", [])
+
+
+@pytest.mark.parametrize("bad", [r"C:\venv\Scripts\python.exe", '"python"', "$env:PY",
+                                 "%PY%", "python; calc", "python && x", "/usr/bin/python3"])
+def test_python_windows_takes_words_only(bad: str) -> None:
+    with pytest.raises(UsageError, match="not a bare interpreter name"):
+        interpreter.check_windows_words(bad)
+
+
+def test_manifest_names_a_bad_python_windows(project: Path) -> None:
+    from support.cli import hw
+
+    manifest = project / "hookwrap.toml"
+    manifest.write_text(manifest.read_text() + '\npython_windows = "C:\\\\venv\\\\python.exe"\n')
+    result = hw(project, "sync")
+    assert result.code == 1
+    assert "error: hookwrap.toml: python_windows: " in result.err
+    assert "not a bare interpreter name" in result.err and "hint: e.g. python_windows" in result.err
+    manifest.write_text(manifest.read_text().replace("C:\\\\venv\\\\python.exe", "python"))
+    assert hw(project, "sync").code == 0
