@@ -107,8 +107,9 @@ def lint(command: str, shells: tuple[str, ...]) -> list[str]:
     outside = "".join(command.split('"')[0::2])
     for shell in shells:
         rule = _OUTSIDE_QUOTES.get(shell)
-        if rule and rule[0].search(outside):
-            problems.append(f"{shell}: {rule[1]} ({rule[0].search(outside).group()!r})")
+        found = rule[0].search(outside) if rule else None
+        if rule and found:
+            problems.append(f"{shell}: {rule[1]} ({found.group()!r})")
         if shell == "cmd-quoted" and '"' in command:
             problems.append(f"{shell}: holds a double quote, which Node or Rust passes to "
                             'cmd.exe as \\" and cmd.exe does not undo')
