@@ -119,3 +119,29 @@ def test_claude_form_prefers_the_project_variable(project: Path, tmp_path: Path)
     outside.mkdir()
     got = _run(["bash", "-c", command], outside, BLOCKED, env)
     assert json.loads(got.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_per_os_fields_are_written_and_nothing_else_changes(tmp_path: Path) -> None:
+    from hookwrap.generator.project import load_manifest, spec_registrations
+
+    root = initialised(tmp_path / "p", *[f"--platform={cli}" for cli in CLIS])
+    assert hw(root, "add", "before_tool", "guard").code == 0
+    manifest = root / "hookwrap.toml"
+    manifest.write_text('python_windows = "python"\n' + manifest.read_text())
+    assert hw(root, "sync").code == 0
+    assert hw(root, "sync", "--check").code == 0
+    spec = load_manifest(root).hooks[0]
+    found, _ = spec_registrations(spec, "python3", python_windows="python")
+    other, _ = spec_registrations(spec, "python3", python_windows="py -3")
+    for mine, theirs in zip(found, other):
+        field = {"codex": "commandWindows", "copilot": "powershell"}.get(mine.platform.value)
+        differing = [k for k in mine.handler if mine.handler[k] != theirs.handler.get(k)]
+        # Only the Windows field follows python_windows; the POSIX command is the same.
+        assert differing == ([field] if field else [])
+        if field:
+            assert list(mine.handler)[-1] == field
+            assert mine.handler[field] == windows_command(mine.platform.value, "guard",
+                                                          "python", fail_closed=True)
+    codex = json.loads((root / ".codex/hooks.json").read_text())
+    handler = codex["hooks"]["PreToolUse"][0]["hooks"][0]
+    assert handler["commandWindows"].startswith('python -c "import os,runpy,sys;')

@@ -162,13 +162,14 @@ def check_parse(scopes: list[Scope]) -> list[Finding]:
 def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
     """Each manifest hook is present and current on each platform it should be on."""
     from ..generator.inventory import CURRENT, MISSING, dropped_status, registration_status
-    from ..generator.project import _port, _python, spec_registrations
+    from ..generator.project import _port, _python, _python_windows, spec_registrations
 
     out: list[Finding] = []
     project = {s.platform: s for s in scopes if s.project}
     for spec in manifest.hooks:
         try:
-            wanted, _ = spec_registrations(spec, _python(manifest), _port(manifest))
+            wanted, _ = spec_registrations(spec, _python(manifest), _port(manifest),
+                                           _python_windows(manifest))
         except HookwrapError as error:
             out.append(Finding("registration", FAIL, f"hookwrap.toml: hooks.{spec.name}: {error}",
                                error.hint or "fix the entry in hookwrap.toml"))

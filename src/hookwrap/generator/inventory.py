@@ -64,14 +64,15 @@ def _platform_row(spec, platform: Platform, registration, entries, data: dict) -
 def list_hooks(root: Path) -> list[dict]:
     """One object per manifest hook (name, event, template, matcher, platforms, script),
     then one per orphaned hookwrap registration (``"orphan": true``)."""
-    from .project import _port, _python, load_manifest, manifest_registrations
+    from .project import _port, _python, _python_windows, load_manifest, manifest_registrations
 
     manifest = load_manifest(root)
     data = _settings(root)
     owned = _owned(data)
     rows: list[dict] = []
     for spec in manifest.hooks:
-        found, _ = manifest_registrations(spec, _python(manifest), _port(manifest))
+        found, _ = manifest_registrations(spec, _python(manifest), _port(manifest),
+                                          _python_windows(manifest))
         by_platform = {r.platform: r for r in found}
         rows.append({
             "name": spec.name,

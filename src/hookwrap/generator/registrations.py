@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from ..names import NormalizedEvent, Platform
 from .clis import all_setups, setup_of
 from .errors import UsageError
+from .interpreter import WINDOWS_DEFAULT
+from .winforms import windows_field
 
 DEFAULT_TIMEOUT = 60
 # The resident server's port when hookwrap.toml has no [serve] port (docs/resident.md).
@@ -202,7 +204,7 @@ def _with_filter(handler: dict, spec, platform: Platform) -> dict:
 
 
 def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: bool,
-             description: str, python: str, port: int) -> tuple[dict, str]:
+             description: str, python: str, port: int, python_windows: str) -> tuple[dict, str]:
     """The handler, and a warning when a resident hook stays a command on this CLI."""
     timeout = spec.timeout or DEFAULT_TIMEOUT
     if getattr(spec, "resident", False):
@@ -217,11 +219,16 @@ def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: b
         warning = ""
     handler = handler_for(spec.name, platform, timeout=timeout, fail_closed=fail_closed,
                           event=event, description=description, python=python)
+    # A CLI with a field for Windows (Codex CLI's commandWindows, Copilot CLI's powershell)
+    # gets the Windows form there; its POSIX command stays as it is.
+    handler = windows_field(platform.value, handler, spec.name, python_windows,
+                            fail_closed=fail_closed)
     return _with_filter(handler, spec, platform), warning
 
 
 def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
-                      python: str = "python3", port: int = DEFAULT_SERVE_PORT
+                      python: str = "python3", port: int = DEFAULT_SERVE_PORT,
+                      python_windows: str = WINDOWS_DEFAULT
                       ) -> tuple[list[Registration], list[str]]:
     """Every Registration a manifest HookSpec needs, and warnings for skipped platforms."""
     registrations: list[Registration] = []
@@ -237,7 +244,8 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
             continue
         description = f"hookwrap {spec.template}: {summary}" if summary else f"hookwrap {spec.template}"
         handler, warning = _handler(spec, platform, event, fail_closed=fail_closed,
-                                    description=description, python=python, port=port)
+                                    description=description, python=python, port=port,
+                                    python_windows=python_windows)
         if warning:
             commands_only.append(warning)
         registrations.append(Registration(spec.name, platform, event_name,
