@@ -1,78 +1,26 @@
-"""The Windows interpreter probe, under Windows path rules, against a fake PATH of real files.
-
-Windows paths (``C:\\...``) are mapped onto files under tmp_path: the zero-length
-``WindowsApps\\python3.exe`` is a real empty file, each fake interpreter a real script that
-prints a version, run for real; only the drive and separators are translated.
+"""The Windows interpreter probe, under Windows path rules, against a fake PATH of real files
+(support/windows.py: only the drive and separators are translated; the stand-ins run for real).
 """
 
 from __future__ import annotations
 
-import subprocess
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from support.windows import OLD, PYORG, STORE, SYSTEM, FakeWindows, stock_windows, windows_env
 
 from hookwrap.generator import interpreter
 from hookwrap.generator.errors import UsageError
 from hookwrap.generator.interpreter import POSIX, WINDOWS, is_store_alias, probe, which
 
-STORE = r"C:\Users\Ann Lee\AppData\Local\Microsoft\WindowsApps"
-PYORG = r"C:\Users\Ann Lee\AppData\Local\Programs\Python\Python312"
-OLD = r"C:\Python38"
-SYSTEM = r"C:\Windows"
-
-
-class FakeWindows:
-    """Windows paths backed by files under ``base``."""
-
-    def __init__(self, base: Path) -> None:
-        self.base = base
-
-    def real(self, win: str) -> Path:
-        drive, rest = win.split(":", 1)
-        return self.base / drive / rest.replace("\\", "/").lstrip("/")
-
-    def empty(self, win: str) -> None:
-        path = self.real(win)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(b"")
-
-    def interpreter(self, win: str, major: int, minor: int) -> None:
-        path = self.real(win)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # A stand-in that answers the probe's version question as that Python would.
-        path.write_text(f"#!/bin/sh\necho {major} {minor}\n")
-        path.chmod(0o755)
-
-    def size_of(self, win: str) -> int | None:
-        path = self.real(win)
-        return path.stat().st_size if path.is_file() else None
-
-    def run(self, argv: Sequence[str]) -> str | None:
-        self.ran.append(list(argv))
-        real = self.real(argv[0])
-        if real.stat().st_size == 0:  # the Store stub: no output, exit 49
-            return None
-        done = subprocess.run([str(real), *argv[1:]], capture_output=True, text=True,
-                              check=False)
-        return done.stdout if done.returncode == 0 else None
-
-    ran: list[list[str]]
-
 
 @pytest.fixture
 def fake(tmp_path: Path) -> FakeWindows:
-    machine = FakeWindows(tmp_path)
-    machine.ran = []
-    machine.empty(STORE + r"\python3.exe")
-    machine.empty(STORE + r"\python.exe")
-    return machine
+    return stock_windows(tmp_path)
 
 
-def env(*folders: str) -> dict[str, str]:
-    # Windows spells it Path; the probe must read it case-insensitively.
-    return {"Path": ";".join(folders), "PATHEXT": ".COM;.EXE;.BAT;.CMD;.PY"}
+# Windows spells it Path; the probe must read it case-insensitively.
+env = windows_env
 
 
 def test_stock_windows_has_only_the_store_aliases(fake: FakeWindows) -> None:
@@ -127,8 +75,8 @@ def test_windows_rules_are_case_insensitive_and_use_pathext(fake: FakeWindows) -
 
 def test_no_path_reaches_the_word(fake: FakeWindows, monkeypatch: pytest.MonkeyPatch) -> None:
     fake.interpreter(PYORG + r"\python.exe", 3, 12)
-    monkeypatch.setattr(interpreter, "_size_of", fake.size_of)
-    monkeypatch.setattr(interpreter, "_run", fake.run)
+    monkeypatch.setattr(interpreter, "size_of", fake.size_of)
+    monkeypatch.setattr(interpreter, "run", fake.run)
     word, notes = interpreter.windows_python(None, on_windows=True, env=env(PYORG, STORE))
     assert word == "python"
     assert "py -3: not on PATH" in notes[0] and 'python_windows = "python"' in notes[0]
@@ -137,8 +85,8 @@ def test_no_path_reaches_the_word(fake: FakeWindows, monkeypatch: pytest.MonkeyP
 
 def test_stock_windows_is_named_and_the_default_written(fake: FakeWindows,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(interpreter, "_size_of", fake.size_of)
-    monkeypatch.setattr(interpreter, "_run", fake.run)
+    monkeypatch.setattr(interpreter, "size_of", fake.size_of)
+    monkeypatch.setattr(interpreter, "run", fake.run)
     word, notes = interpreter.windows_python(None, on_windows=True, env=env(STORE))
     assert word == "py -3"
     assert "no Python 3.9+ found" in notes[0] and "Microsoft Store alias" in notes[0]

@@ -37,7 +37,8 @@ def findings_to_json(findings: list[Finding]) -> list[dict]:
 
 
 def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | None = None,
-             python: str | None = None, run_hooks: bool = True) -> list[Finding]:
+             python: str | None = None, run_hooks: bool = True,
+             windows: bool | None = None) -> list[Finding]:
     """Run every check on the project at ``root``.
 
     Args:
@@ -46,6 +47,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
         python: the interpreter hooks run with (default: the manifest's, else ``python3``).
         run_hooks: run every registered hook as its CLI would (``hookruns.py``); it runs for
             real, as in `hookwrap test`.
+        windows: add the Windows checks (``windows.py``); default: when running on Windows.
     """
     env = dict(os.environ if env is None else env)
     home = Path(home) if home is not None else Path.home()
@@ -70,6 +72,10 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     findings += check_dead_keys(scopes)
     findings += check_duplicates(scopes)
     findings += check_commands(scopes)
+    if manifest is not None and (os.name == "nt" if windows is None else windows):
+        from .windows import check_windows
+
+        findings += check_windows(manifest, scopes, env)
     if manifest is not None and run_hooks:
         from .hookruns import check_hook_runs
 

@@ -133,7 +133,7 @@ def windows_python(setting: str | None, *, on_windows: bool | None = None,
         return check_windows_words(setting), []
     if not (os.name == "nt" if on_windows is None else on_windows):
         return WINDOWS_DEFAULT, []
-    found = probe(os.environ if env is None else env, WINDOWS, _size_of, _run)
+    found = probe(os.environ if env is None else env, WINDOWS, size_of, run)
     if found.word is None:
         return WINDOWS_DEFAULT, [
             "no Python 3.9+ found for Windows hooks (" + "; ".join(found.skipped) + "); wrote "
@@ -160,7 +160,8 @@ def _version(output: str | None) -> tuple[int, int] | None:
     return int(parts[0]), int(parts[1])
 
 
-def _size_of(path: str) -> int | None:
+def size_of(path: str) -> int | None:
+    """A file's size (an alias's own, where stat cannot follow it); None for no file."""
     import stat
 
     try:
@@ -173,7 +174,8 @@ def _size_of(path: str) -> int | None:
     return None if stat.S_ISDIR(info.st_mode) else info.st_size
 
 
-def _run(argv: Sequence[str]) -> str | None:
+def run(argv: Sequence[str]) -> str | None:
+    """What ``argv`` prints, None when it cannot start, fails or takes over 10 s."""
     try:
         done = subprocess.run(list(argv), capture_output=True, text=True, timeout=10,
                               stdin=subprocess.DEVNULL, check=False)

@@ -100,8 +100,7 @@ _OUTSIDE_QUOTES = {
 def lint(command: str, shells: tuple[str, ...]) -> list[str]:
     """What keeps ``command`` from running as one program with plain arguments in each of
     ``shells`` (names as in ``SHELLS``), one line each; [] when every shell runs it as written."""
-    problems = [f"{command[:40]!r}...: {why}" for pattern, why in _EVERY_SHELL
-                if pattern.search(command)]
+    problems = [why for pattern, why in _EVERY_SHELL if pattern.search(command)]
     if command.count('"') % 2:
         problems.append("has an unpaired double quote")
     outside = "".join(command.split('"')[0::2])
