@@ -122,10 +122,30 @@ repos:
 """
 
 
+def hook_file_folders() -> list[str]:
+    """The folders where a CLI gets more files than its registration file, made from it
+    (Cline's hook file per event beside .clinerules/hooks/hookwrap.json)."""
+    from hookwrap.generator.clis._base import AgentSetup
+
+    return [str(Path(setup_of(p).settings_file).parent) + "/" for p in Platform
+            if type(setup_of(p)).hook_files is not AgentSetup.hook_files]
+
+
 def _watched_files() -> str:
     files = ", ".join(f"`{setup_of(p).settings_file}`" for p in Platform)
+    folders = ", ".join(f"`{folder}`" for folder in hook_file_folders())
+    beside = f", a hook file hookwrap writes beside one (in {folders})" if folders else ""
     return (f"- It runs only when the commit touches `hookwrap.toml`, a CLI's registration file "
-            f"({files}) or anything under `.hookwrap/`.\n")
+            f"({files}){beside} or anything under `.hookwrap/`.\n")
+
+
+def _whole_files() -> str:
+    """The files hookwrap writes whole, so that any byte that differs is drift."""
+    whole = [f"{setup_of(p).label}'s `{setup_of(p).settings_file}`" for p in Platform
+             if setup_of(p).settings_generated]
+    folders = ", ".join(f"`{folder}`" for folder in hook_file_folders())
+    listed = ", ".join(whole) + (f", and the hook files in {folders}" if folders else "")
+    return (f"The files hookwrap writes whole ({listed}) are compared byte for byte.\n")
 
 
 
@@ -431,6 +451,7 @@ def lifecycle_table() -> str:
 GENERATED_BLOCKS = {"events": lambda: events_table(), "tools": lambda: tools_table(),
                     "clis": lambda: clis_sentence(), "registration-files": lambda: settings_list(),
                     "precommit-local": _local_hook_yaml, "precommit-files": _watched_files,
+                    "whole-files": _whole_files,
                     "fields-every-event": fields_every_event_table,
                     "fields-per-event": fields_per_event_table,
                     "tool-input": tool_input_table, "limits": limits_table,
@@ -441,7 +462,8 @@ GENERATED_BLOCKS = {"events": lambda: events_table(), "tools": lambda: tools_tab
 # The blocks each generated file must hold.
 REQUIRED_BLOCKS = {"README.md": {"events", "tools", "clis", "matchers", "timeouts",
                                  "registration-files"},
-                   "docs/ci-and-pre-commit.md": {"precommit-local", "precommit-files"},
+                   "docs/ci-and-pre-commit.md": {"precommit-local", "precommit-files",
+                                                 "whole-files"},
                    "docs/writing-hooks.md": {"fields-every-event", "fields-per-event",
                                              "tool-input", "limits"},
                    "docs/runner-contract.md": {"hook-process"},
@@ -553,7 +575,8 @@ def cli_markdown() -> str:
         "",
         "Exit codes for every command: 0 ok; 1 an error in a file or the project (a broken",
         "`hookwrap.toml` or settings file, a hook name that is already taken or unknown), drift",
-        "found by `sync --check`, a failing `doctor` check or an unclean `test` run; 2 a usage",
+        "found by `sync --check`, a problem `sync` cannot fix, a failing `doctor` check or an",
+        "unclean `test` run; 2 a usage",
         "error: a missing or malformed argument, or a value hookwrap rejects (an unknown event or",
         "template, an invalid hook name, a `--timeout` of 0); 3 an internal error; 130 interrupted.",
         "",
@@ -589,8 +612,9 @@ def settings_list() -> str:
 
 def precommit_pattern() -> str:
     """The files whose change can make `hookwrap sync --check` fail."""
-    files = ["hookwrap.toml", *(setup_of(p).settings_file for p in Platform)]
-    return "^(" + "|".join(re.escape(f) for f in files) + r"|\.hookwrap/)"
+    files = ["hookwrap.toml", *(setup_of(p).settings_file for p in Platform),
+             *hook_file_folders(), ".hookwrap/"]
+    return "^(" + "|".join(re.escape(f) for f in files) + ")"
 
 
 def precommit_yaml() -> str:

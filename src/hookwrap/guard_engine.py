@@ -183,7 +183,16 @@ class Guard:
     # -- the hook -----------------------------------------------------------------------------
 
     def check(self, event: HookInput) -> HookOutput | None:
-        """The hook: block the call when a rule matches; otherwise no opinion (None)."""
+        """The hook: block the call when a rule matches, or a shell call whose command it
+        cannot read (a fail-closed hook does not let an unread line through); otherwise no
+        opinion (None)."""
+        if event.tool_name == "shell" and not event.shell_lines:
+            shown = repr(event.tool_input)
+            shown = shown if len(shown) <= 200 else shown[:200] + "..."
+            return HookOutput.block(
+                f"Blocked by the {self.name} hook: it cannot read this shell call's command "
+                f"(tool_input {shown}), so it cannot tell whether it is safe. Send the command "
+                "as a string.")
         finding = self.finding(event)
         return None if finding is None else self.block(finding)
 

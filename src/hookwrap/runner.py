@@ -217,19 +217,43 @@ def _platform_from_argv(argv: Sequence[str]) -> Platform | None:
 
 
 def _guess_platform(raw: str) -> Platform:
+    """The CLI a payload came from, for a script run by hand (hookwrap's commands always pass
+    --platform): the one CLI that knows its event, or of those the one that knows its tool
+    (Droid's Execute), or the CLI whose own variable is set; else the default, said on stderr."""
     try:
         data = json.loads(raw) if raw.strip() else {}
         event = data.get("hook_event_name", "") if isinstance(data, dict) else ""
+        tool = data.get("tool_name", "") if isinstance(data, dict) else ""
     except (ValueError, RecursionError):  # too deep: no payload, as normalize_input reads it
-        event = ""
+        event, tool = "", ""
     guessed = detect_platform(event) if isinstance(event, str) and event else None
     if guessed is not None:
         return guessed
+    if isinstance(event, str) and event and isinstance(tool, str) and tool:
+        knowing = [c.platform for c in all_runtimes() if c.knows_event(event) and tool in c.tools]
+        if len(knowing) == 1:
+            return knowing[0]
     # A variable only one CLI sets for its hooks (Gemini's GEMINI_PROJECT_DIR), else the default.
     for agent in all_runtimes():
         if agent.marker_env and os.environ.get(agent.marker_env):
             return agent.platform
+    if raw.strip():
+        sys.stderr.write(f"hookwrap: no --platform, and the payload does not say which CLI sent "
+                         f"it: read as {runtime_of(DEFAULT_PLATFORM).label}'s (pass --platform "
+                         "NAME to choose)\n")
     return DEFAULT_PLATFORM
+
+
+def _unknown_platform(argv: Sequence[str]) -> None:
+    """Say on stderr that a --platform value names no CLI (a typo in a hand run), before the
+    platform is guessed from the payload instead."""
+    for index, arg in enumerate(argv):
+        value = argv[index + 1] if arg == "--platform" and index + 1 < len(argv) else \
+            arg.partition("=")[2] if arg.startswith("--platform=") else None
+        if value is not None and value not in _PLATFORM_VALUES:
+            names = ", ".join(sorted(_PLATFORM_VALUES))
+            sys.stderr.write(f"hookwrap: --platform {value!r} is not a CLI hookwrap knows "
+                             f"({names}): guessing from the payload instead\n")
 
 
 def main(hook: Hook, argv: Sequence[str] | None = None) -> int:
@@ -245,5 +269,6 @@ def main(hook: Hook, argv: Sequence[str] | None = None) -> int:
     platform = _platform_from_argv(args)
     if platform is not None:
         return run_hook(hook, platform)
+    _unknown_platform(args)
     raw = read_stdin()
     return _run(hook, _guess_platform(raw), raw)

@@ -59,7 +59,7 @@ def test_dry_run_shows_the_plan_and_writes_nothing(team_repo: Path) -> None:
     assert result.code == 0, result.err
     assert "would update  hookwrap.toml" in result.out
     assert "would create  .hookwrap/hooks/no-force.py" in result.out
-    assert "adopted .claude/settings.json hooks.PreToolUse[0].hooks[0] as [hooks.no-force]" \
+    assert ".claude/settings.json hooks.PreToolUse[0].hooks[0] becomes [hooks.no-force]" \
         in result.out
     assert snapshot_without_lock(team_repo) == before
 

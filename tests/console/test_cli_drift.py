@@ -136,10 +136,12 @@ def test_script_deleted_by_hand_is_rendered_again(drifty: Path) -> None:
     script = drifty / ".hookwrap/hooks/audit.py"
     original = script.read_bytes()
     script.unlink()
-    assert statuses(drifty)["audit"] == {"claude": "current", "gemini": "current"}
+    # The registrations are as written, but their command has nothing to run.
+    assert statuses(drifty)["audit"] == {"claude": "no script", "gemini": "no script"}
     result = hw(drifty, "sync")
     assert result.out_lines == ["create  .hookwrap/hooks/audit.py: script was missing"]
     assert script.read_bytes() == original
+    assert statuses(drifty)["audit"] == {"claude": "current", "gemini": "current"}
 
 
 def test_edited_script_is_never_overwritten(drifty: Path) -> None:

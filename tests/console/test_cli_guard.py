@@ -43,7 +43,7 @@ def test_explain_needs_a_guard(project: Path) -> None:
     assert hw(project, "add", "before_tool", "mine").code == 0
     result = hw(project, "test", "mine", "--explain", "ls")
     assert result.code == 2
-    assert "is not a guard this hookwrap can explain" in result.err and "hint:" in result.err
+    assert "mine is a skeleton hook, not a guard" in result.err and "hint:" in result.err
     result = hw(project, "test", "nope", "--explain", "ls")
     assert result.code == 1 and "does not exist" in result.err
 

@@ -65,7 +65,7 @@ def test_generated_docs_are_current() -> None:
 
 @pytest.mark.parametrize("rel, old, new", [
     ("README.md", "| `before_tool` | `PreToolUse` | `BeforeTool` |", "| `before_tool` | `PreToolUse` | `BeforeToolX` |"),
-    ("README.md", "| `shell` | `Bash` | `run_shell_command` | `Bash` | `run_shell_command` | `Bash` | `bash` | `Execute` |", ""),
+    ("README.md", "| `shell` | `Bash` | `run_shell_command` | `Bash` | `run_shell_command` (also `monitor`) | `Bash` | `bash` | `Execute` |", ""),
     ("docs/cli.md", "Render a hook script", "Render a script"),
     (".pre-commit-hooks.yaml", "|\\.codex/hooks\\.json", ""),
     ("pyproject.toml", " and Cline,", ","),

@@ -257,3 +257,71 @@ def test_a_resident_guard_answers_from_the_server_and_fails_closed_without_it(
     assert "Blocked by the guard hook" in results[0] and "Blocked by the guard hook" in results[1], results
     assert (git_project / "up.txt").read_text() == "ok\n" and not (git_project / ".env").exists()
     assert result.hooks == [], result.describe()  # no python process: the server answered
+
+
+def _interactive(pi: ChatAgent, project: Path, lines: list[str], done, timeout: float = 60.0) -> str:
+    """pi in interactive mode on a pseudo-terminal, from ``project``: each line typed and
+    entered once the previous one's ``done(project, screen)`` holds; what it drew, as text."""
+    import os
+    import pty
+    import select
+    import signal
+    import subprocess
+
+    env = {**pi.env(), "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+    main, child = pty.openpty()
+    proc = subprocess.Popen([str(pi.binary), "--provider", "mock", "--model", "mock-model"],
+                            cwd=project, env=env, stdin=child, stdout=child, stderr=child,
+                            start_new_session=True, close_fds=True)
+    os.close(child)
+    screen = b""
+
+    def read_for(seconds: float) -> None:
+        nonlocal screen
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([main], [], [], 0.2)
+            if ready:
+                try:
+                    screen += os.read(main, 65536)
+                except OSError:
+                    return
+
+    try:
+        read_for(8)  # start-up: extensions load, the editor is drawn
+        for i, line in enumerate(lines):
+            os.write(main, line.encode())
+            time.sleep(0.3)
+            os.write(main, b"\r")
+            deadline = time.monotonic() + timeout
+            while not done(i, project, screen.decode("utf-8", "replace")) and time.monotonic() < deadline:
+                read_for(0.5)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        os.close(main)
+    return screen.decode("utf-8", "replace")
+
+
+def test_guard_sees_a_users_bang_command(pi: ChatAgent, git_project: Path) -> None:
+    """pi 0.73.1's `!cmd` in interactive mode runs no tool; the extension hands its user_bash
+    event to the before_tool hooks as a bash call, so the guard stops a forced push typed there
+    and lets a harmless command run."""
+    repo = hookwrap_repo(pi, git_project, "pi")
+    repo.add("before_tool", "guard")
+    pi.server.script([], final="Done.")
+
+    def done(i: int, project: Path, screen: str) -> bool:
+        return "rule git.push-force" in screen if i == 0 else (project / "harmless.txt").exists()
+
+    screen = _interactive(pi, git_project, [f"!touch marker && {FORCED_PUSH}", "!touch harmless.txt"],
+                          done)
+
+    assert not (git_project / "marker").exists(), screen[-3000:]
+    assert "Blocked by the guard hook" in screen, screen[-3000:]
+    assert (git_project / "harmless.txt").exists(), screen[-3000:]
+    assert [run.name for run in pi.sandbox.hook_runs()] == ["guard", "guard"], pi.sandbox.hook_runs()
+    assert not pi.server.requests, pi.server.requests  # a `!` command asks no model

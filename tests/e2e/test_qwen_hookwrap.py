@@ -7,6 +7,8 @@ the user's own settings and Qwen's own rewrite of them, and the stop gate's cap.
 from __future__ import annotations
 
 import json
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from hookwrap.clis.qwen import QWEN
 REWRITE_NOTE = QWEN.rewrite_note
 
 from .chat_harness import ChatAgent, make_project
-from .mockmodel import Reply
+from .mockmodel import Reply, ToolCall
 from .qwen_copilot_support import (
     CHECK_FAILS,
     CONTEXT_MARKER,
@@ -94,3 +96,27 @@ def test_updated_input_is_a_deny_that_gives_the_new_input(qwen: ChatAgent, git_p
     [denied] = result.tool_results()
     assert REWRITE_NOTE in denied["text"] and "rewritten.txt" in denied["text"], denied
     assert not result.failed_hooks(), result.describe()
+
+
+def test_guard_sees_the_monitor_tool(qwen: ChatAgent, git_project: Path) -> None:
+    """Qwen Code 0.24.4's ``monitor`` tool runs ``{"command"}`` in a shell, and PreToolUse sees
+    it as tool_name ``monitor``: the guard is registered for it as a shell tool."""
+    repo = hookwrap_repo(qwen, git_project, "qwen")
+    repo.add("before_tool", "guard")
+    steps = [ToolCall("monitor", {"command": f"touch marker && {FORCED_PUSH}",
+                                  "description": "push"}),
+             ToolCall("monitor", {"command": "touch harmless.txt", "description": "touch"}),
+             Reply("Finished.")]
+    result = qwen.run(git_project, steps)
+
+    assert not (git_project / "marker").exists(), result.describe()
+    blocked, ran = result.tool_results()
+    assert "force" in blocked["text"].lower() and "blocked" in blocked["text"].lower(), blocked
+    assert "blocked" not in ran["text"].lower(), ran
+    deadline = time.monotonic() + 10
+    while not (git_project / "harmless.txt").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert (git_project / "harmless.txt").exists(), result.describe()
+    assert not result.failed_hooks(), result.describe()
+    matcher = repo.settings(".qwen/settings.json")["hooks"]["PreToolUse"][0]["matcher"]
+    assert re.fullmatch(matcher, "monitor"), matcher

@@ -158,3 +158,16 @@ def test_test_says_claude_asks_when_a_permission_hook_decides_nothing(project: P
     assert hw(project, "test", "perm").out == "claude: allowed\n"
     _write_hook(project, "perm", "return HookOutput.block('not here')")
     assert hw(project, "test", "perm").out == "claude: blocked: not here\n"
+
+
+def test_sync_exits_1_while_a_problem_it_cannot_fix_remains(project: Path):
+    (project / ".claude").mkdir()
+    foreign = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "./lint.sh", "timeout": "10"}]}]}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(foreign))
+    assert hw(project, "add", "before_tool", "guard").code == 0  # the hook is added
+    synced = hw(project, "sync")
+    assert synced.code == 1
+    assert synced.out == "nothing of hookwrap's to change, but the problems above need fixing\n"
+    assert "problem: .claude/settings.json: hooks.PreToolUse[0].hooks[0].timeout" in synced.err
+    assert hw(project, "sync", "--dry-run").code == 0  # a dry run only shows

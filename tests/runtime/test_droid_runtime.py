@@ -121,3 +121,34 @@ def test_a_hand_run_script_under_droid_is_droid(monkeypatch: pytest.MonkeyPatch)
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("FACTORY_PROJECT_DIR", "/p")
     assert _guess_platform("{}") is DROID
+
+
+def test_a_hand_run_droid_payload_is_read_as_droid_by_its_tool(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """PreToolUse is an event of several CLIs, but Execute is a tool of Droid's alone: a Droid
+    payload piped to a script without --platform is Droid's (it was read as Claude Code's, and
+    the guard answered {} to `rm -rf ~`)."""
+    from hookwrap.runner import _guess_platform
+
+    for agent_var in ("GEMINI_PROJECT_DIR", "COPILOT_PROJECT_DIR", "FACTORY_PROJECT_DIR"):
+        monkeypatch.delenv(agent_var, raising=False)
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Execute",
+               "tool_input": {"command": "ls"}}
+    assert _guess_platform(json.dumps(payload)) is DROID
+    assert capsys.readouterr().err == ""
+
+
+def test_a_hand_run_says_what_it_guessed(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from hookwrap.runner import _guess_platform, _unknown_platform
+
+    for agent_var in ("GEMINI_PROJECT_DIR", "COPILOT_PROJECT_DIR", "FACTORY_PROJECT_DIR"):
+        monkeypatch.delenv(agent_var, raising=False)
+    _unknown_platform(["--platform", "claud"])
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "tool_input": {"command": "ls"}}
+    assert _guess_platform(json.dumps(payload)).value == "claude"
+    err = capsys.readouterr().err
+    assert err.startswith("hookwrap: --platform 'claud' is not a CLI hookwrap knows (")
+    assert ("hookwrap: no --platform, and the payload does not say which CLI sent it: read as "
+            "Claude Code's (pass --platform NAME to choose)\n") in err

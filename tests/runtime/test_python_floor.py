@@ -1,9 +1,10 @@
 """The runtime and every rendered script run on Python 3.9, the floor of a teammate's python3.
 
-No 3.9 interpreter installs here, so the floor is checked statically (vermin, which knows the
-version each syntax form, module and function appeared in) and by what a 3.9 would miss at run
-time: `tomllib` (3.11) is replaced by options.py's own reader, and an older interpreter gets a
-clear message instead of a SyntaxError somewhere inside the runtime.
+The floor is checked statically here, on any machine (vermin, which knows the version each
+syntax form, module and function appeared in), and by what a 3.9 would miss at run time:
+`tomllib` (3.11) is replaced by options.py's own reader, and an older interpreter gets a clear
+message instead of a SyntaxError somewhere inside the runtime. Where a real 3.9 or 3.10 is
+found (pyenv's), test_old_pythons.py runs the hooks on it too.
 """
 
 from __future__ import annotations

@@ -58,7 +58,8 @@ def test_an_interpreter_below_the_floor(root: Path, tmp_path: Path) -> None:
     old.chmod(old.stat().st_mode | stat.S_IXUSR)
     manifest = root / "hookwrap.toml"
     manifest.write_text(manifest.read_text().replace('# python = "python3"', f'python = "{old}"'))
-    assert hw(root, "sync").code == 0  # the commands now name it
+    synced = hw(root, "sync")  # the commands now name it, and sync says none can start
+    assert synced.code == 1 and "is Python 3.8; the hooks need 3.9 or newer" in synced.err
     check = hw(root, "sync", "--check")
     assert check.code == 1 and "is Python 3.8; the hooks need 3.9 or newer" in check.err
     env_path = os.environ["PATH"]

@@ -20,6 +20,7 @@ from ..generator.settings import OWNED_COMMAND_RE, load_settings, lookalikes, ow
 from ..names import Platform
 from . import schema
 from .host import commands_from_settings
+from .unhooked import check_unhooked_shell
 
 SYNC = "run `hookwrap sync`"
 _PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD")
@@ -62,6 +63,8 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     if manifest is not None:
         findings += check_startup(root, manifest)
         findings += check_guards(root, manifest)
+    findings += check_unhooked_shell(root, manifest.platforms if manifest is not None else None)
+    if manifest is not None:
         findings += check_external(root, manifest, env)
         findings += check_resident(root, manifest)
     findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
@@ -355,13 +358,11 @@ def disabled_rule_problem(text: str) -> tuple[str, str] | None:
 
 def check_startup(root: Path, manifest) -> list[Finding]:
     """Each hook can start: its script compiles for Python 3.9 and the runtime is in the repo."""
-    from ..generator.startup import missing_runtime, script_errors
-    from ..generator.vendor import LAUNCHER, LAUNCHER_MODULE, RUNTIME_DIR, RUNTIME_MODULES
+    from ..generator.startup import runtime_gaps, script_errors
 
     out = [Finding("startup", FAIL, problem, "fix the script, then run `hookwrap test NAME`")
            for problem in script_errors(root, [spec.name for spec in manifest.hooks])]
-    missing = missing_runtime(root, RUNTIME_DIR, RUNTIME_MODULES)
-    missing[:0] = [path for path in (LAUNCHER, LAUNCHER_MODULE) if not (root / path).is_file()]
+    missing = runtime_gaps(root)
     if missing and manifest.hooks:
         out.append(Finding("startup", FAIL, f"the runtime is missing ({', '.join(missing[:3])}"
                            f"{', ...' if len(missing) > 3 else ''}): no hook can start", SYNC))

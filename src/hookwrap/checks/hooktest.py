@@ -148,6 +148,10 @@ def run_hook_test(
         UsageError: bad option values. ProjectError: the hook is registered nowhere.
     """
     names = [platform] if isinstance(platform, str) else list(platform)
+    spec = _manifest_entry(root, name)
+    if spec is not None and event is not None and check_event(None, event) != spec.event:
+        raise UsageError(f"{name} is a {spec.event.value} hook: --event {event} does not apply",
+                         hint=f"leave --event out, or give --event {spec.event.value}")
     everything = not names or "all" in names
     platforms = list(Platform) if everything else _platforms(names)
     given = _load_payload(payload_file) if payload_file else None
@@ -163,10 +167,48 @@ def run_hook_test(
                                       False, ran=False, problems=[f"{name} is not in {rel}"]))
         for cmd in commands:
             tests.append(_test_one(root, plat, cmd, given, args, env, on_run))
+    if not tests and spec is None and (root / "hookwrap.toml").is_file():
+        raise ProjectError(f"no hook named {name!r} in hookwrap.toml",
+                           hint="`hookwrap list` shows the hooks")
     if not tests:
         raise ProjectError(f"{name} is not registered in any settings file",
                            hint="run `hookwrap sync`, or check the name with `hookwrap list`")
+    _flag_external_command(root, spec, tests, env)
     return HookTestReport(name, tests)
+
+
+def _manifest_entry(root: Path, name: str):
+    """Hook ``name``'s entry in hookwrap.toml; None when there is none (or no readable
+    manifest: `test` runs what the settings files register all the same)."""
+    from ..generator.errors import HookwrapError
+    from ..generator.project import load_manifest
+
+    if not (root / "hookwrap.toml").is_file():
+        return None
+    try:
+        return load_manifest(root).get(name)
+    except (HookwrapError, OSError):
+        return None
+
+
+def _flag_external_command(root: Path, spec, tests: list[PlatformTest],
+                           env: Mapping[str, str] | None) -> None:
+    """An external hook whose command cannot start fails its test on every CLI: a bridged CLI
+    (any but the one the command speaks) reads the failure as an answer and goes on."""
+    import os
+
+    from ..generator.adopt import command_problem
+
+    if spec is None or "speaks" not in spec.options:
+        return
+    path = (env if env is not None else os.environ).get("PATH")
+    problem = command_problem(root, str(spec.options["command"]), str(spec.options["speaks"]),
+                              path)
+    for test in tests if problem else ():
+        if test.ran:
+            test.clean = False
+            test.problems.append(f"hooks.{spec.name}.command cannot start: {problem} (fix "
+                                 "it in hookwrap.toml)")
 
 
 @dataclass(frozen=True)
@@ -318,13 +360,50 @@ def _other_call_hint(platform: Platform, cmd: HookCommand, given: dict | None) -
 
 
 def _payload(root: Path, platform: Platform, cmd: HookCommand, given: dict | None,
-             args: _ToolArgs) -> dict:
+             args: _ToolArgs) -> tuple[dict, str, bool]:
+    """The payload, and what was said about --input: (payload, a line on how --input was sent
+    or why it does not fit this CLI, whether it does not fit at all)."""
     if given is not None:
-        return {"hook_event_name": cmd.event, **given}
+        return {"hook_event_name": cmd.event, **given}, "", False
     tool = None
+    agent = setup_of(platform)
     if host.is_tool_event(platform.value, cmd.event):
-        tool = setup_of(platform).platform_tool_names(args.tool)[0] if args.tool else _pick_tool(platform, cmd)
-    return sample_payload(platform, cmd.event, project_dir=root, tool=tool, tool_input=args.tool_input)
+        tool = agent.platform_tool_names(args.tool)[0] if args.tool else _pick_tool(platform, cmd)
+    tool_input, said, unfit = args.tool_input, "", False
+    if tool is not None and tool_input is not None:
+        tool_input, said, unfit = own_tool_input(platform, args.tool or agent.normalize_tool(tool),
+                                                 tool, tool_input)
+    payload = sample_payload(platform, cmd.event, project_dir=root, tool=tool,
+                             tool_input=tool_input)
+    return payload, said, unfit
+
+
+def own_tool_input(platform: Platform, tool: str, raw_tool: str,
+                   given: dict) -> tuple[dict, str, bool]:
+    """``--input`` as ``platform``'s ``tool`` would carry it: (input, what was said, unfit).
+
+    As given when its keys are ones this CLI's tool sends (the record's ``tool_fields``); else
+    read in the words of the first CLI whose tool sends exactly such keys (Claude Code's first)
+    and put into this CLI's words (pi's write names the file ``path``, Codex CLI's write is a
+    patch); else as given, with a line saying which keys this CLI's tool does not send
+    (``unfit``: none of them, so the hook sees a call this CLI never makes)."""
+    agent = setup_of(platform)
+    fields = agent.tool_fields.get(tool)
+    if not fields or set(given) <= set(fields):
+        return given, "", False
+    for source in all_setups():  # in Platform order: Claude Code's words first
+        theirs = source.tool_fields.get(tool)
+        if source is agent or not theirs or not set(given) <= set(theirs):
+            continue
+        own = agent.own_tool_input(tool, source.common_tool_input(tool, given))
+        if own and set(own) <= set(fields):
+            return own, (f"--input read as {source.label}'s {tool} input and sent in "
+                         f"{agent.label}'s words: {json.dumps(own)}"), False
+    unknown = ", ".join(sorted(set(given) - set(fields)))
+    unfit = not set(given) & set(fields)
+    return given, (f"{agent.label}'s {raw_tool} input carries {', '.join(fields)}, not "
+                   f"{unknown}: --input was sent as written"
+                   + (f", a call {agent.label} never makes" if unfit else "")), unfit
 
 
 def _dropped_by(root: Path, platform: Platform, event: str) -> list[str]:
@@ -338,9 +417,11 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
               args: _ToolArgs, env: Mapping[str, str] | None,
               on_run: Callable[[str, str], None] | None = None, *,
               max_wait: float | None = None) -> PlatformTest:
-    payload = _payload(root, platform, cmd, given, args)
+    payload, said, unfit = _payload(root, platform, cmd, given, args)
     base = PlatformTest(platform.value, cmd.event, cmd.command, "", True, matcher=cmd.matcher,
                         timeout_s=host.effective_timeout(cmd), payload=payload)
+    if said:
+        (base.problems if unfit else base.notes).append(said)
     dropped = _dropped_by(root, platform, cmd.event)
     if dropped:
         base.ran, base.clean = False, False
@@ -363,7 +444,7 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
     result = _post(cmd, payload, max_wait) if resident else host.run_command(
         cmd, payload, project_dir=root, env=env, max_wait=max_wait)
     verdict = host.interpret(platform.value, cmd.event, result, cmd.on_failure)
-    base.result, base.verdict, base.clean = result, verdict, verdict.clean
+    base.result, base.verdict, base.clean = result, verdict, verdict.clean and not unfit
     base.summary = describe(verdict) + shown_to_user(platform, verdict)
     base.problems.extend(verdict.problems)
     base.notes.extend(verdict.notes)
@@ -410,6 +491,12 @@ def explain_guard(root: Path, name: str, line: str, *, cwd: Path | None = None,
     from ..generator.project import load_manifest
     from ..generator.registrations import script_path
 
+    spec = _manifest_entry(root, name)
+    if spec is not None and spec.template != "guard":
+        what = "an external" if "speaks" in spec.options else f"a {spec.template}"
+        raise UsageError(f"{name} is {what} hook, not a guard: --explain reads only a guard",
+                         hint=f"`hookwrap test {name}` runs it on a sample call (--tool and "
+                              "--input pick another)")
     script = root / script_path(name)
     if not script.is_file():
         raise ProjectError(f"{script_path(name)} does not exist",

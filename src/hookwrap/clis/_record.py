@@ -198,6 +198,11 @@ class CLIRecord:
     # message, fix); what is "command", "matcher" (tool events only) or "stripped matcher";
     # the message may use {where} and {matcher}.
     doctor_command_checks: tuple[tuple[str, str, str, str, str], ...] = ()
+    # Shell commands the CLI runs from a project's files without calling any hook, so no guard
+    # sees them (Gemini CLI's `!{...}` in a custom command): (glob under the project, regex of
+    # the marker, what the CLI does, worded after "<label> <version>"). Doctor names each file
+    # that holds one.
+    unhooked_shell: tuple[tuple[str, str, str], ...] = ()
 
     def __init__(self, platform: Platform, **facts: Any) -> None:
         self.platform = platform

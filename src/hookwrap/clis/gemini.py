@@ -98,4 +98,9 @@ GEMINI = CLIRecord(
     system_message_shown="shown to the user",
     doctor_reported_paths=frozenset({"hooksConfig.enabled", "tools.enableHooks", "hooks.enabled",
                                      "hooks.disabled", "hooks.notifications"}),
+    # 0.61.0's ShellProcessor asks only the policy engine, then runs the command itself
+    # (ShellExecutionService.execute): no BeforeTool, no hook at all. Docs: docs/guard.md.
+    unhooked_shell=((".gemini/commands/**/*.toml", r"!\{",
+                     "runs a custom command's `!{...}` shell injection without calling any hook: "
+                     "the guard never sees it"),),
 )

@@ -61,6 +61,11 @@ KILO = OPENCODE.derive(
                    "OPENCODE": "1", "AGENT": "1", "KILO_PID": "{pid}", "KILOCODE_VERSION": "7.7.9",
                    "KILOCODE_FEATURE": "cli", "KILO_PROCESS_ROLE": "main"},
     system_message_shown="printed for the user on Kilo's stderr by the plugin",
+    # As OpenCode's SessionPrompt.command (7.7.9): a command file's !`...` runs before
+    # command.execute.before. A skill's runs too, when the skill is trusted.
+    unhooked_shell=((".kilo/command*/**/*.md", r"!`",
+                     "runs a command file's !`...` shell commands before any plugin hook is "
+                     "called: the guard never sees them"),),
 )
 
 PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"

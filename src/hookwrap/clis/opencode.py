@@ -135,6 +135,11 @@ OPENCODE = CLIRecord(
     hook_shell=("/bin/sh", "-c"),  # the plugin's spawn("/bin/sh", ["-c", command])
     empty_tool_response={"output": "", "title": "", "metadata": {}},
     system_message_shown="printed for the user on OpenCode's stderr by the plugin",
+    # SessionPrompt.command (1.18.33) runs a command file's !`...` before the only plugin hook
+    # of a command, command.execute.before, which gets the output: no hook sees the command.
+    unhooked_shell=((".opencode/command*/**/*.md", r"!`",
+                     "runs a command file's !`...` shell commands before any plugin hook is "
+                     "called: the guard never sees them"),),
 )
 
 PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"

@@ -112,4 +112,7 @@ PI = OPENCODE.derive(
                    "PI_CODING_AGENT": "true"},
     empty_tool_response={"content": [], "isError": False},
     system_message_shown="printed for the user by the extension (stderr, or a notice in pi's UI)",
+    # 0.73.1 runs no shell from a project file (OpenCode's command files are not pi's); a
+    # user's `!cmd` goes to the user_bash extension event, which the extension hooks.
+    unhooked_shell=(),
 )

@@ -24,6 +24,9 @@ QWEN = CLAUDE.derive(
     events=dict(CLAUDE.events),  # the same names, read the same way
     tools={
         "run_shell_command": "shell",
+        # monitor (0.24.4) runs {"command", "description"} in a shell and streams its output
+        # back as notifications; PreToolUse sees it as "monitor": a shell call to the guard.
+        "monitor": "shell",
         "write_file": "write_file",
         "edit": "edit_file",
         "replace": "edit_file",  # the legacy name, still an alias
@@ -149,4 +152,9 @@ QWEN = CLAUDE.derive(
          "warn", "{where}: matcher {matcher!r} is a regex over Claude tool names; Qwen matches "
          "those only as exact aliases", "use Qwen's names, e.g. ^(run_shell_command|write_file)$"),
     ),
+    # 0.24.4's ShellProcessor checks the permission rules, then runs the command itself
+    # (executeRuntimeShell): no PreToolUse, no hook at all. Docs: docs/guard.md.
+    unhooked_shell=tuple((f".qwen/commands/**/*.{ext}", r"!\{",
+                          "runs a custom command's `!{...}` shell injection without calling any "
+                          "hook: the guard never sees it") for ext in ("toml", "md")),
 )

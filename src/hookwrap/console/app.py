@@ -94,10 +94,11 @@ def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
         typer.echo("nothing to change: everything matches hookwrap.toml")
 
 
-def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False) -> None:
+def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False,
+             problems_fail: bool = False) -> None:
     """The one way a command that writes runs: plan, then apply under the project lock, or
     only print (``dry_run``), or fail on drift (``check``); neither takes the lock (the lock
-    file is a write too)."""
+    file is a write too). ``problems_fail``: exit 1 after applying when problems remain."""
     from ..generator.fsutil import project_lock
 
     if dry_run or check:
@@ -112,6 +113,26 @@ def _execute(root: Path, build, *, dry_run: bool = False, check: bool = False) -
         plan = build()
         plan.apply()
     _print_plan(plan)
+    if problems_fail and plan.problems:
+        raise typer.Exit(EXIT_USER)
+
+
+def _complete_events(incomplete: str) -> list[str]:
+    from ..names import NormalizedEvent
+
+    return [e.value for e in NormalizedEvent if e.value.startswith(incomplete)]
+
+
+def _complete_templates(incomplete: str) -> list[str]:
+    from ..generator.catalogue import TEMPLATES
+
+    return [name for name in TEMPLATES if name.startswith(incomplete)]
+
+
+def _complete_hooks(incomplete: str) -> list[str]:
+    from ..generator.project import hook_names
+
+    return [name for name in hook_names(_cwd()) if name.startswith(incomplete)]
 
 
 def _platform_names(values: Optional[list[PlatformChoice]]) -> list[str]:
@@ -147,10 +168,12 @@ def init(
 @app.command()
 def add(
     event: str = typer.Argument(..., help="Normalized event: before_tool, after_tool, before_prompt, "
-                                          "after_agent, session_start, session_end, ..."),
+                                          "after_agent, session_start, session_end, ...",
+                                autocompletion=_complete_events),
     name: str = typer.Argument(..., help="Hook name; a template's name (guard, context, audit, "
-                                         "stop_gate, format) picks that template."),
-    template: Optional[str] = typer.Option(None, "--template", "-t", help="Template to render (default: NAME if it is one, else the event's skeleton)."),
+                                         "stop_gate, format) picks that template.",
+                               autocompletion=_complete_templates),
+    template: Optional[str] = typer.Option(None, "--template", "-t", help="Template to render (default: NAME if it is one, else the event's skeleton).", autocompletion=_complete_templates),
     matcher: Optional[str] = typer.Option(None, "--matcher", "-m", help="Normalized tool names joined by |, e.g. shell|write_file; or a lifecycle value such as startup."),
     platform: Optional[list[PlatformChoice]] = typer.Option(
         None, "--platform", "-p", help="Where to register it (repeat for several; default: "
@@ -214,7 +237,7 @@ def adopt(
 
 @app.command()
 def remove(
-    name: str = typer.Argument(..., help="The hook to remove."),
+    name: str = typer.Argument(..., help="The hook to remove.", autocompletion=_complete_hooks),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
     """Delete a hook: its script, its manifest entry, and its registration on each CLI."""
@@ -226,7 +249,8 @@ def remove(
 
 @app.command("list")
 def list_(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """Show the hooks and, per platform, whether each registration is present and current."""
+    """Show the hooks and, per platform, whether each registration is present and current
+    ("no runtime" or "no script" when it is, but a file its command runs is missing)."""
     from ..generator.inventory import format_table, list_hooks
 
     rows = list_hooks(_root_dir())
@@ -238,11 +262,16 @@ def sync(
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if anything differs."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
 ) -> None:
-    """Make the runtime, the scripts and each CLI's registration file match hookwrap.toml."""
+    """Make the runtime, the scripts and each CLI's registration file match hookwrap.toml.
+
+    It exits 1 when a problem it cannot fix remains (each printed as `problem:`), after
+    writing what it could; `--check` exits 1 on those and on any change it would make.
+    """
     from ..generator.project import sync_plan
 
     root = _root_dir()
-    _execute(root, lambda: sync_plan(root), dry_run=dry_run and not check, check=check)
+    _execute(root, lambda: sync_plan(root), dry_run=dry_run and not check, check=check,
+             problems_fail=not dry_run)
 
 
 class ServiceKind(str, Enum):
@@ -265,17 +294,14 @@ def serve(
     starting a process per call;
     the server runs the repo's own runtime (.hookwrap/lib) with the manifest's python.
     """
-    from ..generator.project import _port, _python, load_manifest
+    from ..generator.project import _python, load_manifest, serve_port
     from ..generator.resident import run_server, service_text
 
     root = _root_dir()
     manifest = load_manifest(root)
-    chosen = port if port is not None else _port(manifest)
-    if not 1 <= chosen <= 65535:
-        raise UsageError(f"--port {chosen} is not a TCP port", hint="use 1024 to 65535")
-    if chosen != _port(manifest):
-        typer.echo(f"warning: the registrations post to port {_port(manifest)}; set [serve] "
-                   f"port = {chosen} in hookwrap.toml and run `hookwrap sync`", err=True)
+    chosen, warnings = serve_port(manifest, port)
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
     if print_service is not None:
         typer.echo(service_text(print_service.value, root, chosen, _python(manifest)), nl=False)
         return
@@ -349,14 +375,14 @@ def _print_test(report, *, verbose: bool) -> None:
 
 @app.command("test")
 def test_command(
-    name: str = typer.Argument(..., help="The hook to run."),
+    name: str = typer.Argument(..., help="The hook to run.", autocompletion=_complete_hooks),
     platform: Optional[list[PlatformChoice]] = typer.Option(
         None, "--platform", "-p", help="Which CLI's registration to run (repeat for several; "
         "default: every CLI the hook is registered on)."),
     payload: Optional[Path] = typer.Option(None, "--payload", help="A JSON file to send instead of a built-in sample.", exists=True, dir_okay=False),
     tool: Optional[str] = typer.Option(None, "--tool", help="Normalized tool name of the call (shell, write_file, ...)."),
-    tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\'.'),
-    event: Optional[str] = typer.Option(None, "--event", help="Normalized event, when the hook has several."),
+    tool_input: Optional[str] = typer.Option(None, "--input", help='Tool input as JSON, e.g. \'{"command": "rm -rf /"}\', in any CLI\'s words: each CLI gets it in its own.'),
+    event: Optional[str] = typer.Option(None, "--event", help="Normalized event, when the hook has several.", autocompletion=_complete_events),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show exit code, stdout, stderr and duration."),
     explain: Optional[str] = typer.Option(None, "--explain", help="A guard only: show how it reads this shell command and which rule matches (nothing runs)."),

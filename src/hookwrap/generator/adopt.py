@@ -81,6 +81,12 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     manifest.add(spec)
     plan = Plan(root)
     plan.warnings.extend(warnings)
+    import os
+
+    problem = command_problem(root, command, str(spec.options["speaks"]), os.environ.get("PATH"))
+    if problem:
+        plan.warnings.append(f"--command: {problem}; {name} cannot start on any CLI until that "
+                             f"is fixed (`hookwrap test {name}` and `hookwrap doctor` check it)")
     plan.warnings.extend(answer_warnings(spec, None))  # an external hook may answer anything
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
@@ -147,7 +153,7 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
             plan.warnings.extend(f"{MANIFEST}: hooks.{item.name}.matcher: {w}" for w in warnings)
             manifest.add(spec)
             specs.append(spec)
-            plan.notes.append(f"adopted {rel} {item.where} as [hooks.{item.name}]")
+            plan.notes.append(f"{rel} {item.where} becomes [hooks.{item.name}]")
         else:
             plan.notes.append(f"{rel} {item.where} is already [hooks.{item.name}]: "
                               "its hand-made entry is replaced by hookwrap's")
@@ -173,7 +179,7 @@ def _manifest(plan: Plan):
     if (plan.root / MANIFEST).is_file():
         return Manifest.load(plan.root / MANIFEST)
     chosen, notes = new_platforms(plan.root)
-    plan.notes.append(f"created {MANIFEST}: this repo had none")
+    plan.notes.append(f"{MANIFEST} is new: this repo had none")
     plan.notes.extend(notes)
     return Manifest.loads(new_manifest_text(chosen), MANIFEST)
 
@@ -266,6 +272,8 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str],
             item.why = f"its timeout {timeout!r} is not a positive number"
             return
         entry["timeout"] = max(1, math.ceil(timeout / agent.timeout_scale))
+    else:  # the wait the CLI gave it (Claude Code: 600 s), not hookwrap's default of 60 s
+        entry["timeout"] = max(1, math.ceil(agent.default_timeout_s))
     entry["command"] = command
     entry["speaks"] = platform.value
     if handler.get("onFailure") == "block":
@@ -314,10 +322,24 @@ def _matcher(value: Any, event: NormalizedEvent, agent) -> tuple[str | None, str
             names.append(agent.tools[part])
         elif agent.mcp_split(part) and re.fullmatch(r"[A-Za-z0-9_:.\-]+", part):
             names.append(agent.normalize_tool(part))
+        elif _mcp_pattern(part, agent):
+            names.append(part)  # mcp__github__.*: a pattern `add --matcher` takes as it is
         else:
             return "", (f"its matcher {value!r}: {part!r} is not a tool name hookwrap can map "
                         "to the other CLIs (a regex or an unknown tool)")
     return "|".join(dict.fromkeys(names)), ""
+
+
+def _mcp_pattern(part: str, agent) -> bool:
+    """Whether ``part`` is a regex over MCP tools in the spelling matchers take
+    (``mcp__.*``, ``mcp__github__.*``), from a CLI that spells MCP tools that way itself."""
+    if not part.startswith("mcp__") or (agent.mcp_prefix, agent.mcp_separator) != ("mcp__", "__"):
+        return False
+    try:
+        re.compile(part)
+    except re.error:
+        return False
+    return True
 
 
 def _name(command: str, taken: set[str]) -> str:

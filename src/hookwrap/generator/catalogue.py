@@ -128,3 +128,12 @@ def choose_template(name: str, template: str | None) -> str:
             raise UsageError(f"{template!r} is not a template", hint=f"templates: {', '.join(TEMPLATES)}")
         return template
     return name if name in TEMPLATES else DEFAULT_TEMPLATE
+
+
+def close_template(name: str) -> str | None:
+    """The template ``name`` looks like a typo of (``gaurd`` -> ``guard``), or None."""
+    import difflib
+
+    named = [t for t in TEMPLATES if t != DEFAULT_TEMPLATE]
+    close = difflib.get_close_matches(name.replace("-", "_"), named, n=1, cutoff=0.8)
+    return close[0] if close and name not in TEMPLATES else None

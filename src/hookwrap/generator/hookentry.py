@@ -14,7 +14,7 @@ from typing import Any
 
 from ..names import NormalizedEvent, Platform
 from . import registrations as regs
-from .catalogue import EXTERNAL, TEMPLATES, choose_template
+from .catalogue import EXTERNAL, TEMPLATES, choose_template, close_template
 from .clis import all_setups, setup_of
 from .errors import EntryError, UsageError
 
@@ -67,13 +67,32 @@ def check_event(template: str | None, value: object) -> NormalizedEvent:
     """A normalized event (one the template handles, when a template is given)."""
     events = [e.value for e in NormalizedEvent]
     if not isinstance(value, str) or value not in events:
-        raise EntryError("event", f"{show(value)} is not an event",
-                         hint=f"valid events: {', '.join(events)}")
+        raise EntryError("event", f"{show(value)} is not an event", hint=_event_hint(value))
     allowed = TEMPLATES[template].events if template is not None else None
     if allowed is not None and value not in allowed:
         raise EntryError("event", f"the {template} template does not handle {value}",
                          hint=f"valid events for {template}: {', '.join(allowed)}")
     return NormalizedEvent(value)
+
+
+def _event_hint(value: object) -> str:
+    """What an unknown event name likely meant: a CLI's own name for an event (PreToolUse,
+    BeforeTool, pre_tool_use), or a close normalized name (before_tol); else every event."""
+    import difflib
+
+    events = [e.value for e in NormalizedEvent]
+    every = f"valid events: {', '.join(events)}"
+    if not isinstance(value, str):
+        return every
+    squashed = re.sub(r"[^a-z]", "", value.lower())
+    for agent in all_setups():
+        for raw, event in agent.events.items():
+            if squashed == re.sub(r"[^a-z]", "", raw.lower()):
+                return (f"{raw} is {agent.label}'s name for {event.value}: hookwrap names an "
+                        f"event the same way for every CLI, so use {event.value}")
+    by_squashed = {e.replace("_", ""): e for e in events}
+    close = difflib.get_close_matches(squashed, list(by_squashed), n=1, cutoff=0.75)
+    return f"did you mean {by_squashed[close[0]]}? {every}" if close else every
 
 
 def check_platforms(value: object) -> tuple[Platform, ...]:
@@ -284,6 +303,13 @@ def new_entry(*, name: str, event: str, template: str | None, matcher: str | Non
     """The entry `hookwrap add` creates from its flags, with the template's defaults."""
     check_name(name)
     chosen = choose_template(name, template)
+    close = close_template(name) if template is None else None
+    if close is not None:
+        raise UsageError(f"{name!r} is not a template, but close to {close!r}: add would render "
+                         f"an empty {event} skeleton named {name}",
+                         hint=f"for the {close} template: `hookwrap add {event} {close}` (or "
+                              f"`--template {close}`); for a skeleton: `hookwrap add {event} "
+                              f"{name} --template skeleton`")
     normalized = check_event(chosen, event)
     info = TEMPLATES[chosen]
     if matcher is not None:

@@ -10,6 +10,8 @@ from . import registrations as regs
 # Per-platform status words, from best to worst.
 CURRENT, DRIFTED, MISSING, NOT_SELECTED, NO_EVENT, DROPPED = (
     "current", "drifted", "missing", "not selected", "no such event", "dropped")
+# A current registration whose command cannot start: the runtime or the hook's script is gone.
+NO_RUNTIME, NO_SCRIPT = "no runtime", "no script"
 
 
 def _settings(root: Path) -> dict[Platform, dict]:
@@ -49,14 +51,15 @@ def _status(registration, entries) -> str:
     return CURRENT if same else DRIFTED
 
 
-def _platform_row(spec, platform: Platform, registration, entries, data: dict) -> dict:
+def _platform_row(spec, platform: Platform, registration, entries, data: dict,
+                  cannot_start: str | None = None) -> dict:
     if platform not in spec.platforms:
         return {"status": NOT_SELECTED, "registered": False, "current": False}
     if registration is None:
         return {"status": NO_EVENT, "registered": False, "current": False}
     status = _status(registration, entries)
     if status == CURRENT:
-        status = dropped_status(registration, data) or status
+        status = dropped_status(registration, data) or cannot_start or status
     return {"status": status, "registered": status != MISSING, "current": status == CURRENT,
             "event": registration.event, "matcher": registration.matcher}
 
@@ -65,24 +68,28 @@ def list_hooks(root: Path) -> list[dict]:
     """One object per manifest hook (name, event, template, matcher, platforms, script),
     then one per orphaned hookwrap registration (``"orphan": true``)."""
     from .project import _port, _python, _python_windows, load_manifest, manifest_registrations
+    from .startup import runtime_gaps
 
     manifest = load_manifest(root)
     data = _settings(root)
     owned = _owned(data)
+    no_runtime = bool(runtime_gaps(root))
     rows: list[dict] = []
     for spec in manifest.hooks:
         found, _ = manifest_registrations(spec, _python(manifest), _port(manifest),
                                           _python_windows(manifest))
         by_platform = {r.platform: r for r in found}
+        script = (root / regs.script_path(spec.name)).is_file()
+        cannot_start = NO_RUNTIME if no_runtime else None if script else NO_SCRIPT
         rows.append({
             "name": spec.name,
             "event": spec.event.value,
             "template": spec.template,
             "matcher": spec.matcher,
             "timeout": spec.timeout,
-            "script": (root / regs.script_path(spec.name)).is_file(),
-            "platforms": {p.value: _platform_row(spec, p, by_platform.get(p), owned[p], data[p])
-                          for p in Platform},
+            "script": script,
+            "platforms": {p.value: _platform_row(spec, p, by_platform.get(p), owned[p], data[p],
+                                                 cannot_start) for p in Platform},
         })
         if "speaks" in spec.options:  # an external hook: its command and protocol
             rows[-1].update(command=spec.options["command"], speaks=spec.options["speaks"])
@@ -124,6 +131,13 @@ def format_table(rows: list[dict]) -> str:
         text += "\n\nhint: orphaned entries are removed by `hookwrap sync`"
     elif any(p.get("status") in (MISSING, DRIFTED) for row in rows for p in row["platforms"].values()):
         text += "\n\nhint: run `hookwrap sync` to repair missing or drifted registrations"
+    statuses = {p.get("status") for row in rows for p in row["platforms"].values()}
+    if NO_RUNTIME in statuses:
+        text += ("\n\nhint: no runtime: .hookwrap/lib is missing or incomplete, so no hook can "
+                 "start; `hookwrap sync` restores it")
+    elif NO_SCRIPT in statuses:
+        text += ("\n\nhint: no script: the hook's .hookwrap/hooks/NAME.py is missing, so it "
+                 "cannot start; `hookwrap sync` restores it")
     if any(p.get("status") == DROPPED for row in rows for p in row["platforms"].values()):
         text += ("\n\nhint: dropped: an invalid entry beside it makes the CLI skip every hook of "
                  "that event; `hookwrap doctor` names the entry")

@@ -42,6 +42,8 @@ class Manifest:
         self._label = label
         self._hooks = hooks
         self._trim_end = False
+        # The file's line ending, kept when dumps() writes it back (a Windows checkout's CRLF).
+        self.newline = "\n"
         # What the entry check noticed without refusing (a matcher naming an unknown tool).
         self.warnings = list(warnings or [])
 
@@ -50,12 +52,17 @@ class Manifest:
         """Read and validate the manifest at ``path``; ManifestError if missing or invalid."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
+            text = raw.decode("utf-8")
         except FileNotFoundError:
             raise ManifestError(f"{path.name}: not found", hint="run `hookwrap init` first") from None
         except (OSError, UnicodeDecodeError) as error:
             raise ManifestError(f"{path.name}: cannot be read: {error}") from None
-        return cls.loads(text, path.name)
+        # Read as text mode would (universal newlines), and remember a CRLF file as such.
+        manifest = cls.loads(text.replace("\r\n", "\n").replace("\r", "\n"), path.name)
+        if b"\r\n" in raw:
+            manifest.newline = "\r\n"
+        return manifest
 
     @classmethod
     def read(cls, path: Path | str) -> Manifest:
@@ -178,7 +185,7 @@ class Manifest:
         text = self._document.as_string()
         if self._trim_end and text.endswith("\n\n"):
             text = text.rstrip("\n") + "\n"
-        return text
+        return text.replace("\n", self.newline) if self.newline != "\n" else text
 
     def _hooks_table(self, *, create: bool) -> Any:
         import tomlkit

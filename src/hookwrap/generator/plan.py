@@ -107,7 +107,10 @@ class Plan:
         for change in self.pending:  # again: the tree may have changed since planning
             fsutil.check_path(self.root, change.rel)
         self._sweep()
-        writes = [c for c in self.pending if c.action != "remove"]
+        # hookwrap.toml first: when it cannot be written, nothing else is (a script left behind
+        # by a failed `add` is a hook sync knows nothing of); once it is, sync can finish.
+        writes = sorted((c for c in self.pending if c.action != "remove"),
+                        key=lambda c: c.rel != "hookwrap.toml")
         removals = [c for c in self.pending if c.action == "remove"]
         done = self._commit(writes, self._stage(writes), removals)
         for index, change in enumerate(removals):
@@ -180,11 +183,12 @@ class Plan:
     def _partial(self, change: FileChange, error: OSError, done: list[str],
                  rest: list[FileChange]) -> WriteError:
         verb = "remove" if change.action == "remove" else "replace"
+        hint = "fix the cause, then run hookwrap sync to bring the other files in line with " \
+            "hookwrap.toml" if done else "fix the cause, then run the command again"
         return WriteError(
             f"{self._label(change.rel)}: cannot {verb} it ({_reason(error)}); "
             f"changed: {_listed(done)}; not changed: {_listed([c.rel for c in rest])}",
-            hint="fix the cause, then run hookwrap sync to bring the other files in line with "
-                 "hookwrap.toml",
+            hint=hint,
         )
 
 

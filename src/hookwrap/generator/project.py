@@ -51,6 +51,17 @@ def load_manifest(root: Path, *, editable: bool = False):
     return Manifest.load(path) if editable else Manifest.read(path)
 
 
+def hook_names(start: Path) -> list[str]:
+    """The hooks of the project at or above ``start`` (shell completion); [] when there is
+    none or its manifest does not read."""
+    from .errors import HookwrapError
+
+    try:
+        return [spec.name for spec in load_manifest(find_root(start)).hooks]
+    except (HookwrapError, OSError):
+        return []
+
+
 def _python(manifest) -> str:
     return getattr(manifest, "python", None) or "python3"
 
@@ -76,6 +87,26 @@ def _template_info(template: str):
 
 def _port(manifest) -> int:
     return getattr(manifest, "serve_port", regs.DEFAULT_SERVE_PORT)
+
+
+def serve_port(manifest, port: int | None) -> tuple[int, list[str]]:
+    """The port `hookwrap serve` listens on (``port``, else [serve] port), and what to warn:
+    no resident hook (no CLI posts to it), or a port the registrations do not post to.
+
+    Raises:
+        UsageError: ``port`` is not one [serve] port takes (1024 to 65535).
+    """
+    chosen = port if port is not None else _port(manifest)
+    if not 1024 <= chosen <= 65535:
+        raise UsageError(f"--port {chosen} is not a port from 1024 to 65535",
+                         hint="use one of those, as [serve] port in hookwrap.toml does")
+    if not any(spec.resident for spec in manifest.hooks):
+        return chosen, [f"no hook in {MANIFEST} has resident = true, so no CLI posts to this "
+                        "server (add one with `hookwrap add EVENT NAME --resident`)"]
+    if chosen != _port(manifest):
+        return chosen, [f"the registrations post to port {_port(manifest)}; set [serve] port = "
+                        f"{chosen} in {MANIFEST} and run `hookwrap sync`"]
+    return chosen, []
 
 
 def spec_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT,
@@ -160,6 +191,10 @@ def _plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERV
             note = untrusted_note(platform, plan.root, result.new_text)
             if note:
                 plan.notes.append(note)
+            unreachable = setup_of(platform).unreachable_note(plan.root) \
+                if result.new_text is not None and desired[platform] else None
+            if unreachable:
+                plan.warnings.append(unreachable)
         if result.new_text is not None and setup_of(platform).invalid_entry_drops_event \
                 and desired[platform]:
             # Most CLIs skip an invalid entry on its own; Claude Code drops its neighbours
@@ -245,6 +280,7 @@ def sync_plan(root: Path) -> Plan:
     manifest = load_manifest(root)
     plan = Plan(root)
     plan.warnings.extend(manifest.warnings)
+    plan.warnings.extend(_beyond_platforms(manifest))
     _plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     _plan_guard_upgrades(plan, manifest.hooks)
@@ -256,6 +292,20 @@ def sync_plan(root: Path) -> Plan:
         # What the probe on Windows found, when it wrote another word than every machine would.
         plan.warnings.extend(_windows_choice(getattr(manifest, "python_windows", None))[1])
     return plan
+
+
+def _beyond_platforms(manifest) -> list[str]:
+    """A hook that lists a CLI the top-level ``platforms`` no longer names stays registered
+    there (stopping a CLI takes both edits: docs/getting-started.md): say so, once per CLI."""
+    beyond: dict[Platform, list[str]] = {}
+    for spec in manifest.hooks:
+        for platform in spec.platforms:
+            if platform not in manifest.platforms:
+                beyond.setdefault(platform, []).append(spec.name)
+    return [f"{MANIFEST}: platforms leaves out {platform.value}, but {', '.join(names)} "
+            f"{'lists' if len(names) == 1 else 'list'} it: still registered on "
+            f"{setup_of(platform).label} (remove {platform.value} from the hook's platforms too, "
+            "or add it back to platforms)" for platform, names in beyond.items()]
 
 
 def guard_upgrades(root: Path, specs):
@@ -383,15 +433,35 @@ def _plan_new_files(plan: Plan, spec) -> None:
 
 def answer_warnings(spec, returns: frozenset[str] | None) -> list[str]:
     """What each CLI of ``spec`` cannot do with an answer the hook may give (``returns``: the
-    parts of a HookOutput it can return, None for anything), one line per CLI."""
-    warnings = []
+    parts of a HookOutput it can return, None for anything), one line per CLI. A hook that may
+    answer anything (a skeleton, an external hook) on more than ``_SPELLED_OUT`` such CLIs gets
+    one line naming each part and its CLIs instead (the docs give each CLI's text); a limit
+    that holds whatever the hook answers (an event a CLI never awaits) keeps its own line."""
+    from .words import join
+
+    lines: list[tuple[str, list[str], list[str]]] = []  # (label, always, the parts' texts)
+    unknown: dict[str, list[str]] = {}  # part -> the CLIs that cannot do it
     for platform in spec.platforms:
         agent = setup_of(platform)
-        said = [text for part, text in agent.output_limits(spec.event)
-                if returns is None or not part or part in returns]
-        if said:
-            warnings.append(f"{agent.label}: {'; '.join(said)}")
+        limits = agent.output_limits(spec.event)
+        lines.append((agent.label, [text for part, text in limits if not part],
+                      [text for part, text in limits
+                       if part and (returns is None or part in returns)]))
+        for part, _ in limits if returns is None else ():
+            if part:
+                unknown.setdefault(part, []).append(agent.label)
+    collapse = returns is None and sum(1 for _, _, said in lines if said) > _SPELLED_OUT
+    warnings = [f"{label}: {'; '.join(always + ([] if collapse else said))}"
+                for label, always, said in lines if always or (said and not collapse)]
+    if collapse:
+        listed = "; ".join(f"{part} on {join(clis)}" for part, clis in unknown.items())
+        warnings.append(f"{spec.name} may answer anything, and some answers do not work on every "
+                        f"CLI: {listed} (what each does instead: docs/writing-hooks.md, \"What "
+                        "each CLI cannot do\")")
     return warnings
+
+
+_SPELLED_OUT = 2  # CLIs whose limits `add` writes out one line each for a hook of any answer
 
 
 def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
@@ -463,6 +533,11 @@ def _committed(root: Path, rel: str) -> bool:
     return tracked.returncode == 0 and same.returncode == 0
 
 
+def _in_git(root: Path) -> bool:
+    """Whether ``root`` is inside a git work tree (a .git folder or file here or above)."""
+    return any((folder / ".git").exists() for folder in (root, *root.parents))
+
+
 def remove_plan(root: Path, *, name: str) -> Plan:
     """Delete a hook's script, its manifest entry and its registrations."""
     from .render import render_hook_files
@@ -487,8 +562,10 @@ def remove_plan(root: Path, *, name: str) -> Plan:
             plan.notes.append(f"removed {rel}, which had your edits: git has them (committed)")
         else:
             # The user's work, which nothing else holds: never deleted.
-            plan.notes.append(f"kept {rel}: it has edits that are not committed to git "
-                              "(delete it by hand once you no longer need it)")
+            why = "edits that are not committed to git" if _in_git(root) else \
+                "edits, and no git repository holds a copy"
+            plan.notes.append(f"kept {rel}: it has {why} (delete it by hand once you no longer "
+                              "need it)")
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest),
                    _python_windows(manifest))

@@ -48,6 +48,15 @@ def missing_runtime(root: Path, runtime_dir: str, modules: Sequence[str]) -> lis
     return [f"{runtime_dir}/{m}" for m in modules if not (root / runtime_dir / m).is_file()]
 
 
+def runtime_gaps(root: Path) -> list[str]:
+    """Every file of the runtime a registered command starts (the launcher first) that is not
+    in the repo: with any missing, no hook can start."""
+    from .vendor import LAUNCHER, LAUNCHER_MODULE, RUNTIME_DIR, RUNTIME_MODULES
+
+    missing = [path for path in (LAUNCHER, LAUNCHER_MODULE) if not (root / path).is_file()]
+    return missing + missing_runtime(root, RUNTIME_DIR, RUNTIME_MODULES)
+
+
 def _argv(python: str, env: Mapping[str, str] | None) -> list[str] | None:
     """The interpreter's words with the first resolved on PATH, or None when it is not found."""
     from .registrations import python_words

@@ -29,6 +29,8 @@ def trust_plan(root: Path, platforms: list[Platform] | None = None, *, home: Pat
     """
     env = dict(os.environ if env is None else env)
     home = Path(home) if home is not None else Path.home()
+    if platforms:
+        _refuse_unused(root, platforms)
     agents = [setup_of(p) for p in platforms] if platforms else all_setups()
     return [edit for agent in agents for edit in agent.trust_edits(root, home, env)]
 
@@ -68,6 +70,27 @@ def record_trust(root: Path, platforms: list[Platform] | None = None, *,
                 return edits
     raise SettingsError("the trust files kept changing while hookwrap recorded trust",
                         hint="run `hookwrap trust` again")
+
+
+def _refuse_unused(root: Path, platforms: list[Platform]) -> None:
+    """A CLI named with --platform that no hook of the project is registered on has nothing
+    to trust: say that, rather than that nothing here needs trust."""
+    from .errors import ProjectError
+    from .manifest import Manifest
+
+    name = "hookwrap.toml"  # project.MANIFEST (project imports this module)
+    if not (root / name).is_file():
+        return
+    manifest = Manifest.read(root / name)
+    used = set(manifest.platforms) | {p for spec in manifest.hooks for p in spec.platforms}
+    unused = [p for p in platforms if p not in used]
+    if unused:
+        names = ", ".join(p.value for p in unused)
+        verb = "is" if len(unused) == 1 else "are"
+        raise ProjectError(f"{names} {verb} not among {name}'s platforms: no hook of this "
+                           "project runs there, so there is nothing to trust",
+                           hint=f"add it with `hookwrap init --platform {unused[0].value}`, or "
+                                "leave --platform out to trust every CLI the project uses")
 
 
 @contextlib.contextmanager

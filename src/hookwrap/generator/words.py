@@ -110,7 +110,10 @@ def _sample_keys(platform: Platform, name: str) -> list[str] | None:
 
     if not has_sample(platform, name):
         return None
-    return [k for k in load_sample(platform, name) if k != "hook_event_name"]
+    # The keys the hook reads, as the runtime names them (Cline's session id is
+    # sessionContext.rootSessionId in its payload, and event.session_id all the same).
+    return [k for k in setup_of(platform).payload_fields(load_sample(platform, name))
+            if k != "hook_event_name"]
 
 
 def _event_names(event: NormalizedEvent, platforms: list[Platform]) -> str:
@@ -185,7 +188,10 @@ def _field_lines(event: NormalizedEvent, platforms: list[Platform]) -> list[str]
     for label in captured:
         own = [k for k, clis in keys.items() if label in clis and k not in common]
         if own and len(captured) > 1:
-            lines += _wrap(f"#   Sent by {label} only:", ", ".join(_field(k) for k in own) + ".", 7)
+            # "only" where no other CLI sends any of them; else "also" (some others do too).
+            only = all(keys[k] == [label] for k in own)
+            head = f"#   Sent by {label} only:" if only else f"#   Also sent by {label}:"
+            lines += _wrap(head, ", ".join(_field(k) for k in own) + ".", 7)
     missing = [setup_of(p).label for p in platforms if setup_of(p).label not in captured]
     if missing:
         lines += _wrap("#   No payload of it was captured from", join(missing) + ".", 7)

@@ -311,3 +311,22 @@ def test_guard_script_blocks_hook_file_writes_end_to_end(guard_repo: HookRepo, p
     assert "defines which hooks run" in reason and "`hookwrap` command" in reason
     payload = tool_payload(platform, "edit_file", {"file_path": ".hookwrap/hooks/guard.py"}, guard_repo.root)
     assert blocked(platform, guard_repo.run("guard", platform, payload))
+
+
+def test_a_shell_call_whose_command_cannot_be_read_is_blocked() -> None:
+    """A fail-closed guard does not let a line it never read through: a command that is a list,
+    or a tool_input that is a string, was answered {} (allowed)."""
+    from hookwrap.guard_engine import Guard
+    from hookwrap.hookinput import HookInput
+    from hookwrap.names import Platform
+
+    guard = Guard("guard")
+    for tool_input in ({"command": ["rm", "-rf", "~"]}, "rm -rf ~", {}):
+        event = HookInput.from_dict({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                                     "tool_input": tool_input}, Platform.CLAUDE)
+        answer = guard.check(event)
+        assert answer is not None and answer.decision == "block", tool_input
+        assert "cannot read this shell call's command" in answer.reason
+    readable = HookInput.from_dict({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                                    "tool_input": {"command": "ls"}}, Platform.CLAUDE)
+    assert guard.check(readable) is None

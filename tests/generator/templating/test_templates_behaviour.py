@@ -299,9 +299,11 @@ def test_guard_reason_names_the_rule_and_the_alternative(guard_repo: HookRepo, p
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
-def test_guard_ignores_other_tools_and_odd_input(guard_repo: HookRepo, platform: str) -> None:
+def test_guard_blocks_a_command_it_cannot_read_and_ignores_a_write_without_a_path(
+        guard_repo: HookRepo, platform: str) -> None:
+    # A list where the command string belongs was let through; a fail-closed guard blocks it.
     payload = tool_payload(platform, "shell", {"command": ["rm", "-rf", "/"]}, guard_repo.root)
-    assert guard_repo.run("guard", platform, payload) == {}
+    assert blocked(platform, guard_repo.run("guard", platform, payload))
     payload = tool_payload(platform, "write_file", {"content": "no path"}, guard_repo.root)
     assert guard_repo.run("guard", platform, payload) == {}
 

@@ -152,3 +152,23 @@ def test_a_key_spelled_otherwise_is_read_through_its_field() -> None:
     assert payload_field("tool_result") == "event.tool_response"
     assert payload_field("tool_response") == "event.tool_response"
     assert payload_field("duration_ms") == 'event.get("duration_ms")'
+
+
+def test_a_field_every_cli_sends_is_listed_once_and_only_means_only() -> None:
+    """session_id and cwd reach the hook on all ten CLIs (Cline's session id is its
+    sessionContext.rootSessionId): listed once as common, never as one CLI's "only"."""
+    comment = payload_comment(NormalizedEvent.BEFORE_TOOL, tuple(Platform))
+    assert "#   Sent by each of them: event.session_id, event.cwd." in comment
+    lines = comment.replace("\n#      ", " ").splitlines()
+    for line in lines:
+        if " only: " in line:
+            label = line.split("Sent by ", 1)[1].split(" only: ", 1)[0]
+            assert "event.session_id" not in line and "event.cwd" not in line, line
+            # every field of an "only" line really is sent by no other CLI
+            for field in re.findall(r"event\.(?:get\(\"(\w+)\"\)|(\w+))", line.split(" only: ")[1]):
+                name = field[0] or field[1]
+                others = [(p, setup_of(p).event_names().get(NormalizedEvent.BEFORE_TOOL))
+                          for p in Platform if setup_of(p).label != label]
+                assert not any(name in setup_of(p).payload_fields(load_sample(p, raw))
+                               for p, raw in others if raw and has_sample(p, raw)), (label, name)
+    assert "#   Also sent by Claude Code: event.transcript_path" in comment

@@ -3,7 +3,8 @@
 // stdin, one JSON answer on stdout. `hookwrap sync` rewrites this whole file: edit hookwrap.toml,
 // or the hook scripts in .hookwrap/hooks/, never this file. Plain JavaScript, no dependencies.
 //
-// Events: PreToolUse (tool_call), PostToolUse and PostToolUseFailure (tool_result, by its
+// Events: PreToolUse (tool_call; and user_bash, a user's `!cmd`, as a call of the bash tool:
+// a block keeps it from running and shows the reason), PostToolUse and PostToolUseFailure (tool_result, by its
 // isError), UserPromptSubmit (input), SessionStart (session_start), Stop (agent_end),
 // SessionEnd (session_shutdown). Answers applied: "decision": "block" + "reason" (PreToolUse:
 // the tool does not run and the model gets the reason; PostToolUse: the tool's result is
@@ -445,6 +446,28 @@ export default function hookwrap(pi) {
     if (verdict.updatedInput) rewriteInPlace(event.input, verdict.updatedInput);
     if (verdict.context.length) pending.set(event.toolCallId, verdict.context);
     return undefined;
+  });
+
+  // A user's `!cmd` or `!!cmd` (interactive mode, 0.73.1) runs no tool: user_bash is its only
+  // hook. The bash tool's PreToolUse hooks see it as a bash call; a block (or a rewrite, which
+  // pi cannot apply to a typed command) becomes its result, and the command does not run.
+  pi.on("user_bash", async (event, ctx) => {
+    const handlers = handlersFor("PreToolUse", "bash");
+    if (!handlers.length) return undefined;
+    const payload = {
+      ...base("PreToolUse", ctx),
+      cwd: event.cwd || (ctx && ctx.cwd) || process.cwd(),
+      tool_name: "bash",
+      tool_input: { command: event.command },
+      tool_use_id: "",
+    };
+    const verdict = await runHooks("PreToolUse", payload, handlers);
+    let reason = "";
+    if (verdict.block) reason = verdict.reason || "blocked by a hook";
+    else if (verdict.updatedInput) {
+      reason = `a hook rewrote this command, which pi cannot do to a typed one: ${JSON.stringify(verdict.updatedInput)}`;
+    } else return undefined;
+    return { result: { output: `${reason}\n`, exitCode: 1, cancelled: false, truncated: false } };
   });
 
   pi.on("tool_result", async (event, ctx) => {

@@ -95,6 +95,7 @@ class AgentSetup(AgentCLI):
     nonpositive_timeout_is_default: bool
     payload_strings_in_env: bool
     doctor_command_checks: tuple[tuple[str, str, str, str, str], ...]
+    unhooked_shell: tuple[tuple[str, str, str], ...]
 
     def __init__(self, record: CLIRecord) -> None:
         super().__init__(record)
@@ -359,6 +360,11 @@ class AgentSetup(AgentCLI):
         return [Finding("commands", WARN, f"{scope.label}: {cmd.event} {cmd.command!r}: timeout "
                         f"{timeout:g} is seconds on {self.label} and looks like milliseconds",
                         f"use {max(timeout / 1000, 1):g}")]
+
+    def unreachable_note(self, root: Any) -> str | None:
+        """Why this CLI runs none of the hooks registered in project ``root`` whatever its
+        settings say (`add` and `sync` say so when they register one), or None."""
+        return None
 
     def env_file_event(self, event: str) -> bool:
         """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""

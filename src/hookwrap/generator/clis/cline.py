@@ -159,6 +159,12 @@ class ClineSetup(ClineProtocol, AgentSetup):
                                    "registration)", "run `hookwrap sync`"))
         return out
 
+    def unreachable_note(self, root: Any) -> str | None:
+        """Below the git root, Cline looks for its hook files at the git root, not here."""
+        found = [f for f in _workspace_findings(root) if f.status == FAIL]
+        return f"{self.label}: {found[0].message} ({found[0].fix})" \
+            if found else None
+
 
 def _workspace_findings(root: Path) -> list[Finding]:
     """Cline looks for project hook files in the git root above its cwd, else in the cwd."""
@@ -258,7 +264,9 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
     base = Verdict(output=output, context=str(fields.get("context", "")),
                    system_message=str(output.get("systemMessage") or ""))
     if event not in ("PreToolUse", "PostToolUse"):
-        return replace(base, notes=(f"Cline runs {event} detached and ignores its answer",))
+        dropped = ": the context it gave is dropped" if base.context else ""
+        return replace(base, context="",
+                       notes=(f"Cline runs {event} detached and ignores its answer{dropped}",))
     if fields.get("continue_loop") is False:
         return settle(replace(base, stop_reason=str(fields.get("stop_reason", ""))), "stopped")
     if fields.get("decision") == "block":
