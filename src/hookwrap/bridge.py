@@ -67,29 +67,13 @@ def command_env(root: str, speaks: Platform) -> dict[str, str]:
 def run_command(command: str, stdin: bytes, env: dict[str, str], timeout: float,
                 cwd: str | None = None) -> tuple[int | None, str, str, str]:
     """Run ``command`` with bash in its own process group, in ``cwd`` (this process's when
-    None): (exit code or None, stdout, stderr, why it failed: "" when it exited on its own). On
-    timeout the whole group is killed."""
-    import contextlib  # here, not at the top: a pass-through run never needs them
-    import signal
-    import subprocess
+    None): (exit code or None, stdout, stderr, why it failed: "" when it exited on its own).
+    Bounded by ``hookproc.run``: on timeout the whole group is killed, and a process the
+    command leaves behind holding its output does not hold the answer past the timeout."""
+    from .hookproc import run  # here, not at the top: a pass-through run never needs it
 
-    try:
-        process = subprocess.Popen([SHELL, "-c", command], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                                   cwd=cwd, start_new_session=True)
-    except OSError as error:
-        return None, "", "", f"could not start {SHELL}: {error}"
-    try:
-        out, err = process.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(OSError):
-            os.killpg(process.pid, signal.SIGKILL)
-        out, err = process.communicate()
-        return None, _decode(out), _decode(err), f"timed out after {timeout:g} seconds"
-    code = process.returncode
-    if code < 0:
-        return None, _decode(out), _decode(err), f"killed by signal {-code}"
-    return code, _decode(out), _decode(err), ""
+    done = run([SHELL, "-c", command], stdin, timeout=timeout, cwd=cwd, env=env)
+    return done.code, _decode(done.stdout), _decode(done.stderr), done.why(timeout)
 
 
 def _time_left(limit: float) -> float:

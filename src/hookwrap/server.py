@@ -35,6 +35,7 @@ HOST = "127.0.0.1"
 HEALTH_PATH = "/hookwrap/health"
 SERVICE = "hookwrap-serve"
 _ROUTE = re.compile(r"^/hookwrap/(?P<platform>[a-z]+)/(?P<name>[a-z][a-z0-9_-]{0,63})$")
+_DIGITS = re.compile(r"[0-9]+")
 _MAX_BODY = 64 * 1024 * 1024
 # A refused request's body is read and dropped (the client then reads the refusal, not a
 # reset); the server waits at most this long for each piece of it.
@@ -305,7 +306,8 @@ def _declared_length(headers: Any) -> int | None:
     values = headers.get_all("Content-Length") or []
     if not values:
         return 0
-    if len(values) != 1 or not values[0].strip().isdigit():
+    # ASCII digits only: str.isdigit() and int() also take "²" or "٣", which no client sends.
+    if len(values) != 1 or _DIGITS.fullmatch(values[0].strip()) is None:
         return None
     return int(values[0])
 
@@ -412,7 +414,7 @@ class _Handler(BaseHTTPRequestHandler):
         """Answer 403 when the request is not addressed to this very host and port: a page
         that rebinds its DNS name to 127.0.0.1 shows its own name in Host."""
         expected = f"{HOST}:{self.server.server_address[1]}"
-        if self.headers.get("Host") == expected:
+        if self.headers.get_all("Host") == [expected]:  # one Host header: a second may differ
             return False
         self._send(403, {"error": f"Host must be {expected}"})
         return True

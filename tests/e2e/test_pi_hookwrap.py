@@ -259,6 +259,44 @@ def test_a_resident_guard_answers_from_the_server_and_fails_closed_without_it(
     assert result.hooks == [], result.describe()  # no python process: the server answered
 
 
+LEFT_BEHIND = """\
+import os, subprocess, sys
+sys.stdin.read()
+# A process in a session of its own that inherits stdout and holds it for 30 s.
+child = subprocess.Popen([sys.executable, "-c", "import os, time; os.setsid(); time.sleep(30)"])
+open(os.path.join(os.path.dirname(__file__), "child.pid"), "w").write(str(child.pid))
+print('{"decision": "block", "reason": "E2E-LEFT-BEHIND"}')
+"""
+
+
+def test_a_process_a_hook_leaves_behind_does_not_hold_the_call(pi: ChatAgent,
+                                                                 git_project: Path) -> None:
+    """The hook answers a block and exits, leaving a process that holds its stdout for 30 s:
+    pi gets the block at once (the extension waited for that process before, past the hook's
+    10 s timeout, and the call then went on)."""
+    import os
+    import signal
+
+    repo = hookwrap_repo(pi, git_project, "pi")
+    repo.add("before_tool", "left", "--template", "skeleton", "--matcher", "shell")
+    repo.script("left").write_text(LEFT_BEHIND, encoding="utf-8")
+    start = time.monotonic()
+    try:
+        result = pi.run(git_project, [pi.shell("echo ok > left.txt"), Reply("Finished.")])
+        took = time.monotonic() - start
+    finally:
+        pid_file = repo.script("left").parent / "child.pid"
+        if pid_file.exists():
+            try:
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+            except OSError:
+                pass
+    assert result.rc == 0, result.describe()
+    assert not (git_project / "left.txt").exists(), result.describe()
+    assert "E2E-LEFT-BEHIND" in result.tool_results()[0]["text"], result.describe()
+    assert took < 10, (took, result.describe())
+
+
 def _interactive(pi: ChatAgent, project: Path, lines: list[str], done, timeout: float = 60.0) -> str:
     """pi in interactive mode on a pseudo-terminal, from ``project``: each line typed and
     entered once the previous one's ``done(project, screen)`` holds; what it drew, as text."""

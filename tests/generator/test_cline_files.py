@@ -133,3 +133,43 @@ def test_the_hook_file_answers_a_block_when_the_dispatcher_hangs(tmp_path: Path)
     answer = _run_hook_file(tmp_path / "proj", _tool_call(tmp_path / "proj", ["ls"]), tmp_path)
     assert time.monotonic() - start < 15
     assert answer["overrideInput"] is None
+
+
+def test_a_process_a_hook_leaves_behind_does_not_hold_the_answer(tmp_path: Path) -> None:
+    """The hook answers and exits; a process it started in a session of its own keeps its
+    stdout open for 20 s. The hook file answers at once (it waited for that process before,
+    up to the hook's timeout and then to its 110 s watchdog)."""
+    import signal
+    import sys
+
+    from hookwrap.generator.clis.cline import hook_file_text
+
+    escaped = f"{sys.executable} -c 'import os, time; os.setsid(); time.sleep(20)'"
+    command = f"cat > /dev/null; {escaped} & echo $! >&2; echo '{{\"contextModification\": \"seen\"}}'"
+    handler = {"type": "command", "command": command, "name": "mine", "timeout": 10}
+    root = tmp_path / "proj"
+    hooks = root / ".clinerules" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "PreToolUse").write_text(hook_file_text("PreToolUse", [{"hooks": [handler]}]),
+                                      encoding="utf-8")
+    # The dispatcher the file runs, from the runtime as a project has it.
+    lib = root / ".hookwrap" / "lib" / "hookwrap"
+    lib.mkdir(parents=True)
+    source = Path(__file__).resolve().parents[2] / "src" / "hookwrap"
+    for module in ("hookproc.py", "clis/_cline_hooks.py"):
+        (lib / module).parent.mkdir(parents=True, exist_ok=True)
+        (lib / module).write_text((source / module).read_text(encoding="utf-8"), encoding="utf-8")
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)}
+    start = time.monotonic()
+    done = subprocess.run(["sh", str(hooks / "PreToolUse")], capture_output=True, cwd=root,
+                          input=json.dumps(_tool_call(root, ["ls"])).encode(), env=env,
+                          timeout=60, check=False)
+    took = time.monotonic() - start
+    for word in done.stderr.split():
+        if word.isdigit():
+            try:
+                os.kill(int(word), signal.SIGKILL)
+            except OSError:
+                pass
+    assert took < 5, (took, done.stderr)
+    assert json.loads(done.stdout) == {"contextModification": "seen"}

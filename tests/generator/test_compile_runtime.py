@@ -47,7 +47,7 @@ def test_a_hook_uses_the_bytecode_when_python_may_not_write_any(tmp_path):
                     "sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'lib'))\n"
                     "import hookwrap\n"
                     "import hookwrap.options\n"
-                    "import hookwrap.commandfilter, hookwrap.server, hookwrap.bridge  # loaded on demand\n"
+                    "import hookwrap.commandfilter, hookwrap.server, hookwrap.bridge, hookwrap.hookproc  # on demand\n"
                     "import hookwrap.guard_engine, hookwrap.guard_checks, hookwrap.guard_packs  # the guard\n"
                     "import hookwrap.shell_code, hookwrap.shell_parser  # loaded on demand too\n"
                     "hookwrap.platforms.all_runtimes()  # every CLI module, not only the one a hook uses\n"

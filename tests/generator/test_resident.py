@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -18,10 +19,12 @@ from hookwrap import commandfilter
 from hookwrap.checks import doctor
 from hookwrap.checks.hooktest import run_hook_test
 from hookwrap.generator import settings
-from hookwrap.generator.errors import HookwrapError, ManifestError
+from hookwrap.generator import resident
+from hookwrap.generator.errors import ConflictError, HookwrapError, ManifestError
 from hookwrap.generator.manifest import Manifest
 from hookwrap.generator.project import add_plan, init_plan, sync_plan
-from hookwrap.generator.resident import DOWN, HUNG, OTHER, UP, server_state, service_text
+from hookwrap.generator.resident import (DOWN, HUNG, OTHER, UP, check_port_free, server_state,
+                                         service_text)
 from hookwrap.platforms import Platform
 from hookwrap.server import HookServer
 
@@ -828,3 +831,68 @@ def test_test_reports_why_the_resident_server_could_not_be_reached(project: Path
     assert test.summary.startswith("blocked: could not start: http://127.0.0.1:")
     assert "Connection refused" in test.summary and "hookwrap serve" in test.summary
     assert "No stderr output" not in test.summary
+
+
+# --- starting and ending `hookwrap serve` -------------------------------------------------------
+
+def _closed_by_the_server_first() -> int:
+    """A port a server just closed a connection on: the kernel holds that connection in
+    TIME_WAIT for about a minute, and nothing listens there any more."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    client = socket.create_connection(("127.0.0.1", port))
+    accepted, _ = listener.accept()
+    accepted.close()  # the server's side closes first: its end waits in TIME_WAIT
+    client.recv(1)
+    client.close()
+    listener.close()
+    return port
+
+
+def test_serve_starts_again_at_once_on_a_port_it_just_left(project: Path) -> None:
+    port = _closed_by_the_server_first()
+    check_port_free(project, port)  # no ConflictError "port is taken: nothing listens"
+    server = HookServer(str(project), port)  # and the server binds it too
+    server.server_close()
+
+
+def test_a_port_that_cannot_be_bound_says_why_not_that_it_is_taken(project: Path) -> None:
+    with socket.socket() as holder:  # bound, not listening: nothing answers, the bind fails
+        holder.bind(("127.0.0.1", 0))
+        port = holder.getsockname()[1]
+        with pytest.raises(ConflictError) as caught:
+            check_port_free(project, port)
+    message = caught.value.message
+    assert f"port {port} on 127.0.0.1 cannot be used" in message and "in use" in message, message
+    assert "nothing listens" in message  # what the server check saw, said as such
+
+
+@pytest.mark.parametrize(("code", "exit_code", "said"), [
+    ("import os, signal; os.kill(os.getpid(), signal.SIGTERM)", 143,
+     "the server stopped: killed by signal 15 (SIGTERM)"),
+    ("raise SystemExit(4)", 4, "the server stopped: it exited with code 4"),
+])
+def test_a_server_that_dies_is_reported_with_a_documented_code(
+        project: Path, monkeypatch: pytest.MonkeyPatch, code: str, exit_code: int, said: str) -> None:
+    monkeypatch.setattr(resident, "check_port_free", lambda root, port: None)
+    monkeypatch.setattr(resident, "server_command",
+                        lambda root, port, python: ([sys.executable, "-c", code], {}))
+    end = resident.run_server(project, 1, "python3")
+    assert (end.code, end.problem) == (exit_code, said)
+
+
+def test_serve_says_that_its_server_died_and_exits_128_plus_the_signal(
+        project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from hookwrap.console.app import main
+
+    code = "import os, signal; os.kill(os.getpid(), signal.SIGTERM)"
+    monkeypatch.setattr(resident, "check_port_free", lambda root, port: None)
+    monkeypatch.setattr(resident, "server_command",
+                        lambda root, port, python: ([sys.executable, "-c", code], {}))
+    assert main(["-C", str(project), "serve"]) == 143
+    err = capsys.readouterr().err
+    assert "hookwrap serve: the server stopped: killed by signal 15 (SIGTERM)" in err
+    assert "hint: " in err

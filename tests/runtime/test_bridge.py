@@ -7,8 +7,10 @@ a failure); the whole path by running the generated bridge script as the CLIs ru
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -479,3 +481,42 @@ def test_each_cli_reads_an_answer_by_its_own_rules(speaks: str, event: Normalize
                                                    code: int, stdout: str, stderr: str,
                                                    expected: dict) -> None:
     assert runtime_of(speaks).read_answer(event, code, stdout, stderr) == expected
+
+
+# --- a command that leaves a process behind ----------------------------------------------------
+
+ESCAPED = f"{sys.executable} -c 'import os, time; os.setsid(); time.sleep(30)'"
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    (f"{ESCAPED} & echo $! >&2; sleep 30", "deny"),  # hangs: fail-closed blocks, in time
+    (f"{ESCAPED} & echo $! >&2; exit 0", None),      # answers at once: allowed, at once
+])
+def test_a_process_the_command_leaves_behind_does_not_hold_the_answer_past_gemini_s_timeout(
+        tmp_path: Path, command: str, decision: str | None) -> None:
+    """Gemini CLI 0.61.0 gives up on a hook at its timeout (2000 ms here) and lets the call
+    through. The command leaves a process in a session of its own holding its pipes: the
+    bridge answers within the timeout all the same (it waited for that process before)."""
+    from hookwrap.console.app import main
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    assert main(["-C", str(root), "init", "-p", "claude", "-p", "gemini"]) == 0
+    assert main(["-C", str(root), "add", "before_tool", "ext", "--matcher", "shell",
+                 "--timeout", "2", "--command", command]) == 0
+    manifest = root / "hookwrap.toml"
+    manifest.write_text(manifest.read_text().replace('speaks = "claude"',
+                                                     'speaks = "claude"\nfail_closed = true'))
+    payload = json.loads((PAYLOADS / "gemini/BeforeTool.json").read_text())
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, str(root / ".hookwrap/hooks/ext.py"), "--platform",
+                           "gemini"], input=json.dumps(payload), text=True, capture_output=True,
+                          cwd=root, env={**os.environ, "GEMINI_PROJECT_DIR": str(root)},
+                          timeout=60, check=False)
+    took = time.monotonic() - started
+    for word in done.stderr.split():
+        if word.isdigit():
+            with contextlib.suppress(OSError):
+                os.kill(int(word), signal.SIGKILL)
+    assert took < 2.0, (took, done.stderr)
+    assert json.loads(done.stdout).get("decision") == decision, done.stdout

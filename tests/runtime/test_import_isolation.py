@@ -57,10 +57,11 @@ def test_import_loads_no_cli_dependency() -> None:
 def test_import_loads_only_stdlib_and_runtime_modules() -> None:
     # Every CLI's module too: all of them are copied into a repo, and must be stdlib only.
     # commandfilter (a shell call's filter), server (the resident mode), bridge
-    # (external hooks) and the shell's full parser load on demand, and _cline_hooks runs only in
-    # a Cline hook file.
+    # (external hooks), hookproc (a command run by the bridge or Cline's dispatcher) and the
+    # shell's full parser load on demand, and _cline_hooks runs only in a Cline hook file.
     new = _loaded_by_import("import hookwrap, hookwrap.options, hookwrap.commandfilter, "
-                            "hookwrap.server, hookwrap.bridge, hookwrap.guard_engine, "
+                            "hookwrap.server, hookwrap.bridge, hookwrap.hookproc, "
+                            "hookwrap.guard_engine, "
                             "hookwrap.guard_checks, hookwrap.guard_packs, "
                             "hookwrap.shell_code, hookwrap.shell_parser, hookwrap.clis._cline_hooks; "
                             "hookwrap.platforms.all_runtimes()")

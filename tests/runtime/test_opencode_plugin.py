@@ -231,3 +231,62 @@ console.log(JSON.stringify(output.output));
                           text=True, timeout=60, check=False)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == "Success. Updated the following files:\nA a\n\nPOST"
+
+
+# --- bounded: nothing a hook does holds the call past its bounds --------------------------------
+
+BOUNDED_DRIVER = r"""
+const plugin = await import(process.argv[2]);
+const hooks = await plugin.HookwrapPlugin({ directory: process.argv[3], worktree: process.argv[3],
+                                            client: { session: { prompt: async () => {} } } });
+const out = {};
+for (const [name, tool] of [["left", "bash"], ["hang", "read"], ["flood", "write"]]) {
+  const start = Date.now();
+  try {
+    await hooks["tool.execute.before"]({ tool, sessionID: "s", callID: name }, { args: { filePath: "a" } });
+    out[name] = { ms: Date.now() - start };
+  } catch (e) { out[name] = { error: String(e.message), ms: Date.now() - start }; }
+}
+console.log(JSON.stringify(out));
+"""
+# A process that leaves the hook's group and session and holds the pipes it inherited for 20 s.
+ESCAPED = "python3 -c 'import os, time; os.setsid(); time.sleep(20)' & echo $! >&2; "
+FLOOD = "python3 -c 'import sys\nwhile True: sys.stdout.write(\"x\" * 65536)'"
+
+
+@pytest.mark.parametrize("platform", ["opencode", "kilo"])
+def test_a_hook_s_leftover_process_or_flood_does_not_hold_the_call(tmp_path: Path,
+                                                                    platform: str) -> None:
+    """A hook that answers and exits, leaving a process that holds its stdout: the answer comes
+    at once (the call waited for that process before). A fail-closed hook that hangs with such
+    a process blocks at its timeout; one that floods its stdout is stopped at 8 MiB."""
+    import os
+    import signal
+
+    from hookwrap.generator.clis import setup_of
+
+    answer = "echo '{\"decision\": \"block\", \"reason\": \"LEFT-BEHIND\"}'"
+    data = {"hooks": {"PreToolUse": [
+        group("^bash$", ESCAPED + answer, timeout=10),
+        group("^read$", ESCAPED + "sleep 20", timeout=1, fail_closed=True),
+        group("^write$", FLOOD, timeout=10, fail_closed=True)]}}
+    root = tmp_path / "repo"
+    plugin = root / "plugin.mjs"
+    root.mkdir()
+    plugin.write_text(plugin_text(data, setup_of(platform)), encoding="utf-8")
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(BOUNDED_DRIVER, encoding="utf-8")
+    proc = subprocess.run(["node", str(driver), plugin.as_uri(), str(root)], capture_output=True,
+                          text=True, timeout=120, check=False)
+    for word in proc.stderr.split():
+        if word.isdigit() and int(word) > 1:
+            try:
+                os.kill(int(word), signal.SIGKILL)
+            except OSError:
+                pass
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["left"]["error"] == "LEFT-BEHIND" and out["left"]["ms"] < 3000, out
+    assert "timed out after 1 s" in out["hang"]["error"] and out["hang"]["ms"] < 3000, out
+    assert "(wrote more than 8 MiB and was stopped)" in out["flood"]["error"], out
+    assert out["flood"]["ms"] < 8000, out

@@ -251,3 +251,49 @@ def test_a_resident_hook_is_posted_and_fails_closed_like_a_command(tmp_path: Pat
     assert 900 <= write["ms"] < 4_000
     assert read["result"]["block"] and "ECONNREFUSED" in read["result"]["reason"]
     assert "is `hookwrap serve` running?" in read["result"]["reason"]
+
+
+# --- bounded: nothing a hook does holds the call past its bounds --------------------------------
+
+# A process that leaves the hook's group and session and holds the pipes it inherited for 20 s.
+ESCAPED = "python3 -c 'import os, time; os.setsid(); time.sleep(20)' & echo $! >&2; "
+FLOOD = "python3 -c 'import sys\nwhile True: sys.stdout.write(\"x\" * 65536)'"
+
+
+def kill_printed_pids(stderr: str) -> None:
+    import os
+    import signal
+
+    for word in stderr.split():
+        if word.isdigit() and int(word) > 1:
+            try:
+                os.kill(int(word), signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def test_a_hook_s_leftover_process_or_flood_does_not_hold_the_call(tmp_path: Path) -> None:
+    """The bash call's hook answers a block and exits, leaving a process that holds its stdout:
+    the block comes at once (the call waited for that process before). The write call's hook
+    floods its stdout: it is stopped at 8 MiB, and, failing closed, blocks."""
+    answer = "echo '{\"decision\": \"block\", \"reason\": \"LEFT-BEHIND\"}'"
+    data = {"hooks": {"PreToolUse": [group("^bash$", ESCAPED + answer, timeout=10),
+                                     group("^write$", FLOOD, timeout=10, fail_closed=True)]}}
+    out, stderr, _root = run(tmp_path, data, ["tool_call.bash", "tool_call.write"])
+    kill_printed_pids(stderr)
+    bash_call, write_call = out
+    assert bash_call["result"] == {"block": True, "reason": "LEFT-BEHIND"}
+    assert bash_call["ms"] < 3000, bash_call
+    assert write_call["result"]["block"] is True and write_call["ms"] < 8000
+    assert "(wrote more than 8 MiB and was stopped)" in write_call["result"]["reason"]
+
+
+def test_a_fail_closed_hook_that_hangs_with_a_leftover_process_blocks_at_its_timeout(
+        tmp_path: Path) -> None:
+    data = {"hooks": {"PreToolUse": [group("^bash$", ESCAPED + "sleep 20", timeout=1,
+                                           fail_closed=True)]}}
+    out, stderr, _root = run(tmp_path, data, ["tool_call.bash"])
+    kill_printed_pids(stderr)
+    [call] = out
+    assert call["result"]["block"] is True and "timed out after 1 s" in call["result"]["reason"]
+    assert call["ms"] < 3000, call

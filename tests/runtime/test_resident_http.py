@@ -170,6 +170,30 @@ def test_any_error_answer_closes_the_connection(served, tmp_path: Path, case: st
     assert _runs(root) == []
 
 
+# Header values arrive as Latin-1: "\xb2" is "²", which str.isdigit() takes and int() does not.
+ODD_HEADERS = [
+    ("a superscript digit in Content-Length", [b"Content-Length: \xb2"], 400),
+    ("a superscript one in Content-Length", [b"Content-Length: 1\xb9"], 400),
+    ("two Host headers, the second a rebound name", [b"Host: rebound.example"], 403),
+]
+
+
+@pytest.mark.parametrize(("why", "extra", "status"), ODD_HEADERS, ids=[row[0] for row in ODD_HEADERS])
+def test_an_odd_header_is_refused_not_crashed_on(served, why: str, extra: list[bytes],
+                                                 status: int) -> None:
+    """Only ASCII digits make a Content-Length, and only one Host header addresses the server:
+    anything else is refused with an answer (a crash would leave the client none)."""
+    root, port = served
+    body = _payload(root, "ODD")
+    lines = [b"POST /hookwrap/claude/mark HTTP/1.1", f"Host: 127.0.0.1:{port}".encode(),
+             b"Content-Type: application/json", *extra]
+    if not any(line.startswith(b"Content-Length") for line in extra):
+        lines.append(f"Content-Length: {len(body)}".encode())
+    received, closed = _exchange(port, b"\r\n".join(lines) + b"\r\n\r\n" + body)
+    assert _statuses(received) == [status], received
+    assert closed and _runs(root) == []
+
+
 def test_a_refused_request_s_body_is_read_before_the_connection_closes(served) -> None:
     """The body is drained, so the client reads the refusal instead of a connection reset even
     when the body is large and arrives after the headers."""

@@ -10,6 +10,8 @@ import pytest
 from support.cli import CLAUDE, hw
 from support.projects import init_project
 
+from hookwrap.generator import fsutil
+
 
 def test_help_and_output_say_the_hook_runs_for_real(tmp_path: Path) -> None:
     root = init_project(tmp_path)
@@ -49,14 +51,14 @@ def test_doctor_survives_an_unreadable_user_config(tmp_path: Path,
     (home / ".claude").mkdir()
     user = home / ".claude" / "settings.json"
     user.write_text("{}")
-    original = Path.read_bytes
+    original = fsutil.read_capped
 
-    def read_bytes(self: Path) -> bytes:  # root reads any file: simulate `--user` containers
-        if self == user:
-            raise PermissionError(13, "Permission denied", str(self))
-        return original(self)
+    def read_capped(path: Path | str) -> bytes:  # root reads any file: simulate `--user` containers
+        if Path(path) == user:
+            raise PermissionError(13, "Permission denied", str(path))
+        return original(path)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(fsutil, "read_capped", read_capped)
     result = hw(root, "doctor")
     assert "internal error" not in result.err
     assert "fail settings-parse: ~/.claude/settings.json: cannot read it (Permission denied)" in result.out

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..generator.clis import all_setups, setup_of
 from ..generator.clis.kit import ERROR, FAIL, OK, WARN, Finding, Problem, Scope
 from ..generator.errors import HookwrapError
+from ..generator.fsutil import read_capped
 from ..generator.registrations import script_path
 from ..generator.settings import OWNED_COMMAND_RE, load_settings, lookalikes, owned_entries
 from ..names import Platform
@@ -39,7 +40,7 @@ def findings_to_json(findings: list[Finding]) -> list[dict]:
 
 def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | None = None,
              python: str | None = None, run_hooks: bool = True,
-             windows: bool | None = None) -> list[Finding]:
+             run_untrusted: bool = False, windows: bool | None = None) -> list[Finding]:
     """Run every check on the project at ``root``.
 
     Args:
@@ -47,7 +48,8 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
         env: the environment the CLIs would see (default ``os.environ``).
         python: the interpreter hooks run with (default: the manifest's, else ``python3``).
         run_hooks: run every registered hook as its CLI would (``hookruns.py``); it runs for
-            real, as in `hookwrap test`.
+            real, as in `hookwrap test`, but only where a CLI would already run it (a folder
+            the user trusts), unless ``run_untrusted``.
         windows: add the Windows checks (``windows.py``); default: when running on Windows.
     """
     env = dict(os.environ if env is None else env)
@@ -67,8 +69,16 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     if manifest is not None:
         findings += check_external(root, manifest, env)
         findings += check_resident(root, manifest)
-    findings += check_python(python or getattr(manifest, "python", None) or "python3", env)
-    findings += check_shim(python or getattr(manifest, "python", None) or "python3", env)
+    interpreter = python or getattr(manifest, "python", None) or "python3"
+    held = "" if run_untrusted or python else _held_interpreter(root, home, env, scopes, interpreter)
+    if held:
+        findings.append(Finding("python", WARN, f"not run: {held}, and nothing records that you "
+                                "trust this folder (so neither is the hook-runs check)",
+                                "`hookwrap trust` records your trust where a CLI asks for it; "
+                                "`hookwrap doctor --run-untrusted` runs it anyway, for real"))
+    else:
+        findings += check_python(interpreter, env)
+        findings += check_shim(interpreter, env)
     findings += check_schema(scopes)
     findings += check_trust(root, home, scopes, env)
     findings += check_hooks_enabled(scopes)
@@ -82,8 +92,33 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     if manifest is not None and run_hooks:
         from .hookruns import check_hook_runs
 
-        findings += check_hook_runs(root, manifest, scopes, env)
+        findings += check_hook_runs(root, manifest, scopes, env, home=home,
+                                    run_untrusted=run_untrusted)
     return findings
+
+
+def _held_interpreter(root: Path, home: Path, env: Mapping[str, str], scopes: list[Scope],
+                      python: str) -> str:
+    """Why the manifest's `python` is not run in a folder nobody trusts ("" when it may be): a
+    command line with arguments the repo chose (`bash tools/x.sh`, `uv run python`, which
+    builds the project) or a program inside the repo runs the repo's code, as a hook would."""
+    import shutil
+
+    from ..generator.registrations import python_words
+    from .hookruns import consent
+
+    try:
+        words = python_words(python)
+    except HookwrapError:
+        return ""  # check_python reports a bad `python`
+    found = shutil.which(words[0], path=env.get("PATH"))
+    inside = found is not None and Path(found).resolve().is_relative_to(root.resolve())
+    if len(words) == 1 and not inside:
+        return ""
+    if consent(root, home, env, scopes).trusted_by:
+        return ""
+    what = f"{found}, a file of this repo" if inside else f"{words[0]} with the arguments it names"
+    return f"hookwrap.toml's python = {python!r} runs {what}"
 
 
 # ------------------------------------------------------------------------------ loading
@@ -319,8 +354,8 @@ def check_guards(root: Path, manifest) -> list[Finding]:
         if spec.template != "guard" or rel in older:
             continue
         try:
-            text = (root / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = read_capped(root / rel).decode("utf-8")
+        except (OSError, UnicodeDecodeError):  # NotARegularFile: startup says so
             continue
         problem = disabled_rule_problem(text)
         if problem:

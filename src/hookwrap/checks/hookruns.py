@@ -10,7 +10,12 @@ hooks use), crashes, hangs past its timeout or answers what that CLI ignores fai
 every static check passes.
 
 The hooks run for real, as in ``hookwrap test``: an audit hook logs the sample, a stop_gate runs
-its check. Runs go in parallel. Each hook runs on one CLI first; when that run does not finish
+its check. So a hook runs here only where a CLI would already run it (``Consent``): not on a CLI
+whose trust gate does not let this folder's hooks through yet (Gemini CLI, Codex CLI, Copilot
+CLI, Qwen Code with folder trust on), and on a CLI without a gate (Claude Code, OpenCode, pi...)
+only once the user has trusted the folder somewhere: a gate that lets it through, or Claude
+Code's folder trust dialog. A repo cloned to be looked at runs nothing of its own by `doctor`
+unless asked (``run_untrusted``, `doctor --run-untrusted`). Runs go in parallel. Each hook runs on one CLI first; when that run does not finish
 within doctor's wait (``WAIT_S``) or its timeout, the hook is not started on its other CLIs: it
 would only take as long again (a stop_gate's test suite) or hang again.
 """
@@ -20,11 +25,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..generator.clis import setup_of
+from ..generator.clis import all_setups, setup_of
 from ..generator.clis.kit import FAIL, OK, WARN, Finding, HookCommand, Scope, last_line
+from ..generator.errors import HookwrapError
+from ..generator.fsutil import read_text
 from ..names import Platform
 from .hooktest import HOOK_ERROR_HEADER, PlatformTest, registered_commands, run_registered
 
@@ -33,11 +40,81 @@ WAIT_S = 10.0  # doctor waits at most this long for one run, whatever the hook's
 _IMPORT_3_9 = "unsupported operand type(s) for |"  # `X | None` evaluated on Python 3.9
 
 
+@dataclass(frozen=True)
+class Consent:
+    """Which CLIs would run this folder's hooks now. ``refused``: a CLI whose trust gate stops
+    them, and why; ``trusted_by``: where the user recorded trust in the folder (a gate that
+    lets it through, an accepted trust dialog)."""
+
+    refused: dict[Platform, str]
+    trusted_by: list[str]
+
+    def why_not(self, platform: Platform) -> str | None:
+        """Why doctor does not run a hook on ``platform`` (None: it does)."""
+        if platform in self.refused:
+            return self.refused[platform]
+        return None if self.trusted_by else UNTRUSTED_NO_GATE
+
+
+UNTRUSTED_NO_GATE = "no-gate"
+
+
+def consent(root: Path, home: Path, env: Mapping[str, str], scopes: list[Scope]) -> Consent:
+    """Ask each CLI's trust check (what doctor's ``<cli>-trust`` says: a fail means the CLI
+    would not run the hooks) and where the user's trust is recorded: a trust gate that applies
+    here (``trust_edits`` names a store) and lets the folder through, or Claude Code's folder
+    dialog (the record's ``dialog_file``)."""
+    refused: dict[Platform, str] = {}
+    trusted_by: list[str] = []
+    for agent in all_setups():
+        mine = [s for s in scopes if s.platform == agent.platform]
+        check = f"{agent.platform.value}-trust"
+        failed = [f for f in agent.trust_findings(root, home, mine, env)
+                  if f.check == check and f.status == FAIL]
+        if failed:
+            refused[agent.platform] = f"{failed[0].message} ({check})"
+            continue
+        try:
+            gated = bool(agent.trust_edits(root, home, env))
+        except HookwrapError:
+            gated = False
+        if gated or _dialog_accepted(agent, root, home, env):
+            trusted_by.append(agent.label)
+    return Consent(refused, trusted_by)
+
+
+def _dialog_accepted(agent, root: Path, home: Path, env: Mapping[str, str]) -> bool:
+    """The CLI's folder trust dialog was accepted for ``root`` itself (a parent's answer is
+    not counted: not seen to apply)."""
+    import json
+
+    from ..generator.clis._base import fill_path
+
+    spec = agent.trust_facts.get("dialog_file")
+    if not spec:
+        return False
+    try:
+        data = json.loads(read_text(Path(fill_path(spec, root, home, env)), spec) or "{}")
+    except (HookwrapError, ValueError):
+        return False
+    projects = data.get("projects") if isinstance(data, dict) else None
+    if not isinstance(projects, dict):
+        return False
+    entries = [projects.get(key) for key in dict.fromkeys((str(root), str(root.resolve())))]
+    return any(isinstance(e, dict) and e.get("hasTrustDialogAccepted") is True for e in entries)
+
+
 def check_hook_runs(root: Path, manifest, scopes: list[Scope],
-                    env: Mapping[str, str] | None = None) -> list[Finding]:
-    """Run every registered hook once per CLI, as that CLI would; a finding per problem."""
+                    env: Mapping[str, str] | None = None, *, home: Path | None = None,
+                    run_untrusted: bool = False) -> list[Finding]:
+    """Run every registered hook once per CLI, as that CLI would; a finding per problem. Only
+    where a CLI would run it already (``consent``), unless ``run_untrusted``."""
     project = {s.platform: s for s in scopes if s.project}
+    allowed = None if run_untrusted else consent(
+        root, Path.home() if home is None else home, dict(os.environ if env is None else env),
+        scopes)
     jobs: dict[str, list[tuple[Platform, HookCommand]]] = {}
+    withheld: dict[str, list[Platform]] = {}
     unread: list[str] = []
     for spec in manifest.hooks:
         for platform in spec.platforms:
@@ -48,7 +125,12 @@ def check_hook_runs(root: Path, manifest, scopes: list[Scope],
                 if scope.label not in unread:
                     unread.append(scope.label)
                 continue
-            for cmd in registered_commands(root, platform, spec.name, scope.data or {}):
+            commands = registered_commands(root, platform, spec.name, scope.data or {})
+            why = allowed.why_not(platform) if allowed is not None and commands else None
+            if why is not None:
+                withheld.setdefault(why, []).append(platform)
+                continue
+            for cmd in commands:
                 jobs.setdefault(spec.name, []).append((platform, cmd))
     results = _run_all(root, jobs, env)
     out: list[Finding] = []
@@ -76,13 +158,30 @@ def check_hook_runs(root: Path, manifest, scopes: list[Scope],
         out.append(Finding(CHECK, WARN, f"the hooks of {_and(unread)} were not run: "
                            f"{'it does' if len(unread) == 1 else 'they do'} not parse "
                            "(settings-parse)", "fix the file, then run `hookwrap doctor` again"))
-    if out:
-        return out
-    if not jobs:
-        return [Finding(CHECK, OK, "no registered hook to run")]
+    out += [_withheld(why, platforms) for why, platforms in withheld.items()]
+    if out or not jobs:
+        return out or [Finding(CHECK, OK, "no registered hook to run")]
     return [Finding(CHECK, OK, f"every hook ran as its CLI runs it, on a sample call, and answered "
                     f"what that CLI reads ({ran} run{'s' if ran != 1 else ''} of {len(jobs)} "
                     f"hook{'s' if len(jobs) != 1 else ''})")]
+
+
+def _withheld(why: str, platforms: list[Platform]) -> Finding:
+    """The hooks not run on some CLIs, and why: no CLI would run them here yet."""
+    labels = list(dict.fromkeys(setup_of(p).label for p in platforms))
+    count = len(platforms)
+    where = f"not run on {_and(labels)} ({count} registration{'s' if count != 1 else ''})"
+    fix = ("`hookwrap trust` records your trust where a CLI asks for it (for Claude Code: accept "
+           "its folder trust dialog), and then doctor runs them; `hookwrap doctor "
+           "--run-untrusted` runs them anyway, for real (see --help)")
+    if why == UNTRUSTED_NO_GATE:
+        one = len(labels) == 1
+        return Finding(CHECK, WARN, f"{where}: {'it does' if one else 'they do'} not ask for "
+                       f"trust here ({'it' if one else 'each'} would run them once started "
+                       "here), and nothing records that you trust this folder (no CLI's "
+                       "trusted folders hold it, and no Claude Code trust dialog was accepted "
+                       "for it)", fix)
+    return Finding(CHECK, WARN, f"{where}: {why}", fix)
 
 
 def _run_all(root: Path, jobs: dict[str, list[tuple[Platform, HookCommand]]],
@@ -118,9 +217,9 @@ def _stalled(test: PlatformTest) -> bool:
 
 # What went wrong with a run. The first four come from the hook itself, the same on every CLI,
 # so one finding names every CLI it happened on; the others are about one CLI.
-START, RAISED, HANG, CUT = "start", "raised", "hang", "cut"
+START, RAISED, HANG, CUT, FLOOD = "start", "raised", "hang", "cut", "flood"
 NOT_RUN, RESIDENT, ANSWER = "not-run", "resident", "answer"
-_GROUPED = (START, RAISED, HANG, CUT)
+_GROUPED = (START, RAISED, HANG, CUT, FLOOD)
 
 
 def _fault(test: PlatformTest) -> tuple[str, str]:
@@ -134,6 +233,8 @@ def _fault(test: PlatformTest) -> tuple[str, str]:
         return RESIDENT, result.spawn_error or last_line(result.stderr)
     if result.timed_out:
         return HANG, f"it did not answer within its timeout ({test.timeout_s:g} s) and was killed"
+    if result.stopped:
+        return FLOOD, f"it {result.stopped}"
     if result.spawn_error or result.exit_code != 0:
         how = f"exit {result.exit_code}" if result.exit_code is not None else (
             result.spawn_error or f"killed by signal {result.signal}")
@@ -159,6 +260,9 @@ def _grouped(name: str, kind: str, cause: str, tests: list[PlatformTest], runs: 
         return Finding(CHECK, FAIL, f"{name} hangs on {where}: {cause}; {_outcomes(tests)}",
                        f"make it finish within its timeout, or raise timeout in [hooks.{name}] "
                        f"of hookwrap.toml and run `hookwrap sync`; {retry}")
+    if kind == FLOOD:
+        return Finding(CHECK, FAIL, f"{name} floods its output on {where}: {cause}; "
+                       f"{_outcomes(tests)}", f"make it print one JSON answer; {retry}")
     if kind == RAISED:
         return Finding(CHECK, FAIL, f"{name} crashes on {where}: {cause}; {_outcomes(tests)}",
                        f"fix the exception; {retry} (the traceback is in the reason)")

@@ -448,6 +448,11 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
     base.summary = describe(verdict) + shown_to_user(platform, verdict)
     base.problems.extend(verdict.problems)
     base.notes.extend(verdict.notes)
+    if result.lingered:
+        base.notes.append("a process it started still held its stdout or stderr when it exited: "
+                          "the run was read until 0.5 s after that, and what was left of its "
+                          "process group killed; a CLI that waits for the output to close would "
+                          "wait for that process")
     if verdict.reason.startswith(HOOK_ERROR_HEADER):
         # The runtime turned an exception into a block: the protocol held, the hook did not.
         base.clean = False

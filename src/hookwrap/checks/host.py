@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import math
 import os
-import signal
-import subprocess
 import tempfile
-import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from .. import hookproc
 from ..generator.clis import setup_of
 from ..generator.clis.kit import HookCommand, RunResult, Verdict
 from ..names import Platform
@@ -95,40 +93,22 @@ def run_command(cmd: HookCommand, payload: Mapping, *, project_dir: str | Path,
 # The longest wait a CLI's timer holds (Node: 2**31-1 ms); a hand-edited settings file may say
 # more, which would overflow the wait here.
 MAX_WAIT_S = (2**31 - 1) / 1000
+# On a timeout the hook's group gets SIGTERM, then SIGKILL this much later: time for a hook to end
+# what it started in a session of its own (a stop_gate's check), as a CLI's SIGTERM would give.
+TERM_WAIT_S = 2.0
 
 
 def _spawn(argv: list[str], data: bytes, cwd: str, env: dict[str, str], timeout: float) -> RunResult:
     timeout = MAX_WAIT_S if math.isnan(timeout) else min(timeout, MAX_WAIT_S)
-    start = time.monotonic()
-    try:
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
-    except OSError as exc:
-        return RunResult(None, "", "", 0, spawn_error=str(exc))
-    timed_out = False
-    try:
-        out, err = proc.communicate(data, timeout=max(timeout, 0.001))
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc)  # the whole group, so no grandchild holds the pipes open
-        out, err = proc.communicate()
-    ms = int((time.monotonic() - start) * 1000)
-    code = proc.returncode
-    if timed_out or code < 0:
-        return RunResult(None, _text(out), _text(err), ms, timed_out, None if timed_out else -code)
-    return RunResult(code, _text(out), _text(err), ms)
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-            proc.wait(timeout=2)
-            return
-        except ProcessLookupError:
-            return
-        except subprocess.TimeoutExpired:
-            continue
+    done = hookproc.run(argv, data, timeout=timeout, cwd=cwd, env=env, term_wait=TERM_WAIT_S)
+    ms = int(done.seconds * 1000)
+    out, err = _text(done.stdout), _text(done.stderr)
+    if done.error:
+        return RunResult(None, "", "", 0, spawn_error=done.error.removeprefix(
+            f"could not start {argv[0]}: "))
+    if done.overflow:
+        return RunResult(None, out, err, ms, stopped=done.why(timeout), lingered=done.lingered)
+    return RunResult(done.code, out, err, ms, done.timed_out, done.signal, lingered=done.lingered)
 
 
 def _text(data: bytes) -> str:

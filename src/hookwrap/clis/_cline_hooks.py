@@ -107,34 +107,42 @@ def _number(value: Any, default: float) -> float:
 
 def run_handler(root: str, handler: dict[str, Any], raw: bytes, timeout: float
                 ) -> tuple[dict[str, Any] | None, str]:
-    """(its answer, "") or (None, why it gave none)."""
-    import signal
-    import subprocess
-
+    """(its answer, "") or (None, why it gave none). Bounded by ``hookproc.run``: a process
+    the hook leaves behind holding its output does not hold the answer."""
     if timeout <= 0:
         return None, f"no time left of the {DEADLINE_S:g} s the hooks of one call get"
     env = dict(os.environ, HOOKWRAP_PROJECT_DIR=root, HOOKWRAP_CLINE="1")
-    try:
-        child = subprocess.Popen(["/bin/sh", "-c", handler["command"]], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, env=env, start_new_session=True)
-    except OSError as error:
-        return None, f"cannot start /bin/sh ({error})"
-    try:
-        out, _ = child.communicate(raw, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        try:  # noqa: SIM105 (contextlib is not loaded otherwise)
-            os.killpg(child.pid, signal.SIGKILL)  # the group: no child keeps its stdout open
-        except OSError:
-            pass
-        child.communicate()
-        return None, f"timed out after {timeout:g} s"
+    done = _run_bounded()(["/bin/sh", "-c", handler["command"]], raw, timeout=timeout, env=env)
+    if done.stderr:  # the hook's own words, where they went before: the hook file's stderr
+        sys.stderr.write(done.stderr.decode("utf-8", "replace"))
+    failure = done.why(timeout)
+    if failure:
+        return None, failure
+    out = done.stdout
     try:
         data = json.loads(out.decode("utf-8", "replace")) if out.strip() else None
     except ValueError:
         data = None
     if not isinstance(data, dict):
-        return None, f"exit {child.returncode} without a JSON answer"
+        return None, f"exit {done.code} without a JSON answer"
     return data, ""
+
+
+def _run_bounded() -> Any:
+    """``hookproc.run`` of the runtime. This file runs as a script (``python3 -S``), outside the
+    package: hookproc is loaded from beside its folder, by path (nothing else of the runtime
+    is imported, and sys.path stays as it is)."""
+    if __package__:
+        from ..hookproc import run
+
+        return run
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hookproc.py")
+    spec = importlib.util.spec_from_file_location("hookwrap_hookproc", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module.run
 
 
 def merge(event: str, answers: list[dict[str, Any]]) -> dict[str, Any]:

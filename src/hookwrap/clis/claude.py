@@ -81,6 +81,11 @@ CLAUDE = CLIRecord(
         "UserPromptSubmit", "Stop", "PostToolBatch", "TeammateIdle", "TaskCreated",
         "TaskCompleted", "WorktreeCreate", "WorktreeRemove", "CwdChanged", "MessageDisplay"}),
     disable_key="disableAllHooks",
+    # No trust gate for hooks (they run in `claude -p` in any folder), but the interactive CLI
+    # asks once per folder, and records the answer here: projects.<path>.hasTrustDialogAccepted
+    # (2.1.328, docs/e2e-recipe). `hookwrap doctor` reads it as the user's trust in the folder.
+    trust_facts={"dialog_file": "${CLAUDE_CONFIG_DIR:-~}/.claude.json",
+                 "shown": "Claude Code's folder trust dialog"},
     scope_files=((".claude/settings.local.json", "{root}/.claude/settings.local.json", False),
                  ("~/.claude/settings.json", "${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json", False)),
     command_form='{python} "$CLAUDE_PROJECT_DIR"/{script} {args}--platform {platform}',

@@ -288,7 +288,8 @@ def serve(
         "the server running, to install yourself; start nothing."),
 ) -> None:
     """Answer this repo's resident hooks on 127.0.0.1 (foreground, log on stderr; Ctrl-C,
-    SIGTERM or SIGHUP stop it).
+    SIGTERM or SIGHUP stop it, exit 128 + the signal's number; a server that stops on its own
+    is reported, exit 128 + its signal's number or its own exit code).
 
     A CLI that can (docs/resident.md) posts each resident hook's payload to it instead of
     starting a process per call;
@@ -305,7 +306,12 @@ def serve(
     if print_service is not None:
         typer.echo(service_text(print_service.value, root, chosen, _python(manifest)), nl=False)
         return
-    raise typer.Exit(run_server(root, chosen, _python(manifest)))
+    end = run_server(root, chosen, _python(manifest))
+    if end.problem:
+        typer.echo(f"hookwrap serve: {end.problem}", err=True)
+        typer.echo("hint: its log above says what it did last; `hookwrap serve` starts it again",
+                   err=True)
+    raise typer.Exit(end.code)
 
 
 @app.command()
@@ -421,12 +427,20 @@ def doctor_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     no_run: bool = typer.Option(False, "--no-run", help="Do not run the hooks (the hook-runs "
                                 "check); only read the files."),
+    run_untrusted: bool = typer.Option(
+        False, "--run-untrusted", help="Run the hooks on every CLI, also where none would run "
+        "them yet (a folder no CLI trusts: a repo you cloned to look at). For real: each hook's "
+        "code runs with your rights and does whatever it does."),
 ) -> None:
     """Find what would make hooks fail silently, each with a one-line fix.
 
     It also runs every registered hook once per CLI, as that CLI would, on a harmless sample
     call, and checks each answer is one that CLI reads. The hooks run for real, as in `hookwrap
-    test`: an audit hook logs the sample, a stop_gate runs its check (--no-run skips this).
+    test`: their code runs with your rights (an audit hook logs the sample, a stop_gate runs
+    its check), so only where a CLI would run them already: a CLI whose trust gate lets this
+    folder's hooks through, and a CLI without one once you trust the folder somewhere (`hookwrap
+    trust`, Claude Code's folder trust dialog). doctor says which it did not run and why;
+    --run-untrusted runs them anyway, --no-run runs none.
     """
     from ..checks.doctor import diagnose, exit_code, findings_to_json
     from ..generator.errors import ProjectError
@@ -436,7 +450,7 @@ def doctor_command(
         root = find_root(_cwd())
     except ProjectError:
         root = _cwd()  # doctor still checks the settings files of a project without a manifest
-    findings = diagnose(root, run_hooks=not no_run)
+    findings = diagnose(root, run_hooks=not no_run, run_untrusted=run_untrusted)
     if as_json:
         typer.echo(json.dumps(findings_to_json(findings), indent=2))
     else:

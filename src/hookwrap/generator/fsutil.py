@@ -400,13 +400,51 @@ def shared_file_lock(path: Path | str, timeout: float = 10.0) -> Iterator[Path]:
         yield lock_path
 
 
+# The most hookwrap reads of a file it is given (a settings file, hookwrap.toml, a trust store):
+# far above any real one (Claude Code's ~/.claude.json grows to a few MiB).
+MAX_FILE_BYTES = 32 * 1024 * 1024
+
+_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+class NotARegularFile(OSError):
+    """What ``read_capped`` refuses; ``str()`` says why, after the file's label."""
+
+
+def read_capped(path: Path | str) -> bytes:
+    """A file's bytes, when it is a regular file of at most MAX_FILE_BYTES (a symlink is
+    followed). A symlink committed to a repo can point anywhere: /dev/zero or /dev/urandom would
+    be read until memory runs out, a FIFO until something writes to it, so they are refused
+    (NotARegularFile), and the file is left as it is. FileNotFoundError and other OSErrors as
+    ``open`` raises them."""
+    # O_NONBLOCK: opening a FIFO for reading would wait for a writer; a regular file ignores it.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as file:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
+            raise NotARegularFile(f"{kind}, and hookwrap reads only regular files")
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise NotARegularFile(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, and hookwrap "
+                              "reads only regular files of a sane size")
+    return data
+
+
+ODD_FILE_HINT = ("make it a regular file (a symlink must point to one), or remove it; hookwrap left "
+                 "it as it is")
+
+
 def read_text(path: Path | str, label: str) -> str | None:
     """A settings file's text; None when it does not exist. The one reader of settings files,
     so each fault has one message."""
     try:
-        raw = Path(path).read_bytes()
+        raw = read_capped(path)
     except FileNotFoundError:
         return None
+    except NotARegularFile as error:
+        raise SettingsError(f"{label}: {error}", hint=ODD_FILE_HINT) from None
     except OSError as error:
         raise SettingsError(f"{label}: cannot read it ({error.strerror})",
                             hint="fix or remove it, then run hookwrap sync") from None

@@ -50,12 +50,16 @@ class Manifest:
     @classmethod
     def load(cls, path: Path | str) -> Manifest:
         """Read and validate the manifest at ``path``; ManifestError if missing or invalid."""
+        from .fsutil import ODD_FILE_HINT, NotARegularFile, read_capped
+
         path = Path(path)
         try:
-            raw = path.read_bytes()
+            raw = read_capped(path)
             text = raw.decode("utf-8")
         except FileNotFoundError:
             raise ManifestError(f"{path.name}: not found", hint="run `hookwrap init` first") from None
+        except NotARegularFile as error:
+            raise ManifestError(f"{path.name}: {error}", hint=ODD_FILE_HINT) from None
         except (OSError, UnicodeDecodeError) as error:
             raise ManifestError(f"{path.name}: cannot be read: {error}") from None
         # Read as text mode would (universal newlines), and remember a CRLF file as such.
@@ -74,9 +78,11 @@ class Manifest:
         """
         import tomllib
 
+        from .fsutil import read_capped
+
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_capped(path).decode("utf-8")
             data = tomllib.loads(text)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             return cls.load(path)

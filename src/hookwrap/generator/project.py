@@ -10,6 +10,7 @@ from . import registrations as regs
 from .catalogue import EXTERNAL
 from .clis import setup_of
 from .errors import ConflictError, ManifestError, ProjectError, UsageError
+from .fsutil import read_capped
 from .interpreter import WINDOWS_DEFAULT
 from .plan import Plan
 from .vendor import (
@@ -34,7 +35,7 @@ def find_root(start: Path) -> Path:
     """The nearest directory at or above ``start`` that holds hookwrap.toml."""
     start = start.resolve()
     for directory in (start, *start.parents):
-        if (directory / MANIFEST).is_file():
+        if (directory / MANIFEST).exists():  # not is_file(): a link to a device is refused on reading
             return directory
     raise ProjectError(f"no {MANIFEST} in {start} or any parent directory",
                        hint="run `hookwrap init` at the root of your project first")
@@ -46,7 +47,7 @@ def load_manifest(root: Path, *, editable: bool = False):
     from .manifest import Manifest
 
     path = root / MANIFEST
-    if not path.is_file():
+    if not path.exists():
         raise ProjectError(f"{MANIFEST} not found in {root}", hint="run `hookwrap init` first")
     return Manifest.load(path) if editable else Manifest.read(path)
 
@@ -319,8 +320,8 @@ def guard_upgrades(root: Path, specs):
             continue
         rel = regs.script_path(spec.name)
         try:
-            text = (root / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = read_capped(root / rel).decode("utf-8")
+        except (OSError, UnicodeDecodeError):  # NotARegularFile: doctor's startup says so
             continue
         upgrade = plan_upgrade(text, spec.name, render_hook_files(spec)[rel])
         if upgrade.action != "current":

@@ -107,34 +107,68 @@ def server_command(root: Path, port: int, python: str) -> tuple[list[str], dict[
 
 
 def check_port_free(root: Path, port: int) -> None:
-    """UsageError naming who holds ``port`` when it is taken."""
+    """ConflictError naming who holds ``port`` when the server could not listen on it."""
     import socket
 
     probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
+        # As the server binds (http.server sets it): a port whose connections just closed,
+        # held in TIME_WAIT for about a minute, is free to listen on again. (On Windows the
+        # option would let two programs share a port: there the probe goes without it.)
+        if os.name != "nt":
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind((HOST, port))
-    except OSError:
+    except OSError as error:
         state = server_state(root, port, timeout=1.0)
         if state.state == UP:
             raise ConflictError(f"a hookwrap server for this project already runs on {HOST}:{port} "
                                 f"(pid {state.pid})",
                                 hint=f"nothing to do; to start another, stop it first (kill "
                                      f"{state.pid})") from None
-        raise ConflictError(f"port {port} on {HOST} is taken: {state.detail}",
-                         hint="stop what holds it, or set another port in hookwrap.toml "
-                              "([serve] port = N), then run `hookwrap sync`") from None
+        hint = ("stop what holds it, or set another port in hookwrap.toml ([serve] port = N), "
+                "then run `hookwrap sync`")
+        if state.state != DOWN:
+            raise ConflictError(f"port {port} on {HOST} is taken: {state.detail}", hint=hint) from None
+        # Bound by a program that does not listen (a client, a server starting up).
+        raise ConflictError(f"port {port} on {HOST} cannot be used ({error.strerror or error}), "
+                            f"although {state.detail}", hint=hint) from None
     finally:
         probe.close()
+
+
+@dataclass(frozen=True)
+class ServerEnd:
+    """How `hookwrap serve` ended: its exit code, and why the server stopped when nobody asked
+    it to ("" when a signal to `hookwrap serve` or Ctrl-C stopped it)."""
+
+    code: int
+    problem: str = ""
+
+
+def _ended(code: int) -> ServerEnd:
+    """The end of a server process that stopped on its own: killed by a signal (another
+    process's `kill`, the OOM killer) is 128 + its number, as a shell reports it; an exit is
+    the server's own code (1: it could not listen, and said why)."""
+    import signal
+
+    if code < 0:
+        try:
+            name = f" ({signal.Signals(-code).name})"
+        except ValueError:
+            name = ""
+        return ServerEnd(128 - code, f"the server stopped: killed by signal {-code}{name}")
+    return ServerEnd(code, f"the server stopped: it exited with code {code}")
 
 
 class _Stop(Exception):
     """SIGTERM or SIGHUP reached `hookwrap serve`: stop the server with it."""
 
 
-def run_server(root: Path, port: int, python: str) -> int:
+def run_server(root: Path, port: int, python: str) -> ServerEnd:
     """Run the server in the foreground until Ctrl-C, SIGTERM or SIGHUP (a supervisor,
     `timeout`, `kill PID`, a closed terminal), which stop the server too; its log goes to
-    stderr. The exit code is 128 + the signal's number (130 for Ctrl-C), else the server's."""
+    stderr. The exit code is 128 + the signal's number (130 for Ctrl-C); when the server
+    stops on its own, see ``_ended``."""
     import signal
     import subprocess
 
@@ -156,13 +190,13 @@ def run_server(root: Path, port: int, python: str) -> int:
         try:
             if received:  # it came while the server was starting
                 raise _Stop
-            return process.wait()
+            return _ended(process.wait())
         except KeyboardInterrupt:  # a terminal's Ctrl-C reaches both; a lone SIGINT only this one
             _end(process, signal.SIGINT)
-            return 128 + signal.SIGINT
+            return ServerEnd(128 + signal.SIGINT)
         except _Stop:
             _end(process, signal.SIGTERM)
-            return 128 + received[0]
+            return ServerEnd(128 + received[0])
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)

@@ -17,6 +17,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .fsutil import NotARegularFile, read_capped
 from .registrations import script_path
 
 FLOOR = (3, 9)  # the oldest Python the vendored runtime and rendered scripts run on
@@ -29,7 +30,10 @@ def script_errors(root: Path, names: Sequence[str]) -> list[str]:
     for name in names:
         rel = script_path(name)
         try:
-            source = (root / rel).read_bytes()
+            source = read_capped(root / rel)
+        except NotARegularFile as error:  # a link to /dev/zero would be read without end
+            found.append(f"{rel}: {error}: the hook cannot start, so every call it matches fails")
+            continue
         except OSError:
             continue  # a missing script is planned for re-rendering; unreadable ones surface there
         try:

@@ -150,6 +150,13 @@ function runHook(handler, payload) {
   return handler.type === "http" ? postHook(handler, payload) : runCommand(handler, payload, payload.cwd);
 }
 
+// A command's wait is bounded whatever the hook does (as hookwrap's hookproc.py): it ends
+// GRACE_MS after the hook process exits even when a process it left behind still holds its
+// stdout or stderr (a `sleep 600 &`, a daemon in a session of its own), at the timeout, or once
+// it has written MAX_OUTPUT bytes; then its whole process group is killed.
+const GRACE_MS = 500;
+const MAX_OUTPUT = 8 * 1024 * 1024;
+
 function runCommand(handler, payload, cwd) {
   return new Promise((resolve) => {
     let child;
@@ -166,31 +173,64 @@ function runCommand(handler, payload, cwd) {
     }
     const out = [];
     const err = [];
+    let size = 0;
     let timedOut = false;
+    let overflow = false;
+    let exitCode;
     let settled = false;
-    const finish = (result) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
+    let grace;
+    const killGroup = () => {
       try {
         process.kill(-child.pid, "SIGKILL");
       } catch {
         try { child.kill("SIGKILL"); } catch { /* gone already */ }
       }
+    };
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(grace);
+      child.stdout.destroy(); // a process left behind may hold them: stop reading
+      child.stderr.destroy();
+      const stopped = timedOut || overflow;
+      resolve({
+        code: stopped || exitCode === undefined ? null : exitCode,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        timedOut,
+        overflow,
+      });
+    };
+    const stop = () => {
+      killGroup();
+      finish();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
     }, timeoutMsOf(handler));
-    child.stdout.on("data", (chunk) => out.push(chunk));
-    child.stderr.on("data", (chunk) => err.push(chunk));
-    child.on("error", (error) => finish({ code: null, stdout: "", stderr: String(error), timedOut }));
-    child.on("close", (code) => finish({
-      code,
-      stdout: Buffer.concat(out).toString("utf8"),
-      stderr: Buffer.concat(err).toString("utf8"),
-      timedOut,
-    }));
+    const keep = (chunks) => (chunk) => {
+      if (settled) return;
+      chunks.push(chunk.subarray(0, Math.max(0, MAX_OUTPUT - size)));
+      size += chunk.length;
+      if (size >= MAX_OUTPUT) {
+        overflow = true;
+        stop();
+      }
+    };
+    child.stdout.on("data", keep(out));
+    child.stderr.on("data", keep(err));
+    child.on("error", (error) => {
+      err.push(Buffer.from(String(error)));
+      finish();
+    });
+    child.on("exit", (code) => {
+      exitCode = code;
+      // What the hook wrote before it exited is read by then; what is left in its group goes.
+      grace = setTimeout(stop, GRACE_MS);
+    });
+    child.on("close", finish);
     child.stdin.on("error", () => {}); // a hook that exits without reading stdin
     child.stdin.end(JSON.stringify(payload));
   });
@@ -244,6 +284,7 @@ function lastLine(text) {
 
 function failureOf(handler, result) {
   if (result.timedOut) return `timed out after ${timeoutOf(handler)} s`;
+  if (result.overflow) return `wrote more than ${MAX_OUTPUT / 1024 / 1024} MiB and was stopped`;
   if (handler.type === "http") return `could not answer: ${lastLine(result.stderr)}`;
   return `exited ${result.code === null ? "abnormally" : result.code} without an answer` +
       (result.stderr.trim() ? ` (${lastLine(result.stderr)})` : "");

@@ -122,16 +122,37 @@ def _run(check: str, limit: float) -> tuple[int | None, str]:
         )
     except OSError as error:
         return 127, str(error)
+    # A CLI that gives up on this hook (or `hookwrap doctor`) sends it SIGTERM; the check, in a
+    # session of its own, would run on without it: it ends with the hook. (Not settable outside
+    # the main thread, as in `hookwrap serve`: there the check runs to its limit.)
+    try:
+        previous = signal.signal(signal.SIGTERM, _stopped)
+    except ValueError:
+        previous = None
     try:
         output, _ = process.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
+        _kill(process)
+        process.communicate()
+        return None, ""
+    finally:
+        _kill(process)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    return process.returncode, output.decode("utf-8", errors="replace")
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """Kill the check's whole process group, if it still runs."""
+    if process.poll() is None:
         try:
             os.killpg(process.pid, signal.SIGKILL)
         except OSError:
             pass  # already gone
-        process.communicate()
-        return None, ""
-    return process.returncode, output.decode("utf-8", errors="replace")
 
 
 def _cannot_run(check: str, code: int | None, output: str) -> str:

@@ -232,7 +232,9 @@ def js_regex(pattern: str) -> re.Pattern[str] | None:
 
 @dataclass(frozen=True)
 class RunResult:
-    """What one hook process did. ``exit_code`` is None when it never exited on its own."""
+    """What one hook process did. ``exit_code`` is None when it never exited on its own.
+    ``stopped``: why hookwrap stopped it before its timeout (its output passed the cap).
+    ``lingered``: a process it started still held its stdout or stderr when it exited."""
 
     exit_code: int | None
     stdout: str
@@ -241,6 +243,8 @@ class RunResult:
     timed_out: bool = False
     signal: int | None = None
     spawn_error: str = ""
+    stopped: str = ""
+    lingered: bool = False
 
     @property
     def success(self) -> bool:
@@ -277,6 +281,8 @@ def failure_line(result: RunResult) -> str:
         return f"could not start: {result.spawn_error}"
     if result.timed_out:
         return f"timed out after {result.duration_ms} ms and was killed"
+    if result.stopped:
+        return f"stopped: it {result.stopped}"
     if result.exit_code is None:
         return f"killed by signal {result.signal}"
     return ""
