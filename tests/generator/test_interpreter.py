@@ -36,7 +36,7 @@ def test_py_launcher_wins_when_present(fake: FakeWindows) -> None:
     fake.interpreter(SYSTEM + r"\py.exe", 3, 12)
     found = probe(env(SYSTEM, STORE), WINDOWS, fake.size_of, fake.run)
     assert found.word == "py -3"
-    assert fake.ran[0][:2] == [SYSTEM + r"\py.exe", "-3"]
+    assert fake.ran[0][:4] == [SYSTEM + r"\py.exe", "-3", "-I", "-c"]
 
 
 def test_python_first_on_path_is_used_and_the_alias_behind_it_is_not(fake: FakeWindows) -> None:
@@ -98,9 +98,10 @@ def test_manifest_first_and_no_probe_off_windows() -> None:
 
 
 @pytest.mark.parametrize("bad", [r"C:\venv\Scripts\python.exe", '"python"', "$env:PY",
-                                 "%PY%", "python; calc", "python && x", "/usr/bin/python3"])
+                                 "%PY%", "python; calc", "python && x", "/usr/bin/python3",
+                                 "uv run python", "python tools/x.py", "bash"])
 def test_python_windows_takes_words_only(bad: str) -> None:
-    with pytest.raises(UsageError, match="not a bare interpreter name"):
+    with pytest.raises(UsageError, match="not a Python interpreter's bare name"):
         interpreter.check_windows_words(bad)
 
 
@@ -112,6 +113,12 @@ def test_manifest_names_a_bad_python_windows(project: Path) -> None:
     result = hw(project, "sync")
     assert result.code == 1
     assert "error: hookwrap.toml: python_windows: " in result.err
-    assert "not a bare interpreter name" in result.err and "hint: e.g. python_windows" in result.err
+    assert "not a Python interpreter's bare name" in result.err
+    assert "hint: e.g. python_windows" in result.err
     manifest.write_text(manifest.read_text().replace("C:\\\\venv\\\\python.exe", "python"))
     assert hw(project, "sync").code == 0
+
+
+@pytest.mark.parametrize("good", ["py -3", "py -3.12", "python", "python3.11", "PY -3  -E"])
+def test_python_windows_takes_an_interpreter_and_options(good: str) -> None:
+    assert interpreter.check_windows_words(good) == " ".join(good.split())

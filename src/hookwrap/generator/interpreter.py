@@ -36,8 +36,9 @@ WINDOWS_DEFAULT = WINDOWS_CANDIDATES[0]
 # The runtime's floor (DESIGN.md: the vendored runtime runs on Python 3.9 or newer).
 FLOOR = (3, 9)
 _VERSION_CODE = "import sys;print(sys.version_info[0],sys.version_info[1])"
-# A python_windows value: a bare interpreter word and plain arguments, nothing a shell reads.
-_WORDS_RE = re.compile(r"^[A-Za-z0-9_.-]+( +-?[A-Za-z0-9_.=-]+)*$")
+# A python_windows value: a Python interpreter's bare name and options, nothing a shell reads,
+# and nothing that runs a file of the repo (`uv run python` would) when sync or doctor probes it.
+_WORDS_RE = re.compile(r"^(py|python(3(\.\d+)?)?)( +-[A-Za-z0-9.]+)*$", re.I)
 _STORE_DIR = "\\microsoft\\windowsapps\\"
 
 
@@ -67,9 +68,9 @@ def check_windows_words(value: str) -> str:
     """``value`` as a python_windows setting (``py -3``, ``python``), or UsageError."""
     if not _WORDS_RE.match(value.strip()):
         raise UsageError(
-            f"{value!r} is not a bare interpreter name and plain arguments; it goes into "
+            f"{value!r} is not a Python interpreter's bare name and options; it goes into "
             "commands that PowerShell and cmd.exe run, and into files every machine shares",
-            hint='e.g. python_windows = "py -3" or "python" (no path, no quotes)')
+            hint='e.g. python_windows = "py -3", "py -3.12" or "python" (no path, no quotes)')
     return " ".join(value.split())
 
 
@@ -113,7 +114,8 @@ def probe(env: Mapping[str, str], host: Host, size_of: Callable[[str], int | Non
             result.skipped.append(f"{words}: {found} is the Microsoft Store alias (exits 49 "
                                   "with no output in a hook)")
         else:
-            version = _version(run([found, *args, "-c", _VERSION_CODE]))
+            # -I: nothing of the cwd (a repo nobody trusted yet) is imported at start-up.
+            version = _version(run([found, *args, "-I", "-c", _VERSION_CODE]))
             if version is None:
                 result.skipped.append(f"{words}: {found} did not report a version")
             elif version < FLOOR:
