@@ -5,6 +5,7 @@
 #   .ci/install-clis.sh                 # all of them
 #   .ci/install-clis.sh qwen copilot    # only these (names: claude gemini codex qwen copilot opencode droid
 #                                       # pi kilo cline cc-safety-net)
+#   .ci/install-clis.sh --pins          # print each name, package and pinned version; install nothing
 #
 # Cache: ${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}. Layout (one npm prefix per entry):
 #   $CACHE/node_modules/.bin/{claude,gemini,codex}   Claude Code, Gemini CLI, Codex CLI (shared
@@ -33,37 +34,16 @@
 # skip with the reason. The last line printed is the cache dir.
 set -u
 
-CLAUDE_PKG="@anthropic-ai/claude-code"
-CLAUDE_VERSION="2.1.328"
-GEMINI_PKG="@google/gemini-cli"
-GEMINI_VERSION="0.61.0"
-# The npm package is a node wrapper around a native binary in the optional dependency
-# @openai/codex-linux-x64 (~300 MB); node_modules/.bin/codex runs either way.
-CODEX_PKG="@openai/codex"
-CODEX_VERSION="0.169.0"
-QWEN_PKG="@qwen-code/qwen-code"
-QWEN_VERSION="0.24.4"
-COPILOT_PKG="@github/copilot"
-COPILOT_VERSION="1.0.102"
-OPENCODE_PKG="opencode-ai"
-OPENCODE_VERSION="1.18.33"
-# Droid's npm wrapper (@factory/cli) only picks a platform package; the linux-x64 one holds the
-# 254 MB Bun binary itself. Pinned to the platform package, which exists for 0.225.2.
-DROID_PKG="@factory/cli-linux-x64"
-DROID_VERSION="0.225.2"
-PI_PKG="@mariozechner/pi-coding-agent"
-PI_VERSION="0.73.1"
-# Kilo CLI's wrapper (@kilocode/cli@7.8.1) asks for a platform package npm does not have: pinned to
-# the platform package (a Bun binary, ~170 MB) of the newest release that has one.
-KILO_PKG="@kilocode/cli-linux-x64"
-KILO_VERSION="7.7.9"
+# The packages and versions are in src/hookwrap/generator/pins.txt, the one place they are written.
+# Codex's npm package is a node wrapper around a native binary in the optional dependency
+# @openai/codex-linux-x64 (~300 MB); node_modules/.bin/codex runs either way. Droid's wrapper
+# (@factory/cli) only picks a platform package, and the linux-x64 one holds the 254 MB Bun binary
+# itself: pinned to that platform package (the 0.225.1 wrapper's own platform package was never
+# published). Kilo CLI's wrapper (@kilocode/cli@7.8.1) asks for a platform package npm does not
+# have: pinned to the platform package (a Bun binary, ~170 MB) of the newest release that has one.
 # Cline's npm package is a node wrapper around the Bun binary in its optional dependency
 # @cline/cli-linux-x64 (~151 MB); the postinstall only hard-links it.
-CLINE_PKG="cline"
-CLINE_VERSION="3.0.65"
-# benchmarks/guard.py pins the same version (PEER_VERSION).
-CCSN_PKG="cc-safety-net"
-CCSN_VERSION="2.4.5"
+PINS_FILE="$(cd "$(dirname "$0")/.." && pwd)/src/hookwrap/generator/pins.txt"
 ALL_NAMES=(claude gemini codex qwen copilot opencode droid pi kilo cline cc-safety-net)
 CACHE="${HOOKWRAP_CLI_CACHE:-$HOME/.cache/hookwrap-clis}"
 NPM_TIMEOUT="${HOOKWRAP_NPM_TIMEOUT:-600}"
@@ -74,25 +54,23 @@ say() { printf 'install-clis: %s\n' "$*" >&2; }
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/hookwrap-clis.XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 
-# Per CLI: npm package, pinned version, npm prefix.
-pkg_of() { case "$1" in claude) echo "$CLAUDE_PKG" ;; gemini) echo "$GEMINI_PKG" ;;
-                        codex) echo "$CODEX_PKG" ;;
-                        qwen) echo "$QWEN_PKG" ;; copilot) echo "$COPILOT_PKG" ;;
-                        opencode) echo "$OPENCODE_PKG" ;;
-                        droid) echo "$DROID_PKG" ;; pi) echo "$PI_PKG" ;; kilo) echo "$KILO_PKG" ;;
-                        cline) echo "$CLINE_PKG" ;;
-                        cc-safety-net) echo "$CCSN_PKG" ;; esac; }
-version_of() { case "$1" in claude) echo "$CLAUDE_VERSION" ;; gemini) echo "$GEMINI_VERSION" ;;
-                            codex) echo "$CODEX_VERSION" ;;
-                            qwen) echo "$QWEN_VERSION" ;; copilot) echo "$COPILOT_VERSION" ;;
-                            opencode) echo "$OPENCODE_VERSION" ;;
-                            droid) echo "$DROID_VERSION" ;; pi) echo "$PI_VERSION" ;;
-                            kilo) echo "$KILO_VERSION" ;;
-                            cline) echo "$CLINE_VERSION" ;;
-                            cc-safety-net) echo "$CCSN_VERSION" ;; esac; }
+# Per CLI: npm package, pinned version (the pins file's second and third columns), npm prefix.
+pin_field() {  # pin_field NAME COLUMN
+  local name pkg version oldest
+  while read -r name pkg version oldest; do
+    case "$name" in ''|'#'*) continue ;; esac
+    if [ "$name" = "$1" ]; then
+      case "$2" in 2) echo "$pkg" ;; 3) echo "$version" ;; esac
+      return 0
+    fi
+  done <"$PINS_FILE"
+  return 1
+}
+pkg_of() { pin_field "$1" 2; }
+version_of() { pin_field "$1" 3; }
 prefix_of() { case "$1" in claude|gemini|codex) echo "$CACHE" ;; *) echo "$CACHE/$1" ;; esac; }
-bin_of() { case "$1" in droid) echo "$(prefix_of droid)/node_modules/$DROID_PKG/bin/droid" ;;
-                        kilo) echo "$(prefix_of kilo)/node_modules/$KILO_PKG/bin/kilo" ;;
+bin_of() { case "$1" in droid) echo "$(prefix_of droid)/node_modules/$(pkg_of droid)/bin/droid" ;;
+                        kilo) echo "$(prefix_of kilo)/node_modules/$(pkg_of kilo)/bin/kilo" ;;
                         *) echo "$(prefix_of "$1")/node_modules/.bin/$1" ;; esac; }
 
 # version_ok NAME: the binary exists, runs, and reports its pinned version. For Copilot this first
@@ -165,6 +143,10 @@ install() {
   return 1
 }
 
+if [ "${1:-}" = --pins ]; then  # what this script reads from the pins file, and nothing else
+  for name in "${ALL_NAMES[@]}"; do printf '%s %s %s\n' "$name" "$(pkg_of "$name")" "$(version_of "$name")"; done
+  exit 0
+fi
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=("${ALL_NAMES[@]}")
 known() { case "$1" in claude|gemini|codex|qwen|copilot|opencode|droid|pi|kilo|cline|cc-safety-net) return 0 ;; esac; return 1; }

@@ -48,6 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hookwrap.generator.pins import PINS
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 CORPUS_DIR = REPO / "tests" / "fixtures" / "guard_corpus"
@@ -55,7 +57,7 @@ HELDOUT_DIR = REPO / "tests" / "fixtures" / "guard_heldout"
 SPLITS = {"tuning": CORPUS_DIR, "heldout": HELDOUT_DIR}
 HOOK = "guard"
 PEER = "cc-safety-net"
-PEER_VERSION = "2.4.5"  # keep in step with CCSN_VERSION in .ci/install-clis.sh
+PEER_VERSION = PINS[PEER].version  # the release .ci/install-clis.sh installs
 TOOLS = ("shell", "write_file", "edit_file", "read_file")
 PACKS = ("infrastructure", "databases", "backups")
 # A hook's answer that stops the call: a deny, an ask (the user must say yes), a stop.

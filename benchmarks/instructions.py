@@ -50,13 +50,16 @@ def count(row: HookRow, valgrind: str) -> int:
     """The instructions of one run of ``row`` (after one untimed run that writes any .pyc)."""
     assert row.argv is not None
     env = {**(row.env or os.environ), "PYTHONHASHSEED": "0"}
-    subprocess.run(row.argv, input=row.stdin, cwd=row.cwd, env=env, capture_output=True,
-                   check=False)
+    first = subprocess.run(row.argv, input=row.stdin, cwd=row.cwd, env=env, capture_output=True,
+                           check=False)
     with tempfile.TemporaryDirectory(prefix="hookwrap-callgrind-") as tmp:
         argv = [valgrind, "--tool=callgrind", "--trace-children=yes",
                 f"--callgrind-out-file={tmp}/callgrind.%p", *row.argv]
         proc = subprocess.run(argv, input=row.stdin, cwd=row.cwd, env=env, capture_output=True,
                               check=False)
+    if proc.returncode != first.returncode:  # cut short under valgrind (a fail-closed deadline)
+        raise ValueError(f"{row.label}: exit {proc.returncode} under valgrind, "
+                         f"{first.returncode} without it")
     return collected(proc.stderr.decode(errors="replace"))
 
 

@@ -362,11 +362,15 @@ def guard_rows(work: Path, python: str, bindir: Path, generator: str | None = No
     rows.append(Row("hookwrap skeleton (no rules), claude (registered command, bash -c)"))
     rows.append(Row("hookwrap guard, claude, no .pyc (PYTHONDONTWRITEBYTECODE=1, fresh checkout)"))
     try:
+        # The guard's deadline (--fail-closed=SECONDS, 30% inside its timeout) counts from the
+        # process's start: under valgrind (--instructions) a run takes seconds, so the guard gets
+        # a timeout that leaves it minutes; the deadline costs the same whatever its value.
+        guard = ["add", "before_tool", "guard", "--timeout", "600"]
         project = new_project(work / "guard", hw, env)
-        _run([*hw, "add", "before_tool", "guard"], cwd=project, env=env)
+        _run([*hw, *guard], cwd=project, env=env)
         _run([*hw, "add", "before_tool", "skeleton", "--template", "skeleton"], cwd=project, env=env)
         bare = new_project(work / "guard-nopyc", hw, env)
-        _run([*hw, "add", "before_tool", "guard"], cwd=bare, env=env)
+        _run([*hw, *guard], cwd=bare, env=env)
         for row, (name, folder, var, payloads) in zip(rows, cases):
             command = _registered_command(project / folder / "settings.json", "guard")
             row.argv, row.cwd = ["bash", "-c", command], project

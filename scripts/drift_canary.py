@@ -14,7 +14,7 @@ files; no CLI is started. The surface read (hook events, input and output fields
 decision values, trust messages) is compared with the snapshot read the same way from the pinned
 release (scripts/drift_surfaces/<cli>.json) and with the event tables of the CLI's record
 (src/hookwrap/clis/). The report names, per CLI, what was added and removed; docs/drift.md says
-how to read it. Pins are the records' `version` and `npm_package`: nothing here repeats them.
+how to read it. Pins are hookwrap/generator/pins.txt's: nothing here repeats them.
 
 Exit codes: 0 nothing changed, 1 a surface changed or an e2e test failed, 2 usage or a CLI that
 could not be installed or read.
@@ -37,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from hookwrap.generator.pins import PINS, Pin  # noqa: E402
 from hookwrap.names import Platform  # noqa: E402
 
 SURFACES = ROOT / "scripts" / "drift_surfaces"
@@ -81,8 +82,13 @@ KEY = re.compile(r"([A-Za-z_$][\w$]*|\"[^\"]+\")\s*:")
 # Reading a package --------------------------------------------------------------------------
 
 
+def pin_of(cli: str) -> Pin:
+    """The CLI's pinned release and npm package (hookwrap/generator/pins.txt)."""
+    return PINS[cli]
+
+
 def record_of(cli: str) -> Any:
-    """The CLI's record (``hookwrap.clis.<cli>.<CLI>``): its pins and its event tables."""
+    """The CLI's record (``hookwrap.clis.<cli>.<CLI>``): its label and its event tables."""
     platform = Platform(cli)
     module = __import__(f"hookwrap.clis.{cli}", fromlist=[platform.name])
     return getattr(module, platform.name)
@@ -289,9 +295,10 @@ def report(results: dict[str, dict[str, Any]], snapshots: dict[str, dict[str, An
     for cli, new in results.items():
         record = record_of(cli)
         old = snapshots.get(cli)
-        head = f"{record.label}: pinned {record.version}, newest {new['version']}"
+        pinned = pin_of(cli).version
+        head = f"{record.label}: pinned {pinned}, newest {new['version']}"
         if old is None:
-            out += [head, f"  no snapshot of {record.label} {record.version} in "
+            out += [head, f"  no snapshot of {record.label} {pinned} in "
                     f"{SURFACES.relative_to(ROOT)}: run --snapshot with it installed", ""]
             changed = True
             continue
@@ -325,7 +332,7 @@ def install(root: Path, cli: str, version: str) -> None:
     .ci/install-clis.sh does (install scripts run: Claude Code's puts its binary in place)."""
     prefix = prefix_of(root, cli)
     prefix.mkdir(parents=True, exist_ok=True)
-    spec = f"{record_of(cli).npm_package}@{version}"
+    spec = f"{pin_of(cli).package}@{version}"
     with tempfile.TemporaryDirectory(prefix="drift-npm-home-") as home:
         env = {**os.environ, "HOME": home, "npm_config_cache": str(root / ".npm-cache")}
         proc = subprocess.run(["npm", "install", "--prefix", str(prefix), "--save-exact",
@@ -337,7 +344,7 @@ def install(root: Path, cli: str, version: str) -> None:
 
 
 def installed_version(root: Path, cli: str) -> str:
-    package = prefix_of(root, cli) / "node_modules" / record_of(cli).npm_package / "package.json"
+    package = prefix_of(root, cli) / "node_modules" / pin_of(cli).package / "package.json"
     return str(json.loads(package.read_text(encoding="utf-8"))["version"])
 
 
@@ -378,7 +385,7 @@ def load_snapshots(clis: Iterable[str]) -> dict[str, dict[str, Any]]:
     is one."""
     found = {}
     for cli in clis:
-        path = SURFACES / f"{cli}-{record_of(cli).version}.json"
+        path = SURFACES / f"{cli}-{pin_of(cli).version}.json"
         if path.exists():
             found[cli] = json.loads(path.read_text(encoding="utf-8"))
     return found
@@ -436,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
         for cli in clis:
             try:
                 if not args.installed:
-                    install(root, cli, newest_version(record_of(cli).npm_package))
+                    install(root, cli, newest_version(pin_of(cli).package))
                 results[cli] = read_installed(root, cli)
             except (RuntimeError, OSError, subprocess.TimeoutExpired) as exc:
                 failed.append(f"{cli}: {exc}")
@@ -447,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             args.json.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         code = 2 if failed else 1 if changed else 0
-        moved = [cli for cli, new in results.items() if new["version"] != record_of(cli).version]
+        moved = [cli for cli, new in results.items() if new["version"] != pin_of(cli).version]
         if args.e2e and moved:
             code = max(code, 1 if run_e2e(root, moved) else 0)
     return code
@@ -458,9 +465,9 @@ def _snapshot(root: Path, clis: list[str]) -> int:
     version); a version other than the record's pin is said, not refused."""
     for cli in clis:
         surface = read_installed(root, cli)
-        if surface["version"] != record_of(cli).version:
+        if surface["version"] != pin_of(cli).version:
             print(f"drift: {cli} in {root} is {surface['version']}, the record pins "
-                  f"{record_of(cli).version}", file=sys.stderr)
+                  f"{pin_of(cli).version}", file=sys.stderr)
         print(f"drift: wrote {write_snapshot(cli, surface).relative_to(ROOT)}")
     return 0
 

@@ -245,6 +245,14 @@ def step_hand_entries(sandbox: Sandbox, arg: str) -> None:
     gemini.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
+def hookwrap_name(command: str) -> str | None:
+    """The hook a command of Claude Code's settings runs, when hookwrap wrote it."""
+    from hookwrap.generator.clis import setup_of
+    from hookwrap.names import Platform
+
+    return setup_of(Platform.CLAUDE).owned_name(command)
+
+
 def step_hand_edit_claude(sandbox: Sandbox, arg: str) -> None:
     """`hand-edit-claude:NAME SECONDS`: the timeout of hook NAME in .claude/settings.json,
     changed by hand."""
@@ -254,7 +262,7 @@ def step_hand_edit_claude(sandbox: Sandbox, arg: str) -> None:
     for groups in data["hooks"].values():
         for group in groups:
             for handler in group["hooks"]:
-                if f" {name} --platform" in handler.get("command", ""):
+                if hookwrap_name(handler.get("command", "")) == name:
                     handler["timeout"] = int(seconds)
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 

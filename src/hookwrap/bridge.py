@@ -34,7 +34,15 @@ from .names import Platform
 from .options import answer_limit, manifest_entry, project_root
 from .platforms import runtime_of
 from .protocol import format_hook_error, read_stdin, write_stdout
-from .runner import _guess_platform, _host, _platform_from_argv, _seal_stdout
+from .runner import (
+    _guess_platform,
+    _host,
+    _platform_from_argv,
+    _seal_stdout,
+    fail_closed_from_argv,
+    unreadable,
+    unreadable_block,
+)
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -166,7 +174,11 @@ def main(script: str, name: str, argv: Sequence[str] | None = None) -> int:
             return _exec(command, command_env(root, speaks), root)
         raw = read_stdin() if raw is None else raw
         hook_input = normalize_input(raw, host)
-        if elsewhere or runtime_of(host).answers_without_hook(hook_input):
+        # Only its before_tool command carries the flag: a prompt it cannot read goes on.
+        why = unreadable(raw, hook_input) if fail_closed_from_argv(args) and not elsewhere else ""
+        if why:
+            text = unreadable_block(name, why, hook_input)
+        elif elsewhere or runtime_of(host).answers_without_hook(hook_input):
             text = "{}"
         else:
             output = bridged_output(hook_input, speaks, command, root, entry)

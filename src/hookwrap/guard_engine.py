@@ -29,9 +29,11 @@ from .guard_rules import (
     VALUE_OPTIONS,
     Rule,
     all_rules,
+    find_own,
     looks_destructive,
     pack_rules,
     rule_ids,
+    secret_words,
 )
 from .guard_rules import (
     git_subcommand as _git_subcommand,
@@ -227,10 +229,13 @@ class Guard:
         return None
 
     def block(self, finding: Finding) -> HookOutput:
+        """A deny naming the rule; an ask for a rule about what the guard cannot know."""
         rule = finding.rule
         shown = finding.shown if len(finding.shown) <= 200 else finding.shown[:200] + "..."
-        return HookOutput.block(
-            f"Blocked by the {self.name} hook: {rule.what} (`{shown}`; rule {rule.id}). "
+        answer = HookOutput.ask if rule.asks else HookOutput.block
+        return answer(
+            f"{'Held' if rule.asks else 'Blocked'} by the {self.name} hook: {rule.what} "
+            f"(`{shown}`; rule {rule.id}). "
             f"{rule.instead} (The policy is in .hookwrap/hooks/{self.name}.py; `hookwrap test "
             f"{self.name} --explain` shows why.)"
         )
@@ -251,6 +256,11 @@ class Guard:
         if unread:
             rule = self._rule("code.unreadable")
             if rule is not None and not self.active(rule) and looks_destructive(unread):
+                return Finding(rule, line if len(line) < 200 else line[:200])
+        if (("(" in line and "{" in line) or "fork" in line) and \
+                _check("fork_bomb_line")(line, None):
+            rule = self._rule("code.fork-bomb")
+            if rule is not None and not self.active(rule):
                 return Finding(rule, line if len(line) < 200 else line[:200])
         state = State(self, cwd)
         first: Optional[Finding] = None
@@ -331,6 +341,9 @@ class Guard:
         if expanded is None:
             return None
         full = os.path.normpath(os.path.join(cwd, expanded))
+        if change in ("read", "copy") and full.lower().endswith(".pem") and \
+                _check("certificate")(full, None):
+            rules = [rule for rule in rules if rule.id != "secrets.read"]
         candidates = [full]
         try:
             real = os.path.realpath(full)
@@ -346,7 +359,7 @@ class Guard:
             parts = [part.lower() for part in candidate.split(os.sep) if part]
             relatives = [r for r in (_relative(candidate, base) for base in bases) if r is not None]
             views.append((candidate.lower(), parts, parts[-1] if parts else "", relatives))
-        removes = change == "remove"
+        removes = change in ("remove", "copy")  # a folder copied out holds its files
         for rule in rules:
             for view in views:
                 if self._path_matches(rule, view, removes):
@@ -368,8 +381,8 @@ class Guard:
             return False
         if rule.dirs and any(_fnmatch(part, pattern) for part in parts for pattern in rule.dirs):
             return True
-        names = patterns.names
-        if names and any(_fnmatch(name, pattern) for pattern in names):
+        if name in patterns.exact or lowered in patterns.exact or \
+                any(_fnmatch(name, pattern) for pattern in patterns.name_globs):
             return True
         # `rm .env*`: the glob takes .env. A shell glob takes a name starting with a dot only
         # when it starts with one too.
@@ -377,17 +390,18 @@ class Guard:
                 any(_fnmatch(sample, name) for sample in patterns.samples
                     if name.startswith(".") or not sample.startswith(".")):
             return True
-        if patterns.absolute and any(lowered == p or (p.endswith("/") and lowered.startswith(p))
-                                     for p in patterns.absolute):
+        if patterns.folders and lowered.startswith(patterns.folders):
             return True
         for relative in relatives if patterns.paths else ():
-            for pattern in patterns.paths:
-                if pattern.endswith("/") and (relative + "/").startswith(pattern):
-                    return True
-                if _fnmatch(relative, pattern):
-                    return True
-                if removes and relative != "." and pattern.startswith(relative + "/"):
-                    return True
+            if relative in patterns.path_exact or (relative + "/").startswith(
+                    patterns.path_folders) or any(_fnmatch(relative, pattern)
+                                                  for pattern in patterns.path_globs):
+                return True
+            if removes and relative != "." and any(
+                    pattern.startswith(relative + "/") or (_is_glob(relative) and
+                                                           _check("glob_takes")(relative, pattern))
+                    for pattern in patterns.paths):
+                return True  # `rm -rf .claude`; `rm -rf .c*` takes .claude/settings.json
         return False
 
     def _absolute(self, path: str) -> str:
@@ -595,13 +609,16 @@ def replace_var(path: str, name: str, value: str) -> str:
 # with a pattern first, the first operand is the pattern or script, not a file.
 _READERS = frozenset((
     "cat", "tac", "less", "more", "most", "head", "tail", "bat", "batcat", "nl", "cut", "sort",
-    "uniq", "strings", "xxd", "hexdump", "od", "base64", "base32", "diff", "cmp", "jq", "yq",
+    "uniq", "strings", "xxd", "hexdump", "od", "base64", "base32", "diff", "cmp",
     "view", "fold", "fmt", "column", "paste", "pr", "expand", "comm", "join", "look", "iconv",
-    "dos2unix", "unix2dos", "tr", "gpg", "openssl", "ssh-keygen", "source", ".", "envsubst",
+    "dos2unix", "unix2dos", "tr", "gpg", "ssh-keygen", "source", ".", "envsubst", "split",
+    "csplit", "ar", "cpio", "pax", "xclip", "xsel", "pbcopy", "wl-copy", "clip", "nc", "ncat",
+    "socat", "telnet", "uuencode", "basenc", "zcat", "gzip", "bzip2", "xz", "zstd", "lz4",
+    "vim", "vi", "nvim", "nano", "emacs", "code", "subl", "ed", "ex", "mcedit", "micro",
     "xargs", "md5sum", "sha1sum", "sha256sum", "wc", "file",
 ))
 _PATTERN_FIRST = frozenset(("grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk",
-                            "mawk", "nawk", "zgrep", "perl"))
+                            "mawk", "nawk", "zgrep", "perl", "jq", "yq", "gojq", "jaq"))
 _NOT_READS = frozenset(("md5sum", "sha1sum", "sha256sum", "wc", "file"))
 
 
@@ -620,44 +637,133 @@ def file_changes(command: Command) -> List[Tuple[str, str]]:
     program, args = command.program, command.args
     if not program:
         return changes
+    for word in args:  # curl file:///home/me/.ssh/id_rsa, --config=file://...
+        if "file://" in word:
+            changes.append(("read", word[word.index("file://") + 7:]))
+    return changes + _tool_changes(command, program, args)
+
+
+def _edits(program: str, args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
+    """What tee, truncate, sed and perl write (sed -i, perl -i) or read."""
+    if program in ("sed", "perl") and not _edits_in_place(args):
+        if program == "perl":
+            return _searched(args, operands)
+        return [("read", word) for word in operands[1:]] + (
+            _check("sed_writes")(args, None) if any(" " in word for word in args) else [])
+    if program == "truncate":
+        operands = _operands_skipping(args, {"-s", "-r", "--size", "--reference"})
+    if program in ("sed", "perl"):
+        operands = operands[1:] if not any(a.startswith(("-e", "-f")) or a in (
+            "--expression", "--file") for a in args) else operands
+    return [("write", word) for word in operands]
+
+
+def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple[str, str]]:
+    """file_changes() of the program itself, by what it is known to do."""
+    changes: List[Tuple[str, str]] = []
     operands = _operands(args)
     if program in ("tee", "truncate", "sed", "perl"):
-        if program in ("sed", "perl") and not _edits_in_place(args):
-            changes += [("read", word) for word in operands[1:]] if program == "sed" else []
-            return changes
-        if program == "truncate":
-            operands = _operands_skipping(args, {"-s", "-r", "--size", "--reference"})
-        if program in ("sed", "perl"):
-            operands = operands[1:] if not any(a.startswith(("-e", "-f")) or a in (
-                "--expression", "--file") for a in args) else operands
-        changes += [("write", word) for word in operands]
-    elif program in ("cp", "mv", "install", "ln", "scp", "rsync"):
+        changes += _edits(program, args, operands)
+    elif program in ("cp", "mv", "install", "ln", "scp", "rsync", "ditto"):
         targets, sources = _copy_targets(args)
         if program == "mv":
             changes += [("remove", word) for word in sources]
         elif program != "ln":
             changes += [("copy", word) for word in sources]
         changes += [("write", target) for target in targets]
-    elif program == "find" and "-delete" in args:  # find . -name .env -delete
-        changes += [("remove", args[i + 1]) for i in range(len(args) - 1)
-                    if args[i] in ("-name", "-iname")]
+        if program in ("mv", "ditto") or _has_option(args, "-r|-R|-a|--recursive|--archive"):
+            # a folder copied or moved over another replaces what it held (`cp -r x/.claude .`)
+            changes += [("remove", target) for target in targets]
+    elif program == "find":
+        own = find_own(args)
+        if "-delete" in own:  # find . -name .env -delete, find .hookwrap -delete
+            changes += [("remove", own[i + 1]) for i in range(len(own) - 1)
+                        if own[i] in ("-name", "-iname", "-path", "-wholename")]
+            changes += [("remove", root) for root in command.roots if root not in (".", "./")]
     elif program == "dd":
         changes += [("write", word[3:]) for word in args if word.startswith("of=")]
         changes += [("read", word[3:]) for word in args if word.startswith("if=")]
-    elif program in ("rm", "unlink", "shred", "rmdir", "srm"):
+    elif program in ("rm", "unlink", "shred", "rmdir", "srm", "trash", "trash-put", "rmtrash"):
         changes += [("remove", word) for word in operands]
+        # run by find -exec: what it removes is under find's start paths
+        changes += [("remove", root) for root in command.roots if root not in (".", "./")]
+    elif program in ("chmod", "chown", "chgrp", "chattr", "setfacl"):
+        # the mode or owner of a system file (`chmod u+s /bin/bash`); the first operand is it
+        changes += [("mode", word) for word in operands[1:]]
     elif program in ("tar", "zip", "7z"):
         changes += [("copy", word) for word in operands]
     elif program == "git":
-        sub, rest = _git_subcommand(command)
-        if sub == "add":
-            changes += [("commit", word) for word in _operands(rest)]
-    elif program in ("curl", "http", "https", "xh", "wget"):
-        changes += _uploads(args)
+        changes += _git_changes(command)
+    elif program in ("curl", "http", "https", "xh", "wget", "aria2c"):
+        changes += _uploads(args) + _downloads(program, args)
+    elif program == "openssl":
+        # x509, req, crl, verify...: a certificate's details, never a private key's text
+        if not operands or operands[0] not in _OPENSSL_SHOWS_NO_KEY:
+            changes += [("read", word) for word in operands[1:] + _option_values(args)]
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
         changes += _searched(args, operands)
+        if program in INTERPRETERS:  # awk's getline < "~/.ssh/id_rsa", perl's open
+            changes += [("read", word) for word in _check("code_paths")(args, None)]
+    elif program not in _USES_PATHS:
+        # Any other program given a protected path may show it or send it on (`ar`, `gcp`,
+        # `xclip`, an editor, a script): the path counts as read.
+        changes += [("read", word) for word in secret_words(args)]
+    return changes
+
+
+# Programs whose path operands are used, not shown: listing, permissions, ssh's own use of a
+# key, container and cluster tools given a config path, shell builtins.
+_USES_PATHS = frozenset((
+    "ls", "ll", "stat", "test", "[", "[[", "file", "wc", "md5sum", "sha1sum", "sha256sum",
+    "sha512sum", "b2sum", "cksum", "du", "realpath", "readlink", "dirname", "basename", "touch",
+    "mkdir", "chmod", "chown", "chgrp", "chattr", "lsattr", "getfacl", "setfacl", "ssh",
+    "ssh-add", "ssh-copy-id", "mosh", "autossh", "sshfs", "echo", "printf", "export", "cd",
+    "pushd", "popd", "find", "fd", "fdfind", "tree", "eza", "exa", "lsd", "namei", "docker",
+    "podman", "kubectl", "helm", "terraform", "tofu", "gcloud", "aws", "az", "age",
+    "ansible", "ansible-playbook", "vagrant", "packer", "direnv", "dotenv", "alias", "unset",
+    "set", "declare", "local", "which", "type", "command", "git", "watch", "inotifywait",
+    "fswatch", "entr", "open", "xdg-open", "sops", "chezmoi", "stow", "dotenv-cli", "dotenvx",
+    "env-cmd", "op", "doppler", "infisical", "chamber", "aws-vault", "teller",
+))
+def _option_values(args: List[str]) -> List[str]:
+    """The values of -in/-out style options glued with `=` (`-in=key.pem`)."""
+    return [word.split("=", 1)[1] for word in args if word.startswith("-") and "=" in word]
+
+
+_OPENSSL_SHOWS_NO_KEY = frozenset(("x509", "req", "crl", "verify", "s_client", "s_server",
+                                   "ocsp", "ciphers", "version", "crl2pkcs7", "dgst",
+                                   "rand", "speed", "list", "help"))
+
+
+def _git_changes(command: Command) -> List[Tuple[str, str]]:
+    """git add commits its paths; git rm removes them (not --cached); git mv moves them."""
+    sub, rest = _git_subcommand(command)
+    operands = _operands(rest)
+    if sub == "add":
+        return [("commit", word) for word in operands]
+    if sub == "rm" and not _has_option(rest, "--cached"):
+        return [("remove", word) for word in operands]
+    if sub == "mv" and len(operands) >= 2:
+        return [*(("remove", word) for word in operands[:-1]), ("write", operands[-1])]
+    return []
+
+
+def _downloads(program: str, args: List[str]) -> List[Tuple[str, str]]:
+    """Where a downloader writes: curl -o/--output, wget -O/--output-document and -P, httpie
+    and xh --output, aria2c -o/-d."""
+    names = {"curl": ("-o", "--output", "--output-dir"), "wget": ("-O", "--output-document",
+                                                                  "-P", "--directory-prefix"),
+             "aria2c": ("-o", "--out", "-d", "--dir")}.get(program, ("-o", "--output"))
+    changes: List[Tuple[str, str]] = []
+    for index, word in enumerate(args):
+        if word in names and index + 1 < len(args):
+            changes.append(("write", args[index + 1]))
+        elif word.startswith("--") and "=" in word and word.split("=", 1)[0] in names:
+            changes.append(("write", word.split("=", 1)[1]))
+        elif len(word) > 2 and word[:2] in names and not word.startswith("--"):
+            changes.append(("write", word[2:]))  # -o~/.bashrc
     return changes
 
 
@@ -759,7 +865,20 @@ def _glob_any(text: str, patterns: Iterable[str]) -> bool:
 class _FilePatterns:
     """A file rule's patterns as _path_matches compares them (lowered), made once per rule."""
 
-    __slots__ = ("absolute", "exempt", "names", "paths", "rule", "samples")
+    __slots__ = (
+        "absolute",
+        "exact",
+        "exempt",
+        "folders",
+        "name_globs",
+        "names",
+        "path_exact",
+        "path_folders",
+        "path_globs",
+        "paths",
+        "rule",
+        "samples",
+    )
 
     def __init__(self, rule: Rule, not_secrets: List[str]) -> None:
         self.rule = rule
@@ -771,12 +890,45 @@ class _FilePatterns:
             elif rule.id == "secrets.credentials-change":
                 exempt = (*exempt, *NOT_CREDENTIAL_FILES)
         self.exempt = tuple(pattern.lower() for pattern in exempt)
-        self.names = [p.lower() for p in rule.files if "/" not in p]
+        # One pass, split so that most compare at C speed: exact names and paths in sets,
+        # folders as startswith tuples, and only true globs through glob_match.
+        names: List[str] = []
+        absolute: List[str] = []
+        paths: List[str] = []
+        name_globs: List[str] = []
+        exact: List[str] = []
+        folders: List[str] = []
+        path_exact: List[str] = []
+        path_folders: List[str] = []
+        path_globs: List[str] = []
+        for given in rule.files:
+            pattern = given.lower()
+            glob = "*" in pattern or "?" in pattern or "[" in pattern
+            if "/" not in pattern:
+                names.append(pattern)
+                (name_globs if glob else exact).append(pattern)
+            elif pattern[0] == "/":
+                absolute.append(pattern)
+                (folders if pattern[-1] == "/" else exact).append(pattern)
+            else:
+                path = pattern[2:] if pattern[:2] == "./" else pattern
+                paths.append(path)
+                if glob:
+                    path_globs.append(path)
+                elif path[-1] == "/":
+                    path_folders.append(path)
+                else:
+                    path_exact.append(path)
+        self.names, self.absolute, self.paths = names, absolute, paths
+        self.name_globs, self.exact, self.folders = name_globs, frozenset(exact), tuple(folders)
+        self.path_exact, self.path_folders = frozenset(path_exact), tuple(path_folders)
+        self.path_globs = path_globs
         self.samples = [] if rule.id == "secrets.credentials-change" else \
-            [p.replace("*", "local") for p in self.names if "[" not in p and "?" not in p]
-        self.absolute = [p.lower() for p in rule.files if p.startswith("/")]
-        self.paths = [p.lower()[2:] if p.startswith("./") else p.lower() for p in rule.files
-                      if "/" in p and not p.startswith("/")]
+            [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
+
+
+def _is_glob(pattern: str) -> bool:
+    return "*" in pattern or "?" in pattern or "[" in pattern
 
 
 def _relative(full: str, base: str) -> Optional[str]:
@@ -797,7 +949,7 @@ def _relative(full: str, base: str) -> Optional[str]:
 # --- the checks of rules with no program: every command meets them --------------------------
 
 _DOWNLOADERS = frozenset(("curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lynx",
-                          "lwp-request", "httpie"))
+                          "lwp-request", "httpie", "nc", "ncat", "netcat", "socat", "telnet"))
 _DECODERS = frozenset(("base64", "base32", "xxd", "openssl", "gunzip", "zcat", "gzip", "bzcat",
                        "bunzip2", "xzcat", "unxz", "uudecode", "rev", "zstdcat", "gpg"))
 _CODE_RUNNERS = SHELLS | frozenset(INTERPRETERS)
@@ -823,8 +975,38 @@ def _unreadable(command: Command, state: State) -> bool:
     return False  # a line-level check: see Guard.check_line
 
 
+def _unknown_program(command: Command, state: State) -> bool:
+    """A program word made when the line runs (`$X -rf ~`): guard_checks.py tries it as the
+    programs rules are about."""
+    if not command.words or not command.words[0].expands or command.program in SHELLS or \
+            not command.args:
+        return False
+    return bool(_check("unknown_program_as")(command, state))
+
+
+def _fork_bomb_rule(command: Command, state: State) -> bool:
+    return False  # a line-level check: see Guard.check_line
+
+
 def _device_write(command: Command, state: State) -> bool:
     return writes_device(command)
+
+
+_NETCATS = frozenset(("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat"))
+
+
+def _reverse_shell(command: Command, state: State) -> bool:
+    """A shell (or a bare exec) with a /dev/tcp or /dev/udp redirection; netcat and socat
+    are looked at by guard_checks.py."""
+    if command.program in _NETCATS:
+        return bool(_check("netcat_shell")(command, state))
+    if command.program in INTERPRETERS and any(
+            "socket" in word and ("dup2" in word or "pty.spawn" in word or "/bin/" in word)
+            for word in command.args):  # python -c 'import socket...; os.dup2(...)'
+        return True
+    return (command.program in SHELLS or not command.program) and any(
+        r.target is not None and r.target.text.startswith(("/dev/tcp/", "/dev/udp/"))
+        for r in command.redirects)
 
 
 def _check(name: str) -> Any:
@@ -852,6 +1034,9 @@ _CHECKS: Dict[str, Any] = {
     "decoded_piped": _decoded_piped,
     "unreadable": _unreadable,
     "device_write": _device_write,
+    "unknown_program": _unknown_program,
+    "reverse_shell": _reverse_shell,
+    "fork_bomb": _fork_bomb_rule,
 }
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.
 PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "ansible_shell", "http_delete"))

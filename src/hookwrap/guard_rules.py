@@ -46,6 +46,7 @@ class Rule:
 
     __slots__ = (
         "args",
+        "asks",
         "category",
         "changes",
         "check",
@@ -67,7 +68,7 @@ class Rule:
                  options: Iterable[str] = (), unless: str = "", args: Iterable[str] = (),
                  check: str = "", pattern: str = "", files: Iterable[str] = (),
                  dirs: Iterable[str] = (), changes: Iterable[str] | str = (),
-                 pack: str = "") -> None:
+                 pack: str = "", asks: bool = False) -> None:
         self.id = id
         self.what = what
         self.instead = instead
@@ -84,6 +85,7 @@ class Rule:
         self.changes = frozenset(changes.split() if isinstance(changes, str) else changes) \
             if changes else _NO_CHANGES
         self.pack = pack  # "" = on by default; else the opt-in pack it belongs to
+        self.asks = asks  # the guard cannot know (a word made when it runs): ask the user
         if self.pattern and not self.program:
             first = self.pattern.split(" ", 1)[0]
             if not any(c in first for c in "*?["):
@@ -139,6 +141,27 @@ CREDENTIAL_FILES = (
 )
 # What the credential rule lets through: public keys, and the hosts ssh has seen.
 NOT_CREDENTIAL_FILES = ("*.pub", "known_hosts", "known_hosts.old")
+# Files that run code later, on their own: shell start-up files (from your home directory),
+# cron tables, launch agents and daemons, autostart entries and services.
+STARTUP_FILES = (
+    "./.bashrc", "./.bash_profile", "./.bash_login", "./.bash_logout", "./.profile",
+    "./.zshrc", "./.zshenv", "./.zprofile", "./.zlogin", "./.zlogout", "./.kshrc", "./.mkshrc",
+    "./.cshrc", "./.tcshrc", "./.config/fish/", "./.config/autostart/", "./.config/systemd/",
+    "./.config/environment.d/", "./.xinitrc", "./.xprofile", "./.xsessionrc", "./.ssh/rc",
+    "./Library/LaunchAgents/", "/Library/LaunchAgents/", "/Library/LaunchDaemons/",
+    "/etc/profile", "/etc/profile.d/", "/etc/bash.bashrc", "/etc/bashrc", "/etc/zshrc",
+    "/etc/zsh/", "/etc/environment", "/etc/crontab", "/etc/cron.d/", "/etc/cron.hourly/",
+    "/etc/cron.daily/", "/etc/cron.weekly/", "/etc/cron.monthly/", "/var/spool/cron/",
+    "/etc/systemd/", "/etc/init.d/", "/etc/rc.local", "/usr/lib/systemd/", "/lib/systemd/",
+)
+# The operating system's own files: changing, replacing or deleting them breaks the machine
+# (/usr/local is yours: `install tool /usr/local/bin` is not in it).
+SYSTEM_FILES = (
+    "/etc/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/", "/boot/",
+    "/usr/bin/", "/usr/sbin/", "/usr/lib/", "/usr/lib32/", "/usr/lib64/", "/usr/libexec/",
+    "/usr/share/", "/usr/include/", "/System/", "/private/etc/", "/proc/sys/",
+    "/proc/sysrq-trigger", "/sys/", "/var/log/",
+)
 
 _STASH = "run `git stash` first to keep the changes, or ask the user to run it"
 _ASK = "ask the user to run it"
@@ -184,6 +207,20 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
          "directory or what holds them", "Change only the files you mean, inside the "
          "project.", category="delete", program=("chmod", "chown", "chgrp"),
          options=("-R|--recursive",), check="recursive_root_or_home"),
+    Rule("fs.rm-unknown-target", "recursive delete of a path only known when it runs (a "
+         "variable or a command's output)", "Write the path out (e.g. `rm -rf build`), or "
+         "ask the user to run it.", category="delete", program="rm",
+         options=("-r|-R|--recursive",), check="rm_unknown", asks=True),
+    Rule("code.unknown-program", "a command whose program is only known when it runs, with "
+         "arguments that would destroy data for rm, git, dd or find", "Name the program (e.g. "
+         "`rm -rf build`), or ask the user to run it.", category="code",
+         check="unknown_program", asks=True),
+    Rule("code.reverse-shell", "a shell wired to a network connection (`bash -i >& "
+         "/dev/tcp/...`, `nc -e /bin/sh`, `socat exec:`): whoever is at the other end runs "
+         "commands here", "Do not run it; ask the user.", category="code",
+         check="reverse_shell"),
+    Rule("code.fork-bomb", "a fork bomb: a function or loop that starts copies of itself "
+         "until the machine stops", "Do not run it.", category="code", check="fork_bomb"),
     # --- local git data loss ---------------------------------------------------------------
     Rule("git.reset-hard", "git reset --hard / --merge throws away uncommitted changes",
          f"Use `git reset --soft` or `git reset` (they keep your files), or {_STASH}.",
@@ -206,7 +243,7 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
          category="git", program="git", sub=("branch",), check="branch_force_delete"),
     Rule("git.switch-discard", "git switch / checkout --force or --discard-changes throws "
          "away local changes", f"Switch without --force, or {_STASH}.", category="git",
-         program="git", sub=("switch|checkout",), options=("-f|--force|--discard-changes",)),
+         program="git", sub=("switch|checkout",), check="switch_discards"),
     Rule("git.worktree-remove-force", "git worktree remove --force deletes a work tree with "
          "its uncommitted changes", "Remove it without --force (git refuses while it has "
          "changes), or ask the user.", category="git", program="git",
@@ -223,6 +260,14 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
     Rule("git.tag-delete", "git tag -d deletes a tag (a release's name for a commit)",
          f"Leave the tag, or {_ASK}.", category="git", program="git", sub=("tag",),
          options=("-d|--delete",)),
+    Rule("git.history-rewrite", "git filter-branch / filter-repo / replace rewrites or "
+         "replaces the repository's history", f"Leave the history as it is, or {_ASK}.",
+         category="git", program="git", sub=("filter-branch|filter-repo|replace",),
+         unless="--analyze|-l|--list|-h|--help|--dry-run"),
+    Rule("git.config-runs-code", "git config that makes git run a program later (core."
+         "hooksPath, core.fsmonitor, diff.external, a filter's clean/smudge)",
+         f"Tell the user what to set, or {_ASK}.", category="persistence", program="git",
+         sub=("config",), check="config_runs_code"),
     Rule("git.abort-discard", "git merge / rebase / cherry-pick --abort throws away the "
          "conflict resolutions made so far", "Run `git status` to see where things stand, "
          "finish or stash the resolution, or ask the user.", category="git", program="git",
@@ -309,6 +354,36 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
          "cloud and cluster logins, private keys)", "Leave them as they are, and ask the user "
          "to make the change.", category="secrets", files=CREDENTIAL_FILES,
          changes="edit write remove"),
+    Rule("persist.startup-files", "writing a shell start-up file, a cron table, a launch "
+         "agent or a service: it runs code later, on its own",
+         f"Tell the user what to add and where, or {_ASK}.", category="persistence",
+         files=STARTUP_FILES, changes="edit write remove"),
+    Rule("persist.scheduler", "installing or removing scheduled or launched jobs (crontab, "
+         "launchctl load)", f"Show the job to the user, or {_ASK}.", category="persistence",
+         program=("crontab", "launchctl"), check="schedules"),
+    Rule("system.power", "shutting down or rebooting the machine, or killing every process",
+         f"{_ASK[0].upper() + _ASK[1:]}.", category="system",
+         program=("shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl",
+                  "kill", "loginctl"), check="power"),
+    Rule("system.accounts", "adding, removing or changing user accounts, groups, passwords "
+         "or sudo rights", f"{_ASK[0].upper() + _ASK[1:]}.", category="system",
+         program=("useradd", "userdel", "usermod", "adduser", "deluser", "groupadd", "groupdel",
+                  "groupmod", "addgroup", "delgroup", "passwd", "chpasswd", "chsh", "chfn",
+                  "visudo", "gpasswd", "dscl", "sysadminctl", "pw"),
+         unless="-h|--help|-S|--status|-l|--list|read|-read|list|-list"),
+    Rule("system.security-off", "switching off the firewall or the system's security checks "
+         "(iptables -F, ufw disable, setenforce 0, spctl --master-disable)",
+         f"{_ASK[0].upper() + _ASK[1:]}.", category="system",
+         program=("iptables", "ip6tables", "nft", "ufw", "setenforce", "spctl", "csrutil",
+                  "systemctl", "service", "aa-teardown", "auditctl"), check="security_off"),
+    Rule("fs.system-file", "changing, replacing or deleting the system's own files (/etc, "
+         "/usr/bin, /boot...)", f"Work on a copy inside the project, or {_ASK}.",
+         category="system", files=SYSTEM_FILES, changes="edit write remove mode"),
+    Rule("secrets.dns-exfiltration", "a DNS lookup of a name built from a variable or a "
+         "command's output: it can carry a secret out", "Look up the literal name you mean "
+         "(e.g. `dig example.com`).", category="secrets",
+         program=("dig", "nslookup", "host", "drill", "kdig", "delv", "ping", "ping6",
+                  "resolvectl", "getent"), check="dns_exfiltration"),
     Rule("git.internals", "a file inside .git/", "Use git commands (git add, git commit, git "
          "config) instead of editing .git/ directly.", category="git", dirs=(".git",),
          changes="edit"),
@@ -498,3 +573,46 @@ def git_subcommand(command: Command) -> Tuple[str, List[str]]:
     if index >= len(args):
         return "", []
     return args[index], args[index + 1:]
+
+
+# --- words the engine and the checks both read -----------------------------------------------
+
+_SECRET_PARTS = ("/.ssh", ".ssh/", ".aws/", "/.aws", ".azure", "gcloud", ".kube", ".docker/",
+                 ".gnupg", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "master.passwd",
+                 "ssh_host_", ".codex/auth", ".credentials.json", "oauth_creds",
+                 "opencode/auth", ".copilot/", ".terraform.d/", "gh/hosts", "credentials")
+_SECRET_NAMES = (".env", ".netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc",
+                 ".vault-token", "id_", "service-account")
+_SECRET_ENDINGS = (".pem", ".key", ".p12", ".pfx", ".jks", ".keystore")
+
+
+def secret_words(args: List[str]) -> List[str]:
+    """The words (or `--opt=` values) that may name a protected path: a cheap first look, so
+    that only those go on to the secret rules. A bare word must look like a path (a `/`,
+    a leading `.` or `~`, a key's ending): `make credentials` names a target, not a file."""
+    found: List[str] = []
+    for given in args:
+        word = given.split("=", 1)[1] if "=" in given and given.startswith("-") else given
+        if not word or word.startswith("-") or len(word) > 300:
+            continue
+        lowered = word.lower()
+        name = lowered.rstrip("/").rpartition("/")[2]
+        pathlike = "/" in word or word[:1] in ".~$"
+        if (pathlike and any(part in lowered for part in _SECRET_PARTS)) or \
+                name.startswith(_SECRET_NAMES) or name.endswith(_SECRET_ENDINGS):
+            found.append(word)
+    return found
+
+
+def find_own(args: List[str]) -> List[str]:
+    """find's own words: not those of the commands its -exec, -execdir, -ok run."""
+    own: List[str] = []
+    inside = False
+    for word in args:
+        if inside:
+            inside = word not in (";", "+")
+        elif word in ("-exec", "-execdir", "-ok", "-okdir"):
+            inside = True
+        else:
+            own.append(word)
+    return own

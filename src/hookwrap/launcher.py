@@ -39,6 +39,15 @@ about a millisecond. hookwrap's runner resumes it (``runner._resume_gc``), with 
 loaded so far frozen, just before it calls the hook function (``resume_gc_for_hook``), so the
 hook itself runs as usual; an exit that is not the launcher's quick one gets it back as it was.
 
+A fail-closed hook (the guard) is registered with ``--fail-closed=SECONDS`` after its name
+(``FAIL_CLOSED``). It must not let a call through because it could not judge it, and most CLIs
+read a crash (exit 1) or a timeout as "go on". So the launcher blocks the call, in the one way
+all ten CLIs read a block from a command (exit 2 and the reason on stderr, nothing on stdout),
+when that hook cannot start (a syntax error, an exception at import: a runtime module missing or
+broken, an interpreter below 3.9), ends without an answer, or has not answered SECONDS after its
+process started (``_arm_deadline``: SIGALRM; SECONDS is inside the CLI's timeout). ``run.py``
+blocks every hook the same way where this module cannot be imported (Python 2.7 to 3.5).
+
 Stdlib only, Python 3.9+, and it imports nothing that is not loaded already at start-up but
 the built-in ``gc`` module.
 """
@@ -67,6 +76,9 @@ GC_FROZEN = False
 # per source (mtime as Python's repr of os.stat's st_mtime; the .pyc's source hash in hex).
 STAMPS = os.path.join("__pycache__", "hookwrap-sources.txt")
 STAMPS_HEADER = "hookwrap runtime sources 3"
+# The flag a fail-closed hook's command carries after the hook's name, with the seconds it has
+# to answer (clis/_base.py: FAIL_CLOSED_FLAG).
+FAIL_CLOSED = "--fail-closed="
 # While the launcher imports the runtime (_start_imports): the stamps, the modules they name, the
 # builtin __import__ to put back...
 _IMPORTS: "dict[str, Any]" = {"runtime": {}}
@@ -510,8 +522,84 @@ def _resume_gc() -> None:
         gc.enable()
 
 
+def _deadline(argv: "list[str]") -> "float | None":
+    """The seconds a fail-closed hook has to answer (``FAIL_CLOSED`` right after its name), or
+    None for any other hook."""
+    flag = argv[2] if len(argv) > 2 else ""
+    if not flag.startswith(FAIL_CLOSED):
+        return None
+    try:
+        seconds = float(flag[len(FAIL_CLOSED):])
+    except ValueError:
+        return 0.0  # fails closed, with no deadline of its own
+    return seconds if 0 < seconds < 1e6 else 0.0
+
+
+def _block(name: str, why: str) -> None:
+    """End a fail-closed hook's process with a block: exit 2 and the reason on stderr, which
+    every CLI reads as a block of the call (stdout stays empty: Gemini CLI would prefer JSON
+    there to the exit code)."""
+    for stream in (sys.stderr, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    message = f"hookwrap: {name} fails closed and {why}, so the call is blocked; " \
+              f"run `hookwrap doctor` in the project\n"
+    try:  # noqa: SIM105
+        os.write(2, message.encode("utf-8", "replace"))
+    except OSError:
+        pass
+    os._exit(2)
+
+
+def _age() -> float:
+    """Seconds since this process started (the CLI's clock for its timeout started then, and
+    Python's own start can take a good part of a second on a loaded machine); 0 where the
+    system does not tell (only Linux's /proc is read)."""
+    try:
+        stat = _read("/proc/self/stat")
+        ticks = int(stat.rsplit(b")", 1)[1].split()[19])
+        clock = float(sys.modules["time"].clock_gettime(sys.modules["time"].CLOCK_BOOTTIME))
+        return max(0.0, clock - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, KeyError, AttributeError):
+        return 0.0
+
+
+def _arm_deadline(name: str, seconds: float) -> None:
+    """Block at ``seconds`` after this process started unless the hook has answered by then:
+    most CLIs let the call through when a hook times out. Where there is no SIGALRM
+    (Windows), the CLI's own timeout stands."""
+    signal = sys.modules.get("_signal")  # built in, loaded at start-up (not `signal`: enum)
+    if signal is None or not hasattr(signal, "setitimer") or seconds <= 0:
+        return
+
+    def expired(signum: int, frame: object) -> None:
+        if not _answered():
+            _block(name, f"gave no answer within {seconds:g} s")
+
+    signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, max(0.05, seconds - _age()))
+
+
 def main() -> None:
-    argv = sys.argv
+    """Run the hook named in sys.argv; a fail-closed one blocks whatever stops this launcher,
+    and on a Python older than the runtime's 3.9 (run.py blocks every hook where this module
+    cannot even be compiled: 2.7 to 3.5)."""
+    if sys.version_info < (3, 9) and _deadline(sys.argv) is not None:
+        _block(sys.argv[1], "could not start (Python {}.{} is older than 3.9, the runtime's "
+               "floor; set `python` in hookwrap.toml)".format(*sys.version_info))
+    try:
+        _launch(sys.argv)
+    except Exception as error:
+        if _deadline(sys.argv) is None:
+            raise
+        sys.excepthook(type(error), error, error.__traceback__)
+        _block(sys.argv[1], f"could not start ({type(error).__name__}: {error})")
+
+
+def _launch(argv: "list[str]") -> None:
     name = argv[1] if len(argv) > 1 else ""
     if not _valid_name(name):
         sys.stderr.write(f"hookwrap: run.py needs a hook name, not {name!r}\n"
@@ -525,6 +613,9 @@ def main() -> None:
         sys.stderr.write(f"{os.path.basename(sys.executable) or 'python3'}: can't open file "
                          f"{path!r}: [Errno {error.errno}] {error.strerror}\n")
         raise SystemExit(2) from None
+    deadline = _deadline(argv)
+    if deadline is not None:
+        _arm_deadline(name, deadline)
     _pause_gc()
     _start_imports(os.path.dirname(os.path.abspath(__file__)))
     try:
@@ -532,7 +623,22 @@ def main() -> None:
     except SyntaxError as error:  # printed as a direct run prints it: no launcher frames
         _resume_gc()
         sys.excepthook(type(error), error.with_traceback(None), None)
+        if deadline is not None:
+            _block(name, f"could not start ({type(error).__name__}: {error})")
         raise SystemExit(1) from None
+    except Exception as error:  # a null byte in the source (3.9-3.11), an unreadable cache...
+        if deadline is not None:
+            _resume_gc()
+            sys.excepthook(type(error), error, error.__traceback__)
+            _block(name, f"could not start ({type(error).__name__}: {error})")
+        raise
+    _run(code, name, path, [shown, *argv[2:]], deadline)
+
+
+def _run(code: "CodeType", name: str, path: str, argv: "list[str]",
+         deadline: "float | None") -> None:
+    """Run the script's code as ``__main__`` with ``argv``, as ``python3 <path>`` would; a
+    fail-closed hook (``deadline`` not None) that raises or ends without an answer blocks."""
     module = type(sys)("__main__")
     bootstrap = sys.modules.get("_frozen_importlib_external")
     loader = getattr(bootstrap, "SourceFileLoader", None)
@@ -540,7 +646,7 @@ def main() -> None:
                             "__package__": None, "__spec__": None,
                             "__loader__": loader("__main__", path) if loader else None})
     sys.modules["__main__"] = module
-    sys.argv = [shown, *argv[2:]]
+    sys.argv = argv
     # As a direct run: the script's real folder first (no such entry under python3 -I).
     if sys.path and sys.path[0] == os.path.dirname(os.path.realpath(__file__)):
         sys.path[0] = os.path.dirname(os.path.realpath(path))
@@ -548,6 +654,8 @@ def main() -> None:
     try:
         exec(code, module.__dict__)
     except SystemExit as done:
+        if deadline is not None and not _answered():
+            _block(name, f"ended (exit code {done.code}) without an answer")
         _exit_now(done.code, opened)
         _resume_gc()
         raise
@@ -556,7 +664,11 @@ def main() -> None:
         traceback = error.__traceback__
         traceback = traceback.tb_next if traceback else None
         sys.excepthook(type(error), error.with_traceback(traceback), traceback)
+        if deadline is not None:
+            _block(name, f"could not start ({type(error).__name__}: {error})")
         raise SystemExit(1) from None
+    if deadline is not None and not _answered():
+        _block(name, "ended without an answer")
     _exit_now(0, opened)
     _resume_gc()
 

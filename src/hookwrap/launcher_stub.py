@@ -3,6 +3,7 @@
 
 Python compiles a script it runs on every run and never caches it, so this file stays this
 short; the launcher's code is _hookwrap_launcher.py beside it, served from its cached bytecode.
+It parses on Python 2.7 too: where the launcher cannot run, every hook blocks (exit 2).
 """
 
 import os
@@ -12,10 +13,10 @@ if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
         from _hookwrap_launcher import main  # type: ignore[import-not-found]
-    except ImportError as error:  # exit 2, as for a missing hook script: a guard still blocks
-        sys.stderr.write(f"hookwrap: the launcher is missing or broken ({error}); "
-                         "run `hookwrap sync` in the project\n")
-        raise SystemExit(2) from None
+    except (ImportError, SyntaxError) as error:  # exit 2, as for a missing hook script: a block
+        why = "hookwrap: the launcher cannot run on Python {} ({}); run `hookwrap doctor`\n"
+        sys.stderr.write(why.format(sys.version.split()[0], error))
+        raise SystemExit(2)
     finally:
         del sys.path[0]
     main()

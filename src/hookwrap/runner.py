@@ -6,6 +6,7 @@ import json
 import os
 import sys
 
+from .clis._base import FAIL_CLOSED_FLAG, json_kind
 from .hookinput import HookInput, normalize_input
 from .hookoutput import HookOutput, denormalize_output
 from .names import DEFAULT_PLATFORM, NormalizedEvent, Platform
@@ -158,18 +159,22 @@ def _filtered_out(hook: Hook, hook_input: HookInput) -> bool:
     return bool(lines) and all(skips(hook, line) for line in lines)
 
 
-def _run(hook: Hook, platform: Platform, raw: str) -> int:
+def _run(hook: Hook, platform: Platform, raw: str, fail_closed: bool = False) -> int:
     hook_input: HookInput | None = None
     try:
         platform, elsewhere = _host(platform)
         hook_input = normalize_input(raw, platform)
-        if elsewhere or runtime_of(platform).answers_without_hook(hook_input) \
+        why = unreadable(raw, hook_input) if fail_closed and not elsewhere else ""
+        if why:
+            text = unreadable_block(_hook_name(hook), why, hook_input)
+        elif elsewhere or runtime_of(platform).answers_without_hook(hook_input) \
                 or _filtered_out(hook, hook_input):
             write_stdout("{}")
             _seal_stdout()
             return 0
-        output = _call(hook, hook_input)
-        text = denormalize_output(output, platform, hook_input.event, hook_input.raw_event)
+        else:
+            output = _call(hook, hook_input)
+            text = denormalize_output(output, platform, hook_input.event, hook_input.raw_event)
     except BaseException as error:  # the agent must never see a crash, whatever happened
         _report_error(error, hook_input)
     else:
@@ -178,7 +183,54 @@ def _run(hook: Hook, platform: Platform, raw: str) -> int:
     return 0
 
 
-def run_hook(hook: Hook, platform: Platform) -> int:
+def unreadable(raw: str, hook_input: HookInput) -> str:
+    """Why a fail-closed hook cannot judge this call, "" when it can: no payload, one that is
+    not a JSON object, or a tool call not in the shape its CLI sends (a ``tool_input`` that is
+    not an object, a shell call without a command string, a write that names no file). A
+    fail-closed hook blocks such a call rather than let through what it could not read."""
+    if not hook_input.raw_input:  # normalize_input read no JSON object ({} for anything else)
+        if not raw.strip():
+            return "stdin was empty"
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            return "the payload is not JSON"
+        if not isinstance(data, dict):
+            return f"the payload is {json_kind(data)}, not an object"
+    if hook_input.event is not NormalizedEvent.BEFORE_TOOL:  # the only event it is registered on
+        event = hook_input.raw_event
+        return f"the payload is a {event} event, not a tool call" if event else \
+            "the payload names no hook event"
+    tool_input = hook_input.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return f"its tool_input is {json_kind(tool_input)}, not an object"
+    if not hook_input.raw_tool_name:
+        return "the payload names no tool"
+    if hook_input.tool_name == "shell":
+        return runtime_of(hook_input.platform).unreadable_shell_input(tool_input)
+    if hook_input.tool_name in ("write_file", "edit_file") and not hook_input.file_paths:
+        return "it names no file it writes"
+    return ""
+
+
+def _hook_name(hook: object) -> str:
+    """The hook's name, from its script's (``.hookwrap/hooks/<name>.py``)."""
+    script = getattr(hook, "__globals__", {}).get("__file__")
+    return os.path.basename(script)[:-3] if isinstance(script, str) and \
+        script.endswith(".py") else "the hook"
+
+
+def unreadable_block(name: str, why: str, hook_input: HookInput) -> str:
+    """The block a fail-closed hook answers for a call it could not read (``unreadable``), in
+    its CLI's words for a tool call."""
+    reason = (f"hookwrap: {name} could not read the call ({why}); it fails closed, so the call "
+              "is blocked")
+    sys.stderr.write(reason + "\n")
+    return denormalize_output(HookOutput.block(reason), hook_input.platform,
+                              NormalizedEvent.BEFORE_TOOL, hook_input.raw_event or None)
+
+
+def run_hook(hook: Hook, platform: Platform, *, fail_closed: bool = False) -> int:
     """Run one hook invocation end to end.
 
     Reads stdin, normalizes it, calls ``hook``, and prints exactly one JSON document: the
@@ -188,6 +240,8 @@ def run_hook(hook: Hook, platform: Platform) -> int:
     Args:
         hook: a function taking a HookInput and returning a HookOutput (None = no opinion).
         platform: the CLI running the hook.
+        fail_closed: block a tool call it cannot read (``unreadable``) instead of calling the
+            hook; ``main`` sets it from the registered command's ``--fail-closed``.
 
     Returns:
         0, always: the JSON ``decision`` decides, never the exit code (REQ-006.10.3-5).
@@ -198,7 +252,7 @@ def run_hook(hook: Hook, platform: Platform) -> int:
     except BaseException as error:
         output_hook_error(error, "hook")
         return 0
-    return _run(hook, platform, raw)
+    return _run(hook, platform, raw, fail_closed)
 
 
 _PLATFORM_VALUES = frozenset(platform.value for platform in Platform)
@@ -214,6 +268,11 @@ def _platform_from_argv(argv: Sequence[str]) -> Platform | None:
         if value in _PLATFORM_VALUES:
             return Platform(value)
     return None
+
+
+def fail_closed_from_argv(argv: Sequence[str]) -> bool:
+    """Whether the registered command marks the hook fail-closed (``--fail-closed=SECONDS``)."""
+    return any(isinstance(arg, str) and arg.startswith(f"{FAIL_CLOSED_FLAG}=") for arg in argv)
 
 
 def _guess_platform(raw: str) -> Platform:
@@ -261,14 +320,16 @@ def main(hook: Hook, argv: Sequence[str] | None = None) -> int:
 
     The platform comes from ``--platform NAME`` (hookwrap always registers it);
     without it, it is inferred from the payload's event name, for hand-run scripts.
+    ``--fail-closed=SECONDS`` (a fail-closed hook's command) sets run_hook's ``fail_closed``.
 
     Returns:
         0, always.
     """
     args = sys.argv[1:] if argv is None else argv
     platform = _platform_from_argv(args)
+    closed = fail_closed_from_argv(args)
     if platform is not None:
-        return run_hook(hook, platform)
+        return run_hook(hook, platform, fail_closed=closed)
     _unknown_platform(args)
     raw = read_stdin()
-    return _run(hook, _guess_platform(raw), raw)
+    return _run(hook, _guess_platform(raw), raw, closed)

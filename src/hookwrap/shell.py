@@ -253,12 +253,18 @@ class Command:
 def program_name(word: str) -> str:
     """``/usr/bin/rm`` is ``rm``; ``python3.12`` is ``python``; ``mkfs.ext4`` stays."""
     name = word.rstrip("/").rsplit("/", 1)[-1] if "/" in word else word
+    if not name.islower() and name not in _CASED and "$" not in name:
+        name = name.lower()  # macOS and Windows find `RM` as rm: their file names ignore case
     if (name.startswith("python") and name[6:].replace(".", "").isdigit()) or name == "py":
         return "python"
     for base in ("ruby", "perl", "php", "node", "lua", "pip"):
         if name.startswith(base) and name[len(base):].replace(".", "").isdigit():
             return base
     return name
+
+
+# Programs whose name is spelled with capitals (R's interpreters); any other is lowered.
+_CASED = frozenset(("R", "Rscript"))
 
 
 def _quote(text: str) -> str:
@@ -320,10 +326,21 @@ class _Walker:
         # The effective command and the programs before each simple command in its pipeline.
         seen: dict[int, Tuple[Optional[Command], Tuple[str, ...], Simple]] = {}
         loops: dict[str, List[str]] = {}  # `for NAME in WORDS`: what $NAME stands for
+        known: dict[str, Optional[str]] = {}  # `NAME=value` earlier in the line (None: unknown)
         first = len(self.found)
-        for simple in script.commands:
+        for original in script.commands:
             self.steps[0] += 1
+            simple = original
+            if known and any("$" in word.text for word in simple.words):
+                from .shell_parser import resolved
+
+                simple = resolved(simple, known)
             words = simple.words
+            if words and (words[0].text in _DECLARERS or (
+                    "=" in words[0].raw and _command_start(words) == len(words))):
+                from .shell_parser import assignments
+
+                assignments([word for word in words if is_assignment(word.raw)], known)
             if len(words) >= 3 and words[0].text in ("for", "select") and words[2].text == "in" \
                     and not words[0].quoted:
                 loops[words[1].text] = [word.text for word in words[3:9]]
@@ -340,7 +357,7 @@ class _Walker:
                     upstream = before if program in before or len(before) >= 64 else \
                         (*before, program)
             command = self.simple(simple, via, depth, inside, host, upstream, feeder, source)
-            seen[id(simple)] = (command, upstream, simple)
+            seen[id(original)] = (command, upstream, simple)
         if generated:  # text a program made (awk '{print "rm -rf " $1}' | sh): arguments unknown
             for found in self.found[first:]:
                 found.dynamic_args = True
@@ -351,6 +368,11 @@ class _Walker:
                source: str) -> Optional[Command]:
         """Add the commands of one simple command; return its own (after wrappers) or None."""
         words = simple.words
+        if any("{" in word.text and "," in word.text and not word.quoted for word in words):
+            from .shell_parser import brace_expanded
+
+            simple = brace_expanded(simple)  # `rm -rf {~,x}`, `{rm,-rf,~}`
+            words = simple.words
         start = _command_start(words)
         unwrapped = _unwrap(words, start) if start < len(words) else None
         # Substitutions run first: those in the words the command gets have it as their host.
@@ -370,8 +392,9 @@ class _Walker:
                 self.script(sub.script, (*via, "here-document"), depth, sub.kind,
                             command_program, source)
         if unwrapped is None:
-            if words[start:] or not simple.redirects:
-                return None
+            if (words[start:] and [w.text for w in words[start:]] != ["exec"]) or \
+                    not simple.redirects:
+                return None  # `exec >file` keeps its redirections for the rest of the shell
             command = Command([], simple.redirects, via)  # redirections only: `> file`
             self._add(command, inside, host, upstream, source)
             return command
@@ -449,6 +472,20 @@ class _Walker:
                     self.script(parse(text, self.steps), (*via, f"{how} to {program}"),
                                 depth + 1, inside, host, text, generated=made is not None)
             return
+        if program == "trap" and args:  # `trap 'cmd' EXIT`: runs when the shell gets the signal
+            body = next((word for word in args if word != "--"), "")
+            if body and body != "-" and not body.startswith("-"):
+                self.script(parse(body, self.steps), (*via, "trap"), depth + 1, inside, host,
+                            body)
+            return
+        if program == "git" and "config" in args:  # alias.x '!cmd', core.sshCommand 'cmd'
+            from .shell_parser import git_config_command
+
+            body = git_config_command(args)
+            if body:
+                self.script(parse(body, self.steps), (*via, "git config"), depth + 1, inside,
+                            host, body)
+            return
         if program == "eval" and args:
             body = " ".join(args)
             self.script(parse(body, self.steps), (*via, "eval"), depth + 1, inside, host, body)
@@ -468,26 +505,82 @@ class _Walker:
             return
         language = _interpreter(program, via)
         if language:
-            code = interpreter_code(language, args)
-            how = f"{program} code"
-            if code is None and _reads_stdin_code(language, args):
-                code, stdin = _stdin_text(simple, feeder)
-                command.stdin, command.input_text = stdin, code
-                how = f"{stdin} to {program}"
-            if code:
-                from .shell_code import code_commands
+            self._code(command, language, depth, simple, feeder, inside, host)
+        elif program not in _NO_SHAPE and args:
+            self._given_commands(command, depth, inside, host)
 
-                for item in code_commands(code, _LANGUAGES.get(language, language)):
-                    if isinstance(item, str):
-                        self.script(parse(item, self.steps), (*via, how), depth + 1, inside,
-                                    host, item)
-                    elif item:
-                        found = _synthetic(item, (*via, how))
-                        self._add(found, inside, host, (), code)
-                        if depth + 1 < MAX_BODIES:
-                            self.bodies(found, depth + 1, Simple(), None, inside, host)
-                        elif has_body(found):
-                            self.too_deep(_body_words(found))
+    def _code(self, command: Command, language: str, depth: int, simple: Simple,
+              feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple]],
+              inside: str, host: str) -> None:
+        """The commands in the code an interpreter is given (-c, -e, stdin)."""
+        program, args, via = command.program, command.args, command.via
+        code = interpreter_code(language, args)
+        how = f"{program} code"
+        if code is None and _reads_stdin_code(language, args):
+            code, stdin = _stdin_text(simple, feeder)
+            command.stdin, command.input_text = stdin, code
+            how = f"{stdin} to {program}"
+        if code:
+            from .shell_code import code_commands
+
+            for item in code_commands(code, _LANGUAGES.get(language, language)):
+                if isinstance(item, str):
+                    self.script(parse(item, self.steps), (*via, how), depth + 1, inside,
+                                host, item)
+                elif item:
+                    found = _synthetic(item, (*via, how))
+                    self._add(found, inside, host, (), code)
+                    if depth + 1 < MAX_BODIES:
+                        self.bodies(found, depth + 1, Simple(), None, inside, host)
+                    elif has_body(found):
+                        self.too_deep(_body_words(found))
+
+    def _given_commands(self, command: Command, depth: int, inside: str, host: str) -> None:
+        """A command line given to another program as its arguments, by shape rather than by
+        a list of programs: the words after `--` or from the first word that names a program
+        (`dotenv run -- rm ...`, `chronic rm ...`, `ssh host rm ...`), and an argument that
+        is itself a line starting with one (`hyperfine 'rm ...'`, `tmux run-shell 'rm ...'`,
+        `entr -s 'rm ...'`)."""
+        words = command.words
+        via = command.via
+        for index in range(1, len(words)):
+            word = words[index]
+            text = word.text
+            if text == "--" and index + 1 < len(words) and \
+                    _names_program(words[index + 1].text):
+                self._given(command, words[index + 1:], f"{command.program} --", depth, inside,
+                            host)
+                return
+            if text[:1] == "-" or word.expands:
+                continue
+            if _names_program(text):
+                self._given(command, words[index:], f"{command.program} {text}", depth,
+                            inside, host)
+                return
+            parts = text.split(None, 1) if any(c in text for c in " \t\n") else ()
+            if parts and _names_program(parts[0]):
+                self.script(parse(text, self.steps), (*via, f"{command.program} argument"),
+                            depth + 1, inside, host, text)
+
+    def _given(self, host_command: Command, words: List[Word], label: str, depth: int,
+               inside: str, host: str) -> None:
+        start = _command_start(words)
+        unwrapped = _unwrap(words, start) if start < len(words) else None
+        if unwrapped is None:
+            return
+        at, wrappers, dynamic, string = unwrapped
+        via = (*host_command.via, label, *wrappers)
+        if string is not None:
+            self.script(parse(string[1], self.steps), (*via, string[0]), depth + 1, inside,
+                        host, string[1])
+            return
+        found = Command(words[at:], [], via)
+        found.dynamic_args = dynamic
+        self._add(found, inside, host, (), "")
+        if depth + 1 < MAX_BODIES:
+            self.bodies(found, depth + 1, Simple(), None, inside, host)
+        elif has_body(found):
+            self.too_deep(_body_words(found))
 
     def _fd(self, command: Command, depth: int, inside: str, host: str) -> None:
         """fd PATTERN [PATHS] -x/--exec CMD: CMD runs on each file found under PATHS."""
@@ -578,6 +671,43 @@ _FD_VALUES = frozenset(("-t", "--type", "-e", "--extension", "-E", "--exclude", 
                         "--size", "-c", "--color", "--changed-within", "--changed-before",
                         "-o", "--owner", "--base-directory", "--search-path", "--format",
                         "--ignore-file", "--max-results", "--path-separator", "--batch-size"))
+
+
+# Programs whose arguments are text, patterns or data rather than a command to run (`grep 'rm
+# -rf' docs`, `git commit -m "rm ..."`), or whose commands are read by a rule of their own.
+_NO_SHAPE = frozenset((
+    "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "gh", "glab", "man",
+    "info", "help", "which", "type", "whatis", "apropos", "tldr", "whereis", "alias", "unalias",
+    "complete", "compgen", "hash", "test", "[", "[[", "read", "export", "declare", "local",
+    "readonly", "typeset", "set", "unset", "logger", "notify-send", "say", "jq", "yq", "sort",
+    "cut", "tr", "cat", "less", "more", "head", "tail", "wc", "ls", "cd", "pushd", "mkdir",
+    "touch", "curl", "wget", "http", "https", "xh", "rm", "cp", "mv", "ln", "install", "chmod",
+    "chown", "dd", "tar", "zip", "unzip", "trap", "eval", "find", "fd", "fdfind", "kill",
+    "pkill", "killall", "pgrep", "ps", "diff", "cmp", "tee", "xclip", "pbcopy", "code",
+    "vim", "vi", "nano", "emacs", "open", "xdg-open", "basename", "dirname", "realpath",
+    "readlink", "stat", "file", "du", "df", "mktemp", "date", "sleep", "true", "false", ":",
+    "exit", "return", "shift", "wait", "jobs", "fg", "bg", "disown", "umask", "ulimit",
+    "history", "fc", "bind", "shopt", "getopts", "let", "expr", "seq", "yes", "base64",
+    "sha256sum", "md5sum", "column", "fold", "fmt", "nl", "pr", "paste", "join", "comm",
+    "uniq", "rev", "tac", "strings", "od", "xxd", "hexdump", "iconv", "patch",
+))
+# Words that start a command a rule is about, when another program is given them.
+_PROGRAM_WORDS = frozenset((
+    "rm", "rmdir", "unlink", "shred", "srm", "wipe", "wipefs", "dd", "find", "git", "chmod",
+    "chown", "chgrp", "mv", "cp", "truncate", "curl", "wget", "eval", "source", "rsync",
+    "crontab", "tee", "tar", "mkfs", "fdisk", "parted", "diskutil", "launchctl", "gh",
+    "kubectl", "terraform", "docker", "podman", "helm", "psql", "mysql", "redis-cli",
+    "mongosh", "sqlite3", "aws", "gcloud", "az", "exec", "xargs",
+))
+
+
+_DECLARERS = frozenset(("export", "declare", "local", "readonly", "typeset"))
+
+
+def _names_program(text: str) -> bool:
+    name = program_name(text)
+    return name in _PROGRAM_WORDS or name in SHELLS or name in INTERPRETERS or \
+        name in _WRAPPERS or name.startswith("mkfs.")
 
 
 def _loop_variants(simple: Simple, loops: dict[str, List[str]]) -> List[Simple]:
@@ -672,8 +802,7 @@ def _command_start(words: List[Word]) -> int:
                 while index < len(words) and words[index].text in ("-p", "--"):
                     index += 1
             elif text == "coproc" and index + 1 < len(words) and \
-                    words[index + 1].text.isidentifier() and index + 2 < len(words) and \
-                    words[index + 2].text == "{":
+                    words[index].text.isidentifier() and words[index + 1].text == "{":
                 index += 1  # `coproc NAME { ...; }`
             continue
         if not word.quoted and text in _NOT_COMMANDS:
@@ -738,6 +867,11 @@ def _unwrap(words: List[Word], index: int
                 not words[index].text.startswith("-") and \
                 not any(w.text in ("-u", "--user") or w.text.startswith("--user=")
                         for w in words[:index]):
+            from .shell_parser import su_command
+
+            given = su_command(words, index + 1)  # `su root -c 'cmd'`: options after the user
+            if given is not None:
+                return index, tuple(wrappers), dynamic, (f"{name} -c", given)
             return None  # `su user` alone: a login shell, no command from this line
         if name == "chroot":
             index += 1  # the new root
@@ -1025,10 +1159,22 @@ def _stdin_text(simple: Simple,
 def _printed(command: Command) -> str:
     """What `echo ARGS` or `printf FORMAT ARGS` prints, near enough to read as a script."""
     args = command.args
+    escapes = command.program == "printf"
     if command.program == "echo":
         while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            escapes = escapes or "e" in args[0]
             args = args[1:]
+    elif args and "%" in args[0]:  # printf FORMAT ARGS: %s and %b take the arguments
+        text, rest = args[0], list(args[1:])
+        for spec in ("%s", "%b"):
+            while spec in text and rest:
+                text = text.replace(spec, rest.pop(0), 1)
+        args = [text, *rest]
     text = " ".join(args)
+    if escapes and "\\" in text:  # \x72\x6d, \162\155, \u0072: what the shell then reads
+        from .shell_parser import decode_escapes
+
+        text = decode_escapes(text.replace("\\0", "\\") if command.program == "echo" else text)
     return text.replace("\\n", "\n").replace("\\t", "\t") + "\n"
 
 

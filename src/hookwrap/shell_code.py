@@ -21,8 +21,13 @@ _DELETE_CALLS = {
     "rmtree": "-rf", "rm_rf": "-rf", "rm_r": "-rf", "remove_dir_all": "-rf", "rimraf": "-rf",
     "remove_entry": "-rf", "remove_entry_secure": "-rf", "rmSync": "", "rmdirSync": "",
     "removeSync": "", "rmdir": "", "remove": "", "unlink": "", "unlinkSync": "", "rm": "",
-    "delete": "", "remove_file": "",
+    "delete": "", "remove_file": "", "remove_tree": "-rf", "rmtree_p": "-rf",
 }
+# Calls that copy or move their first argument, a path: `shutil.copy(".env", ...)` copies it
+# out, `os.rename(".hookwrap", ...)` takes it away.
+_COPY_CALLS = frozenset(("copy", "copy2", "copyfile", "copyFile", "copyFileSync", "cpSync",
+                         "copytree", "copy_file", "cp_r", "copySync"))
+_MOVE_CALLS = frozenset(("rename", "renameSync", "move", "moveSync", "mv"))
 _WRITE_CALLS = frozenset(("writeFileSync", "appendFileSync", "write_text", "write_bytes",
                           "writeFile", "appendFile", "file_put_contents"))
 
@@ -57,6 +62,9 @@ def code_commands(code: str, language: str) -> List[Union[str, List[str]]]:
         index += len(group)
         name = call.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
         file_use = _file_use(code, call, name, group)
+        inner = _called(code, start) if not file_use else call
+        if inner != call:  # `print(Path(".env").read_text())`: the path's own call
+            file_use = _file_use(code, inner, inner.rsplit(".", 1)[-1], group)
         if file_use:
             found.append(_synthetic([*file_use, text]))
             continue
@@ -93,13 +101,19 @@ def _file_use(code: str, call: str, name: str, group: List[Tuple[int, int, str, 
         if name in ("delete", "remove", "rm", "unlink", "rmdir") and not \
                 (call.startswith(("os.", "fs.", "File.", "FileUtils.", "Files.", "shutil.",
                                   "Deno.", "Dir.", "FileUtils::", "pathlib."))
-                 or call in ("unlink", "rmdir", "remove")):
+                 or call in ("unlink", "rmdir", "remove") or _fs_module(code, call)):
             return None
         recursive = _DELETE_CALLS[name] or ("-rf" if "recursive" in after.split(")", 1)[0]
                                             or "TRUE" in after.split(")", 1)[0] else "")
         return ["rm", recursive] if recursive else ["rm"]
     if name in _WRITE_CALLS:
         return ["tee"]
+    if name in _COPY_CALLS and (call.startswith(("shutil.", "fs.", "FileUtils", "File")) or
+                                _fs_module(code, call) or name != "copy"):
+        return ["cp", "-r"] if name in ("copytree", "cpSync", "cp_r") else ["cp"]
+    if name in _MOVE_CALLS and (call.startswith(("os.", "shutil.", "fs.", "File", "Deno.")) or
+                                _fs_module(code, call) or name in ("renameSync", "moveSync")):
+        return ["mv"]
     if name in _READ_CALLS:
         return ["cat"]
     if name in ("open", "fopen") or call in _PATH_MAKERS:
@@ -114,9 +128,20 @@ def _file_use(code: str, call: str, name: str, group: List[Tuple[int, int, str, 
             return ["rm"]
         if method.startswith((".rmtree",)):
             return ["rm", "-rf"]
+        if method.startswith((".rename", ".replace")):
+            return ["mv"]
         if name in ("open", "fopen") or method.startswith((".read", ".open")):
             return ["cat"]
     return None
+
+
+def _fs_module(code: str, call: str) -> bool:
+    """Whether a method call is on Node's fs module under another name (`require('fs/promises')
+    .rm(...)`, `fsp.rm(...)`, `fse.copySync(...)`)."""
+    owner = call.rsplit(".", 1)[0] if "." in call else ""
+    return (owner == "" and call.startswith(".") and ("fs/promises" in code or "'fs'" in code
+                                                       or '"fs"' in code)) or \
+        (owner != "" and "fs" in owner.lower() and ("fs" in code))
 
 
 # Expressions for the home directory in interpreter code; a delete call given one deletes it.

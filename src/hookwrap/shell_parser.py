@@ -1,6 +1,8 @@
 """The shell parser: any line read as bash reads it, into shell_syntax's words and commands
 (see shell.py, whose ``parse`` hands it every line that is not plain words and operators).
-Loaded only for such a line, so that a hook process does not pay for it on every call.
+Loaded only for such a line, so that a hook process does not pay for it on every call; the
+rarer forms shell.py reads after parsing (brace expansion, values assigned earlier in the line,
+`su USER -c`, git config's commands) live here for the same reason.
 
 Stdlib only and Python 3.9+; one pass, no regular expression; never raises.
 """
@@ -371,7 +373,12 @@ class _Parser:
         s, n = self.s, self.n
         start = self.i
         nxt = s[self.i + 1] if self.i + 1 < n else ""
-        if nxt == "(":
+        end = self._arithmetic_end(self.i + 3) if s.startswith("((", self.i + 1) else -1
+        if end > 0:  # $((...)): arithmetic; only the $(...) and `...` inside it run
+            self._arithmetic(depth, end, subs)
+            flags[0] = True
+            text.append(s[start:end])
+        elif nxt == "(":
             self.i += 2
             script = self._nested(depth, "$(")
             subs.append(Sub("$(", script))
@@ -405,6 +412,30 @@ class _Parser:
         else:
             text.append("$")
             self.i += 1
+
+    def _arithmetic_end(self, start: int) -> int:
+        """The index after the "))" that closes an arithmetic $(( (``start`` is after it), or
+        -1 when the "((" opens a command substitution of a subshell instead (`$( (a) )`, or
+        `$((a) )`: bash reads it so when the parentheses do not close as "))")."""
+        i = self._closing(start, 2)
+        return i + 2 if i < self.n and self.s.startswith(")", i + 1) else -1
+
+    def _arithmetic(self, depth: int, end: int, subs: List[Sub]) -> None:
+        """The $(...) and `...` inside an arithmetic $((...)), read as commands; the rest is
+        an expression (`$(( (a+b) * c ))` runs nothing)."""
+        s = self.s
+        self.i += 3
+        scratch: List[str] = []
+        flags = [False, False, False]
+        while self.i < end - 2:
+            self.steps[0] += 1
+            if s[self.i] == "$":
+                self._dollar(depth, scratch, subs, flags, quoted=True)
+            elif s[self.i] == "`":
+                self._backquote(depth, scratch, subs)
+            else:
+                self.i += 1
+        self.i = end
 
     def _brace(self, depth: int, subs: List[Sub]) -> None:
         """``${...}`` after its "${": up to the matching "}", reading nested substitutions."""
@@ -522,8 +553,15 @@ class _Parser:
     def _unread_until_close(self, start: int) -> None:
         """Skip to the ")" that closes the level opened before ``start``, without reading
         what is inside (only parentheses, quotes and backslashes are followed)."""
+        i = self._closing(start, 1)
+        self.script.unread.append(self.s[start:min(i, self.n)])
+        self.i = min(i + 1, self.n)
+
+    def _closing(self, start: int, level: int) -> int:
+        """The index of the ")" that takes ``level`` open parentheses down by one (the length
+        of the line when none does), following quotes and backslashes only."""
         s, n = self.s, self.n
-        level = 1
+        stop = level - 1
         i = start
         while i < n:
             self.steps[0] += 1
@@ -545,12 +583,10 @@ class _Parser:
                 level += 1
             elif c == ")":
                 level -= 1
-                if level == 0:
-                    break
+                if level == stop:
+                    return i
             i += 1
-        self.script.unread.append(s[start:min(i, n)])
-        self.i = min(i + 1, n)
-
+        return n
 
 def _body_subs(body: str, depth: int, steps: List[int], script: Script) -> List[Sub]:
     """The substitutions in an unquoted here-document's body (its $(...) and `...` run)."""
@@ -564,9 +600,149 @@ def _body_subs(body: str, depth: int, steps: List[int], script: Script) -> List[
     return subs
 
 
+def decode_escapes(text: str) -> str:
+    """Text with its backslash escapes decoded as $'...' decodes them (printf, echo -e)."""
+    parser = _Parser(text.replace("'", "\\'") + "'", 0, [0], Script())
+    return parser._ansi()
+
+
 def parse_line(line: str, steps: List[int]) -> Script:
     """``shell.parse`` for a line that is not plain words (see shell.py)."""
     script = Script()
     parser = _Parser(line, 0, steps, script)
     parser.commands(0, "", script.commands)
     return script
+
+
+# --- forms shell.py reads after parsing (loaded with this module, when a line needs them) ------
+
+
+def git_config_command(args: List[str]) -> str:
+    """The command line a git config value holds: `alias.x '!cmd'`, core.sshCommand,
+    core.editor, core.pager, credential.helper '!cmd' ("" for any other)."""
+    values = [word for word in args[args.index("config") + 1:] if not word.startswith("-")]
+    if values[:1] == ["set"]:
+        values = values[1:]
+    if len(values) < 2:
+        return ""
+    key, value = values[0].lower(), values[1]
+    if value.startswith("!"):
+        return value[1:]
+    return value if key in ("core.sshcommand", "core.editor", "core.pager",
+                            "sequence.editor", "core.fsmonitor") else ""
+
+
+def su_command(words: List[Word], index: int) -> Optional[str]:
+    """The -c/--command value among su's words after the user (`su root -c 'cmd'`)."""
+    while index < len(words):
+        text = words[index].text
+        if text in ("-c", "--command") and index + 1 < len(words):
+            return words[index + 1].text
+        if text.startswith("--command="):
+            return text.split("=", 1)[1]
+        if text.startswith("-c") and len(text) > 2:
+            return text[2:]
+        index += 1
+    return None
+
+
+def assignments(words: List[Word], known: dict[str, Optional[str]]) -> None:
+    """Record each `NAME=value` word (shell.py hands on those of a command that only assigns,
+    or of export/declare/local/readonly) for later commands of the line; a value only known
+    when it runs is recorded as unknown, except `$(mktemp ...)`, a new temporary path."""
+    for word in words:
+        name, _, value = word.text.partition("=")
+        if name.endswith("+") or name.endswith("]"):
+            known[name.rstrip("+").split("[", 1)[0]] = None  # appended to, or an array
+        elif value.startswith(("$(mktemp", "`mktemp")):
+            known[name] = "/tmp/mktemp.XXXXXXXXXX"
+        elif "$" in value or "`" in value:
+            known[name] = None
+        else:
+            known[name] = value
+
+
+def resolved(simple: Simple, known: dict[str, Optional[str]]) -> Simple:
+    """The simple command with the values assigned earlier in the line put in place of
+    $NAME and ${NAME} (those whose value is not known stay)."""
+    made = Simple()
+    made.redirects, made.pipe_in, made.lead_redirect = \
+        simple.redirects, simple.pipe_in, simple.lead_redirect
+    for word in simple.words:
+        text = word.text
+        if "$" in text:
+            for name, value in known.items():
+                if value is not None and name in text:
+                    text = put_value(text, name, value)
+        if text == word.text:
+            made.words.append(word)
+            continue
+        copy = Word(text, word.raw)
+        copy.quoted, copy.tilde, copy.subs = word.quoted, text[:1] == "~", word.subs
+        copy.glob = word.glob
+        copy.expands = "$" in text or "`" in text
+        made.words.append(copy)
+    return made
+
+
+def put_value(text: str, name: str, value: str) -> str:
+    """$NAME and ${NAME} in text replaced by value (not $NAMEX)."""
+    text = text.replace("${" + name + "}", value)
+    out: List[str] = []
+    at = 0
+    spelled = "$" + name
+    while True:
+        found = text.find(spelled, at)
+        if found < 0:
+            out.append(text[at:])
+            return "".join(out)
+        after = text[found + len(spelled):found + len(spelled) + 1]
+        out.append(text[at:found])
+        out.append(spelled if after.isalnum() or after == "_" else value)
+        at = found + len(spelled)
+
+
+def brace_expanded(simple: Simple) -> Simple:
+    """The simple command with its unquoted brace lists expanded into words, as bash does
+    before running it (`{rm,-rf,~}` is `rm -rf ~`; at most 32 words from one)."""
+    made = Simple()
+    made.redirects, made.pipe_in, made.lead_redirect = \
+        simple.redirects, simple.pipe_in, simple.lead_redirect
+    for word in simple.words:
+        texts = braces(word.text, 32) if not word.quoted and "{" in word.text else [word.text]
+        if texts == [word.text]:
+            made.words.append(word)
+            continue
+        for text in texts:
+            copy = Word(text, text)
+            copy.tilde = text[:1] == "~"
+            copy.glob = any(c in text for c in "*?[")
+            copy.expands = word.expands
+            made.words.append(copy)
+    return made
+
+
+def braces(text: str, limit: int) -> List[str]:
+    """Brace expansion of one word: `a{b,c}d` is abd acd; `${x}` and `{a}` stay."""
+    start = -1
+    depth = 0
+    commas: List[int] = []
+    for at, c in enumerate(text):
+        if c == "{" and (at == 0 or text[at - 1] != "$"):
+            if depth == 0:
+                start, commas = at, []
+            depth += 1
+        elif c == "}" and depth:
+            depth -= 1
+            if depth == 0 and commas:
+                head, tail = text[:start], text[at + 1:]
+                bounds = [start, *commas, at]
+                found: List[str] = []
+                for left, right in zip(bounds, bounds[1:]):
+                    for rest in braces(head + text[left + 1:right] + tail, limit):
+                        if len(found) < limit:
+                            found.append(rest)
+                return found
+        elif c == "," and depth == 1:
+            commas.append(at)
+    return [text]

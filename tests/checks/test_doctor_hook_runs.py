@@ -74,7 +74,8 @@ def test_a_healthy_seven_cli_project_is_all_ok(seven: Path, isolated_home: Path)
     assert [f for f in findings if f.status != OK] == []
     [ok] = runs(findings)
     assert ok.message.startswith("every hook ran as its CLI runs it") and ok.message.endswith(
-        f"({6 * len(Platform)} runs of 6 hooks)")  # 6 hooks on every CLI
+        f"({6 * len(Platform) + 1} runs of 6 hooks)")  # 6 hooks on every CLI; Claude Code
+    # also runs the before_tool one (the guard) before skills' inline shell commands
 
 
 def test_a_hook_that_cannot_start_on_the_python_the_hooks_use_fails(

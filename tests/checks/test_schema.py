@@ -28,7 +28,8 @@ def _claude(event: str, handler: dict, matcher: object = "Bash") -> list[Problem
 
 
 def test_event_lists_have_the_documented_sizes() -> None:
-    assert len(schema.known_events("claude")) == 33 == len(set(schema.known_events("claude")))
+    # Claude Code 2.1.332: 34 (PreSkillShellCommand is new; 2.1.328 has the other 33).
+    assert len(schema.known_events("claude")) == 34 == len(set(schema.known_events("claude")))
     assert len(schema.known_events("gemini")) == 11 == len(set(schema.known_events("gemini")))
 
 
@@ -210,3 +211,19 @@ def test_validate_handler_entry_point() -> None:
     assert schema.validate_handler(good, "claude", "Stop", path="h") == []
     assert schema.validate_handler(dict(good, timeout=60000), "gemini", "AfterAgent", path="h") == []
     assert schema.known_events("gemini") == schema.known_events("gemini")
+
+
+def test_pre_skill_shell_command_is_known_and_guards_the_permissions() -> None:
+    """Claude Code 2.1.332: PreSkillShellCommand runs (not "unknown"), matches on tool_name,
+    and, like PreToolUse and PermissionRequest, an invalid entry voids the file's permissions."""
+    good = {"hooks": {"PreSkillShellCommand": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "touch ran"}]}]}}
+    assert schema.validate_settings(good, "claude") == []
+    bad = {"permissions": {"deny": ["Bash(rm:*)"]}, "hooks": {"PreSkillShellCommand": [
+        {"matcher": "Bash", "hooks": [{"type": "command"}]}]}}
+    messages = [f"{p.path}: {p.message}" for p in schema.validate_settings(bad, "claude")]
+    assert ("hooks.PreSkillShellCommand[0]: an invalid PreSkillShellCommand entry makes Claude "
+            "Code skip the permissions declared in this file") in messages
+    # Qwen Code 0.24.4 has no such event.
+    assert "unknown hook event" in " ".join(
+        p.message for p in schema.validate_settings(good, "qwen"))

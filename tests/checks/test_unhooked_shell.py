@@ -14,6 +14,7 @@ from hookwrap.clis.kilo import KILO
 from hookwrap.clis.opencode import OPENCODE
 from hookwrap.clis.qwen import QWEN
 from hookwrap.generator.clis.kit import WARN
+from hookwrap.generator.pins import PINS
 from hookwrap.generator.project import add_plan, init_plan
 from hookwrap.names import Platform
 
@@ -40,7 +41,7 @@ def test_doctor_names_a_gemini_command_with_shell_injection(tmp_path: Path, isol
 
     assert len(found) == 1, found
     assert found[0].status == WARN and found[0].fix
-    assert found[0].message.startswith(f".gemini/commands/ship.toml: Gemini CLI {GEMINI.version} ")
+    assert found[0].message.startswith(f".gemini/commands/ship.toml: Gemini CLI {PINS['gemini'].version} ")
     assert "`!{...}`" in found[0].message and "never sees" in found[0].message
 
 
@@ -55,7 +56,7 @@ def test_each_cli_s_command_files(tmp_path: Path, record, rel: str, text: str) -
     write(tmp_path, rel, text)
     found = check_unhooked_shell(tmp_path, None)
     assert [f.message.split(":")[0] for f in found] == [rel], found
-    assert f"{record.label} {record.version}" in found[0].message
+    assert f"{record.label} {PINS[record.platform.value].version}" in found[0].message
 
 
 def test_only_the_repo_s_clis_and_only_files_with_the_marker(tmp_path: Path) -> None:

@@ -108,7 +108,8 @@ def test_init_keeps_an_existing_manifest_and_foreign_settings(empty_dir: Path) -
     assert "create  .hookwrap/hooks/guard.py: script was missing" in result.out_lines
     assert (empty_dir / MANIFEST).read_text() == manifest
     data = read_json(empty_dir, CLAUDE)
-    assert list(data) == ["model", "hooks"] and list(data["hooks"]) == ["Stop", "PreToolUse"]
+    assert list(data) == ["model", "hooks"]
+    assert list(data["hooks"]) == ["Stop", "PreToolUse", "PreSkillShellCommand"]
     assert data["hooks"]["Stop"][0]["hooks"][0]["command"] == "notify-send done"
 
 
@@ -133,21 +134,23 @@ def test_add_guard_output_and_files(project: Path) -> None:
     assert result.out_lines == [
         "create  .hookwrap/hooks/guard.py",
         "update  hookwrap.toml",
-        "create  .claude/settings.json: create guard (PreToolUse)",
+        "create  .claude/settings.json: create guard (PreToolUse); create guard (PreSkillShellCommand)",
         "create  .gemini/settings.json: create guard (BeforeTool)",
         GEMINI_NOTE,
     ]
     assert result.err == ""
     assert claude_group(project, "PreToolUse", "guard") == {
-        "matcher": "Bash|Write|Edit|Read",
+        "matcher": "Bash|PowerShell|Write|Edit|Read",
         "hooks": [{"type": "command",
-                   "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
+                   "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard '
+                              '--fail-closed=7 --platform claude',
                    "timeout": 10, "onFailure": "block"}]}
     group = gemini_group(project, "BeforeTool", "guard")
     assert group["matcher"] == "^(run_shell_command|write_file|replace|read_file)$"
     handler = group["hooks"][0]
     assert handler["name"] == "guard" and handler["description"].startswith("hookwrap guard: ")
-    assert handler["command"] == 'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
+    assert handler["command"] == ('python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard '
+                                  '--fail-closed=7 --platform gemini')
     assert handler["timeout"] == 10000
     spec = Manifest.load(project / MANIFEST).get("guard")
     assert (spec.event, spec.template, spec.matcher) == ("before_tool", "guard", "shell|write_file|edit_file|read_file")
@@ -171,12 +174,14 @@ def test_add_second_hook_updates_existing_settings(project: Path) -> None:
         "update  .gemini/settings.json: create context (SessionStart)",
         GEMINI_NOTE,
     ]
-    assert owned_names(project, CLAUDE) == ["guard", "context"]
+    # Claude Code runs the guard before tools and before skills' inline shell commands.
+    assert owned_names(project, CLAUDE) == ["guard", "guard", "context"]
 
 
 @pytest.mark.parametrize("matcher, claude, gemini", [
-    ("shell|write_file|edit_file", "Bash|Write|Edit", "^(run_shell_command|write_file|replace)$"),
-    ("shell", "Bash", "^run_shell_command$"),
+    ("shell|write_file|edit_file", "Bash|PowerShell|Write|Edit",
+     "^(run_shell_command|write_file|replace)$"),
+    ("shell", "Bash|PowerShell", "^run_shell_command$"),
     ("read_file", "Read", "^read_file$"),
 ])
 def test_add_translates_the_matcher_per_platform(project: Path, matcher: str, claude: str, gemini: str) -> None:
@@ -237,7 +242,7 @@ def test_add_timeout_is_seconds_on_claude_and_ms_on_gemini(project: Path) -> Non
 @pytest.mark.parametrize("platform, present, absent", [("claude", CLAUDE, GEMINI), ("gemini", GEMINI, CLAUDE)])
 def test_add_on_one_platform(project: Path, platform: str, present: str, absent: str) -> None:
     assert hw(project, "add", "before_tool", "guard", "--platform", platform).code == 0
-    assert owned_names(project, present) == ["guard"]
+    assert set(owned_names(project, present)) == {"guard"}
     assert not (project / absent).exists()
     assert Manifest.load(project / MANIFEST).get("guard").platforms == (platform,)
 
@@ -336,7 +341,7 @@ def test_remove_deletes_script_manifest_entry_and_both_registrations(project: Pa
     assert result.out_lines == [
         "remove  .hookwrap/hooks/guard.py",
         "update  hookwrap.toml",
-        "remove  .claude/settings.json: remove guard (PreToolUse)",
+        "remove  .claude/settings.json: remove guard (PreToolUse, PreSkillShellCommand)",
         "remove  .gemini/settings.json: remove guard (BeforeTool)",
     ]
     assert Manifest.load(project / MANIFEST).hooks == []
@@ -369,7 +374,8 @@ def test_remove_keeps_other_hooks(project: Path) -> None:
     hw(project, "add", "before_tool", "guard")
     hw(project, "add", "before_tool", "audit")
     assert hw(project, "remove", "guard").code == 0
-    assert owned_names(project, CLAUDE) == ["audit"] and owned_names(project, GEMINI) == ["audit"]
+    assert owned_names(project, CLAUDE) == ["audit", "audit"]  # PreToolUse, PreSkillShellCommand
+    assert owned_names(project, GEMINI) == ["audit"]
     assert [s.name for s in Manifest.load(project / MANIFEST).hooks] == ["audit"]
 
 
@@ -392,7 +398,7 @@ def test_add_then_remove_restores_each_settings_file(project: Path) -> None:
     before = {rel: (project / rel).read_bytes() for rel in (CLAUDE, GEMINI, MANIFEST)}
     for event, name in [("before_tool", "guard"), ("session_start", "context"), ("after_tool", "format")]:
         assert hw(project, "add", event, name).code == 0
-    assert owned_names(project, CLAUDE) == ["guard", "context", "format"]
+    assert owned_names(project, CLAUDE) == ["guard", "guard", "context", "format"]
     for name in ["context", "guard", "format"]:
         assert hw(project, "remove", name).code == 0
     assert {rel: (project / rel).read_bytes() for rel in (CLAUDE, GEMINI, MANIFEST)} == before
@@ -440,7 +446,8 @@ def test_list_json(project: Path) -> None:
     guard, audit = rows
     assert (guard["event"], guard["matcher"]) == ("before_tool", "shell|write_file|edit_file|read_file")
     assert guard["platforms"]["claude"] == {"status": "current", "registered": True, "current": True,
-                                            "event": "PreToolUse", "matcher": "Bash|Write|Edit|Read"}
+                                            "event": "PreToolUse",
+                                            "matcher": "Bash|PowerShell|Write|Edit|Read"}
     assert guard["platforms"]["gemini"]["matcher"] == "^(run_shell_command|write_file|replace|read_file)$"
     assert audit["platforms"]["claude"]["status"] == "not selected"
     assert audit["platforms"]["claude"]["registered"] is False
@@ -474,11 +481,13 @@ def test_sync_check_reports_the_difference_and_exits_1(project: Path) -> None:
     before = snapshot(project)
     result = hw(project, "sync", "--check")
     assert result.code == 1
-    assert result.out_lines == ["would create  .claude/settings.json: create guard (PreToolUse)"]
+    assert result.out_lines == ["would create  .claude/settings.json: create guard (PreToolUse); "
+                                "create guard (PreSkillShellCommand)"]
     assert result.err_lines == ["hint: run `hookwrap sync` to fix"]
     assert snapshot(project) == before
     fixed = hw(project, "sync")
-    assert (fixed.code, fixed.out_lines) == (0, ["create  .claude/settings.json: create guard (PreToolUse)"])
+    assert (fixed.code, fixed.out_lines) == (0, [
+        "create  .claude/settings.json: create guard (PreToolUse); create guard (PreSkillShellCommand)"])
     assert hw(project, "sync", "--check").code == 0
 
 

@@ -97,9 +97,10 @@ def test_entry_deleted_by_hand_is_missing_and_sync_recreates_it(drifty: Path) ->
     assert re.fullmatch(r"guard +before_tool +shell\|write_file\|edit_file\|read_file +missing +current", table[1])
     assert table[-1] == "hint: run `hookwrap sync` to repair missing or drifted registrations"
     check = hw(drifty, "sync", "--check")
-    assert (check.code, check.out_lines) == (1, ["would update  .claude/settings.json: create guard (PreToolUse)"])
+    both = "create guard (PreToolUse); create guard (PreSkillShellCommand)"
+    assert (check.code, check.out_lines) == (1, [f"would update  .claude/settings.json: {both}"])
     result = hw(drifty, "sync")
-    assert (result.code, result.out_lines) == (0, ["update  .claude/settings.json: create guard (PreToolUse)"])
+    assert (result.code, result.out_lines) == (0, [f"update  .claude/settings.json: {both}"])
     assert statuses(drifty)["guard"] == {"claude": "current", "gemini": "current"}
     assert foreign(drifty, CLAUDE) == foreign_before
     assert_second_sync_is_a_no_op(drifty)
@@ -126,8 +127,9 @@ def test_duplicate_copied_by_hand_is_collapsed(drifty: Path) -> None:
     write_json(drifty, CLAUDE, data)
     assert statuses(drifty)["guard"]["claude"] == "drifted"
     result = hw(drifty, "sync")
-    assert result.out_lines == ["update  .claude/settings.json: update guard (removed 1 duplicate)"]
-    assert owned_names(drifty, CLAUDE) == ["guard", "audit", "context"]
+    # The guard is on two events here (PreToolUse, PreSkillShellCommand): a copy on a third goes.
+    assert result.out_lines == ["update  .claude/settings.json: remove guard (PostToolUse)"]
+    assert owned_names(drifty, CLAUDE) == ["guard", "audit", "guard", "audit", "context"]
     assert "PostToolUse" not in read_json(drifty, CLAUDE)["hooks"]
     assert_second_sync_is_a_no_op(drifty)
 
@@ -172,13 +174,14 @@ def test_claude_code_rewrite_is_repaired_and_foreign_content_left_as_rewritten(d
     (drifty / CLAUDE).write_text(json.dumps(rewritten, indent=2))  # no trailing newline either
     foreign_before = canonical(strip_owned(rewritten))
     gemini_before = (drifty / GEMINI).read_bytes()
-    assert sorted(owned_names(drifty, CLAUDE)) == ["audit", "context", "guard"]  # recognised from the command alone
+    # recognised from the command alone
+    assert sorted(set(owned_names(drifty, CLAUDE))) == ["audit", "context", "guard"]
     assert hw(drifty, "sync", "--check").code == 1
     result = hw(drifty, "sync")
     assert result.code == 0
     assert result.out_lines == [
-        "update  .claude/settings.json: update guard (key order); update context (key order); "
-        "update audit (key order)"]
+        "update  .claude/settings.json: update guard (key order); update guard (key order); "
+        "update context (key order); update audit (key order); update audit (key order)"]
     assert foreign(drifty, CLAUDE) == foreign_before
     assert (drifty / GEMINI).read_bytes() == gemini_before
     assert statuses(drifty)["guard"]["claude"] == "current"
@@ -202,11 +205,13 @@ def test_orphan_left_by_a_manifest_edit_is_listed_and_removed_by_sync(drifty: Pa
     assert listed.out_lines[-1] == "hint: orphaned entries are removed by `hookwrap sync`"
     rows = json.loads(hw(drifty, "list", "--json").out)
     orphans = [(r["name"], list(r["platforms"])) for r in rows if r.get("orphan")]
-    assert orphans == [("audit", ["claude"]), ("audit", ["gemini"])]
+    # One row per entry: on Claude Code, PreToolUse and PreSkillShellCommand.
+    assert orphans == [("audit", ["claude"]), ("audit", ["claude"]), ("audit", ["gemini"])]
     result = hw(drifty, "sync")
-    assert result.out_lines == ["update  .claude/settings.json: remove audit (PreToolUse)",
+    assert result.out_lines == ["update  .claude/settings.json: remove audit (PreToolUse, "
+                                "PreSkillShellCommand)",
                                 "update  .gemini/settings.json: remove audit (BeforeTool)", GEMINI_NOTE]
-    assert owned_names(drifty, CLAUDE) == ["guard", "context"]
+    assert owned_names(drifty, CLAUDE) == ["guard", "guard", "context"]
     assert owned_names(drifty, GEMINI) == ["guard", "context"]
     assert foreign(drifty, CLAUDE) == foreign_claude and foreign(drifty, GEMINI) == foreign_gemini
     assert read_json(drifty, CLAUDE)["hooks"]["PreToolUse"][0] == FOREIGN_CLAUDE["hooks"]["PreToolUse"][0]

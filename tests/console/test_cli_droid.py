@@ -52,7 +52,7 @@ def test_registrations_use_droids_names_and_keep_the_users_keys(droid: Path) -> 
     assert guard["matcher"] == "^(Execute|Create|Edit|Read)$"
     assert data["hooks"]["PreToolUse"][1]["matcher"] == "^Execute$"
     command = guard["hooks"][0]["command"]
-    assert command.endswith('"$d/.hookwrap/lib/run.py" guard --platform droid')
+    assert command.endswith('"$d/.hookwrap/lib/run.py" guard --fail-closed=7 --platform droid')
     assert "exit 2; }" in command  # the guard fails closed when no hookwrap.toml is found
     assert "exit 1; }" in data["hooks"]["Stop"][0]["hooks"][0]["command"]
     assert data["hooks"]["SessionStart"][1]["hooks"][0]["timeout"] == 1200  # seconds

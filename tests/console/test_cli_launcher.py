@@ -12,6 +12,7 @@ import pytest
 from support.cli import hw
 
 from hookwrap.generator.clis import all_setups, setup_of
+from hookwrap.generator.registrations import handler_for
 from hookwrap.generator.settings import OWNED_COMMAND_RE
 from hookwrap.generator.vendor import LAUNCHER
 from hookwrap.platforms import NormalizedEvent, Platform
@@ -46,7 +47,10 @@ def test_a_fail_closed_handler_is_owned_in_both_forms(platform: Platform) -> Non
         assert agent.owned_name(handler["command"]) == "guard"
 
 
-def test_sync_upgrades_every_cli_s_old_commands_in_place(empty_dir) -> None:
+@pytest.mark.parametrize("launcher", [False, True], ids=["script", "launcher-without-deadline"])
+def test_sync_upgrades_every_cli_s_old_commands_in_place(empty_dir, launcher: bool) -> None:
+    """Older forms of the guard's command (the script run directly; the launcher without
+    --fail-closed) become today's, in place."""
     root = empty_dir
     assert hw(root, "init", *(f"--platform={p.value}" for p in Platform)).code == 0
     assert hw(root, "add", "before_tool", "guard").code == 0
@@ -56,9 +60,12 @@ def test_sync_upgrades_every_cli_s_old_commands_in_place(empty_dir) -> None:
     current = {p: path.read_text() for p, path in files.items()}
     for platform, path in files.items():
         agent = setup_of(platform)
-        new, old = (agent.handler(agent.command("guard", "python3", launcher=flag), name="guard",
-                                  timeout_s=10, fail_closed=True, event=NormalizedEvent.BEFORE_TOOL,
-                                  description="")["command"] for flag in (True, False))
+        new = handler_for("guard", platform, timeout=10, fail_closed=True,
+                          event=NormalizedEvent.BEFORE_TOOL, description="")["command"]
+        old = agent.handler(agent.command("guard", "python3", launcher=launcher), name="guard",
+                            timeout_s=10, fail_closed=True, event=NormalizedEvent.BEFORE_TOOL,
+                            description="")["command"]
+        assert "--fail-closed=7 " in new and "--fail-closed" not in old
         text = path.read_text()
         # JSON-escaped in the settings files (OpenCode's plugin holds JSON too).
         new_json, old_json = json.dumps(new)[1:-1], json.dumps(old)[1:-1]

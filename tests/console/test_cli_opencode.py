@@ -81,7 +81,7 @@ def test_registrations_in_the_plugin(project: Path) -> None:
     # The guard fails closed: a guard that cannot run blocks the call; audit does not.
     assert guard["hooks"][0]["failClosed"] is True and "failClosed" not in audit["hooks"][0]
     assert guard["hooks"][0]["command"] == \
-        'python3 "$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py" guard --platform opencode'
+        'python3 "$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py" guard --fail-closed=7 --platform opencode'
     assert hooks["SessionStart"][0]["hooks"][0]["timeout"] == 1200  # seconds, as in hookwrap.toml
 
 

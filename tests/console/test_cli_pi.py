@@ -78,7 +78,7 @@ def test_registrations_in_the_extension(project: Path) -> None:
     # The guard fails closed: a guard that cannot run blocks the call; audit does not.
     assert guard["hooks"][0]["failClosed"] is True and "failClosed" not in audit["hooks"][0]
     assert guard["hooks"][0]["command"] == \
-        'python3 "$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py" guard --platform pi'
+        'python3 "$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py" guard --fail-closed=7 --platform pi'
     start = hooks["SessionStart"][0]
     assert start["matcher"] == "^(startup|resume)$" and start["hooks"][0]["timeout"] == 1200
     assert "matcher" not in hooks["SessionEnd"][0]

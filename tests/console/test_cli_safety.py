@@ -210,7 +210,7 @@ def test_file_modes_are_kept(guarded: Path) -> None:
     assert (guarded / CLAUDE).stat().st_mode & 0o777 == 0o600
     assert (guarded / GEMINI).stat().st_mode & 0o777 == 0o640
     assert (guarded / MANIFEST).stat().st_mode & 0o777 == 0o664
-    assert owned_names(guarded, CLAUDE) == ["guard", "format"]
+    assert owned_names(guarded, CLAUDE) == ["guard", "guard", "format"]
 
 
 @pytest.mark.parametrize("rel", [CLAUDE, GEMINI])
@@ -225,7 +225,8 @@ def test_symlinked_settings_file_is_followed(project: Path, rel: str) -> None:
     assert link.is_symlink() and os.readlink(link) == str(shared)
     data = json.loads(shared.read_text())
     assert data["model"] == "team-default"
-    assert list(data["hooks"]) == (["PreToolUse"] if rel == CLAUDE else ["BeforeTool"])
+    assert list(data["hooks"]) == (["PreToolUse", "PreSkillShellCommand"] if rel == CLAUDE
+                                   else ["BeforeTool"])
     assert shared.stat().st_mode & 0o777 == 0o600
     assert hw(project, "remove", "guard").code == 0
     assert link.is_symlink()

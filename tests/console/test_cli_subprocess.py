@@ -23,6 +23,8 @@ from hookwrap.platforms import Platform
 # A captured payload for each event the project registers.
 PAYLOADS = {
     ("claude", "PreToolUse"): "PreToolUse",
+    # Claude Code 2.1.332's PreSkillShellCommand: PreToolUse's fields (its own name is set below).
+    ("claude", "PreSkillShellCommand"): "PreToolUse",
     ("claude", "SessionStart"): "SessionStart",
     ("claude", "Stop"): "Stop",
     ("claude", "PostToolUse"): "PostToolUse.Write",
@@ -119,6 +121,7 @@ def test_every_registered_command_is_there(spaced_project: Path) -> None:
     names = {(p, e, n) for p, e, n, _ in registered(spaced_project)}
     assert names == {
         ("claude", "PreToolUse", "guard"), ("claude", "PreToolUse", "audit"),
+        ("claude", "PreSkillShellCommand", "guard"), ("claude", "PreSkillShellCommand", "audit"),
         ("claude", "SessionStart", "context"), ("claude", "Stop", "stop_gate"),
         ("claude", "PostToolUse", "format"),
         ("gemini", "BeforeTool", "guard"), ("gemini", "BeforeTool", "audit"),
@@ -131,7 +134,8 @@ def test_every_registered_command_is_there(spaced_project: Path) -> None:
 def test_every_registered_command_runs_and_answers_one_json_document(spaced_project: Path,
                                                                      bare_python: Path) -> None:
     for platform, event, name, command in registered(spaced_project):
-        data = with_input(platform, PAYLOADS[(platform, event)], spaced_project)
+        data = {**with_input(platform, PAYLOADS[(platform, event)], spaced_project),
+                "hook_event_name": event}
         proc = run_shell(spaced_project, platform, command, data, bare_python)
         assert proc.returncode == 0, f"{platform} {name}: {proc.stderr}"
         lines = proc.stdout.splitlines()
@@ -266,6 +270,7 @@ def test_two_adds_at_once_both_land(tmp_path: Path) -> None:
     assert sorted(s.name for s in Manifest.load(root / MANIFEST).hooks) == names
     from support.cli import owned_names
 
-    assert sorted(owned_names(root, CLAUDE)) == names
+    assert sorted(set(owned_names(root, CLAUDE))) == names  # PreToolUse, PreSkillShellCommand
+    assert len(owned_names(root, CLAUDE)) == 2 * len(names)
     assert sorted(owned_names(root, GEMINI)) == names
     assert hw_module(root, "sync", "--check").returncode == 0

@@ -23,8 +23,10 @@ def canary(monkeypatch):
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    record = module.record_of("claude").derive(module.Platform.CLAUDE, version=PINNED)
+    record = module.record_of("claude")
+    pin = module.pin_of("claude")._replace(version=PINNED)
     monkeypatch.setattr(module, "record_of", lambda cli: record)
+    monkeypatch.setattr(module, "pin_of", lambda cli: pin)
     return module
 
 

@@ -64,8 +64,9 @@ def test_generated_docs_are_current() -> None:
 
 
 @pytest.mark.parametrize("rel, old, new", [
-    ("README.md", "| `before_tool` | `PreToolUse` | `BeforeTool` |", "| `before_tool` | `PreToolUse` | `BeforeToolX` |"),
-    ("README.md", "| `shell` | `Bash` | `run_shell_command` | `Bash` | `run_shell_command` (also `monitor`) | `Bash` | `bash` | `Execute` |", ""),
+    ("README.md", "| `before_tool` | `PreToolUse` (also `PreSkillShellCommand`) | `BeforeTool` |",
+     "| `before_tool` | `PreToolUse` (also `PreSkillShellCommand`) | `BeforeToolX` |"),
+    ("README.md", "| `shell` | `Bash` (also `PowerShell`) | `run_shell_command` | `Bash` | `run_shell_command` (also `monitor`) | `Bash` | `bash` | `Execute` |", ""),
     ("docs/cli.md", "Render a hook script", "Render a script"),
     (".pre-commit-hooks.yaml", "|\\.codex/hooks\\.json", ""),
     ("pyproject.toml", " and Cline,", ","),

@@ -113,16 +113,16 @@ def test_console_script_runs_init_and_add_in_a_repo(installed: dict, tmp_path: P
 
     claude = json.loads((repo / ".claude" / "settings.json").read_text())
     [group] = claude["hooks"]["PreToolUse"]
-    assert group["matcher"] == "Bash|Write|Edit|Read"
+    assert group["matcher"] == "Bash|PowerShell|Write|Edit|Read"
     assert group["hooks"][0]["command"] == \
-        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude'
+        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --fail-closed=7 --platform claude'
     assert group["hooks"][0]["timeout"] == 10
 
     gemini = json.loads((repo / ".gemini" / "settings.json").read_text())
     [group] = gemini["hooks"]["BeforeTool"]
     assert group["matcher"] == "^(run_shell_command|write_file|replace|read_file)$"
     assert group["hooks"][0]["command"] == \
-        'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --platform gemini'
+        'python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" guard --fail-closed=7 --platform gemini'
     assert group["hooks"][0]["timeout"] == 10000
 
     check = _run([hookwrap, "sync", "--check"], cwd=repo, env=env)

@@ -36,13 +36,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
+from hookwrap.generator.pins import PINS
+
 from . import mock_anthropic, mock_gemini
 from .mock_anthropic import AnthropicMock
 from .mock_gemini import GeminiMock
 from .mockmodel import Recorded, ScriptedModelServer, Step, ToolCall
 
-CLAUDE_VERSION = "2.1.328"
-GEMINI_VERSION = "0.61.0"
+CLAUDE_VERSION = PINS["claude"].version
+GEMINI_VERSION = PINS["gemini"].version
 PROBE_DIR = Path(__file__).resolve().parent / "probe"
 SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
 # Captured when this module is imported, before any fixture points HOME at a temp dir.
@@ -79,7 +81,7 @@ class Binary:
     """One CLI's binary: its place in the CLI cache and what its ``--version`` run needs."""
 
     name: str
-    version: str                 # the release the tests were written against (.ci/install-clis.sh pins it)
+    version: str                 # the release the tests were written against (generator/pins.txt)
     cache_path: str              # relative to the CLI cache
     version_env: dict[str, str] = field(default_factory=dict)  # beside PATH, HOME and the XDG dirs
     version_timeout: float = 60.0
@@ -98,25 +100,26 @@ BINARIES: dict[str, Binary] = {b.name: b for b in (
     Binary("claude", CLAUDE_VERSION, "node_modules/.bin/claude", {"DISABLE_AUTOUPDATER": "1"}),
     Binary("gemini", GEMINI_VERSION, "node_modules/.bin/gemini", {"GEMINI_CLI_NO_RELAUNCH": "true"},
            needs_node=True),
-    Binary("codex", "0.169.0", "node_modules/.bin/codex"),
-    Binary("qwen", "0.24.4", "qwen/node_modules/.bin/qwen", {"QWEN_CODE_NO_RELAUNCH": "true"}),
+    Binary("codex", PINS["codex"].version, "node_modules/.bin/codex"),
+    Binary("qwen", PINS["qwen"].version, "qwen/node_modules/.bin/qwen",
+           {"QWEN_CODE_NO_RELAUNCH": "true"}),
     # Copilot's first start unpacks its 235 MB runtime into the shared package cache: allow for that.
-    Binary("copilot", "1.0.102", "copilot/node_modules/.bin/copilot",
+    Binary("copilot", PINS["copilot"].version, "copilot/node_modules/.bin/copilot",
            {"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false"}, version_timeout=180.0),
-    Binary("opencode", "1.18.33", "opencode/node_modules/.bin/opencode",
+    Binary("opencode", PINS["opencode"].version, "opencode/node_modules/.bin/opencode",
            {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
             "npm_config_offline": "true"}),
     # The platform package alone: it holds the Bun binary (the npm wrapper only picks one).
-    Binary("droid", "0.225.2", "droid/node_modules/@factory/cli-linux-x64/bin/droid",
+    Binary("droid", PINS["droid"].version, "droid/node_modules/@factory/cli-linux-x64/bin/droid",
            {"FACTORY_DISABLE_KEYRING": "1"}),
     # Plain JS on node; it prints its version on stderr.
-    Binary("pi", "0.73.1", "pi/node_modules/.bin/pi",
+    Binary("pi", PINS["pi"].version, "pi/node_modules/.bin/pi",
            {"PI_OFFLINE": "1", "PI_SKIP_VERSION_CHECK": "1", "PI_TELEMETRY": "0"}, needs_node=True),
     # The platform package alone: the 7.8.1 wrapper finds no binary on npm.
-    Binary("kilo", "7.7.9", "kilo/node_modules/@kilocode/cli-linux-x64/bin/kilo",
+    Binary("kilo", PINS["kilo"].version, "kilo/node_modules/@kilocode/cli-linux-x64/bin/kilo",
            {"KILO_NO_DAEMON": "1", "KILO_DISABLE_AUTOUPDATE": "1", "KILO_TELEMETRY_LEVEL": "off"}),
     # The Bun binary itself (the npm package's bin/cline is a node wrapper that starts it).
-    Binary("cline", "3.0.65", "cline/node_modules/@cline/cli-linux-x64/bin/cline",
+    Binary("cline", PINS["cline"].version, "cline/node_modules/@cline/cli-linux-x64/bin/cline",
            {"CLINE_SESSION_BACKEND_MODE": "local", "CLINE_NO_AUTO_UPDATE": "1"}),
 )}
 

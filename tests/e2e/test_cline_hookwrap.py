@@ -97,7 +97,7 @@ def test_guard_context_user_files_and_once_per_cli(cline: Cline, tmp_path: Path)
     assert repo.hookwrap("sync", "--check").returncode == 0
 
 
-@pytest.mark.parametrize("broken", ["hangs", "crashes", "no python"])
+@pytest.mark.parametrize("broken", ["hangs", "crashes", "no python", "typo in the policy"])
 def test_a_guard_that_cannot_answer_still_blocks(cline: Cline, tmp_path: Path, broken: str) -> None:
     project = make_project(tmp_path)
     repo = hookwrap_repo(cline, project, "cline")
@@ -106,6 +106,10 @@ def test_a_guard_that_cannot_answer_still_blocks(cline: Cline, tmp_path: Path, b
         repo.script("guard").write_text(HANGING_HOOK, encoding="utf-8")
     elif broken == "crashes":
         repo.script("guard").write_text(CRASHING_HOOK, encoding="utf-8")
+    elif broken == "typo in the policy":  # the launcher blocks: exit 2, the cause on stderr
+        script = repo.script("guard")
+        script.write_text(script.read_text(encoding="utf-8").replace(
+            "ALLOW_SECRET_READS = False\n", "ALLOW_SECRET_READS = False,,\n"), encoding="utf-8")
     else:  # the interpreter of the hook file and of every command is missing
         manifest = project / "hookwrap.toml"
         manifest.write_text('python = "/nonexistent/python3"\n' + manifest.read_text(), encoding="utf-8")

@@ -128,7 +128,7 @@ time.sleep(30)
 
 
 def test_the_guard_fails_closed(kilo: ChatAgent, git_project: Path) -> None:
-    """Without its script, and when it hangs past its timeout, the guard blocks the call with a
+    """Without its script, and when it hangs, the guard blocks the call with a
     reason; a hook that is not fail-closed is reported and the call goes on."""
     repo = hookwrap_repo(kilo, git_project, "kilo")
     repo.add("before_tool", "audit", "--matcher", "shell")
@@ -149,7 +149,9 @@ def test_the_guard_fails_closed(kilo: ChatAgent, git_project: Path) -> None:
     assert result.rc == 0, result.describe()
     assert not (git_project / "b.txt").exists(), result.describe()
     text = result.tool_results()[0]["text"]
-    assert "fail-closed hook could not run" in text and "timed out" in text, result.describe()
+    # The launcher's deadline (1.4 s of the 2 s timeout) blocks before the plugin's timeout.
+    assert "fail-closed hook could not run" in text and "gave no answer within 1.4 s" in text, \
+        result.describe()
     assert time.monotonic() - start < 60, result.describe()
 
 

@@ -43,8 +43,11 @@ def test_test_says_claude_drops_the_event_instead_of_running_the_hook(project: P
                        "--input", '{"command": "rm -rf /"}')
     assert result.code == 1
     assert result.out.splitlines()[0] == (
-        "claude: not run: Claude Code drops every PreToolUse hook of .claude/settings.json "
-        "(hooks.PreToolUse[0].hooks: must be a list)")
+        "claude (PreToolUse): not run: Claude Code drops every PreToolUse hook of "
+        ".claude/settings.json (hooks.PreToolUse[0].hooks: must be a list)")
+    # Its entry on PreSkillShellCommand (Claude Code 2.1.332) is in another event: it runs.
+    assert any(line.startswith("claude (PreSkillShellCommand): blocked: ")
+               for line in result.out.splitlines())
 
 
 def _write_hook(project: Path, name: str, body: str) -> None:
@@ -62,7 +65,8 @@ def test_test_reports_a_crashing_hook_as_a_problem(project: Path):
     _write_hook(project, "boom", "raise RuntimeError('kaboom')")
     result = hw(project, "test", "boom", "--tool", "shell", "--input", '{"command": "ls"}')
     assert result.code == 1
-    assert "claude: blocked: Hook Script Error" in result.out
+    assert "claude (PreToolUse): blocked: Hook Script Error" in result.out
+    assert "claude (PreSkillShellCommand): blocked: Hook Script Error" in result.out
     assert "problem: the hook raised an exception" in result.out
 
 
@@ -73,7 +77,11 @@ def test_test_mentions_a_rewritten_tool_input(project: Path):
     result = hw(project, "test", "rewrite", "--tool", "shell", "--input", '{"command": "ls"}')
     assert result.code == 0, result.out + result.err
     lines = result.out.splitlines()
-    assert 'claude: allowed; tool input rewritten to {"command": "ls -la"}' in lines
+    assert 'claude (PreToolUse): allowed; tool input rewritten to {"command": "ls -la"}' in lines
+    # Claude Code cannot run a skill's inline command rewritten: the rewrite blocks it.
+    assert ("claude (PreSkillShellCommand): blocked: Claude Code cannot rewrite a skill's inline "
+            'shell command: the hook\'s rewrite blocks it; the rewritten input was '
+            '{"command": "ls -la"}') in lines
     assert 'gemini: allowed; tool input rewritten to {"command": "ls -la"}' in lines
 
 

@@ -24,6 +24,7 @@ from hookwrap.clis._claude_protocol import ClaudeProtocol
 from hookwrap.clis._record import pick
 from hookwrap.clis.claude import CLAUDE
 from hookwrap.generator import clis as generator_clis
+from hookwrap.generator import pins
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis._claude_dialect import ClaudeDialectSetup
 from hookwrap.generator.clis.kit import RunResult, Scope
@@ -43,8 +44,6 @@ AURORA = CLAUDE.derive(
     Imaginary.AURORA,  # type: ignore[arg-type]  # not a member of Platform: imaginary
     label="Aurora CLI",
     short_label="Aurora",
-    version="9.9.9",
-    npm_package="@example/aurora",
     events=pick(CLAUDE.events, "Stop", "PreToolUse", "PostToolUse", "SessionStart"),
     tools={"Shell": "shell", "Make": "write_file", "Change": "edit_file", "Look": "read_file"},
     preferred_tools={},
@@ -92,6 +91,9 @@ def aurora(monkeypatch: pytest.MonkeyPatch) -> Any:
     module = types.ModuleType("hookwrap.clis.aurora")
     module.AURORA = AURORA  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "hookwrap.clis.aurora", module)
+    # Its one line in generator/pins.txt.
+    monkeypatch.setitem(pins.PINS, "aurora",
+                        pins.Pin("aurora", "@example/aurora", "9.9.9", "9.9.9"))
     monkeypatch.setitem(Platform._value2member_map_, "aurora", Imaginary.AURORA)
     monkeypatch.setattr(platforms, "_LOADED", {})
     monkeypatch.setattr(generator_clis, "_LOADED", {})

@@ -9,6 +9,7 @@ import pytest
 
 from hookwrap import NormalizedEvent as E
 from hookwrap import Platform
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.errors import UsageError
 from hookwrap.generator.registrations import (
     command_for,
@@ -28,8 +29,10 @@ def spec(name="guard", event=E.BEFORE_TOOL, matcher="shell|write_file|edit_file"
 
 
 @pytest.mark.parametrize(("matcher", "claude", "gemini"), [
-    ("shell|write_file|edit_file", "Bash|Write|Edit", "^(run_shell_command|write_file|replace)$"),
-    ("shell", "Bash", "^run_shell_command$"),
+    # PowerShell: Claude Code's shell tool on Windows.
+    ("shell|write_file|edit_file", "Bash|PowerShell|Write|Edit",
+     "^(run_shell_command|write_file|replace)$"),
+    ("shell", "Bash|PowerShell", "^run_shell_command$"),
     ("task", "Task|Agent", "^invoke_agent$"),
     ("grep", "Grep", "^(grep_search|search_file_content)$"),
     ("web_search|web_fetch", "WebSearch|WebFetch", "^(google_web_search|web_fetch)$"),
@@ -92,15 +95,24 @@ def test_commands_survive_a_project_path_with_spaces():
 def test_guard_registrations_on_both_platforms():
     found, warnings = registrations_for(spec(timeout=10), fail_closed=True, summary="blocks")
     assert warnings == []
-    claude, gemini = found
-    assert (claude.platform, claude.event, claude.matcher) == (C, "PreToolUse", "Bash|Write|Edit")
+    claude, skill_shell, gemini = found
+    assert (claude.platform, claude.event, claude.matcher) == (
+        C, "PreToolUse", "Bash|PowerShell|Write|Edit")
+    # Claude Code 2.1.332 asks PreSkillShellCommand before a skill's inline shell command.
+    assert (skill_shell.platform, skill_shell.event, skill_shell.matcher) == (
+        C, "PreSkillShellCommand", "Bash|PowerShell")
+    assert skill_shell.handler == claude.handler
     assert claude.handler == {
         "type": "command",
-        "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude',
+        "command": 'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --fail-closed=7 '
+                   '--platform claude',
         "timeout": 10,
         "onFailure": "block",
     }
     assert (gemini.platform, gemini.event) == (G, "BeforeTool")
+    # The seconds it has to answer: inside the timeout, less answer_limit's margin (30%).
+    assert gemini.handler["command"] == ('python3 "${GEMINI_PROJECT_DIR}/.hookwrap/lib/run.py" '
+                                         'guard --fail-closed=7 --platform gemini')
     assert gemini.matcher == "^(run_shell_command|write_file|replace)$"
     assert gemini.handler["timeout"] == 10_000  # milliseconds on Gemini
     assert gemini.handler["name"] == "guard"
@@ -116,6 +128,16 @@ def test_event_missing_on_a_platform_is_skipped_with_a_warning():
     assert len(warnings) == 1 and "Claude Code has no before_model" in warnings[0]
 
 
+@pytest.mark.parametrize("platform", list(Platform))
+def test_a_fail_closed_command_is_still_hookwraps_own(platform: Platform):
+    """The command with --fail-closed is recognised as the same hook's (sync updates it)."""
+    found, _ = registrations_for(spec(timeout=3, platforms=(platform,)), fail_closed=True)
+    command = found[0].handler["command"]
+    assert " guard --fail-closed=2.1 --platform " in command
+    assert setup_of(platform).owned_name(command) == "guard"
+    assert setup_of(platform).owned_name(command.replace("=2.1", "=x")) is None
+
+
 def test_fail_closed_is_not_written_on_stop_where_claude_ignores_it():
     found, _ = registrations_for(spec(name="gate", event=E.AFTER_AGENT, matcher=None,
                                       platforms=(C,), template="stop_gate"), fail_closed=True)
@@ -125,5 +147,6 @@ def test_fail_closed_is_not_written_on_stop_where_claude_ignores_it():
 
 def test_default_timeout_is_written_in_each_unit():
     found, _ = registrations_for(spec(name="a", timeout=None, template="audit"))
-    assert found[0].handler["timeout"] == 60
-    assert found[1].handler["timeout"] == 60_000
+    assert [r.event for r in found] == ["PreToolUse", "PreSkillShellCommand", "BeforeTool"]
+    assert found[0].handler["timeout"] == found[1].handler["timeout"] == 60
+    assert found[2].handler["timeout"] == 60_000

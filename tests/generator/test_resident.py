@@ -494,9 +494,11 @@ def test_doctor_and_test_report_a_dead_server_and_use_a_live_one(project: Path, 
         assert [f.status for f in found] == [doctor.OK]
         report = run_hook_test(project, "guard", platform="claude", tool="shell",
                                tool_input={"command": "git push --force origin main"})
-        [test] = report.tests
-        assert test.command.endswith("/hookwrap/claude/guard")
-        assert test.summary.startswith("blocked: Blocked by the guard hook: git push --force")
+        # On PreToolUse and, for the shell, PreSkillShellCommand: the server answers both.
+        assert [t.event for t in report.tests] == ["PreToolUse", "PreSkillShellCommand"]
+        for test in report.tests:
+            assert test.command.endswith("/hookwrap/claude/guard")
+            assert test.summary.startswith("blocked: Blocked by the guard hook: git push --force")
     finally:
         server.shutdown()
         server.server_close()
@@ -826,8 +828,8 @@ def test_test_reports_why_the_resident_server_could_not_be_reached(project: Path
         port = probe.getsockname()[1]
     _with_port(project, port)
     add_plan(project, event="before_tool", name="guard", resident=True).apply()
-    [test] = run_hook_test(project, "guard", platform="claude", tool="shell",
-                           tool_input={"command": "ls"}).tests
+    test, _on_skill_shell = run_hook_test(project, "guard", platform="claude", tool="shell",
+                                          tool_input={"command": "ls"}).tests
     assert test.summary.startswith("blocked: could not start: http://127.0.0.1:")
     assert "Connection refused" in test.summary and "hookwrap serve" in test.summary
     assert "No stderr output" not in test.summary

@@ -478,9 +478,26 @@ def test_invalid_registration_is_refused(registration: Registration) -> None:
     assert info.value.hint == "this is a bug in hookwrap; please report it"
 
 
-def test_same_name_twice_is_refused() -> None:
-    with pytest.raises(SettingsError, match="registered twice"):
-        claude(None, creg("guard"), creg("guard", "Stop", None))
+def test_same_name_twice_on_one_event_is_refused() -> None:
+    with pytest.raises(SettingsError, match="registered twice on PreToolUse"):
+        claude(None, creg("guard"), creg("guard", matcher="Write"))
+
+
+def test_one_hook_on_two_events_is_kept_on_both() -> None:
+    # before_tool on Claude Code 2.1.332: PreToolUse, and PreSkillShellCommand for the shell.
+    both = (creg("guard", matcher="Bash|Write"), creg("guard", "PreSkillShellCommand", "Bash"))
+    first = claude(None, *both)
+    assert [c.detail for c in first.changes] == ["PreToolUse", "PreSkillShellCommand"]
+    written = data(first.new_text)["hooks"]
+    assert [g["matcher"] for g in written["PreToolUse"]] == ["Bash|Write"]
+    assert [g["matcher"] for g in written["PreSkillShellCommand"]] == ["Bash"]
+    again = claude(first.new_text, *both)
+    assert [c.action for c in again.changes] == ["unchanged", "unchanged"]
+    assert again.new_text == first.new_text
+    # Back to one event: the other entry goes (as a duplicate of the one kept).
+    one = claude(first.new_text, both[0])
+    assert [(c.action, c.detail) for c in one.changes] == [("update", "removed 1 duplicate")]
+    assert "PreSkillShellCommand" not in data(one.new_text)["hooks"]
 
 
 # --- load_settings ----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def test_list_does_not_call_a_hook_current_without_the_runtime(root: Path) -> No
     assert {p["status"] for p in row["platforms"].values()} >= {"no runtime"}
     assert row["platforms"]["claude"] == {"status": "no runtime", "registered": True,
                                           "current": False, "event": "PreToolUse",
-                                          "matcher": "Bash|Write|Edit|Read"}
+                                          "matcher": "Bash|PowerShell|Write|Edit|Read"}
     assert format_table([row]).endswith(
         "hint: no runtime: .hookwrap/lib is missing or incomplete, so no hook can start; "
         "`hookwrap sync` restores it")

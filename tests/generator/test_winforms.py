@@ -18,6 +18,7 @@ import pytest
 from support.cli import hw
 from support.projects import initialised
 
+from hookwrap.generator.clis._base import with_deadline
 from hookwrap.generator.registrations import command_for
 from hookwrap.generator.winforms import SHELLS, lint, windows_command
 from hookwrap.names import Platform
@@ -84,12 +85,13 @@ def test_windows_form_runs_the_guard_as_the_launcher_does(project: Path, tmp_pat
                                                           shell: str, cli: str) -> None:
     if shutil.which(shell) is None:
         pytest.skip(f"no {shell}")
-    command = windows_command(cli, "guard", "python3", fail_closed=True)
+    # As registered: with the fail-closed guard's deadline (what the launcher reads).
+    command = with_deadline(windows_command(cli, "guard", "python3", fail_closed=True), "guard", 7)
     # Qwen Code runs hooks in the project (its form is the relative one); the others from a
     # subfolder, where only Python finding the project can make it work.
     cwd = project if cli == "qwen" else project / "src" / "deep"
     env = _env(tmp_path)
-    direct = ["python3", ".hookwrap/lib/run.py", "guard", "--platform", cli]
+    direct = ["python3", ".hookwrap/lib/run.py", "guard", "--fail-closed=7", "--platform", cli]
     for payload in (BLOCKED, ALLOWED):
         got = _run([shell, "-c", command], cwd, payload, env)
         want = _run(direct, project, payload, env)
@@ -140,8 +142,11 @@ def test_per_os_fields_are_written_and_nothing_else_changes(tmp_path: Path) -> N
         assert differing == ([field] if field else [])
         if field:
             assert list(mine.handler)[-1] == field
-            assert mine.handler[field] == windows_command(mine.platform.value, "guard",
-                                                          "python", fail_closed=True)
+            # The fail-closed guard's deadline, as its POSIX command carries it.
+            assert mine.handler[field] == with_deadline(
+                windows_command(mine.platform.value, "guard", "python", fail_closed=True),
+                "guard", 7)
+            assert " guard --fail-closed=7 --platform " in mine.handler["command"]
     codex = json.loads((root / ".codex/hooks.json").read_text())
     handler = codex["hooks"]["PreToolUse"][0]["hooks"][0]
     assert handler["commandWindows"].startswith('python -c "import os,runpy,sys;')

@@ -142,6 +142,8 @@ CLAUDE_HSO_KEYS: dict[str, set[str] | None] = {
     "Notification": {"additionalContext"},
     "PermissionRequest": {"decision"},
     "PermissionDenied": {"retry"},
+    # Claude Code 2.1.332 (its output schema; no additionalContext).
+    "PreSkillShellCommand": {"permissionDecision", "permissionDecisionReason", "updatedInput"},
     "SessionEnd": None,
     "StopFailure": None,
     "PreCompact": None,

@@ -122,7 +122,7 @@ def test_req_006_3_13_reverse_then_forward_is_identity(platform: Platform) -> No
     [
         ("task", CLAUDE, ["Task", "Agent"]),
         ("grep", GEMINI, ["grep_search", "search_file_content"]),
-        ("shell", CLAUDE, ["Bash"]),
+        ("shell", CLAUDE, ["Bash", "PowerShell"]),  # PowerShell: Windows
         ("shell", GEMINI, ["run_shell_command"]),
         ("edit_file", GEMINI, ["replace"]),
         ("task", GEMINI, ["invoke_agent"]),

@@ -99,6 +99,37 @@ def test_wrappers_and_shell_bodies_are_unwrapped(line: str, via: tuple[str, ...]
     assert found(line, ["rm", "-rf", "/"]).via == via
 
 
+@pytest.mark.parametrize(("line", "via"), [
+    ("hyperfine --warmup 1 'rm -rf /'", ("hyperfine argument",)),
+    ("tmux run-shell 'rm -rf /'", ("tmux argument",)),
+    ("dotenv -e .env.test -- rm -rf /", ("dotenv --",)),
+    ("chronic rm -rf /", ("chronic rm",)),
+    ("bundle exec rm -rf /", ("bundle exec", "exec")),
+    ("su root -c 'rm -rf /'", ("su", "su -c")),
+    ("trap 'rm -rf /' EXIT", ("trap",)),
+    ("coproc NAME { rm -rf /; }", ()),
+    ("{rm,-rf,/}", ()),
+    ("RM -rf /", ()),
+    ("D=/; rm -rf $D", ()),
+    ("printf '\\x72\\x6d -rf /' | sh", ("pipe to sh",)),
+    ("echo $(( $(rm -rf /) + 1 ))", ("$(...)",)),
+    ("git config alias.x '!rm -rf /'", ("git config",)),
+])
+def test_commands_handed_on_in_other_shapes_are_read(line: str, via: tuple[str, ...]) -> None:
+    command = found(line, ["rm", "-rf", "/"]) if line[:2] != "RM" else found(line, ["RM", "-rf", "/"])
+    assert command.via == via and command.program == "rm"
+
+
+@pytest.mark.parametrize("line", [
+    "echo $(( (a + b) * c ))", "x=$(( size > 1024 ? size / 1024 : size ))",
+    "grep -rn 'rm -rf /' docs", "git commit -m 'rm -rf / fixed'", "echo rm -rf /",
+    "gh issue create --title 'rm -rf / in docs'",
+])
+def test_arithmetic_and_text_arguments_run_nothing(line: str) -> None:
+    assert not any(c.program == "rm" for c in shell.commands(line))
+    assert all(c.redirects == [] for c in shell.commands(line) if line.startswith("x="))
+
+
 def test_xargs_find_and_parallel_give_arguments_when_they_run() -> None:
     assert found("ls | xargs -0 rm -rf", ["rm", "-rf"]).dynamic_args
     inner = found("find . -name '*.pyc' -exec rm -rf {} +", ["rm", "-rf", "{}"])

@@ -22,7 +22,8 @@ CATEGORIES = {
     "interpreters": (40, 30), "shell-stdin": (25, 25), "disks": (40, 30), "secrets-write": (40, 25),
     "secrets-read": (50, 30), "protected-files": (30, 25), "substitution": (30, 15),
     "wrappers": (80, 50), "pack-infrastructure": (50, 0), "pack-databases": (30, 0),
-    "pack-backups": (20, 0), "everyday": (0, 200),
+    "pack-backups": (20, 0), "everyday": (0, 200), "system-files": (15, 10),
+    "persistence": (12, 8),
 }
 
 

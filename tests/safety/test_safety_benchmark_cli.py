@@ -48,8 +48,10 @@ def repo(cli_bench, tmp_path: Path):
 
 
 def _claude_entries(repo) -> list[dict]:
+    """The PreToolUse entries: the calls the benchmark makes are tool calls (a shell hook is
+    also on PreSkillShellCommand, which no tool call fires)."""
     data = json.loads((repo.root / ".claude" / "settings.json").read_text(encoding="utf-8"))
-    return [entry for groups in data["hooks"].values() for group in groups for entry in group["hooks"]]
+    return [entry for group in data["hooks"]["PreToolUse"] for entry in group["hooks"]]
 
 
 def test_quick_run_from_this_venv_measures_every_hook_row(tmp_path: Path) -> None:

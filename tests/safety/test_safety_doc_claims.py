@@ -53,8 +53,8 @@ def test_writing_hooks_try_it_shows_the_real_first_line(tmp_path: Path) -> None:
                       "--input", '{"command":"pytest tests"}')
     assert done.returncode == 0, done.stderr
     first = done.stdout.splitlines()[0]
-    assert first == ('claude: asks the user: no-push added -q to quieten pytest; tool input '
-                     'rewritten to {"command": "pytest tests -q"}')
+    assert first == ('claude (PreToolUse): asks the user: no-push added -q to quieten pytest; '
+                     'tool input rewritten to {"command": "pytest tests -q"}')
     assert f"\n{first}\n" in (REPO / "docs/writing-hooks.md").read_text(encoding="utf-8")
 
 

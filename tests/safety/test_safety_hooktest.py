@@ -41,7 +41,7 @@ def test_a_timeout_no_timer_can_hold_in_a_settings_file(tmp_path: Path) -> None:
     result = hw(root, "test", "guard", "--platform", "claude", "--tool", "shell",
                 "--input", '{"command": "ls"}')
     assert "internal error" not in result.err and "Traceback" not in result.err
-    assert result.out.startswith("claude: ")
+    assert result.out.startswith("claude (PreToolUse): ")
 
 
 def test_doctor_survives_an_unreadable_user_config(tmp_path: Path,

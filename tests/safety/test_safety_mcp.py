@@ -34,7 +34,7 @@ def test_one_matcher_is_written_in_each_cli_s_spelling(tmp_path: Path) -> None:
               "--matcher", "mcp__github__.*|shell").code == 0
     claude = json.loads((root / CLAUDE).read_text())["hooks"]["PreToolUse"][0]["matcher"]
     gemini = json.loads((root / GEMINI).read_text())["hooks"]["BeforeTool"][0]["matcher"]
-    assert claude == "^(mcp__github__.*|Bash)$"
+    assert claude == "^(mcp__github__.*|Bash|PowerShell)$"
     assert gemini == "^(mcp_github_.*|run_shell_command)$"
     # ...and each CLI's own rules select its own MCP names with it.
     assert setup_of("claude").matcher_matches("PreToolUse", claude, "mcp__github__create_issue")

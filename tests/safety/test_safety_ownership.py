@@ -45,7 +45,7 @@ def test_sync_never_removes_or_rewrites_a_look_alike(tmp_path: Path, command: st
     groups = json.loads(path.read_text())["hooks"]["PreToolUse"]
     assert groups[0] == settings["hooks"]["PreToolUse"][0]
     assert [h["command"] for g in groups[1:] for h in g["hooks"]] == [
-        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --platform claude']
+        'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py guard --fail-closed=7 --platform claude']
     assert hw(root, "remove", "guard").code == 0
     assert json.loads(path.read_text()) == settings
 
@@ -71,7 +71,8 @@ def test_a_python_path_with_a_space_is_quoted_and_runs(tmp_path: Path) -> None:
                                                      f'python = "\'{fake}\' -I"'))
     assert hw(root, "add", "before_tool", "guard").code == 0
     command = json.loads((root / CLAUDE).read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert command == f"'{fake}' -I \"$CLAUDE_PROJECT_DIR\"/.hookwrap/lib/run.py guard --platform claude"
+    assert command == (f"'{fake}' -I \"$CLAUDE_PROJECT_DIR\"/.hookwrap/lib/run.py guard "
+                       "--fail-closed=7 --platform claude")
     payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                           "tool_input": {"command": "git push --force origin main"}})
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(root)}

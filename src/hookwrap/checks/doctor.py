@@ -22,6 +22,7 @@ from ..names import Platform
 from . import schema
 from .host import commands_from_settings
 from .unhooked import check_unhooked_shell
+from .versions import check_versions, project_platforms
 
 SYNC = "run `hookwrap sync`"
 _PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD")
@@ -79,6 +80,8 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     else:
         findings += check_python(interpreter, env)
         findings += check_shim(interpreter, env)
+    if manifest is not None:
+        findings += check_versions(root, *project_platforms(manifest), env)
     findings += check_schema(scopes)
     findings += check_trust(root, home, scopes, env)
     findings += check_hooks_enabled(scopes)
@@ -223,7 +226,9 @@ def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Findi
             if scope.error:
                 continue
             # The same comparison as `list` and `sync`, so the three never disagree.
-            status = registration_status(reg, owned_entries(scope.data or {}, reg.platform.value))
+            events = [r.event for r in wanted if r.platform == reg.platform]
+            status = registration_status(reg, owned_entries(scope.data or {}, reg.platform.value),
+                                         events)
             if status == MISSING:
                 out.append(Finding("registration", FAIL, f"{reg.name} is missing from {scope.label} "
                                    "(removed by hand, or dropped when the CLI rewrote the file)", SYNC))
@@ -241,8 +246,9 @@ def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Findi
             if entry.name == spec.name and scope.platform not in spec.platforms:
                 out.append(Finding("registration", FAIL, f"{spec.name} is registered in {scope.label} "
                                    f"but hookwrap.toml does not list {scope.platform.value}", SYNC))
-    return _result("registration", out, "every hook is registered and current", scopes,
-                   project_only=True)
+    # Once per hook and file, also for a hook on several events of it (Claude Code's before_tool).
+    return _result("registration", list(dict.fromkeys(out)), "every hook is registered and current",
+                   scopes, project_only=True)
 
 
 def check_orphans(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
@@ -274,7 +280,8 @@ def check_scripts(root: Path, scopes: list[Scope]) -> list[Finding]:
     out = [Finding("scripts", FAIL, f"{scope.label}: {entry.name} runs {script_path(entry.name)}, "
                    "which does not exist", f"{SYNC} (it restores missing scripts), or remove the hook")
            for scope, entry in _owned(scopes) if not (root / script_path(entry.name)).is_file()]
-    return _result("scripts", out, "every registered script exists", scopes)
+    # Once per file, also for a hook on several events of it (Claude Code's before_tool).
+    return _result("scripts", list(dict.fromkeys(out)), "every registered script exists", scopes)
 
 
 def check_external(root: Path, manifest, env: Mapping[str, str]) -> list[Finding]:
@@ -393,10 +400,12 @@ def disabled_rule_problem(text: str) -> tuple[str, str] | None:
 
 def check_startup(root: Path, manifest) -> list[Finding]:
     """Each hook can start: its script compiles for Python 3.9 and the runtime is in the repo."""
+    from ..generator.project import blocking_names
     from ..generator.startup import runtime_gaps, script_errors
 
     out = [Finding("startup", FAIL, problem, "fix the script, then run `hookwrap test NAME`")
-           for problem in script_errors(root, [spec.name for spec in manifest.hooks])]
+           for problem in script_errors(root, [spec.name for spec in manifest.hooks],
+                                        blocking_names(manifest))]
     missing = runtime_gaps(root)
     if missing and manifest.hooks:
         out.append(Finding("startup", FAIL, f"the runtime is missing ({', '.join(missing[:3])}"

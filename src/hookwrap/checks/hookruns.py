@@ -23,6 +23,7 @@ would only take as long again (a stop_gate's test suite) or hang again.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
@@ -38,6 +39,12 @@ from .hooktest import HOOK_ERROR_HEADER, PlatformTest, registered_commands, run_
 CHECK = "hook-runs"
 WAIT_S = 10.0  # doctor waits at most this long for one run, whatever the hook's timeout
 _IMPORT_3_9 = "unsupported operand type(s) for |"  # `X | None` evaluated on Python 3.9
+# The last stderr line of a fail-closed hook that the launcher (launcher._block, run.py) ended
+# with exit 2 because it could not start or answer: each CLI reads that as the hook's block, but
+# it is the hook's failure, not its decision.
+_LAUNCHER_BLOCK = re.compile(r"hookwrap: (?:\S+ fails closed and (?:could not start \((?P<start>.*)\)"
+                             r"|(?P<why>.*)), so the call is blocked|the launcher cannot run "
+                             r"(?P<old>on Python .*)); run `hookwrap doctor`")
 
 
 @dataclass(frozen=True)
@@ -139,17 +146,20 @@ def check_hook_runs(root: Path, manifest, scopes: list[Scope],
         tests = results[name]
         failed: dict[tuple[str, str], list[PlatformTest]] = {}
         for test in tests:
-            if test.ran and test.clean:
+            if test.ran and test.clean and not _launcher_block(test):
                 ran += 1
                 continue
             kind, cause = _fault(test)
             if kind in _GROUPED:
                 failed.setdefault((kind, cause), []).append(test)
-            else:
-                out.append(_single(name, test, kind, cause))
-        found = [_grouped(name, kind, cause, group, len(runs))
+            elif (single := _single(name, test, kind, cause)) not in out:  # once per CLI
+                out.append(single)
+        clis = len({platform for platform, _ in runs})  # a CLI may run it on several events
+        found = [_grouped(name, kind, cause, group, clis)
                  for (kind, cause), group in failed.items()]
-        skipped = [setup_of(platform).label for platform, _ in runs[len(tests):]]
+        tried = {test.platform for test in tests}
+        skipped = list(dict.fromkeys(setup_of(platform).label for platform, _ in runs[len(tests):]
+                                     if platform.value not in tried))
         if skipped and found:  # only the first run was made, and it did not finish
             found[-1] = replace(found[-1], message=f"{found[-1].message} (not started on "
                                 f"{_and(skipped)}: it would take as long there)")
@@ -235,6 +245,12 @@ def _fault(test: PlatformTest) -> tuple[str, str]:
         return HANG, f"it did not answer within its timeout ({test.timeout_s:g} s) and was killed"
     if result.stopped:
         return FLOOD, f"it {result.stopped}"
+    blocked = _launcher_block(test)
+    if blocked.startswith("gave no answer within"):
+        return HANG, (f"it {blocked} (its fail-closed deadline, inside its {test.timeout_s:g} s "
+                      "timeout)")
+    if blocked:
+        return START, f"exit {result.exit_code}: {blocked}"
     if result.spawn_error or result.exit_code != 0:
         how = f"exit {result.exit_code}" if result.exit_code is not None else (
             result.spawn_error or f"killed by signal {result.signal}")
@@ -245,10 +261,21 @@ def _fault(test: PlatformTest) -> tuple[str, str]:
     return ANSWER, "; ".join(test.problems) or test.summary
 
 
-def _grouped(name: str, kind: str, cause: str, tests: list[PlatformTest], runs: int) -> Finding:
+def _launcher_block(test: PlatformTest) -> str:
+    """Why the launcher blocked a fail-closed hook's call (``_LAUNCHER_BLOCK``), "" when it
+    did not."""
+    result = test.result
+    match = _LAUNCHER_BLOCK.search(last_line(result.stderr)) if result is not None else None
+    if match is None:
+        return ""
+    return match.group("start") or match.group("old") or match.group("why")
+
+
+def _grouped(name: str, kind: str, cause: str, tests: list[PlatformTest], clis: int) -> Finding:
     """One finding for a fault of the hook itself, naming every CLI it happened on (of the
-    hook's ``runs``) and what each CLI then does."""
-    where = f"any of its {runs} CLIs" if len(tests) == runs > 2 else _and([_label(t) for t in tests])
+    hook's ``clis``) and what each CLI then does."""
+    labels = list(dict.fromkeys(_label(t) for t in tests))
+    where = f"any of its {clis} CLIs" if len(labels) == clis > 2 else _and(labels)
     retry = (f"`hookwrap test {name} -p {tests[0].platform} -v` shows its exit code, stdout and "
              "stderr")
     if kind == CUT:
@@ -302,8 +329,10 @@ def _outcomes(tests: list[PlatformTest]) -> str:
     by: dict[str, list[str]] = {}
     for test in tests:
         outcome = test.verdict.outcome if test.verdict is not None else "allowed"
-        by.setdefault(_DOES.get(outcome, outcome), []).append(_label(test))
-    if len(by) == 1 and len(tests) > 2:
+        labels = by.setdefault(_DOES.get(outcome, outcome), [])
+        if _label(test) not in labels:
+            labels.append(_label(test))
+    if len(by) == 1 and len({t.platform for t in tests}) > 2:
         return f"{next(iter(by))} on every one"
     return "; ".join(f"{does} on {_and(labels)}" for does, labels in by.items())
 

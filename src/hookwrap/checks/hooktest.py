@@ -68,6 +68,7 @@ class HookTestReport:
 
 
 HOOK_ERROR_HEADER = "Hook Script Error"  # the first line of protocol.format_hook_error's reason
+_UNSELECTED = "not run: matcher"  # the summary of a run its matcher did not select
 
 
 def describe(verdict: Verdict) -> str:
@@ -165,8 +166,8 @@ def run_hook_test(
             rel = setup_of(plat).settings_file
             tests.append(PlatformTest(plat.value, "", "", f"not registered in {rel}",
                                       False, ran=False, problems=[f"{name} is not in {rel}"]))
-        for cmd in commands:
-            tests.append(_test_one(root, plat, cmd, given, args, env, on_run))
+        tests += _selected([_test_one(root, plat, cmd, given, args, env, on_run)
+                            for cmd in commands])
     if not tests and spec is None and (root / "hookwrap.toml").is_file():
         raise ProjectError(f"no hook named {name!r} in hookwrap.toml",
                            hint="`hookwrap list` shows the hooks")
@@ -209,6 +210,14 @@ def _flag_external_command(root: Path, spec, tests: list[PlatformTest],
             test.clean = False
             test.problems.append(f"hooks.{spec.name}.command cannot start: {problem} (fix "
                                  "it in hookwrap.toml)")
+
+
+def _selected(tests: list[PlatformTest]) -> list[PlatformTest]:
+    """One CLI's runs of a hook registered on several of its events (Claude Code's PreToolUse
+    and PreSkillShellCommand, for the shell only): an entry whose matcher does not select the
+    call is left out when another entry ran it."""
+    selected = [t for t in tests if t.ran or not t.summary.startswith(_UNSELECTED)]
+    return selected or tests
 
 
 @dataclass(frozen=True)
@@ -432,7 +441,7 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
     target = host.match_target(platform.value, cmd.event, payload)
     if not host.matcher_matches(platform.value, cmd.event, cmd.matcher, target):
         base.ran, base.clean = False, False
-        base.summary = f"not run: matcher {cmd.matcher!r} does not select {target!r}"
+        base.summary = f"{_UNSELECTED} {cmd.matcher!r} does not select {target!r}"
         base.problems.append(f"{base.summary} ({_other_call_hint(platform, cmd, given)})")
         return base
     resident = cmd.command.startswith("http://")

@@ -26,9 +26,25 @@ if TYPE_CHECKING:
 # The launcher every registered command runs (vendor.LAUNCHER: launcher_stub.py, which imports
 # launcher.py beside it): it runs .hookwrap/hooks/<name>.py from cached bytecode.
 LAUNCHER = ".hookwrap/lib/run.py"
+# What a fail-closed hook's registered command carries after the hook's name, with the seconds
+# it has to answer (``run.py guard --fail-closed=7 --platform gemini``): the launcher then blocks
+# the call, as every CLI reads a block, when the hook cannot start, crashes or has not answered
+# by then (launcher.py), and the runtime blocks a call it cannot read (runner.py).
+FAIL_CLOSED_FLAG = "--fail-closed"
 
 BLOCKING = frozenset({"block", "deny"})
 ALLOWING = frozenset({"allow", "approve"})
+
+
+def json_kind(value: object) -> str:
+    """A JSON value's kind, as a message names it ("a list")."""
+    if value is None:
+        return "null"
+    for kind, words in ((bool, "a boolean"), (str, "a string"), (list, "a list"),
+                        (dict, "an object")):
+        if isinstance(value, kind):
+            return words
+    return "a number"
 
 
 class AgentCLI:
@@ -37,10 +53,9 @@ class AgentCLI:
 
     platform: Platform
     label: str
-    version: str
-    npm_package: str
     events: dict[str, NormalizedEvent]
     preferred_events: dict[NormalizedEvent, str]
+    skill_shell_events: tuple[str, ...]
     tools: dict[str, str]
     preferred_tools: dict[str, str]
     extra_tool_names: dict[str, tuple[str, ...]]
@@ -171,6 +186,12 @@ class AgentCLI:
         Cline, whose run_commands carries a list."""
         line = tool_input.get("command") if isinstance(tool_input, dict) else None
         return [line] if isinstance(line, str) else []
+
+    def unreadable_shell_input(self, tool_input: dict[str, Any]) -> str:
+        """Why ``shell_lines`` cannot read a shell call's input ("" when it can): its
+        ``command`` is not a string (a fail-closed hook blocks such a call, runner.py)."""
+        command = tool_input.get("command")
+        return "" if isinstance(command, str) else f"its command is {json_kind(command)}, not a string"
 
     def platform_tool_names(self, tool: str) -> list[str]:
         """Every name this CLI uses for the normalized ``tool``, preferred first (then the tools

@@ -1,7 +1,7 @@
 """Claude Code's hook protocol, and the CLIs that speak it with differences of their own.
 
-Claude Code (2.1.328), Qwen Code, Copilot CLI (its PascalCase format) and Factory Droid read the
-same answer: a top-level ``decision`` (``block``/``approve``), ``reason``, ``continue`` and
+Claude Code (2.1.328 and 2.1.332), Qwen Code, Copilot CLI (its PascalCase format) and Factory
+Droid read the same answer: a top-level ``decision`` (``block``/``approve``), ``reason``, ``continue`` and
 ``stopReason``, ``systemMessage``, and ``hookSpecificOutput`` (``permissionDecision``,
 ``permissionDecisionReason``, ``updatedInput``, ``additionalContext``, a PermissionRequest
 verdict). What a CLI does differently is a fact of its record, read here:
@@ -80,6 +80,8 @@ class ClaudeProtocol(AgentCLI):
                     specific["permissionDecisionReason"] = (
                         (output.reason + "\n\n" if output.reason else "") + self.rewrite_note
                         + json.dumps(output.updated_input, ensure_ascii=False, allow_nan=False))
+        elif name in self.skill_shell_events:
+            specific.update(_skill_shell(output, decision))
         elif name == "PermissionRequest":
             verdict = _permission_request(output, decision)
             if verdict:
@@ -206,6 +208,36 @@ def _pre_tool_use(output: OutputView, decision: str) -> dict[str, Any]:
         specific["permissionDecisionReason"] = output.reason
     if output.updated_input is not None and decision not in BLOCKING:
         specific["updatedInput"] = output.updated_input
+    return specific
+
+
+# Claude Code 2.1.332 on PreSkillShellCommand: allow lets the inline command run; deny, ask
+# and defer keep it from running, as does any updatedInput (never applied); additionalContext
+# is not read. hookwrap sends an ask or a rewrite as the deny it becomes, and says so.
+SKILL_SHELL_ASK_NOTE = ("Claude Code cannot ask about a skill's inline shell command: "
+                        "the hook's ask blocks it")
+SKILL_SHELL_REWRITE_NOTE = ("Claude Code cannot rewrite a skill's inline shell command: "
+                            "the hook's rewrite blocks it; the rewritten input was ")
+
+
+def _skill_shell(output: OutputView, decision: str) -> dict[str, Any]:
+    note = ""
+    if decision == "ask":
+        note = SKILL_SHELL_ASK_NOTE
+    elif output.updated_input is not None and decision not in BLOCKING:
+        import json
+
+        note = SKILL_SHELL_REWRITE_NOTE + json.dumps(output.updated_input, ensure_ascii=False,
+                                                     allow_nan=False)
+    if note or decision in BLOCKING:
+        verdict, reason = "deny", "\n\n".join(t for t in (output.reason, note) if t)
+    elif decision in ALLOWING:
+        verdict, reason = "allow", output.reason
+    else:
+        return {}
+    specific = {"permissionDecision": verdict}
+    if reason:
+        specific["permissionDecisionReason"] = reason
     return specific
 
 

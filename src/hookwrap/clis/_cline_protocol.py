@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 
 from ..names import NormalizedEvent
-from ._base import BLOCKING, AgentCLI
+from ._base import BLOCKING, AgentCLI, json_kind
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -83,6 +83,16 @@ class ClineProtocol(AgentCLI):
             return [lines]
         return [line for line in lines if isinstance(line, str)] if isinstance(lines, list) \
             else super().shell_lines(tool_input)
+
+    def unreadable_shell_input(self, tool_input: dict[str, Any]) -> str:
+        """run_commands' ``commands``: a string, or a non-empty list of strings."""
+        if "commands" not in tool_input:
+            return super().unreadable_shell_input(tool_input)
+        lines = tool_input["commands"]
+        if isinstance(lines, list):
+            return "" if lines and all(isinstance(line, str) for line in lines) else \
+                "its commands are not a list of strings"
+        return "" if isinstance(lines, str) else f"its commands are {json_kind(lines)}, not a list"
 
     def own_tool_name(self, tool: str, raw_tool: str) -> str:
         """editor writes whole files too (NORMALIZED_TO_TOOL keeps it edit_file's name)."""

@@ -6,9 +6,10 @@ differently is in one place. Behaviour that really differs between CLIs lives in
 protocol families (``clis/_claude_protocol.py``, ...; the generator's in ``generator/clis/``),
 which read the record's knobs; a record names its family in ``protocol``.
 
-Every fact carries the CLI version it was checked against (``version``). The record is copied
-into each project with the rest of the runtime and imported on every hook call, so it is plain
-data: no dataclass machinery, no typing at run time.
+Every fact carries the CLI version it was checked against, in a comment; the pinned release
+(``AgentSetup.version``) is in ``generator/pins.txt``, the one place pins are written. The
+record is copied into each project with the rest of the runtime and imported on every hook
+call, so it is plain data: no dataclass machinery, no typing at run time.
 """
 
 from __future__ import annotations
@@ -37,12 +38,15 @@ class CLIRecord:
     # --- who -------------------------------------------------------------------------------
     platform: Platform
     label: str = ""                  # "Claude Code"
-    version: str = ""                # the release every fact here was checked against
-    npm_package: str = ""            # where the pinned binary comes from (tests, docs)
 
     # --- names -----------------------------------------------------------------------------
     events: dict[str, NormalizedEvent] = {}           # the CLI's event name -> normalized
     preferred_events: dict[NormalizedEvent, str] = {}  # where several names share one event
+    # Events before a shell command that runs without a tool call (a skill's inline command),
+    # matched on the shell tool's names and answered in their own words: a before_tool hook
+    # that selects the shell is also registered on each (Claude Code 2.1.332's
+    # PreSkillShellCommand).
+    skill_shell_events: tuple[str, ...] = ()
     tools: dict[str, str] = {}                        # the CLI's tool name -> normalized
     preferred_tools: dict[str, str] = {}              # normalized -> the name registrations use
     # More of this CLI's tool names that a normalized tool's matcher selects, beyond its own
@@ -124,6 +128,11 @@ class CLIRecord:
 
     # --- the registration file ---------------------------------------------------------------
     settings_file: str = ""           # project-relative path of the file hookwrap edits
+    # --- the installed CLI (doctor reads its version) ----------------------------------------
+    executable: str = ""              # the command that starts the CLI ("claude")
+    # What a release older than the first one listed does to this repo's hooks on an event:
+    # (first release that does better, the normalized event, what older releases do).
+    version_notes: tuple[tuple[str, NormalizedEvent, str], ...] = ()
     # Folders whose presence says a repo uses this CLI (`init` picks the CLIs from them); by
     # default the settings file's top folder.
     config_folders: tuple[str, ...] = ()

@@ -1,6 +1,9 @@
-"""Claude Code 2.1.328: its record. Every fact here was checked against that release
-(/work/shared/reference/claude-code.md); Qwen Code, Copilot CLI and Factory Droid are this record
-with their differences (``CLAUDE.derive``)."""
+"""Claude Code: its record. Every fact here was checked against 2.1.328
+(/work/shared/reference/claude-code.md) and again against 2.1.332's shipped code, where the one
+change that concerns hookwrap is the PreSkillShellCommand event (facts labelled 2.1.332; the
+other events' input and output schemas are those of 2.1.328, but for PermissionRequest's
+internal tool_kind and mcp_skill). Qwen Code, Copilot CLI and Factory Droid are this record with
+their differences (``CLAUDE.derive``)."""
 
 from __future__ import annotations
 
@@ -13,8 +16,6 @@ _E = NormalizedEvent
 CLAUDE = CLIRecord(
     Platform.CLAUDE,
     label="Claude Code",
-    version="2.1.328",
-    npm_package="@anthropic-ai/claude-code",
     protocol=ClaudeProtocol,
     events={
         "Stop": _E.AFTER_AGENT,
@@ -33,14 +34,24 @@ CLAUDE = CLIRecord(
         "PostCompact": _E.POST_COMPACT,
         "SubagentStart": _E.SUBAGENT_START,
         "StopFailure": _E.STOP_FAILURE,
+        # 2.1.332: before a skill's or slash command's inline shell command (!`cmd`), which
+        # never reaches PreToolUse; the payload is PreToolUse's (tool_name Bash or PowerShell,
+        # tool_input.command). 2.1.328 has no such event and ignores the key.
+        "PreSkillShellCommand": _E.BEFORE_TOOL,
     },
-    # Stop and SubagentStop share after_agent: registrations go to Stop.
-    preferred_events={_E.AFTER_AGENT: "Stop"},
+    # Stop and SubagentStop share after_agent: registrations go to Stop; before_tool's go to
+    # PreToolUse, and to PreSkillShellCommand for the shell (skill_shell_events below).
+    preferred_events={_E.AFTER_AGENT: "Stop", _E.BEFORE_TOOL: "PreToolUse"},
+    # 2.1.332 runs skills' and slash commands' inline shell commands past PreToolUse and asks
+    # PreSkillShellCommand instead: a before_tool hook that selects the shell is registered
+    # there too, with the shell's tool names as matcher.
+    skill_shell_events=("PreSkillShellCommand",),
     tools={
         "Write": "write_file",
         "Edit": "edit_file",
         "Read": "read_file",
         "Bash": "shell",
+        "PowerShell": "shell",  # Windows; a PreSkillShellCommand payload names it (2.1.332)
         "Glob": "glob",
         "Grep": "grep",
         "WebFetch": "web_fetch",
@@ -50,7 +61,7 @@ CLAUDE = CLIRecord(
         "NotebookEdit": "notebook_edit",
         "TodoWrite": "write_todos",
     },
-    preferred_tools={"task": "Task"},  # the name REQ-006 lists
+    preferred_tools={"task": "Task", "shell": "Bash"},  # "Task": the name REQ-006 lists
     tool_fields={"shell": ("command", "description"),
                  "write_file": ("file_path", "content"),
                  "edit_file": ("file_path", "old_string", "new_string", "replace_all"),
@@ -67,6 +78,11 @@ CLAUDE = CLIRecord(
 
     # --- the hookwrap command's facts ------------------------------------------------------
     settings_file=".claude/settings.json",  # plain JSON: Claude Code rejects a file with comments
+    executable="claude",
+    # 2.1.328 runs them with no hook at all (the same /probe made its marker file; drift review).
+    version_notes=(("2.1.332", _E.BEFORE_TOOL,  # the release of a fact, not a pin
+                    "runs slash commands' and skills' inline shell commands (!`cmd`) without any "
+                    "hook: the guard cannot see them; 2.1.332 or newer can"),),
     known_settings_events=(
         "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
         "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",
@@ -74,7 +90,7 @@ CLAUDE = CLIRecord(
         "PreModelSwitch", "PostModelSwitch", "PermissionRequest", "PermissionDenied", "Setup",
         "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation", "ElicitationResult",
         "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "CwdChanged",
-        "FileChanged", "DirectoryAdded", "MessageDisplay",
+        "FileChanged", "DirectoryAdded", "MessageDisplay", "PreSkillShellCommand",
     ),
     invalid_entry_drops_event=True,
     no_matcher_events=frozenset({
@@ -103,7 +119,7 @@ CLAUDE = CLIRecord(
     },
     match_targets={
         **dict.fromkeys(("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-                         "PermissionDenied"), "tool_name"),
+                         "PermissionDenied", "PreSkillShellCommand"), "tool_name"),
         "UserPromptExpansion": "command_name", "SessionStart": "source", "Setup": "trigger",
         "PreCompact": "trigger", "PostCompact": "trigger", "PreModelSwitch": "to_model",
         "PostModelSwitch": "to_model", "Notification": "notification_type",

@@ -27,8 +27,6 @@ _DETACHED = ("runs detached (not awaited) and Cline ignores its answer")
 CLINE = CLIRecord(
     Platform.CLINE,
     label="Cline",
-    version="3.0.65",
-    npm_package="cline",
     protocol=ClineProtocol,
     # The hook file names (case-insensitive for Cline); the payload's hookName is mapped to
     # them (knob hook_names).
@@ -101,6 +99,7 @@ CLINE = CLIRecord(
 
     # --- the hookwrap command's facts: hookwrap.json and the hook files made from it --------
     settings_file=".clinerules/hooks/hookwrap.json",
+    executable="cline",
     config_folders=(".clinerules", ".cline"),
     settings_owned=True,  # hookwrap's own file: no hand-made hooks in it
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "TaskStart",

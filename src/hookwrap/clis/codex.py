@@ -1,5 +1,7 @@
-"""Codex CLI 0.169.0: its record. Every fact here was checked against that release
-(/work/shared/reference/codex-cli.md, docs/codex-notes.md).
+"""Codex CLI: its record. Every fact here was checked against 0.169.0
+(/work/shared/reference/codex-cli.md, docs/codex-notes.md), and again against 0.171.0's shipped
+binary: its 23 embedded command-hook input and output schemas and its output-validation messages
+are those of 0.169.0, and the end-to-end tests pass on it.
 
 The shell tool arrives as ``Bash``; ``apply_patch`` carries raw patch text, read into the files
 it adds, updates, deletes or moves. Codex's output schemas are strict: one unknown key, a
@@ -50,8 +52,6 @@ _NO_CONTEXT_EVENTS = frozenset({_E.AFTER_AGENT, _E.PERMISSION_REQUEST, _E.PRE_CO
 CODEX = CLIRecord(
     Platform.CODEX,
     label="Codex CLI",
-    version="0.169.0",
-    npm_package="@openai/codex",
     protocol=CodexProtocol,
     events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
                 "UserPromptSubmit", "SessionStart", "SessionEnd", "PermissionRequest",
@@ -80,6 +80,7 @@ CODEX = CLIRecord(
 
     # --- the hookwrap command's facts ------------------------------------------------------
     settings_file=".codex/hooks.json",  # strict JSON: a trailing comma voids the whole file
+    executable="codex",
     known_settings_events=(
         "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
         "SessionStart", "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop",

@@ -27,11 +27,10 @@ _E = NormalizedEvent
 COPILOT = CLAUDE.derive(
     Platform.COPILOT,
     label="Copilot CLI",
-    version="1.0.102",
-    npm_package="@github/copilot",
     events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
                 "UserPromptSubmit", "SessionStart", "SessionEnd", "PostToolUseFailure",
                 "PreCompact", "SubagentStart", "Notification"),
+    skill_shell_events=(),  # no PreSkillShellCommand (Claude Code 2.1.332 only)
     # The PascalCase format translates Copilot's tools to Claude's names (bash -> Bash,
     # create -> Write, edit -> Edit, view -> Read).
     tools={
@@ -71,6 +70,8 @@ COPILOT = CLAUDE.derive(
 
     # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
     settings_file=".github/hooks/hookwrap.json",
+    executable="copilot",
+    version_notes=(),
     settings_owned=True,  # hookwrap's own file: it holds no hand-made hooks
     # Copilot CLI's repository hooks; .github alone is any GitHub repository.
     config_folders=(".github/hooks",),

@@ -22,11 +22,10 @@ _E = NormalizedEvent
 DROID = CLAUDE.derive(
     Platform.DROID,
     label="Factory Droid",
-    version="0.225.2",
-    npm_package="@factory/cli-linux-x64",
     events=pick(CLAUDE.events, "Stop", "SubagentStop", "PreToolUse", "PostToolUse",
                 "UserPromptSubmit", "SessionStart", "SessionEnd", "PreCompact", "Notification"),
     # The tool schemas `droid exec` sends the model (0.225.2).
+    skill_shell_events=(),  # no PreSkillShellCommand (Claude Code 2.1.332 only)
     tools={
         "Execute": "shell",
         "Create": "write_file",
@@ -75,6 +74,8 @@ DROID = CLAUDE.derive(
 
     # --- the hookwrap command's facts (Claude Code's, but for these) -----------------------
     settings_file=".factory/settings.json",
+    executable="droid",
+    version_notes=(),
     settings_comments=True,  # Droid reads comments in it (0.225.2), so hookwrap keeps them
     known_settings_events=(
         "PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop",

@@ -12,8 +12,6 @@ _E = NormalizedEvent
 GEMINI = CLIRecord(
     Platform.GEMINI,
     label="Gemini CLI",
-    version="0.61.0",
-    npm_package="@google/gemini-cli",
     protocol=GeminiProtocol,
     events={
         "AfterAgent": _E.AFTER_AGENT,
@@ -68,6 +66,7 @@ GEMINI = CLIRecord(
 
     # --- the hookwrap command's facts ------------------------------------------------------
     settings_file=".gemini/settings.json",
+    executable="gemini",
     settings_comments=True,
     known_settings_events=(
         "BeforeTool", "AfterTool", "BeforeAgent", "Notification", "AfterAgent", "SessionStart",

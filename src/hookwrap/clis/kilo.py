@@ -19,8 +19,6 @@ _E = NormalizedEvent
 KILO = OPENCODE.derive(
     Platform.KILO,
     label="Kilo CLI",
-    version="7.7.9",
-    npm_package="@kilocode/cli-linux-x64",  # the 7.8.1 wrapper finds no binary on npm
     tools={
         **OPENCODE.tools,
         # Kilo's own tools (the `code` agent's schemas, 7.7.9). background_process starts (or
@@ -54,11 +52,13 @@ KILO = OPENCODE.derive(
 
     # --- the hookwrap command's facts ----------------------------------------------------
     settings_file=".kilo/plugins/hookwrap.js",
+    executable="kilo",
     config_folders=(".kilo", ".kilocode"),
     unknown_event_note="hookwrap's Kilo CLI plugin does not run it",
     # As observed in a hook process (7.7.9): Kilo keeps OpenCode's OPENCODE=1 too.
     hook_env_vars={"HOOKWRAP_PROJECT_DIR": "{project}", "HOOKWRAP_KILO": "1", "KILO": "1",
-                   "OPENCODE": "1", "AGENT": "1", "KILO_PID": "{pid}", "KILOCODE_VERSION": "7.7.9",
+                   "OPENCODE": "1", "AGENT": "1", "KILO_PID": "{pid}",
+                   "KILOCODE_VERSION": "{version}",  # the pinned release
                    "KILOCODE_FEATURE": "cli", "KILO_PROCESS_ROLE": "main"},
     system_message_shown="printed for the user on Kilo's stderr by the plugin",
     # As OpenCode's SessionPrompt.command (7.7.9): a command file's !`...` runs before

@@ -39,8 +39,6 @@ _E = NormalizedEvent
 OPENCODE = CLIRecord(
     Platform.OPENCODE,
     label="OpenCode",
-    version="1.18.33",
-    npm_package="opencode-ai",
     protocol=PluginProtocol,
     events={
         "PreToolUse": _E.BEFORE_TOOL,
@@ -120,6 +118,7 @@ OPENCODE = CLIRecord(
 
     # --- the hookwrap command's facts: the plugin is the registration file -----------------
     settings_file=".opencode/plugins/hookwrap.js",
+    executable="opencode",
     settings_generated=True,  # every byte is hookwrap's: a difference is drift
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"),
     unknown_event_note="hookwrap's OpenCode plugin does not run it",

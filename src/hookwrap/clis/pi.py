@@ -35,8 +35,6 @@ _E = NormalizedEvent
 PI = OPENCODE.derive(
     Platform.PI,
     label="pi",
-    version="0.73.1",
-    npm_package="@mariozechner/pi-coding-agent",
     protocol=PiProtocol,
     events={
         "PreToolUse": _E.BEFORE_TOOL,
@@ -95,6 +93,7 @@ PI = OPENCODE.derive(
 
     # --- the hookwrap command's facts: the extension is the registration file ---------------
     settings_file=".pi/extensions/hookwrap.js",
+    executable="pi",
     config_folders=(".pi",),
     known_settings_events=("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
                            "SessionStart", "Stop", "SessionEnd"),

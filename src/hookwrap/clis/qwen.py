@@ -19,9 +19,10 @@ _E = NormalizedEvent
 QWEN = CLAUDE.derive(
     Platform.QWEN,
     label="Qwen Code",
-    version="0.24.4",
-    npm_package="@qwen-code/qwen-code",
-    events=dict(CLAUDE.events),  # the same names, read the same way
+    # The same names, read the same way, but for Claude Code 2.1.332's PreSkillShellCommand.
+    events={name: event for name, event in CLAUDE.events.items()
+            if name not in CLAUDE.skill_shell_events},
+    skill_shell_events=(),  # no PreSkillShellCommand (Claude Code 2.1.332 only)
     tools={
         "run_shell_command": "shell",
         # monitor (0.24.4) runs {"command", "description"} in a shell and streams its output
@@ -74,6 +75,8 @@ QWEN = CLAUDE.derive(
     # JSON with comments; Qwen itself rewrites the file, adding "$version", and hookwrap keeps
     # every key it finds.
     settings_file=".qwen/settings.json",
+    executable="qwen",
+    version_notes=(),
     settings_comments=True,
     known_settings_events=(
         "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from collections import Counter
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -363,8 +364,12 @@ def templates() -> None:
 
 
 def _print_test(report, *, verbose: bool) -> None:
+    counts = Counter(test.platform for test in report.tests)
     for test in report.tests:
-        typer.echo(f"{test.platform}: {test.summary}")
+        # A CLI that runs the hook on several events (Claude Code's PreToolUse and
+        # PreSkillShellCommand) gets one line per event.
+        where = f"{test.platform} ({test.event})" if counts[test.platform] > 1 else test.platform
+        typer.echo(f"{where}: {test.summary}")
         for problem in test.problems:
             typer.echo(f"  problem: {problem}")
         for note in test.notes:

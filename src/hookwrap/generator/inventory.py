@@ -34,32 +34,41 @@ def dropped_status(registration, data: dict) -> str | None:
     return DROPPED if dropping_errors(data, registration.platform, registration.event) else None
 
 
-def registration_status(registration, entries) -> str:
-    """current, drifted or missing: how ``entries`` (a file's owned entries) hold it."""
-    return _status(registration, entries)
+def registration_status(registration, entries, events=()) -> str:
+    """current, drifted or missing: how ``entries`` (a file's owned entries) hold it;
+    ``events``: every event the hook is registered on in that file (its own by default)."""
+    return _status(registration, entries, events)
 
 
-def _status(registration, entries) -> str:
+def _status(registration, entries, events=()) -> str:
     from .settings import same_handler
 
     mine = [e for e in entries if e.name == registration.name]
     if not mine:
         return MISSING
-    entry = mine[0]
-    same = (entry.event == registration.event and entry.matcher == registration.matcher
-            and same_handler(entry.handler, registration.handler) and len(mine) == 1)
+    events = set(events) | {registration.event}
+    here = [e for e in mine if e.event == registration.event]
+    if len(here) != 1 or any(e.event not in events for e in mine):
+        return DRIFTED
+    entry = here[0]
+    same = entry.matcher == registration.matcher and same_handler(entry.handler,
+                                                                  registration.handler)
     return CURRENT if same else DRIFTED
 
 
-def _platform_row(spec, platform: Platform, registration, entries, data: dict,
+def _platform_row(spec, platform: Platform, registrations: list, entries, data: dict,
                   cannot_start: str | None = None) -> dict:
     if platform not in spec.platforms:
         return {"status": NOT_SELECTED, "registered": False, "current": False}
-    if registration is None:
+    if not registrations:
         return {"status": NO_EVENT, "registered": False, "current": False}
-    status = _status(registration, entries)
+    events = [r.event for r in registrations]
+    statuses = {_status(r, entries, events) for r in registrations}
+    status = statuses.pop() if len(statuses) == 1 else DRIFTED
+    registration = registrations[0]  # the event's own (before_tool: PreToolUse)
     if status == CURRENT:
-        status = dropped_status(registration, data) or cannot_start or status
+        dropped = next(filter(None, (dropped_status(r, data) for r in registrations)), None)
+        status = dropped or cannot_start or status
     return {"status": status, "registered": status != MISSING, "current": status == CURRENT,
             "event": registration.event, "matcher": registration.matcher}
 
@@ -78,7 +87,9 @@ def list_hooks(root: Path) -> list[dict]:
     for spec in manifest.hooks:
         found, _ = manifest_registrations(spec, _python(manifest), _port(manifest),
                                           _python_windows(manifest))
-        by_platform = {r.platform: r for r in found}
+        by_platform: dict[Platform, list] = {}
+        for registration in found:
+            by_platform.setdefault(registration.platform, []).append(registration)
         script = (root / regs.script_path(spec.name)).is_file()
         cannot_start = NO_RUNTIME if no_runtime else None if script else NO_SCRIPT
         rows.append({
@@ -88,8 +99,9 @@ def list_hooks(root: Path) -> list[dict]:
             "matcher": spec.matcher,
             "timeout": spec.timeout,
             "script": script,
-            "platforms": {p.value: _platform_row(spec, p, by_platform.get(p), owned[p], data[p],
-                                                 cannot_start) for p in Platform},
+            "platforms": {p.value: _platform_row(spec, p, by_platform.get(p, []), owned[p],
+                                                  data[p], cannot_start)
+                          for p in Platform},
         })
         if "speaks" in spec.options:  # an external hook: its command and protocol
             rows[-1].update(command=spec.options["command"], speaks=spec.options["speaks"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from ..names import Platform
+from ..names import NormalizedEvent, Platform
 from . import registrations as regs
 from .catalogue import EXTERNAL
 from .clis import setup_of
@@ -90,6 +90,20 @@ def _port(manifest) -> int:
     return getattr(manifest, "serve_port", regs.DEFAULT_SERVE_PORT)
 
 
+def fails_closed(spec) -> bool:
+    """Whether a manifest entry's hook fails closed: its template's policy (the guard), or an
+    external hook's ``fail_closed = true``."""
+    info = _template_info(spec.template)
+    return bool(info and info.fail_closed) or spec.options.get("fail_closed") is True
+
+
+def blocking_names(manifest) -> set[str]:
+    """The hooks whose registered command blocks every call they match when they cannot start
+    (fail-closed before_tool hooks: ``--fail-closed``, launcher.py)."""
+    return {spec.name for spec in manifest.hooks
+            if fails_closed(spec) and spec.event == NormalizedEvent.BEFORE_TOOL}
+
+
 def serve_port(manifest, port: int | None) -> tuple[int, list[str]]:
     """The port `hookwrap serve` listens on (``port``, else [serve] port), and what to warn:
     no resident hook (no CLI posts to it), or a port the registrations do not post to.
@@ -115,9 +129,8 @@ def spec_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_S
     """Registrations and warnings for one manifest entry, with its template's policy."""
     info = _template_info(spec.template)
     return regs.registrations_for(
-        spec, fail_closed=bool(info and info.fail_closed) or spec.options.get("fail_closed") is True,
-        summary=info.summary if info else "", python=python, port=port,
-        python_windows=python_windows)
+        spec, fail_closed=fails_closed(spec), summary=info.summary if info else "",
+        python=python, port=port, python_windows=python_windows)
 
 
 def manifest_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT,
@@ -343,7 +356,8 @@ def _plan_startup(plan: Plan, manifest) -> None:
     """Faults that keep hooks from starting at all, which no file change of sync's repairs."""
     from .startup import interpreter_error, script_errors
 
-    plan.problems.extend(script_errors(plan.root, [spec.name for spec in manifest.hooks]))
+    plan.problems.extend(script_errors(plan.root, [spec.name for spec in manifest.hooks],
+                                       blocking_names(manifest)))
     if manifest.hooks:
         scripts = [plan.root / regs.script_path(spec.name) for spec in manifest.hooks
                    if (plan.root / regs.script_path(spec.name)).is_file()]

@@ -6,10 +6,13 @@ import re
 from dataclasses import dataclass
 
 from ..names import NormalizedEvent, Platform
+from ..options import answer_limit
+from .catalogue import EXTERNAL
 from .clis import all_setups, setup_of
+from .clis._base import with_deadline
 from .errors import UsageError
 from .interpreter import WINDOWS_DEFAULT
-from .winforms import windows_field
+from .winforms import windows_command, windows_field
 
 DEFAULT_TIMEOUT = 60
 # The resident server's port when hookwrap.toml has no [serve] port (docs/resident.md).
@@ -182,10 +185,22 @@ def matcher_for(matcher: str | None, event: NormalizedEvent, platform: Platform)
 
 def handler_for(name: str, platform: Platform, *, timeout: int, fail_closed: bool,
                 event: NormalizedEvent, description: str, python: str = "python3") -> dict:
-    """The handler object, in the CLI's own form and timeout unit."""
-    return setup_of(platform).handler(command_for(name, platform, python), name=name,
-                                 timeout_s=timeout, fail_closed=fail_closed, event=event,
-                                 description=description)
+    """The handler object, in the CLI's own form and timeout unit. A fail-closed before_tool
+    hook's command carries the seconds it has to answer (``with_deadline``): within its timeout,
+    less the margin an external hook's command gets (``options.answer_limit``)."""
+    command = _with_deadline_if(command_for(name, platform, python), name, timeout=timeout,
+                                fail_closed=fail_closed, event=event)
+    return setup_of(platform).handler(command, name=name, timeout_s=timeout,
+                                      fail_closed=fail_closed, event=event,
+                                      description=description)
+
+
+def _with_deadline_if(command: str, name: str, *, timeout: int, fail_closed: bool,
+                      event: NormalizedEvent) -> str:
+    """``command`` with the seconds a fail-closed before_tool hook has to answer."""
+    if fail_closed and event is NormalizedEvent.BEFORE_TOOL:
+        return with_deadline(command, name, round(answer_limit({"timeout": timeout}), 1))
+    return command
 
 
 def resident_url(name: str, platform: Platform, port: int) -> str:
@@ -204,15 +219,20 @@ def _with_filter(handler: dict, spec, platform: Platform) -> dict:
 
 
 def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: bool,
-             description: str, python: str, port: int, python_windows: str) -> tuple[dict, str]:
-    """The handler, and a warning when a resident hook stays a command on this CLI."""
+             description: str, python: str, port: int, python_windows: str = WINDOWS_DEFAULT,
+             command_filter: bool = True) -> tuple[dict, str]:
+    """The handler, and a warning when a resident hook stays a command on this CLI; with
+    ``command_filter``, narrowed to the spec's shell commands where the CLI can."""
+    def _with(handler: dict) -> dict:
+        return _with_filter(handler, spec, platform) if command_filter else handler
+
     timeout = spec.timeout or DEFAULT_TIMEOUT
     if getattr(spec, "resident", False):
         agent = setup_of(platform)
         handler = agent.http_handler(resident_url(spec.name, platform, port), timeout_s=timeout,
                                      fail_closed=fail_closed, event=event)
         if handler is not None:
-            return _with_filter(handler, spec, platform), ""
+            return _with(handler), ""
         warning = (f"{spec.name}: resident has no effect: {agent.label} runs only command "
                    f"hooks on {event.value} (see docs/resident.md)")
     else:
@@ -221,9 +241,36 @@ def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: b
                           event=event, description=description, python=python)
     # A CLI with a field for Windows (Codex CLI's commandWindows, Copilot CLI's powershell)
     # gets the Windows form there; its POSIX command stays as it is.
-    handler = windows_field(platform.value, handler, spec.name, python_windows,
-                            fail_closed=fail_closed)
-    return _with_filter(handler, spec, platform), warning
+    windows = windows_command(platform.value, spec.name, python_windows, fail_closed=fail_closed)
+    handler = windows_field(platform.value, handler, _with_deadline_if(
+        windows, spec.name, timeout=timeout, fail_closed=fail_closed, event=event))
+    return _with(handler), warning
+
+
+def selects_shell(matcher: str | None) -> bool:
+    """True when a tool matcher (normalized names, each a name or a regex) selects the shell
+    tool; no matcher selects every tool."""
+    parts = split_matcher(matcher)
+    return not parts or any(re.fullmatch(f"(?:{part})", "shell") for part in parts)
+
+
+def _skill_shell_registrations(spec, platform: Platform, event: NormalizedEvent, *,
+                               fail_closed: bool, description: str, python: str,
+                               port: int, python_windows: str = WINDOWS_DEFAULT
+                               ) -> list[Registration]:
+    """A before_tool hook that selects the shell, registered again on each event the CLI asks
+    before a skill's inline shell command (``skill_shell_events``), for the shell's tool names.
+    An external hook is not: it was written for the CLI's tool events, and sees the payload
+    as is. The `if` filter is left out: the runtime's filter does its work there."""
+    agent = setup_of(platform)
+    if event is not NormalizedEvent.BEFORE_TOOL or spec.template == EXTERNAL \
+            or not selects_shell(spec.matcher):
+        return []
+    handler, _ = _handler(spec, platform, event, fail_closed=fail_closed,
+                          description=description, python=python, port=port,
+                          python_windows=python_windows, command_filter=False)
+    return [Registration(spec.name, platform, name, tool_matcher("shell", platform), handler)
+            for name in agent.skill_shell_events if name in agent.events]
 
 
 def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
@@ -250,6 +297,9 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
             commands_only.append(warning)
         registrations.append(Registration(spec.name, platform, event_name,
                                           matcher_for(spec.matcher, event, platform), handler))
+        registrations += _skill_shell_registrations(spec, platform, event, fail_closed=fail_closed,
+                                                    description=description, python=python,
+                                                    port=port, python_windows=python_windows)
     if commands_only and not any(r.handler.get("type") == "http" for r in registrations):
         warnings.extend(commands_only)  # resident = true changes nothing anywhere: say so
     return registrations, warnings

@@ -153,12 +153,12 @@ def _check_registration(registration: Registration, platform: Platform, label: s
 
 def _wanted(platform: Platform, desired: list[Registration], label: str) -> list[Registration]:
     wanted = [reg for reg in desired if reg.platform == platform]
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for registration in wanted:
-        if registration.name in seen:
-            raise SettingsError(f"{label}: {registration.name!r} is registered twice",
-                                hint=BUG_HINT)
-        seen.add(registration.name)
+        if (registration.name, registration.event) in seen:
+            raise SettingsError(f"{label}: {registration.name!r} is registered twice on "
+                                f"{registration.event}", hint=BUG_HINT)
+        seen.add((registration.name, registration.event))
         _check_registration(registration, platform, label)
     return wanted
 
@@ -204,13 +204,31 @@ def _update_detail(keep: _Slot | None, found: list[_Slot], registration: Registr
     return "; ".join(parts)
 
 
+def _found(by_name: dict[str, list[_Slot]], registration: Registration, *,
+           several: bool) -> list[_Slot]:
+    """The slots of ``registration``'s hook it takes (out of ``by_name``): all of them, or,
+    where the hook is registered on ``several`` events (before_tool on Claude Code's
+    PreToolUse and PreSkillShellCommand), those of its own event."""
+    pool = by_name.get(registration.name, [])
+    found = [slot for slot in pool if slot.event == registration.event] if several else pool
+    rest = [slot for slot in pool if all(slot is not taken for taken in found)]
+    if rest:
+        by_name[registration.name] = rest
+    else:
+        by_name.pop(registration.name, None)
+    return found
+
+
 def _plan(slots: list[_Slot], wanted: list[Registration], platform: Platform):
     by_name: dict[str, list[_Slot]] = {}
     for slot in slots:
         by_name.setdefault(slot.name, []).append(slot)
+    counts: dict[str, int] = {}
+    for registration in wanted:
+        counts[registration.name] = counts.get(registration.name, 0) + 1
     changes, keeps, appends, drops = [], [], [], []
     for registration in wanted:
-        found = by_name.pop(registration.name, [])
+        found = _found(by_name, registration, several=counts[registration.name] > 1)
         keep = _pick(found, registration)
         drops += [slot for slot in found if slot is not keep]
         if keep is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from .fsutil import NotARegularFile, read_capped
@@ -24,8 +24,9 @@ FLOOR = (3, 9)  # the oldest Python the vendored runtime and rendered scripts ru
 _VERSION = "import sys; print('%d.%d' % sys.version_info[:2])"
 
 
-def script_errors(root: Path, names: Sequence[str]) -> list[str]:
-    """One line per hook script that Python 3.9 cannot compile (syntax errors included)."""
+def script_errors(root: Path, names: Sequence[str], closed: Collection[str] = ()) -> list[str]:
+    """One line per hook script that Python 3.9 cannot compile (syntax errors included);
+    ``closed``: the hooks that then block every call they match (fail-closed ones)."""
     found = []
     for name in names:
         rel = script_path(name)
@@ -40,8 +41,10 @@ def script_errors(root: Path, names: Sequence[str]) -> list[str]:
             ast.parse(source, filename=rel, feature_version=FLOOR)
         except SyntaxError as error:
             where = f"line {error.lineno}" if error.lineno else "?"
-            found.append(f"{rel}: {where}: {error.msg}: the hook cannot start, so every call it "
-                         "matches fails (Claude Code blocks them; other CLIs skip the hook)")
+            effect = "it fails closed, so every call it matches is blocked on each of its CLIs" \
+                if name in closed else "most CLIs go on without it (`hookwrap test " \
+                f"{name}` shows what each does)"
+            found.append(f"{rel}: {where}: {error.msg}: the hook cannot start; {effect}")
         except ValueError as error:  # null bytes
             found.append(f"{rel}: {error}: the hook cannot start")
     return found

@@ -64,14 +64,13 @@ def windows_command(platform: str, name: str, python: str, *, fail_closed: bool 
     return f'{python} -c "{code}" {name} --platform {platform}'
 
 
-def windows_field(platform: str, handler: dict, name: str, python: str, *,
-                  fail_closed: bool) -> dict:
-    """``handler`` with the Windows form in the CLI's per-OS field, after its other keys; the
-    handler as it is for a CLI without one."""
+def windows_field(platform: str, handler: dict, command: str) -> dict:
+    """``handler`` with ``command`` (a ``windows_command``) in the CLI's per-OS field, after its
+    other keys; the handler as it is for a CLI without one, or for a URL handler."""
     field = WINDOWS_FIELDS.get(platform)
     if field is None or handler.get("type", "command") != "command":
         return handler
-    return {**handler, field: windows_command(platform, name, python, fail_closed=fail_closed)}
+    return {**handler, field: command}
 
 
 # What each shell cannot take in a command meant to run one program with plain arguments.

@@ -25,7 +25,8 @@ LOG_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "
 MAX_KEYS = 20
 MAX_VALUE_CHARS = 200
 
-# What arrives (before_tool): Claude Code PreToolUse; Gemini CLI BeforeTool.
+# What arrives (before_tool): Claude Code PreToolUse, PreSkillShellCommand; Gemini CLI
+#    BeforeTool.
 #   event.tool_name      normalized (shell, write_file, edit_file, read_file, ...; an MCP
 #                        tool is "mcp__<server>__<tool>" whatever the CLI calls it)
 #   event.raw_tool_name  as the CLI sent it (shell, write_file, edit_file, read_file):

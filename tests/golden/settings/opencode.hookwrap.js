@@ -28,7 +28,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" guard --platform opencode",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" guard --fail-closed=7 --platform opencode",
             "timeout": 10,
             "failClosed": true
           }

@@ -31,7 +31,7 @@ const REGISTRATIONS = {
         "hooks": [
           {
             "type": "command",
-            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" guard --platform pi",
+            "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" guard --fail-closed=7 --platform pi",
             "timeout": 10,
             "failClosed": true
           }

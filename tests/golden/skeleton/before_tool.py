@@ -17,7 +17,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
-# What arrives (before_tool): Claude Code PreToolUse; Gemini CLI BeforeTool.
+# What arrives (before_tool): Claude Code PreToolUse, PreSkillShellCommand; Gemini CLI
+#    BeforeTool.
 #   event.tool_name      normalized (shell, write_file, edit_file, read_file, ...; an MCP
 #                        tool is "mcp__<server>__<tool>" whatever the CLI calls it)
 #   event.raw_tool_name  as the CLI sent it (shell, write_file, edit_file, read_file):

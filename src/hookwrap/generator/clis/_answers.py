@@ -5,8 +5,9 @@ A record names its reader in ``answer_reader``; messages name the CLI by its ``l
 ``short_label``), and an ask sent as a deny is recognised by the record's ``ask_note``, a
 rewrite sent as a deny by its ``rewrite_note``:
 
-- ``claude`` (Claude Code 2.1.328): exit 2 blocks with stderr where the event can block;
-  ``onFailure: "block"`` turns a failure into exit 2; JSON on stdout at exit 0.
+- ``claude`` (Claude Code 2.1.328, 2.1.332): exit 2 blocks with stderr where the event can
+  block; ``onFailure: "block"`` turns a failure into exit 2; JSON on stdout at exit 0; on
+  PreSkillShellCommand (2.1.332) an ask, a defer or any updatedInput blocks too.
 - ``qwen`` (Qwen Code 0.24.4, hookRunner.ts): a JSON object on stdout (else stderr) is obeyed
   at any exit code; exit 2 reads stderr; context only on some events; updatedInput ignored.
 - ``copilot`` (Copilot CLI 1.0.102): a non-zero exit denies PreToolUse (stderr dropped); JSON
@@ -36,8 +37,9 @@ def _short(agent: AgentSetup) -> str:
 
 
 # --- claude ---------------------------------------------------------------------------------
+_SKILL_SHELL = "PreSkillShellCommand"
 _BLOCKABLE = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "PostToolUse",
-              "PostToolUseFailure"}
+              "PostToolUseFailure", _SKILL_SHELL}
 _KEEP_WORKING = {"Stop", "SubagentStop", "TeammateIdle", "TaskCompleted"}
 _EXIT2_IGNORED = {"PermissionRequest", "PermissionDenied"}
 _TEXT_IS_CONTEXT = {"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}
@@ -45,7 +47,7 @@ _HSO_EVENTS = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "Session
                "PreModelSwitch", "PostModelSwitch", "SubagentStart", "PostToolUse",
                "PostToolUseFailure", "PostToolBatch", "Stop", "SubagentStop", "PermissionDenied",
                "Notification", "PermissionRequest", "Elicitation", "ElicitationResult",
-               "CwdChanged", "FileChanged", "WorktreeCreate", "MessageDisplay"}
+               "CwdChanged", "FileChanged", "WorktreeCreate", "MessageDisplay", _SKILL_SHELL}
 
 
 def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
@@ -118,8 +120,10 @@ def _claude_json_problems(event: str, data: dict[str, Any]) -> list[str]:
     if data.get("decision") not in (None, "approve", "block"):
         problems.append(f"decision must be \"approve\" or \"block\", not {data['decision']!r}")
     hso = data.get("hookSpecificOutput")
+    # On PreSkillShellCommand, 2.1.332 also reads an answer written for PreToolUse.
+    names = (event, "PreToolUse") if event == _SKILL_SHELL else (event,)
     if hso is not None and data.get("decision") != "block":
-        if not isinstance(hso, dict) or hso.get("hookEventName") != event:
+        if not isinstance(hso, dict) or hso.get("hookEventName") not in names:
             got = hso.get("hookEventName") if isinstance(hso, dict) else None
             problems.append(f"hookSpecificOutput.hookEventName must be {event!r}, not {got!r}")
         elif event not in _HSO_EVENTS:
@@ -145,6 +149,8 @@ def _claude_json(event: str, data: dict[str, Any]) -> Verdict:
         updated = hso.get("updatedInput") if decision not in ("deny", "defer") else None
         outcome = {"deny": "blocked", "ask": "ask", "defer": "deferred"}.get(decision)
         return settle(replace(base, updated_input=updated), outcome, reason)
+    if event == _SKILL_SHELL:
+        return _claude_skill_shell(base, hso, block, reason)
     if event == "PermissionRequest":
         choice = raw if isinstance(raw := hso.get("decision"), dict) else {}
         # No decision object: Claude Code goes on to its own dialog, which asks the user.
@@ -162,6 +168,25 @@ def _claude_json(event: str, data: dict[str, Any]) -> Verdict:
     elif block and event == "PostToolBatch":
         base, outcome = replace(base, stop_reason=reason), "stopped"
     return settle(base, outcome, reason)
+
+
+def _claude_skill_shell(base: Verdict, hso: dict[str, Any], block: bool, reason: str) -> Verdict:
+    """Claude Code 2.1.332 before a skill's inline shell command: deny, ask and defer keep it
+    from running, and so does any updatedInput (never applied); additionalContext is not read.
+    The reasons are Claude's own words."""
+    decision = hso.get("permissionDecision")
+    reason = str(hso.get("permissionDecisionReason") or reason)
+    notes = ("additionalContext is not read on PreSkillShellCommand",) \
+        if hso.get("additionalContext") else ()
+    base = replace(base, context="", notes=base.notes + notes)
+    if decision == "deny" or block:
+        return settle(base, "blocked", reason)
+    if decision in ("ask", "defer"):
+        asked = "the hook asked for approval, which a skill can't wait for"
+        return settle(base, "blocked", f"{reason}; {asked}" if reason else asked)
+    if hso.get("updatedInput") is not None:
+        return settle(base, "blocked", "the hook changed the command, which isn't supported here")
+    return settle(base, None, reason)
 
 
 # --- qwen -----------------------------------------------------------------------------------

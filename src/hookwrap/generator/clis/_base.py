@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 
-from ...clis._base import LAUNCHER, AgentCLI
+from ...clis._base import FAIL_CLOSED_FLAG, LAUNCHER, AgentCLI
 from ...clis._record import SETUP_FACTS, CLIRecord
 from ...names import NormalizedEvent
+from ..pins import PINS
 from .kit import (
     FAIL,
     OWNED_URL_RE,
@@ -52,6 +53,8 @@ class AgentSetup(AgentCLI):
 
     # The record's facts for the command (documented in clis/_record.py).
     settings_file: str
+    executable: str
+    version_notes: tuple[tuple[str, NormalizedEvent, str], ...]
     config_folders: tuple[str, ...]
     settings_comments: bool
     settings_generated: bool
@@ -101,6 +104,22 @@ class AgentSetup(AgentCLI):
         super().__init__(record)
         for name in SETUP_FACTS:
             setattr(self, name, getattr(record, name))
+
+    @property
+    def version(self) -> str:
+        """The pinned release (generator/pins.txt): the one the tests install, and the newest
+        the record's facts were checked against."""
+        return PINS[self.platform.value].version
+
+    @property
+    def oldest_version(self) -> str:
+        """The oldest release the end-to-end tests and the record's facts were also checked on."""
+        return PINS[self.platform.value].oldest
+
+    @property
+    def npm_package(self) -> str:
+        """Where the pinned binary comes from (generator/pins.txt)."""
+        return PINS[self.platform.value].package
 
     def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
         """The settings document in ``text`` (``{"hooks": {event: [groups]}}`` and the CLI's other
@@ -155,8 +174,9 @@ class AgentSetup(AgentCLI):
         if patterns is None:
             patterns = [self._owned_pattern(flag) for flag in (True, False)]
             self.__dict__["_owned"] = patterns
+        command = without_deadline(command.strip())
         for pattern in patterns:
-            match = pattern.fullmatch(command.strip())
+            match = pattern.fullmatch(command)
             if match:
                 return match.group("name")
         return None
@@ -291,7 +311,7 @@ class AgentSetup(AgentCLI):
         import os
 
         values = {"project": project_dir, "session_id": str(payload.get("session_id", "")),
-                  "pid": str(os.getpid())}
+                  "pid": str(os.getpid()), "version": self.version}
         env.update({k: v.format(**values) for k, v in self.hook_env_vars.items()})
         return env
 
@@ -417,6 +437,21 @@ def walk_up_fail_closed(command: str) -> str:
 def walk_up_fail_open(command: str) -> str:
     """The fail-open form of a walk-up command (the two differ only in that exit code)."""
     return command.replace(f"exit {WALK_UP_EXIT[True]}; }}", f"exit {WALK_UP_EXIT[False]}; }}", 1)
+
+
+_DEADLINE_RE = re.compile(rf" {FAIL_CLOSED_FLAG}=[0-9]+(?:\.[0-9]+)?(?= --platform )")
+
+
+def with_deadline(command: str, name: str, seconds: float) -> str:
+    """A fail-closed hook's command: ``FAIL_CLOSED_FLAG`` and the seconds it has to answer,
+    after the hook's name (``run.py guard --fail-closed=7 --platform gemini``)."""
+    return command.replace(f" {name} --platform ", f" {name} {FAIL_CLOSED_FLAG}={seconds:g} "
+                           "--platform ", 1)
+
+
+def without_deadline(command: str) -> str:
+    """The command without ``with_deadline``'s flag (the two are the same hook's)."""
+    return _DEADLINE_RE.sub("", command, count=1)
 
 
 def fill_path(spec: str, root: Any, home: Any, env: Mapping[str, str]) -> str:

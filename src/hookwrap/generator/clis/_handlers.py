@@ -75,6 +75,8 @@ _NO_LLM_EVENTS = frozenset(
      "Elicitation", "ElicitationResult", "CwdChanged", "FileChanged", "InstructionsLoaded",
      "WorktreeCreate", "WorktreeRemove"})
 NO_HTTP_EVENTS = frozenset({"SessionStart", "Setup"})
+# Events where a prompt or agent handler does not run and blocks what it matches (2.1.332).
+_LLM_BLOCKS_EVENTS = frozenset({"PreSkillShellCommand"})
 
 
 def _claude_types() -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:
@@ -129,6 +131,9 @@ class ClaudeHandlers(HandlerSchema):
         if "if" in handler and not agent.is_tool_event(event):
             problems.append(Problem(f"{path}.if", f"is only evaluated on tool events; on {event} "
                                     f"{agent.label} skips this hook", WARNING))
+        if kind in ("prompt", "agent") and event in _LLM_BLOCKS_EVENTS:
+            problems.append(Problem(f"{path}.type", f"{kind} hooks never run on {event}: "
+                                    f"{agent.label} blocks every command it matches", WARNING))
         if kind in ("prompt", "agent") and event in _NO_LLM_EVENTS:
             problems.append(Problem(f"{path}.type", f"{kind} hooks never run on {event}", WARNING))
         if kind == "http" and event in NO_HTTP_EVENTS:

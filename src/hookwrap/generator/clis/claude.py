@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from typing import Any, Mapping
 
 
-# An invalid entry here makes Claude Code skip the permissions declared in the same file.
-_GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
+# An invalid entry here makes Claude Code skip the permissions declared in the same file
+# (2.1.328: PreToolUse and PermissionRequest; 2.1.332 adds PreSkillShellCommand).
+_GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PreSkillShellCommand"})
 _SIMPLE_NAME = r"^[A-Za-z0-9_-]+$"
 
 
@@ -46,8 +47,9 @@ class ClaudeCodeSetup(ClaudeDialectSetup):
         return handler
 
     def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
-        # `if` holds one permission rule: several patterns are left to the runtime filter.
-        if len(patterns) != 1 or len(tool_names) != 1:
+        # `if` holds one permission rule: several patterns are left to the runtime filter. It
+        # names the preferred shell (Bash); PowerShell calls (Windows) skip such a hook.
+        if len(patterns) != 1:
             return {}
         return {"if": f"{tool_names[0]}({patterns[0]})"}
 

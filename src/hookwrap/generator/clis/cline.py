@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...clis._cline_protocol import ClineProtocol, block_answer
 from ...clis.cline import CLINE
-from ._base import AgentSetup, nonempty_matcher_problems
+from ._base import AgentSetup, nonempty_matcher_problems, without_deadline
 from .kit import (
     ERROR,
     FAIL,
@@ -235,7 +235,8 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
 def _python(handlers: list[dict[str, Any]]) -> str:
     """The interpreter of the registered commands (the manifest's ``python``), as written."""
     for handler in handlers:
-        match = CLI._owned_pattern(True).fullmatch(str(handler.get("command", "")).strip())
+        command = without_deadline(str(handler.get("command", "")).strip())
+        match = CLI._owned_pattern(True).fullmatch(command)
         if match:
             return match.group("python")
     return "python3"
