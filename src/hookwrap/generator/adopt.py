@@ -56,6 +56,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
         _plan_settings,
         _port,
         _python,
+        _python_windows,
         answer_warnings,
         load_manifest,
         parse_platforms,
@@ -90,7 +91,8 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     _plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
-    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest))
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest),
+                   _python_windows(manifest))
     return plan
 
 
@@ -104,6 +106,7 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         _plan_settings,
         _port,
         _python,
+        _python_windows,
         read_settings_text,
     )
     from .settings import parse_settings
@@ -159,7 +162,8 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
     plan.add(MANIFEST, manifest.dumps().encode())
     _plan_runtime(plan)
     texts = {platform: _without(text, data, platform, rel, moved)} if moved else None
-    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest), texts=texts)
+    _plan_settings(plan, manifest.hooks, _python(manifest), _port(manifest),
+                   _python_windows(manifest), texts=texts)
     if not found:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
     plan.notes.extend(_personal_files(root, agent))

@@ -339,14 +339,15 @@ def _launchd_text(label: str, root: Path, command: list[str], env: dict[str, str
 
 def resident_hooks(manifest) -> list[str]:
     """Names of the manifest's hooks that some CLI posts to the server."""
-    from .project import _port, _python, spec_registrations
+    from .project import _port, _python, _python_windows, spec_registrations
 
     names = []
     for spec in manifest.hooks:
         if not spec.resident:
             continue
         try:
-            found, _ = spec_registrations(spec, _python(manifest), _port(manifest))
+            found, _ = spec_registrations(spec, _python(manifest), _port(manifest),
+                                          _python_windows(manifest))
         except Exception:
             continue
         if any(reg.handler.get("type") == "http" for reg in found) and spec.name not in names:
