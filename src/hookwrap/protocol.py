@@ -16,8 +16,9 @@ def read_stdin() -> str:
     """Read the whole payload from stdin.
 
     Returns:
-        The text read, decoded as UTF-8 (undecodable bytes replaced); ``""`` when stdin is a
-        TTY, closed, or reading it fails for any reason (REQ-006.8.1-2).
+        The text read, decoded as UTF-8 (undecodable bytes replaced, a leading byte order mark
+        dropped); ``""`` when stdin is a TTY, closed, or reading it fails for any reason
+        (REQ-006.8.1-2).
     """
     try:
         stream = sys.stdin
@@ -26,23 +27,38 @@ def read_stdin() -> str:
         buffer: BinaryIO | None = getattr(stream, "buffer", None)
         if buffer is None:
             return stream.read()
-        return buffer.read().decode("utf-8", errors="replace")
+        data = buffer.read()
+        # A byte order mark before the payload (a PowerShell layer may add one) would make
+        # json.loads refuse the whole text: drop it, and only there.
+        return data.decode("utf-8-sig" if data[:3] == b"\xef\xbb\xbf" else "utf-8",
+                           errors="replace")
     except Exception:
         return ""
 
 
 def write_stdout(data: str) -> None:
-    """Print ``data`` and a newline to stdout and flush (REQ-006.8.3).
+    """Print ``data`` and a newline to stdout and flush (REQ-006.8.3), as UTF-8 bytes and
+    ``\n`` on every OS.
 
     A closed pipe is ignored: the CLI has stopped listening and there is nobody to tell.
     """
+    encoded = (data + "\n").encode("utf-8", errors="replace")
     try:
-        print(data, file=sys.stdout, flush=True)
+        stream = sys.stdout
+        buffer: BinaryIO | None = getattr(stream, "buffer", None)
+        if buffer is None:  # a stream without bytes below it (a test's StringIO): text it is
+            print(data, file=stream, flush=True)
+            return
+        # UTF-8 and a bare \n whatever the text layer's encoding and newline: on Windows a
+        # piped stdout is the ANSI code page with \r\n, and the CLIs decode UTF-8.
+        stream.flush()
+        buffer.write(encoded)
+        buffer.flush()
     except ValueError:
         # The hook closed the stream object; file descriptor 1 itself is still the CLI's pipe.
         # (Not contextlib.suppress: that would import contextlib in every hook process.)
         try:  # noqa: SIM105
-            os.write(1, (data + "\n").encode("utf-8"))
+            os.write(1, encoded)
         except OSError:
             pass
     except OSError:

@@ -79,9 +79,19 @@ CAUSES: dict[str, Callable[[Path], str]] = {
 }
 
 
+def _every_cli_once(report) -> None:
+    """Every CLI ran the hook, each once per event it is registered on: Claude Code twice
+    for a shell call (PreToolUse, and PreSkillShellCommand for a skill's inline commands)."""
+    runs = sorted((test.platform, test.event) for test in report.tests)
+    assert sorted({platform for platform, _ in runs}) == sorted(p.value for p in Platform), runs
+    assert [event for platform, event in runs if platform == "claude"] == [
+        "PreSkillShellCommand", "PreToolUse"], runs
+    assert len(runs) == len(Platform) + 1, runs
+
+
 def _assert_blocked_by_the_launcher(root: Path, cause: str) -> None:
     report = run_hook_test(root, "guard", tool="shell", tool_input={"command": "ls"})
-    assert sorted(test.platform for test in report.tests) == sorted(p.value for p in Platform)
+    _every_cli_once(report)
     for test in report.tests:
         result, verdict = test.result, test.verdict
         assert result is not None and verdict is not None, test.summary
@@ -124,8 +134,9 @@ def test_hookwrap_test_says_blocked_on_every_cli(project: Path) -> None:
     _typo(project)
     result = hw(project, "test", "guard", "--tool", "shell", "--input", '{"command": "ls"}')
     verdicts = dict(line.split(": ", 2)[:2] for line in result.out_lines
-                    if line.split(":")[0] in {p.value for p in Platform})
-    assert verdicts == {p.value: "blocked" for p in Platform}
+                    if line.split(":")[0].split(" (")[0] in {p.value for p in Platform})
+    assert {label.split(" (")[0] for label in verdicts} == {p.value for p in Platform}
+    assert set(verdicts.values()) == {"blocked"}, verdicts
 
 
 def test_doctor_names_the_hook_and_the_cause_on_every_cli(project: Path) -> None:
@@ -190,7 +201,7 @@ def test_a_guard_blocks_a_call_it_cannot_read_on_every_cli(project: Path, kind: 
     make, why = BAD_INPUT[kind]
     _feed(monkeypatch, make)
     report = run_hook_test(project, "guard", tool="shell", tool_input={"command": "ls"})
-    assert len(report.tests) == len(Platform)
+    _every_cli_once(report)
     for test in report.tests:
         result, verdict = test.result, test.verdict
         assert result is not None and verdict is not None, test.summary
@@ -213,7 +224,7 @@ def test_a_hook_that_is_not_fail_closed_still_answers_nothing(tmp_path: Path, ki
     root = from_template(tmp_path / "p", _skeleton_too)
     _feed(monkeypatch, BAD_INPUT[kind][0])
     report = run_hook_test(root, "probe", tool="shell", tool_input={"command": "ls"})
-    assert len(report.tests) == len(Platform)
+    _every_cli_once(report)
     for test in report.tests:
         assert test.result is not None and test.verdict is not None, test.summary
         assert (test.result.exit_code, test.result.stdout) == (0, "{}\n"), test.platform

@@ -18,7 +18,10 @@ from hookwrap.names import Platform
 # a CLI wrote (its version among them); the docs label facts with the version they were seen in.
 _CODE_DIRS = ("src", "scripts", "benchmarks", "tests", ".ci", ".github", "templates")
 _CODE_SUFFIXES = {".py", ".sh", ".js", ".toml", ".yml", ".yaml", ".json", ".j2", ".cfg"}
-_DATA_DIRS = (REPO_ROOT / "tests" / "fixtures", REPO_ROOT / "tests" / "golden")
+# Data, not pins: fixtures, goldens, and the drift canary's snapshots (each names the release it
+# was read from, pinned or not).
+_DATA_DIRS = (REPO_ROOT / "tests" / "fixtures", REPO_ROOT / "tests" / "golden",
+              REPO_ROOT / "scripts" / "drift_surfaces")
 
 
 def _code_files() -> list[Path]:

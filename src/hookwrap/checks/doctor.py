@@ -41,7 +41,7 @@ def findings_to_json(findings: list[Finding]) -> list[dict]:
 
 def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | None = None,
              python: str | None = None, run_hooks: bool = True,
-             run_untrusted: bool = False) -> list[Finding]:
+             run_untrusted: bool = False, windows: bool | None = None) -> list[Finding]:
     """Run every check on the project at ``root``.
 
     Args:
@@ -51,6 +51,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
         run_hooks: run every registered hook as its CLI would (``hookruns.py``); it runs for
             real, as in `hookwrap test`, but only where a CLI would already run it (a folder
             the user trusts), unless ``run_untrusted``.
+        windows: add the Windows checks (``windows.py``); default: when running on Windows.
     """
     env = dict(os.environ if env is None else env)
     home = Path(home) if home is not None else Path.home()
@@ -87,6 +88,10 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     findings += check_dead_keys(scopes)
     findings += check_duplicates(scopes)
     findings += check_commands(scopes)
+    if manifest is not None and (os.name == "nt" if windows is None else windows):
+        from .windows import check_windows
+
+        findings += check_windows(manifest, scopes, env)
     if manifest is not None and run_hooks:
         from .hookruns import check_hook_runs
 
@@ -204,13 +209,14 @@ def check_parse(scopes: list[Scope]) -> list[Finding]:
 def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
     """Each manifest hook is present and current on each platform it should be on."""
     from ..generator.inventory import CURRENT, MISSING, dropped_status, registration_status
-    from ..generator.project import port_of, python_of, spec_registrations
+    from ..generator.project import port_of, python_of, python_windows_of, spec_registrations
 
     out: list[Finding] = []
     project = {s.platform: s for s in scopes if s.project}
     for spec in manifest.hooks:
         try:
-            wanted, _ = spec_registrations(spec, python_of(manifest), port_of(manifest))
+            wanted, _ = spec_registrations(spec, python_of(manifest), port_of(manifest),
+                                           python_windows_of(manifest))
         except HookwrapError as error:
             out.append(Finding("registration", FAIL, f"hookwrap.toml: hooks.{spec.name}: {error}",
                                error.hint or "fix the entry in hookwrap.toml"))

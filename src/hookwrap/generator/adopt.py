@@ -62,6 +62,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
         plan_settings,
         port_of,
         python_of,
+        python_windows_of,
     )
 
     manifest = load_manifest(root, editable=True)
@@ -93,7 +94,8 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
+                   python_windows_of(manifest))
     return plan
 
 
@@ -107,6 +109,7 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         plan_settings,
         port_of,
         python_of,
+        python_windows_of,
         read_settings_text,
     )
     from .settings import parse_settings
@@ -162,7 +165,8 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)
     texts = {platform: _without(text, data, platform, rel, moved)} if moved else None
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest), texts=texts)
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
+                   python_windows_of(manifest), texts=texts)
     if not found:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
     plan.notes.extend(_personal_files(root, agent))

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 MANIFEST_VERSION = 1
 
-_TOP_KEYS = ("version", "python", "platforms", "serve", "hooks")
+_TOP_KEYS = ("version", "python", "python_windows", "platforms", "serve", "hooks")
 # Windows editors may save one; TOML forbids it and tomlkit would only say "Empty key".
 BOM = "\ufeff"
 BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run the command again"
@@ -107,6 +107,13 @@ class Manifest:
     def python(self) -> str | None:
         """The interpreter the `python` key names, or None for the default."""
         value = self._document.get("python")
+        return str(value) if value is not None else None
+
+    @property
+    def python_windows(self) -> str | None:
+        """The interpreter words Windows-bound commands name (``python_windows``), or None:
+        then ``hookwrap sync`` probes on Windows (generator/interpreter.py)."""
+        value = self._document.get("python_windows")
         return str(value) if value is not None else None
 
     @property
@@ -344,6 +351,19 @@ class _Validator:
             self._fail("hooks", "must be a table of [hooks.<name>] tables")
         return [self._hook(name, entry) for name, entry in hooks.items()]
 
+    def _check_python_windows(self, value: Any) -> None:
+        from .interpreter import check_windows_words
+
+        if value is None:
+            return
+        if not isinstance(value, str):
+            self._fail("python_windows", 'must be a string such as "py -3"',
+                       hint="leave it out and hookwrap sync picks one on Windows")
+        try:
+            check_windows_words(value)
+        except UsageError as error:
+            self._fail("python_windows", error.message, hint=error.hint)
+
     def _check_header(self, data: dict[str, Any]) -> None:
         version = data.get("version", MANIFEST_VERSION)
         if version != MANIFEST_VERSION or isinstance(version, bool):
@@ -358,6 +378,7 @@ class _Validator:
                 python_words(python)  # it goes into every registered command
             except UsageError as error:
                 self._fail("python", error.message, hint=error.hint)
+        self._check_python_windows(data.get("python_windows"))
         serve = data.get("serve", {})
         if not isinstance(serve, dict):
             self._fail("serve", "must be a table: [serve] with port = N")

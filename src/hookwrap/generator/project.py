@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from ..names import NormalizedEvent, Platform
@@ -10,6 +11,7 @@ from .catalogue import EXTERNAL
 from .clis import setup_of
 from .errors import ConflictError, ManifestError, ProjectError, UsageError
 from .fsutil import read_capped
+from .interpreter import WINDOWS_DEFAULT
 from .plan import Plan
 from .vendor import (
     LAUNCHER,
@@ -20,6 +22,7 @@ from .vendor import (
     RUNTIME_DIR,
     RUNTIME_MODULES,
 )
+from .winforms import WINDOWS_FIELDS
 
 MANIFEST = "hookwrap.toml"
 # Each hook's `commands` patterns, for the runtime filter (commandfilter.py); absent when none.
@@ -62,6 +65,19 @@ def hook_names(start: Path) -> list[str]:
 
 def python_of(manifest) -> str:
     return getattr(manifest, "python", None) or "python3"
+
+
+def python_windows_of(manifest) -> str:
+    """The interpreter words of Windows-bound commands (generator/interpreter.py)."""
+    return _windows_choice(getattr(manifest, "python_windows", None))[0]
+
+
+@cache
+def _windows_choice(setting: str | None) -> tuple[str, list[str]]:
+    # One probe per process (on Windows it starts each candidate interpreter).
+    from .interpreter import windows_python
+
+    return windows_python(setting)
 
 
 def _template_info(template: str):
@@ -108,29 +124,32 @@ def serve_port(manifest, port: int | None) -> tuple[int, list[str]]:
     return chosen, []
 
 
-def spec_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT):
+def spec_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT,
+                       python_windows: str = WINDOWS_DEFAULT):
     """Registrations and warnings for one manifest entry, with its template's policy."""
     info = _template_info(spec.template)
     return regs.registrations_for(
         spec, fail_closed=fails_closed(spec), summary=info.summary if info else "",
-        python=python, port=port)
+        python=python, port=port, python_windows=python_windows)
 
 
-def manifest_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT):
+def manifest_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT,
+                           python_windows: str = WINDOWS_DEFAULT):
     """spec_registrations for an entry read from hookwrap.toml: a value the manifest's syntax
     allows but a platform cannot take is the manifest's error, named by its key."""
     try:
-        return spec_registrations(spec, python, port)
+        return spec_registrations(spec, python, port, python_windows)
     except UsageError as error:
         raise ManifestError(f"{MANIFEST}: hooks.{spec.name}.matcher: {error.message}",
                             hint=error.hint) from None
 
 
-def _desired(specs, python: str, port: int) -> tuple[dict[Platform, list], list[str]]:
+def _desired(specs, python: str, port: int, python_windows: str
+             ) -> tuple[dict[Platform, list], list[str]]:
     desired: dict[Platform, list] = {p: [] for p in Platform}
     warnings: list[str] = []
     for spec in specs:
-        found, skipped = manifest_registrations(spec, python, port)
+        found, skipped = manifest_registrations(spec, python, port, python_windows)
         warnings.extend(skipped)
         for registration in found:
             desired[registration.platform].append(registration)
@@ -154,13 +173,13 @@ def filters_text(specs) -> bytes | None:
 
 
 def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE_PORT,
-                   texts: dict | None = None) -> None:
+                   python_windows: str = WINDOWS_DEFAULT, texts: dict | None = None) -> None:
     """``texts``: a settings file's text as another step of the plan already changed it
     (`adopt` takes the hand-made entries it moves out), instead of the file's."""
     from .settings import lookalikes, parse_settings, reconcile
 
     plan.add(FILTERS_FILE, filters_text(specs))
-    desired, warnings = _desired(specs, python, port)
+    desired, warnings = _desired(specs, python, port, python_windows)
     plan.warnings.extend(warnings)
     for platform in Platform:
         rel = setup_of(platform).facts.settings_file
@@ -280,8 +299,12 @@ def sync_plan(root: Path) -> Plan:
     _plan_missing_scripts(plan, manifest.hooks)
     _plan_guard_upgrades(plan, manifest.hooks)
     _plan_hook_bytecode(plan, manifest.hooks)
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
+                   python_windows_of(manifest))
     _plan_startup(plan, manifest)
+    if any(p in WINDOWS_FIELDS for spec in manifest.hooks for p in spec.platforms):
+        # What the probe on Windows found, when it wrote another word than every machine would.
+        plan.warnings.extend(_windows_choice(getattr(manifest, "python_windows", None))[1])
     return plan
 
 
@@ -369,7 +392,8 @@ def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan
         plan.notes.extend(notes)
     plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
+                   python_windows_of(manifest))
     return plan
 
 
@@ -464,7 +488,8 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     spec, name_warnings = build_spec(manifest, event=event, name=name, template=template,
                                      matcher=matcher, platforms=platforms, timeout=timeout,
                                      resident=resident, commands=commands)
-    found, skipped = spec_registrations(spec, python_of(manifest), port_of(manifest))
+    found, skipped = spec_registrations(spec, python_of(manifest), port_of(manifest),
+                                        python_windows_of(manifest))
     if not found:
         raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",
                          hint="; ".join(skipped) or "choose another --platform")
@@ -483,7 +508,8 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)
     _plan_hook_bytecode(plan, [spec])
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
+                   python_windows_of(manifest))
     return plan
 
 
@@ -556,5 +582,6 @@ def remove_plan(root: Path, *, name: str) -> Plan:
             plan.notes.append(f"kept {rel}: it has {why} (delete it by hand once you no longer "
                               "need it)")
     plan.add(MANIFEST, manifest.dumps().encode())
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest))
+    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
+                   python_windows_of(manifest))
     return plan

@@ -11,6 +11,8 @@ from .catalogue import EXTERNAL
 from .clis import all_setups, setup_of
 from .clis._base import with_deadline
 from .errors import UsageError
+from .interpreter import WINDOWS_DEFAULT
+from .winforms import windows_command, windows_field
 
 DEFAULT_TIMEOUT = 60
 # The resident server's port when hookwrap.toml has no [serve] port (docs/resident.md).
@@ -186,12 +188,19 @@ def handler_for(name: str, platform: Platform, *, timeout: int, fail_closed: boo
     """The handler object, in the CLI's own form and timeout unit. A fail-closed before_tool
     hook's command carries the seconds it has to answer (``with_deadline``): within its timeout,
     less the margin an external hook's command gets (``options.answer_limit``)."""
-    command = command_for(name, platform, python)
-    if fail_closed and event is NormalizedEvent.BEFORE_TOOL:
-        command = with_deadline(command, name, round(answer_limit({"timeout": timeout}), 1))
+    command = _with_deadline_if(command_for(name, platform, python), name, timeout=timeout,
+                                fail_closed=fail_closed, event=event)
     return setup_of(platform).handler(command, name=name, timeout_s=timeout,
                                       fail_closed=fail_closed, event=event,
                                       description=description)
+
+
+def _with_deadline_if(command: str, name: str, *, timeout: int, fail_closed: bool,
+                      event: NormalizedEvent) -> str:
+    """``command`` with the seconds a fail-closed before_tool hook has to answer."""
+    if fail_closed and event is NormalizedEvent.BEFORE_TOOL:
+        return with_deadline(command, name, round(answer_limit({"timeout": timeout}), 1))
+    return command
 
 
 def resident_url(name: str, platform: Platform, port: int) -> str:
@@ -210,8 +219,8 @@ def _with_filter(handler: dict, spec, platform: Platform) -> dict:
 
 
 def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: bool,
-             description: str, python: str, port: int, command_filter: bool = True
-             ) -> tuple[dict, str]:
+             description: str, python: str, port: int, python_windows: str = WINDOWS_DEFAULT,
+             command_filter: bool = True) -> tuple[dict, str]:
     """The handler, and a warning when a resident hook stays a command on this CLI; with
     ``command_filter``, narrowed to the spec's shell commands where the CLI can."""
     def _with(handler: dict) -> dict:
@@ -230,6 +239,11 @@ def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: b
         warning = ""
     handler = handler_for(spec.name, platform, timeout=timeout, fail_closed=fail_closed,
                           event=event, description=description, python=python)
+    # A CLI with a field for Windows (Codex CLI's commandWindows, Copilot CLI's powershell)
+    # gets the Windows form there; its POSIX command stays as it is.
+    windows = windows_command(platform.value, spec.name, python_windows, fail_closed=fail_closed)
+    handler = windows_field(platform.value, handler, _with_deadline_if(
+        windows, spec.name, timeout=timeout, fail_closed=fail_closed, event=event))
     return _with(handler), warning
 
 
@@ -242,7 +256,8 @@ def selects_shell(matcher: str | None) -> bool:
 
 def _skill_shell_registrations(spec, platform: Platform, event: NormalizedEvent, *,
                                fail_closed: bool, description: str, python: str,
-                               port: int) -> list[Registration]:
+                               port: int, python_windows: str = WINDOWS_DEFAULT
+                               ) -> list[Registration]:
     """A before_tool hook that selects the shell, registered again on each event the CLI asks
     before a skill's inline shell command (``skill_shell_events``), for the shell's tool names.
     An external hook is not: it was written for the CLI's tool events, and sees the payload
@@ -253,13 +268,14 @@ def _skill_shell_registrations(spec, platform: Platform, event: NormalizedEvent,
         return []
     handler, _ = _handler(spec, platform, event, fail_closed=fail_closed,
                           description=description, python=python, port=port,
-                          command_filter=False)
+                          python_windows=python_windows, command_filter=False)
     return [Registration(spec.name, platform, name, tool_matcher("shell", platform), handler)
             for name in agent.runtime.skill_shell_events if name in agent.runtime.events]
 
 
 def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
-                      python: str = "python3", port: int = DEFAULT_SERVE_PORT
+                      python: str = "python3", port: int = DEFAULT_SERVE_PORT,
+                      python_windows: str = WINDOWS_DEFAULT
                       ) -> tuple[list[Registration], list[str]]:
     """Every Registration a manifest HookSpec needs, and warnings for skipped platforms."""
     registrations: list[Registration] = []
@@ -275,14 +291,15 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
             continue
         description = f"hookwrap {spec.template}: {summary}" if summary else f"hookwrap {spec.template}"
         handler, warning = _handler(spec, platform, event, fail_closed=fail_closed,
-                                    description=description, python=python, port=port)
+                                    description=description, python=python, port=port,
+                                    python_windows=python_windows)
         if warning:
             commands_only.append(warning)
         registrations.append(Registration(spec.name, platform, event_name,
                                           matcher_for(spec.matcher, event, platform), handler))
         registrations += _skill_shell_registrations(spec, platform, event, fail_closed=fail_closed,
                                                     description=description, python=python,
-                                                    port=port)
+                                                    port=port, python_windows=python_windows)
     if commands_only and not any(r.handler.get("type") == "http" for r in registrations):
         warnings.extend(commands_only)  # resident = true changes nothing anywhere: say so
     return registrations, warnings
