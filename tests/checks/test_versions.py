@@ -61,7 +61,7 @@ def test_2_1_328_says_the_guard_cannot_see_inline_commands(tmp_path: Path) -> No
     assert found[0].fix == "update Claude Code to 2.1.332 or newer"
     # Only a repo with before_tool hooks is concerned; 2.1.332 is not.
     assert versions.version_findings(CLAUDE, "2.1.328", Path("/x/claude"), {"after_tool"}) == []
-    since = CLAUDE.version_notes[0][0]
+    since = CLAUDE.facts.version_notes[0][0]
     assert versions.version_findings(CLAUDE, since, Path("/x/claude"), {"before_tool"}) == []
 
 

@@ -29,8 +29,8 @@ def test_the_guard_docs_say_inline_commands_bypass_pre_tool_use() -> None:
 
 def test_the_docs_the_record_and_the_e2e_test_agree() -> None:
     claude = setup_of(Platform.CLAUDE)
-    assert claude.skill_shell_events == ("PreSkillShellCommand",)
-    (since, event, note), = claude.version_notes
+    assert claude.runtime.skill_shell_events == ("PreSkillShellCommand",)
+    (since, event, note), = claude.facts.version_notes
     assert event is NormalizedEvent.BEFORE_TOOL and note.endswith(f"{since} or newer can")
     assert f"Claude Code {since} asks a new event first" in " ".join(_section().split())
     cited = re.findall(r"`(test_[a-z_0-9]+)`", _section())

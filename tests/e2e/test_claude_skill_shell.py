@@ -30,7 +30,7 @@ def _command(repo: HookwrapRepo, name: str, shell: str) -> None:
 
 
 def _needs_skill_shell_event(claude: Agent) -> None:
-    since = setup_of(Platform.CLAUDE).version_notes[0][0]  # the release that added the event
+    since = setup_of(Platform.CLAUDE).facts.version_notes[0][0]  # the release that added the event
     found = claude.version.split()[0] if claude.version else ""
     if not found or version_key(found) < version_key(since):
         pytest.skip(f"claude is {claude.version!r}: PreSkillShellCommand is new in {since}")

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from hookwrap.checks.samples import load_sample, sample_tools
+from hookwrap.generator.samples import load_sample, sample_tools
 from hookwrap.generator.clis import setup_of
 from hookwrap.hookinput import normalize_input
 from hookwrap.names import NormalizedEvent, Platform
 from hookwrap.runner import unreadable
 
 CASES = [(platform, tool) for platform in Platform
-         for tool in sample_tools(platform, setup_of(platform).event_names()[NormalizedEvent.BEFORE_TOOL])]
+         for tool in sample_tools(platform, setup_of(platform).runtime.event_names()[NormalizedEvent.BEFORE_TOOL])]
 
 
 def _why(payload: Any, platform: Platform) -> str:
@@ -27,7 +27,7 @@ def _why(payload: Any, platform: Platform) -> str:
 
 @pytest.mark.parametrize(("platform", "tool"), CASES, ids=[f"{p.value}-{t}" for p, t in CASES])
 def test_every_captured_tool_call_reads(platform: Platform, tool: str) -> None:
-    event = setup_of(platform).event_names()[NormalizedEvent.BEFORE_TOOL]
+    event = setup_of(platform).runtime.event_names()[NormalizedEvent.BEFORE_TOOL]
     assert _why(load_sample(platform, event, tool=tool), platform) == ""
 
 
