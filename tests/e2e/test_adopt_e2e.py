@@ -89,8 +89,10 @@ def adopted_repo(root: Path, sandbox, context_event: str = "UserPromptSubmit") -
     repo = HookwrapRepo(root, sandbox)
     repo.hookwrap("init", *[arg for name in CLIS for arg in ("--platform", name)])
     adopted = repo.hookwrap("adopt")
-    assert "as [hooks.no-force-push]" in adopted.stdout, adopted.stdout
-    assert "as [hooks.team-context]" in adopted.stdout, adopted.stdout
+    assert "hooks.PreToolUse[0].hooks[0] becomes [hooks.no-force-push]" in adopted.stdout, \
+        adopted.stdout
+    assert f"hooks.{context_event}[0].hooks[0] becomes [hooks.team-context]" in adopted.stdout, \
+        adopted.stdout
     assert repo.hookwrap("sync", "--check", check=False).returncode == 0
     commands = json.dumps(repo.settings(".claude/settings.json"))
     assert "no-force-push.sh" not in commands and "team-context.js" not in commands, commands

@@ -113,7 +113,9 @@ def test_a_guard_that_cannot_answer_still_blocks(cline: Cline, tmp_path: Path, b
     else:  # the interpreter of the hook file and of every command is missing
         manifest = project / "hookwrap.toml"
         manifest.write_text('python = "/nonexistent/python3"\n' + manifest.read_text(), encoding="utf-8")
-        repo.sync()
+        synced = repo.hookwrap("sync", check=False)  # writes the files, then says what it cannot fix
+        assert synced.returncode == 1, synced
+        assert "python: /nonexistent/python3 is not on PATH: no hook can start" in synced.stderr
     steps = [cline.shell("touch should-not-exist"), cline.shell("echo ok > after.txt"),
              Reply("Finished.")]
     result = cline.run(project, steps, prompt="run it")
