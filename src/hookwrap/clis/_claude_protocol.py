@@ -153,17 +153,29 @@ class ClaudeProtocol(AgentCLI):
         """Qwen Code's reading (qwen-code.md §1.8, docs/qwen-copilot-notes.md): a JSON object on
         stdout (else stderr) is obeyed at any exit code but 2, so a JSON deny with exit 1
         blocks; exit 2 reads stderr only, and with an empty stderr it is no answer; other
-        plain text is no opinion (a warning)."""
+        plain text is no opinion (a warning), but at exit 0 the text (stdout, else stderr) is
+        context where Claude's would be. ``continue: false`` blocks the tool, the tool result,
+        the prompt or the stop (Stop: another turn), with stopReason as the reason (§2.5)."""
         if exit_code == 2:
             if not stderr.strip():
                 return {}
             data = json_object(stderr)
-            return answer_fields(data) if data is not None else super().read_answer(
+            return self._qwen_fields(event, data) if data is not None else super().read_answer(
                 event, exit_code, stdout, stderr)
-        data = json_object(stdout) if stdout.strip() else json_object(stderr)
+        text = stdout if stdout.strip() else stderr
+        data = json_object(text)
         if data is not None:
-            return answer_fields(data)
-        return super().read_answer(event, exit_code, stdout, stderr) if exit_code == 0 else {}
+            return self._qwen_fields(event, data)
+        return super().read_answer(event, exit_code, text, stderr) if exit_code == 0 else {}
+
+    def _qwen_fields(self, event: NormalizedEvent, data: dict[str, Any]) -> dict[str, Any]:
+        fields = answer_fields(data)
+        if fields.get("continue_loop") is False and event in _QWEN_CONTINUE_BLOCKS:
+            del fields["continue_loop"]
+            stop = fields.pop("stop_reason", "")
+            fields["decision"] = "block"
+            fields["reason"] = stop or fields.get("reason", "")
+        return fields
 
     def _read_copilot(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
                       ) -> dict[str, Any]:
@@ -194,6 +206,12 @@ class ClaudeProtocol(AgentCLI):
             specific.pop("additionalContext", None)
         data["hookSpecificOutput"] = specific
         return answer_fields(data)
+
+
+# Where Qwen Code 0.24.4 reads ``continue: false`` as a block of this call (qwen-code.md §2.5:
+# e2e pre-continue-false, post-continue-false, ups-block, stop-block).
+_QWEN_CONTINUE_BLOCKS = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.BEFORE_PROMPT,
+                                   _E.PERMISSION_REQUEST, _E.AFTER_AGENT})
 
 
 def _pre_tool_use(output: OutputView, decision: str) -> dict[str, Any]:

@@ -1,0 +1,150 @@
+"""The runtime's reading of a hook's answer (``AgentCLI.read_answer``: what the bridge acts on)
+holds each CLI's own rules, and ``hookwrap test`` reads the same answers the same way.
+
+Each case names the CLI fact it checks (the reference file and the version it was seen in).
+``scripts/answer_diff.py`` lists every remaining difference between the two readings.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from hookwrap.names import NormalizedEvent as E
+from hookwrap.names import Platform
+from hookwrap.platforms import runtime_of
+
+_E2 = "why"
+
+
+def read(platform: Platform, event: E, code: int, stdout: str = "", stderr: str = "") -> dict:
+    return runtime_of(platform).read_answer(event, code, stdout, stderr)
+
+
+def blocks(fields: dict) -> bool:
+    return fields.get("decision") in ("block", "deny")
+
+
+# --- exit 2, per CLI and event ---------------------------------------------------------------
+
+def test_claude_exit2_is_ignored_on_permission_request() -> None:
+    # claude-code-schema.md: "PermissionRequest ignores exit 2" (2.1.328 binary): the permission
+    # flow reads only the JSON decision, so the bridge must not deny on it.
+    assert not blocks(read(Platform.CLAUDE, E.PERMISSION_REQUEST, 2, stderr=_E2))
+
+
+def test_claude_exit2_on_post_tool_use_failure_reaches_claude() -> None:
+    # claude-code-schema.md, PostToolUseFailure: "Exit 2: stderr is shown to Claude".
+    assert read(Platform.CLAUDE, E.AFTER_TOOL_FAILURE, 2, stderr=_E2) == {
+        "decision": "block", "reason": _E2}
+
+
+@pytest.mark.parametrize("platform, event", [
+    (Platform.DROID, E.AFTER_TOOL),  # droid.md: exit 2 acts on PreToolUse and Stop only
+    (Platform.DROID, E.BEFORE_PROMPT),
+    (Platform.COPILOT, E.AFTER_TOOL),  # copilot-cli.md §7: only preToolUse reads an exit code
+    (Platform.COPILOT, E.AFTER_AGENT),
+    (Platform.COPILOT, E.BEFORE_PROMPT),
+    (Platform.QWEN, E.AFTER_TOOL),  # qwen-code.md §1.8: a block after a tool is ignored
+])
+def test_exit2_does_not_block_where_the_cli_ignores_it(platform: Platform, event: E) -> None:
+    assert not blocks(read(platform, event, 2, stderr=_E2))
+
+
+@pytest.mark.parametrize("platform, event", [
+    (Platform.QWEN, E.PERMISSION_REQUEST),  # qwen-code.md §1.8: stderr text is a deny
+    (Platform.CODEX, E.PERMISSION_REQUEST),  # codex-cli.md §4: exit 2 with stderr blocks
+    (Platform.DROID, E.BEFORE_TOOL), (Platform.DROID, E.AFTER_AGENT),
+])
+def test_exit2_blocks_where_the_cli_reads_it(platform: Platform, event: E) -> None:
+    assert read(platform, event, 2, stderr=_E2) == {"decision": "block", "reason": _E2}
+
+
+# --- Qwen Code 0.24.4 ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("event", [E.BEFORE_TOOL, E.AFTER_TOOL, E.BEFORE_PROMPT, E.AFTER_AGENT])
+def test_qwen_continue_false_blocks_this_call(event: E) -> None:
+    # qwen-code.md §2.5 (e2e pre-continue-false, post-continue-false, ups-block, stop-block):
+    # continue:false blocks the tool / replaces its result / drops the prompt / keeps Stop
+    # working, with stopReason as the reason; read as "stop the agent", the bridge let the
+    # tool run.
+    fields = read(Platform.QWEN, event, 0, '{"continue": false, "stopReason": "s"}')
+    assert fields == {"decision": "block", "reason": "s"}
+
+
+def test_qwen_reads_stderr_when_stdout_is_empty() -> None:
+    # qwen-code.md §1.8: the output is stdout, else stderr; plain text at exit 0 on SessionStart
+    # is context, as Claude's is.
+    assert read(Platform.QWEN, E.SESSION_START, 0, "", "hello") == {"context": "hello"}
+
+
+# --- Copilot CLI 1.0.102 ---------------------------------------------------------------------
+
+def test_copilot_plain_stdout_is_no_context() -> None:
+    # copilot-cli.md §7: context is read from the JSON's additionalContext only.
+    assert read(Platform.COPILOT, E.SESSION_START, 0, "hello") == {}
+
+
+# --- the generated plugin (OpenCode 1.18.33, Kilo CLI, pi) -----------------------------------
+
+@pytest.mark.parametrize("platform", [Platform.OPENCODE, Platform.KILO, Platform.PI])
+def test_plugin_reads_top_level_updated_input(platform: Platform) -> None:
+    # hook_runner.js runHooks: a top-level updatedInput rewrites the call in place; the bridge
+    # dropped it (it read only hookSpecificOutput.updatedInput).
+    fields = read(platform, E.BEFORE_TOOL, 0, '{"updatedInput": {"command": "ls"}}')
+    assert fields == {"updated_input": {"command": "ls"}}
+
+
+@pytest.mark.parametrize("stdout", [
+    '"{\\"decision\\": \\"block\\"}"',  # one JSON.parse: a JSON string is no answer
+    '{"hookSpecificOutput": {"permissionDecision": "deny"}}',  # Claude's words: not read
+    '{"decision": "ask"}',  # the plugin knows no ask
+])
+def test_plugin_ignores_what_the_plugin_does_not_read(stdout: str) -> None:
+    assert read(Platform.OPENCODE, E.BEFORE_TOOL, 0, stdout) == {}
+
+
+def test_plugin_block_without_reason_has_the_plugins_reason() -> None:
+    assert read(Platform.OPENCODE, E.BEFORE_TOOL, 0, '{"decision": "deny"}') == {
+        "decision": "block", "reason": "Blocked by a hookwrap hook."}
+
+
+def test_plugin_stop_block_counts_only_where_the_cli_keeps_working() -> None:
+    stdout = '{"decision": "block", "reason": "r", "additionalContext": "c"}'
+    keeps = runtime_of(Platform.OPENCODE).knobs.keep_working
+    fields = read(Platform.OPENCODE, E.AFTER_AGENT, 0, stdout)
+    assert blocks(fields) is bool(keeps)
+    assert "context" not in fields  # Stop's context reaches no model request
+
+
+# --- the two readings agree -------------------------------------------------------------------
+
+def _answer_diff():
+    path = Path(__file__).parents[2] / "scripts" / "answer_diff.py"
+    spec = importlib.util.spec_from_file_location("answer_diff", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("platform", [Platform.OPENCODE, Platform.KILO, Platform.PI])
+def test_hookwrap_test_reads_plugin_answers_as_the_runtime_does(platform: Platform) -> None:
+    """For the plugin family, `hookwrap test`'s Verdict is built on the runtime's reading: the
+    two agree on every event, exit code and answer shape of the differential script."""
+    diff = _answer_diff()
+    found = [case for case in diff.cases([platform]) if case[5] != case[6]]
+    assert found == []
+
+
+# --- Cline 3.0.65 -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("event", [E.SESSION_START, E.SESSION_END, E.BEFORE_PROMPT, E.AFTER_AGENT])
+def test_cline_reads_no_answer_of_a_detached_hook(event: E) -> None:
+    # cline.md §4: every hook but PreToolUse and PostToolUse is spawned detached, its stdout
+    # ignored (a cancel and context on TaskStart had no effect, e2e).
+    stdout = '{"cancel": true, "errorMessage": "e", "contextModification": "c"}'
+    assert read(Platform.CLINE, event, 0, stdout) == {}
+    assert read(Platform.CLINE, E.BEFORE_TOOL, 0, stdout)["continue_loop"] is False
