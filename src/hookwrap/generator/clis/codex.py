@@ -177,11 +177,6 @@ class CodexHost(HostRules):
         return float(max(1, 600 if timeout is None else int(timeout)))
 
 
-def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-    """What Codex CLI does with a finished run (``_interpret``)."""
-    return _interpret(event, result)
-
-
 class CodexTrust(TrustStore):
     """Project trust and each hook's ``trusted_hash`` in ``$CODEX_HOME/config.toml``."""
 
@@ -249,9 +244,9 @@ def _limit_check(value: Any) -> str | None:
     return None if ok else "must be a whole number of tokens (0 = never spill to a file)"
 
 
-def _interpret(event: str, r: RunResult) -> Verdict:
+def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
+    """What Codex CLI does with a finished run."""
     from dataclasses import replace
-
 
     failure = failure_line(r)
     if failure:  # a timeout, a signal, a spawn error: Failed, fail open

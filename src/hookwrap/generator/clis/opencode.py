@@ -160,11 +160,6 @@ class PluginHandlers(Handlers):
                            "block" if handler.get("failClosed") is True else None)
 
 
-def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-    """What the plugin does with a finished run (``_interpret``)."""
-    return _interpret(event, result, on_failure, agent)
-
-
 class PluginTrust(TrustStore):
     """No trust gate (said so), what switches project plugins off, the plugin's code, and the npm install the CLI waits for."""
 
@@ -256,7 +251,7 @@ def _validate_handler(handler: Any, path: str, label: str) -> list[Problem]:
                        for k in unknown]
 
 
-def _interpret(event: str, r: RunResult, on_failure: str | None, agent: AgentSetup) -> Verdict:
+def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """What the plugin does with a finished run: JSON on stdout at exit 0 is the answer; any
     other run is a hook that could not answer (a missing script exits 2, python3 missing 127, a
     timeout): the call goes on, except for a fail-closed PreToolUse hook, which blocks it."""
