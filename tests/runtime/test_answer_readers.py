@@ -148,3 +148,10 @@ def test_cline_reads_no_answer_of_a_detached_hook(event: E) -> None:
     stdout = '{"cancel": true, "errorMessage": "e", "contextModification": "c"}'
     assert read(Platform.CLINE, event, 0, stdout) == {}
     assert read(Platform.CLINE, E.BEFORE_TOOL, 0, stdout)["continue_loop"] is False
+
+
+@pytest.mark.parametrize("event", [E.SESSION_START, E.SESSION_END])
+def test_plugin_block_stops_no_session(event: E) -> None:
+    # opencode_plugin.js / pi_extension.js act on a block only for a call, a tool's result, a
+    # prompt and (where the CLI keeps working) Stop; a session's start or end goes on.
+    assert not blocks(read(Platform.PI, event, 0, '{"decision": "block", "reason": "r"}'))

@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 _E = NormalizedEvent
 
 
+# Where the plugin acts on a block: the call, the tool's result (pi: a failed tool's too), the
+# prompt; Stop only where the CLI can keep the agent working (knobs.keep_working).
+_BLOCKABLE = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.BEFORE_PROMPT})
+
+
 class PluginProtocol(AgentCLI):
     """Answers in the words of hookwrap's generated plugin."""
 
@@ -30,8 +35,8 @@ class PluginProtocol(AgentCLI):
         JSON object on stdout, of which only ``systemMessage``, ``additionalContext``,
         ``decision`` (``"block"`` or ``"deny"``) with ``reason``, and ``updatedInput`` (before a
         tool) count; anything else is no answer (a failed run: the plugin reports it and the call
-        goes on; fail-closed is the bridge's). A block after the agent counts only where the
-        CLI can keep the agent working, and none at session start."""
+        goes on; fail-closed is the bridge's). A block counts before and after a tool and on a
+        prompt, and on Stop only where the CLI can keep the agent working."""
         import json
 
         try:
@@ -45,8 +50,8 @@ class PluginProtocol(AgentCLI):
             if isinstance(data.get(key), str) and data[key] and (
                     field != "context" or event is not _E.AFTER_AGENT):  # Stop: no context
                 fields[field] = data[key]
-        if data.get("decision") in BLOCKING and event is not _E.SESSION_START \
-                and (event is not _E.AFTER_AGENT or self.knobs.keep_working):
+        if data.get("decision") in BLOCKING and (event in _BLOCKABLE or (
+                event is _E.AFTER_AGENT and self.knobs.keep_working)):
             reason = data.get("reason")
             fields.update(decision="block", reason=reason if isinstance(reason, str) and reason
                           else "Blocked by a hookwrap hook.")
