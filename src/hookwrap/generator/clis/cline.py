@@ -311,8 +311,9 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     fields = SETUP.runtime.read_answer(SETUP.runtime.normalize_event(event), 0, r.stdout, r.stderr)
     base = Verdict(output=output, context=str(fields.get("context", "")),
                    system_message=str(output.get("systemMessage") or ""))
-    if event not in ("PreToolUse", "PostToolUse"):
-        dropped = ": the context it gave is dropped" if base.context else ""
+    if event not in ("PreToolUse", "PostToolUse"):  # the runtime reads no answer here
+        given = SETUP.runtime.read_answer(NormalizedEvent.AFTER_TOOL, 0, r.stdout, r.stderr)
+        dropped = ": the context it gave is dropped" if given.get("context") else ""
         return replace(base, context="",
                        notes=(f"Cline runs {event} detached and ignores its answer{dropped}",))
     if fields.get("continue_loop") is False:
