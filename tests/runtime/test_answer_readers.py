@@ -155,3 +155,33 @@ def test_plugin_block_stops_no_session(event: E) -> None:
     # opencode_plugin.js / pi_extension.js act on a block only for a call, a tool's result, a
     # prompt and (where the CLI keeps working) Stop; a session's start or end goes on.
     assert not blocks(read(Platform.PI, event, 0, '{"decision": "block", "reason": "r"}'))
+
+
+# --- Codex CLI 0.169.0 ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("event, stdout", [
+    # codex-cli.md §4.1: every output schema has additionalProperties false; an answer outside
+    # it is Failed and the call goes on. PermissionRequest takes no top-level decision.
+    (E.PERMISSION_REQUEST, '{"decision": "block", "reason": "r"}'),
+    (E.SESSION_START, '{"additionalContext": "top"}'),  # context is hookSpecificOutput's only
+    (E.AFTER_TOOL, '{"hookSpecificOutput": {"additionalContext": "c"}}'),  # no hookEventName
+    (E.SESSION_START, "{bad}"),  # not JSON but looks like it: Failed, not context
+    (E.SESSION_END, '{"continue": false, "stopReason": "s"}'),  # SessionEnd has no schema
+])
+def test_codex_reads_no_answer_outside_its_schema(event: E, stdout: str) -> None:
+    assert read(Platform.CODEX, event, 0, stdout) == {}
+
+
+def test_codex_reads_an_answer_that_fits() -> None:
+    stdout = '{"decision": "block", "reason": "r"}'
+    assert read(Platform.CODEX, E.AFTER_TOOL, 0, stdout) == {"decision": "block", "reason": "r"}
+
+
+def test_hookwrap_test_reads_codex_answers_as_the_runtime_does() -> None:
+    """Codex's Verdict is built on the runtime's reading; the one difference left: no decision
+    on PermissionRequest, which the runtime reads as no opinion and `hookwrap test` as what
+    Codex then does (its own prompt asks the user)."""
+    diff = _answer_diff()
+    found = {(case[1], case[5][0], case[6][0]) for case in diff.cases([Platform.CODEX])
+             if case[5] != case[6]}
+    assert found == {("PermissionRequest", "ask", None)}
