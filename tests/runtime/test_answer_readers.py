@@ -130,10 +130,12 @@ def _answer_diff():
     return module
 
 
-@pytest.mark.parametrize("platform", [Platform.OPENCODE, Platform.KILO, Platform.PI])
-def test_hookwrap_test_reads_plugin_answers_as_the_runtime_does(platform: Platform) -> None:
-    """For the plugin family, `hookwrap test`'s Verdict is built on the runtime's reading: the
-    two agree on every event, exit code and answer shape of the differential script."""
+@pytest.mark.parametrize("platform", [Platform.OPENCODE, Platform.KILO, Platform.PI,
+                                      Platform.CLINE, Platform.GEMINI])
+def test_hookwrap_test_reads_answers_as_the_runtime_does(platform: Platform) -> None:
+    """The plugin family's and Cline's `hookwrap test` Verdict is built on the runtime's
+    reading; Gemini CLI's still has its own code: for all of them the two readings agree on
+    every event, exit code and answer shape of the differential script."""
     diff = _answer_diff()
     found = [case for case in diff.cases([platform]) if case[5] != case[6]]
     assert found == []
@@ -185,3 +187,36 @@ def test_hookwrap_test_reads_codex_answers_as_the_runtime_does() -> None:
     found = {(case[1], case[5][0], case[6][0]) for case in diff.cases([Platform.CODEX])
              if case[5] != case[6]}
     assert found == {("PermissionRequest", "ask", None)}
+
+
+# --- Gemini CLI 0.61.0 ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("event", [E.SESSION_START, E.SESSION_END, E.PRE_COMPACT,
+                                   E.NOTIFICATION, E.BEFORE_TOOL_SELECTION])
+@pytest.mark.parametrize("code, stdout", [
+    (0, '{"decision": "deny", "reason": "r", "continue": false}'), (2, "no")])
+def test_gemini_acts_on_no_decision_where_no_flow_is_checked(event: E, code: int,
+                                                             stdout: str) -> None:
+    # gemini-cli.md §2.4/§3: SessionStart, SessionEnd, PreCompress, Notification and
+    # BeforeToolSelection consume no decision and no continue; exit 2 there has no effect.
+    fields = read(Platform.GEMINI, event, code, stdout)
+    assert not blocks(fields) and "continue_loop" not in fields
+
+
+@pytest.mark.parametrize("event, read_", [(E.AFTER_TOOL, True), (E.BEFORE_PROMPT, True),
+                                          (E.SESSION_START, True), (E.BEFORE_TOOL, False),
+                                          (E.AFTER_AGENT, False), (E.BEFORE_MODEL, False)])
+def test_gemini_reads_context_after_a_tool_before_the_agent_and_at_start(event: E,
+                                                                         read_: bool) -> None:
+    # gemini-cli.md §2.5: additionalContext is appended after a tool, to the prompt, and at
+    # session start; "Ignored for BeforeTool: additionalContext".
+    fields = read(Platform.GEMINI, event, 0, '{"hookSpecificOutput": {"additionalContext": "c"}}')
+    assert ("context" in fields) is read_
+
+
+@pytest.mark.parametrize("text", ["[1]", "3", "null"])
+def test_gemini_json_that_is_no_object_is_no_output(text: str) -> None:
+    # gemini-cli.md §3: text that parses as JSON but not as an object gives no output; only
+    # text that is not JSON at all becomes a deny at exit 2.
+    assert read(Platform.GEMINI, E.BEFORE_TOOL, 2, text) == {}
+    assert blocks(read(Platform.GEMINI, E.BEFORE_TOOL, 2, "not json"))
