@@ -220,3 +220,92 @@ def test_gemini_json_that_is_no_object_is_no_output(text: str) -> None:
     # text that is not JSON at all becomes a deny at exit 2.
     assert read(Platform.GEMINI, E.BEFORE_TOOL, 2, text) == {}
     assert blocks(read(Platform.GEMINI, E.BEFORE_TOOL, 2, "not json"))
+
+
+# --- the Claude dialect: what each CLI acts on, by event -------------------------------------
+
+@pytest.mark.parametrize("stdout", [
+    # claude-code-schema.md: hookSpecificOutput.hookEventName must equal the running event,
+    # else "Hook returned incorrect event name" (an error: nothing is read) ...
+    '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "c"}}',
+    # ... a decision other than "approve" or "block" fails validation ...
+    '{"decision": "deny", "reason": "r"}',
+    # ... and so does text that looks like a JSON object but is not one.
+    '{bad}',
+])
+def test_claude_reads_nothing_of_an_answer_that_fails_validation(stdout: str) -> None:
+    assert read(Platform.CLAUDE, E.BEFORE_PROMPT, 0, stdout) == {}
+
+
+@pytest.mark.parametrize("platform, event, stdout", [
+    # A block on an event the CLI cannot block is no block (claude-code-schema.md 2.2).
+    (Platform.CLAUDE, E.NOTIFICATION, '{"decision": "block", "reason": "r"}'),
+    (Platform.CLAUDE, E.SESSION_START, '{"decision": "block", "reason": "r"}'),
+    # PermissionRequest reads its verdict only: a top-level block leaves Claude's dialog.
+    (Platform.CLAUDE, E.PERMISSION_REQUEST, '{"decision": "block", "reason": "r"}'),
+    # A permissionDecision counts before a tool only.
+    (Platform.COPILOT, E.AFTER_TOOL, '{"permissionDecision": "deny"}'),
+    # droid.md: a top-level decision does not block PreToolUse; on Stop only "block" does.
+    (Platform.DROID, E.BEFORE_TOOL, '{"decision": "block", "reason": "r"}'),
+    (Platform.DROID, E.AFTER_AGENT, '{"decision": "deny", "reason": "r"}'),
+    # qwen-code.md 2.5: a block after a tool is ignored.
+    (Platform.QWEN, E.AFTER_TOOL, '{"decision": "block", "reason": "r"}'),
+])
+def test_a_block_counts_only_where_the_cli_acts_on_it(platform: Platform, event: E,
+                                                      stdout: str) -> None:
+    assert not blocks(read(platform, event, 0, stdout))
+
+
+@pytest.mark.parametrize("platform, event, context", [
+    (Platform.CLAUDE, E.AFTER_TOOL, '{"additionalContext": "c"}'),  # top level: not Claude's
+    (Platform.QWEN, E.BEFORE_TOOL,  # qwen-code.md 2.5: PreToolUse context is dropped
+     '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "c"}}'),
+    (Platform.DROID, E.AFTER_AGENT,  # droid.md: context reaches the model on 3 events only
+     '{"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": "c"}}'),
+    (Platform.COPILOT, E.AFTER_TOOL,  # copilot-cli.md 7: hookSpecificOutput's is ignored
+     '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "c"}}'),
+])
+def test_context_counts_only_where_the_cli_reads_it(platform: Platform, event: E,
+                                                     context: str) -> None:
+    assert "context" not in read(platform, event, 0, context)
+
+
+def test_copilot_reads_its_own_modified_args() -> None:
+    # copilot-cli.md: preToolUse answers `modifiedArgs`; the bridge read only updatedInput.
+    fields = read(Platform.COPILOT, E.BEFORE_TOOL, 0, '{"modifiedArgs": {"command": "ls"}}')
+    assert fields == {"updated_input": {"command": "ls"}}
+
+
+def test_qwen_reads_updated_input_in_a_permission_verdict_only() -> None:
+    # qwen-code.md 2.5 (src): the verdict is "the only place updatedInput is read".
+    before = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": ' \
+        '"allow", "updatedInput": {"command": "ls"}}}'
+    assert "updated_input" not in read(Platform.QWEN, E.BEFORE_TOOL, 0, before)
+    verdict = '{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": ' \
+        '{"behavior": "allow", "updatedInput": {"command": "ls"}}}}'
+    assert read(Platform.QWEN, E.PERMISSION_REQUEST, 0, verdict)["updated_input"] == {
+        "command": "ls"}
+
+
+@pytest.mark.parametrize("platform", [Platform.CLAUDE, Platform.QWEN, Platform.COPILOT,
+                                      Platform.DROID, Platform.CODEX])
+def test_the_claude_dialect_readings_differ_only_where_settled(platform: Platform) -> None:
+    """What scripts/answer_diff.py leaves for the Claude dialect, each settled:
+    - no verdict on PermissionRequest: no opinion to the bridge, 'asks the user' in hookwrap
+      test (the CLI's own dialog asks); a PreToolUse defer: no opinion, 'deferred';
+    - PostToolBatch: a block stops the turn (the bridge's block, hookwrap test's 'stopped');
+    - PreSkillShellCommand: Claude Code's own event, never bridged (Claude to Claude runs the
+      command itself), read by hookwrap test alone;
+    - exit 2 with an empty stderr: the reason's wording only (the block is the same), and
+      Copilot CLI's and Qwen Code's continue:false outside the events their references cover
+      (no fact either way: the bridge keeps it as a stop)."""
+    diff = _answer_diff()
+    settled = {("PermissionRequest", "ask"), ("PreToolUse", "defer"), ("PostToolBatch", "stop")}
+    for case in diff.cases([platform]):
+        event, test, runtime = case[1], case[5], case[6]
+        if test == runtime or (event, test[0]) in settled or event == "PreSkillShellCommand":
+            continue
+        if test[0] == runtime[0] == "block" and case[2] != 0:
+            continue  # the reason's wording at exit 2
+        assert runtime[0] == "stop" and test[0] is None and platform in (Platform.COPILOT,
+                                                                          Platform.QWEN), case

@@ -74,5 +74,6 @@ DROID = derive(
                           "until killed; stop_gate stops after max_retries, a hand-written hook "
                           "must count too"),),
     },
-    knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific"),
+    knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific",
+                reader="droid"),
 )

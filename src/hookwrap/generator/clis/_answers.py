@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...clis._base import BLOCKING
+from ...clis._claude_protocol import ClaudeProtocol
 from .kit import RunResult, Verdict, failure_line, last_line, missing_script, parse_object, settle
 
 if TYPE_CHECKING:
@@ -39,11 +40,6 @@ _BLOCKABLE = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "PostTool
 _KEEP_WORKING = {"Stop", "SubagentStop", "TeammateIdle", "TaskCompleted"}
 _EXIT2_IGNORED = {"PermissionRequest", "PermissionDenied"}
 _TEXT_IS_CONTEXT = {"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}
-_HSO_EVENTS = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Setup",
-               "PreModelSwitch", "PostModelSwitch", "SubagentStart", "PostToolUse",
-               "PostToolUseFailure", "PostToolBatch", "Stop", "SubagentStop", "PermissionDenied",
-               "Notification", "PermissionRequest", "Elicitation", "ElicitationResult",
-               "CwdChanged", "FileChanged", "WorktreeCreate", "MessageDisplay", _SKILL_SHELL}
 
 
 def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
@@ -73,7 +69,12 @@ def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         if event in _TEXT_IS_CONTEXT:
             return Verdict("context", context=r.stdout.strip())
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",))
-    return _claude_json(event, data) if kind == "json" and data is not None else Verdict()
+    if kind != "json" or data is None:
+        return Verdict()
+    assert isinstance(agent.runtime, ClaudeProtocol)
+    problems = agent.runtime.answer_problems(event, data)
+    return Verdict(output=data, clean=False, problems=tuple(problems)) if problems \
+        else _claude_json(event, data)
 
 
 def _claude_exit2(event: str, stderr: str) -> Verdict:
@@ -111,26 +112,7 @@ def _claude_stdout(stdout: str) -> tuple[str, dict[str, Any] | None, str]:
     return "json", data, ""
 
 
-def _claude_json_problems(event: str, data: dict[str, Any]) -> list[str]:
-    problems = []
-    if data.get("decision") not in (None, "approve", "block"):
-        problems.append(f"decision must be \"approve\" or \"block\", not {data['decision']!r}")
-    hso = data.get("hookSpecificOutput")
-    # On PreSkillShellCommand, 2.1.332 also reads an answer written for PreToolUse.
-    names = (event, "PreToolUse") if event == _SKILL_SHELL else (event,)
-    if hso is not None and data.get("decision") != "block":
-        if not isinstance(hso, dict) or hso.get("hookEventName") not in names:
-            got = hso.get("hookEventName") if isinstance(hso, dict) else None
-            problems.append(f"hookSpecificOutput.hookEventName must be {event!r}, not {got!r}")
-        elif event not in _HSO_EVENTS:
-            problems.append(f"{event} takes no hookSpecificOutput")
-    return problems
-
-
 def _claude_json(event: str, data: dict[str, Any]) -> Verdict:
-    problems = _claude_json_problems(event, data)
-    if problems:
-        return Verdict(output=data, clean=False, problems=tuple(problems))
     hso = raw if isinstance(raw := data.get("hookSpecificOutput"), dict) else {}
     base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
                    context=str(hso.get("additionalContext") or ""),
@@ -255,10 +237,21 @@ def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any]) -> Verdict:
         if decision == "deny" or block:
             return settle(base, "blocked", str(hso.get("permissionDecisionReason") or reason))
         return settle(base, "ask" if decision == "ask" else None)
+    verdict = hso.get("decision") if event == "PermissionRequest" else None
+    if isinstance(verdict, dict) and not block:
+        # qwen-code.md 2.5 (src): Claude's PermissionRequest verdict, the one place Qwen reads
+        # updatedInput.
+        updated = verdict.get("updatedInput") if verdict.get("behavior") == "allow" else None
+        base = replace(base, updated_input=updated if isinstance(updated, dict) else None)
+        if verdict.get("behavior") == "deny":
+            return settle(base, "blocked", str(verdict.get("message") or ""))
     if block and event in _QWEN_BLOCKABLE:
         return settle(base, "blocked", reason)
     if block and event in _QWEN_KEEP_WORKING:
         return settle(base, "kept_working", reason)
+    if event == "PostToolUse" and data.get("continue") is False:
+        # qwen-code.md 2.5 (e2e post-continue-false): the result is replaced by stopReason.
+        return settle(base, "blocked", str(data.get("stopReason") or reason))
     if block and event.startswith("PostToolUse") and data.get("continue") is not False:
         return settle(replace(base, notes=(*base.notes, f"{label} ignores a block on {event}")),
                       None)
@@ -298,7 +291,10 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
         reason = str(output.get("permissionDecisionReason") or hso.get("permissionDecisionReason") or "")
         updated = output.get("modifiedArgs") or hso.get("updatedInput")
         base = replace(base, updated_input=updated if decision != "deny" else None)
-        return _permission_verdict(agent, base, output, decision, reason) or settle(base, None)
+        if decision == "ask":  # copilot-cli.md: asks interactively; denied in autopilot
+            base = replace(base, notes=(*base.notes, f"{label} denies an ask in autopilot (-p)"))
+        return _permission_verdict(agent, base, output, decision, reason) or settle(
+            base, "ask" if decision == "ask" else None, reason)
     block = output.get("decision") == "block"
     if block and event in ("Stop", "SubagentStop"):
         return settle(base, "kept_working", str(output.get("reason") or ""))
