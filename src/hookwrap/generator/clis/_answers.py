@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...clis._base import BLOCKING
 from ...clis._claude_protocol import ClaudeProtocol
+from ...names import NormalizedEvent
 from .kit import RunResult, Verdict, failure_line, last_line, missing_script, parse_object, settle
 
 if TYPE_CHECKING:
@@ -276,37 +277,32 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
     output, parsed = parse_object(r.stdout.strip())
     if not parsed or output is None:
         return Verdict(notes=(f"plain stdout is ignored by {label}",)) if r.stdout.strip() else Verdict()
+    fields = _reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
-    context = str(output.get("additionalContext") or (
-        hso.get("additionalContext") if event == "PreToolUse" else "") or "")
     notes: tuple[str, ...] = ()
     if hso.get("additionalContext") and event != "PreToolUse":
         notes = (f"{label} drops hookSpecificOutput.additionalContext on {event}; "
                  "use top-level additionalContext",)
-    base = Verdict(output=output, context=context, notes=notes,
-                   system_message=str(output.get("systemMessage") or ""))
+    base = Verdict(output=output, context=fields.get("context", ""), notes=notes,
+                   system_message=str(output.get("systemMessage") or ""),
+                   updated_input=fields.get("updated_input"))
     if event == "PreToolUse":
         decision = output.get("permissionDecision") or hso.get("permissionDecision")
         reason = str(output.get("permissionDecisionReason") or hso.get("permissionDecisionReason") or "")
-        updated = output.get("modifiedArgs") or hso.get("updatedInput")
-        base = replace(base, updated_input=updated if decision != "deny" else None)
         if decision == "ask":  # copilot-cli.md: asks interactively; denied in autopilot
             base = replace(base, notes=(*base.notes, f"{label} denies an ask in autopilot (-p)"))
         return _permission_verdict(agent, base, output, decision, reason) or settle(
             base, "ask" if decision == "ask" else None, reason)
-    block = output.get("decision") == "block"
-    if block and event in ("Stop", "SubagentStop"):
-        return settle(base, "kept_working", str(output.get("reason") or ""))
-    if block and event in ("UserPromptSubmit", "PostToolUse"):
+    if fields.get("decision") == "block":
         # PostToolUse: the tool has run; the model sees "Tool result blocked: <reason>".
-        return settle(base, "blocked", str(output.get("reason") or ""))
+        return settle(base, "kept_working" if event in ("Stop", "SubagentStop") else "blocked",
+                      fields.get("reason", ""))
     return settle(base, None)
 
 
 # --- droid ----------------------------------------------------------------------------------
 _DROID_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
-_DROID_CONTEXT_READ = frozenset({"SessionStart", "PostToolUse", "UserPromptSubmit"})
 
 
 def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
@@ -340,31 +336,39 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         if text and event in _DROID_TEXT_IS_CONTEXT:
             return Verdict("context", context=text)
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) if text else Verdict()
+    fields = _reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
-    context = str(hso.get("additionalContext") or "") if event in _DROID_CONTEXT_READ else ""
     notes: list[str] = []
-    if hso.get("additionalContext") and not context:
+    if hso.get("additionalContext") and not fields.get("context"):
         notes.append(f"{label} sends additionalContext on {event} to no model request")
-    base = Verdict(output=output, context=context, notes=tuple(notes),
+    base = Verdict(output=output, context=fields.get("context", ""), notes=tuple(notes),
                    system_message=str(output.get("systemMessage") or ""),
-                   stop_reason=str(output.get("stopReason") or "") if output.get("continue") is False else None)
-    reason = str(output.get("reason") or "")
+                   stop_reason=fields.get("stop_reason") if "continue_loop" in fields else None,
+                   updated_input=fields.get("updated_input"))
     if event == "PreToolUse":
-        decision = hso.get("permissionDecision")
         reason = str(hso.get("permissionDecisionReason") or "")
-        verdict = _permission_verdict(agent, base, output, decision, reason)
+        verdict = _permission_verdict(agent, base, output, hso.get("permissionDecision"), reason)
         if verdict is not None:
             return verdict
-        if decision == "ask":
+        if hso.get("permissionDecision") == "ask":
             base = replace(base, notes=(*base.notes, "ask runs the call without asking in droid exec"))
-        return settle(replace(base, updated_input=hso.get("updatedInput")), None)
-    if output.get("decision") == "block" and event in ("Stop", "SubagentStop"):
-        return settle(base, "kept_working", reason)
-    if output.get("decision") in BLOCKING and event == "PostToolUse":
+    elif fields.get("decision") == "block":
+        return settle(base, "kept_working", fields.get("reason", ""))
+    elif output.get("decision") in BLOCKING and event == "PostToolUse":
         base = replace(base, notes=(*base.notes, f"{label} ignores a block on PostToolUse "
                                     "(the reason reaches no model request)"))
     return settle(base, None)
+
+
+def _reading(agent: AgentSetup, event: str, stdout: str) -> dict[str, Any]:
+    """The runtime's reading of an answer at exit 0 (the bridge's too): its decision, context
+    and new tool input. On an event the runtime does not map, no decision: the context alone."""
+    runtime = agent.runtime
+    if runtime.knows_event(event):
+        return runtime.read_answer(runtime.normalize_event(event), 0, stdout, "")
+    fields = runtime.read_answer(NormalizedEvent.NOTIFICATION, 0, stdout, "")
+    return {"context": fields["context"]} if fields.get("context") else {}
 
 
 def _permission_verdict(agent: AgentSetup, base: Verdict, output: dict[str, Any], decision: Any,
