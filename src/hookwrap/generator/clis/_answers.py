@@ -169,12 +169,7 @@ def _claude_skill_shell(base: Verdict, hso: dict[str, Any], block: bool, reason:
 
 
 # --- qwen -----------------------------------------------------------------------------------
-_QWEN_BLOCKABLE = frozenset({"PreToolUse", "UserPromptSubmit", "UserPromptExpansion",
-                             "PermissionRequest"})
-_QWEN_KEEP_WORKING = frozenset({"Stop", "SubagentStop"})
 _QWEN_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"})
-_QWEN_CONTEXT_READ = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch",
-                                "UserPromptSubmit", "SessionStart"})
 
 
 def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
@@ -193,12 +188,14 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
                 return Verdict(success=False, clean=False,
                                problems=(f"exit 2 with empty stderr does not block on {label}",))
             output = {"decision": "deny", "reason": r.stderr.strip()}
-        verdict = replace(_qwen_json(agent, event, output or {}), success=False)
+        fields = _reading(agent, _qwen_like(event), r.stdout, 2, r.stderr)
+        verdict = replace(_qwen_json(agent, event, output or {}, fields), success=False)
         return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
     text = r.stdout.strip() or r.stderr.strip()
     output, parsed = parse_object(text)
     if parsed and output is not None:
-        verdict = _qwen_json(agent, event, output)
+        fields = _reading(agent, _qwen_like(event), r.stdout, r.exit_code or 0, r.stderr)
+        verdict = _qwen_json(agent, event, output, fields)
         if r.exit_code != 0:
             return replace(verdict, success=False, clean=False, problems=(
                 f"exit {r.exit_code}: {label} still obeys the JSON it printed",))
@@ -215,48 +212,37 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
     return Verdict(system_message=text) if text else Verdict()
 
 
-def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any]) -> Verdict:
+def _qwen_like(event: str) -> str:
+    """UserPromptExpansion's answer is read as UserPromptSubmit's (qwen-code.md 1.8); hookwrap
+    registers nothing there, so the runtime does not map it."""
+    return "UserPromptSubmit" if event == "UserPromptExpansion" else event
+
+
+def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any],
+               fields: dict[str, Any]) -> Verdict:
+    """A JSON answer: what it does is the runtime's reading (``fields``); the notes say what
+    Qwen leaves out."""
     label = agent.label
     found = data.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
-    context = str(hso.get("additionalContext") or "") if event in _QWEN_CONTEXT_READ else ""
     notes = []
-    if hso.get("additionalContext") and not context:
+    if hso.get("additionalContext") and not fields.get("context"):
         notes.append(f"{label} drops additionalContext on {event}")
     if "updatedInput" in hso and event != "PermissionRequest":
         notes.append(f"{label} ignores updatedInput: the original call runs")
-    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
-                   context=context, notes=tuple(notes))
-    block = data.get("decision") in ("block", "deny") or data.get("continue") is False
-    reason = str(data.get("reason") or data.get("stopReason") or "")
     if agent.runtime.rewrite_note and agent.runtime.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
         notes.append(f"updated_input cannot be applied on {label}: hookwrap sent a deny that "
                      "gives the model the new input")
-        base = replace(base, notes=tuple(notes))
-    if event == "PreToolUse":
-        decision = hso.get("permissionDecision")
-        if decision == "deny" or block:
-            return settle(base, "blocked", str(hso.get("permissionDecisionReason") or reason))
-        return settle(base, "ask" if decision == "ask" else None)
-    verdict = hso.get("decision") if event == "PermissionRequest" else None
-    if isinstance(verdict, dict) and not block:
-        # qwen-code.md 2.5 (src): Claude's PermissionRequest verdict, the one place Qwen reads
-        # updatedInput.
-        updated = verdict.get("updatedInput") if verdict.get("behavior") == "allow" else None
-        base = replace(base, updated_input=updated if isinstance(updated, dict) else None)
-        if verdict.get("behavior") == "deny":
-            return settle(base, "blocked", str(verdict.get("message") or ""))
-    if block and event in _QWEN_BLOCKABLE:
-        return settle(base, "blocked", reason)
-    if block and event in _QWEN_KEEP_WORKING:
-        return settle(base, "kept_working", reason)
-    if event == "PostToolUse" and data.get("continue") is False:
-        # qwen-code.md 2.5 (e2e post-continue-false): the result is replaced by stopReason.
-        return settle(base, "blocked", str(data.get("stopReason") or reason))
+    block = data.get("decision") in BLOCKING or data.get("continue") is False
     if block and event.startswith("PostToolUse") and data.get("continue") is not False:
-        return settle(replace(base, notes=(*base.notes, f"{label} ignores a block on {event}")),
-                      None)
-    return settle(base, None)
+        notes.append(f"{label} ignores a block on {event}")
+    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
+                   context=fields.get("context", ""), notes=tuple(notes),
+                   updated_input=fields.get("updated_input"))
+    if fields.get("decision") in BLOCKING:
+        outcome = "kept_working" if event in ("Stop", "SubagentStop") else "blocked"
+        return settle(base, outcome, fields.get("reason", ""))
+    return settle(base, "ask" if fields.get("decision") == "ask" else None)
 
 
 # --- copilot --------------------------------------------------------------------------------
@@ -361,13 +347,14 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
     return settle(base, None)
 
 
-def _reading(agent: AgentSetup, event: str, stdout: str) -> dict[str, Any]:
-    """The runtime's reading of an answer at exit 0 (the bridge's too): its decision, context
-    and new tool input. On an event the runtime does not map, no decision: the context alone."""
+def _reading(agent: AgentSetup, event: str, stdout: str, code: int = 0,
+             stderr: str = "") -> dict[str, Any]:
+    """The runtime's reading of an answer (the bridge's too): its decision, context and new
+    tool input. On an event the runtime does not map, no decision: the context alone."""
     runtime = agent.runtime
     if runtime.knows_event(event):
-        return runtime.read_answer(runtime.normalize_event(event), 0, stdout, "")
-    fields = runtime.read_answer(NormalizedEvent.NOTIFICATION, 0, stdout, "")
+        return runtime.read_answer(runtime.normalize_event(event), code, stdout, stderr)
+    fields = runtime.read_answer(NormalizedEvent.NOTIFICATION, code, stdout, stderr)
     return {"context": fields["context"]} if fields.get("context") else {}
 
 
