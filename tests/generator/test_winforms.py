@@ -18,10 +18,10 @@ import pytest
 from support.cli import hw
 from support.projects import initialised
 
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis._base import with_deadline
 from hookwrap.generator.registrations import command_for
 from hookwrap.generator.winforms import SHELLS, lint, windows_command
-from hookwrap.generator.clis import setup_of
 from hookwrap.names import NormalizedEvent, Platform
 
 CLIS = sorted(SHELLS)
