@@ -341,8 +341,7 @@ class Guard:
         if expanded is None:
             return None
         full = os.path.normpath(os.path.join(cwd, expanded))
-        if change in ("read", "copy") and full.lower().endswith(".pem") and \
-                _check("certificate")(full, None):
+        if change in ("read", "copy") and self._not_a_secret(full):
             rules = [rule for rule in rules if rule.id != "secrets.read"]
         candidates = [full]
         try:
@@ -365,6 +364,23 @@ class Guard:
                 if self._path_matches(rule, view, removes):
                     return Finding(rule, shown)
         return None
+
+    def _not_a_secret(self, full: str) -> bool:
+        """A path whose name looks like a secret's but whose contents are not one: a .pem or
+        .key that holds certificates or a public key only, a source folder named credentials
+        (`internal/credentials`, not `~/.aws/credentials`), the project's test data (`testdata/`,
+        `fixtures/`: keys made for its tests)."""
+        lowered = full.lower()
+        name = lowered.rpartition("/")[2]
+        if name.endswith((".pem", ".key")) and _check("public_material")(full, None):
+            return True
+        inside = _relative(full, self.root) or _relative(full, self.real_root)
+        if name == "credentials" and not os.path.isfile(full):
+            # A file of a tool's settings sits in a hidden folder; a package does not.
+            where = inside or _relative(full, self.home) or lowered
+            if os.path.isdir(full) or not any(part[:1] == "." for part in where.split("/")[:-1]):
+                return True
+        return inside is not None and any(part in _TEST_DATA for part in inside.split("/")[:-1])
 
     def _path_matches(self, rule: Rule, view: Tuple[str, List[str], str, List[str]],
                       removes: bool = False) -> bool:
@@ -616,7 +632,7 @@ _READERS = frozenset((
     "cat", "tac", "less", "more", "most", "head", "tail", "bat", "batcat", "nl", "cut", "sort",
     "uniq", "strings", "xxd", "hexdump", "od", "base64", "base32", "diff", "cmp",
     "view", "fold", "fmt", "column", "paste", "pr", "expand", "comm", "join", "look", "iconv",
-    "dos2unix", "unix2dos", "tr", "gpg", "ssh-keygen", "source", ".", "envsubst", "split",
+    "dos2unix", "unix2dos", "tr", "gpg", "source", ".", "envsubst", "split",
     "csplit", "ar", "cpio", "pax", "xclip", "xsel", "pbcopy", "wl-copy", "clip", "nc", "ncat",
     "socat", "telnet", "uuencode", "basenc", "zcat", "gzip", "bzip2", "xz", "zstd", "lz4",
     "vim", "vi", "nvim", "nano", "emacs", "code", "subl", "ed", "ex", "mcedit", "micro",
@@ -702,9 +718,9 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
     elif program in ("curl", "http", "https", "xh", "wget", "aria2c"):
         changes += _uploads(args) + _downloads(program, args)
     elif program == "openssl":
-        # x509, req, crl, verify...: a certificate's details, never a private key's text
-        if not operands or operands[0] not in _OPENSSL_SHOWS_NO_KEY:
-            changes += [("read", word) for word in operands[1:] + _option_values(args)]
+        changes += _openssl_changes(args, operands)
+    elif program == "ssh-keygen":
+        changes += _ssh_keygen_changes(args)
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
@@ -735,6 +751,42 @@ _USES_PATHS = frozenset((
 def _option_values(args: List[str]) -> List[str]:
     """The values of -in/-out style options glued with `=` (`-in=key.pem`)."""
     return [word.split("=", 1)[1] for word in args if word.startswith("-") and "=" in word]
+
+
+def _openssl_changes(args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
+    """What openssl writes (-out, -keyout) and reads: its inputs, unless the subcommand shows
+    a certificate's details (x509, req...) or what it prints is public only (`-pubout`, or
+    `-noout` without `-text`: `openssl rsa -in key.pem -pubout`, `-check -noout`)."""
+    written: List[str] = []
+    for index, word in enumerate(args):
+        name, glued, value = word.partition("=")
+        if name in ("-out", "-keyout"):
+            if glued:
+                written.append(value)
+            elif index + 1 < len(args):
+                written.append(args[index + 1])
+    changes = [("write", word) for word in written]
+    if operands and operands[0] in _OPENSSL_SHOWS_NO_KEY:
+        return changes
+    if ("-pubout" in args or "-noout" in args) and "-text" not in args:
+        return changes
+    inputs = [word for word in operands[1:] + _option_values(args) if word not in written]
+    return changes + [("read", word) for word in inputs]
+
+
+def _ssh_keygen_changes(args: List[str]) -> List[Tuple[str, str]]:
+    """ssh-keygen shows a key file's text only when it converts one (-i); it writes the -f
+    file when it makes a key or changes one (-t, -p, -c). Fingerprints (-l), public keys (-y,
+    -e) and known_hosts work (-F, -R) show nothing secret."""
+    files = [args[i + 1] for i in range(len(args) - 1)
+             if args[i].startswith("-") and not args[i].startswith("--") and
+             args[i].endswith("f")]
+    files += [word[2:] for word in args if word.startswith("-f") and len(word) > 2]
+    if _has_option(args, "-i"):
+        return [("read", word) for word in files]
+    if _has_option(args, "-t|-p|-c"):
+        return [("write", word) for word in files]
+    return []
 
 
 _OPENSSL_SHOWS_NO_KEY = frozenset(("x509", "req", "crl", "verify", "s_client", "s_server",
@@ -857,6 +909,11 @@ def _matches(rule: Rule, command: Command, text: str, state: State) -> bool:
     if rule.check:
         return bool(_check(rule.check)(command, state))
     return bool(rule.program or rule.pattern)
+
+
+# Folders of a project's test data: what they hold was made for its tests (a key, a .env).
+_TEST_DATA = frozenset(("testdata", "test-data", "test_data", "fixtures", "__fixtures__",
+                        "test-fixtures", "test_fixtures"))
 
 
 def _glob_any(text: str, patterns: Iterable[str]) -> bool:

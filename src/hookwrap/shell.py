@@ -627,7 +627,7 @@ class _Walker:
             roots.append(words[index].text)
             index += 1
         command.roots = tuple(roots)
-        command.narrowed = any(word.text in _NARROWING for word in words[index:])
+        command.narrowed = _narrows([word.text for word in words[index:]])
         while index < len(words):
             self.steps[0] += 1
             if words[index].text in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -665,7 +665,20 @@ class _Walker:
 _NARROWING = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
                         "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-atime", "-amin",
                         "-ctime", "-cmin", "-size", "-user", "-group", "-lname", "-ilname",
-                        "-samefile", "-inum", "-links"))
+                        "-samefile", "-inum", "-links", "-empty", "-perm", "-used", "-uid",
+                        "-gid", "-nouser", "-nogroup"))
+
+
+def _narrows(words: List[str]) -> bool:
+    """Whether find's tests take some files, not every one: a name, path, time, size, owner
+    or mode test, empty files and folders only (-empty: nothing in them is lost), or links
+    only (`-type l`, `-xtype l`: a link holds no data)."""
+    for index, word in enumerate(words):
+        if word in _NARROWING or word.startswith("-newer"):
+            return True
+        if word in ("-type", "-xtype") and index + 1 < len(words) and words[index + 1] == "l":
+            return True
+    return False
 _FD_VALUES = frozenset(("-t", "--type", "-e", "--extension", "-E", "--exclude", "-d",
                         "--max-depth", "--min-depth", "--exact-depth", "-j", "--threads", "-S",
                         "--size", "-c", "--color", "--changed-within", "--changed-before",
