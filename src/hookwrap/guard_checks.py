@@ -127,8 +127,18 @@ def _recursive_root_or_home(command: Command, state: State) -> bool:
     return any(state.classify(word) == "root-or-home" for word in _operands(command.args)[1:])
 
 
+def _asks_each(command: Command, rest: List[str]) -> bool:
+    """git's --patch asks the user about each change (as `git clean -i` does), unless its
+    answers are fed in (`yes | git restore -p .`)."""
+    return _has_option(rest, "-p|--patch") and not command.upstream and \
+        not any(redirect.op[:1] == "<" and redirect.fd in ("", "0")
+                for redirect in command.redirects)
+
+
 def _checkout_discards(command: Command, state: State) -> bool:
     _, rest = _git_subcommand(command)
+    if _asks_each(command, rest):
+        return False
     if "--" in rest:  # paths follow; from xargs or parallel they come when it runs
         return len(rest) > rest.index("--") + 1 or command.dynamic_args
     if any(word in ("-b", "-B", "--orphan") or word.startswith("--orphan=") for word in rest):
@@ -143,7 +153,7 @@ def _checkout_discards(command: Command, state: State) -> bool:
 
 def _restore_discards(command: Command, state: State) -> bool:
     _, rest = _git_subcommand(command)
-    if _has_option(rest, "-h|--help"):
+    if _has_option(rest, "-h|--help") or _asks_each(command, rest):
         return False
     staged = _has_option(rest, "-S|--staged")
     worktree = _has_option(rest, "-W|--worktree")
@@ -240,6 +250,10 @@ def _prints_credentials(command: Command, state: State) -> bool:
                 return _has_option(command.args, "--raw|--flatten")
             if command.program == "security":
                 return _has_option(command.args, "-w|-g") or shape[0] == "dump-keychain"
+            if shape == ("configure", "get"):  # a setting: region and output are no secret
+                return any(word in operands[2].lower() for word in (
+                    "key", "secret", "token", "password", "credential")) \
+                    if len(operands) > 2 else False
             return True
     return False
 

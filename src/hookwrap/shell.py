@@ -415,9 +415,18 @@ class _Walker:
                 self.script(parse(" ".join(w.text for w in given), self.steps), via, depth + 1,
                             inside, host, source)
                 return None
-        command = Command(_until_inputs(given) if "parallel" in wrappers else given,
-                          simple.redirects, via)
+        if "parallel" in wrappers:
+            given, listed_inputs = _until_inputs(given), _parallel_inputs(given)
+            if listed_inputs is not None:  # `parallel rm -rf ::: build dist`: each one named
+                given = [w for w in given if w.text != "{}"] + listed_inputs
+                dynamic = False
+        command = Command(given, simple.redirects, via)
         command.dynamic_args = dynamic
+        if dynamic and feeder is not None and feeder[0] is not None:
+            # `find build -name '*.o' | xargs rm -rf`: what it gets is what find lists
+            listed = _listed(feeder[0])
+            if listed is not None:
+                command.roots, command.narrowed = listed
         if command.program in DATABASE_CLIENTS:
             command.input_text = _stdin_text(simple, feeder)[0]
         self._add(command, inside, host, upstream, source)
@@ -669,6 +678,28 @@ _NARROWING = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iw
                         "-gid", "-nouser", "-nogroup"))
 
 
+def _listed(command: Command) -> Optional[Tuple[Tuple[str, ...], bool]]:
+    """Where the paths a find or fd prints are (its start paths), and whether its tests
+    take some files only; None for any other program."""
+    if command.program == "find":
+        return command.roots or (".",), command.narrowed
+    if command.program not in ("fd", "fdfind"):
+        return None
+    operands: List[str] = []
+    words = command.args
+    index = 0
+    while index < len(words):
+        if words[index] in ("-x", "--exec", "-X", "--exec-batch"):
+            return None
+        if words[index] in _FD_VALUES:
+            index += 2
+            continue
+        if not words[index].startswith("-"):
+            operands.append(words[index])
+        index += 1
+    return tuple(operands[1:]) or (".",), bool(operands) and operands[0] not in (".", "", "^")
+
+
 def _narrows(words: List[str]) -> bool:
     """Whether find's tests take some files, not every one: a name, path, time, size, owner
     or mode test, empty files and folders only (-empty: nothing in them is lost), or links
@@ -800,6 +831,21 @@ def _until_inputs(words: List[Word]) -> List[Word]:
         if word.text in (":::", "::::", ":::+", "::::+"):
             return words[:index]
     return words
+
+
+def _parallel_inputs(words: List[Word]) -> Optional[List[Word]]:
+    """The inputs GNU parallel is given on the line (`::: a b`, `:::+ c d`): None when there
+    are none or some come from files (`::::`) or stdin."""
+    inputs: List[Word] = []
+    marker = ""
+    for word in words:
+        if word.text in (":::", ":::+"):
+            marker = word.text
+        elif word.text in ("::::", "::::+"):
+            return None
+        elif marker:
+            inputs.append(word)
+    return inputs or None
 
 
 def _command_start(words: List[Word]) -> int:
