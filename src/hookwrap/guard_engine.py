@@ -503,6 +503,8 @@ class State:
                 self.cwd = None
                 return
             expanded = expand(target, self.cwd or "", self.guard.root, self.guard.home)
+            if expanded is None and _fresh_temp_dir(target):
+                expanded = "/tmp/mktemp.XXXXXX"  # `cd "$(mktemp -d)"`: a new folder in temp
             if expanded is None or (self.cwd is None and not expanded.startswith("/")):
                 self.cwd = None
                 return
@@ -557,6 +559,17 @@ class State:
         if any(full == d or under(full, d) for d in _SYSTEM_DIRS):
             return "system"
         return "outside"
+
+
+def _fresh_temp_dir(word: str) -> bool:
+    """Whether a word is the folder `mktemp -d` makes in the temp folder (`$(mktemp -d)`,
+    `$(mktemp -d -t build.XXXXXX)`), not one it makes elsewhere (`mktemp -d ~/x.XXXX`)."""
+    if not word.startswith(("$(mktemp ", "`mktemp ")) or not word.endswith((")", "`")):
+        return False
+    words = word[2 if word[0] == "$" else 1:-1].split()[1:]
+    return any(w in ("-d", "--directory") or (w[:1] == "-" and "d" in w and w[1:2] != "-")
+               for w in words) and not any("/" in w or w[:1] == "~" or w.startswith(
+                   ("-p", "--tmpdir=")) for w in words)
 
 
 def under(path: str, folder: str) -> bool:
@@ -906,9 +919,30 @@ def _matches(rule: Rule, command: Command, text: str, state: State) -> bool:
             return False
     if rule.unless and _has_option(args, rule.unless):
         return False
-    if rule.check:
-        return bool(_check(rule.check)(command, state))
-    return bool(rule.program or rule.pattern)
+    if rule.check and not _check(rule.check)(command, state):
+        return False
+    if rule.category == "git" and command.program == "git" and _git_in_temp(command, state):
+        return False
+    return bool(rule.program or rule.pattern or rule.check)
+
+
+def _git_in_temp(command: Command, state: State) -> bool:
+    """Whether git works on a repository in a temporary folder (`git -C /tmp/clone ...`,
+    `cd "$(mktemp -d)" && git ...`): what its local rules protect is not there, as rm may
+    delete there too."""
+    folders: List[str] = []
+    args = command.args
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        if args[index] == "-C" and index + 1 < len(args):
+            folders.append(args[index + 1])
+        elif args[index].startswith(("--git-dir", "--work-tree")):
+            return False  # (where the work tree is, is then a question of two paths)
+        index += 2 if args[index] in VALUE_OPTIONS["git"] else 1
+    folder = "."
+    for given in folders:
+        folder = given if given.startswith(("/", "~", "$")) else posixpath.join(folder, given)
+    return state.classify(folder) == "temp"
 
 
 # Folders of a project's test data: what they hold was made for its tests (a key, a .env).
