@@ -921,9 +921,20 @@ def _matches(rule: Rule, command: Command, text: str, state: State) -> bool:
         return False
     if rule.check and not _check(rule.check)(command, state):
         return False
-    if rule.category == "git" and command.program == "git" and _git_in_temp(command, state):
+    if rule.category in ("git", "remote") and command.program == "git" and (
+            _git_help(args) or (rule.category == "git" and _git_in_temp(command, state))):
         return False
     return bool(rule.program or rule.pattern or rule.check)
+
+
+def _git_help(args: List[str]) -> bool:
+    """-h or --help before `--`: git prints the usage and does nothing else."""
+    for word in args:
+        if word == "--":
+            return False
+        if word in ("-h", "--help"):
+            return True
+    return False
 
 
 def _git_in_temp(command: Command, state: State) -> bool:
