@@ -357,7 +357,8 @@ class Guard:
         for candidate in candidates:
             parts = [part.lower() for part in candidate.split(os.sep) if part]
             relatives = [r for r in (_relative(candidate, base) for base in bases) if r is not None]
-            views.append((candidate.lower(), parts, parts[-1] if parts else "", relatives))
+            views.append((candidate.lower(), parts, parts[-1] if parts else "", relatives,
+                          _relative(candidate, home)))
         removes = change in ("remove", "copy")  # a folder copied out holds its files
         for rule in rules:
             for view in views:
@@ -382,7 +383,8 @@ class Guard:
                 return True
         return inside is not None and any(part in _TEST_DATA for part in inside.split("/")[:-1])
 
-    def _path_matches(self, rule: Rule, view: Tuple[str, List[str], str, List[str]],
+    def _path_matches(self, rule: Rule,
+                      view: Tuple[str, List[str], str, List[str], Optional[str]],
                       removes: bool = False) -> bool:
         """Whether the path (``view``: lowered, its parts, its name, and its paths from the
         project root and the home directory) is one of the rule's files; ``removes``: it is
@@ -391,7 +393,7 @@ class Guard:
         patterns = self._file_patterns.get(rule.id)
         if patterns is None or patterns.rule is not rule:
             patterns = self._file_patterns[rule.id] = _FilePatterns(rule, self.not_secrets)
-        lowered, parts, name, relatives = view
+        lowered, parts, name, relatives, from_home = view
         if patterns.exempt and any(_fnmatch(name, pattern) or name.startswith(pattern + ".")
                                    for pattern in patterns.exempt):
             return False
@@ -418,6 +420,14 @@ class Guard:
                                                            _check("glob_takes")(relative, pattern))
                     for pattern in patterns.paths):
                 return True  # `rm -rf .claude`; `rm -rf .c*` takes .claude/settings.json
+        if from_home is not None and from_home != ".":
+            for pattern in patterns.home_paths:  # `~/.claude/.credentials.json`: home only
+                if from_home == pattern or (pattern[-1] == "/" and (from_home + "/").startswith(
+                        pattern)) or (_is_glob(pattern) and _fnmatch(from_home, pattern)):
+                    return True
+                if removes and (pattern.startswith(from_home + "/") or (
+                        _is_glob(from_home) and _check("glob_takes")(from_home, pattern))):
+                    return True
         return False
 
     def _absolute(self, path: str) -> str:
@@ -977,6 +987,7 @@ class _FilePatterns:
         "exact",
         "exempt",
         "folders",
+        "home_paths",
         "name_globs",
         "names",
         "path_exact",
@@ -1008,10 +1019,13 @@ class _FilePatterns:
         path_exact: List[str] = []
         path_folders: List[str] = []
         path_globs: List[str] = []
+        home_paths: List[str] = []
         for given in rule.files:
             pattern = given.lower()
             glob = "*" in pattern or "?" in pattern or "[" in pattern
-            if "/" not in pattern:
+            if pattern[:2] == "~/":
+                home_paths.append(pattern[2:])
+            elif "/" not in pattern:
                 names.append(pattern)
                 (name_globs if glob else exact).append(pattern)
             elif pattern[0] == "/":
@@ -1030,6 +1044,7 @@ class _FilePatterns:
         self.name_globs, self.exact, self.folders = name_globs, frozenset(exact), tuple(folders)
         self.path_exact, self.path_folders = frozenset(path_exact), tuple(path_folders)
         self.path_globs = path_globs
+        self.home_paths = home_paths
         self.samples = [] if rule.id == "secrets.credentials-change" else \
             [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
 
