@@ -134,7 +134,16 @@ def test_xargs_find_and_parallel_give_arguments_when_they_run() -> None:
     assert found("ls | xargs -0 rm -rf", ["rm", "-rf"]).dynamic_args
     inner = found("find . -name '*.pyc' -exec rm -rf {} +", ["rm", "-rf", "{}"])
     assert inner.dynamic_args and inner.roots == (".",) and inner.narrowed
-    assert found("parallel rm -rf ::: a b", ["rm", "-rf"]).dynamic_args
+    # parallel's inputs after ::: are on the line; from :::: FILE or stdin they are not.
+    assert not found("parallel rm -rf ::: a b", ["rm", "-rf", "a", "b"]).dynamic_args
+    assert not found("parallel rm -rf {} ::: a", ["rm", "-rf", "a"]).dynamic_args
+    assert found("parallel rm -rf :::: list.txt", ["rm", "-rf"]).dynamic_args
+    # xargs fed by find or fd gets what they list: under their start paths.
+    fed = found("find build -name '*.o' | xargs rm -rf", ["rm", "-rf"])
+    assert fed.dynamic_args and fed.roots == ("build",) and fed.narrowed
+    fed = found("fd -t d node_modules packages | xargs rm -rf", ["rm", "-rf"])
+    assert fed.roots == ("packages",) and fed.narrowed
+    assert not found("cat list | xargs rm -rf", ["rm", "-rf"]).roots
     # echo's words are xargs' input: the command is known.
     assert ["rm", "-rf", "~"] in argvs("echo ~ | xargs rm -rf")
     assert ["rm", "-rf", "~"] in argvs("echo 'rm -rf ~' | xargs -I{} sh -c '{}'")
