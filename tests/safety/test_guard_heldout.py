@@ -23,10 +23,11 @@ import pytest
 # and on Claude Code's payload: 559/665 dangerous calls stopped (84.1%), 34/2297 safe calls
 # blocked (1.48%); with the packs on, 115/128 pack calls stopped (89.8%). With issue 31's rules
 # by effect (written without this split): 608/665 (91.4%), 27/2297 (1.18%), packs 115/128, the
-# same on every CLI. The floors allow about one point (two or three safe calls) before a change
-# counts as a regression; raise them as the guard gets better.
+# same on every CLI. After the precision work of issue 31 (precision.tsv; the split gave counts
+# by kind only): 610/665 (91.7%), 15/2297 (0.65%). The floors allow two safe calls before a
+# change counts as a regression; raise them as the guard gets better.
 RECALL_FLOOR = 0.90
-FP_CEILING = 0.013
+FP_CEILING = 0.0075
 PACK_RECALL_FLOOR = 0.88
 SOURCES = {"dcg": "dcg.tsv", "ccsn": "claude-code-safety-net.tsv", "ccsn2": "cc-safety-net.tsv",
            "noexec": "noexec.tsv", "tldr": "tldr.tsv"}
