@@ -172,6 +172,8 @@ def _branch_force_delete(command: Command, state: State) -> bool:
 
 def _reflog_expire(command: Command, state: State) -> bool:
     sub, rest = _git_subcommand(command)
+    if sub in ("prune", "reflog") and _has_option(rest, "-n|--dry-run"):
+        return False  # it says what it would delete
     now = any(word.split("=", 1)[-1] in ("now", "all") for word in rest if "=" in word) or \
         any(a in ("now", "all") for a in rest)
     if sub == "reflog":
