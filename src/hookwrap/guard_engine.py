@@ -367,12 +367,15 @@ class Guard:
         return None
 
     def _not_a_secret(self, full: str) -> bool:
-        """A path whose name looks like a secret's but whose contents are not one: a .pem or
-        .key that holds certificates or a public key only, a source folder named credentials
-        (`internal/credentials`, not `~/.aws/credentials`), the project's test data (`testdata/`,
-        `fixtures/`: keys made for its tests)."""
+        """A path whose name looks like a secret's but whose contents are not one: a template
+        (`service-account.example.json`), a .pem or .key that holds certificates or a public
+        key only, a source folder named credentials (`internal/credentials`, not
+        `~/.aws/credentials`), the project's test data (`testdata/`, `fixtures/`: keys made for
+        its tests)."""
         lowered = full.lower()
         name = lowered.rpartition("/")[2]
+        if _TEMPLATE_WORDS & set(name.replace("-", ".").replace("_", ".").split(".")):
+            return True  # service-account.example.json, credentials-template.json
         if name.endswith((".pem", ".key")) and _check("public_material")(full, None):
             return True
         inside = _relative(full, self.root) or _relative(full, self.real_root)
@@ -966,6 +969,9 @@ def _git_in_temp(command: Command, state: State) -> bool:
     return state.classify(folder) == "temp"
 
 
+# A name with one of these words is a template of a secret file, without the secret (as
+# NOT_SECRETS says of .env.example): read only.
+_TEMPLATE_WORDS = frozenset(("example", "sample", "template"))
 # Folders of a project's test data: what they hold was made for its tests (a key, a .env).
 _TEST_DATA = frozenset(("testdata", "test-data", "test_data", "fixtures", "__fixtures__",
                         "test-fixtures", "test_fixtures"))
