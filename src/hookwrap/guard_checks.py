@@ -36,18 +36,25 @@ if TYPE_CHECKING:
         def guard(self) -> Any: ...
 
 
+def _named(command: Command) -> List[str]:
+    """An rm's operands as written: for one run by find -exec or fed by find, not `{}`."""
+    return [word for word in _operands(command.args) if "{}" not in word] \
+        if command.roots else _operands(command.args)
+
+
 def _targets(command: Command) -> List[str]:
-    """What an rm removes: its operands; for an rm run by find -exec, find's start paths."""
-    if command.roots:
-        return list(command.roots)
-    return _operands(command.args)
+    """What an rm removes: its operands; for an rm run by find -exec or fed by find through
+    xargs, find's start paths too (`find . | xargs rm -rf ~` removes ~ as well)."""
+    return [*command.roots, *_named(command)] if command.roots else _operands(command.args)
 
 
 def _target_classes(command: Command, state: State) -> List[str]:
-    classes = state.classes(_targets(command))
-    if command.roots and command.narrowed:  # find . -name '*.pyc' -exec rm -rf {} +
+    if not command.roots:
+        return state.classes(_operands(command.args))
+    classes = state.classes(command.roots)
+    if command.narrowed:  # find . -name '*.pyc' -exec rm -rf {} +
         classes = ["inside" if c == "project-root" else c for c in classes]
-    return classes
+    return classes + state.classes(_named(command))
 
 
 def _rm_root_or_home(command: Command, state: State) -> bool:
@@ -338,9 +345,7 @@ def _rm_unknown(command: Command, state: State) -> bool:
     a literal start puts it inside the project or a temporary folder (`build/$NAME`,
     `$(mktemp -d)`), or a literal end names one entry below the run-time folder that the
     guard protects nowhere (`"$BUILD_DIR/out"`, see _named_below)."""
-    if command.roots:
-        return False
-    for target in _operands(command.args):
+    for target in _named(command):
         if ("$" not in target and "`" not in target) or state.classify(target) != "unknown":
             continue  # (a relative path after `cd $DIR` is cd's question, not this rule's)
         if target.startswith(("$(mktemp", "`mktemp")):
