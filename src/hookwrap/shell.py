@@ -220,6 +220,8 @@ class Command:
         self.words = words
         self.argv = [word.text for word in words]
         self.program = program_name(self.argv[0]) if self.argv else ""
+        if self.program == "git" and any(text[:5] == "--no-" for text in self.argv):
+            self.argv = _git_negated(self.argv)
         self.redirects = redirects
         self.via = via
         self.inside = ""  # "$(", "`", "<(", ">(": the substitution it runs in
@@ -659,9 +661,17 @@ class _Walker:
                                 inside, host, string[1])
                     continue
                 found = Command(inner[at:], [], via)
-                found.dynamic_args = True
-                found.roots = command.roots or (".",)
-                found.narrowed = command.narrowed
+                given = found.args
+                if any("{}" in text for text in given):
+                    found.dynamic_args = True
+                    found.roots = command.roots or (".",)
+                    found.narrowed = command.narrowed
+                elif action in ("-execdir", "-okdir") and not any(
+                        text[:1] in ("/", "~", "$") or ".." in text.split("/")
+                        for text in given if not text.startswith("-")):
+                    # `-execdir rm -rf build ;`: a named entry in each folder found
+                    found.roots, found.narrowed = command.roots or (".",), True
+                # else `-exec rm -rf build ;` runs `rm -rf build` as written
                 self._add(found, inside, host, (), "")
                 if depth + 1 < MAX_BODIES:
                     self.bodies(found, depth + 1, Simple(), None, inside, host)
@@ -676,6 +686,21 @@ _NARROWING = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iw
                         "-ctime", "-cmin", "-size", "-user", "-group", "-lname", "-ilname",
                         "-samefile", "-inum", "-links", "-empty", "-perm", "-used", "-uid",
                         "-gid", "-nouser", "-nogroup"))
+
+
+def _git_negated(argv: List[str]) -> List[str]:
+    """git's words with each option a later --no-NAME turns off left out, as git reads them
+    (`git rm --force --no-force` does not force); after `--` the words are paths."""
+    kept: List[str] = []
+    for index, text in enumerate(argv):
+        if text == "--":
+            return kept + argv[index:]
+        if text[:5] == "--no-" and len(text) > 5:
+            name = "--" + text[5:]
+            kept = [word for word in kept if word != name and not word.startswith(name + "=")
+                    and not (name == "--force" and word == "-f")]
+        kept.append(text)
+    return kept
 
 
 def _listed(command: Command) -> Optional[Tuple[Tuple[str, ...], bool]]:
@@ -914,8 +939,12 @@ def _unwrap(words: List[Word], index: int
                 words[index + 1].text[:2] in ("-v", "-V"):
             return None
         wrappers.append(name)
+        options_at = index + 1
         index, string = _skip_options(words, index + 1, short, long,
                                       what[7:] if what.startswith("string:") else "")
+        if name == "parallel" and any(word.text in ("--dry-run", "--dryrun")
+                                      for word in words[options_at:index]):
+            return None  # it prints the commands it would run
         if string is not None:
             label = f"{name} -{what[7:]}"
             return index, tuple(wrappers), dynamic, (label, string)

@@ -249,3 +249,21 @@ def test_the_command_filter_agrees_with_its_old_tokenizer(pieces: list[str], pat
     tokenizer read as words) both give the same answer."""
     line = " ".join(pieces)
     assert commandfilter.matches([pattern], line) == old_commandfilter.matches([pattern], line), line
+
+
+def test_git_options_a_later_no_option_turns_off_are_left_out() -> None:
+    assert found("git rm --force --no-force a", ["git", "rm", "--no-force", "a"])
+    assert found("git rm -f --no-force a", ["git", "rm", "--no-force", "a"])
+    assert found("git rm --no-force --force a", ["git", "rm", "--no-force", "--force", "a"])
+    assert found("git rm --force -- --no-force", ["git", "rm", "--force", "--", "--no-force"])
+
+
+def test_parallel_dry_run_and_find_exec_with_named_operands() -> None:
+    assert argvs("parallel --dry-run rm -rf ::: /etc") == []  # it prints, runs nothing
+    assert ["rm", "-rf", "/etc", "--dry-run"] in argvs("parallel rm -rf ::: /etc --dry-run")
+    each = found("find . -type d -execdir rm -rf build ;", ["rm", "-rf", "build"])
+    assert each.roots == (".",) and each.narrowed and not each.dynamic_args
+    once = found("find . -name x -exec rm -rf build ;", ["rm", "-rf", "build"])
+    assert once.roots == () and not once.dynamic_args
+    climbs = found("find . -execdir rm -rf .. ;", ["rm", "-rf", ".."])
+    assert climbs.roots == ()
