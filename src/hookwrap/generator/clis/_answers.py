@@ -188,13 +188,13 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
                 return Verdict(success=False, clean=False,
                                problems=(f"exit 2 with empty stderr does not block on {label}",))
             output = {"decision": "deny", "reason": r.stderr.strip()}
-        fields = _reading(agent, _qwen_like(event), r.stdout, 2, r.stderr)
+        fields = runtime_reading(agent, _qwen_like(event), r.stdout, 2, r.stderr)
         verdict = replace(_qwen_json(agent, event, output or {}, fields), success=False)
         return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
     text = r.stdout.strip() or r.stderr.strip()
     output, parsed = parse_object(text)
     if parsed and output is not None:
-        fields = _reading(agent, _qwen_like(event), r.stdout, r.exit_code or 0, r.stderr)
+        fields = runtime_reading(agent, _qwen_like(event), r.stdout, r.exit_code or 0, r.stderr)
         verdict = _qwen_json(agent, event, output, fields)
         if r.exit_code != 0:
             return replace(verdict, success=False, clean=False, problems=(
@@ -263,7 +263,7 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
     output, parsed = parse_object(r.stdout.strip())
     if not parsed or output is None:
         return Verdict(notes=(f"plain stdout is ignored by {label}",)) if r.stdout.strip() else Verdict()
-    fields = _reading(agent, event, r.stdout)
+    fields = runtime_reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
     notes: tuple[str, ...] = ()
@@ -322,7 +322,7 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         if text and event in _DROID_TEXT_IS_CONTEXT:
             return Verdict("context", context=text)
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) if text else Verdict()
-    fields = _reading(agent, event, r.stdout)
+    fields = runtime_reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
     notes: list[str] = []
@@ -347,7 +347,7 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
     return settle(base, None)
 
 
-def _reading(agent: AgentSetup, event: str, stdout: str, code: int = 0,
+def runtime_reading(agent: AgentSetup, event: str, stdout: str, code: int = 0,
              stderr: str = "") -> dict[str, Any]:
     """The runtime's reading of an answer (the bridge's too): its decision, context and new
     tool input. On an event the runtime does not map, no decision: the context alone."""
