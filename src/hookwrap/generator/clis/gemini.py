@@ -352,7 +352,8 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         return Verdict(success=False, clean=False, problems=(failure,))
     code = r.exit_code
     text = r.stdout.strip() or r.stderr.strip()  # stderr is read only when stdout is empty
-    notes = ("stdout was empty, so Gemini read stderr",) if text and not r.stdout.strip() else ()
+    notes: tuple[str, ...] = ("stdout was empty, so Gemini read stderr",) \
+        if text and not r.stdout.strip() else ()
     output, parsed = parse_object(text)
     if text and not parsed:
         output = {"decision": "allow", "systemMessage": ("Warning: " if code == 1 else "") + text} \
