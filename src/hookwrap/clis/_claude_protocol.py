@@ -179,21 +179,13 @@ def read_as_claude(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, 
     like a JSON object but is not one) is a non-blocking error: nothing is read. SessionEnd's
     output is discarded; a PermissionRequest verdict is its ``decision.behavior`` only; top-
     level additionalContext is not Claude's."""
-    import json
-
     if exit_code != 0:
         return _fitted(cli.read_as_exit_codes(event, exit_code, stdout, stderr), event,
                        *_READS["claude"])
-    text = stdout.strip()
-    data: Any = None
-    if text.startswith("{"):
-        try:
-            data, end = json.JSONDecoder().raw_decode(text)
-        except ValueError:  # looks like a JSON object but is not one: a validation error
-            return {} if text.endswith("}") else cli.read_as_exit_codes(event, 0, stdout, stderr)
-        if text[end:].strip():
-            data = None  # several documents: plain text
-    if not isinstance(data, dict):
+    data, broken = claude_json(stdout)
+    if broken:  # a validation error
+        return {}
+    if data is None:
         return cli.read_as_exit_codes(event, 0, stdout, stderr)
     # Valid for one of the event's names (PreToolUse or PreSkillShellCommand, Stop or
     # SubagentStop): which one the running CLI's call stands for is not known here.
@@ -296,6 +288,22 @@ def read_as_copilot(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int,
         specific["updatedInput"] = data["modifiedArgs"]  # Copilot's own word for it
     data["hookSpecificOutput"] = specific
     return _fitted(_fields(event, data, top_context=True), event, *_READS["copilot"])
+
+
+def claude_json(stdout: str) -> tuple[dict[str, Any] | None, bool]:
+    """Claude Code's reading of stdout at exit 0: (its JSON object, else None: plain text or
+    nothing; whether the text looks like a JSON object but is not one, which fails
+    validation). Several documents are plain text."""
+    import json
+
+    text = stdout.strip()
+    if not text.startswith("{"):
+        return None, False
+    try:
+        data, end = json.JSONDecoder().raw_decode(text)
+    except ValueError:
+        return None, text.endswith("}")
+    return (data if isinstance(data, dict) and not text[end:].strip() else None), False
 
 
 # Events with a hookSpecificOutput variant (Claude Code 2.1.328, and 2.1.332's

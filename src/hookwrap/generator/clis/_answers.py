@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...clis._base import BLOCKING
-from ...clis._claude_protocol import ClaudeProtocol
+from ...clis._claude_protocol import ClaudeProtocol, claude_json
 from ...names import NormalizedEvent
 from .kit import RunResult, Verdict, failure_line, last_line, missing_script, parse_object, settle
 
@@ -63,14 +63,14 @@ def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         verdict = _claude_exit2(event, r.stderr)
         missing = missing_script(r)
         return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
-    kind, data, error = _claude_stdout(r.stdout)
-    if error:
-        return Verdict(clean=False, problems=(error,))
-    if kind == "text":
+    data, broken = claude_json(r.stdout)
+    if broken:
+        return Verdict(clean=False, problems=("stdout looks like a JSON object but is not valid JSON",))
+    if data is None and r.stdout.strip():
         if event in _TEXT_IS_CONTEXT:
             return Verdict("context", context=r.stdout.strip())
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",))
-    if kind != "json" or data is None:
+    if data is None:
         return Verdict()
     assert isinstance(agent.runtime, ClaudeProtocol)
     problems = agent.runtime.answer_problems(event, data)
@@ -91,26 +91,6 @@ def _claude_exit2(event: str, stderr: str) -> Verdict:
         return Verdict(success=False, clean=False,
                        problems=(f"exit 2 is ignored on {event}: print JSON with a deny decision",))
     return Verdict(success=False, notes=(f"exit 2 cannot block {event}: stderr is shown to the user",))
-
-
-def _claude_stdout(stdout: str) -> tuple[str, dict[str, Any] | None, str]:
-    """Claude's stdout rules: ("empty"|"text"|"json", object, validation error)."""
-    import json
-
-    text = stdout.strip()
-    if not text:
-        return "empty", None, ""
-    if not text.startswith("{"):
-        return "text", None, ""
-    try:
-        data, end = json.JSONDecoder().raw_decode(text)
-    except ValueError:
-        if text.endswith("}"):
-            return "text", None, "stdout looks like a JSON object but is not valid JSON"
-        return "text", None, ""
-    if text[end:].strip() or not isinstance(data, dict):
-        return "text", None, ""  # several documents are plain text
-    return "json", data, ""
 
 
 def _claude_json(event: str, data: dict[str, Any]) -> Verdict:
