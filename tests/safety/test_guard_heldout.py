@@ -30,7 +30,8 @@ RECALL_FLOOR = 0.90
 FP_CEILING = 0.005
 PACK_RECALL_FLOOR = 0.88
 SOURCES = {"dcg": "dcg.tsv", "ccsn": "claude-code-safety-net.tsv", "ccsn2": "cc-safety-net.tsv",
-           "noexec": "noexec.tsv", "tldr": "tldr.tsv"}
+           "noexec": "noexec.tsv", "tldr": "tldr.tsv",
+           "tldr2": "fresh.tsv", "shellfirm": "fresh.tsv"}
 
 
 @pytest.fixture(scope="module")
