@@ -354,14 +354,12 @@ def _plan_guard_upgrades(plan: Plan, specs) -> None:
 
 def _plan_startup(plan: Plan, manifest) -> None:
     """Faults that keep hooks from starting at all, which no file change of sync's repairs."""
-    from .startup import interpreter_error, script_errors
+    from .startup import interpreter_missing, script_errors
 
     plan.problems.extend(script_errors(plan.root, [spec.name for spec in manifest.hooks],
                                        blocking_names(manifest)))
     if manifest.hooks:
-        scripts = [plan.root / regs.script_path(spec.name) for spec in manifest.hooks
-                   if (plan.root / regs.script_path(spec.name)).is_file()]
-        error = interpreter_error(python_of(manifest), scripts=scripts)
+        error = interpreter_missing(python_of(manifest))
         if error:
             plan.problems.append(f"hookwrap.toml: python: {error}")
 
