@@ -371,7 +371,7 @@ def render_settings_file(text: str | None, old: dict, new: dict, platform: Platf
     if text is None:
         return jsonc.dumps(new) if new else None
     if setup_of(platform).facts.settings_comments and \
-            jsonc.parse_document(text, label=label, allow_comments=True).comments:
+            jsonc.has_comments(text, label=label):
         # A commented file is never deleted: its comments would go with it.
         return jsonc.rewrite_member(text, "hooks", new.get("hooks", jsonc.REMOVE), label=label)
     return jsonc.dumps(new) if new else None
