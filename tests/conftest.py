@@ -136,6 +136,30 @@ _TYPICAL_SECONDS = {
 }
 
 
+# Files whose tests share an expensive session fixture go to one worker, as one file would: the
+# guard rendered for every CLI in a sandbox of its own (tests/safety/conftest.py, `hookwrap init`
+# and `add` as processes) was otherwise made on each worker that ran one of these.
+_SAME_WORKER = {
+    "tests/safety/test_guard_file_tools.py": "tests/safety/test_guard_corpus.py",
+    "tests/safety/test_guard_heldout.py": "tests/safety/test_guard_corpus.py",
+}
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """`--dist loadfile`, with the files of _SAME_WORKER in the scope of the file they name."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class _SharedFixtureScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return _SAME_WORKER.get(path, path)
+
+    return _SharedFixtureScheduling(config, log)  # type: ignore[arg-type]
+
+
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
 def pytest_configure_node(node: object) -> None:
     config = node.config  # type: ignore[attr-defined]
