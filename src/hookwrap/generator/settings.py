@@ -121,8 +121,14 @@ def load_settings(path: Path | str, platform: Platform | str,
 
 
 def project_settings(root: Path, platform: Platform | str) -> tuple[str | None, dict[str, Any]]:
-    """The project's settings file of ``platform`` (the one hookwrap keeps), read and parsed."""
-    rel = setup_of(platform).facts.settings_file
+    """The settings file of ``platform`` hookwrap keeps in the scope in force (the project's,
+    or at user scope the CLI's user-level one), read and parsed; a CLI the scope has no file
+    for reads as missing."""
+    from hookwrap.generator.scope import current
+
+    if not current().supports(Platform(platform)):
+        return None, {}
+    rel = current().settings_rel(Platform(platform))
     return load_settings(Path(root) / rel, platform, rel)
 
 

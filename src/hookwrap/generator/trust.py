@@ -125,6 +125,9 @@ def untrusted_note(platform: Platform, root: Path, settings_text: str | None) ->
         edits = agent.trust_edits(root, Path.home(), dict(os.environ), settings_text)
     except SettingsError:
         return None  # doctor and `hookwrap trust` report a broken file
+    from .scope import current
+
+    command = "hookwrap --user trust" if current().user else "hookwrap trust"
     hooks = [c.entry.hook for e in edits for c in e.pending if c.entry.hook]
     project = any(not c.entry.hook for e in edits for c in e.pending)
     todo = [line for e in edits for line in e.todo]
@@ -133,7 +136,7 @@ def untrusted_note(platform: Platform, root: Path, settings_text: str | None) ->
     if hooks:
         what = ", ".join(dict.fromkeys(hooks))
         return (f"{agent.label} skips {what} without a word until you run "
-                f"`hookwrap trust --platform {platform.value}`")
+                f"`{command} --platform {platform.value}`")
     if project:
         return (f"{agent.label} runs none of this project's hooks until the folder is trusted: "
                 f"run `hookwrap trust --platform {platform.value}`")

@@ -94,7 +94,12 @@ class Registration:
 
     def command(self, agent: AgentSetup, name: str, python: str, launcher: bool) -> str:
         """The registered command that runs hook ``name`` with ``python``: the record's
-        ``command_form`` filled in, or the walk-up loop when it is empty."""
+        ``command_form`` filled in, or the walk-up loop when it is empty; at user scope, the
+        user's launcher by its absolute path (``user_command``)."""
+        from ..scope import current
+
+        if current().user:
+            return user_command(agent.platform.value, name, python, launcher)
         if not agent.facts.command_form:
             return walk_up_command(agent.platform.value, name, python, launcher)
         script, args = hook_call(name, launcher)
@@ -232,6 +237,13 @@ class TrustStore:
         """What `hookwrap trust` writes so the CLI runs the project's hookwrap hooks (computed
         from ``settings_text`` when given, else the project's settings file); [] when the CLI
         has no trust gate hookwrap can record."""
+        return []
+
+    def user_trust_edits(self, agent: AgentSetup, home: Path, env: Mapping[str, str],
+                         settings_text: str | None) -> list[TrustEdit]:
+        """What `hookwrap --user trust` writes so the CLI runs the user-level hookwrap hooks
+        (``settings_text``: the user file as it will be, else as it is); [] when the CLI runs
+        user hooks without trust."""
         return []
 
     def trust_dialog_accepted(self, agent: AgentSetup, root: Path, home: Path,
@@ -444,10 +456,14 @@ class AgentSetup:
         itself): a wrapper, an echo or another project's hook that merely mentions
         .hookwrap/hooks/<name>.py is the user's, and is never changed or removed.
         """
-        patterns: list[re.Pattern[str]] | None = self.__dict__.get("_owned")
+        from ..scope import current, user_root
+
+        # The forms differ by scope (a user command names the user folder): one cache each.
+        key = f"_owned:{user_root()}" if current().user else "_owned"
+        patterns: list[re.Pattern[str]] | None = self.__dict__.get(key)
         if patterns is None:
             patterns = [self._owned_pattern(flag) for flag in (True, False)]
-            self.__dict__["_owned"] = patterns
+            self.__dict__[key] = patterns
         command = without_deadline(command.strip())
         if not self.facts.command_form:  # the fail-closed walk-up form differs in its exit code
             command = walk_up_fail_open(command)
@@ -560,6 +576,11 @@ class AgentSetup:
 
     def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
+        """The trust the scope in force needs: the project's (``root``), or the user's."""
+        from ..scope import current
+
+        if current().user:
+            return self.trust.user_trust_edits(self, home, env, settings_text)
         return self.trust.trust_edits(self, root, home, env, settings_text)
 
     def trust_dialog_accepted(self, root: Path, home: Path, env: Mapping[str, str]) -> bool:
@@ -590,6 +611,19 @@ def walk_up_command(platform: str, name: str, python: str, launcher: bool = True
             f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
             'd=${d%/*}; d=${d:-/}; done; '
             f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform {platform}')
+
+
+def user_command(platform: str, name: str, python: str, launcher: bool = True) -> str:
+    """The registered command of a user-scope hook: the user folder's launcher (or script) by
+    its absolute path, then ``--user``, which makes the launcher step aside for a project hook
+    of the same name (launcher.py, ``project_wins``)."""
+    import shlex
+
+    from ..scope import USER_FLAG, user_root
+
+    script, args = hook_call(name, launcher)
+    return (f"{python} {shlex.quote(str(user_root() / script))} {args}--platform {platform} "
+            f"{USER_FLAG}")
 
 
 def walk_up_fail_closed(command: str) -> str:

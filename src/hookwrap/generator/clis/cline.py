@@ -58,6 +58,8 @@ if TYPE_CHECKING:
 CLINE_COMMAND = CommandFacts(
     payload_has_timestamp=True,
     settings_file=".clinerules/hooks/hookwrap.json",
+    user_file="",
+    user_file_note="its global hooks folder, ~/Documents/Cline/Hooks/, is not written by hookwrap yet",
     executable="cline",
     config_folders=(".clinerules", ".cline"),
     settings_owned=True,  # hookwrap's own file: no hand-made hooks in it

@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 # The hookwrap command's facts: the plugin is the registration file (checked against the version in the record).
 OPENCODE_COMMAND = CommandFacts(
     settings_file=".opencode/plugins/hookwrap.js",
+    user_file="",
+    user_file_note="its global plugin folder, ~/.config/opencode/plugins/, is not written by hookwrap yet",
     executable="opencode",
     settings_generated=True,  # every byte is hookwrap's: a difference is drift
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"),
