@@ -40,6 +40,8 @@ USER_FILES = {
     "codex": {".codex/hooks.json":
               '{"hooks": {"PreToolUse": [{"matcher": "^Read$", "hooks": [{"type": "command",'
               ' "command": "true"}]}]}}'},
+    # A plugin CLI: hookwrap's plugin goes beside the user's own in the global plugin folder.
+    "opencode": {".config/opencode/plugins/user.js": "export const UserPlugin = async () => ({});\n"},
 }
 
 
@@ -77,7 +79,7 @@ def _run(agent: Agent, project: Path, **options: object):
     return result
 
 
-@pytest.mark.parametrize("cli", ["claude", "gemini", "codex"])
+@pytest.mark.parametrize("cli", ["claude", "gemini", "codex", "opencode"])
 def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_projects(
         cli: str, request: pytest.FixtureRequest, sandbox: Sandbox, git_project: Path) -> None:
     agent: Agent = request.getfixturevalue(cli)
@@ -117,3 +119,4 @@ def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_pro
     _hookwrap(sandbox, git_project, "--user", "remove", "guard")
     for rel, data in before.items():
         assert (home / rel).read_bytes() == data, rel
+    assert not (home / ".config/opencode/plugins/hookwrap.js").exists()
