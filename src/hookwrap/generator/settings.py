@@ -86,6 +86,16 @@ def owned_name(handler: Any, platform: Platform | str) -> str | None:
     return setup_of(platform).owned_handler(handler)
 
 
+def user_scope_name(command: str, platform: Platform | str) -> str | None:
+    """The hook's name when ``command`` is exactly one hookwrap writes at user scope (`hookwrap
+    --user`), whatever the scope in force: hookwrap's, and a hook that steps aside for a
+    project's hook of the same name (so never a look-alike, nor a second run)."""
+    from hookwrap.generator.scope import Scope, current, using
+
+    with using(Scope(user=True, home=current().home, env=current().env)):
+        return setup_of(platform).owned_name(command)
+
+
 def owned_entries(data: Any, platform: Platform | str) -> list[OwnedEntry]:
     """Every hookwrap handler in a parsed settings file, in document order."""
     return setup_of(platform).owned_entries(data)
@@ -101,7 +111,8 @@ def lookalikes(data: Any, platform: Platform | str) -> list[str]:
             for hi, handler in enumerate(handlers if isinstance(handlers, list) else ()):
                 command = handler.get("command") if isinstance(handler, dict) else None
                 if isinstance(command, str) and OWNED_COMMAND_RE.search(command) \
-                        and owned_name(handler, platform) is None:
+                        and owned_name(handler, platform) is None \
+                        and user_scope_name(command, platform) is None:
                     found.append(f"hooks.{event}[{gi}].hooks[{hi}] runs {command!r}, which is not "
                                  "a command hookwrap writes: left as it is")
     return found

@@ -26,9 +26,11 @@ import re
 
 from ...clis._base import FAIL_CLOSED_FLAG, LAUNCHER
 from ...names import NormalizedEvent
+from ..errors import SettingsError
 from ..pins import PINS
 from .kit import (
     FAIL,
+    OK,
     OWNED_URL_RE,
     WARN,
     WARNING,
@@ -565,6 +567,16 @@ class AgentSetup:
         the project's file, then the record's ``scope_files``."""
         from pathlib import Path
 
+        from ..scope import current
+
+        if current().user:  # the user file hookwrap keeps first, then the CLI's other user files
+            if not self.facts.user_file:
+                return []
+            path = Path(fill_path(self.facts.user_file, root, home, env))
+            return [(str(path), path, True)] + [
+                (label, Path(fill_path(spec, root, home, env)), False)
+                for label, spec, project in self.facts.scope_files
+                if not project and Path(fill_path(spec, root, home, env)) != path]
         found = [(self.facts.settings_file, root / self.facts.settings_file, True)]
         for label, spec, project in self.facts.scope_files:
             found.append((label, Path(fill_path(spec, root, home, env)), project))
@@ -572,7 +584,27 @@ class AgentSetup:
 
     def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
+        """Whether the CLI runs the hooks of the scope in force for want of no trust."""
+        from ..scope import current
+
+        if current().user:
+            return self._user_trust_findings(home, env)
         return self.trust.trust_findings(self, root, home, scopes, env)
+
+    def _user_trust_findings(self, home: Path, env: Mapping[str, str]) -> list[Finding]:
+        check = f"{self.platform.value}-trust"
+        try:
+            edits = self.trust.user_trust_edits(self, home, env, None)
+        except SettingsError as error:
+            return [Finding(check, FAIL, str(error), error.hint)]
+        hooks = list(dict.fromkeys(c.entry.hook or c.entry.what for e in edits for c in e.pending))
+        if not hooks:
+            return [Finding(check, OK, f"{self.label} needs no trust for the user hooks, or "
+                            "has it")]
+        return [Finding(check, FAIL, f"{self.label} skips the user hook"
+                        f"{'s' if len(hooks) > 1 else ''} {', '.join(hooks)} without a word: "
+                        "they are not trusted", f"run `hookwrap --user trust --platform "
+                        f"{self.platform.value}`")]
 
     def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
