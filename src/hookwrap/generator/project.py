@@ -414,6 +414,9 @@ def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan
         manifest = Manifest.loads(text, MANIFEST)
         plan.add(MANIFEST, text.encode())
         plan.notes.extend(notes)
+    from .scope import current
+
+    current().require(manifest.platforms)
     plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),

@@ -68,6 +68,12 @@ class Scope:
 
         return fill_path(agent.facts.user_file, "", self.home, self.env)
 
+    def require(self, platforms) -> None:
+        """Raise settings_rel's UsageError for the first of ``platforms`` this scope cannot
+        register hooks on."""
+        for platform in platforms:
+            self.settings_rel(Platform(platform))
+
     def supports(self, platform: Platform) -> bool:
         """Whether this scope can register hooks on ``platform``."""
         from .clis import setup_of
