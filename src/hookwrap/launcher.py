@@ -88,6 +88,12 @@ USER_FLAG = "--user"
 # checks it against the records).
 PROJECT_VARS = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR",
                 "qwen": "QWEN_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR"}
+# Where a CLI keeps its trust in a project's hooks, which it otherwise skips without a word
+# (Codex CLI 0.171.0: reference/codex-cli.md 1.4): (the variable naming its home, the home's
+# default under ~, the file, what the file holds for a trusted project's hook; {root} the
+# project's real path). Where the project's hook is not trusted, the user's runs: a guard that
+# runs twice beats one that runs nowhere.
+TRUST_MARKS = {"codex": ("CODEX_HOME", ".codex", "config.toml", '"{root}/.codex/hooks.json:')}
 # A manifest without a top-level `platforms` (generator/hookentry.py ALL_PLATFORMS).
 DEFAULT_PLATFORMS = ("claude", "gemini")
 # While the launcher imports the runtime (_start_imports): the stamps, the modules they name, the
@@ -668,8 +674,23 @@ def project_wins(name: str, argv: "list[str]", env: "Mapping[str, str]", cwd: st
                     data = file.read()
             except OSError:
                 return False
-            return name.encode() in data and platform in _registered_on(data, name)
+            return name.encode() in data and platform in _registered_on(data, name) \
+                and _trusted(platform, folder, env)
     return False
+
+
+def _trusted(platform: str, folder: str, env: "Mapping[str, str]") -> bool:
+    """Whether ``platform`` records trust in the project's hooks, where it asks for it."""
+    if platform not in TRUST_MARKS:
+        return True
+    variable, default, name, mark = TRUST_MARKS[platform]
+    home = env.get(variable) or os.path.join(os.path.expanduser("~"), default)
+    try:
+        with open(os.path.join(home, name), encoding="utf-8") as file:
+            text = file.read()
+    except (OSError, ValueError):
+        return False
+    return mark.format(root=os.path.realpath(folder)) in text
 
 
 def _parents(start: str) -> "list[str]":

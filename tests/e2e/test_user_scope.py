@@ -114,6 +114,10 @@ def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_pro
     assert "project's" in listed, listed
     result = _run(agent, git_project, **({"trust": "hashes"} if cli == "codex" else {}))
     assert _runs(log) == ["project", "project"], result.describe()
+    if cli == "codex":  # the repo's hooks untrusted: Codex skips them, so the user's runs
+        log.unlink()
+        result = _run(agent, git_project, trust="project")
+        assert _runs(log) == ["user", "user"], result.describe()
 
     # Removing the user scope's last hook gives each user file back as it was.
     _hookwrap(sandbox, git_project, "--user", "remove", "guard")

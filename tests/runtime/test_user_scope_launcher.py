@@ -3,6 +3,7 @@ the project the CLI works in registers a hook of the same name on that CLI: one 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -43,11 +44,12 @@ def test_a_project_hook_of_the_same_name_wins_on_its_clis_only(tmp_path: Path) -
     below = repo / "src" / "deep"
     below.mkdir(parents=True)
     argv = ["run.py", "guard", "--platform", "codex"]
+    codex = {"CODEX_HOME": str(_trusting(tmp_path / "codex", repo))}
     # Codex CLI names no project: the folders above the hooks' working folder.
-    assert not launcher.project_wins("guard", argv, {}, str(below))
+    assert not launcher.project_wins("guard", argv, codex, str(below))
     _manifest(repo, 'platforms = ["codex"]\n[hooks.guard]\nevent = "before_tool"\n')
-    assert launcher.project_wins("guard", argv, {}, str(below))
-    assert not launcher.project_wins("audit", ["run.py", "audit", "--platform", "codex"], {},
+    assert launcher.project_wins("guard", argv, codex, str(below))
+    assert not launcher.project_wins("audit", ["run.py", "audit", "--platform", "codex"], codex,
                                      str(below))
     # Claude Code names its project: that folder, not the working folder's parents.
     claude = ["run.py", "guard", "--platform", "claude"]
@@ -56,6 +58,30 @@ def test_a_project_hook_of_the_same_name_wins_on_its_clis_only(tmp_path: Path) -
                                      str(below))
     _manifest(repo, '[hooks.guard]\nevent = "before_tool"\n')
     assert launcher.project_wins("guard", claude, {"CLAUDE_PROJECT_DIR": str(repo)}, "/")
+
+
+def _trusting(home: Path, repo: Path) -> Path:
+    """A CODEX_HOME whose config.toml trusts ``repo``'s hooks (as `hookwrap trust` writes it)."""
+    home.mkdir()
+    key = f"{repo.resolve()}/.codex/hooks.json:pre_tool_use:0:0"
+    (home / "config.toml").write_text(f'[projects."{repo.resolve()}"]\ntrust_level = "trusted"\n'
+                                      f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:0"\n',
+                                      encoding="utf-8")
+    return home
+
+
+def test_the_user_hook_runs_where_codex_would_skip_the_projects_untrusted_one(
+        tmp_path: Path) -> None:
+    repo = _manifest(tmp_path / "repo", 'platforms = ["codex"]\n[hooks.guard]\nevent = "x"\n')
+    argv = ["run.py", "guard", "--platform", "codex"]
+    untrusting = tmp_path / "untrusting"
+    untrusting.mkdir()
+    (untrusting / "config.toml").write_text(f'[projects."{repo.resolve()}"]\n'
+                                            'trust_level = "trusted"\n', encoding="utf-8")
+    for home in (untrusting, tmp_path / "no-codex-home"):
+        assert not launcher.project_wins("guard", argv, {"CODEX_HOME": str(home)}, str(repo))
+    trusting = _trusting(tmp_path / "trusting", repo)
+    assert launcher.project_wins("guard", argv, {"CODEX_HOME": str(trusting)}, str(repo))
 
 
 def test_the_user_scopes_own_manifest_is_not_a_project(tmp_path: Path) -> None:
@@ -90,10 +116,11 @@ def test_a_user_hook_steps_aside_on_old_pythons_without_starting_it(
     (lib / "run.py").write_bytes((source.parent / "launcher_stub.py").read_bytes())
     repo = _manifest(tmp_path / "repo", 'platforms = ["codex"]\n[hooks.guard]\nevent = "x"\n')
     command = [PYTHONS[version], str(lib / "run.py"), "guard", "--platform", "codex", "--user"]
+    env = {**os.environ, "CODEX_HOME": str(_trusting(tmp_path / "codex", repo))}
     done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=60,
-                          check=False, stdin=subprocess.DEVNULL)
+                          check=False, stdin=subprocess.DEVNULL, env=env)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     other = subprocess.run([*command[:-2], "gemini", "--user"], cwd=repo, capture_output=True,
-                           text=True, timeout=60, check=False, stdin=subprocess.DEVNULL)
+                           text=True, timeout=60, check=False, stdin=subprocess.DEVNULL, env=env)
     assert other.returncode == 2 and "can't open file" in other.stderr
 
