@@ -1,7 +1,7 @@
 """User scope (`hookwrap --user`): one guard for every repo, with the real CLIs.
 
 Per CLI, in one sandbox (Claude Code, Gemini CLI, Codex CLI, OpenCode, pi, Qwen Code, Copilot
-CLI): the user files start with the user's own content (a foreign hook, odd formatting,
+CLI, Factory Droid): the user files start with the user's own content (a foreign hook, odd formatting,
 comments where the CLI takes them); `hookwrap --user init --platform all` and
 `hookwrap --user add before_tool guard` register the guard there; in a fresh git repo with no
 hookwrap file the CLI refuses `git push --force` and runs `git status`; after `hookwrap init` and
@@ -48,6 +48,7 @@ USER_FILES = {
     "pi": {".pi/agent/extensions/user.js": "export default function (pi) {}\n"},
     "qwen": {".qwen/settings.json": json.dumps(QWEN_USER_SETTINGS) + "\n"},
     "copilot": {},
+    "droid": {".factory/settings.json": ""},  # the harness's: the model it talks to
 }
 # CLIs that rewrite their user file when they run (Qwen Code 0.24.4 adds "$version" and
 # reformats it: reference/qwen-code.md): their change stays, so the bytes cannot come back.
@@ -92,14 +93,17 @@ def _run(agent: Agent, project: Path, **options: object):
     return result
 
 
-@pytest.mark.parametrize("cli", ["claude", "gemini", "codex", "opencode", "pi", "qwen", "copilot"])
+@pytest.mark.parametrize("cli", ["claude", "gemini", "codex", "opencode", "pi", "qwen", "copilot", "droid"])
 def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_projects(
         cli: str, request: pytest.FixtureRequest, sandbox: Sandbox, git_project: Path) -> None:
     agent: Agent = request.getfixturevalue(cli)
     home = sandbox.home
     for rel, text in USER_FILES[cli].items():
         (home / rel).parent.mkdir(parents=True, exist_ok=True)
-        (home / rel).write_text(text, encoding="utf-8")
+        if text:
+            (home / rel).write_text(text, encoding="utf-8")
+    if cli == "droid":  # its harness writes ~/.factory/settings.json (the model) before each run
+        agent.write_user_settings()  # type: ignore[attr-defined]
     before = {rel: (home / rel).read_bytes() for rel in USER_FILES[cli]}
     log = sandbox.root / "guard-runs.log"
 
@@ -110,6 +114,9 @@ def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_pro
     user_root = Path(xdg_dirs(home)["XDG_CONFIG_HOME"]) / "hookwrap"
     _log_runs(user_root / ".hookwrap" / "hooks" / "guard.py", log, "user")
     options: dict[str, object] = {}
+    if cli == "droid":  # ... keeping what hookwrap wrote there
+        written = json.loads((home / ".factory" / "settings.json").read_text(encoding="utf-8"))
+        agent.user_settings = {"hooks": written["hooks"]}  # type: ignore[attr-defined]
     if cli == "codex":  # the trust `hookwrap --user trust` records, and no project trust
         _hookwrap(sandbox, git_project, "--user", "trust", "--platform", "codex")
         config = tomlkit.parse((home / ".codex" / "config.toml").read_text(encoding="utf-8"))
