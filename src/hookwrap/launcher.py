@@ -94,6 +94,8 @@ PROJECT_VARS = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR",
 # project's real path). Where the project's hook is not trusted, the user's runs: a guard that
 # runs twice beats one that runs nowhere.
 TRUST_MARKS = {"codex": ("CODEX_HOME", ".codex", "config.toml", '"{root}/.codex/hooks.json:')}
+# A hook's answer when it has no opinion, the same on every CLI (REQ-006.7.2, hookoutput.py).
+NO_OPINION = b"{}\n"
 # A manifest without a top-level `platforms` (generator/hookentry.py ALL_PLATFORMS).
 DEFAULT_PLATFORMS = ("claude", "gemini")
 # While the launcher imports the runtime (_start_imports): the stamps, the modules they name, the
@@ -625,7 +627,10 @@ def _launch(argv: "list[str]") -> None:
     if argv[-1] == USER_FLAG:
         del argv[-1]
         if project_wins(name, argv, os.environ, os.getcwd()):
-            raise SystemExit(0)  # no answer: the CLI goes on, and the project's hook decides
+            # No opinion, as the runtime writes it for every CLI (Cline's hook file wants a JSON
+            # answer): the CLI goes on, and the project's hook decides.
+            os.write(1, NO_OPINION)
+            raise SystemExit(0)
     path = _beside(os.path.abspath(__file__), name)
     shown = _beside(argv[0], name)
     try:

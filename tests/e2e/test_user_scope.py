@@ -1,7 +1,7 @@
 """User scope (`hookwrap --user`): one guard for every repo, with the real CLIs.
 
 Per CLI, in one sandbox (Claude Code, Gemini CLI, Codex CLI, OpenCode, pi, Qwen Code, Copilot
-CLI, Factory Droid): the user files start with the user's own content (a foreign hook, odd formatting,
+CLI, Factory Droid, Cline): the user files start with the user's own content (a foreign hook, odd formatting,
 comments where the CLI takes them); `hookwrap --user init --platform all` and
 `hookwrap --user add before_tool guard` register the guard there; in a fresh git repo with no
 hookwrap file the CLI refuses `git push --force` and runs `git status`; after `hookwrap init` and
@@ -49,6 +49,7 @@ USER_FILES = {
     "qwen": {".qwen/settings.json": json.dumps(QWEN_USER_SETTINGS) + "\n"},
     "copilot": {},
     "droid": {".factory/settings.json": ""},  # the harness's: the model it talks to
+    "cline": {".cline/hooks/TaskComplete": "#!/bin/sh\nexit 0\n"},  # a hook file of the user's
 }
 # CLIs that rewrite their user file when they run (Qwen Code 0.24.4 adds "$version" and
 # reformats it: reference/qwen-code.md): their change stays, so the bytes cannot come back.
@@ -56,7 +57,7 @@ REWRITES = {"qwen"}
 # A plugin CLI's file that hookwrap generates whole, and removes with the last hook.
 GENERATED = {"copilot": ".copilot/hooks/hookwrap.json",
              "opencode": ".config/opencode/plugins/hookwrap.js",
-             "pi": ".pi/agent/extensions/hookwrap.js"}
+             "pi": ".pi/agent/extensions/hookwrap.js", "cline": ".cline/hooks/PreToolUse"}
 
 
 def _hookwrap(sandbox: Sandbox, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -93,7 +94,7 @@ def _run(agent: Agent, project: Path, **options: object):
     return result
 
 
-@pytest.mark.parametrize("cli", ["claude", "gemini", "codex", "opencode", "pi", "qwen", "copilot", "droid"])
+@pytest.mark.parametrize("cli", ["claude", "gemini", "codex", "opencode", "pi", "qwen", "copilot", "droid", "cline"])
 def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_projects(
         cli: str, request: pytest.FixtureRequest, sandbox: Sandbox, git_project: Path) -> None:
     agent: Agent = request.getfixturevalue(cli)

@@ -107,8 +107,8 @@ def test_the_launchers_project_variables_are_the_records() -> None:
 @pytest.mark.parametrize("version", sorted(PYTHONS))
 def test_a_user_hook_steps_aside_on_old_pythons_without_starting_it(
         version: str, tmp_path: Path) -> None:
-    """The whole path on Python 3.9 and 3.10 (no tomllib): the launcher exits 0 with no output
-    and never reads the hook's script, which here does not even exist."""
+    """The whole path on Python 3.9 and 3.10 (no tomllib): the launcher answers "no opinion" as
+    the runtime does and never reads the hook's script, which here does not even exist."""
     lib = tmp_path / "user" / ".hookwrap" / "lib"
     lib.mkdir(parents=True)
     source = Path(launcher.__file__)
@@ -119,7 +119,7 @@ def test_a_user_hook_steps_aside_on_old_pythons_without_starting_it(
     env = {**os.environ, "CODEX_HOME": str(_trusting(tmp_path / "codex", repo))}
     done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=60,
                           check=False, stdin=subprocess.DEVNULL, env=env)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "{}\n", "")
     other = subprocess.run([*command[:-2], "gemini", "--user"], cwd=repo, capture_output=True,
                            text=True, timeout=60, check=False, stdin=subprocess.DEVNULL, env=env)
     assert other.returncode == 2 and "can't open file" in other.stderr
