@@ -125,13 +125,23 @@ def test_a_symlinked_user_file_is_written_through_and_a_dangling_one_refused(
     assert not gone.parent.exists()
 
 
-def test_a_cli_without_a_user_place_says_so(tmp_path: Path) -> None:
+def test_a_cli_without_a_user_place_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every CLI has one (Cline 3.0.65's $CLINE_DIR/hooks/ the last found); one without says so."""
+    from hookwrap.clis._record import derive
+    from hookwrap.generator.clis import setup_of
+    from hookwrap.names import Platform
+
+    agent = setup_of(Platform.CLINE)
+    monkeypatch.setattr(agent, "facts", derive(
+        agent.facts, user_file="", user_file_note="it reads hooks from its workspace only"))
     result = hw(tmp_path, "--user", "init", "--platform", "cline")
     assert result.code == 2
-    assert "Cline at user scope: its global hooks folder, ~/Documents/Cline/Hooks/, is not " \
-           "written by hookwrap yet" in result.err
+    assert "Cline at user scope: it reads hooks from its workspace only" in result.err
     assert "hint: leave cline out of the user scope" in result.err
     assert not (user_root() / "hookwrap.toml").exists()
+    out = hw(tmp_path, "--user", "init", "--platform", "all").out
+    assert "note: platforms: claude, gemini, codex, qwen, copilot, opencode, droid, pi, kilo " \
+           "(from --platform)" in out
 
 
 def test_commands_without_a_user_scope_refuse_it(tmp_path: Path) -> None:
@@ -164,8 +174,8 @@ def test_list_and_doctor_show_which_scopes_hook_runs(tmp_path: Path, user_files)
 
     doctor = hw(repo, "doctor", "--no-run").out
     assert "scopes: user hooks (" in doctor
-    assert "guard runs on codex, copilot, droid, kilo, opencode, pi, qwen; on claude, gemini this " \
-           "project's guard runs instead" in doctor
+    assert "guard runs on cline, codex, copilot, droid, kilo, opencode, pi, qwen; on claude, gemini " \
+           "this project's guard runs instead" in doctor
     assert "duplicates: no hook is registered in two scopes" in doctor
     assert "lookalikes: no entry imitates" in doctor
 
@@ -194,3 +204,28 @@ def test_codex_user_hooks_are_trusted_by_their_user_file(tmp_path: Path,
     key = f'{(isolated_home / ".codex" / "hooks.json").resolve()}:pre_tool_use:0:0'
     assert f'[hooks.state."{key}"]' in config and "projects" not in config
     assert "ok   codex-trust" in hw(tmp_path, "--user", "doctor", "--no-run").out
+
+
+CODEX_CONFIG = '# mine\nmodel = "o4"   # the one I use\n\n[projects."/somewhere"]\ntrust_level = "trusted"\n'
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_the_user_trust_goes_with_the_last_codex_user_hook(tmp_path: Path, isolated_home: Path,
+                                                           edited: bool) -> None:
+    config = isolated_home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(CODEX_CONFIG, encoding="utf-8")
+    _user_guard(tmp_path, "codex")
+    assert hw(tmp_path, "--user", "trust").code == 0
+    assert "trusted_hash" in config.read_text("utf-8")
+    if edited:  # the user's own change meanwhile: kept, and so are hookwrap's entries
+        config.write_text(config.read_text("utf-8") + 'approval_policy = "never"\n', "utf-8")
+    result = hw(tmp_path, "--user", "remove", "guard")
+    assert result.code == 0, result.err
+    text = config.read_text("utf-8")
+    if edited:
+        assert "trusted_hash" in text and 'approval_policy = "never"' in text
+        assert "the trust entries of the user hooks stay" in result.out
+    else:
+        assert text == CODEX_CONFIG
+    assert not (user_root() / ".hookwrap" / "originals").exists()

@@ -191,7 +191,7 @@ def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE
                    python_windows: str = WINDOWS_DEFAULT, texts: dict | None = None) -> None:
     """``texts``: a settings file's text as another step of the plan already changed it
     (`adopt` takes the hand-made entries it moves out), instead of the file's."""
-    from .originals import restored
+    from .originals import restored, restored_trust
     from .scope import current
     from .settings import lookalikes, parse_settings, reconcile
 
@@ -206,6 +206,8 @@ def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE
             read_settings_text(plan.root, platform)
         result = reconcile(text, platform, desired[platform], label=rel)
         result = restored(plan, platform, text, result, bool(desired[platform]))
+        if current().user and not desired[platform]:
+            restored_trust(plan, platform)
         detail = [f"{c.action} {c.name} ({c.detail})" if c.detail else f"{c.action} {c.name}"
                   for c in result.changes if c.action != "unchanged"]
         new = None if result.new_text is None else result.new_text.encode("utf-8")

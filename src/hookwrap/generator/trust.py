@@ -66,10 +66,23 @@ def record_trust(root: Path, platforms: list[Platform] | None = None, *,
                 for edit in edits:
                     if edit.pending and edit.new_text is not None:
                         with _unchanged_on_error(edit.path):
+                            _note_user_trust(root, edit)
                             atomic_write(edit.path, edit.new_text.encode("utf-8"), new_mode=0o600)
                 return edits
     raise SettingsError("the trust files kept changing while hookwrap recorded trust",
                         hint="run `hookwrap trust` again")
+
+
+def _note_user_trust(root: Path, edit: TrustEdit) -> None:
+    """At user scope, what the trust file held before, so the last user hook's removal can give
+    it back (originals.py)."""
+    from .fsutil import read_text
+    from .originals import record_trust_write
+    from .scope import current
+
+    if current().user:
+        record_trust_write(root, edit.platform, edit.path, read_text(edit.path, edit.label),
+                           [change.entry.keys for change in edit.pending])
 
 
 def _refuse_unused(root: Path, platforms: list[Platform]) -> None:
