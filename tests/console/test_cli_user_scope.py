@@ -61,7 +61,11 @@ def test_user_hooks_go_to_each_clis_user_file_and_nothing_into_the_folder(
 
     assert list(tmp_path.iterdir()) == []
     root = isolated_home / ".config" / "hookwrap"
-    assert (root / "hookwrap.toml").is_file() and (root / ".hookwrap/hooks/guard.py").is_file()
+    assert (root / ".hookwrap/hooks/guard.py").is_file()
+    manifest = (root / "hookwrap.toml").read_text(encoding="utf-8")
+    assert manifest.startswith("# hookwrap.toml: your agent hooks for every repo on this machine")
+    assert "`hookwrap --user sync`\n# to write ~/.claude/settings.json, ~/.gemini/settings.json," \
+        in manifest and "this repo" not in manifest
     launcher = root / ".hookwrap" / "lib" / "run.py"
     for rel, cli in ((".claude/settings.json", "claude"), (".gemini/settings.json", "gemini"),
                      (".codex/hooks.json", "codex"), (".qwen/settings.json", "qwen"),
@@ -229,3 +233,9 @@ def test_the_user_trust_goes_with_the_last_codex_user_hook(tmp_path: Path, isola
     else:
         assert text == CODEX_CONFIG
     assert not (user_root() / ".hookwrap" / "originals").exists()
+
+
+def test_user_init_without_platform_takes_the_default_and_says_so(tmp_path: Path) -> None:
+    out = hw(tmp_path, "--user", "init").out
+    assert "note: platforms: claude, gemini (the default)" in out
+    assert "add one with `hookwrap --user init --platform NAME`" in out

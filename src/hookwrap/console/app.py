@@ -205,7 +205,6 @@ def init(
     """
     from ..generator.project import init_plan, parse_platforms, scope_platforms
     from ..generator.projectclis import refuse_nested
-    from ..generator.scope import USER_DEFAULT
 
     names = _platform_names(platform)
     # `--platform all` is every CLI hookwrap supports (for `add`, all = the manifest's platforms);
@@ -213,7 +212,6 @@ def init(
     chosen = parse_platforms(names, default=scope_platforms()) if names else None
     if _State.user:
         root = _user_root()
-        chosen = chosen or USER_DEFAULT
     else:
         root = _cwd()
         refuse_nested(root)  # before the project lock, which would create .hookwrap/ here

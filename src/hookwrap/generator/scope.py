@@ -32,8 +32,6 @@ ORIGINALS_DIR = ".hookwrap/originals"
 # The launcher's last argument in a user-scope command: run the hook only when the project the
 # CLI works in registers no hook of the same name on that CLI (launcher.py, project_wins).
 USER_FLAG = "--user"
-# `hookwrap --user init` without --platform: hookwrap's default CLIs.
-USER_DEFAULT = (Platform.CLAUDE, Platform.GEMINI)
 
 
 @dataclass(frozen=True)
