@@ -94,6 +94,8 @@ PROJECT_VARS = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR",
 # project's real path). Where the project's hook is not trusted, the user's runs: a guard that
 # runs twice beats one that runs nowhere.
 TRUST_MARKS = {"codex": ("CODEX_HOME", ".codex", "config.toml", '"{root}/.codex/hooks.json:')}
+# Set to "user" for a user-scope hook's process.
+SCOPE_VAR = "HOOKWRAP_SCOPE"
 # A hook's answer when it has no opinion, the same on every CLI (REQ-006.7.2, hookoutput.py).
 NO_OPINION = b"{}\n"
 # A manifest without a top-level `platforms` (generator/hookentry.py ALL_PLATFORMS).
@@ -631,6 +633,7 @@ def _launch(argv: "list[str]") -> None:
             # answer): the CLI goes on, and the project's hook decides.
             os.write(1, NO_OPINION)
             raise SystemExit(0)
+        os.environ[SCOPE_VAR] = "user"  # what the hook says of itself (guard_engine.py)
     path = _beside(os.path.abspath(__file__), name)
     shown = _beside(argv[0], name)
     try:

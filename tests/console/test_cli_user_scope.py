@@ -239,3 +239,13 @@ def test_user_init_without_platform_takes_the_default_and_says_so(tmp_path: Path
     out = hw(tmp_path, "--user", "init").out
     assert "note: platforms: claude, gemini (the default)" in out
     assert "add one with `hookwrap --user init --platform NAME`" in out
+
+
+def test_a_user_guards_block_names_the_user_scopes_policy_and_command(tmp_path: Path) -> None:
+    _user_guard(tmp_path, "claude")
+    result = hw(tmp_path, "--user", "test", "guard", "--tool", "shell", "--input",
+                '{"command": "git push --force"}')
+    assert result.code == 0, result.err
+    policy = user_root() / ".hookwrap" / "hooks" / "guard.py"
+    assert f"(The policy is in {policy}; `hookwrap --user test guard --explain` shows why.)" \
+        in result.out
