@@ -22,6 +22,7 @@ from typing import Any
 from ..names import Platform
 from .plan import Plan
 from .scope import ORIGINALS_DIR, current
+from .scopefiles import settings_rel
 from .settings import Reconciled, parse_settings
 
 
@@ -40,7 +41,7 @@ def restored(plan: Plan, platform: Platform, text: str | None, result: Reconcile
     record = _record(plan.root / rel)
     if keeps_hooks:
         if record is None and result.changed:
-            data = {"path": str(plan.root / _settings_rel(platform)), "text": text}
+            data = {"path": str(plan.root / settings_rel(platform)), "text": text}
             plan.add(rel, (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode(),
                      detail=[f"what {data['path']} held before hookwrap wrote to it"])
         return result
@@ -53,10 +54,6 @@ def restored(plan: Plan, platform: Platform, text: str | None, result: Reconcile
     if _same(original, result.new_text, platform):
         return Reconciled(original, result.changes, original != text)
     return result
-
-
-def _settings_rel(platform: Platform) -> str:
-    return current().settings_rel(platform)
 
 
 def _record(path) -> dict[str, Any] | None:

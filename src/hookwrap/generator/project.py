@@ -13,6 +13,7 @@ from .errors import ConflictError, ManifestError, ProjectError, UsageError
 from .fsutil import read_capped
 from .interpreter import WINDOWS_DEFAULT
 from .plan import Plan
+from .scopefiles import settings_rel
 from .vendor import (
     LAUNCHER,
     LAUNCHER_MODULE,
@@ -164,19 +165,11 @@ def read_settings_text(root: Path, platform: Platform) -> str | None:
     return read_text(root / rel, rel)
 
 
-def settings_rel(platform: Platform) -> str:
-    """The CLI's registration file in the scope in force: project-relative, or a user-level
-    file's absolute path (``root / rel`` is then that path)."""
-    from .scope import current
-
-    return current().settings_rel(platform)
-
-
 def scope_platforms() -> tuple[Platform, ...]:
     """The CLIs whose registration files the scope in force keeps."""
-    from .scope import current
+    from .scopefiles import supports
 
-    return tuple(p for p in Platform if current().supports(p))
+    return tuple(p for p in Platform if supports(p))
 
 
 def filters_text(specs) -> bytes | None:
@@ -416,9 +409,9 @@ def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan
         manifest = Manifest.loads(text, MANIFEST)
         plan.add(MANIFEST, text.encode())
         plan.notes.extend(notes)
-    from .scope import current
+    from .scopefiles import require
 
-    current().require(manifest.platforms)
+    require(manifest.platforms)
     plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),

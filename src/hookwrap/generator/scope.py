@@ -11,6 +11,8 @@ inside it (``.claude/settings.json``); at user scope the folder is the user's co
 
 The scope in force is set once per command (``using``) and read where a path or a command is
 made (``current``), so the functions that plan a project's files serve both scopes unchanged.
+Which file a scope gives each CLI is scopefiles.py's (it asks the CLIs' records, which ask this
+module for the scope).
 """
 
 from __future__ import annotations
@@ -22,9 +24,6 @@ from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from ..names import Platform
-from .errors import UsageError
 
 # Beside the user's manifest: what each CLI's user file held before hookwrap first wrote it,
 # so that removing the last user hook gives that file back byte for byte.
@@ -45,38 +44,6 @@ class Scope:
     @property
     def label(self) -> str:
         return "user" if self.user else "project"
-
-    def settings_rel(self, platform: Platform) -> str:
-        """The CLI's registration file: project-relative, or at user scope its absolute path.
-
-        Raises:
-            UsageError: at user scope, for a CLI with no user-level place hookwrap writes to.
-        """
-        from .clis import setup_of
-
-        agent = setup_of(platform)
-        if not self.user:
-            return agent.facts.settings_file
-        if not agent.facts.user_file:
-            raise UsageError(f"{agent.label} at user scope: {agent.facts.user_file_note}",
-                             hint=f"leave {platform.value} out of the user scope: `hookwrap "
-                                  "--user init --platform NAME` with the others, or register it "
-                                  "per repo (hookwrap init, without --user)")
-        from .clis._base import fill_path
-
-        return fill_path(agent.facts.user_file, "", self.home, self.env)
-
-    def require(self, platforms) -> None:
-        """Raise settings_rel's UsageError for the first of ``platforms`` this scope cannot
-        register hooks on."""
-        for platform in platforms:
-            self.settings_rel(Platform(platform))
-
-    def supports(self, platform: Platform) -> bool:
-        """Whether this scope can register hooks on ``platform``."""
-        from .clis import setup_of
-
-        return not self.user or bool(setup_of(platform).facts.user_file)
 
 
 def user_root(env: Mapping[str, str] | None = None, home: Path | None = None,

@@ -135,11 +135,11 @@ def project_settings(root: Path, platform: Platform | str) -> tuple[str | None, 
     """The settings file of ``platform`` hookwrap keeps in the scope in force (the project's,
     or at user scope the CLI's user-level one), read and parsed; a CLI the scope has no file
     for reads as missing."""
-    from hookwrap.generator.scope import current
+    from hookwrap.generator.scopefiles import settings_rel, supports
 
-    if not current().supports(Platform(platform)):
+    if not supports(Platform(platform)):
         return None, {}
-    rel = current().settings_rel(Platform(platform))
+    rel = settings_rel(Platform(platform))
     return load_settings(Path(root) / rel, platform, rel)
 
 

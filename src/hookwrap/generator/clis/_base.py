@@ -28,6 +28,7 @@ from ...clis._base import FAIL_CLOSED_FLAG, LAUNCHER
 from ...names import NormalizedEvent
 from ..errors import SettingsError
 from ..pins import PINS
+from ..scope import USER_FLAG, current, user_root
 from .kit import (
     FAIL,
     OK,
@@ -98,8 +99,6 @@ class Registration:
         """The registered command that runs hook ``name`` with ``python``: the record's
         ``command_form`` filled in, or the walk-up loop when it is empty; at user scope, the
         user's launcher by its absolute path (``user_command``)."""
-        from ..scope import current
-
         if current().user:
             return user_command(agent.platform.value, name, python, launcher)
         if not agent.facts.command_form:
@@ -458,8 +457,6 @@ class AgentSetup:
         itself): a wrapper, an echo or another project's hook that merely mentions
         .hookwrap/hooks/<name>.py is the user's, and is never changed or removed.
         """
-        from ..scope import current, user_root
-
         # The forms differ by scope (a user command names the user folder): one cache each.
         key = f"_owned:{user_root()}" if current().user else "_owned"
         patterns: list[re.Pattern[str]] | None = self.__dict__.get(key)
@@ -567,8 +564,6 @@ class AgentSetup:
         the project's file, then the record's ``scope_files``."""
         from pathlib import Path
 
-        from ..scope import current
-
         if current().user:  # the user file hookwrap keeps first, then the CLI's other user files
             if not self.facts.user_file:
                 return []
@@ -585,8 +580,6 @@ class AgentSetup:
     def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         """Whether the CLI runs the hooks of the scope in force for want of no trust."""
-        from ..scope import current
-
         if current().user:
             return self._user_trust_findings(home, env)
         return self.trust.trust_findings(self, root, home, scopes, env)
@@ -609,8 +602,6 @@ class AgentSetup:
     def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
         """The trust the scope in force needs: the project's (``root``), or the user's."""
-        from ..scope import current
-
         if current().user:
             return self.trust.user_trust_edits(self, home, env, settings_text)
         return self.trust.trust_edits(self, root, home, env, settings_text)
@@ -650,8 +641,6 @@ def user_command(platform: str, name: str, python: str, launcher: bool = True) -
     its absolute path, then ``--user``, which makes the launcher step aside for a project hook
     of the same name (launcher.py, ``project_wins``)."""
     import shlex
-
-    from ..scope import USER_FLAG, user_root
 
     script, args = hook_call(name, launcher)
     return (f"{python} {shlex.quote(str(user_root() / script))} {args}--platform {platform} "

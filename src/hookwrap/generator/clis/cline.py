@@ -25,6 +25,7 @@ from ._base import (
     Matchers,
     Registration,
     TrustStore,
+    fill_path,
     nonempty_matcher_problems,
     without_deadline,
 )
@@ -259,7 +260,10 @@ def _hooks_folder(agent: AgentSetup) -> str:
     project, the user-level one at user scope)."""
     from ..scope import current
 
-    return str(Path(current().settings_rel(agent.platform)).parent)
+    scope = current()
+    if not scope.user:
+        return HOOKS_DIR
+    return str(Path(fill_path(agent.facts.user_file, "", scope.home, scope.env)).parent)
 
 
 def _user_scope_hook_file(text: str) -> str:
