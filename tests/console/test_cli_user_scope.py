@@ -249,3 +249,17 @@ def test_a_user_guards_block_names_the_user_scopes_policy_and_command(tmp_path: 
     policy = user_root() / ".hookwrap" / "hooks" / "guard.py"
     assert f"(The policy is in {policy}; `hookwrap --user test guard --explain` shows why.)" \
         in result.out
+
+
+def test_the_generated_shims_at_user_scope_run_the_user_folders_hooks(
+        tmp_path: Path, isolated_home: Path) -> None:
+    _user_guard(tmp_path, "opencode", "pi", "cline")
+    root = json.dumps(str(user_root()))
+    for rel in (".config/opencode/plugins/hookwrap.js", ".pi/agent/extensions/hookwrap.js"):
+        text = (isolated_home / rel).read_text(encoding="utf-8")
+        assert f"\nconst ROOT = {root};\n" in text and "fileURLToPath(import.meta" not in \
+            text.split("const ROOT")[1].split("\n")[0], rel
+        assert "HOOKWRAP_PROJECT_DIR: ROOT" not in text, rel
+    hook_file = (isolated_home / ".cline" / "hooks" / "PreToolUse").read_text(encoding="utf-8")
+    assert f"\nd={user_root()}\n" in hook_file
+    assert '_cline_hooks.py" "$PWD" PreToolUse' in hook_file

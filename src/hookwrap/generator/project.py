@@ -23,7 +23,7 @@ from .vendor import (
     RUNTIME_DIR,
     RUNTIME_MODULES,
 )
-from .winforms import WINDOWS_FIELDS
+from .winforms import ONE_COMMAND, WINDOWS_FIELDS
 
 MANIFEST = "hookwrap.toml"
 # Each hook's `commands` patterns, for the runtime filter (commandfilter.py); absent when none.
@@ -321,7 +321,23 @@ def sync_plan(root: Path) -> Plan:
     if any(p in WINDOWS_FIELDS for spec in manifest.hooks for p in spec.platforms):
         # What the probe on Windows found, when it wrote another word than every machine would.
         plan.warnings.extend(_windows_choice(getattr(manifest, "python_windows", None))[1])
+    plan.warnings.extend(_windows_only_word(manifest))
     return plan
+
+
+def _windows_only_word(manifest) -> list[str]:
+    """python_windows names `py` (only Windows has it) while a CLI with one command for every
+    OS runs a hook: that command then starts nowhere else (docs/windows.md)."""
+    setting = getattr(manifest, "python_windows", None)
+    if not setting or setting.split()[0].lower() != "py":
+        return []
+    labels = sorted({setup_of(p).label for spec in manifest.hooks for p in spec.platforms
+                     if p.value in ONE_COMMAND})
+    if not labels:
+        return []
+    return [f"{MANIFEST}: python_windows = {setting!r}, and {', '.join(labels)} run one command "
+            "on every OS: `py` is only on Windows, so macOS and Linux cannot start those hooks "
+            '(set a word every machine has, e.g. python_windows = "python")']
 
 
 def _beyond_platforms(manifest) -> list[str]:

@@ -30,7 +30,16 @@ const REGISTRATIONS = {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" guard --fail-closed=7 --platform opencode",
             "timeout": 10,
-            "failClosed": true
+            "failClosed": true,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "guard",
+              "--fail-closed=7",
+              "--platform",
+              "opencode"
+            ]
           }
         ]
       },
@@ -40,7 +49,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" audit --platform opencode",
-            "timeout": 10
+            "timeout": 10,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "audit",
+              "--platform",
+              "opencode"
+            ]
           }
         ]
       }
@@ -51,7 +68,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" context --platform opencode",
-            "timeout": 10
+            "timeout": 10,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "context",
+              "--platform",
+              "opencode"
+            ]
           }
         ]
       }
@@ -62,7 +87,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" stop_gate --platform opencode",
-            "timeout": 300
+            "timeout": 300,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "stop_gate",
+              "--platform",
+              "opencode"
+            ]
           }
         ]
       }
@@ -74,7 +107,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" format --platform opencode",
-            "timeout": 30
+            "timeout": 30,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "format",
+              "--platform",
+              "opencode"
+            ]
           }
         ]
       }
@@ -85,7 +126,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" skeleton_start --platform opencode",
-            "timeout": 1200
+            "timeout": 1200,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "skeleton_start",
+              "--platform",
+              "opencode"
+            ]
           }
         ]
       }
@@ -180,13 +229,29 @@ function runHook(handler, payload) {
 const GRACE_MS = 500;
 const MAX_OUTPUT = 8 * 1024 * 1024;
 
+// The program and arguments a command hook is started with. On Windows, the handler's
+// argvWindows (the interpreter, the launcher relative to the project, its arguments) as an
+// argument vector: no shell (Windows has no /bin/sh), so nothing reparses a word. Elsewhere the
+// command as written, through /bin/sh.
+function commandArgv(handler) {
+  if (process.platform === "win32" && Array.isArray(handler.argvWindows)) {
+    return handler.argvWindows.map((word) => (word.startsWith(".hookwrap/") ? `${ROOT}/${word}` : word));
+  }
+  return ["/bin/sh", "-c", handler.command];
+}
+const ON_WINDOWS = process.platform === "win32";
+
 function runCommand(handler, payload, cwd) {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn("/bin/sh", ["-c", handler.command], {
+      const [program, ...args] = commandArgv(handler);
+      child = spawn(program, args, {
         cwd,
-        detached: true, // its own process group: a timeout kills the hook and its children
+        // Its own process group (POSIX): a timeout kills the hook and its children. On Windows
+        // detached would only take it out of the CLI's job and console.
+        detached: !ON_WINDOWS,
+        windowsHide: true,
         stdio: ["pipe", "pipe", "pipe"],
         env: hookEnv(),
       });
@@ -458,8 +523,10 @@ function postDirect(url, body, signal) {
 // `kilo run` ends as soon as nothing holds the session after session.idle, so the answer must
 // be read, and the next message sent, before this process's event loop turns again.
 function runCommandSync(handler, payload, cwd) {
-  const result = spawnSync("/bin/sh", ["-c", handler.command], {
+  const [program, ...args] = commandArgv(handler);
+  const result = spawnSync(program, args, {
     cwd,
+    windowsHide: true,
     input: JSON.stringify(payload),
     timeout: timeoutMsOf(handler),
     killSignal: "SIGKILL",

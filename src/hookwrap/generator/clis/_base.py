@@ -462,6 +462,7 @@ class AgentSetup:
         patterns: list[re.Pattern[str]] | None = self.__dict__.get(key)
         if patterns is None:
             patterns = [self._owned_pattern(flag) for flag in (True, False)]
+            patterns += self._windows_patterns()
             self.__dict__[key] = patterns
         command = without_deadline(command.strip())
         if not self.facts.command_form:  # the fail-closed walk-up form differs in its exit code
@@ -492,8 +493,23 @@ class AgentSetup:
         return [OwnedEntry(name, event, gi, hi, group.get("matcher"), handler)
                 for name, event, gi, hi, group, handler in iter_owned(hooks, self.owned_handler)]
 
-    def _owned_pattern(self, launcher: bool) -> re.Pattern[str]:
-        template = self.command(_NAME_MARK, _PYTHON_MARK, launcher=launcher)
+    def _windows_patterns(self) -> list[re.Pattern[str]]:
+        """The Windows form's patterns, where it can stand in the command itself (a CLI with
+        one command for every OS, when hookwrap.toml names python_windows)."""
+        from ..winforms import ONE_COMMAND, windows_command
+
+        if self.platform.value not in ONE_COMMAND:
+            return []
+        return [self._owned_pattern(template=windows_command(
+            self.platform.value, _NAME_MARK, _PYTHON_MARK, fail_closed=closed))
+            for closed in (False, True)]
+
+    def _owned_pattern(self, launcher: bool = True, template: str | None = None
+                       ) -> re.Pattern[str]:
+        """The pattern of a command hookwrap writes: ``template`` (a command with the name and
+        interpreter marks), by default the CLI's own command through the launcher or not."""
+        if template is None:
+            template = self.command(_NAME_MARK, _PYTHON_MARK, launcher=launcher)
         regex, named = [], False
         for part in re.split(f"({_NAME_MARK}|{_PYTHON_MARK})", template):
             if part == _NAME_MARK:  # the name may appear more than once: the same each time

@@ -41,6 +41,7 @@ from .kit import (
     parse_object,
     positive_number,
     settle,
+    string_list,
     url,
 )
 
@@ -272,7 +273,7 @@ def _validate_handler(handler: Any, path: str, label: str) -> list[Problem]:
     if not isinstance(handler, dict):
         return [Problem(path, "must be an object")]
     spec = {"type": one_of("command", "http"), "command": nonempty_string, "url": url,
-            "timeout": positive_number, "failClosed": boolean}
+            "timeout": positive_number, "failClosed": boolean, "argvWindows": string_list}
     required = ("type", "url") if handler.get("type") == "http" else ("type", "command")
     problems = check_keys(handler, spec, required, path, ERROR)
     unknown = [k for k in handler if k not in spec]

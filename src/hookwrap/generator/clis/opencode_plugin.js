@@ -121,8 +121,10 @@ function postDirect(url, body, signal) {
 // `kilo run` ends as soon as nothing holds the session after session.idle, so the answer must
 // be read, and the next message sent, before this process's event loop turns again.
 function runCommandSync(handler, payload, cwd) {
-  const result = spawnSync("/bin/sh", ["-c", handler.command], {
+  const [program, ...args] = commandArgv(handler);
+  const result = spawnSync(program, args, {
     cwd,
+    windowsHide: true,
     input: JSON.stringify(payload),
     timeout: timeoutMsOf(handler),
     killSignal: "SIGKILL",
