@@ -181,9 +181,12 @@ def filters_text(specs) -> bytes | None:
 
 
 def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE_PORT,
-                   python_windows: str = WINDOWS_DEFAULT, texts: dict | None = None) -> None:
+                   python_windows: str = WINDOWS_DEFAULT, texts: dict | None = None,
+                   places: dict | None = None) -> None:
     """``texts``: a settings file's text as another step of the plan already changed it
-    (`adopt` takes the hand-made entries it moves out), instead of the file's."""
+    (`adopt` takes the hand-made entries it moves out), instead of the file's; ``places``:
+    per platform, the hand-made handlers of that text that new registrations replace where
+    they stand (settings.reconcile)."""
     from .originals import restored, restored_trust
     from .scope import current
     from .settings import lookalikes, parse_settings, reconcile
@@ -197,7 +200,8 @@ def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE
         rel = settings_rel(platform)
         text = texts[platform] if texts and platform in texts else \
             read_settings_text(plan.root, platform)
-        result = reconcile(text, platform, desired[platform], label=rel)
+        result = reconcile(text, platform, desired[platform], label=rel,
+                           places=(places or {}).get(platform))
         result = restored(plan, platform, text, result, bool(desired[platform]))
         if current().user and not desired[platform]:
             restored_trust(plan, platform)
@@ -386,14 +390,12 @@ def _plan_guard_upgrades(plan: Plan, specs) -> None:
 
 def _plan_startup(plan: Plan, manifest) -> None:
     """Faults that keep hooks from starting at all, which no file change of sync's repairs."""
-    from .startup import interpreter_error, script_errors
+    from .startup import interpreter_missing, script_errors
 
     plan.problems.extend(script_errors(plan.root, [spec.name for spec in manifest.hooks],
                                        blocking_names(manifest)))
     if manifest.hooks:
-        scripts = [plan.root / regs.script_path(spec.name) for spec in manifest.hooks
-                   if (plan.root / regs.script_path(spec.name)).is_file()]
-        error = interpreter_error(python_of(manifest), scripts=scripts)
+        error = interpreter_missing(python_of(manifest))
         if error:
             plan.problems.append(f"hookwrap.toml: python: {error}")
 

@@ -194,11 +194,6 @@ class ClineHost(HostRules):
         return json.dumps(payload).encode()
 
 
-def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-    """What the hook file's dispatcher and Cline do with a finished run (``_interpret``)."""
-    return _interpret(event, result, on_failure)
-
-
 class ClineTrust(TrustStore):
     """No trust gate (said so), where Cline looks for the hook files, and whether each is the one this hookwrap writes."""
 
@@ -326,7 +321,7 @@ def _python(handlers: list[dict[str, Any]]) -> str:
     return "python3"
 
 
-def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
+def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """What the hook file does with one hook's run: a JSON object on stdout is the answer
     (whatever the exit code, as Cline reads its hook files); anything else is no answer (the
     tool runs), except for a fail-closed PreToolUse hook, which then blocks the call."""
@@ -348,8 +343,9 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
     fields = SETUP.runtime.read_answer(SETUP.runtime.normalize_event(event), 0, r.stdout, r.stderr)
     base = Verdict(output=output, context=str(fields.get("context", "")),
                    system_message=str(output.get("systemMessage") or ""))
-    if event not in ("PreToolUse", "PostToolUse"):
-        dropped = ": the context it gave is dropped" if base.context else ""
+    if event not in ("PreToolUse", "PostToolUse"):  # the runtime reads no answer here
+        given = SETUP.runtime.read_answer(NormalizedEvent.AFTER_TOOL, 0, r.stdout, r.stderr)
+        dropped = ": the context it gave is dropped" if given.get("context") else ""
         return replace(base, context="",
                        notes=(f"Cline runs {event} detached and ignores its answer{dropped}",))
     if fields.get("continue_loop") is False:

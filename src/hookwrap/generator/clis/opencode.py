@@ -38,7 +38,6 @@ from .kit import (
     nonempty_string,
     number_or_none,
     one_of,
-    parse_object,
     positive_number,
     settle,
     string_list,
@@ -165,11 +164,6 @@ class PluginHandlers(Handlers):
                            "block" if handler.get("failClosed") is True else None)
 
 
-def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-    """What the plugin does with a finished run (``_interpret``)."""
-    return _interpret(event, result, on_failure, agent)
-
-
 class PluginTrust(TrustStore):
     """No trust gate (said so), what switches project plugins off, the plugin's code, and the npm install the CLI waits for."""
 
@@ -281,7 +275,7 @@ def _validate_handler(handler: Any, path: str, label: str) -> list[Problem]:
                        for k in unknown]
 
 
-def _interpret(event: str, r: RunResult, on_failure: str | None, agent: AgentSetup) -> Verdict:
+def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """What the plugin does with a finished run: JSON on stdout at exit 0 is the answer; any
     other run is a hook that could not answer (a missing script exits 2, python3 missing 127, a
     timeout): the call goes on, except for a fail-closed PreToolUse hook, which blocks it."""
@@ -298,31 +292,28 @@ def _interpret(event: str, r: RunResult, on_failure: str | None, agent: AgentSet
             return Verdict("blocked", reason=reason, success=False, clean=False, problems=(failure,))
         return Verdict(success=False, clean=False,
                        problems=(failure + ": the plugin reports it and the call goes on",))
-    output, parsed = parse_object(r.stdout.strip())
-    if not parsed or output is None:
+    import json
+
+    try:  # one JSON.parse, as the plugin does: a double-encoded answer is no answer
+        output = json.loads(r.stdout) if r.stdout.strip() else None
+    except ValueError:
+        output = None
+    if not isinstance(output, dict):
         return Verdict(notes=(f"plain stdout is ignored by hookwrap's {agent.label} plugin",)) \
             if r.stdout.strip() else Verdict()
-    context = output.get("additionalContext")
-    base = Verdict(output=output, context=context if isinstance(context, str) else "",
-                   system_message=str(output.get("systemMessage") or ""))
-    block = output.get("decision") in BLOCKING
-    reason = str(output.get("reason") or "")
-    if event == "PreToolUse":
-        updated = output.get("updatedInput")
-        if isinstance(updated, dict) and not block:
-            base = replace(base, updated_input=updated)
-        return settle(base, "blocked" if block else None, reason)
-    if event in ("PostToolUse", "UserPromptSubmit") and block:
-        return settle(base, "blocked", reason)
-    if event == "Stop" and block and agent.runtime.knobs.keep_working:
-        # The plugin sends the reason as the next user message (stop_hook_active: true then).
-        return settle(base, "kept_working", reason)
-    if event == "Stop":
-        notes = (f"{agent.label} cannot keep the agent working: the answer is ignored",) \
-            if block else ()
-        # The plugin still prints a systemMessage (runHooks reports it for every event).
-        return Verdict(output=output, system_message=base.system_message, notes=notes)
-    if event == "SessionStart" and block:
+    # The decision is the runtime's reading (the bridge's too); the notes are the test's.
+    fields = agent.runtime.read_answer(agent.runtime.normalize_event(event), 0, r.stdout, "")
+    base = Verdict(output=output, context=fields.get("context", ""),
+                   system_message=fields.get("system_message", ""),
+                   updated_input=fields.get("updated_input"))
+    block = fields.get("decision") == "block"
+    if block:
+        outcome = "kept_working" if event == "Stop" else "blocked"
+        return settle(base, outcome, fields["reason"])
+    if output.get("decision") in BLOCKING and event == "Stop":
+        base = replace(base, notes=(f"{agent.label} cannot keep the agent working: the answer "
+                                    "is ignored",))
+    elif output.get("decision") in BLOCKING and event == "SessionStart":
         base = replace(base, notes=(f"a block cannot stop a session on {agent.label}: ignored",))
     return settle(base, None)
 
