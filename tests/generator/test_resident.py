@@ -326,6 +326,35 @@ def test_a_changed_helper_module_is_imported_again_and_sys_path_stays_put(served
     sys.modules.pop("rules")  # the test process is the server's: leave no helper behind
 
 
+LATE_HELPER_HOOK = """\
+from hookwrap import HookOutput
+
+def hook(event):
+    import late_rules  # only once a call comes: after the script's own import
+    return HookOutput(context=late_rules.WORD)
+"""
+
+
+def test_a_helper_first_imported_by_a_call_is_watched_too(served) -> None:
+    """The server reads which helper modules the hooks imported only when sys.modules has
+    changed since it last looked: a helper a call imports is still seen, and reloaded."""
+    import sys
+
+    root, port = served
+    _script(root, "late", LATE_HELPER_HOOK)
+    helper = root / ".hookwrap" / "hooks" / "late_rules.py"
+    helper.write_text('WORD = "EARLY"\n')
+    try:
+        for _ in range(2):
+            status, body = _post(port, "late", _payload(root))
+            assert status == 200 and "EARLY" in body
+        helper.write_text('WORD = "LATER-VERSION"\n')
+        status, body = _post(port, "late", _payload(root))
+        assert status == 200 and "LATER-VERSION" in body
+    finally:
+        sys.modules.pop("late_rules", None)
+
+
 SLEEPING_HOOK = """\
 import time
 
