@@ -73,16 +73,19 @@ class Listener:
                 conn, _ = self.sock.accept()
             except OSError:
                 return
-            conn.settimeout(5)
-            try:
-                self.got.append(conn.recv(4096))
-                if self.reply is None:
-                    self.held.append(conn)  # never answered, kept open until the test ends
-                    continue
-                conn.sendall(self.reply)
-            except OSError:
-                pass
-            conn.close()
+            self._serve(conn)
+
+    def _serve(self, conn: socket.socket) -> None:
+        conn.settimeout(5)
+        try:
+            self.got.append(conn.recv(4096))
+            if self.reply is None:
+                self.held.append(conn)  # never answered, kept open until the test ends
+                return
+            conn.sendall(self.reply)
+        except OSError:
+            pass
+        conn.close()
 
     def close(self) -> None:
         self.sock.close()
@@ -200,29 +203,22 @@ console.log(JSON.stringify(out));
 """  # and then nothing: the process must end by itself, a kept connection must not hold it
 
 
-class KeptServer:
+class KeptServer(Listener):
     """A loopback HTTP server that answers every request `{}` with Content-Length, counting
     connections and requests; ``close_after`` closes each connection after its answer, as a
     server that restarts between two calls does (no `Connection: close` in the answer)."""
 
     def __init__(self, close_after: bool) -> None:
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self.sock.getsockname()[1])
         self.connections = 0
         self.requests = 0
         self.close_after = close_after
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            self.connections += 1
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+        super().__init__(None)
 
     def _serve(self, conn: socket.socket) -> None:
+        self.connections += 1
+        threading.Thread(target=self._answer_each, args=(conn,), daemon=True).start()
+
+    def _answer_each(self, conn: socket.socket) -> None:
         conn.settimeout(10)
         buffer = b""
         with conn:
@@ -246,9 +242,6 @@ class KeptServer:
                              b"Content-Length: 2\r\n\r\n{}")
                 if self.close_after:
                     return
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 @pytest.mark.parametrize("close_after", [False, True], ids=["kept", "closed-by-the-server"])
