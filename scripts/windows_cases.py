@@ -14,21 +14,30 @@ import sys
 from pathlib import Path
 
 from hookwrap.generator.interpreter import windows_python
-from hookwrap.generator.winforms import SHELLS, WINDOWS_FIELDS, windows_command
+from hookwrap.generator.winforms import ONE_COMMAND, SHELLS, WINDOWS_FIELDS, windows_command
 
 # What each CLI appends under PowerShell (read from the shipped code; docs/windows.md).
 _CLAUDE_TAIL = "; if (-not $?) { if ($LASTEXITCODE -eq 2) { exit 2 } }"  # Claude Code 2.1.332
 _GEMINI_TAIL = "; if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }"  # Gemini CLI 0.61.0
 
 
+_FILES = {"codex": ".codex/hooks.json", "copilot": ".github/hooks/hookwrap.json",
+          "claude": ".claude/settings.json", "gemini": ".gemini/settings.json",
+          "qwen": ".qwen/settings.json", "droid": ".factory/settings.json"}
+# The plugins hookwrap generates, which windows_spawn.js imports and calls as the CLI does.
+_PLUGINS = {"opencode": ".opencode/plugins/hookwrap.js", "kilo": ".kilo/plugins/hookwrap.js",
+            "pi": ".pi/extensions/hookwrap.js"}
+
+
 def _written(root: Path, cli: str) -> str | None:
-    """The Windows field hookwrap wrote for the guard, where the CLI has one."""
-    field = WINDOWS_FIELDS.get(cli)
+    """The Windows form hookwrap wrote for the guard: the CLI's Windows field, or its one
+    command when that holds the form (hookwrap.toml names python_windows)."""
+    field = WINDOWS_FIELDS.get(cli, "command" if cli in ONE_COMMAND else None)
     if field is None:
         return None
-    rel = {"codex": ".codex/hooks.json", "copilot": ".github/hooks/hookwrap.json"}[cli]
-    data = json.loads((root / rel).read_text(encoding="utf-8"))
-    return str(data["hooks"]["PreToolUse"][0]["hooks"][0][field])
+    data = json.loads((root / _FILES[cli]).read_text(encoding="utf-8"))
+    event = "BeforeTool" if cli == "gemini" else "PreToolUse"
+    return str(data["hooks"][event][0]["hooks"][0][field])
 
 
 def _powershell() -> str:
@@ -66,7 +75,9 @@ def main(root: Path, out: Path) -> None:
                         else str(root), "COPILOT_PROJECT_DIR": str(root)},
                 "direct": [*word.split(), ".hookwrap/lib/run.py", "guard", "--platform", cli],
             })
-    out.write_text(json.dumps({"root": str(root), "notes": notes, "cases": cases}, indent=2))
+    plugins = {cli: str(root / rel) for cli, rel in _PLUGINS.items() if (root / rel).is_file()}
+    out.write_text(json.dumps({"root": str(root), "notes": notes, "cases": cases,
+                               "plugins": plugins}, indent=2))
 
 
 if __name__ == "__main__":

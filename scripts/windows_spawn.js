@@ -6,7 +6,7 @@
 const fs = require("fs");
 const { spawnSync } = require("child_process");
 
-const { root, notes, cases } = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const { root, notes, cases, plugins } = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const payload = (command) => JSON.stringify({
   hook_event_name: "PreToolUse", tool_name: "Bash", session_id: "s", cwd: root,
   tool_input: { command },
@@ -35,4 +35,33 @@ for (const c of cases) {
     }
   }
 }
-process.exit(failed ? 1 : 0);
+// The generated plugins (OpenCode, Kilo CLI) and extension (pi), imported and called as their
+// CLI calls them before a shell call, from a subfolder: their own Windows spawn (argvWindows, no
+// shell) must start the guard and stop the call.
+(async () => {
+  const { pathToFileURL } = require("url");
+  const deep = require("path").join(root, "src", "deep");
+  for (const [cli, file] of Object.entries(plugins || {})) {
+    const mod = await import(pathToFileURL(file).href);
+    let stopped = null;
+    try {
+      if (cli === "pi") {
+        const on = {};
+        mod.default({ on: (name, fn) => { on[name] = fn; } });
+        const r = await on.tool_call({ toolName: "bash", input: { command: "git reset --hard" },
+                                      toolCallId: "c" }, { cwd: deep });
+        stopped = r && r.block ? r.reason : null;
+      } else {
+        const hooks = await mod.HookwrapPlugin({ directory: deep, worktree: root });
+        await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" },
+                                           { args: { command: "git reset --hard" } });
+      }
+    } catch (error) {
+      stopped = String(error.message || error);
+    }
+    const ok = stopped !== null && !/could not run|timed out/.test(stopped);
+    console.log(`${ok ? "ok  " : "FAIL"} ${cli}/plugin "git reset --hard": ${stopped}`);
+    if (!ok) failed++;
+  }
+  process.exit(failed ? 1 : 0);
+})();

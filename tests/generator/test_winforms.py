@@ -18,16 +18,17 @@ import pytest
 from support.cli import hw
 from support.projects import initialised
 
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis._base import with_deadline
 from hookwrap.generator.registrations import command_for
 from hookwrap.generator.winforms import SHELLS, lint, windows_command
-from hookwrap.names import Platform
+from hookwrap.names import NormalizedEvent, Platform
 
 CLIS = sorted(SHELLS)
 # A Bash-tool call in Claude Code's shape, which the guard blocks; the other CLIs' runtimes read
 # other tool names and allow it, which is as good a check of equivalence.
 BLOCKED = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
-           "tool_input": {"command": "git reset --hard"}, "cwd": "/tmp"}
+           "tool_input": {"command": "git push --force origin main"}, "cwd": "/tmp"}
 ALLOWED = {**BLOCKED, "tool_input": {"command": "ls"}}
 
 
@@ -150,3 +151,34 @@ def test_per_os_fields_are_written_and_nothing_else_changes(tmp_path: Path) -> N
     codex = json.loads((root / ".codex/hooks.json").read_text())
     handler = codex["hooks"]["PreToolUse"][0]["hooks"][0]
     assert handler["commandWindows"].startswith('python -c "import os,runpy,sys;')
+
+
+def test_one_command_clis_carry_the_windows_form_only_when_python_windows_is_named(
+        tmp_path: Path) -> None:
+    clis = ["claude", "droid", "gemini", "qwen"]
+    files = {"claude": ".claude/settings.json", "droid": ".factory/settings.json",
+             "gemini": ".gemini/settings.json", "qwen": ".qwen/settings.json"}
+    root = initialised(tmp_path / "p", *[f"--platform={cli}" for cli in clis])
+    assert hw(root, "add", "before_tool", "guard").code == 0
+    posix = {cli: (root / rel).read_bytes() for cli, rel in files.items()}
+    manifest = root / "hookwrap.toml"
+    text = manifest.read_text()
+    manifest.write_text('python_windows = "python"\n' + text)
+    assert hw(root, "sync").code == 0
+    assert hw(root, "sync", "--check").code == 0
+    for cli, rel in files.items():
+        event = setup_of(Platform(cli)).runtime.event_names()[NormalizedEvent.BEFORE_TOOL]
+        handlers = json.loads((root / rel).read_text())["hooks"][event][0]["hooks"]
+        # The Windows form replaced the command: recognised as hookwrap's, not added beside it.
+        assert [h["command"] for h in handlers] == [with_deadline(
+            windows_command(cli, "guard", "python", fail_closed=True), "guard", 7)]
+    # Without python_windows the POSIX files come back byte for byte.
+    manifest.write_text(text)
+    assert hw(root, "sync").code == 0
+    assert {cli: (root / rel).read_bytes() for cli, rel in files.items()} == posix
+    # `py` exists only on Windows: said, since these CLIs run the same command everywhere.
+    manifest.write_text('python_windows = "py -3"\n' + text)
+    result = hw(root, "sync")
+    said = result.out + result.err
+    assert "`py` is only on Windows" in said
+    assert "Claude Code" in said and "Factory Droid" in said

@@ -50,7 +50,8 @@ def _commands(scopes: list[Scope]) -> list[Finding]:
                     "windows-commands", FAIL,
                     f"{scope.label}: {entry.name} ({entry.event}): {label} runs it with "
                     f"{' or '.join(shells)} on Windows, and that command {problems[0]}",
-                    f"hookwrap writes a Windows form only where a CLI has a field for it "
-                    f"(Codex CLI, Copilot CLI) so far; see {_FORMS_DOC}"))
+                    f"{label} has one command for every OS: set python_windows in "
+                    f"hookwrap.toml (a word every machine has, e.g. \"python\") and run "
+                    f"`hookwrap sync` to write the Windows form there; see {_FORMS_DOC}"))
     return out or [Finding("windows-commands", OK,
                            "every hookwrap command runs as written in its CLI's Windows shell")]

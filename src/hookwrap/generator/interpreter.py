@@ -42,6 +42,21 @@ _WORDS_RE = re.compile(r"^(py|python(3(\.\d+)?)?)( +-[A-Za-z0-9.]+)*$", re.I)
 _STORE_DIR = "\\microsoft\\windowsapps\\"
 
 
+class WindowsWords(str):
+    """The interpreter words of Windows-bound commands; ``named`` when hookwrap.toml's
+    ``python_windows`` set them: the team runs hooks on Windows, so a CLI with one command for
+    every OS gets the Windows form there too (``winforms.windows_registration``)."""
+
+    named = False
+
+
+def named_words(value: str) -> WindowsWords:
+    """``value`` (a python_windows setting) as WindowsWords that hookwrap.toml named."""
+    words = WindowsWords(check_windows_words(value))
+    words.named = True
+    return words
+
+
 @dataclass(frozen=True)
 class Host:
     """The path rules of one OS, as the probe needs them."""
@@ -132,7 +147,7 @@ def windows_python(setting: str | None, *, on_windows: bool | None = None,
     """The word Windows-bound commands name, and notes for sync to print: the manifest's
     ``python_windows`` when set; on Windows, the probe's choice; elsewhere ``WINDOWS_DEFAULT``."""
     if setting:
-        return check_windows_words(setting), []
+        return named_words(setting), []
     if not (os.name == "nt" if on_windows is None else on_windows):
         return WINDOWS_DEFAULT, []
     found = probe(os.environ if env is None else env, WINDOWS, size_of, run)

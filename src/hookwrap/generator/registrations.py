@@ -12,7 +12,8 @@ from .clis import all_setups, setup_of
 from .clis._base import with_deadline
 from .errors import UsageError
 from .interpreter import WINDOWS_DEFAULT
-from .winforms import windows_command, windows_field
+from .scope import current
+from .winforms import windows_command, windows_registration
 
 DEFAULT_TIMEOUT = 60
 # The resident server's port when hookwrap.toml has no [serve] port (docs/resident.md).
@@ -239,11 +240,15 @@ def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: b
         warning = ""
     handler = handler_for(spec.name, platform, timeout=timeout, fail_closed=fail_closed,
                           event=event, description=description, python=python)
-    # A CLI with a field for Windows (Codex CLI's commandWindows, Copilot CLI's powershell)
-    # gets the Windows form there; its POSIX command stays as it is.
+    # A CLI with a field for Windows (Codex CLI's commandWindows, Copilot CLI's powershell, the
+    # plugins' argvWindows) gets the Windows form there; its POSIX command stays as it is. A CLI
+    # with one command for every OS gets it there when hookwrap.toml names python_windows.
+    if current().user:  # the Windows forms find a project's runtime: none at user scope yet
+        return _with(handler), warning
     windows = windows_command(platform.value, spec.name, python_windows, fail_closed=fail_closed)
-    handler = windows_field(platform.value, handler, _with_deadline_if(
-        windows, spec.name, timeout=timeout, fail_closed=fail_closed, event=event))
+    handler = windows_registration(platform.value, handler, _with_deadline_if(
+        windows, spec.name, timeout=timeout, fail_closed=fail_closed, event=event),
+        everywhere=getattr(python_windows, "named", False))
     return _with(handler), warning
 
 

@@ -10,7 +10,12 @@ as ``python3 .hookwrap/lib/run.py NAME --platform CLI`` would. Qwen Code's cmd.e
 every double quote, so its form is the quote-free relative one (its hooks run in the project).
 
 Where a CLI has a per-OS field (``WINDOWS_FIELDS``: Codex CLI ``commandWindows``, Copilot CLI
-``powershell``) registrations carry the form there; the POSIX command is left as it is.
+``powershell``, and ``argvWindows`` in the plugins hookwrap generates for OpenCode, Kilo CLI and
+pi, which spawn it as an argument vector, no shell) registrations carry the form there; the POSIX
+command is left as it is. A CLI with one command for every OS (``ONE_COMMAND``: Claude Code,
+Gemini CLI, Qwen Code, Factory Droid) gets the Windows form in that command only when
+hookwrap.toml names ``python_windows`` (the team runs hooks on Windows); else its command stays
+the POSIX one (``windows_registration``).
 """
 
 from __future__ import annotations
@@ -35,11 +40,17 @@ SHELLS: dict[str, tuple[str, ...]] = {
     "droid": ("cmd",),  # 0.225.2: %ComSpec% /d /s /c, windowsVerbatimArguments
 }
 # The field that holds the Windows command, for a CLI that has one beside its POSIX `command`.
-WINDOWS_FIELDS = {"codex": "commandWindows", "copilot": "powershell"}
+WINDOWS_FIELDS = {"codex": "commandWindows", "copilot": "powershell",
+                  **dict.fromkeys(("opencode", "kilo", "pi"), "argvWindows")}
+# The plugins' field is a list: the program and its arguments, spawned without a shell.
+_ARGV_FIELDS = frozenset({"argvWindows"})
+# CLIs whose settings file has one command for every OS.
+ONE_COMMAND = frozenset(SHELLS) - frozenset(WINDOWS_FIELDS)
 # The variable a CLI sets to the project for its hooks (read by Python, not by a shell).
 _PROJECT_VARS = {"claude": "CLAUDE_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR"}
-# Forms that run the launcher by its relative path: the CLI runs hooks in the project.
-_RELATIVE = frozenset({"qwen"})
+# Forms that run the launcher by its relative path: the CLI runs hooks in the project (Qwen
+# Code), or the plugin resolves a ".hookwrap/" argument against the project before it spawns.
+_RELATIVE = frozenset({"qwen", "opencode", "kilo", "pi"})
 _EXIT = {False: 1, True: 2}  # no hookwrap.toml found: fail open (1) or block (2)
 
 _BOOT = ("import os,runpy,sys;p=os.path;"
@@ -64,13 +75,20 @@ def windows_command(platform: str, name: str, python: str, *, fail_closed: bool 
     return f'{python} -c "{code}" {name} --platform {platform}'
 
 
-def windows_field(platform: str, handler: dict, command: str) -> dict:
+def windows_registration(platform: str, handler: dict, command: str, *,
+                         everywhere: bool = False) -> dict:
     """``handler`` with ``command`` (a ``windows_command``) in the CLI's per-OS field, after its
-    other keys; the handler as it is for a CLI without one, or for a URL handler."""
-    field = WINDOWS_FIELDS.get(platform)
-    if field is None or handler.get("type", "command") != "command":
+    other keys (a plugin's as a list of words); for a CLI with one command for every OS, as that
+    command when ``everywhere`` (hookwrap.toml names python_windows); else, or for a URL
+    handler, the handler as it is."""
+    if handler.get("type", "command") != "command":
         return handler
-    return {**handler, field: command}
+    field = WINDOWS_FIELDS.get(platform)
+    if field is not None:
+        return {**handler, field: command.split() if field in _ARGV_FIELDS else command}
+    if everywhere and platform in ONE_COMMAND:
+        return {**handler, "command": command}
+    return handler
 
 
 # What each shell cannot take in a command meant to run one program with plain arguments.

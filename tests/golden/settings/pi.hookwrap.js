@@ -33,7 +33,16 @@ const REGISTRATIONS = {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" guard --fail-closed=7 --platform pi",
             "timeout": 10,
-            "failClosed": true
+            "failClosed": true,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "guard",
+              "--fail-closed=7",
+              "--platform",
+              "pi"
+            ]
           }
         ]
       },
@@ -43,7 +52,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" audit --platform pi",
-            "timeout": 10
+            "timeout": 10,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "audit",
+              "--platform",
+              "pi"
+            ]
           }
         ]
       }
@@ -54,7 +71,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" context --platform pi",
-            "timeout": 10
+            "timeout": 10,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "context",
+              "--platform",
+              "pi"
+            ]
           }
         ]
       }
@@ -65,7 +90,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" stop_gate --platform pi",
-            "timeout": 300
+            "timeout": 300,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "stop_gate",
+              "--platform",
+              "pi"
+            ]
           }
         ]
       }
@@ -77,7 +110,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" format --platform pi",
-            "timeout": 30
+            "timeout": 30,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "format",
+              "--platform",
+              "pi"
+            ]
           }
         ]
       }
@@ -88,7 +129,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" failures --platform pi",
-            "timeout": 10
+            "timeout": 10,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "failures",
+              "--platform",
+              "pi"
+            ]
           }
         ]
       }
@@ -100,7 +149,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" start --platform pi",
-            "timeout": 1200
+            "timeout": 1200,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "start",
+              "--platform",
+              "pi"
+            ]
           }
         ]
       }
@@ -111,7 +168,15 @@ const REGISTRATIONS = {
           {
             "type": "command",
             "command": "python3 \"$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py\" bye --platform pi",
-            "timeout": 10
+            "timeout": 10,
+            "argvWindows": [
+              "py",
+              "-3",
+              ".hookwrap/lib/run.py",
+              "bye",
+              "--platform",
+              "pi"
+            ]
           }
         ]
       }
@@ -200,13 +265,29 @@ function runHook(handler, payload) {
 const GRACE_MS = 500;
 const MAX_OUTPUT = 8 * 1024 * 1024;
 
+// The program and arguments a command hook is started with. On Windows, the handler's
+// argvWindows (the interpreter, the launcher relative to the project, its arguments) as an
+// argument vector: no shell (Windows has no /bin/sh), so nothing reparses a word. Elsewhere the
+// command as written, through /bin/sh.
+function commandArgv(handler) {
+  if (process.platform === "win32" && Array.isArray(handler.argvWindows)) {
+    return handler.argvWindows.map((word) => (word.startsWith(".hookwrap/") ? `${ROOT}/${word}` : word));
+  }
+  return ["/bin/sh", "-c", handler.command];
+}
+const ON_WINDOWS = process.platform === "win32";
+
 function runCommand(handler, payload, cwd) {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn("/bin/sh", ["-c", handler.command], {
+      const [program, ...args] = commandArgv(handler);
+      child = spawn(program, args, {
         cwd,
-        detached: true, // its own process group: a timeout kills the hook and its children
+        // Its own process group (POSIX): a timeout kills the hook and its children. On Windows
+        // detached would only take it out of the CLI's job and console.
+        detached: !ON_WINDOWS,
+        windowsHide: true,
         stdio: ["pipe", "pipe", "pipe"],
         env: hookEnv(),
       });

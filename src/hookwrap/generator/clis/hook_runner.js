@@ -73,13 +73,29 @@ function runHook(handler, payload) {
 const GRACE_MS = 500;
 const MAX_OUTPUT = 8 * 1024 * 1024;
 
+// The program and arguments a command hook is started with. On Windows, the handler's
+// argvWindows (the interpreter, the launcher relative to the project, its arguments) as an
+// argument vector: no shell (Windows has no /bin/sh), so nothing reparses a word. Elsewhere the
+// command as written, through /bin/sh.
+function commandArgv(handler) {
+  if (process.platform === "win32" && Array.isArray(handler.argvWindows)) {
+    return handler.argvWindows.map((word) => (word.startsWith(".hookwrap/") ? `${ROOT}/${word}` : word));
+  }
+  return ["/bin/sh", "-c", handler.command];
+}
+const ON_WINDOWS = process.platform === "win32";
+
 function runCommand(handler, payload, cwd) {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn("/bin/sh", ["-c", handler.command], {
+      const [program, ...args] = commandArgv(handler);
+      child = spawn(program, args, {
         cwd,
-        detached: true, // its own process group: a timeout kills the hook and its children
+        // Its own process group (POSIX): a timeout kills the hook and its children. On Windows
+        // detached would only take it out of the CLI's job and console.
+        detached: !ON_WINDOWS,
+        windowsHide: true,
         stdio: ["pipe", "pipe", "pipe"],
         env: hookEnv(),
       });
