@@ -36,18 +36,25 @@ if TYPE_CHECKING:
         def guard(self) -> Any: ...
 
 
+def _named(command: Command) -> List[str]:
+    """An rm's operands as written: for one run by find -exec or fed by find, not `{}`."""
+    return [word for word in _operands(command.args) if "{}" not in word] \
+        if command.roots else _operands(command.args)
+
+
 def _targets(command: Command) -> List[str]:
-    """What an rm removes: its operands; for an rm run by find -exec, find's start paths."""
-    if command.roots:
-        return list(command.roots)
-    return _operands(command.args)
+    """What an rm removes: its operands; for an rm run by find -exec or fed by find through
+    xargs, find's start paths too (`find . | xargs rm -rf ~` removes ~ as well)."""
+    return [*command.roots, *_named(command)] if command.roots else _operands(command.args)
 
 
 def _target_classes(command: Command, state: State) -> List[str]:
-    classes = state.classes(_targets(command))
-    if command.roots and command.narrowed:  # find . -name '*.pyc' -exec rm -rf {} +
+    if not command.roots:
+        return state.classes(_operands(command.args))
+    classes = state.classes(command.roots)
+    if command.narrowed:  # find . -name '*.pyc' -exec rm -rf {} +
         classes = ["inside" if c == "project-root" else c for c in classes]
-    return classes
+    return classes + state.classes(_named(command))
 
 
 def _rm_root_or_home(command: Command, state: State) -> bool:
@@ -127,8 +134,18 @@ def _recursive_root_or_home(command: Command, state: State) -> bool:
     return any(state.classify(word) == "root-or-home" for word in _operands(command.args)[1:])
 
 
+def _asks_each(command: Command, rest: List[str]) -> bool:
+    """git's --patch asks the user about each change (as `git clean -i` does), unless its
+    answers are fed in (`yes | git restore -p .`)."""
+    return _has_option(rest, "-p|--patch") and not command.upstream and \
+        not any(redirect.op[:1] == "<" and redirect.fd in ("", "0")
+                for redirect in command.redirects)
+
+
 def _checkout_discards(command: Command, state: State) -> bool:
     _, rest = _git_subcommand(command)
+    if _asks_each(command, rest):
+        return False
     if "--" in rest:  # paths follow; from xargs or parallel they come when it runs
         return len(rest) > rest.index("--") + 1 or command.dynamic_args
     if any(word in ("-b", "-B", "--orphan") or word.startswith("--orphan=") for word in rest):
@@ -143,7 +160,7 @@ def _checkout_discards(command: Command, state: State) -> bool:
 
 def _restore_discards(command: Command, state: State) -> bool:
     _, rest = _git_subcommand(command)
-    if _has_option(rest, "-h|--help"):
+    if _has_option(rest, "-h|--help") or _asks_each(command, rest):
         return False
     staged = _has_option(rest, "-S|--staged")
     worktree = _has_option(rest, "-W|--worktree")
@@ -162,6 +179,8 @@ def _branch_force_delete(command: Command, state: State) -> bool:
 
 def _reflog_expire(command: Command, state: State) -> bool:
     sub, rest = _git_subcommand(command)
+    if sub in ("prune", "reflog") and _has_option(rest, "-n|--dry-run"):
+        return False  # it says what it would delete
     now = any(word.split("=", 1)[-1] in ("now", "all") for word in rest if "=" in word) or \
         any(a in ("now", "all") for a in rest)
     if sub == "reflog":
@@ -240,6 +259,10 @@ def _prints_credentials(command: Command, state: State) -> bool:
                 return _has_option(command.args, "--raw|--flatten")
             if command.program == "security":
                 return _has_option(command.args, "-w|-g") or shape[0] == "dump-keychain"
+            if shape == ("configure", "get"):  # a setting: region and output are no secret
+                return any(word in operands[2].lower() for word in (
+                    "key", "secret", "token", "password", "credential")) \
+                    if len(operands) > 2 else False
             return True
     return False
 
@@ -320,21 +343,89 @@ def _diskutil_erase(command: Command, state: State) -> bool:
 def _rm_unknown(command: Command, state: State) -> bool:
     """rm -r of a path only known when it runs (`rm -rf "$DIR"`, `rm -rf $(cat list)`), unless
     a literal start puts it inside the project or a temporary folder (`build/$NAME`,
-    `$(mktemp -d)`)."""
-    if command.roots:
-        return False
-    for target in _operands(command.args):
+    `$(mktemp -d)`), or a literal end names one entry below the run-time folder that the
+    guard protects nowhere (`"$BUILD_DIR/out"`, see _named_below)."""
+    for target in _named(command):
         if ("$" not in target and "`" not in target) or state.classify(target) != "unknown":
             continue  # (a relative path after `cd $DIR` is cd's question, not this rule's)
         if target.startswith(("$(mktemp", "`mktemp")):
             continue
         head = target[:min(i for i in (target.find("$"), target.find("`"), len(target))
                            if i >= 0)]
-        if "/" in head and ".." not in head and state.classify(
-                head.rpartition("/")[0] or "/") in ("inside", "temp", "allowed"):
+        if "/" in head:
+            if ".." not in head and state.classify(
+                    head.rpartition("/")[0] or "/") in ("inside", "temp", "allowed"):
+                continue
+        elif not head.startswith("~") and _named_below(_after_expansions(target), state):
             continue
         return True
     return False
+
+
+# Your home directory's own folders: `rm -rf "$D/Documents"` with D your home loses them.
+_HOME_FOLDERS = frozenset(("desktop", "documents", "downloads", "music", "pictures", "videos",
+                           "movies", "public", "templates", "library", "applications"))
+
+
+def _after_expansions(word: str) -> str:
+    """What follows the last $NAME, ${...}, $(...) or `...` of a word (the whole word when it
+    has none; "" when one is not closed)."""
+    end, index, size = 0, 0, len(word)
+    while index < size:
+        char = word[index]
+        if char == "`":
+            close = word.find("`", index + 1)
+            if close < 0:
+                return ""
+            index = end = close + 1
+            continue
+        if char != "$" or index + 1 >= size:
+            index += 1
+            continue
+        nxt = word[index + 1]
+        if nxt in "({":
+            depth, index = 0, index + 1
+            while index < size:
+                if word[index] in "({":
+                    depth += 1
+                elif word[index] in ")}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                index += 1
+            if index >= size:
+                return ""
+            index = end = index + 1
+        elif nxt.isalnum() or nxt == "_":
+            index += 1
+            while index < size and (word[index].isalnum() or word[index] == "_"):
+                index += 1
+            end = index
+        else:  # $@, $*, $#, $?, $$, $!, $-
+            index = end = index + 2
+    return word[end:]
+
+
+def _named_below(tail: str, state: State) -> bool:
+    """Whether the literal end of a run-time path names one entry below the run-time folder
+    (`/out`, `/node_modules`, `/*.o`), and not a thing the guard protects were that folder
+    empty, your home directory or the project: not the folder itself (`/`, `/*`, `/.*`,
+    `/..`), not a system folder (`/etc`, `/usr/lib`), not credentials, start-up or hook files
+    (`/.ssh`, `/.config`, `/.bashrc`, `/.claude`), not .git, not your home's own folders."""
+    if not tail.startswith("/"):
+        return False  # `${NAME}_old`: the last part of the name is made when it runs
+    parts = tail.strip("/").split("/")
+    for part in parts:
+        if part == ".git" or not any(c.isalnum() for c in part if c not in "*?[]"):
+            return False
+    if parts[0].lower() in _HOME_FOLDERS:
+        return False
+    relative = "/".join(parts)
+    if state.classify("/" + relative) in ("system", "root-or-home"):
+        return False
+    guard = state.guard
+    return not any(guard.check_file(base + "/" + relative, base, "remove", "")
+                   for base in (guard.home, guard.root))
 
 
 def _switch_discards(command: Command, state: State) -> bool:
@@ -516,18 +607,21 @@ def _glob_takes(glob: str, pattern: str) -> bool:
     return glob_match(head, glob)
 
 
-def _certificate(path: str) -> bool:
-    """Whether a .pem file holds certificates only: by its text when it can be read (a private
-    key's block says PRIVATE KEY), else by its name (cert, chain, ca, bundle)."""
+def _public_material(path: str) -> bool:
+    """Whether a .pem or .key file holds certificates or a public key only: by its text when it
+    can be read (a private key's block says PRIVATE KEY), else by its name (cert, chain, ca,
+    bundle for a .pem; pub, public for either)."""
+    name = os.path.basename(path).lower()
     try:
         with open(path, "rb") as file:
             text = file.read(1 << 16)
     except OSError:
-        name = os.path.basename(path).lower()
-        return "key" not in name and any(word in name for word in (
+        if "pub" in name and "priv" not in name:
+            return True
+        return name.endswith(".pem") and "key" not in name and any(word in name for word in (
             "cert", "chain", "bundle", "ca.", "ca-", "-ca", "_ca", "root", "intermediate",
             "trust", "x509", "crt"))
-    return b"PRIVATE KEY" not in text and b"CERTIFICATE" in text
+    return b"PRIVATE KEY" not in text and (b"CERTIFICATE" in text or b"PUBLIC KEY" in text)
 
 
 def _fork_bomb(line: str) -> bool:
@@ -573,8 +667,8 @@ def _fork_bomb_line(line: str, _: object) -> bool:
     return _fork_bomb(line)
 
 
-def _certificate_file(path: str, _: object) -> bool:
-    return _certificate(path)
+def _public_material_file(path: str, _: object) -> bool:
+    return _public_material(path)
 
 
 def _sed_writes_of(args: List[str], _: object) -> List[Tuple[str, str]]:
@@ -587,7 +681,7 @@ def _code_paths_of(args: List[str], _: object) -> List[str]:
 
 CHECKS: Dict[str, Any] = {
     "fork_bomb_line": _fork_bomb_line,
-    "certificate": _certificate_file,
+    "public_material": _public_material_file,
     "glob_takes": _glob_takes,
     "sed_writes": _sed_writes_of,
     "code_paths": _code_paths_of,

@@ -341,8 +341,7 @@ class Guard:
         if expanded is None:
             return None
         full = os.path.normpath(os.path.join(cwd, expanded))
-        if change in ("read", "copy") and full.lower().endswith(".pem") and \
-                _check("certificate")(full, None):
+        if change in ("read", "copy") and self._not_a_secret(full):
             rules = [rule for rule in rules if rule.id != "secrets.read"]
         candidates = [full]
         try:
@@ -358,7 +357,8 @@ class Guard:
         for candidate in candidates:
             parts = [part.lower() for part in candidate.split(os.sep) if part]
             relatives = [r for r in (_relative(candidate, base) for base in bases) if r is not None]
-            views.append((candidate.lower(), parts, parts[-1] if parts else "", relatives))
+            views.append((candidate.lower(), parts, parts[-1] if parts else "", relatives,
+                          _relative(candidate, home)))
         removes = change in ("remove", "copy")  # a folder copied out holds its files
         for rule in rules:
             for view in views:
@@ -366,7 +366,28 @@ class Guard:
                     return Finding(rule, shown)
         return None
 
-    def _path_matches(self, rule: Rule, view: Tuple[str, List[str], str, List[str]],
+    def _not_a_secret(self, full: str) -> bool:
+        """A path whose name looks like a secret's but whose contents are not one: a template
+        (`service-account.example.json`), a .pem or .key that holds certificates or a public
+        key only, a source folder named credentials (`internal/credentials`, not
+        `~/.aws/credentials`), the project's test data (`testdata/`, `fixtures/`: keys made for
+        its tests)."""
+        lowered = full.lower()
+        name = lowered.rpartition("/")[2]
+        if _TEMPLATE_WORDS & set(name.replace("-", ".").replace("_", ".").split(".")):
+            return True  # service-account.example.json, credentials-template.json
+        if name.endswith((".pem", ".key")) and _check("public_material")(full, None):
+            return True
+        inside = _relative(full, self.root) or _relative(full, self.real_root)
+        if name == "credentials" and not os.path.isfile(full):
+            # A file of a tool's settings sits in a hidden folder; a package does not.
+            where = inside or _relative(full, self.home) or lowered
+            if os.path.isdir(full) or not any(part[:1] == "." for part in where.split("/")[:-1]):
+                return True
+        return inside is not None and any(part in _TEST_DATA for part in inside.split("/")[:-1])
+
+    def _path_matches(self, rule: Rule,
+                      view: Tuple[str, List[str], str, List[str], Optional[str]],
                       removes: bool = False) -> bool:
         """Whether the path (``view``: lowered, its parts, its name, and its paths from the
         project root and the home directory) is one of the rule's files; ``removes``: it is
@@ -375,7 +396,7 @@ class Guard:
         patterns = self._file_patterns.get(rule.id)
         if patterns is None or patterns.rule is not rule:
             patterns = self._file_patterns[rule.id] = _FilePatterns(rule, self.not_secrets)
-        lowered, parts, name, relatives = view
+        lowered, parts, name, relatives, from_home = view
         if patterns.exempt and any(_fnmatch(name, pattern) or name.startswith(pattern + ".")
                                    for pattern in patterns.exempt):
             return False
@@ -402,6 +423,14 @@ class Guard:
                                                            _check("glob_takes")(relative, pattern))
                     for pattern in patterns.paths):
                 return True  # `rm -rf .claude`; `rm -rf .c*` takes .claude/settings.json
+        if from_home is not None and from_home != ".":
+            for pattern in patterns.home_paths:  # `~/.claude/.credentials.json`: home only
+                if from_home == pattern or (pattern[-1] == "/" and (from_home + "/").startswith(
+                        pattern)) or (_is_glob(pattern) and _fnmatch(from_home, pattern)):
+                    return True
+                if removes and (pattern.startswith(from_home + "/") or (
+                        _is_glob(from_home) and _check("glob_takes")(from_home, pattern))):
+                    return True
         return False
 
     def _absolute(self, path: str) -> str:
@@ -487,6 +516,8 @@ class State:
                 self.cwd = None
                 return
             expanded = expand(target, self.cwd or "", self.guard.root, self.guard.home)
+            if expanded is None and _fresh_temp_dir(target):
+                expanded = "/tmp/mktemp.XXXXXX"  # `cd "$(mktemp -d)"`: a new folder in temp
             if expanded is None or (self.cwd is None and not expanded.startswith("/")):
                 self.cwd = None
                 return
@@ -541,6 +572,17 @@ class State:
         if any(full == d or under(full, d) for d in _SYSTEM_DIRS):
             return "system"
         return "outside"
+
+
+def _fresh_temp_dir(word: str) -> bool:
+    """Whether a word is the folder `mktemp -d` makes in the temp folder (`$(mktemp -d)`,
+    `$(mktemp -d -t build.XXXXXX)`), not one it makes elsewhere (`mktemp -d ~/x.XXXX`)."""
+    if not word.startswith(("$(mktemp ", "`mktemp ")) or not word.endswith((")", "`")):
+        return False
+    words = word[2 if word[0] == "$" else 1:-1].split()[1:]
+    return any(w in ("-d", "--directory") or (w[:1] == "-" and "d" in w and w[1:2] != "-")
+               for w in words) and not any("/" in w or w[:1] == "~" or w.startswith(
+                   ("-p", "--tmpdir=")) for w in words)
 
 
 def under(path: str, folder: str) -> bool:
@@ -616,7 +658,7 @@ _READERS = frozenset((
     "cat", "tac", "less", "more", "most", "head", "tail", "bat", "batcat", "nl", "cut", "sort",
     "uniq", "strings", "xxd", "hexdump", "od", "base64", "base32", "diff", "cmp",
     "view", "fold", "fmt", "column", "paste", "pr", "expand", "comm", "join", "look", "iconv",
-    "dos2unix", "unix2dos", "tr", "gpg", "ssh-keygen", "source", ".", "envsubst", "split",
+    "dos2unix", "unix2dos", "tr", "gpg", "source", ".", "envsubst", "split",
     "csplit", "ar", "cpio", "pax", "xclip", "xsel", "pbcopy", "wl-copy", "clip", "nc", "ncat",
     "socat", "telnet", "uuencode", "basenc", "zcat", "gzip", "bzip2", "xz", "zstd", "lz4",
     "vim", "vi", "nvim", "nano", "emacs", "code", "subl", "ed", "ex", "mcedit", "micro",
@@ -702,9 +744,9 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
     elif program in ("curl", "http", "https", "xh", "wget", "aria2c"):
         changes += _uploads(args) + _downloads(program, args)
     elif program == "openssl":
-        # x509, req, crl, verify...: a certificate's details, never a private key's text
-        if not operands or operands[0] not in _OPENSSL_SHOWS_NO_KEY:
-            changes += [("read", word) for word in operands[1:] + _option_values(args)]
+        changes += _openssl_changes(args, operands)
+    elif program == "ssh-keygen":
+        changes += _ssh_keygen_changes(args)
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
@@ -735,6 +777,42 @@ _USES_PATHS = frozenset((
 def _option_values(args: List[str]) -> List[str]:
     """The values of -in/-out style options glued with `=` (`-in=key.pem`)."""
     return [word.split("=", 1)[1] for word in args if word.startswith("-") and "=" in word]
+
+
+def _openssl_changes(args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
+    """What openssl writes (-out, -keyout) and reads: its inputs, unless the subcommand shows
+    a certificate's details (x509, req...) or what it prints is public only (`-pubout`, or
+    `-noout` without `-text`: `openssl rsa -in key.pem -pubout`, `-check -noout`)."""
+    written: List[str] = []
+    for index, word in enumerate(args):
+        name, glued, value = word.partition("=")
+        if name in ("-out", "-keyout"):
+            if glued:
+                written.append(value)
+            elif index + 1 < len(args):
+                written.append(args[index + 1])
+    changes = [("write", word) for word in written]
+    if operands and operands[0] in _OPENSSL_SHOWS_NO_KEY:
+        return changes
+    if ("-pubout" in args or "-noout" in args) and "-text" not in args:
+        return changes
+    inputs = [word for word in operands[1:] + _option_values(args) if word not in written]
+    return changes + [("read", word) for word in inputs]
+
+
+def _ssh_keygen_changes(args: List[str]) -> List[Tuple[str, str]]:
+    """ssh-keygen shows a key file's text only when it converts one (-i); it writes the -f
+    file when it makes a key or changes one (-t, -p, -c). Fingerprints (-l), public keys (-y,
+    -e) and known_hosts work (-F, -R) show nothing secret."""
+    files = [args[i + 1] for i in range(len(args) - 1)
+             if args[i].startswith("-") and not args[i].startswith("--") and
+             args[i].endswith("f")]
+    files += [word[2:] for word in args if word.startswith("-f") and len(word) > 2]
+    if _has_option(args, "-i"):
+        return [("read", word) for word in files]
+    if _has_option(args, "-t|-p|-c"):
+        return [("write", word) for word in files]
+    return []
 
 
 _OPENSSL_SHOWS_NO_KEY = frozenset(("x509", "req", "crl", "verify", "s_client", "s_server",
@@ -854,9 +932,49 @@ def _matches(rule: Rule, command: Command, text: str, state: State) -> bool:
             return False
     if rule.unless and _has_option(args, rule.unless):
         return False
-    if rule.check:
-        return bool(_check(rule.check)(command, state))
-    return bool(rule.program or rule.pattern)
+    if rule.check and not _check(rule.check)(command, state):
+        return False
+    if rule.category in ("git", "remote") and command.program == "git" and (
+            _git_help(args) or (rule.category == "git" and _git_in_temp(command, state))):
+        return False
+    return bool(rule.program or rule.pattern or rule.check)
+
+
+def _git_help(args: List[str]) -> bool:
+    """-h or --help before `--`: git prints the usage and does nothing else."""
+    for word in args:
+        if word == "--":
+            return False
+        if word in ("-h", "--help"):
+            return True
+    return False
+
+
+def _git_in_temp(command: Command, state: State) -> bool:
+    """Whether git works on a repository in a temporary folder (`git -C /tmp/clone ...`,
+    `cd "$(mktemp -d)" && git ...`): what its local rules protect is not there, as rm may
+    delete there too."""
+    folders: List[str] = []
+    args = command.args
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        if args[index] == "-C" and index + 1 < len(args):
+            folders.append(args[index + 1])
+        elif args[index].startswith(("--git-dir", "--work-tree")):
+            return False  # (where the work tree is, is then a question of two paths)
+        index += 2 if args[index] in VALUE_OPTIONS["git"] else 1
+    folder = "."
+    for given in folders:
+        folder = given if given.startswith(("/", "~", "$")) else posixpath.join(folder, given)
+    return state.classify(folder) == "temp"
+
+
+# A name with one of these words is a template of a secret file, without the secret (as
+# NOT_SECRETS says of .env.example): read only.
+_TEMPLATE_WORDS = frozenset(("example", "sample", "template"))
+# Folders of a project's test data: what they hold was made for its tests (a key, a .env).
+_TEST_DATA = frozenset(("testdata", "test-data", "test_data", "fixtures", "__fixtures__",
+                        "test-fixtures", "test_fixtures"))
 
 
 def _glob_any(text: str, patterns: Iterable[str]) -> bool:
@@ -875,6 +993,7 @@ class _FilePatterns:
         "exact",
         "exempt",
         "folders",
+        "home_paths",
         "name_globs",
         "names",
         "path_exact",
@@ -906,10 +1025,13 @@ class _FilePatterns:
         path_exact: List[str] = []
         path_folders: List[str] = []
         path_globs: List[str] = []
+        home_paths: List[str] = []
         for given in rule.files:
             pattern = given.lower()
             glob = "*" in pattern or "?" in pattern or "[" in pattern
-            if "/" not in pattern:
+            if pattern[:2] == "~/":
+                home_paths.append(pattern[2:])
+            elif "/" not in pattern:
                 names.append(pattern)
                 (name_globs if glob else exact).append(pattern)
             elif pattern[0] == "/":
@@ -928,6 +1050,7 @@ class _FilePatterns:
         self.name_globs, self.exact, self.folders = name_globs, frozenset(exact), tuple(folders)
         self.path_exact, self.path_folders = frozenset(path_exact), tuple(path_folders)
         self.path_globs = path_globs
+        self.home_paths = home_paths
         self.samples = [] if rule.id == "secrets.credentials-change" else \
             [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
 

@@ -24,8 +24,8 @@ field it sets matches:
 A file rule (``files``/``dirs`` set) matches a change to a path: ``edit`` (the write and edit
 tools, a patch), ``write`` (a shell redirection, tee, cp...), ``remove`` (rm, mv away),
 ``copy`` (cp, scp... of it) or ``read``. A pattern with a ``/`` is a path from the project root
-or from your home directory (a trailing ``/`` covers everything under it); one without is a
-file name; ``dirs`` match any directory on the path.
+or from your home directory (a trailing ``/`` covers everything under it), with ``~/`` from
+your home directory only; one without is a file name; ``dirs`` match any directory on the path.
 """
 
 from __future__ import annotations
@@ -125,9 +125,10 @@ SECRET_FILES = (
     ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json", "/etc/shadow",
     "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers", "/etc/ssh/ssh_host_*_key",
     "credentials",  # ~/.gem/credentials, ~/.aws/credentials...
-    # The logins coding agents' CLIs keep in your home directory.
-    ".codex/auth.json", ".claude/.credentials.json", ".gemini/oauth_creds.json",
-    ".qwen/oauth_creds.json", ".local/share/opencode/auth.json", ".copilot/config.json",
+    # The logins coding agents' CLIs keep in your home directory (a project's .claude/ or
+    # .gemini/ holds its settings only).
+    "~/.codex/auth.json", "~/.claude/.credentials.json", "~/.gemini/oauth_creds.json",
+    "~/.qwen/oauth_creds.json", "~/.local/share/opencode/auth.json", "~/.copilot/config.json",
 )
 NOT_SECRET_FILES = ("*.pub", "known_hosts", "authorized_keys")
 # Credentials in your home directory, and private keys: changing, deleting or moving them
@@ -135,9 +136,9 @@ NOT_SECRET_FILES = ("*.pub", "known_hosts", "authorized_keys")
 CREDENTIAL_FILES = (
     ".ssh/", ".aws/", ".azure/", ".config/gcloud/", ".kube/", ".gnupg/", ".docker/config.json",
     ".netrc", ".pgpass", ".git-credentials", ".vault-token", ".config/gh/hosts.yml",
-    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".codex/auth.json",
-    ".claude/.credentials.json", ".gemini/oauth_creds.json", ".qwen/oauth_creds.json",
-    ".local/share/opencode/auth.json",
+    "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "~/.codex/auth.json",
+    "~/.claude/.credentials.json", "~/.gemini/oauth_creds.json", "~/.qwen/oauth_creds.json",
+    "~/.local/share/opencode/auth.json",
 )
 # What the credential rule lets through: public keys, and the hosts ssh has seen.
 NOT_CREDENTIAL_FILES = ("*.pub", "known_hosts", "known_hosts.old")

@@ -220,6 +220,8 @@ class Command:
         self.words = words
         self.argv = [word.text for word in words]
         self.program = program_name(self.argv[0]) if self.argv else ""
+        if self.program == "git" and any(text[:5] == "--no-" for text in self.argv):
+            self.argv = _git_negated(self.argv)
         self.redirects = redirects
         self.via = via
         self.inside = ""  # "$(", "`", "<(", ">(": the substitution it runs in
@@ -415,9 +417,18 @@ class _Walker:
                 self.script(parse(" ".join(w.text for w in given), self.steps), via, depth + 1,
                             inside, host, source)
                 return None
-        command = Command(_until_inputs(given) if "parallel" in wrappers else given,
-                          simple.redirects, via)
+        if "parallel" in wrappers:
+            given, listed_inputs = _until_inputs(given), _parallel_inputs(given)
+            if listed_inputs is not None:  # `parallel rm -rf ::: build dist`: each one named
+                given = [w for w in given if w.text != "{}"] + listed_inputs
+                dynamic = False
+        command = Command(given, simple.redirects, via)
         command.dynamic_args = dynamic
+        if dynamic and feeder is not None and feeder[0] is not None:
+            # `find build -name '*.o' | xargs rm -rf`: what it gets is what find lists
+            listed = _listed(feeder[0])
+            if listed is not None:
+                command.roots, command.narrowed = listed
         if command.program in DATABASE_CLIENTS:
             command.input_text = _stdin_text(simple, feeder)[0]
         self._add(command, inside, host, upstream, source)
@@ -627,7 +638,7 @@ class _Walker:
             roots.append(words[index].text)
             index += 1
         command.roots = tuple(roots)
-        command.narrowed = any(word.text in _NARROWING for word in words[index:])
+        command.narrowed = _narrows([word.text for word in words[index:]])
         while index < len(words):
             self.steps[0] += 1
             if words[index].text in ("-exec", "-execdir", "-ok", "-okdir"):
@@ -650,9 +661,17 @@ class _Walker:
                                 inside, host, string[1])
                     continue
                 found = Command(inner[at:], [], via)
-                found.dynamic_args = True
-                found.roots = command.roots or (".",)
-                found.narrowed = command.narrowed
+                given = found.args
+                if any("{}" in text for text in given):
+                    found.dynamic_args = True
+                    found.roots = command.roots or (".",)
+                    found.narrowed = command.narrowed
+                elif action in ("-execdir", "-okdir") and not any(
+                        text[:1] in ("/", "~", "$") or ".." in text.split("/")
+                        for text in given if not text.startswith("-")):
+                    # `-execdir rm -rf build ;`: a named entry in each folder found
+                    found.roots, found.narrowed = command.roots or (".",), True
+                # else `-exec rm -rf build ;` runs `rm -rf build` as written
                 self._add(found, inside, host, (), "")
                 if depth + 1 < MAX_BODIES:
                     self.bodies(found, depth + 1, Simple(), None, inside, host)
@@ -665,7 +684,57 @@ class _Walker:
 _NARROWING = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
                         "-regex", "-iregex", "-newer", "-mtime", "-mmin", "-atime", "-amin",
                         "-ctime", "-cmin", "-size", "-user", "-group", "-lname", "-ilname",
-                        "-samefile", "-inum", "-links"))
+                        "-samefile", "-inum", "-links", "-empty", "-perm", "-used", "-uid",
+                        "-gid", "-nouser", "-nogroup"))
+
+
+def _git_negated(argv: List[str]) -> List[str]:
+    """git's words with each option a later --no-NAME turns off left out, as git reads them
+    (`git rm --force --no-force` does not force); after `--` the words are paths."""
+    kept: List[str] = []
+    for index, text in enumerate(argv):
+        if text == "--":
+            return kept + argv[index:]
+        if text[:5] == "--no-" and len(text) > 5:
+            name = "--" + text[5:]
+            kept = [word for word in kept if word != name and not word.startswith(name + "=")
+                    and not (name == "--force" and word == "-f")]
+        kept.append(text)
+    return kept
+
+
+def _listed(command: Command) -> Optional[Tuple[Tuple[str, ...], bool]]:
+    """Where the paths a find or fd prints are (its start paths), and whether its tests
+    take some files only; None for any other program."""
+    if command.program == "find":
+        return command.roots or (".",), command.narrowed
+    if command.program not in ("fd", "fdfind"):
+        return None
+    operands: List[str] = []
+    words = command.args
+    index = 0
+    while index < len(words):
+        if words[index] in ("-x", "--exec", "-X", "--exec-batch"):
+            return None
+        if words[index] in _FD_VALUES:
+            index += 2
+            continue
+        if not words[index].startswith("-"):
+            operands.append(words[index])
+        index += 1
+    return tuple(operands[1:]) or (".",), bool(operands) and operands[0] not in (".", "", "^")
+
+
+def _narrows(words: List[str]) -> bool:
+    """Whether find's tests take some files, not every one: a name, path, time, size, owner
+    or mode test, empty files and folders only (-empty: nothing in them is lost), or links
+    only (`-type l`, `-xtype l`: a link holds no data)."""
+    for index, word in enumerate(words):
+        if word in _NARROWING or word.startswith("-newer"):
+            return True
+        if word in ("-type", "-xtype") and index + 1 < len(words) and words[index + 1] == "l":
+            return True
+    return False
 _FD_VALUES = frozenset(("-t", "--type", "-e", "--extension", "-E", "--exclude", "-d",
                         "--max-depth", "--min-depth", "--exact-depth", "-j", "--threads", "-S",
                         "--size", "-c", "--color", "--changed-within", "--changed-before",
@@ -789,6 +858,21 @@ def _until_inputs(words: List[Word]) -> List[Word]:
     return words
 
 
+def _parallel_inputs(words: List[Word]) -> Optional[List[Word]]:
+    """The inputs GNU parallel is given on the line (`::: a b`, `:::+ c d`): None when there
+    are none or some come from files (`::::`) or stdin."""
+    inputs: List[Word] = []
+    marker = ""
+    for word in words:
+        if word.text in (":::", ":::+"):
+            marker = word.text
+        elif word.text in ("::::", "::::+"):
+            return None
+        elif marker:
+            inputs.append(word)
+    return inputs or None
+
+
 def _command_start(words: List[Word]) -> int:
     """The index of the command word after reserved words and NAME=value assignments; the
     length of ``words`` when there is no command (an assignment, `for x in ...`)."""
@@ -855,8 +939,12 @@ def _unwrap(words: List[Word], index: int
                 words[index + 1].text[:2] in ("-v", "-V"):
             return None
         wrappers.append(name)
+        options_at = index + 1
         index, string = _skip_options(words, index + 1, short, long,
                                       what[7:] if what.startswith("string:") else "")
+        if name == "parallel" and any(word.text in ("--dry-run", "--dryrun")
+                                      for word in words[options_at:index]):
+            return None  # it prints the commands it would run
         if string is not None:
             label = f"{name} -{what[7:]}"
             return index, tuple(wrappers), dynamic, (label, string)

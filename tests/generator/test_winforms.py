@@ -28,7 +28,7 @@ CLIS = sorted(SHELLS)
 # A Bash-tool call in Claude Code's shape, which the guard blocks; the other CLIs' runtimes read
 # other tool names and allow it, which is as good a check of equivalence.
 BLOCKED = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
-           "tool_input": {"command": "git reset --hard"}, "cwd": "/tmp"}
+           "tool_input": {"command": "git push --force origin main"}, "cwd": "/tmp"}
 ALLOWED = {**BLOCKED, "tool_input": {"command": "ls"}}
 
 

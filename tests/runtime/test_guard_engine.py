@@ -301,7 +301,7 @@ def test_relative_is_relpath_for_absolute_paths(base: str) -> None:
 # rule (_path_matches gets them as a "view"): the answers must be those of the guard before, which
 # worked them out for each rule (_old_path_matches).
 def _old_path_matches(rule: Rule, full: str, removes: bool, relatives: list[str],
-                      not_secrets: list[str]) -> bool:
+                      not_secrets: list[str], from_home: str | None = None) -> bool:
     from hookwrap.guard_rules import NOT_CREDENTIAL_FILES, NOT_SECRET_FILES, NOT_SECRETS
     from hookwrap.shell import glob_match
 
@@ -318,7 +318,8 @@ def _old_path_matches(rule: Rule, full: str, removes: bool, relatives: list[str]
         [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
     absolute = [p.lower() for p in rule.files if p.startswith("/")]
     paths = [p.lower()[2:] if p.startswith("./") else p.lower() for p in rule.files
-             if "/" in p and not p.startswith("/")]
+             if "/" in p and not p.startswith(("/", "~/"))]
+    home_paths = [p.lower()[2:] for p in rule.files if p.startswith("~/")]
     parts = [part.lower() for part in full.split("/") if part]
     name = parts[-1] if parts else ""
     if any(glob_match(name, p) or name.startswith(p + ".") for p in exempt):
@@ -341,6 +342,10 @@ def _old_path_matches(rule: Rule, full: str, removes: bool, relatives: list[str]
                 return True
             if removes and relative != "." and pattern.startswith(relative + "/"):
                 return True
+    for pattern in home_paths if from_home not in (None, ".") else ():  # `~/`: home only
+        if (pattern.endswith("/") and (from_home + "/").startswith(pattern)) or \
+                glob_match(from_home, pattern) or (removes and pattern.startswith(from_home + "/")):
+            return True
     return False
 
 
@@ -371,9 +376,10 @@ def test_file_rules_answer_as_when_each_rule_read_the_path(tmp_path: Path) -> No
         full = os.path.normpath(f"{head}/{tail}")
         parts = [part.lower() for part in full.split("/") if part]
         relatives = [r for r in (_old_relative(full, b) for b in bases) if r is not None]
-        view = (full.lower(), parts, parts[-1] if parts else "", relatives)
+        from_home = _old_relative(full, home)
+        view = (full.lower(), parts, parts[-1] if parts else "", relatives, from_home)
         for rule in guard.file_rules:
-            old = _old_path_matches(rule, full, removes, relatives, not_secrets)
+            old = _old_path_matches(rule, full, removes, relatives, not_secrets, from_home)
             assert guard._path_matches(rule, view, removes) == old, (rule.id, full, removes)
             checked += 1
             matched += old
@@ -438,3 +444,34 @@ def test_a_plain_command_loads_no_named_check_nor_the_full_parser(tmp_path: Path
                            ("rm -rf build", "True True False"),
                            ("rm -rf \"$HOME\"", "False True True")):
         assert _fresh_process(tmp_path, code, line) == expected.split(), line
+
+
+@pytest.mark.parametrize(("word", "tail"), [
+    ("$BUILD_DIR/out", "/out"), ("${OUT:?}/coverage", "/coverage"), ("$X", ""),
+    ("$(git rev-parse --show-toplevel)/build", "/build"), ('$(dirname "$0")/dist', "/dist"),
+    ("`pwd`/x", "/x"), ("$a/$b/c", "/c"), ("$1/.cache", "/.cache"), ("$@", ""),
+    ("${NAME}_old", "_old"), ("$(echo (", ""), ("plain/path", "plain/path"),
+])
+def test_after_expansions_is_the_literal_end_of_a_run_time_path(word: str, tail: str) -> None:
+    from hookwrap.guard_checks import _after_expansions
+
+    assert _after_expansions(word) == tail
+
+
+@pytest.mark.parametrize(("word", "fresh"), [
+    ('$(mktemp -d)', True), ("$(mktemp -d -t build.XXXXXX)", True), ("`mktemp -d`", True),
+    ("$(mktemp -qd)", True), ("$(mktemp)", False), ("$(mktemp -d ~/x.XXXX)", False),
+    ("$(mktemp -d -p .)", False), ("$(mktemp -d /srv/x.XXXX)", False),
+    ("$(mktemp -d --tmpdir=/srv)", False), ("$(mktemp -d)/sub", False),
+])
+def test_cd_into_a_new_temporary_folder_is_in_temp(word: str, fresh: bool) -> None:
+    from hookwrap.guard_engine import _fresh_temp_dir
+
+    assert _fresh_temp_dir(word) is fresh
+
+
+def test_git_help_counts_before_the_double_dash_only() -> None:
+    from hookwrap.guard_engine import _git_help
+
+    assert _git_help(["reset", "--hard", "-h"]) and _git_help(["push", "--help", "-f"])
+    assert not _git_help(["checkout", "--", "-h"]) and not _git_help(["reset", "--hard"])

@@ -134,7 +134,16 @@ def test_xargs_find_and_parallel_give_arguments_when_they_run() -> None:
     assert found("ls | xargs -0 rm -rf", ["rm", "-rf"]).dynamic_args
     inner = found("find . -name '*.pyc' -exec rm -rf {} +", ["rm", "-rf", "{}"])
     assert inner.dynamic_args and inner.roots == (".",) and inner.narrowed
-    assert found("parallel rm -rf ::: a b", ["rm", "-rf"]).dynamic_args
+    # parallel's inputs after ::: are on the line; from :::: FILE or stdin they are not.
+    assert not found("parallel rm -rf ::: a b", ["rm", "-rf", "a", "b"]).dynamic_args
+    assert not found("parallel rm -rf {} ::: a", ["rm", "-rf", "a"]).dynamic_args
+    assert found("parallel rm -rf :::: list.txt", ["rm", "-rf"]).dynamic_args
+    # xargs fed by find or fd gets what they list: under their start paths.
+    fed = found("find build -name '*.o' | xargs rm -rf", ["rm", "-rf"])
+    assert fed.dynamic_args and fed.roots == ("build",) and fed.narrowed
+    fed = found("fd -t d node_modules packages | xargs rm -rf", ["rm", "-rf"])
+    assert fed.roots == ("packages",) and fed.narrowed
+    assert not found("cat list | xargs rm -rf", ["rm", "-rf"]).roots
     # echo's words are xargs' input: the command is known.
     assert ["rm", "-rf", "~"] in argvs("echo ~ | xargs rm -rf")
     assert ["rm", "-rf", "~"] in argvs("echo 'rm -rf ~' | xargs -I{} sh -c '{}'")
@@ -240,3 +249,21 @@ def test_the_command_filter_agrees_with_its_old_tokenizer(pieces: list[str], pat
     tokenizer read as words) both give the same answer."""
     line = " ".join(pieces)
     assert commandfilter.matches([pattern], line) == old_commandfilter.matches([pattern], line), line
+
+
+def test_git_options_a_later_no_option_turns_off_are_left_out() -> None:
+    assert found("git rm --force --no-force a", ["git", "rm", "--no-force", "a"])
+    assert found("git rm -f --no-force a", ["git", "rm", "--no-force", "a"])
+    assert found("git rm --no-force --force a", ["git", "rm", "--no-force", "--force", "a"])
+    assert found("git rm --force -- --no-force", ["git", "rm", "--force", "--", "--no-force"])
+
+
+def test_parallel_dry_run_and_find_exec_with_named_operands() -> None:
+    assert argvs("parallel --dry-run rm -rf ::: /etc") == []  # it prints, runs nothing
+    assert ["rm", "-rf", "/etc", "--dry-run"] in argvs("parallel rm -rf ::: /etc --dry-run")
+    each = found("find . -type d -execdir rm -rf build ;", ["rm", "-rf", "build"])
+    assert each.roots == (".",) and each.narrowed and not each.dynamic_args
+    once = found("find . -name x -exec rm -rf build ;", ["rm", "-rf", "build"])
+    assert once.roots == () and not once.dynamic_args
+    climbs = found("find . -execdir rm -rf .. ;", ["rm", "-rf", ".."])
+    assert climbs.roots == ()

@@ -3,10 +3,9 @@
 The split is other projects' test cases and tldr-pages' examples that the guard's rules are never
 written against (its README.md). Its cases go through the guard engine in this process, as Claude
 Code's payload, each against a guard with the default policy (a pack's cases with every pack on):
-nothing is executed, and no process is started per case. The floors sit a little under what the
-guard scored on the split when it was made, so a regression shows; issue 31's goal (at least 90%
-of the dangerous calls stopped, at most 0.5% of the safe ones) is reported in the failure message
-and by `benchmarks/guard.py --corpus heldout`, and asserted only once the guard meets it.
+nothing is executed, and no process is started per case. The floors are issue 31's goal (at
+least 90% of the dangerous calls stopped, at most 0.5% of the safe ones), which the guard meets,
+so a regression shows (`benchmarks/guard.py --corpus heldout` reports the same numbers).
 """
 
 from __future__ import annotations
@@ -23,10 +22,12 @@ import pytest
 # and on Claude Code's payload: 559/665 dangerous calls stopped (84.1%), 34/2297 safe calls
 # blocked (1.48%); with the packs on, 115/128 pack calls stopped (89.8%). With issue 31's rules
 # by effect (written without this split): 608/665 (91.4%), 27/2297 (1.18%), packs 115/128, the
-# same on every CLI. The floors allow about one point (two or three safe calls) before a change
-# counts as a regression; raise them as the guard gets better.
+# same on every CLI. After the precision work of issue 31 (precision.tsv; the split gave counts
+# by kind only): 610/665 (91.7%), 15/2297 (0.65%); then, with three kinds the earlier report in
+# docs/guard-benchmark.md names fixed too (not blind): 612/665 (92.0%), 11/2297 (0.48%). The
+# floors are issue 31's goal, met: one more safe call blocked fails.
 RECALL_FLOOR = 0.90
-FP_CEILING = 0.013
+FP_CEILING = 0.005
 PACK_RECALL_FLOOR = 0.88
 SOURCES = {"dcg": "dcg.tsv", "ccsn": "claude-code-safety-net.tsv", "ccsn2": "cc-safety-net.tsv",
            "noexec": "noexec.tsv", "tldr": "tldr.tsv"}
