@@ -23,6 +23,8 @@ try:
 
     path = os.path.join(root, ".hookwrap", "lib", "hookwrap", "clis", "_cline_hooks.py")
     spec = importlib.util.spec_from_file_location("hookwrap_cline_hooks", path)
+    if spec is None or spec.loader is None:
+        raise ImportError("cannot load " + path)
     dispatcher = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dispatcher)
 except BaseException as error:
