@@ -435,7 +435,7 @@ def run_payloads(box: Sandbox, reg: Registration, payloads: list[dict | None],
     """Each payload (``reg.platform``'s own; None: the CLI cannot make the call) through the
     rendered hook, in one process, when the registered matcher selects its tool."""
     from hookwrap.checks import host
-    from hookwrap.checks.verdicts import RunResult
+    from hookwrap.checks.host import RunResult
 
     outcomes: list[Outcome | None] = []
     sent: list[tuple[int, dict]] = []
@@ -572,7 +572,7 @@ def run_peer(box: Sandbox, cases: list[Case], hook_sample: list[int]) -> tuple[l
     """The peer's verdicts: shell commands through its library API (one node process), the
     file-tool calls and ``hook_sample`` through its Claude Code hook (one process each)."""
     from hookwrap.checks import host
-    from hookwrap.checks.verdicts import RunResult
+    from hookwrap.checks.host import RunResult
 
     env = box.env()
     env["CLAUDE_PROJECT_DIR"] = str(box.root)

@@ -446,9 +446,10 @@ _BT, _PROMPT = NormalizedEvent.BEFORE_TOOL, NormalizedEvent.BEFORE_PROMPT
     ("qwen", _BT, 2, "", "", {}),
     ("qwen", _BT, 2, "", "stop", {"decision": "block", "reason": "stop"}),
     ("qwen", _BT, 1, "plain", "oops", {}),
-    # Copilot: any non-zero exit denies PreToolUse; "deny" at the top level is ignored.
+    # Copilot: any non-zero exit denies PreToolUse, its stderr not passed on (copilot-cli.md
+    # 7: "Denied by preToolUse hook: hook exited with code 2"); top-level "deny" is ignored.
     ("copilot", _BT, 1, "", "", {"decision": "deny", "reason": "hook exited with code 1"}),
-    ("copilot", _BT, 2, "", "stop", {"decision": "deny", "reason": "stop"}),
+    ("copilot", _BT, 2, "", "stop", {"decision": "deny", "reason": "hook exited with code 2"}),
     ("copilot", _BT, 0, _DENY, "", {"reason": "no"}),
     ("copilot", _BT, 0, '{"decision": "block", "reason": "no"}', "", {"reason": "no"}),
     ("copilot", _BT, 0, '{"permissionDecision": "deny", "permissionDecisionReason": "r"}', "",

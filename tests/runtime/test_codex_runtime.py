@@ -2,7 +2,7 @@
 
 Codex rejects any answer outside its schema and then runs the tool (fails open). The property
 test reads every answer hookwrap writes with the same rules `hookwrap test` emulates
-(``output_problems``): none may be rejected, and a block must stay a block.
+(``CodexProtocol.answer_problems``): none may be rejected, and a block must stay a block.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from hookwrap.clis._patch import parse_patch
 from hookwrap.clis.codex import CODEX
 
 ASK_NOTE = CODEX.ask_note
-from hookwrap.generator.clis.codex import output_problems
 from hookwrap.hookoutput import build_output
 from hookwrap.platforms import runtime_of
 
@@ -181,7 +180,7 @@ outputs = st.builds(
 def test_every_answer_fits_the_schema_and_a_block_stays_a_block(output: HookOutput, raw_event: str) -> None:
     event = EVENT_TO_NORMALIZED[CODEX][raw_event]
     document = build_output(output, CODEX, event, raw_event)
-    assert output_problems(raw_event, document) == [], document
+    assert runtime_of(Platform.CODEX).answer_problems(raw_event, document) == [], document
     blocking = output.decision in ("block", "deny") or (output.decision == "ask" and raw_event == "PreToolUse")
     if blocking and raw_event == "PreToolUse":
         assert document["hookSpecificOutput"]["permissionDecision"] == "deny"

@@ -18,8 +18,7 @@ from pathlib import Path
 from ..generator.clis import setup_of
 from ..generator.clis.kit import HookCommand, RunResult, Verdict, failure_line, parse_object
 from ..names import Platform
-from .host import run_command
-from .verdicts import interpret
+from .host import interpret, run_command
 
 DEFAULT_BLOCK_REASON = "Blocked by hook"  # HOOK-067b: exit 2 with empty stderr still blocks
 _PRECEDENCE = ("blocked", "kept_working", "stopped", "deferred", "ask", "context", "allowed")

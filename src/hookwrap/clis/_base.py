@@ -382,7 +382,7 @@ class AgentCLI:
             data = None
         if not isinstance(data, dict):
             return {"context": text} if text and event in self.text_is_context else {}
-        return _answer_fields(data)
+        return answer_fields(data)
 
 
 def _text_of(value: Any) -> str:
@@ -404,11 +404,6 @@ def json_object(text: str) -> dict[str, Any] | None:
 
 
 def answer_fields(data: dict[str, Any]) -> dict[str, Any]:
-    """OutputView fields from a Claude-style JSON answer (for the CLI modules' read_answer)."""
-    return _answer_fields(data)
-
-
-def _answer_fields(data: dict[str, Any]) -> dict[str, Any]:
     """OutputView fields from a Claude-style JSON answer (unknown or mistyped keys ignored)."""
     fields: dict[str, Any] = {}
     decisions = {"block": "block", "deny": "deny", "approve": "allow", "allow": "allow",

@@ -145,25 +145,117 @@ class ClaudeProtocol(AgentCLI):
         if reader == "qwen":
             return self._read_qwen(event, exit_code, stdout, stderr)
         if reader == "copilot":
-            return self._read_copilot(event, exit_code, stdout, stderr)
-        return super().read_answer(event, exit_code, stdout, stderr)
+            fields = self._read_copilot(event, exit_code, stdout, stderr)
+        elif reader == "droid":
+            fields = self._read_droid(event, exit_code, stdout, stderr)
+        elif exit_code != 0:
+            fields = super().read_answer(event, exit_code, stdout, stderr)
+        else:
+            return self._read_claude(event, stdout, stderr)
+        return _fitted(fields, event, *_READS[reader])
+
+    def _read_claude(self, event: NormalizedEvent, stdout: str, stderr: str) -> dict[str, Any]:
+        """Claude Code's reading at exit 0 (claude-code-schema.md): an answer that fails
+        validation (``answer_problems``: a ``decision`` other than block or approve, a
+        hookSpecificOutput naming another event or on an event that has none, text that looks
+        like a JSON object but is not one) is a non-blocking error: nothing is read. SessionEnd's
+        output is discarded; a PermissionRequest verdict is its ``decision.behavior`` only; top-
+        level additionalContext is not Claude's."""
+        import json
+
+        text = stdout.strip()
+        data: Any = None
+        if text.startswith("{"):
+            try:
+                data, end = json.JSONDecoder().raw_decode(text)
+            except ValueError:  # looks like a JSON object but is not one: a validation error
+                return {} if text.endswith("}") else super().read_answer(event, 0, stdout, stderr)
+            if text[end:].strip():
+                data = None  # several documents: plain text
+        if not isinstance(data, dict):
+            return super().read_answer(event, 0, stdout, stderr)
+        # Valid for one of the event's names (PreToolUse or PreSkillShellCommand, Stop or
+        # SubagentStop): which one the running CLI's call stands for is not known here.
+        names = [name for name, known in self.events.items() if known is event] or [""]
+        if event is _E.SESSION_END or all(self.answer_problems(name, data) for name in names):
+            return {}
+        fields = _fields(event, data, top_context=False)
+        specific = data.get("hookSpecificOutput")
+        verdict = specific.get("decision") if isinstance(specific, dict) else None
+        if event is _E.PERMISSION_REQUEST and not isinstance(verdict, dict):
+            fields.pop("decision", None)  # no verdict: Claude shows its own dialog
+        return _fitted(fields, event, *_READS["claude"])
+
+    def _read_droid(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
+                    ) -> dict[str, Any]:
+        """Factory Droid's reading (droid.md, 0.225.2): Claude's exit codes; JSON on stdout at
+        exit 0 in Claude's words, but only ``permissionDecision`` blocks PreToolUse (a top-level
+        decision does not, and elsewhere only ``"block"`` does) and ``ask`` runs the call
+        without asking in ``droid exec``."""
+        data = json_object(stdout) if exit_code == 0 else None
+        if data is None:
+            return super().read_answer(event, exit_code, stdout, stderr)
+        if event is _E.BEFORE_TOOL or data.get("decision") != "block":
+            data = {k: v for k, v in data.items() if k != "decision"}
+        fields = _fields(event, data, top_context=False)
+        if fields.get("decision") == "ask":
+            del fields["decision"]
+        return fields
+
+    def answer_problems(self, name: str, data: dict[str, Any]) -> list[str]:
+        """Why Claude Code 2.1.328 rejects ``data`` as the answer to event ``name`` (empty: it
+        reads it). On PreSkillShellCommand, 2.1.332 also reads an answer written for
+        PreToolUse; with ``decision: "block"`` a mismatched hookSpecificOutput is only ignored."""
+        problems = []
+        if data.get("decision") not in (None, "approve", "block"):
+            problems.append(f"decision must be \"approve\" or \"block\", not {data['decision']!r}")
+        specific = data.get("hookSpecificOutput")
+        names = (name, "PreToolUse") if name in self.skill_shell_events else (name,)
+        if specific is not None and data.get("decision") != "block":
+            if not isinstance(specific, dict) or specific.get("hookEventName") not in names:
+                got = specific.get("hookEventName") if isinstance(specific, dict) else None
+                problems.append(f"hookSpecificOutput.hookEventName must be {name!r}, not {got!r}")
+            elif name not in SPECIFIC_OUTPUT_EVENTS:
+                problems.append(f"{name} takes no hookSpecificOutput")
+        return problems
 
     def _read_qwen(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
                    ) -> dict[str, Any]:
         """Qwen Code's reading (qwen-code.md §1.8, docs/qwen-copilot-notes.md): a JSON object on
         stdout (else stderr) is obeyed at any exit code but 2, so a JSON deny with exit 1
         blocks; exit 2 reads stderr only, and with an empty stderr it is no answer; other
-        plain text is no opinion (a warning)."""
+        plain text is no opinion (a warning), but at exit 0 the text (stdout, else stderr) is
+        context where Claude's would be. ``continue: false`` blocks the tool, the tool result,
+        the prompt or the stop (Stop: another turn), with stopReason as the reason (§2.5)."""
         if exit_code == 2:
             if not stderr.strip():
                 return {}
             data = json_object(stderr)
-            return answer_fields(data) if data is not None else super().read_answer(
+            return self._qwen_fields(event, data) if data is not None else super().read_answer(
                 event, exit_code, stdout, stderr)
-        data = json_object(stdout) if stdout.strip() else json_object(stderr)
+        text = stdout if stdout.strip() else stderr
+        data = json_object(text)
         if data is not None:
-            return answer_fields(data)
-        return super().read_answer(event, exit_code, stdout, stderr) if exit_code == 0 else {}
+            return self._qwen_fields(event, data)
+        if exit_code != 0 or text.strip().startswith("{"):  # not JSON: ignored (a warning)
+            return {}
+        return super().read_answer(event, exit_code, text, stderr)
+
+    def _qwen_fields(self, event: NormalizedEvent, data: dict[str, Any]) -> dict[str, Any]:
+        fields = _fitted(_fields(event, data, top_context=False), event, *_READS["qwen"])
+        fields.pop("updated_input", None)  # read in a PermissionRequest verdict only
+        specific = data.get("hookSpecificOutput")
+        verdict = specific.get("decision") if isinstance(specific, dict) else None
+        if event is _E.PERMISSION_REQUEST and isinstance(verdict, dict) \
+                and verdict.get("behavior") == "allow" \
+                and isinstance(verdict.get("updatedInput"), dict):
+            fields["updated_input"] = verdict["updatedInput"]
+        if fields.get("continue_loop") is False and event in _QWEN_CONTINUE_BLOCKS:
+            del fields["continue_loop"]
+            stop = fields.pop("stop_reason", "")
+            fields["decision"] = "block"
+            fields["reason"] = stop or fields.get("reason", "")
+        return fields
 
     def _read_copilot(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
                       ) -> dict[str, Any]:
@@ -174,9 +266,8 @@ class ClaudeProtocol(AgentCLI):
         counts; ``hookSpecificOutput.additionalContext`` is ignored on UserPromptSubmit and
         PostToolUse (only the top-level one is read)."""
         if exit_code != 0:
-            if event is _E.BEFORE_TOOL:
-                return {"decision": "deny",
-                        "reason": stderr.strip() or f"hook exited with code {exit_code}"}
+            if event is _E.BEFORE_TOOL:  # stderr is not passed on: Copilot's own words
+                return {"decision": "deny", "reason": f"hook exited with code {exit_code}"}
             return super().read_answer(event, exit_code, stdout, stderr)
         data = json_object(stdout)
         if data is None:
@@ -190,10 +281,76 @@ class ClaudeProtocol(AgentCLI):
         for key in ("permissionDecision", "permissionDecisionReason"):
             if key in data and key not in specific:
                 specific[key] = data[key]
-        if event in (_E.BEFORE_PROMPT, _E.AFTER_TOOL):
+        if event is not _E.BEFORE_TOOL:
             specific.pop("additionalContext", None)
+        elif isinstance(data.get("modifiedArgs"), dict) and "updatedInput" not in specific:
+            specific["updatedInput"] = data["modifiedArgs"]  # Copilot's own word for it
         data["hookSpecificOutput"] = specific
-        return answer_fields(data)
+        return _fields(event, data, top_context=True)
+
+
+# Events with a hookSpecificOutput variant (Claude Code 2.1.328, and 2.1.332's
+# PreSkillShellCommand): on any other a hookSpecificOutput fails validation.
+SPECIFIC_OUTPUT_EVENTS = CONTEXT_EVENTS | {
+    "PreModelSwitch", "PermissionDenied", "PermissionRequest", "Elicitation",
+    "ElicitationResult", "CwdChanged", "FileChanged", "WorktreeCreate", "MessageDisplay",
+    "PreSkillShellCommand"}
+
+# What each reader acts on, by event: (where a block counts, where context is read; None:
+# everywhere). Ask counts before a tool only; a new tool input before a tool or on a
+# permission request. Claude Code: claude-code-schema.md; Qwen Code 0.24.4: qwen-code.md 2.5
+# (context on PostToolUse, PostToolUseFailure, PostToolBatch, UserPromptSubmit, SessionStart);
+# Copilot CLI 1.0.102: copilot-cli.md 7; Factory Droid 0.225.2: droid.md (a top-level decision
+# blocks only Stop; context reaches the model on SessionStart, PostToolUse, UserPromptSubmit).
+_READS: dict[str, tuple[frozenset[NormalizedEvent], frozenset[NormalizedEvent] | None]] = {
+    "claude": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
+                          _E.AFTER_AGENT, _E.AFTER_TOOL_BATCH, _E.PERMISSION_REQUEST}), None),
+    "qwen": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.PERMISSION_REQUEST, _E.AFTER_AGENT}),
+             frozenset({_E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.AFTER_TOOL_BATCH,
+                        _E.BEFORE_PROMPT, _E.SESSION_START})),
+    "copilot": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL, _E.AFTER_AGENT}),
+                None),
+    "droid": (frozenset({_E.BEFORE_TOOL, _E.AFTER_AGENT}),
+              frozenset({_E.SESSION_START, _E.AFTER_TOOL, _E.BEFORE_PROMPT})),
+}
+
+
+def _fields(event: NormalizedEvent, data: dict[str, Any], *, top_context: bool) -> dict[str, Any]:
+    """``answer_fields`` in the Claude dialect: a permissionDecision counts before a tool only,
+    a verdict (``decision.behavior``) on a permission request only, a top-level decision is
+    never an ask, and a top-level additionalContext counts only where the CLI reads one
+    (Copilot CLI)."""
+    drop = {"permissionDecision", "permissionDecisionReason"} if event is not _E.BEFORE_TOOL \
+        else set()
+    if event is not _E.PERMISSION_REQUEST:
+        drop.add("decision")  # in hookSpecificOutput: PermissionRequest's verdict
+    specific = data.get("hookSpecificOutput")
+    if isinstance(specific, dict):
+        data = {**data, "hookSpecificOutput": {k: v for k, v in specific.items() if k not in drop}}
+    return answer_fields({k: v for k, v in data.items() if k not in drop - {"decision"}
+                          and (top_context or k != "additionalContext")
+                          and (k != "decision" or v != "ask")})
+
+
+def _fitted(fields: dict[str, Any], event: NormalizedEvent, blocks: frozenset[NormalizedEvent],
+            context: frozenset[NormalizedEvent] | None) -> dict[str, Any]:
+    """``fields`` without what the CLI does not act on for ``event``."""
+    decision = fields.get("decision")
+    if (decision in BLOCKING and event not in blocks) or (decision == "ask"
+                                                          and event is not _E.BEFORE_TOOL):
+        fields.pop("decision")
+        fields.pop("reason", None)
+    if context is not None and event not in context:
+        fields.pop("context", None)
+    if event not in (_E.BEFORE_TOOL, _E.PERMISSION_REQUEST):
+        fields.pop("updated_input", None)
+    return fields
+
+
+# Where Qwen Code 0.24.4 reads ``continue: false`` as a block of this call (qwen-code.md §2.5:
+# e2e pre-continue-false, post-continue-false, ups-block, stop-block).
+_QWEN_CONTINUE_BLOCKS = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.BEFORE_PROMPT,
+                                   _E.PERMISSION_REQUEST, _E.AFTER_AGENT})
 
 
 def _pre_tool_use(output: OutputView, decision: str) -> dict[str, Any]:

@@ -157,9 +157,13 @@ class ClineProtocol(AgentCLI):
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str,
                     stderr: str) -> dict[str, Any]:
         """A Cline hook file's answer: JSON on stdout (or after the last ``HOOK_CONTROL\\t``),
-        whatever the exit code; anything else is no answer (the tool runs)."""
+        whatever the exit code; anything else is no answer (the tool runs). Cline 3.0.65 reads
+        only PreToolUse's and PostToolUse's: every other hook runs detached, its stdout ignored
+        (cline.md §4: cancel and context had no effect on TaskStart)."""
         from ._base import json_object
 
+        if event not in (_E.BEFORE_TOOL, _E.AFTER_TOOL):
+            return {}
         text = stdout
         marker = text.rfind("HOOK_CONTROL\t")
         if marker >= 0:

@@ -9,7 +9,7 @@ safe side. Codex's apply_patch reads, for an external hook, as Claude Code's Wri
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import ALLOWING, BLOCKING, AgentCLI, json_object
+from ._base import ALLOWING, BLOCKING, AgentCLI, answer_fields
 from ._patch import claude_shape, patch_for
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -55,27 +55,69 @@ class CodexProtocol(AgentCLI):
 
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
                     ) -> dict[str, Any]:
-        """Codex CLI's reading (codex-cli.md §4.1 and §4.2): as Claude Code's, except that exit 2
-        with an empty stderr fails open, and that on PreToolUse an answer Codex does not accept
-        is a failure, so the tool runs: a top-level ``decision`` other than ``block``, ``ask``,
-        a deny without a reason, ``continue: false``, ``updatedInput`` without ``allow``."""
-        if exit_code == 2 and not stderr.strip():
-            return {}
-        fields = super().read_answer(event, exit_code, stdout, stderr)
-        if exit_code != 0 or event is not NormalizedEvent.BEFORE_TOOL:
-            return fields
-        data = json_object(stdout) or {}
-        top = data.get("decision")
-        specific = data.get("hookSpecificOutput")
-        permission = specific.get("permissionDecision") if isinstance(specific, dict) else None
-        if (top is not None and top != "block") or data.get("continue") is False \
-                or permission == "ask" or fields.get("decision") == "ask":
-            return {}
-        if fields.get("decision") in ("deny", "block") and not fields.get("reason"):
-            return {}
-        if "updated_input" in fields and permission != "allow":
-            del fields["updated_input"]
-        return fields
+        """Codex CLI's reading (codex-cli.md §4): exit 2 blocks with stderr where the record's
+        ``exit2_blocks`` says (an empty stderr fails open); any other non-zero exit fails open;
+        at exit 0 plain text is context on SessionStart and UserPromptSubmit, and a JSON object
+        counts only when it fits the event's schema (``answer_problems``): otherwise the run is
+        Failed and the call goes on."""
+        import json
+
+        if exit_code == 2:
+            reason = stderr.strip()
+            return {"decision": "block", "reason": reason} \
+                if reason and event in self.exit2_blocks else {}
+        text = stdout.strip()
+        try:
+            data = json.loads(text) if exit_code == 0 and text else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            plain = exit_code == 0 and not text.startswith("{") and event in self.text_is_context
+            return {"context": text} if plain and text else {}
+        name = self.event_names().get(event, "")
+        if self.knobs.output_schemas.get(name, _NO_SCHEMA) is None or \
+                self.answer_problems(name, data):
+            return {}  # SessionEnd has no output schema (nothing read), or Codex rejects it
+        return answer_fields(data)
+
+    def answer_problems(self, name: str, data: dict[str, Any]) -> list[str]:
+        """Why Codex CLI 0.169.0 would reject ``data`` as the answer to event ``name`` (empty:
+        it reads it): a key the event's schema does not take, no ``hookEventName``, a
+        ``decision`` other than ``block``, a block or deny without a reason, an ``ask``..."""
+        schema = self.knobs.output_schemas.get(name, _NO_SCHEMA)
+        if schema is None:
+            return []
+        top, inner_keys = schema
+        problems = [f"unknown key {k!r}" for k in data if k not in top]
+        inner = data.get("hookSpecificOutput")
+        if isinstance(inner, dict):
+            problems += [f"unknown key hookSpecificOutput.{k!r}" for k in inner
+                         if k not in inner_keys]
+            if "hookEventName" not in inner:
+                problems.append("hookSpecificOutput has no hookEventName")
+        elif inner is not None:
+            problems.append("hookSpecificOutput is not an object")
+        else:
+            inner = {}
+        decision = data.get("decision")
+        if decision not in (None, "block"):
+            problems.append(f"decision {decision!r} is not supported (only \"block\")")
+        if decision == "block" and not str(data.get("reason") or "").strip():
+            problems.append("a block without a reason")
+        if "reason" in data and decision is None:
+            problems.append("reason without decision")
+        if name == "PreToolUse":
+            problems += _pre_tool_use_problems(inner)
+        if name == "PermissionRequest":
+            verdict = inner.get("decision")
+            if isinstance(verdict, dict) and ({"updatedInput", "updatedPermissions"} & set(verdict)
+                                              or verdict.get("interrupt")):
+                problems.append("updatedInput, updatedPermissions and interrupt are not supported")
+        if name in self.knobs.never_sent and data.get("continue") is False:
+            problems.append(f"continue: false is not supported on {name}")
+        if data.get("suppressOutput") and name in self.knobs.never_sent:
+            problems.append(f"suppressOutput is not supported on {name}")
+        return problems
 
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
         if raw_event and raw_event not in self.events:
@@ -204,3 +246,17 @@ def _pre_tool_use(out: dict[str, Any], inner: dict[str, Any], ask_note: str) -> 
         inner.pop("updatedInput", None)  # without an allow it voids the answer
         inner.pop("permissionDecisionReason", None)
     return inner
+
+
+def _pre_tool_use_problems(inner: dict[str, Any]) -> list[str]:
+    verdict = inner.get("permissionDecision")
+    problems = []
+    if verdict == "ask":
+        problems.append("permissionDecision \"ask\" is not supported")
+    elif verdict == "deny" and not str(inner.get("permissionDecisionReason") or "").strip():
+        problems.append("a deny without a permissionDecisionReason")
+    elif verdict == "allow" and "updatedInput" not in inner:
+        problems.append("permissionDecision \"allow\" without updatedInput is not supported")
+    if "updatedInput" in inner and verdict != "allow":
+        problems.append("updatedInput without permissionDecision \"allow\"")
+    return problems

@@ -18,6 +18,13 @@ if TYPE_CHECKING:
 _E = NormalizedEvent
 
 
+# Where Gemini CLI 0.61.0 reads hookSpecificOutput.additionalContext (gemini-cli.md §2.5).
+_READS_CONTEXT = frozenset({_E.AFTER_TOOL, _E.BEFORE_PROMPT, _E.SESSION_START})
+# The events whose outputs are not consumed but for systemMessage and SessionStart's context.
+_NO_FLOW = frozenset({_E.SESSION_START, _E.SESSION_END, _E.PRE_COMPACT, _E.NOTIFICATION,
+                      _E.BEFORE_TOOL_SELECTION})
+
+
 class GeminiProtocol(AgentCLI):
     """Answers in Gemini CLI's words."""
 
@@ -28,18 +35,26 @@ class GeminiProtocol(AgentCLI):
         message at exit 0, a warning at exit 1, and a deny with the text as reason at any other
         exit code. ``decision`` blocks as ``deny`` or ``block``; ``ask`` only on BeforeTool;
         context and the new tool input are in ``hookSpecificOutput`` (``additionalContext``,
-        ``tool_input``); Claude's ``permissionDecision`` and ``updatedInput`` are ignored."""
+        ``tool_input``); Claude's ``permissionDecision`` and ``updatedInput`` are ignored.
+        Context is read after a tool, before the agent and at session start only; SessionStart,
+        SessionEnd, PreCompress, Notification and BeforeToolSelection act on no decision and
+        no ``continue`` (§2.4, §2.5)."""
         text = stdout.strip() or stderr.strip()
         if not text:
             return {}
         data = json_object(text)
+        if data is None and _is_json(text):  # a number, null, a list: no output (§3)
+            return {}
         if data is None:
             if exit_code == 0:
                 return {"system_message": text}
             if exit_code == 1:
                 return {"system_message": f"Warning: {text}"}
-            return {"decision": "deny", "reason": text}
+            return {} if event in _NO_FLOW else {"decision": "deny", "reason": text}
         fields: dict[str, Any] = {}
+        if event in _NO_FLOW:
+            data = {key: data[key] for key in ("systemMessage", "suppressOutput",
+                                               "hookSpecificOutput") if key in data}
         decision = data.get("decision")
         reason = data.get("reason")
         if decision in ("deny", "block") or (decision == "ask"
@@ -57,7 +72,8 @@ class GeminiProtocol(AgentCLI):
             fields["suppress_output"] = True
         specific = data.get("hookSpecificOutput")
         if isinstance(specific, dict):
-            if isinstance(specific.get("additionalContext"), str) and specific["additionalContext"]:
+            context = specific.get("additionalContext")
+            if isinstance(context, str) and context and event in _READS_CONTEXT:
                 fields["context"] = specific["additionalContext"]
             if event is NormalizedEvent.BEFORE_TOOL and isinstance(specific.get("tool_input"), dict):
                 fields["updated_input"] = specific["tool_input"]
@@ -74,3 +90,13 @@ class GeminiProtocol(AgentCLI):
         if output.updated_input is not None and event is _E.BEFORE_TOOL:
             specific["tool_input"] = output.updated_input
         return specific
+
+
+def _is_json(text: str) -> bool:
+    import json
+
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True

@@ -21,14 +21,43 @@ if TYPE_CHECKING:
 _E = NormalizedEvent
 
 
+# Where the plugin acts on a block: the call, the tool's result (pi: a failed tool's too), the
+# prompt; Stop only where the CLI can keep the agent working (knobs.keep_working).
+_BLOCKABLE = frozenset({_E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.BEFORE_PROMPT})
+
+
 class PluginProtocol(AgentCLI):
     """Answers in the words of hookwrap's generated plugin."""
 
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str,
                     stderr: str) -> dict[str, Any]:
-        if exit_code != 0:  # the plugin reports it and the call goes on (fail-closed: bridge)
+        """The plugin's reading (``answerOf`` and ``runHooks`` in hook_runner.js): at exit 0 a
+        JSON object on stdout, of which only ``systemMessage``, ``additionalContext``,
+        ``decision`` (``"block"`` or ``"deny"``) with ``reason``, and ``updatedInput`` (before a
+        tool) count; anything else is no answer (a failed run: the plugin reports it and the call
+        goes on; fail-closed is the bridge's). A block counts before and after a tool and on a
+        prompt, and on Stop only where the CLI can keep the agent working."""
+        import json
+
+        try:
+            data = json.loads(stdout) if exit_code == 0 and stdout.strip() else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
             return {}
-        return super().read_answer(event, exit_code, stdout, stderr)
+        fields: dict[str, Any] = {}
+        for key, field in (("systemMessage", "system_message"), ("additionalContext", "context")):
+            if isinstance(data.get(key), str) and data[key] and (
+                    field != "context" or event is not _E.AFTER_AGENT):  # Stop: no context
+                fields[field] = data[key]
+        if data.get("decision") in BLOCKING and (event in _BLOCKABLE or (
+                event is _E.AFTER_AGENT and self.knobs.keep_working)):
+            reason = data.get("reason")
+            fields.update(decision="block", reason=reason if isinstance(reason, str) and reason
+                          else "Blocked by a hookwrap hook.")
+        elif isinstance(data.get("updatedInput"), dict) and event is _E.BEFORE_TOOL:
+            fields["updated_input"] = data["updatedInput"]
+        return fields
 
     def top_decision(self, decision: str) -> str:
         # The plugin knows one decision: block. An ask is sent as a block (finish_output), an

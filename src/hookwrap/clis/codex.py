@@ -71,6 +71,10 @@ CODEX = CLIRecord(
     project_dir_vars=("HOOKWRAP_PROJECT_DIR",),
     # Where the answer has no additionalContext, the text at least reaches the user.
     context_to_user=_NO_CONTEXT_EVENTS,
+    # Exit 2 with stderr blocks PreToolUse, PermissionRequest, PostToolUse and UserPromptSubmit
+    # and keeps Stop working (codex-cli.md §4.1).
+    exit2_blocks=frozenset({_E.BEFORE_TOOL, _E.PERMISSION_REQUEST, _E.AFTER_TOOL,
+                            _E.BEFORE_PROMPT, _E.AFTER_AGENT}),
     # Codex hooks cannot ask the user (an "ask" answer is ignored and the call runs): ask -> deny.
     ask_note=("This call needs the user's confirmation, and Codex CLI hooks cannot ask for it, "
               "so it was blocked: ask the user, and run it only if they agree."),

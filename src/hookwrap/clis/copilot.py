@@ -61,6 +61,10 @@ COPILOT = derive(
     guest_clis={},
     own_registration=".github/hooks/hookwrap.json",
     context_to_user=frozenset(),  # top-level additionalContext reaches the model on every event
+    # Only preToolUse acts on an exit code (any non-zero denies, copilot-cli.md §7); plain
+    # stdout is context on no event.
+    exit2_blocks=frozenset({_E.BEFORE_TOOL}),
+    text_is_context=frozenset(),
     # Copilot hooks cannot ask the user in -p mode (autopilot denies an ask): ask -> deny.
     ask_note=("This call needs the user's confirmation, and Copilot CLI hooks cannot ask for it, "
               "so it was blocked: ask the user, and run it only if they agree."),

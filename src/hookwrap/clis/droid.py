@@ -56,6 +56,9 @@ DROID = derive(
     shell_tool_env={},
     guest_clis={},  # Droid runs no other CLI's hook files
     context_to_user=frozenset(),  # additionalContext reaches the model on SessionStart, PostToolUse
+    # Exit 2 blocks PreToolUse (the model gets `Error: <stderr>`) and keeps Stop working; on
+    # other events Droid 0.225.2 acts on no exit code (droid.md).
+    exit2_blocks=frozenset({_E.BEFORE_TOOL, _E.AFTER_AGENT}),
     # Droid runs a PreToolUse "ask" without asking in `droid exec`: hookwrap sends it as a deny.
     ask_note=("This call needs the user's confirmation, and Droid hooks cannot ask for it, so it "
               "was blocked: ask the user, and run it only if they agree."),
@@ -71,5 +74,6 @@ DROID = derive(
                           "until killed; stop_gate stops after max_retries, a hand-written hook "
                           "must count too"),),
     },
-    knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific"),
+    knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific",
+                reader="droid"),
 )

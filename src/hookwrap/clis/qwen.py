@@ -53,6 +53,11 @@ QWEN = derive(
     shell_tool_env={},
     guest_clis={},  # Qwen runs no other CLI's hook files
     empty_prompt_is_no_prompt=True,
+    # Qwen Code 0.24.4 reads exit 2's stderr as a deny, which blocks PreToolUse,
+    # UserPromptSubmit and PermissionRequest and keeps Stop working; a block after a tool is
+    # ignored (qwen-code.md §1.8).
+    exit2_blocks=frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.PERMISSION_REQUEST,
+                            _E.AFTER_AGENT}),
     context_to_user=frozenset(),  # Qwen shows no systemMessage in -p and never sends it on
     # Qwen cannot apply a rewritten tool input (updatedInput is read on PermissionRequest only),
     # so a rewrite is never let through as the original call: the call is blocked and the model

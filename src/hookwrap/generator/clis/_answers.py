@@ -22,6 +22,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...clis._base import BLOCKING
+from ...clis._claude_protocol import ClaudeProtocol
+from ...names import NormalizedEvent
 from .kit import RunResult, Verdict, failure_line, last_line, missing_script, parse_object, settle
 
 if TYPE_CHECKING:
@@ -39,11 +41,6 @@ _BLOCKABLE = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "PostTool
 _KEEP_WORKING = {"Stop", "SubagentStop", "TeammateIdle", "TaskCompleted"}
 _EXIT2_IGNORED = {"PermissionRequest", "PermissionDenied"}
 _TEXT_IS_CONTEXT = {"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}
-_HSO_EVENTS = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Setup",
-               "PreModelSwitch", "PostModelSwitch", "SubagentStart", "PostToolUse",
-               "PostToolUseFailure", "PostToolBatch", "Stop", "SubagentStop", "PermissionDenied",
-               "Notification", "PermissionRequest", "Elicitation", "ElicitationResult",
-               "CwdChanged", "FileChanged", "WorktreeCreate", "MessageDisplay", _SKILL_SHELL}
 
 
 def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
@@ -73,7 +70,12 @@ def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         if event in _TEXT_IS_CONTEXT:
             return Verdict("context", context=r.stdout.strip())
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",))
-    return _claude_json(event, data) if kind == "json" and data is not None else Verdict()
+    if kind != "json" or data is None:
+        return Verdict()
+    assert isinstance(agent.runtime, ClaudeProtocol)
+    problems = agent.runtime.answer_problems(event, data)
+    return Verdict(output=data, clean=False, problems=tuple(problems)) if problems \
+        else _claude_json(event, data)
 
 
 def _claude_exit2(event: str, stderr: str) -> Verdict:
@@ -111,26 +113,7 @@ def _claude_stdout(stdout: str) -> tuple[str, dict[str, Any] | None, str]:
     return "json", data, ""
 
 
-def _claude_json_problems(event: str, data: dict[str, Any]) -> list[str]:
-    problems = []
-    if data.get("decision") not in (None, "approve", "block"):
-        problems.append(f"decision must be \"approve\" or \"block\", not {data['decision']!r}")
-    hso = data.get("hookSpecificOutput")
-    # On PreSkillShellCommand, 2.1.332 also reads an answer written for PreToolUse.
-    names = (event, "PreToolUse") if event == _SKILL_SHELL else (event,)
-    if hso is not None and data.get("decision") != "block":
-        if not isinstance(hso, dict) or hso.get("hookEventName") not in names:
-            got = hso.get("hookEventName") if isinstance(hso, dict) else None
-            problems.append(f"hookSpecificOutput.hookEventName must be {event!r}, not {got!r}")
-        elif event not in _HSO_EVENTS:
-            problems.append(f"{event} takes no hookSpecificOutput")
-    return problems
-
-
 def _claude_json(event: str, data: dict[str, Any]) -> Verdict:
-    problems = _claude_json_problems(event, data)
-    if problems:
-        return Verdict(output=data, clean=False, problems=tuple(problems))
     hso = raw if isinstance(raw := data.get("hookSpecificOutput"), dict) else {}
     base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
                    context=str(hso.get("additionalContext") or ""),
@@ -186,12 +169,7 @@ def _claude_skill_shell(base: Verdict, hso: dict[str, Any], block: bool, reason:
 
 
 # --- qwen -----------------------------------------------------------------------------------
-_QWEN_BLOCKABLE = frozenset({"PreToolUse", "UserPromptSubmit", "UserPromptExpansion",
-                             "PermissionRequest"})
-_QWEN_KEEP_WORKING = frozenset({"Stop", "SubagentStop"})
 _QWEN_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"})
-_QWEN_CONTEXT_READ = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch",
-                                "UserPromptSubmit", "SessionStart"})
 
 
 def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
@@ -210,12 +188,14 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
                 return Verdict(success=False, clean=False,
                                problems=(f"exit 2 with empty stderr does not block on {label}",))
             output = {"decision": "deny", "reason": r.stderr.strip()}
-        verdict = replace(_qwen_json(agent, event, output or {}), success=False)
+        fields = _reading(agent, _qwen_like(event), r.stdout, 2, r.stderr)
+        verdict = replace(_qwen_json(agent, event, output or {}, fields), success=False)
         return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
     text = r.stdout.strip() or r.stderr.strip()
     output, parsed = parse_object(text)
     if parsed and output is not None:
-        verdict = _qwen_json(agent, event, output)
+        fields = _reading(agent, _qwen_like(event), r.stdout, r.exit_code or 0, r.stderr)
+        verdict = _qwen_json(agent, event, output, fields)
         if r.exit_code != 0:
             return replace(verdict, success=False, clean=False, problems=(
                 f"exit {r.exit_code}: {label} still obeys the JSON it printed",))
@@ -232,37 +212,37 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
     return Verdict(system_message=text) if text else Verdict()
 
 
-def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any]) -> Verdict:
+def _qwen_like(event: str) -> str:
+    """UserPromptExpansion's answer is read as UserPromptSubmit's (qwen-code.md 1.8); hookwrap
+    registers nothing there, so the runtime does not map it."""
+    return "UserPromptSubmit" if event == "UserPromptExpansion" else event
+
+
+def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any],
+               fields: dict[str, Any]) -> Verdict:
+    """A JSON answer: what it does is the runtime's reading (``fields``); the notes say what
+    Qwen leaves out."""
     label = agent.label
     found = data.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
-    context = str(hso.get("additionalContext") or "") if event in _QWEN_CONTEXT_READ else ""
     notes = []
-    if hso.get("additionalContext") and not context:
+    if hso.get("additionalContext") and not fields.get("context"):
         notes.append(f"{label} drops additionalContext on {event}")
     if "updatedInput" in hso and event != "PermissionRequest":
         notes.append(f"{label} ignores updatedInput: the original call runs")
-    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
-                   context=context, notes=tuple(notes))
-    block = data.get("decision") in ("block", "deny") or data.get("continue") is False
-    reason = str(data.get("reason") or data.get("stopReason") or "")
     if agent.runtime.rewrite_note and agent.runtime.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
         notes.append(f"updated_input cannot be applied on {label}: hookwrap sent a deny that "
                      "gives the model the new input")
-        base = replace(base, notes=tuple(notes))
-    if event == "PreToolUse":
-        decision = hso.get("permissionDecision")
-        if decision == "deny" or block:
-            return settle(base, "blocked", str(hso.get("permissionDecisionReason") or reason))
-        return settle(base, "ask" if decision == "ask" else None)
-    if block and event in _QWEN_BLOCKABLE:
-        return settle(base, "blocked", reason)
-    if block and event in _QWEN_KEEP_WORKING:
-        return settle(base, "kept_working", reason)
+    block = data.get("decision") in BLOCKING or data.get("continue") is False
     if block and event.startswith("PostToolUse") and data.get("continue") is not False:
-        return settle(replace(base, notes=(*base.notes, f"{label} ignores a block on {event}")),
-                      None)
-    return settle(base, None)
+        notes.append(f"{label} ignores a block on {event}")
+    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
+                   context=fields.get("context", ""), notes=tuple(notes),
+                   updated_input=fields.get("updated_input"))
+    if fields.get("decision") in BLOCKING:
+        outcome = "kept_working" if event in ("Stop", "SubagentStop") else "blocked"
+        return settle(base, outcome, fields.get("reason", ""))
+    return settle(base, "ask" if fields.get("decision") == "ask" else None)
 
 
 # --- copilot --------------------------------------------------------------------------------
@@ -283,34 +263,32 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
     output, parsed = parse_object(r.stdout.strip())
     if not parsed or output is None:
         return Verdict(notes=(f"plain stdout is ignored by {label}",)) if r.stdout.strip() else Verdict()
+    fields = _reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
-    context = str(output.get("additionalContext") or (
-        hso.get("additionalContext") if event == "PreToolUse" else "") or "")
     notes: tuple[str, ...] = ()
     if hso.get("additionalContext") and event != "PreToolUse":
         notes = (f"{label} drops hookSpecificOutput.additionalContext on {event}; "
                  "use top-level additionalContext",)
-    base = Verdict(output=output, context=context, notes=notes,
-                   system_message=str(output.get("systemMessage") or ""))
+    base = Verdict(output=output, context=fields.get("context", ""), notes=notes,
+                   system_message=str(output.get("systemMessage") or ""),
+                   updated_input=fields.get("updated_input"))
     if event == "PreToolUse":
         decision = output.get("permissionDecision") or hso.get("permissionDecision")
         reason = str(output.get("permissionDecisionReason") or hso.get("permissionDecisionReason") or "")
-        updated = output.get("modifiedArgs") or hso.get("updatedInput")
-        base = replace(base, updated_input=updated if decision != "deny" else None)
-        return _permission_verdict(agent, base, output, decision, reason) or settle(base, None)
-    block = output.get("decision") == "block"
-    if block and event in ("Stop", "SubagentStop"):
-        return settle(base, "kept_working", str(output.get("reason") or ""))
-    if block and event in ("UserPromptSubmit", "PostToolUse"):
+        if decision == "ask":  # copilot-cli.md: asks interactively; denied in autopilot
+            base = replace(base, notes=(*base.notes, f"{label} denies an ask in autopilot (-p)"))
+        return _permission_verdict(agent, base, output, decision, reason) or settle(
+            base, "ask" if decision == "ask" else None, reason)
+    if fields.get("decision") == "block":
         # PostToolUse: the tool has run; the model sees "Tool result blocked: <reason>".
-        return settle(base, "blocked", str(output.get("reason") or ""))
+        return settle(base, "kept_working" if event in ("Stop", "SubagentStop") else "blocked",
+                      fields.get("reason", ""))
     return settle(base, None)
 
 
 # --- droid ----------------------------------------------------------------------------------
 _DROID_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
-_DROID_CONTEXT_READ = frozenset({"SessionStart", "PostToolUse", "UserPromptSubmit"})
 
 
 def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
@@ -344,31 +322,40 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         if text and event in _DROID_TEXT_IS_CONTEXT:
             return Verdict("context", context=text)
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) if text else Verdict()
+    fields = _reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
-    context = str(hso.get("additionalContext") or "") if event in _DROID_CONTEXT_READ else ""
     notes: list[str] = []
-    if hso.get("additionalContext") and not context:
+    if hso.get("additionalContext") and not fields.get("context"):
         notes.append(f"{label} sends additionalContext on {event} to no model request")
-    base = Verdict(output=output, context=context, notes=tuple(notes),
+    base = Verdict(output=output, context=fields.get("context", ""), notes=tuple(notes),
                    system_message=str(output.get("systemMessage") or ""),
-                   stop_reason=str(output.get("stopReason") or "") if output.get("continue") is False else None)
-    reason = str(output.get("reason") or "")
+                   stop_reason=fields.get("stop_reason") if "continue_loop" in fields else None,
+                   updated_input=fields.get("updated_input"))
     if event == "PreToolUse":
-        decision = hso.get("permissionDecision")
         reason = str(hso.get("permissionDecisionReason") or "")
-        verdict = _permission_verdict(agent, base, output, decision, reason)
+        verdict = _permission_verdict(agent, base, output, hso.get("permissionDecision"), reason)
         if verdict is not None:
             return verdict
-        if decision == "ask":
+        if hso.get("permissionDecision") == "ask":
             base = replace(base, notes=(*base.notes, "ask runs the call without asking in droid exec"))
-        return settle(replace(base, updated_input=hso.get("updatedInput")), None)
-    if output.get("decision") == "block" and event in ("Stop", "SubagentStop"):
-        return settle(base, "kept_working", reason)
-    if output.get("decision") in BLOCKING and event == "PostToolUse":
+    elif fields.get("decision") == "block":
+        return settle(base, "kept_working", fields.get("reason", ""))
+    elif output.get("decision") in BLOCKING and event == "PostToolUse":
         base = replace(base, notes=(*base.notes, f"{label} ignores a block on PostToolUse "
                                     "(the reason reaches no model request)"))
     return settle(base, None)
+
+
+def _reading(agent: AgentSetup, event: str, stdout: str, code: int = 0,
+             stderr: str = "") -> dict[str, Any]:
+    """The runtime's reading of an answer (the bridge's too): its decision, context and new
+    tool input. On an event the runtime does not map, no decision: the context alone."""
+    runtime = agent.runtime
+    if runtime.knows_event(event):
+        return runtime.read_answer(runtime.normalize_event(event), code, stdout, stderr)
+    fields = runtime.read_answer(NormalizedEvent.NOTIFICATION, code, stdout, stderr)
+    return {"context": fields["context"]} if fields.get("context") else {}
 
 
 def _permission_verdict(agent: AgentSetup, base: Verdict, output: dict[str, Any], decision: Any,

@@ -13,6 +13,9 @@ removed, and reported, since hookwrap's hooks for that event cannot be written b
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from ...clis._cline_protocol import block_answer
 from ...clis.cline import CLINE
 from ...names import NormalizedEvent
@@ -23,6 +26,7 @@ from ._base import (
     Matchers,
     Registration,
     TrustStore,
+    fill_path,
     nonempty_matcher_problems,
     without_deadline,
 )
@@ -53,13 +57,15 @@ from .kit import (
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any, Mapping
 
 # The hookwrap command's facts: hookwrap.json and the hook files made from it (checked against the version in the record).
 CLINE_COMMAND = CommandFacts(
     payload_has_timestamp=True,
     settings_file=".clinerules/hooks/hookwrap.json",
+    # Cline 3.0.65 runs the hook files of $CLINE_DIR/hooks/ (and ~/Documents/Cline/Hooks/) in
+    # every workspace (reference/cline.md, 3.).
+    user_file="${CLINE_DIR:-~/.cline}/hooks/hookwrap.json",
     executable="cline",
     config_folders=(".clinerules", ".cline"),
     settings_owned=True,  # hookwrap's own file: no hand-made hooks in it
@@ -111,8 +117,9 @@ class ClineRegistration(Registration):
         hooks: dict[str, Any] = found if isinstance(found, dict) else {}
         files: list[tuple[str, bytes | None]] = []
         problems: list[str] = []
+        folder = _hooks_folder(agent)
         for event in agent.facts.known_settings_events:
-            rel = f"{HOOKS_DIR}/{event}"
+            rel = f"{folder}/{event}"
             path = root / rel
             groups = hooks.get(event) or []
             mine = _is_mine(path)
@@ -196,11 +203,6 @@ class ClineHost(HostRules):
         return json.dumps(payload).encode()
 
 
-def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-    """What the hook file's dispatcher and Cline do with a finished run (``_interpret``)."""
-    return _interpret(event, result, on_failure)
-
-
 class ClineTrust(TrustStore):
     """No trust gate (said so), where Cline looks for the hook files, and whether each is the one this hookwrap writes."""
 
@@ -258,16 +260,49 @@ def _names(groups: list[Any]) -> str:
     return ", ".join(str(n) for n in names) or "none"
 
 
+def _hooks_folder(agent: AgentSetup) -> str:
+    """The folder of hookwrap.json and the hook files in the scope in force (``HOOKS_DIR`` in a
+    project, the user-level one at user scope)."""
+    from ..scope import current
+
+    scope = current()
+    if not scope.user:
+        return HOOKS_DIR
+    return str(Path(fill_path(agent.facts.user_file, "", scope.home, scope.env)).parent)
+
+
+def _user_scope() -> bool:
+    from ..scope import current
+
+    return current().user
+
+
+def _user_scope_hook_file(text: str) -> str:
+    """At user scope the hook file sits in Cline's user folder: the runtime is the user scope's
+    (its folder, written in), and the hooks' project is the folder Cline runs them in."""
+    import shlex
+
+    from ..scope import current, user_root
+
+    if not current().user:
+        return text
+    text = re.sub(r"^d=\$\(cd -- .*$", lambda _: f"d={shlex.quote(str(user_root()))}", text,
+                  count=1, flags=re.MULTILINE)
+    return text.replace('_cline_hooks.py" "$d" ', '_cline_hooks.py" "$PWD" ', 1)
+
+
 def hook_file_text(event: str, groups: list[Any]) -> str:
     """The hook file for ``event`` with the event's registrations in it: ``cline_hook.sh``, or
     ``cline_hook.py.in`` when a handler carries ``argvWindows`` (hookwrap.toml names
-    python_windows: the file must start on Windows without sh)."""
+    python_windows: the file must start on Windows without sh) in a project."""
     import json
     import shlex
     from importlib import resources
 
     handlers = [h for g in groups for h in g.get("hooks") or () if isinstance(h, dict)]
-    python_form = any("argvWindows" in h for h in handlers)
+    # At user scope the hook files stay sh ones (_user_scope_hook_file): the Python form finds
+    # the runtime beside itself, which only a project's hook files have.
+    python_form = any("argvWindows" in h for h in handlers) and not _user_scope()
     template = resources.files("hookwrap").joinpath(
         "generator", "clis", _PY_TEMPLATE if python_form else _SH_TEMPLATE).read_text(
         encoding="utf-8")
@@ -276,7 +311,7 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
         fallback = json.dumps(block_answer(
             "hookwrap: the fail-closed hooks of this call gave no answer in time (python or the "
             f"hook file's dispatcher could not run, or hung); the call was blocked. See "
-            f"{HOOKS_DIR}/{event}."))
+            f"{_hooks_folder(SETUP)}/{event}."))
         words = "a block, since a fail-closed hook is among them."
     else:
         fallback, words = "", "nothing (the tool runs)."
@@ -295,9 +330,8 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
                   "@PYTHON@": _python(handlers), "@REGISTRATIONS@": shlex.quote(registrations)}
     values.update({"@EVENT@": event, "@WATCHDOG@": str(WATCHDOG_S), "@FALLBACK_WORDS@": words,
                    "@HOOKS@": "; ".join(listed)})
-    import re
-
-    return re.sub("|".join(map(re.escape, values)), lambda m: values[m.group()], template)
+    text = re.sub("|".join(map(re.escape, values)), lambda m: values[m.group()], template)
+    return _user_scope_hook_file(text)
 
 
 def _python(handlers: list[dict[str, Any]]) -> str:
@@ -310,7 +344,7 @@ def _python(handlers: list[dict[str, Any]]) -> str:
     return "python3"
 
 
-def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
+def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """What the hook file does with one hook's run: a JSON object on stdout is the answer
     (whatever the exit code, as Cline reads its hook files); anything else is no answer (the
     tool runs), except for a fail-closed PreToolUse hook, which then blocks the call."""
@@ -332,8 +366,9 @@ def _interpret(event: str, r: RunResult, on_failure: str | None) -> Verdict:
     fields = SETUP.runtime.read_answer(SETUP.runtime.normalize_event(event), 0, r.stdout, r.stderr)
     base = Verdict(output=output, context=str(fields.get("context", "")),
                    system_message=str(output.get("systemMessage") or ""))
-    if event not in ("PreToolUse", "PostToolUse"):
-        dropped = ": the context it gave is dropped" if base.context else ""
+    if event not in ("PreToolUse", "PostToolUse"):  # the runtime reads no answer here
+        given = SETUP.runtime.read_answer(NormalizedEvent.AFTER_TOOL, 0, r.stdout, r.stderr)
+        dropped = ": the context it gave is dropped" if given.get("context") else ""
         return replace(base, context="",
                        notes=(f"Cline runs {event} detached and ignores its answer{dropped}",))
     if fields.get("continue_loop") is False:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from ...clis._base import BLOCKING, answer_fields
+from ...clis._codex_protocol import CodexProtocol
 from ...clis.codex import CODEX
 from ...names import NormalizedEvent, Platform
 from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
 # The hookwrap command's facts (checked against the version in the record).
 CODEX_COMMAND = CommandFacts(
     settings_file=".codex/hooks.json",  # strict JSON: a trailing comma voids the whole file
+    user_file="${CODEX_HOME:-~/.codex}/hooks.json",
     executable="codex",
     known_settings_events=(
         "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
@@ -101,10 +104,6 @@ _HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
 # Shell-tool names a matcher might try; only "Bash" ever matches the shell tool.
 _DEAD_SHELL_NAMES = ("exec_command", "shell", "shell_command", "unified_exec", "local_shell", "bash")
 _SUSPICIOUS_TIMEOUT = 1000  # seconds; almost surely meant as milliseconds
-# What exit 2 with a message on stderr does, by event; elsewhere it is a failure Codex ignores.
-_EXIT2 = {"PreToolUse": "blocked", "PermissionRequest": "blocked", "PostToolUse": "blocked",
-          "UserPromptSubmit": "blocked", "Stop": "kept_working", "SubagentStop": "kept_working"}
-_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
 FAIL_OPEN = "Codex CLI ignores the answer (status Failed) and goes on: the tool runs"
 
 
@@ -177,17 +176,16 @@ class CodexHost(HostRules):
         return float(max(1, 600 if timeout is None else int(timeout)))
 
 
-def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-    """What Codex CLI does with a finished run (``_interpret``)."""
-    return _interpret(event, result)
-
-
 class CodexTrust(TrustStore):
     """Project trust and each hook's ``trusted_hash`` in ``$CODEX_HOME/config.toml``."""
 
     def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
         return _trust_edits(root, home, env, settings_text)
+
+    def user_trust_edits(self, agent: AgentSetup, home: Path, env: Mapping[str, str],
+                         settings_text: str | None) -> list[TrustEdit]:
+        return _user_trust_edits(home, env, settings_text)
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
@@ -249,19 +247,27 @@ def _limit_check(value: Any) -> str | None:
     return None if ok else "must be a whole number of tokens (0 = never spill to a file)"
 
 
-def _interpret(event: str, r: RunResult) -> Verdict:
+def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
+    """What Codex CLI does with a finished run: the runtime's reading (the bridge's too), with
+    what went wrong said."""
     from dataclasses import replace
-
 
     failure = failure_line(r)
     if failure:  # a timeout, a signal, a spawn error: Failed, fail open
         return Verdict(success=False, clean=False, problems=(f"{failure}; {FAIL_OPEN}",))
+    known = agent.runtime.knows_event(event)  # not Interrupt: no hook of hookwrap's runs there
+    fields = agent.runtime.read_answer(agent.runtime.normalize_event(event), r.exit_code or 0,
+                                       r.stdout, r.stderr) if known else {}
     if r.exit_code == 2:
-        reason = r.stderr.strip()
-        if not reason:
+        if not r.stderr.strip():
             return Verdict(success=False, clean=False,
                            problems=(f"exit 2 with nothing on stderr: {FAIL_OPEN}",))
-        verdict = _exit2(event, reason)
+        if not fields:
+            return Verdict(success=False, clean=False,
+                           problems=(f"exit 2 cannot block {event} on Codex CLI: it counts as Failed",))
+        notes = ("the tool already ran; the model sees the reason instead of its output",) \
+            if event == "PostToolUse" else ()
+        verdict = Verdict(_blocked(event), reason=fields["reason"], success=False, notes=notes)
         missing = missing_script(r)
         if missing:  # python3's own exit 2 ("can't open file") is read as a deny too
             return replace(verdict, clean=False, problems=(
@@ -270,23 +276,15 @@ def _interpret(event: str, r: RunResult) -> Verdict:
     if r.exit_code != 0:
         return Verdict(success=False, clean=False, problems=(
             f"exit {r.exit_code}: {FAIL_OPEN}" + (f" ({last_line(r.stderr)})" if r.stderr.strip() else ""),))
-    return _stdout(event, r.stdout)
+    return _stdout(agent, event, r.stdout, fields)
 
 
-def _exit2(event: str, reason: str) -> Verdict:
-
-    outcome = _EXIT2.get(event)
-    if outcome is None:
-        return Verdict(success=False, clean=False,
-                       problems=(f"exit 2 cannot block {event} on Codex CLI: it counts as Failed",))
-    notes = ("the tool already ran; the model sees the reason instead of its output",) \
-        if event == "PostToolUse" else ()
-    return Verdict(outcome, reason=reason, success=False, notes=notes)
+def _blocked(event: str) -> str:
+    return "kept_working" if event in ("Stop", "SubagentStop") else "blocked"
 
 
-def _stdout(event: str, stdout: str) -> Verdict:
+def _stdout(agent: AgentSetup, event: str, stdout: str, fields: dict[str, Any]) -> Verdict:
     import json
-
 
     text = stdout.strip()
     if not text:
@@ -298,94 +296,27 @@ def _stdout(event: str, stdout: str) -> Verdict:
     if not isinstance(data, dict):
         if text.startswith("{") or event == "Stop":
             return Verdict(clean=False, problems=(f"stdout is not one JSON object: {FAIL_OPEN}",))
-        if event in _TEXT_IS_CONTEXT:
+        if fields.get("context"):
             return Verdict("context", context=text)
         return Verdict(notes=(f"plain stdout on {event} is ignored by Codex CLI",))
-    problems = output_problems(event, data)
+    assert isinstance(agent.runtime, CodexProtocol)
+    problems = agent.runtime.answer_problems(event, data)
     if problems:
         return Verdict(output=data, clean=False, problems=tuple(f"{p}: {FAIL_OPEN}" for p in problems))
-    return _json(event, data)
-
-
-def output_problems(event: str, data: dict[str, Any]) -> list[str]:
-    """Why Codex CLI 0.169.0 would reject an answer for ``event`` (empty: it reads it)."""
-    schema = CODEX.knobs.output_schemas.get(event, (frozenset({"systemMessage"}), frozenset()))
-    if schema is None:
-        return []
-    top, inner_keys = schema
-    problems = [f"unknown key {k!r}" for k in data if k not in top]
-    inner = data.get("hookSpecificOutput")
-    if isinstance(inner, dict):
-        problems += [f"unknown key hookSpecificOutput.{k!r}" for k in inner if k not in inner_keys]
-        if "hookEventName" not in inner:
-            problems.append("hookSpecificOutput has no hookEventName")
-    elif inner is not None:
-        problems.append("hookSpecificOutput is not an object")
-    else:
-        inner = {}
-    decision = data.get("decision")
-    if decision not in (None, "block"):
-        problems.append(f"decision {decision!r} is not supported (only \"block\")")
-    if decision == "block" and not str(data.get("reason") or "").strip():
-        problems.append("a block without a reason")
-    if "reason" in data and decision is None:
-        problems.append("reason without decision")
-    if event == "PreToolUse":
-        problems += _pre_tool_use_problems(data, inner)
-    if event == "PermissionRequest":
-        verdict = inner.get("decision")
-        if isinstance(verdict, dict) and ({"updatedInput", "updatedPermissions"} & set(verdict)
-                                          or verdict.get("interrupt")):
-            problems.append("updatedInput, updatedPermissions and interrupt are not supported")
-    if event in CODEX.knobs.never_sent and data.get("continue") is False:
-        problems.append(f"continue: false is not supported on {event}")
-    if data.get("suppressOutput") and event in CODEX.knobs.never_sent:
-        problems.append(f"suppressOutput is not supported on {event}")
-    return problems
-
-
-def _pre_tool_use_problems(data: dict[str, Any], inner: dict[str, Any]) -> list[str]:
-    verdict = inner.get("permissionDecision")
-    problems = []
-    if verdict == "ask":
-        problems.append("permissionDecision \"ask\" is not supported")
-    elif verdict == "deny" and not str(inner.get("permissionDecisionReason") or "").strip():
-        problems.append("a deny without a permissionDecisionReason")
-    elif verdict == "allow" and "updatedInput" not in inner:
-        problems.append("permissionDecision \"allow\" without updatedInput is not supported")
-    if "updatedInput" in inner and verdict != "allow":
-        problems.append("updatedInput without permissionDecision \"allow\"")
-    return problems
-
-
-def _json(event: str, data: dict[str, Any]) -> Verdict:
-    from dataclasses import replace
-
-
-    found = data.get("hookSpecificOutput")
-    inner: dict[str, Any] = found if isinstance(found, dict) else {}
+    if not agent.runtime.knows_event(event):
+        fields = answer_fields(data)
     notes = ("systemMessage is not shown in `codex exec` (a warning entry in the TUI only)",) \
         if data.get("systemMessage") else ()
-    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
-                   context=str(inner.get("additionalContext") or ""), notes=notes,
-                   stop_reason=str(data.get("stopReason") or "") if data.get("continue") is False else None)
-    if event == "PreToolUse":
-        if inner.get("permissionDecision") == "deny" or data.get("decision") == "block":
-            reason = str(inner.get("permissionDecisionReason") or data.get("reason") or "")
-            return settle(base, "blocked", reason)
-        return settle(replace(base, updated_input=inner.get("updatedInput")), None)
-    if event == "PermissionRequest":
-        chosen = inner.get("decision")
-        choice: dict[str, Any] = chosen if isinstance(chosen, dict) else {}
-        outcome = {"deny": "blocked", "allow": None}.get(str(choice.get("behavior")), "ask")
-        return settle(base, outcome, str(choice.get("message") or ""))
-    block = data.get("decision") == "block"
-    reason = str(data.get("reason") or "")
-    if block and event in ("Stop", "SubagentStop"):
-        return settle(base, "kept_working", reason)
-    if block and event in ("PostToolUse", "UserPromptSubmit"):
-        return settle(base, "blocked", reason)
-    return settle(base, None)
+    base = Verdict(output=data, system_message=fields.get("system_message", ""),
+                   context=fields.get("context", ""), notes=notes,
+                   updated_input=fields.get("updated_input"),
+                   stop_reason=fields.get("stop_reason") if "continue_loop" in fields else None)
+    decision = fields.get("decision")
+    if decision in BLOCKING:
+        return settle(base, _blocked(event), fields.get("reason", ""))
+    # No decision on PermissionRequest: Codex goes on to its own prompt, which asks the user.
+    return settle(base, "ask" if event == "PermissionRequest" and decision != "allow" else None,
+                  fields.get("reason", ""))
 
 
 def trusted_hash(event: str, handler: Mapping[str, Any], matcher: str | None = None) -> str:
@@ -428,13 +359,45 @@ def codex_root(root: Path) -> Path:
 def _trust_entries(root: Path, data: Any) -> list[Any]:
     """Project trust, then one trusted_hash per hookwrap command hook of ``data`` (hooks.json)."""
     real = root.resolve()
-    hooks = [e for e in SETUP.owned_entries(data)
-             if e.event in EVENT_LABELS and e.handler.get("type") == "command"]
-    if not hooks:
+    if not _hook_entries(data):
         return []
-    source = real / ".codex" / "hooks.json"
-    entries = [TrustEntry(("projects", str(real), "trust_level"), "trusted", "the project")]
-    for e in hooks:
+    return [TrustEntry(("projects", str(real), "trust_level"), "trusted", "the project"),
+            *_hash_entries(real / ".codex" / "hooks.json", data)]
+
+
+def _hook_entries(data: Any) -> list[Any]:
+    return [e for e in SETUP.owned_entries(data)
+            if e.event in EVENT_LABELS and e.handler.get("type") == "command"]
+
+
+def _user_trust_edits(home: Path, env: Mapping[str, str],
+                      settings_text: str | None) -> list[TrustEdit]:
+    """A trusted_hash per hookwrap hook of ``$CODEX_HOME/hooks.json``: Codex CLI 0.171.0 skips
+    an untrusted user hook as silently as a project's (reference/codex-cli.md, 1.4); no project
+    trust, since a user hook runs in every folder."""
+    from ..errors import SettingsError
+    from ..fsutil import read_text
+
+    source = codex_home(home, env).resolve() / "hooks.json"
+    if settings_text is None:
+        settings_text = read_text(source, str(source))
+    data = SETUP.parse_settings_text(settings_text, str(source)) if settings_text else {}
+    entries = _hash_entries(source, data)
+    if not entries:
+        return []
+    path = codex_home(home, env) / "config.toml"
+    try:
+        text = read_text(path, str(path))
+    except SettingsError as error:
+        raise retold(error) from None
+    new_text, changes = set_toml_values(text, entries, label=str(path))
+    return [TrustEdit(Platform.CODEX, path, str(path), new_text, changes)]
+
+
+def _hash_entries(source: Path, data: Any) -> list[Any]:
+    """One trusted_hash per hookwrap command hook of ``data``, the hooks file at ``source``."""
+    entries = []
+    for e in _hook_entries(data):
         key = f"{source}:{EVENT_LABELS[e.event]}:{e.group_index}:{e.handler_index}"
         matcher = e.matcher if isinstance(e.matcher, str) else None
         entries.append(TrustEntry(("hooks", "state", key, "trusted_hash"),

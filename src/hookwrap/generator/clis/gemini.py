@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 # The hookwrap command's facts (checked against the version in the record).
 GEMINI_COMMAND = CommandFacts(
     settings_file=".gemini/settings.json",
+    user_file="${GEMINI_CLI_HOME:-~}/.gemini/settings.json",
     executable="gemini",
     settings_comments=True,
     known_settings_events=(
@@ -256,11 +257,6 @@ class GeminiHost(HostRules):
         return re.sub(SUBSTITUTED_VARS, lambda m: shell_quote(env.get(m.group(1), "")), command)
 
 
-def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-    """What Gemini CLI does with a finished run (``_interpret``)."""
-    return _interpret(event, result)
-
-
 class GeminiTrust(TrustStore):
     """Folder trust: Gemini runs no hook at all in an untrusted folder; `hookwrap trust` records the project in its trusted folders."""
 
@@ -348,9 +344,9 @@ def _validate_matcher(matcher: Any, event: str, path: str) -> list[Problem]:
     return []
 
 
-def _interpret(event: str, r: RunResult) -> Verdict:
+def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
+    """What Gemini CLI does with a finished run."""
     from dataclasses import replace
-
 
     failure = failure_line(r)
     if failure:  # timeouts, signals and spawn errors fail open, output discarded

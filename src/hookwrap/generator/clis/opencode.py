@@ -13,6 +13,8 @@ the record: the plugin's file, label, marker variable and platform, and the plug
 
 from __future__ import annotations
 
+import re
+
 from ...clis._base import BLOCKING
 from ...clis.opencode import OPENCODE
 from ...names import NormalizedEvent
@@ -36,7 +38,6 @@ from .kit import (
     nonempty_string,
     number_or_none,
     one_of,
-    parse_object,
     positive_number,
     settle,
     string_list,
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 # The hookwrap command's facts: the plugin is the registration file (checked against the version in the record).
 OPENCODE_COMMAND = CommandFacts(
     settings_file=".opencode/plugins/hookwrap.js",
+    user_file="${XDG_CONFIG_HOME:-~/.config}/opencode/plugins/hookwrap.js",
     executable="opencode",
     settings_generated=True,  # every byte is hookwrap's: a difference is drift
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"),
@@ -162,11 +164,6 @@ class PluginHandlers(Handlers):
                            "block" if handler.get("failClosed") is True else None)
 
 
-def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
-    """What the plugin does with a finished run (``_interpret``)."""
-    return _interpret(event, result, on_failure, agent)
-
-
 class PluginTrust(TrustStore):
     """No trust gate (said so), what switches project plugins off, the plugin's code, and the npm install the CLI waits for."""
 
@@ -227,6 +224,25 @@ def plugin_text(data: dict[str, Any], agent: AgentSetup | None = None) -> str:
         "@KEEP_WORKING@": "true" if agent.runtime.knobs.keep_working else "false"})
 
 
+_ROOT_LINES = re.compile(r"^// This file sits in .*\nconst ROOT = .*;$", re.MULTILINE)
+
+
+def _user_scope_shim(text: str) -> str:
+    """At user scope (`hookwrap --user`) the shim sits in the CLI's global folder: ROOT, where
+    the hooks and the log live, is the user scope's folder, and a hook's project is its call's
+    working folder (HOOKWRAP_PROJECT_DIR stays unset; the guard then takes the payload's cwd)."""
+    import json
+
+    from ..scope import current, user_root
+
+    if not current().user:
+        return text
+    root = json.dumps(str(user_root()))
+    text = _ROOT_LINES.sub(lambda _: f"// hookwrap's user scope: its hooks are in {root[1:-1]}.\n"
+                           f"const ROOT = {root};", text, count=1)
+    return text.replace("HOOKWRAP_PROJECT_DIR: ROOT, ", "", 1)
+
+
 def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str:
     """A JS shim hookwrap renders whole: ``template`` (a file beside this module) with the
     shared hook runner (``hook_runner.js``, one source for every shim) at its mark, ``fills``
@@ -240,6 +256,7 @@ def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str
     text = text.replace("// @HOOK_RUNNER@\n", runner)
     for mark, value in fills.items():
         text = text.replace(mark, value)
+    text = _user_scope_shim(text)
     # The registrations go in last: a mark inside a hook's command stays as it is.
     block = "\n".join((_BEGIN, "const REGISTRATIONS = " + json.dumps(data, indent=2) + ";", _END))
     return text.replace("// @REGISTRATIONS@", block)
@@ -258,7 +275,7 @@ def _validate_handler(handler: Any, path: str, label: str) -> list[Problem]:
                        for k in unknown]
 
 
-def _interpret(event: str, r: RunResult, on_failure: str | None, agent: AgentSetup) -> Verdict:
+def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """What the plugin does with a finished run: JSON on stdout at exit 0 is the answer; any
     other run is a hook that could not answer (a missing script exits 2, python3 missing 127, a
     timeout): the call goes on, except for a fail-closed PreToolUse hook, which blocks it."""
@@ -275,31 +292,28 @@ def _interpret(event: str, r: RunResult, on_failure: str | None, agent: AgentSet
             return Verdict("blocked", reason=reason, success=False, clean=False, problems=(failure,))
         return Verdict(success=False, clean=False,
                        problems=(failure + ": the plugin reports it and the call goes on",))
-    output, parsed = parse_object(r.stdout.strip())
-    if not parsed or output is None:
+    import json
+
+    try:  # one JSON.parse, as the plugin does: a double-encoded answer is no answer
+        output = json.loads(r.stdout) if r.stdout.strip() else None
+    except ValueError:
+        output = None
+    if not isinstance(output, dict):
         return Verdict(notes=(f"plain stdout is ignored by hookwrap's {agent.label} plugin",)) \
             if r.stdout.strip() else Verdict()
-    context = output.get("additionalContext")
-    base = Verdict(output=output, context=context if isinstance(context, str) else "",
-                   system_message=str(output.get("systemMessage") or ""))
-    block = output.get("decision") in BLOCKING
-    reason = str(output.get("reason") or "")
-    if event == "PreToolUse":
-        updated = output.get("updatedInput")
-        if isinstance(updated, dict) and not block:
-            base = replace(base, updated_input=updated)
-        return settle(base, "blocked" if block else None, reason)
-    if event in ("PostToolUse", "UserPromptSubmit") and block:
-        return settle(base, "blocked", reason)
-    if event == "Stop" and block and agent.runtime.knobs.keep_working:
-        # The plugin sends the reason as the next user message (stop_hook_active: true then).
-        return settle(base, "kept_working", reason)
-    if event == "Stop":
-        notes = (f"{agent.label} cannot keep the agent working: the answer is ignored",) \
-            if block else ()
-        # The plugin still prints a systemMessage (runHooks reports it for every event).
-        return Verdict(output=output, system_message=base.system_message, notes=notes)
-    if event == "SessionStart" and block:
+    # The decision is the runtime's reading (the bridge's too); the notes are the test's.
+    fields = agent.runtime.read_answer(agent.runtime.normalize_event(event), 0, r.stdout, "")
+    base = Verdict(output=output, context=fields.get("context", ""),
+                   system_message=fields.get("system_message", ""),
+                   updated_input=fields.get("updated_input"))
+    block = fields.get("decision") == "block"
+    if block:
+        outcome = "kept_working" if event == "Stop" else "blocked"
+        return settle(base, outcome, fields["reason"])
+    if output.get("decision") in BLOCKING and event == "Stop":
+        base = replace(base, notes=(f"{agent.label} cannot keep the agent working: the answer "
+                                    "is ignored",))
+    elif output.get("decision") in BLOCKING and event == "SessionStart":
         base = replace(base, notes=(f"a block cannot stop a session on {agent.label}: ignored",))
     return settle(base, None)
 
