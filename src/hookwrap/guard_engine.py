@@ -712,7 +712,7 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
     if program in ("tee", "truncate", "sed", "perl"):
         changes += _edits(program, args, operands)
     elif program in ("cp", "mv", "install", "ln", "scp", "rsync", "ditto"):
-        targets, sources = _copy_targets(args)
+        targets, sources = _copy_targets(args, program)
         if program == "mv":
             changes += [("remove", word) for word in sources]
         elif program != "ln":
