@@ -1167,4 +1167,4 @@ _CHECKS: Dict[str, Any] = {
     "fork_bomb": _fork_bomb_rule,
 }
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.
-PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "ansible_shell", "http_delete"))
+PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "kubectl_delete", "ansible_shell", "http_delete"))
