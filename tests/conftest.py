@@ -117,9 +117,47 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 # files have few tests, so they came last and a run ended on one worker while the others waited).
 # Each file's time in the last run that ran it is kept in pytest's cache; the controller reads it
 # once and hands it to every worker (their collections must come out in the same order); a file
-# it does not know goes by its number of tests, as xdist would.
+# it does not know goes by _TYPICAL_SECONDS, else by its number of tests, as xdist would.
 _FILE_TIMES = "hookwrap/file-seconds"
 _RUN_TIMES: dict[str, float] = {}
+# The files that take longest, with their seconds in a run on a 2-core machine (2026-11-29), for
+# a run without pytest's cache (a clean clone, as .ci/run's is; -p no:cacheprovider): there the
+# longest files came last, by their few tests, and the run ended on one worker. Only the order
+# counts; a file's time in the cache replaces its entry, and a file not named goes after these.
+_TYPICAL_SECONDS = {
+    "tests/safety/test_guard_corpus.py": 24, "tests/docs/test_transcripts.py": 21,
+    "tests/docs/test_python_examples.py": 14, "tests/safety/test_safety_benchmark_cli.py": 13,
+    "tests/checks/test_fail_closed.py": 12, "tests/docs/test_wheel_install.py": 11,
+    "tests/console/test_cli_properties.py": 11, "tests/checks/test_peer_hosting.py": 10,
+    "tests/safety/test_safety_benchmark.py": 7, "tests/safety/test_safety_endless_files.py": 7,
+    "tests/checks/test_doctor_hook_runs.py": 7, "tests/generator/test_resident.py": 6,
+    "tests/runtime/test_typecheck.py": 5, "tests/runtime/test_plugin_proxy.py": 5,
+    "tests/runtime/test_opencode_plugin.py": 4, "tests/runtime/test_kilo_plugin.py": 4,
+}
+
+
+# Files whose tests share an expensive session fixture go to one worker, as one file would: the
+# guard rendered for every CLI in a sandbox of its own (tests/safety/conftest.py, `hookwrap init`
+# and `add` as processes) was otherwise made on each worker that ran one of these.
+_SAME_WORKER = {
+    "tests/safety/test_guard_file_tools.py": "tests/safety/test_guard_corpus.py",
+    "tests/safety/test_guard_heldout.py": "tests/safety/test_guard_corpus.py",
+}
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """`--dist loadfile`, with the files of _SAME_WORKER in the scope of the file they name."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class _SharedFixtureScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return _SAME_WORKER.get(path, path)
+
+    return _SharedFixtureScheduling(config, log)  # type: ignore[arg-type]
 
 
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: unknown without xdist
@@ -127,7 +165,8 @@ def pytest_configure_node(node: object) -> None:
     config = node.config  # type: ignore[attr-defined]
     cache = getattr(config, "cache", None)  # none under -p no:cacheprovider
     known = cache.get(_FILE_TIMES, {}) if cache else {}
-    node.workerinput[_FILE_TIMES] = known if isinstance(known, dict) else {}  # type: ignore[attr-defined]
+    node.workerinput[_FILE_TIMES] = {  # type: ignore[attr-defined]
+        **_TYPICAL_SECONDS, **(known if isinstance(known, dict) else {})}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -296,7 +335,9 @@ def isolated_home(_homes: Path, monkeypatch: pytest.MonkeyPatch, interpreter_fol
     monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
     for var in ("QWEN_HOME", "QWEN_PROJECT_DIR", "QWEN_CODE_TRUSTED_FOLDERS_PATH", "COPILOT_HOME",
                 "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_RESTRICTED_MODE",
-                "COPILOT_PROJECT_DIR", "COPILOT_ALLOW_ALL"):
+                "COPILOT_PROJECT_DIR", "COPILOT_ALLOW_ALL",
+                # `hookwrap --user` writes under the config folder: the throwaway HOME's
+                "XDG_CONFIG_HOME", "PI_CODING_AGENT_DIR", "APPDATA"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")

@@ -29,7 +29,7 @@ SETTINGS = {
         "Notification": [{"hooks": [{"type": "prompt", "prompt": "say hi"}]}],
     },
 }
-# Entries adopt cannot move, as (event, group index in the result, the group as it was).
+# Entries adopt cannot move, as (event, the group as it was).
 KEPT = {
     "regex matcher": ("PreToolUse", {"matcher": "Edit.*", "hooks": [
         {"type": "command", "command": "echo edit"}]}),
@@ -83,8 +83,9 @@ def test_adopt_records_external_hooks_and_keeps_what_it_cannot_move(
         assert text == (golden / name).read_text(), f"{name} differs from tests/golden/adopt"
     settings = read_json(team_repo, ".claude/settings.json")
     assert settings["permissions"] == SETTINGS["permissions"]
-    for event, group in KEPT.values():
-        assert group in settings["hooks"][event]
+    for event, group in KEPT.values():  # in a group of the same matcher, beside adopted ones
+        assert any(g.get("matcher") == group.get("matcher") and group["hooks"][0] in g["hooks"]
+                   for g in settings["hooks"][event]), group
     commands = [h.get("command", "") for groups in settings["hooks"].values()
                 for g in groups for h in g["hooks"]]
     assert not any(c in commands for c in ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-force.sh',
@@ -110,6 +111,46 @@ def test_adopt_translates_event_matcher_timeout_and_failure_policy(team_repo: Pa
     claude = read_json(team_repo, ".claude/settings.json")["hooks"]["PreToolUse"]
     mine = [h for g in claude for h in g["hooks"] if "run.py no-force " in h.get("command", "")]
     assert mine and mine[0]["onFailure"] == "block"
+
+
+def test_an_adopted_entry_keeps_its_place(team_repo: Path) -> None:
+    """N-L6: hookwrap's registration takes the hand-made handler's place in its event's list
+    (and in its group, beside the handlers that stay), rather than moving to the end."""
+    assert hw(team_repo, "adopt").code == 0
+    hooks = read_json(team_repo, ".claude/settings.json")["hooks"]
+
+    def commands(group: dict) -> list[str]:
+        return [h.get("command") or h.get("url") for h in group["hooks"]]
+
+    pre = hooks["PreToolUse"]
+    assert [g["matcher"] for g in pre] == ["Bash|PowerShell", "Edit.*", "Write|Edit"]
+    assert "run.py no-force " in commands(pre[0])[0] and len(pre[0]["hooks"]) == 1
+    assert commands(pre[1]) == ["echo edit"]
+    assert "run.py fmt " in commands(pre[2])[0] and commands(pre[2])[1] == "./lint.sh"
+    prompt = hooks["UserPromptSubmit"]
+    assert len(prompt) == 1
+    assert "run.py context " in commands(prompt[0])[0] and commands(prompt[0])[1] == "http://127.0.0.1:9/x"
+    assert list(hooks) == ["PreToolUse", "UserPromptSubmit", "Notification"]
+
+
+def test_a_kept_place_splits_a_group_whose_matcher_hookwrap_writes_otherwise(empty_dir: Path) -> None:
+    """A shared group keeps its matcher for the handlers that stay; the adopted one gets a group
+    of its own right after it."""
+    settings = {"hooks": {"PreToolUse": [
+        {"matcher": "Read", "hooks": [{"type": "command", "command": "./first.sh"}]},
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"},
+                                      {"type": "command", "command": "./stays.sh", "async": True}]},
+        {"matcher": "Write", "hooks": [{"type": "command", "command": "./last.sh", "async": True}]}]}}
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.json").write_text(json.dumps(settings))
+    assert hw(empty_dir, "init", "-p", "claude").code == 0
+    assert hw(empty_dir, "adopt").code == 0
+    pre = read_json(empty_dir, ".claude/settings.json")["hooks"]["PreToolUse"]
+    # hookwrap's handlers by their hook's name (`... run.py NAME --platform claude`)
+    assert [(g["matcher"], [h["command"].split()[-3] if "run.py" in h["command"] else h["command"]
+                            for h in g["hooks"]]) for g in pre] == [
+        ("Read", ["first"]), ("Bash", ["./stays.sh"]), ("Bash|PowerShell", ["check"]),
+        ("Write", ["./last.sh"])]
 
 
 def test_adopt_again_changes_nothing(team_repo: Path) -> None:

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from support.cli import CLAUDE, GEMINI, canonical, hw, strip_owned
 from support.projects import initialised
 from hypothesis import HealthCheck, example, given, settings
@@ -131,6 +132,13 @@ def _write(root: Path, rel: str, doc: dict | None, prefix: str) -> bytes | None:
     return data
 
 
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where each example's project goes: the run's temporary folder (in memory where
+    tests/conftest.py can put it), not the system's temp dir (every write fsynced to a disk)."""
+    return tmp_path_factory.mktemp("properties")
+
+
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(claude=st.none() | _settings("claude"), gemini=st.none() | _settings("gemini"),
        commented=st.booleans(), ops=_ops)
@@ -138,8 +146,8 @@ def _write(root: Path, rel: str, doc: dict | None, prefix: str) -> bytes | None:
 # sync reports and cannot fix: it exits 1 there, and still keeps the content.
 @example(claude={"permissions": None}, gemini=None, commented=False,
          ops=[("add", "audit"), ("sync", "")])
-def test_foreign_content_survives_any_sequence(claude, gemini, commented, ops) -> None:
-    with tempfile.TemporaryDirectory(prefix="hw prop ") as tmp:
+def test_foreign_content_survives_any_sequence(scratch: Path, claude, gemini, commented, ops) -> None:
+    with tempfile.TemporaryDirectory(prefix="hw prop ", dir=scratch) as tmp:
         root = initialised(Path(tmp) / "a project")  # `hookwrap init`, copied from its template
         originals = {CLAUDE: _write(root, CLAUDE, claude, ""),
                      GEMINI: _write(root, GEMINI, gemini, "// team file\n" if commented else "")}

@@ -99,6 +99,19 @@ def test_every_python_block_is_marked_and_most_run() -> None:
     assert len(names) == len(set(names)), f"two examples add the same hook: {names}"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _sandboxes_in_the_run_s_temp(tmp_path_factory: pytest.TempPathFactory):
+    """gen_transcripts' sandboxes (and the projects it keeps for later ones) in the run's
+    temporary folder, in memory where tests/conftest.py can put it, not the system's temp dir:
+    every `hookwrap init` there writes and fsyncs ~60 files."""
+    import tempfile
+
+    saved = tempfile.tempdir
+    tempfile.tempdir = str(tmp_path_factory.mktemp("sandboxes"))
+    yield
+    tempfile.tempdir = saved
+
+
 @pytest.fixture(params=PYTHONS, ids=[label for label, _, _ in PYTHONS])
 def python(request: pytest.FixtureRequest) -> str:
     _, path, missing = request.param

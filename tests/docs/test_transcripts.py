@@ -3,8 +3,10 @@ and no transcript escapes the generator."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -15,8 +17,11 @@ from docblocks import blocks, doc_files  # noqa: E402
 
 
 def gen(*args: str) -> subprocess.CompletedProcess[str]:
+    # Its sandboxes in the run's temporary folder (in memory where tests/conftest.py can put
+    # it), not the system's temp dir: every `hookwrap init` there writes and fsyncs ~60 files.
+    env = {**os.environ, "TMPDIR": os.environ.get("PYTEST_DEBUG_TEMPROOT", tempfile.gettempdir())}
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
-                          timeout=900)
+                          timeout=900, env=env)
 
 
 def test_transcripts_are_current() -> None:

@@ -183,6 +183,34 @@ def test_parse_matches_json_loads(data: dict) -> None:
         text = json.dumps(data, indent=indent, ensure_ascii=False)
         parsed = jsonc.parse(text, label=LABEL, allow_comments=False)
         assert json.dumps(parsed) == json.dumps(json.loads(text))
+        # parse reads plain JSON with json.loads: what the parser itself reads, exactly.
+        by_parser = jsonc.parse_document(text, label=LABEL, allow_comments=False).data
+        assert jsonc.to_json(parsed) == jsonc.to_json(by_parser)
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1e400, "b": -1e400, "c": 1.5, "d": 10, "e": -0}',
+    '{"big": ' + "9" * 5000 + "}",  # beyond int's string-conversion limit
+    '{"a": 1, "b": 2, "a": 3}',  # a duplicate key: the first one's place, the last value
+    '{"s": "\\ud800 \\u00e9"}',
+])
+def test_plain_json_is_read_as_the_parser_reads_it(text: str) -> None:
+    fast = jsonc.parse(text, label=LABEL, allow_comments=False)
+    slow = jsonc.parse_document(text, label=LABEL, allow_comments=False).data
+    assert list(fast) == list(slow)
+    assert jsonc.to_json(fast) == jsonc.to_json(slow)
+    assert [type(v) for v in fast.values()] == [type(v) for v in slow.values()]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"a": NaN}', "1:7: expected a value"),
+    ('\ufeff{"a": 1}', "byte order mark"),
+    ('[1]', "the top level must be a JSON object"),
+    ('{"a": 1} x', "unexpected text after the top-level object"),
+])
+def test_what_json_loads_would_take_or_refuse_differently_goes_to_the_parser(text: str,
+                                                                              message: str) -> None:
+    assert message in str(_error(text, allow_comments=False))
 
 
 @settings(max_examples=150, deadline=None)

@@ -45,13 +45,20 @@ wrong_type = HookOutput(reason=1)
 '''
 
 
-def _mypy(tmp_path: Path, files: list[Path]) -> tuple[int, str]:
+@pytest.fixture(scope="module")
+def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One mypy cache for this file's runs: the standard library and the runtime are analysed
+    once, not once per run (mypy's incremental mode re-checks what changed, the scripts)."""
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def _mypy(tmp_path: Path, files: list[Path], cache: Path) -> tuple[int, str]:
     config = tmp_path / "mypy.ini"
     # The runtime is checked on its own (strictly, in .ci/run): here only the scripts count.
     # What docs/writing-hooks.md tells a user to put in their checker's config: mypy_path (or
     # pyright's extraPaths) pointing at .hookwrap/lib; every script then checks --strict.
     config.write_text(f"[mypy]\nmypy_path = {SRC}\nstrict = True\n"
-                      f"cache_dir = {tmp_path / 'cache'}\n"
+                      f"cache_dir = {cache}\n"
                       "[mypy-hookwrap.*]\nfollow_imports = silent\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(config),
                            "--no-error-summary", *map(str, files)],
@@ -59,17 +66,17 @@ def _mypy(tmp_path: Path, files: list[Path]) -> tuple[int, str]:
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def test_every_rendered_script_type_checks(tmp_path: Path) -> None:
+def test_every_rendered_script_type_checks(tmp_path: Path, mypy_cache: Path) -> None:
     assert len(RENDERED) >= 20
-    status, output = _mypy(tmp_path, RENDERED)
+    status, output = _mypy(tmp_path, RENDERED, mypy_cache)
     assert (status, output) == (0, "")
 
 
-def test_a_user_hook_type_checks_and_a_wrong_call_does_not(tmp_path: Path) -> None:
+def test_a_user_hook_type_checks_and_a_wrong_call_does_not(tmp_path: Path, mypy_cache: Path) -> None:
     good, wrong = tmp_path / "user_hook.py", tmp_path / "wrong_hook.py"
     good.write_text(USER_HOOK, encoding="utf-8")
     wrong.write_text(WRONG_HOOK, encoding="utf-8")
-    status, output = _mypy(tmp_path, [good, wrong])
+    status, output = _mypy(tmp_path, [good, wrong], mypy_cache)
     assert status == 1
     errors = [line for line in output.splitlines() if ": error:" in line]
     assert not [line for line in errors if "user_hook.py" in line]
@@ -98,13 +105,13 @@ right_too = CommandFacts(settings_file=".x/hooks.json", tool_events=frozenset({N
 '''
 
 
-def test_a_record_s_facts_are_type_checked(tmp_path: Path) -> None:
+def test_a_record_s_facts_are_type_checked(tmp_path: Path, mypy_cache: Path) -> None:
     """A record is plain data at run time, but mypy checks each fact where a record is written,
     in a record of its own and in a derived one (``derive``), each knob by name, and each of the
     command's facts (``CommandFacts``)."""
     record = tmp_path / "wrong_record.py"
     record.write_text(WRONG_RECORD, encoding="utf-8")
-    status, output = _mypy(tmp_path, [record])
+    status, output = _mypy(tmp_path, [record], mypy_cache)
     errors = [line for line in output.splitlines() if ": error:" in line]
     assert status == 1
     assert [int(line.split(":")[1]) for line in errors] == [8, 9, 10, 11, 12], output

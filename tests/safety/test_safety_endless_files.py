@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.projects import from_template
 
 from hookwrap.generator.fsutil import MAX_FILE_BYTES
 from hookwrap.generator.project import add_plan, init_plan
@@ -31,12 +32,14 @@ def _hookwrap(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "NO_COLOR": "1"}, check=False)
 
 
-def _project(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
-    root.mkdir()
+def _guarded(root: Path) -> None:
     init_plan(root, (Platform.CLAUDE, Platform.GEMINI)).apply()
     add_plan(root, event="before_tool", name="guard").apply()
-    return root
+
+
+def _project(tmp_path: Path) -> Path:
+    """A project with a guard on Claude Code and Gemini CLI (set up once, copied)."""
+    return from_template(tmp_path / "repo", _guarded)
 
 
 def _endless(kind: str, tmp_path: Path) -> Path:

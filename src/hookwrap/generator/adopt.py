@@ -164,9 +164,12 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         plan_new_files(plan, spec)  # refuses to overwrite a file hookwrap did not write
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)
-    texts = {platform: _without(text, data, platform, rel, moved)} if moved else None
+    texts = places = None
+    if moved:
+        rest, kept = _without(text, data, platform, rel, moved)
+        texts, places = {platform: rest}, {platform: kept}
     plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
-                   python_windows_of(manifest), texts=texts)
+                   python_windows_of(manifest), texts=texts, places=places)
     if not found:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
     plan.notes.extend(_personal_files(root, agent))
@@ -366,16 +369,23 @@ def _name(command: str, taken: set[str]) -> str:
     return name
 
 
-def _without(text: str | None, data: dict, platform: Platform, rel: str,
-             moved: list[Found]) -> str | None:
-    """The settings text without the handlers that moved (groups and events left empty go)."""
+def _without(text: str | None, data: dict, platform: Platform, rel: str, moved: list[Found]
+             ) -> tuple[str | None, dict[tuple[str, str], tuple[int, int]]]:
+    """The settings text without the handlers that moved (groups and events left empty go),
+    but the first of each hook: its registration takes that one's place (N-L6: a moved entry
+    keeps its position); and those places, (name, event) -> (group, handler) indexes."""
     from .settings import render_settings_file
 
     if text is None:
-        return None
+        return None, {}
+    firsts: dict[int, tuple[str, str]] = {}
+    for item in moved:
+        if (item.name, item.event) not in firsts.values():
+            firsts[id(item.handler)] = (item.name, item.event)
+    doomed = {id(item.handler) for item in moved} - set(firsts)
     new = copy.deepcopy(data)
     hooks = new["hooks"]
-    doomed = {id(item.handler) for item in moved}
+    places = {}
     for event, groups in list(data["hooks"].items()):
         if not isinstance(groups, list):
             continue
@@ -385,11 +395,13 @@ def _without(text: str | None, data: dict, platform: Platform, rel: str,
             if not isinstance(handlers, list):
                 kept_groups.append(hooks[event][gi])
                 continue
-            kept = [copy.deepcopy(h) for h in handlers if id(h) not in doomed]
+            kept = [h for h in handlers if id(h) not in doomed]
             if kept == [] and len(handlers) > 0:
                 continue
+            places.update({firsts[id(h)]: (len(kept_groups), hi) for hi, h in enumerate(kept)
+                           if id(h) in firsts})
             copied = hooks[event][gi]
-            copied["hooks"] = kept
+            copied["hooks"] = [copy.deepcopy(h) for h in kept]
             kept_groups.append(copied)
         if kept_groups:
             hooks[event] = kept_groups
@@ -397,7 +409,7 @@ def _without(text: str | None, data: dict, platform: Platform, rel: str,
             del hooks[event]
     if not hooks:
         del new["hooks"]
-    return render_settings_file(text, data, new, platform, rel)
+    return render_settings_file(text, data, new, platform, rel), places
 
 
 _SHELL_WORDS = frozenset({"exec", "env", "command", "builtin", "time", "nice", "nohup", "sh", "bash"})

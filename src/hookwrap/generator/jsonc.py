@@ -280,9 +280,35 @@ def parse_document(text: str, *, label: str, allow_comments: bool) -> Document:
     return Document(text, root, parser.comments)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _plain(text: str) -> dict[str, Any] | None:
+    """`text` read by `json.loads` when it is plain JSON with an object at the top: the value the
+    parser gives (its numbers too: ints, floats, BigNumber), at C speed. None for anything else
+    (comments, a mistake to report, a BOM, NaN), which the parser reads or refuses with its
+    line and column. Duplicate keys come out the same way: the first one's place, the last value."""
+    try:
+        value = json.loads(text, parse_int=lambda digits: _number(digits, False),
+                           parse_float=lambda digits: _number(digits, True),
+                           parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def parse(text: str, *, label: str, allow_comments: bool = True) -> dict[str, Any]:
     """Parse `text` and return its top-level object (key order kept)."""
+    plain = _plain(text)
+    if plain is not None:
+        return plain
     return parse_document(text, label=label, allow_comments=allow_comments).data
+
+
+def has_comments(text: str, *, label: str) -> bool:
+    """Whether the JSONC `text` holds a comment."""
+    return _plain(text) is None and bool(parse_document(text, label=label, allow_comments=True).comments)
 
 
 def _swap_big_numbers(value: Any, marker: str, found: list[str]) -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,16 @@ def owned_name(handler: Any, platform: Platform | str) -> str | None:
     return setup_of(platform).owned_handler(handler)
 
 
+def user_scope_name(command: str, platform: Platform | str) -> str | None:
+    """The hook's name when ``command`` is exactly one hookwrap writes at user scope (`hookwrap
+    --user`), whatever the scope in force: hookwrap's, and a hook that steps aside for a
+    project's hook of the same name (so never a look-alike, nor a second run)."""
+    from hookwrap.generator.scope import Scope, current, using
+
+    with using(Scope(user=True, home=current().home, env=current().env)):
+        return setup_of(platform).owned_name(command)
+
+
 def owned_entries(data: Any, platform: Platform | str) -> list[OwnedEntry]:
     """Every hookwrap handler in a parsed settings file, in document order."""
     return setup_of(platform).owned_entries(data)
@@ -101,7 +112,8 @@ def lookalikes(data: Any, platform: Platform | str) -> list[str]:
             for hi, handler in enumerate(handlers if isinstance(handlers, list) else ()):
                 command = handler.get("command") if isinstance(handler, dict) else None
                 if isinstance(command, str) and OWNED_COMMAND_RE.search(command) \
-                        and owned_name(handler, platform) is None:
+                        and owned_name(handler, platform) is None \
+                        and user_scope_name(command, platform) is None:
                     found.append(f"hooks.{event}[{gi}].hooks[{hi}] runs {command!r}, which is not "
                                  "a command hookwrap writes: left as it is")
     return found
@@ -121,8 +133,14 @@ def load_settings(path: Path | str, platform: Platform | str,
 
 
 def project_settings(root: Path, platform: Platform | str) -> tuple[str | None, dict[str, Any]]:
-    """The project's settings file of ``platform`` (the one hookwrap keeps), read and parsed."""
-    rel = setup_of(platform).facts.settings_file
+    """The settings file of ``platform`` hookwrap keeps in the scope in force (the project's,
+    or at user scope the CLI's user-level one), read and parsed; a CLI the scope has no file
+    for reads as missing."""
+    from hookwrap.generator.scopefiles import settings_rel, supports
+
+    if not supports(Platform(platform)):
+        return None, {}
+    rel = settings_rel(Platform(platform))
     return load_settings(Path(root) / rel, platform, rel)
 
 
@@ -316,7 +334,23 @@ def _prune(data: dict, drops: list[_Slot]) -> None:
         del data["hooks"]
 
 
-def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str) -> list[Change]:
+def _places(hooks: Any, places: Mapping[tuple[str, str], tuple[int, int]], label: str
+            ) -> dict[tuple[str, str], _Slot]:
+    """The hand-made handlers ``places`` names, as slots of the hooks that take their place."""
+    found = {}
+    for (name, event), (gi, hi) in places.items():
+        try:
+            group = hooks[event][gi]
+            handler = group["hooks"][hi]
+        except (KeyError, IndexError, TypeError):
+            raise SettingsError(f"{label}: hooks.{event}[{gi}].hooks[{hi}]: no handler there to "
+                                f"replace with {name!r}", hint=BUG_HINT) from None
+        found[(name, event)] = _Slot(name, event, group, handler)
+    return found
+
+
+def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str,
+          places: Mapping[tuple[str, str], tuple[int, int]]) -> list[Change]:
     # A present `"hooks": null` is as malformed as a list: only a missing key means "none yet".
     hooks: Any = data.get("hooks")  # any JSON value, or None when the key is missing
     if "hooks" in data and not isinstance(hooks, dict):
@@ -326,13 +360,21 @@ def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str
         return []
     slots = [_Slot(name, event, group, handler)
              for name, event, _, _, group, handler in iter_owned(hooks, setup_of(platform).owned_handler)]
+    anchors = _places(hooks, places, label)
     changes, keeps, appends, drops = _plan(slots, wanted, platform)
     for slot in drops:
         _drop(slot)
     for registration, slot in keeps:
         _update(hooks, registration, slot)
     for registration in appends:
-        _append(data, registration, label)
+        anchor = anchors.pop((registration.name, registration.event), None)
+        if anchor is None:
+            _append(data, registration, label)
+        else:  # in the hand-made handler's place, as an update of hookwrap's own would be
+            _update(hooks, registration, anchor)
+    for slot in anchors.values():  # its hook's registration is elsewhere already
+        _drop(slot)
+        drops.append(slot)
     if drops:
         _prune(data, drops)
     return changes
@@ -346,18 +388,24 @@ def render_settings_file(text: str | None, old: dict, new: dict, platform: Platf
     if text is None:
         return jsonc.dumps(new) if new else None
     if setup_of(platform).facts.settings_comments and \
-            jsonc.parse_document(text, label=label, allow_comments=True).comments:
+            jsonc.has_comments(text, label=label):
         # A commented file is never deleted: its comments would go with it.
         return jsonc.rewrite_member(text, "hooks", new.get("hooks", jsonc.REMOVE), label=label)
     return jsonc.dumps(new) if new else None
 
 
 def reconcile(text: str | None, platform: Platform | str, desired: list[Registration], *,
-              label: str) -> Reconciled:
+              label: str, places: Mapping[tuple[str, str], tuple[int, int]] | None = None
+              ) -> Reconciled:
     """Make the settings text hold exactly the `desired` hookwrap registrations of `platform`.
 
     `text` None means the file does not exist; `new_text` None means it should not exist.
     Registrations of other platforms are ignored. Nothing is written here.
+
+    `places` (`adopt`): (hook name, event) -> (group index, handler index) in `hooks.<event>`
+    of `text`, a hand-made handler that the hook's new registration replaces where it stands
+    (the group's matcher kept for the handlers beside it) instead of joining the end of the
+    list. A place whose hook is registered elsewhere already is removed.
 
     Raises:
         SettingsError: the text does not parse, a part hookwrap must edit is malformed, a
@@ -367,7 +415,7 @@ def reconcile(text: str | None, platform: Platform | str, desired: list[Registra
     wanted = _wanted(platform, desired, label)
     old = {} if text is None else parse_settings(text, platform, label=label)
     new = copy.deepcopy(old)
-    changes = _edit(new, platform, wanted, label)
+    changes = _edit(new, platform, wanted, label, places or {})
     new_text = render_settings_file(text, old, new, platform, label)
     if text is not None and new_text is not None and new_text != text \
             and all(change.action == "unchanged" for change in changes):

@@ -1,7 +1,9 @@
 """Will the hooks start at all? The faults that make every call of a hook fail before it runs.
 
-The syntax check is best effort: Python 3.9's grammar is checked with ``ast`` (which misses a
-few 3.10+ forms), and every script is also compiled by the interpreter the hooks run with.
+The syntax check is best effort: each script is parsed with Python 3.9's grammar (``ast``'s
+``feature_version``, which misses a few 3.10+ forms) and compiled, in hookwrap's own process:
+sync never runs the interpreter the manifest names (the repo chooses it: a path into the repo,
+`uv run python`). Only doctor's `python` check runs it, for its version.
 
 A hook script with a syntax error (or syntax newer than Python 3.9), a missing runtime under
 .hookwrap/lib, or an interpreter older than the runtime's floor: Claude Code then blocks every
@@ -38,7 +40,10 @@ def script_errors(root: Path, names: Sequence[str], closed: Collection[str] = ()
         except OSError:
             continue  # a missing script is planned for re-rendering; unreadable ones surface there
         try:
-            ast.parse(source, filename=rel, feature_version=FLOOR)
+            # The compiler refuses what the parser takes (`return` outside a function);
+            # dont_inherit: none of this module's __future__ flags.
+            compile(ast.parse(source, filename=rel, feature_version=FLOOR), rel, "exec",
+                    dont_inherit=True)
         except SyntaxError as error:
             where = f"line {error.lineno}" if error.lineno else "?"
             effect = "it fails closed, so every call it matches is blocked on each of its CLIs" \
@@ -73,28 +78,21 @@ def _argv(python: str, env: Mapping[str, str] | None) -> list[str] | None:
     return None if path is None else [path, *words[1:]]
 
 
-def interpreter_error(python: str, env: Mapping[str, str] | None = None,
-                      scripts: Sequence[Path] = ()) -> str:
-    """Why ``python`` cannot run the hooks ("" when it can): not found, not runnable, too old,
-    or one of ``scripts`` does not compile on it (syntax newer than that interpreter)."""
-    return check_interpreter(python, env, scripts)[0]
+def interpreter_missing(python: str, env: Mapping[str, str] | None = None) -> str:
+    """Why ``python`` cannot run the hooks, as far as a look at PATH tells ("" when it is
+    found): nothing is run."""
+    return f"{python} is not on PATH: no hook can start" if _argv(python, env) is None else ""
 
 
-def check_interpreter(python: str, env: Mapping[str, str] | None = None,
-                      scripts: Sequence[Path] = ()) -> tuple[str, str]:
-    """(why ``python`` cannot run the hooks or "", its version such as "3.11"), from one run."""
+def check_interpreter(python: str, env: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """(why ``python`` cannot run the hooks or "", its version such as "3.11"), from one run
+    of it (doctor's `python` check)."""
     argv = _argv(python, env)
     if argv is None:
         return f"{python} is not on PATH: no hook can start", ""
-    compile_all = ("import sys\nfor f in sys.argv[1:]:\n    compile(open(f, 'rb').read(), f, 'exec')\n"
-                   f"{_VERSION}")
     try:
-        done = subprocess.run([*argv, "-c", compile_all, *map(str, scripts)], capture_output=True,
-                              text=True, timeout=60, env=dict(env) if env is not None else None,
-                              check=False)
-        if done.returncode != 0 and "SyntaxError" in done.stderr:
-            last = done.stderr.strip().splitlines()[-1]
-            return f"a hook script does not compile on {python} ({last}): that hook cannot start", ""
+        done = subprocess.run([*argv, "-c", _VERSION], capture_output=True, text=True,
+                              timeout=60, env=dict(env) if env is not None else None, check=False)
         major, minor = (int(x) for x in done.stdout.strip().split("."))
     except (OSError, ValueError, subprocess.SubprocessError):
         return f"{argv[0]} does not run: no hook can start", ""

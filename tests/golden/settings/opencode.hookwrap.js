@@ -521,26 +521,57 @@ function postDirect(url, body, signal) {
 
 // A command's run, synchronously: for the Stop hooks of a CLI that keeps the agent working.
 // `kilo run` ends as soon as nothing holds the session after session.idle, so the answer must
-// be read, and the next message sent, before this process's event loop turns again.
-function runCommandSync(handler, payload, cwd) {
-  const [program, ...args] = commandArgv(handler);
-  const result = spawnSync(program, args, {
-    cwd,
-    windowsHide: true,
-    input: JSON.stringify(payload),
-    timeout: timeoutMsOf(handler),
-    killSignal: "SIGKILL",
-    maxBuffer: 16 * 1024 * 1024,
-    env: hookEnv(),
+// be read, and the next message sent, before this process's event loop turns again. Bounded as
+// runCommand is, as far as a synchronous run can be: on POSIX the hook gets a process group of
+// its own, which is killed once the hook exits or times out (a `sleep 600 &` it left does not
+// outlive it), and at MAX_OUTPUT bytes it is stopped. Bun (1.3.14, which runs this plugin)
+// honours `detached` in its own Bun.spawnSync only, and returns when the hook exits even while a
+// process it left behind holds its stdout; node's spawnSync (where there is no Bun) waits for
+// the pipes until the timeout, and a hook that had exited by then has still answered.
+function spawnHookSync(argv, input, cwd, timeoutMs) {
+  if (typeof Bun !== "undefined" && typeof Bun.spawnSync === "function") {
+    const run = Bun.spawnSync({
+      cmd: argv, cwd, env: hookEnv(), stdin: Buffer.from(input), stdout: "pipe", stderr: "pipe",
+      timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: MAX_OUTPUT, detached: !ON_WINDOWS,
+      windowsHide: true,
+    });
+    return { pid: run.pid, status: run.exitCode, stdout: run.stdout, stderr: run.stderr,
+             timedOut: Boolean(run.exitedDueToTimeout), overflow: Boolean(run.exitedDueToMaxBuffer),
+             error: "" };
+  }
+  const [program, ...args] = argv;
+  const run = spawnSync(program, args, {
+    cwd, input, env: hookEnv(), timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: MAX_OUTPUT,
+    detached: !ON_WINDOWS, windowsHide: true,
   });
-  const timedOut = Boolean(result.error && result.error.code === "ETIMEDOUT");
+  const code = run.error && run.error.code;
+  return { pid: run.pid, status: run.status, stdout: run.stdout, stderr: run.stderr,
+           timedOut: code === "ETIMEDOUT" && run.status === null, overflow: code === "ENOBUFS",
+           // A hook that exits without reading its stdin leaves an EPIPE: its exit status counts.
+           error: run.error && !run.stderr ? String(run.error) : "" };
+}
+
+function runCommandSync(handler, payload, cwd) {
+  let result;
+  try {
+    result = spawnHookSync(commandArgv(handler), JSON.stringify(payload), cwd, timeoutMsOf(handler));
+  } catch (error) {
+    return { code: null, stdout: "", stderr: String(error), timedOut: false };
+  }
+  if (result.pid && !ON_WINDOWS) {
+    try {
+      process.kill(-result.pid, "SIGKILL"); // what the hook left in its group
+    } catch {
+      // Gone already, or no group of its own.
+    }
+  }
+  const stopped = result.timedOut || result.overflow;
   return {
-    // A hook that exits without reading its stdin leaves an EPIPE in result.error: its exit
-    // status still counts.
-    code: typeof result.status === "number" && !timedOut ? result.status : null,
-    stdout: result.stdout ? result.stdout.toString("utf8") : "",
-    stderr: result.stderr ? result.stderr.toString("utf8") : String(result.error || ""),
-    timedOut,
+    code: typeof result.status === "number" && !stopped ? result.status : null,
+    stdout: result.stdout ? result.stdout.toString("utf8").slice(0, MAX_OUTPUT) : "",
+    stderr: result.stderr ? result.stderr.toString("utf8") : result.error,
+    timedOut: result.timedOut,
+    overflow: result.overflow,
   };
 }
 
