@@ -412,7 +412,7 @@ def _pack_rules() -> Tuple[Rule, ...]:
         Rule("infra.kubectl-delete", "kubectl delete / drain removes cluster resources",
              "Run it with `--dry-run=client` to see what it would do, and ask the user.",
              category="infrastructure", pack="infrastructure", program=("kubectl", "oc"),
-             sub=("delete|drain|replace",), unless="--dry-run|--help|-h"),
+             sub=("delete|drain|replace",), unless="--help|-h", check="kubectl_delete"),
         Rule("infra.kubectl-scale-zero", "kubectl scale --replicas=0 takes a workload down",
              "Ask the user to scale it down.", category="infrastructure", pack="infrastructure",
              program=("kubectl", "oc"), check="kubectl_scale_zero"),
