@@ -23,14 +23,13 @@ from ._base import (
     AgentSetup,
     Handlers,
     HostRules,
-    Matchers,
     Registration,
     TrustStore,
     fill_path,
-    nonempty_matcher_problems,
     without_deadline,
 )
 from ._facts import CommandFacts
+from ._matchers import RegexSearch
 from .kit import (
     ERROR,
     FAIL,
@@ -146,22 +145,8 @@ class ClineRegistration(Registration):
         return f"{agent.label}: {found[0].message} ({found[0].fix})" if found else None
 
 
-class ClineMatchers(Matchers):
-    """The dispatcher's ``re.search`` of the matcher (hookwrap anchors it) in the tool name from Cline's own payload; any non-empty string."""
-
-    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str, path: str) -> list[Problem]:
-        return nonempty_matcher_problems(group, path)
-
-    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None, target: str | None) -> bool:
-        """The dispatcher searches the matcher (hookwrap anchors it) in the tool name."""
-        import re
-
-        if target is None or matcher is None or matcher in ("", "*"):
-            return True
-        try:
-            return re.search(matcher, target) is not None
-        except re.error:
-            return False
+class ClineMatchers(RegexSearch):
+    """The dispatcher's ``re.search`` of the matcher in the tool name from Cline's own payload."""
 
     def match_target(self, agent: AgentSetup, event: str, payload: Mapping[str, Any]) -> str | None:
         """The tool name, from Cline's own payload (``tool_call.name``)."""
@@ -380,6 +365,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     return settle(base, None)
 
 
-SETUP = AgentSetup(CLINE, CLINE_COMMAND, registration=ClineRegistration(), matchers=ClineMatchers(),
+SETUP = AgentSetup(CLINE, CLINE_COMMAND, registration=ClineRegistration(), matchers=ClineMatchers(javascript=False),
                    handlers=ClineHandlers(), answers=read_answer, trust=ClineTrust(),
                    host=ClineHost())
