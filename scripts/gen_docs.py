@@ -448,6 +448,21 @@ def lifecycle_table() -> str:
     return _table(["CLI", *(f"`{e.value}`" for e in events)], rows)
 
 
+def user_files_table() -> str:
+    """user-scope.md: the user-level file `hookwrap --user` writes for each CLI, or why none."""
+    rows = []
+    for platform in Platform:
+        agent = setup_of(platform)
+        spec = agent.facts.user_file
+        match = re.match(r"\$\{([A-Z0-9_]+):-([^}]*)\}(.*)", spec)
+        if match:
+            where = f"`{match.group(2)}{match.group(3)}` (`${match.group(1)}{match.group(3)}` when set)"
+        else:
+            where = f"`{spec}`" if spec else f"none yet: {agent.facts.user_file_note}"
+        rows.append([LABELS[platform], where])
+    return _table(["CLI", "user-level file hookwrap writes"], rows)
+
+
 GENERATED_BLOCKS = {"events": lambda: events_table(), "tools": lambda: tools_table(),
                     "clis": lambda: clis_sentence(), "registration-files": lambda: settings_list(),
                     "precommit-local": _local_hook_yaml, "precommit-files": _watched_files,
@@ -458,7 +473,7 @@ GENERATED_BLOCKS = {"events": lambda: events_table(), "tools": lambda: tools_tab
                     "hook-process": hook_process_table, "doctor-files": doctor_files,
                     "matchers": matchers_table, "timeouts": timeouts_bullet,
                     "fail-closed": fail_closed_list, "lifecycle": lifecycle_table,
-                    "system-message": system_message_list}
+                    "system-message": system_message_list, "user-files": user_files_table}
 # The blocks each generated file must hold.
 REQUIRED_BLOCKS = {"README.md": {"events", "tools", "clis", "matchers", "timeouts",
                                  "registration-files"},
@@ -468,6 +483,7 @@ REQUIRED_BLOCKS = {"README.md": {"events", "tools", "clis", "matchers", "timeout
                                              "tool-input", "limits"},
                    "docs/runner-contract.md": {"hook-process"},
                    "docs/troubleshooting.md": {"doctor-files", "system-message"},
+                   "docs/user-scope.md": {"user-files"},
                    "docs/templates.md": {"fail-closed", "lifecycle"}}
 
 

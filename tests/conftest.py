@@ -361,7 +361,9 @@ def isolated_home(_homes: Path, monkeypatch: pytest.MonkeyPatch, interpreter_fol
     monkeypatch.delenv("GEMINI_CLI_TRUST_WORKSPACE", raising=False)
     for var in ("QWEN_HOME", "QWEN_PROJECT_DIR", "QWEN_CODE_TRUSTED_FOLDERS_PATH", "COPILOT_HOME",
                 "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_RESTRICTED_MODE",
-                "COPILOT_PROJECT_DIR", "COPILOT_ALLOW_ALL"):
+                "COPILOT_PROJECT_DIR", "COPILOT_ALLOW_ALL",
+                # `hookwrap --user` writes under the config folder: the throwaway HOME's
+                "XDG_CONFIG_HOME", "PI_CODING_AGENT_DIR", "APPDATA"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")

@@ -236,9 +236,17 @@ class Guard:
         return answer(
             f"{'Held' if rule.asks else 'Blocked'} by the {self.name} hook: {rule.what} "
             f"(`{shown}`; rule {rule.id}). "
-            f"{rule.instead} (The policy is in .hookwrap/hooks/{self.name}.py; `hookwrap test "
-            f"{self.name} --explain` shows why.)"
+            f"{rule.instead} {self._policy_note()}"
         )
+
+    def _policy_note(self) -> str:
+        """Where the policy is, and the command that explains a block: a user-scope guard's
+        (the launcher sets HOOKWRAP_SCOPE) is in the user's folder, not the project's."""
+        if os.environ.get("HOOKWRAP_SCOPE") == "user":
+            return (f"(The policy is in {self.root}/.hookwrap/hooks/{self.name}.py; `hookwrap "
+                    f"--user test {self.name} --explain` shows why.)")
+        return (f"(The policy is in .hookwrap/hooks/{self.name}.py; `hookwrap test {self.name} "
+                "--explain` shows why.)")
 
     # -- shell lines --------------------------------------------------------------------------
 

@@ -79,6 +79,27 @@ STAMPS_HEADER = "hookwrap runtime sources 3"
 # The flag a fail-closed hook's command carries after the hook's name, with the seconds it has
 # to answer (clis/_base.py: FAIL_CLOSED_FLAG).
 FAIL_CLOSED = "--fail-closed="
+# The last word of a user-scope hook's command (generator/scope.py USER_FLAG): the hook steps
+# aside where the project the CLI works in registers a hook of the same name (project_wins).
+USER_FLAG = "--user"
+# Where a CLI's project hooks find the project (clis/<cli>.py, command_form): the folder in its
+# variable; a CLI not listed walks up from its hooks' working folder to hookwrap.toml. Written
+# out here so a hook process imports no CLI's record (tests/runtime/test_user_scope_launcher.py
+# checks it against the records).
+PROJECT_VARS = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR",
+                "qwen": "QWEN_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR"}
+# Where a CLI keeps its trust in a project's hooks, which it otherwise skips without a word
+# (Codex CLI 0.171.0: reference/codex-cli.md 1.4): (the variable naming its home, the home's
+# default under ~, the file, what the file holds for a trusted project's hook; {root} the
+# project's real path). Where the project's hook is not trusted, the user's runs: a guard that
+# runs twice beats one that runs nowhere.
+TRUST_MARKS = {"codex": ("CODEX_HOME", ".codex", "config.toml", '"{root}/.codex/hooks.json:')}
+# Set to "user" for a user-scope hook's process.
+SCOPE_VAR = "HOOKWRAP_SCOPE"
+# A hook's answer when it has no opinion, the same on every CLI (REQ-006.7.2, hookoutput.py).
+NO_OPINION = b"{}\n"
+# A manifest without a top-level `platforms` (generator/hookentry.py ALL_PLATFORMS).
+DEFAULT_PLATFORMS = ("claude", "gemini")
 # While the launcher imports the runtime (_start_imports): the stamps, the modules they name, the
 # builtin __import__ to put back...
 _IMPORTS: "dict[str, Any]" = {"runtime": {}}
@@ -605,6 +626,14 @@ def _launch(argv: "list[str]") -> None:
         sys.stderr.write(f"hookwrap: run.py needs a hook name, not {name!r}\n"
                          "usage: python3 .hookwrap/lib/run.py <name> --platform <cli>\n")
         raise SystemExit(2)
+    if argv[-1] == USER_FLAG:
+        del argv[-1]
+        if project_wins(name, argv, os.environ, os.getcwd()):
+            # No opinion, as the runtime writes it for every CLI (Cline's hook file wants a JSON
+            # answer): the CLI goes on, and the project's hook decides.
+            os.write(1, NO_OPINION)
+            raise SystemExit(0)
+        os.environ[SCOPE_VAR] = "user"  # what the hook says of itself (guard_engine.py)
     path = _beside(os.path.abspath(__file__), name)
     shown = _beside(argv[0], name)
     try:
@@ -633,6 +662,94 @@ def _launch(argv: "list[str]") -> None:
             _block(name, f"could not start ({type(error).__name__}: {error})")
         raise
     _run(code, name, path, [shown, *argv[2:]], deadline)
+
+
+def project_wins(name: str, argv: "list[str]", env: "Mapping[str, str]", cwd: str) -> bool:
+    """Whether a user-scope hook steps aside: the project the CLI works in (its folder in the
+    CLI's variable, else the nearest folder at or above ``cwd`` holding hookwrap.toml, the user
+    scope's own folder left out) registers a hook of the same ``name`` on this CLI, which then
+    runs instead, so that each call runs the hook once. Costs one stat per folder and a read of
+    the project's manifest; TOML is parsed only when it names the hook."""
+    platform = argv[argv.index("--platform") + 1] if "--platform" in argv[:-1] else ""
+    own = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    folder = env.get(PROJECT_VARS.get(platform, ""), "")
+    folders = [folder] if folder else _parents(cwd)
+    for folder in folders:
+        path = os.path.join(folder, "hookwrap.toml")
+        if os.path.isfile(path) and os.path.realpath(folder) != os.path.realpath(own):
+            try:
+                with open(path, "rb") as file:
+                    data = file.read()
+            except OSError:
+                return False
+            return name.encode() in data and platform in _registered_on(data, name) \
+                and _trusted(platform, folder, env)
+    return False
+
+
+def _trusted(platform: str, folder: str, env: "Mapping[str, str]") -> bool:
+    """Whether ``platform`` records trust in the project's hooks, where it asks for it."""
+    if platform not in TRUST_MARKS:
+        return True
+    variable, default, name, mark = TRUST_MARKS[platform]
+    home = env.get(variable) or os.path.join(os.path.expanduser("~"), default)
+    try:
+        with open(os.path.join(home, name), encoding="utf-8") as file:
+            text = file.read()
+    except (OSError, ValueError):
+        return False
+    return mark.format(root=os.path.realpath(folder)) in text
+
+
+def _parents(start: str) -> "list[str]":
+    start = os.path.abspath(start)
+    found = [start]
+    while os.path.dirname(found[-1]) != found[-1]:
+        found.append(os.path.dirname(found[-1]))
+    return found
+
+
+def _registered_on(data: bytes, name: str) -> "Sequence[str]":
+    """The CLIs a manifest registers hook ``name`` on: its ``platforms``, else the manifest's,
+    else the default; () when it has no such hook or does not read."""
+    try:
+        import tomllib  # novm: Python 3.11+; older ones read the two keys below by hand
+    except ImportError:
+        return _registered_on_39(data.decode("utf-8", "replace"), name)
+    try:
+        manifest = tomllib.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return ()
+    hooks = manifest.get("hooks")
+    entry = hooks.get(name) if isinstance(hooks, dict) else None
+    if not isinstance(entry, dict):
+        return ()
+    platforms = entry.get("platforms") or manifest.get("platforms") or DEFAULT_PLATFORMS
+    return platforms if isinstance(platforms, list) else DEFAULT_PLATFORMS
+
+
+def _registered_on_39(text: str, name: str) -> "Sequence[str]":
+    """``_registered_on`` without tomllib (Python 3.9 and 3.10): the hook's table by its header,
+    and a one-line ``platforms = [...]`` in it or before the first table."""
+    table, top, found = "", None, None
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("["):
+            table = line.strip("[] ").replace('"', "").replace("'", "")
+            continue
+        key, _, value = line.partition("=")
+        if key.strip() != "platforms":
+            continue
+        words = tuple(w.strip().strip("\"'") for w in value.strip().strip("[]").split(","))
+        if table == "":
+            top = words
+        elif table == f"hooks.{name}":
+            found = words
+    if f"hooks.{name}" not in {line.split("#", 1)[0].strip().strip("[] ").replace('"', "")
+                               .replace("'", "") for line in text.splitlines()
+                               if line.strip().startswith("[")}:
+        return ()
+    return found or top or DEFAULT_PLATFORMS
 
 
 def _run(code: "CodeType", name: str, path: str, argv: "list[str]",

@@ -18,9 +18,16 @@ from ..generator.clis.kit import ERROR, FAIL, OK, WARN, Finding, Problem, Scope
 from ..generator.errors import HookwrapError
 from ..generator.fsutil import read_capped
 from ..generator.registrations import script_path
-from ..generator.settings import OWNED_COMMAND_RE, load_settings, lookalikes, owned_entries
+from ..generator.settings import (
+    OWNED_COMMAND_RE,
+    load_settings,
+    lookalikes,
+    owned_entries,
+    user_scope_name,
+)
 from ..names import Platform
 from .host import commands_from_settings
+from .scopes import check_scopes
 from .unhooked import check_unhooked_shell
 from .versions import check_versions, project_platforms
 
@@ -88,6 +95,7 @@ def diagnose(root: Path, *, home: Path | None = None, env: Mapping[str, str] | N
     findings += check_dead_keys(scopes)
     findings += check_duplicates(scopes)
     findings += check_commands(scopes)
+    findings += check_scopes(root)
     if manifest is not None and (os.name == "nt" if windows is None else windows):
         from .windows import check_windows
 
@@ -473,6 +481,8 @@ def check_duplicates(scopes: list[Scope]) -> list[Finding]:
     for platform in Platform:
         seen: dict[str, tuple[Scope, str]] = {}
         for scope, name, command in _scripts_run([s for s in scopes if s.platform == platform]):
+            if user_scope_name(command, platform) is not None:
+                continue  # a user hook: it steps aside where a project has one of its name
             first = seen.setdefault(name, (scope, command))
             if first[0] is scope:
                 continue

@@ -42,6 +42,7 @@ app = typer.Typer(
 
 class _State:
     directory: Path = Path(".")
+    user: bool = False
 
 
 def _version(value: bool) -> None:
@@ -56,8 +57,23 @@ def _root(
                                    help="Run as if started in DIR."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="Print the version and exit."),
+    user: bool = typer.Option(False, "--user", help="Work on the user scope: hooks for every "
+                              "repo on this machine (a manifest in your config folder, "
+                              "registrations in each CLI's user-level file), as "
+                              "`git config --global`; see docs/user-scope.md."),
 ) -> None:
+    from ..generator import scope
+
     _State.directory = directory
+    _State.user = user
+    scope.set_current(scope.Scope(user=True) if user else scope.PROJECT)
+
+
+def _user_only_project(command: str) -> None:
+    """`--user` with a command that has no user scope."""
+    if _State.user:
+        raise UsageError(f"{command} works on a project only, not with --user",
+                         hint=f"run `hookwrap {command}` in the repo, without --user")
 
 
 def _cwd() -> Path:
@@ -72,7 +88,39 @@ def _cwd() -> Path:
 def _root_dir() -> Path:
     from ..generator.project import find_root
 
+    if _State.user:
+        return _user_root(existing=True)
     return find_root(_cwd())
+
+
+def _both_scopes() -> tuple[Optional[Path], Optional[Path]]:
+    """(the project's root, the user scope's folder), each None where there is none; the one
+    the command is run for must exist (its error says so)."""
+    import contextlib
+
+    from ..generator.project import find_root
+
+    project = user = None
+    with contextlib.suppress(HookwrapError):
+        user = _user_root(existing=True)
+    with contextlib.suppress(HookwrapError):
+        project = find_root(_cwd())
+    if (user if _State.user else project) is None:
+        _root_dir()  # raises the scope's own "not set up" error
+    return project, user
+
+
+def _user_root(*, existing: bool = False) -> Path:
+    """The user scope's folder; with ``existing``, one that holds its manifest."""
+    from ..generator.errors import ProjectError
+    from ..generator.project import MANIFEST
+    from ..generator.scope import user_root
+
+    root = user_root()
+    if existing and not (root / MANIFEST).exists():
+        raise ProjectError(f"no user manifest: {root / MANIFEST} does not exist",
+                           hint="run `hookwrap --user init` first")
+    return root
 
 
 def _print_plan(plan, *, dry_run: bool = False, check: bool = False) -> None:
@@ -155,14 +203,18 @@ def init(
     on all of the project's CLIs (a hook limited to some keeps its list). It refuses to start
     a project inside another one, unless the folder is its own git repository.
     """
-    from ..generator.project import init_plan, parse_platforms
+    from ..generator.project import init_plan, parse_platforms, scope_platforms
     from ..generator.projectclis import refuse_nested
 
-    root = _cwd()
-    refuse_nested(root)  # before the project lock, which would create .hookwrap/ here
     names = _platform_names(platform)
-    # `--platform all` is every CLI hookwrap supports (for `add`, all = the manifest's platforms).
-    chosen = parse_platforms(names, default=tuple(Platform)) if names else None
+    # `--platform all` is every CLI hookwrap supports (for `add`, all = the manifest's platforms);
+    # at user scope, every CLI with a user-level place hookwrap writes.
+    chosen = parse_platforms(names, default=scope_platforms()) if names else None
+    if _State.user:
+        root = _user_root()
+    else:
+        root = _cwd()
+        refuse_nested(root)  # before the project lock, which would create .hookwrap/ here
     _execute(root, lambda: init_plan(root, chosen), dry_run=dry_run)
 
 
@@ -230,6 +282,7 @@ def adopt(
 
     from ..generator.adopt import adopt_plan
 
+    _user_only_project("adopt")
     root = _cwd()
     with contextlib.suppress(HookwrapError):  # no hookwrap.toml: adopt creates one here
         root = _root_dir()
@@ -251,10 +304,13 @@ def remove(
 @app.command("list")
 def list_(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Show the hooks and, per platform, whether each registration is present and current
-    ("no runtime" or "no script" when it is, but a file its command runs is missing)."""
-    from ..generator.inventory import format_table, list_hooks
+    ("no runtime" or "no script" when it is, but a file its command runs is missing); with
+    user hooks, both scopes, and "project's" where a repo's hook of the same name runs
+    instead of the user's."""
+    from ..generator.inventory import format_table, list_scopes
 
-    rows = list_hooks(_root_dir())
+    project, user = _both_scopes()
+    rows = list_scopes(project, user)
     typer.echo(json.dumps(rows, indent=2) if as_json else format_table(rows))
 
 
@@ -299,6 +355,7 @@ def serve(
     from ..generator.project import load_manifest, python_of, serve_port
     from ..generator.resident import run_server, service_text
 
+    _user_only_project("serve")
     root = _root_dir()
     manifest = load_manifest(root)
     chosen, warnings = serve_port(manifest, port)
@@ -449,11 +506,12 @@ def doctor_command(
     """
     from ..checks.doctor import diagnose, exit_code, findings_to_json
     from ..generator.errors import ProjectError
-    from ..generator.project import find_root
 
     try:
-        root = find_root(_cwd())
+        root = _root_dir()
     except ProjectError:
+        if _State.user:
+            raise
         root = _cwd()  # doctor still checks the settings files of a project without a manifest
     findings = diagnose(root, run_hooks=not no_run, run_untrusted=run_untrusted)
     if as_json:
@@ -502,8 +560,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     exceptions = _click_exceptions()
     command = _command()
     _printable_streams()
+    from ..generator import scope
+
     try:
-        result = command.main(args=argv, prog_name="hookwrap", standalone_mode=False)
+        with scope.using(scope.PROJECT):  # --user sets the user scope for this run only
+            result = command.main(args=argv, prog_name="hookwrap", standalone_mode=False)
         return result if isinstance(result, int) else EXIT_OK
     except UsageError as error:  # a wrong argument value, as click's own BadParameter
         _print_error(error)

@@ -12,6 +12,8 @@ CURRENT, DRIFTED, MISSING, NOT_SELECTED, NO_EVENT, DROPPED = (
     "current", "drifted", "missing", "not selected", "no such event", "dropped")
 # A current registration whose command cannot start: the runtime or the hook's script is gone.
 NO_RUNTIME, NO_SCRIPT = "no runtime", "no script"
+# A user hook that the project's hook of the same name replaces on that CLI.
+REPLACED = "project's"
 
 
 def _settings(root: Path) -> dict[Platform, dict]:
@@ -117,6 +119,31 @@ def list_hooks(root: Path) -> list[dict]:
     return rows
 
 
+def list_scopes(project: Path | None, user: Path | None) -> list[dict]:
+    """``list_hooks`` of the project and of the user scope (each when given), every row with
+    its ``scope``; a user hook that a project hook of the same name replaces on a CLI (the
+    launcher steps aside there: launcher.py, project_wins) is ``"project's"`` there, and
+    ``"runs": false``."""
+    from .scope import Scope, using
+
+    rows = []
+    if project is not None:
+        with using(Scope()):
+            rows += [{**row, "scope": "project"} for row in list_hooks(project)]
+    if user is None:
+        return rows
+    mine = {row["name"]: row["platforms"] for row in rows if not row.get("orphan")}
+    with using(Scope(user=True)):
+        for row in list_hooks(user):
+            theirs = mine.get(row["name"], {})
+            for name, cell in row["platforms"].items():
+                if theirs.get(name, {}).get("status", NOT_SELECTED) != NOT_SELECTED \
+                        and cell.get("status", NOT_SELECTED) != NOT_SELECTED:
+                    cell.update(status=REPLACED, runs=False)
+            rows.append({**row, "scope": "user"})
+    return rows
+
+
 def format_table(rows: list[dict]) -> str:
     """A plain-text table for people; `--json` is the one for scripts."""
     if not rows:
@@ -126,11 +153,14 @@ def format_table(rows: list[dict]) -> str:
     # The default CLIs always have a column; any other CLI once a hook uses it.
     shown = [p.value for p in Platform if p in ALL_PLATFORMS or any(
         row["platforms"].get(p.value, {}).get("status", NOT_SELECTED) != NOT_SELECTED for row in rows)]
-    header = ("NAME", "EVENT", "MATCHER", *(name.upper() for name in shown))
+    scoped = any(row.get("scope") == "user" for row in rows)  # a column once the user's show
+    header = ("NAME", *(("SCOPE",) if scoped else ()), "EVENT", "MATCHER",
+              *(name.upper() for name in shown))
     lines = [header]
     for row in rows:
         platforms = row["platforms"]
-        lines.append((row["name"], row["event"], row.get("matcher") or "*",
+        lines.append((row["name"], *((row.get("scope", "project"),) if scoped else ()),
+                      row["event"], row.get("matcher") or "*",
                       *(platforms.get(name, {}).get("status", "-") for name in shown)))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(header))]
     text = "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
@@ -150,6 +180,9 @@ def format_table(rows: list[dict]) -> str:
     elif NO_SCRIPT in statuses:
         text += ("\n\nhint: no script: the hook's .hookwrap/hooks/NAME.py is missing, so it "
                  "cannot start; `hookwrap sync` restores it")
+    if REPLACED in statuses:
+        text += ("\n\nhint: project's: this repo's hook of the same name runs there instead of "
+                 "the user's, once per call")
     if any(p.get("status") == DROPPED for row in rows for p in row["platforms"].values()):
         text += ("\n\nhint: dropped: an invalid entry beside it makes the CLI skip every hook of "
                  "that event; `hookwrap doctor` names the entry")

@@ -214,7 +214,10 @@ def new_manifest_text(platforms: tuple[Platform, ...] | None = None) -> str:
     if chosen == ALL_PLATFORMS:
         return text
     line = "platforms = [" + ", ".join(f'"{p.value}"' for p in chosen) + "]\n"
-    comment = "# The agent CLIs this repo uses; a hook goes to each unless it lists its own.\n"
+    from .scope import current
+
+    who = "you use (user scope)" if current().user else "this repo uses"
+    comment = f"# The agent CLIs {who}; a hook goes to each unless it lists its own.\n"
     return text.replace("version = 1\n", "version = 1\n\n" + comment + line, 1)
 
 

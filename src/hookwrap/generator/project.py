@@ -13,6 +13,7 @@ from .errors import ConflictError, ManifestError, ProjectError, UsageError
 from .fsutil import read_capped
 from .interpreter import WINDOWS_DEFAULT
 from .plan import Plan
+from .scopefiles import settings_rel
 from .vendor import (
     LAUNCHER,
     LAUNCHER_MODULE,
@@ -160,8 +161,15 @@ def read_settings_text(root: Path, platform: Platform) -> str | None:
     """The project settings file's text, or None when it does not exist."""
     from .settings import read_text
 
-    rel = setup_of(platform).facts.settings_file
+    rel = settings_rel(platform)
     return read_text(root / rel, rel)
+
+
+def scope_platforms() -> tuple[Platform, ...]:
+    """The CLIs whose registration files the scope in force keeps."""
+    from .scopefiles import supports
+
+    return tuple(p for p in Platform if supports(p))
 
 
 def filters_text(specs) -> bytes | None:
@@ -179,17 +187,24 @@ def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE
     (`adopt` takes the hand-made entries it moves out), instead of the file's; ``places``:
     per platform, the hand-made handlers of that text that new registrations replace where
     they stand (settings.reconcile)."""
+    from .originals import restored, restored_trust
+    from .scope import current
     from .settings import lookalikes, parse_settings, reconcile
 
     plan.add(FILTERS_FILE, filters_text(specs))
     desired, warnings = _desired(specs, python, port, python_windows)
     plan.warnings.extend(warnings)
     for platform in Platform:
-        rel = setup_of(platform).facts.settings_file
+        if not desired[platform] and platform not in scope_platforms():
+            continue
+        rel = settings_rel(platform)
         text = texts[platform] if texts and platform in texts else \
             read_settings_text(plan.root, platform)
         result = reconcile(text, platform, desired[platform], label=rel,
                            places=(places or {}).get(platform))
+        result = restored(plan, platform, text, result, bool(desired[platform]))
+        if current().user and not desired[platform]:
+            restored_trust(plan, platform)
         detail = [f"{c.action} {c.name} ({c.detail})" if c.detail else f"{c.action} {c.name}"
                   for c in result.changes if c.action != "unchanged"]
         new = None if result.new_text is None else result.new_text.encode("utf-8")
@@ -210,7 +225,8 @@ def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE
             if note:
                 plan.notes.append(note)
             unreachable = setup_of(platform).unreachable_note(plan.root) \
-                if result.new_text is not None and desired[platform] else None
+                if result.new_text is not None and desired[platform] \
+                and not current().user else None
             if unreachable:
                 plan.warnings.append(unreachable)
         if result.new_text is not None and setup_of(platform).facts.invalid_entry_drops_event \
@@ -402,12 +418,18 @@ def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan
             manifest = add_platforms(plan, manifest, platforms)
         plan.add(MANIFEST, manifest.dumps().encode())
     else:
-        refuse_nested(root)
+        from .scope import current
+
+        if not current().user:  # the user's folder is no repo's
+            refuse_nested(root)
         chosen, notes = new_platforms(root, platforms)
         text = new_manifest_text(chosen)
         manifest = Manifest.loads(text, MANIFEST)
         plan.add(MANIFEST, text.encode())
         plan.notes.extend(notes)
+    from .scopefiles import require
+
+    require(manifest.platforms)
     plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
     plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),

@@ -34,19 +34,22 @@ def new_platforms(root: Path, given: tuple[Platform, ...] | None = None
     """The platforms of a new manifest, and notes that say which and why: ``given``
     (``--platform``), else the CLIs whose folders the repo has, else hookwrap's default."""
     from .hookentry import ALL_PLATFORMS
+    from .scope import current
 
-    found = detected_platforms(root)
+    user = current().user  # the user scope's folder is no repo: no CLI folders to look at
+    found = () if user else detected_platforms(root)
     if given:
         chosen, why = given, "from --platform"
     elif found:
         chosen, why = found, "the repo has " + _and([f"{_found_folder(root, p)}/" for p in found])
     else:
-        chosen, why = ALL_PLATFORMS, "the default: the repo has no CLI's folder yet"
+        chosen, why = ALL_PLATFORMS, "the default" if user else \
+            "the default: the repo has no CLI's folder yet"
     notes = [f"platforms: {', '.join(p.value for p in chosen)} ({why})"]
     others = [p.value for p in Platform if p not in chosen]
     if others:
         notes.append(f"hookwrap also supports {_and(others)}; add one with "
-                     "`hookwrap init --platform NAME`")
+                     f"`hookwrap {'--user ' if user else ''}init --platform NAME`")
     return chosen, notes
 
 

@@ -12,6 +12,7 @@ from .clis import all_setups, setup_of
 from .clis._base import with_deadline
 from .errors import UsageError
 from .interpreter import WINDOWS_DEFAULT
+from .scope import current
 from .winforms import windows_command, windows_registration
 
 DEFAULT_TIMEOUT = 60
@@ -242,6 +243,8 @@ def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: b
     # A CLI with a field for Windows (Codex CLI's commandWindows, Copilot CLI's powershell, the
     # plugins' argvWindows) gets the Windows form there; its POSIX command stays as it is. A CLI
     # with one command for every OS gets it there when hookwrap.toml names python_windows.
+    if current().user:  # the Windows forms find a project's runtime: none at user scope yet
+        return _with(handler), warning
     windows = windows_command(platform.value, spec.name, python_windows, fail_closed=fail_closed)
     handler = windows_registration(platform.value, handler, _with_deadline_if(
         windows, spec.name, timeout=timeout, fail_closed=fail_closed, event=event),

@@ -87,6 +87,16 @@ def owned_name(handler: Any, platform: Platform | str) -> str | None:
     return setup_of(platform).owned_handler(handler)
 
 
+def user_scope_name(command: str, platform: Platform | str) -> str | None:
+    """The hook's name when ``command`` is exactly one hookwrap writes at user scope (`hookwrap
+    --user`), whatever the scope in force: hookwrap's, and a hook that steps aside for a
+    project's hook of the same name (so never a look-alike, nor a second run)."""
+    from hookwrap.generator.scope import Scope, current, using
+
+    with using(Scope(user=True, home=current().home, env=current().env)):
+        return setup_of(platform).owned_name(command)
+
+
 def owned_entries(data: Any, platform: Platform | str) -> list[OwnedEntry]:
     """Every hookwrap handler in a parsed settings file, in document order."""
     return setup_of(platform).owned_entries(data)
@@ -102,7 +112,8 @@ def lookalikes(data: Any, platform: Platform | str) -> list[str]:
             for hi, handler in enumerate(handlers if isinstance(handlers, list) else ()):
                 command = handler.get("command") if isinstance(handler, dict) else None
                 if isinstance(command, str) and OWNED_COMMAND_RE.search(command) \
-                        and owned_name(handler, platform) is None:
+                        and owned_name(handler, platform) is None \
+                        and user_scope_name(command, platform) is None:
                     found.append(f"hooks.{event}[{gi}].hooks[{hi}] runs {command!r}, which is not "
                                  "a command hookwrap writes: left as it is")
     return found
@@ -122,8 +133,14 @@ def load_settings(path: Path | str, platform: Platform | str,
 
 
 def project_settings(root: Path, platform: Platform | str) -> tuple[str | None, dict[str, Any]]:
-    """The project's settings file of ``platform`` (the one hookwrap keeps), read and parsed."""
-    rel = setup_of(platform).facts.settings_file
+    """The settings file of ``platform`` hookwrap keeps in the scope in force (the project's,
+    or at user scope the CLI's user-level one), read and parsed; a CLI the scope has no file
+    for reads as missing."""
+    from hookwrap.generator.scopefiles import settings_rel, supports
+
+    if not supports(Platform(platform)):
+        return None, {}
+    rel = settings_rel(Platform(platform))
     return load_settings(Path(root) / rel, platform, rel)
 
 

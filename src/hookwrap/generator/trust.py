@@ -66,10 +66,23 @@ def record_trust(root: Path, platforms: list[Platform] | None = None, *,
                 for edit in edits:
                     if edit.pending and edit.new_text is not None:
                         with _unchanged_on_error(edit.path):
+                            _note_user_trust(root, edit)
                             atomic_write(edit.path, edit.new_text.encode("utf-8"), new_mode=0o600)
                 return edits
     raise SettingsError("the trust files kept changing while hookwrap recorded trust",
                         hint="run `hookwrap trust` again")
+
+
+def _note_user_trust(root: Path, edit: TrustEdit) -> None:
+    """At user scope, what the trust file held before, so the last user hook's removal can give
+    it back (originals.py)."""
+    from .fsutil import read_text
+    from .originals import record_trust_write
+    from .scope import current
+
+    if current().user:
+        record_trust_write(root, edit.platform, edit.path, read_text(edit.path, edit.label),
+                           [change.entry.keys for change in edit.pending])
 
 
 def _refuse_unused(root: Path, platforms: list[Platform]) -> None:
@@ -125,6 +138,9 @@ def untrusted_note(platform: Platform, root: Path, settings_text: str | None) ->
         edits = agent.trust_edits(root, Path.home(), dict(os.environ), settings_text)
     except SettingsError:
         return None  # doctor and `hookwrap trust` report a broken file
+    from .scope import current
+
+    command = "hookwrap --user trust" if current().user else "hookwrap trust"
     hooks = [c.entry.hook for e in edits for c in e.pending if c.entry.hook]
     project = any(not c.entry.hook for e in edits for c in e.pending)
     todo = [line for e in edits for line in e.todo]
@@ -133,7 +149,7 @@ def untrusted_note(platform: Platform, root: Path, settings_text: str | None) ->
     if hooks:
         what = ", ".join(dict.fromkeys(hooks))
         return (f"{agent.label} skips {what} without a word until you run "
-                f"`hookwrap trust --platform {platform.value}`")
+                f"`{command} --platform {platform.value}`")
     if project:
         return (f"{agent.label} runs none of this project's hooks until the folder is trusted: "
                 f"run `hookwrap trust --platform {platform.value}`")

@@ -223,9 +223,29 @@ _NOTES: dict[NormalizedEvent, tuple[tuple[str, str], ...]] = {
 
 def manifest_header(platforms: Iterable[Platform | str]) -> str:
     """The first lines of the hookwrap.toml `hookwrap init` writes, for the repo's CLIs."""
+    from .scope import current
+
     chosen = [Platform(p) for p in platforms]
+    if current().user:  # `hookwrap --user init`: every repo's, from each CLI's user file
+        files = join(user_file_shown(p) for p in chosen)
+        lines = _wrap("# hookwrap.toml: your agent hooks for every repo on this machine (user "
+                      "scope), for", labels(chosen) + ".", 2, 92)
+        lines += _wrap("# Edit it by hand or with `hookwrap --user add` / `remove`, then run",
+                       "`hookwrap --user sync` to write " + files + ". Comments here are kept.",
+                       2, 92)
+        return "\n".join(lines) + "\n"
     lines = _wrap("# hookwrap.toml: this repo's agent hooks, for", labels(chosen) + ".", 2, 92)
     lines += _wrap("# Edit it by hand or with `hookwrap add` / `hookwrap remove`, then run "
                    "`hookwrap sync` to", "write " + settings_files(chosen) + ". Comments here are kept.",
                    2, 92)
     return "\n".join(lines) + "\n"
+
+
+def user_file_shown(platform: Platform | str) -> str:
+    """A CLI's user-level file as people write it: ``~/.claude/settings.json`` (a variable's
+    default), or why it has none."""
+    import re
+
+    spec = setup_of(platform).facts.user_file
+    match = re.match(r"\$\{([A-Z0-9_]+):-([^}]*)\}(.*)", spec)
+    return match.group(2) + match.group(3) if match else spec

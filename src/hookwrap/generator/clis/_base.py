@@ -26,9 +26,12 @@ import re
 
 from ...clis._base import FAIL_CLOSED_FLAG, LAUNCHER
 from ...names import NormalizedEvent
+from ..errors import SettingsError
 from ..pins import PINS
+from ..scope import USER_FLAG, current, user_root
 from .kit import (
     FAIL,
+    OK,
     OWNED_URL_RE,
     WARN,
     WARNING,
@@ -94,7 +97,10 @@ class Registration:
 
     def command(self, agent: AgentSetup, name: str, python: str, launcher: bool) -> str:
         """The registered command that runs hook ``name`` with ``python``: the record's
-        ``command_form`` filled in, or the walk-up loop when it is empty."""
+        ``command_form`` filled in, or the walk-up loop when it is empty; at user scope, the
+        user's launcher by its absolute path (``user_command``)."""
+        if current().user:
+            return user_command(agent.platform.value, name, python, launcher)
         if not agent.facts.command_form:
             return walk_up_command(agent.platform.value, name, python, launcher)
         script, args = hook_call(name, launcher)
@@ -232,6 +238,13 @@ class TrustStore:
         """What `hookwrap trust` writes so the CLI runs the project's hookwrap hooks (computed
         from ``settings_text`` when given, else the project's settings file); [] when the CLI
         has no trust gate hookwrap can record."""
+        return []
+
+    def user_trust_edits(self, agent: AgentSetup, home: Path, env: Mapping[str, str],
+                         settings_text: str | None) -> list[TrustEdit]:
+        """What `hookwrap --user trust` writes so the CLI runs the user-level hookwrap hooks
+        (``settings_text``: the user file as it will be, else as it is); [] when the CLI runs
+        user hooks without trust."""
         return []
 
     def trust_dialog_accepted(self, agent: AgentSetup, root: Path, home: Path,
@@ -444,11 +457,13 @@ class AgentSetup:
         itself): a wrapper, an echo or another project's hook that merely mentions
         .hookwrap/hooks/<name>.py is the user's, and is never changed or removed.
         """
-        patterns: list[re.Pattern[str]] | None = self.__dict__.get("_owned")
+        # The forms differ by scope (a user command names the user folder): one cache each.
+        key = f"_owned:{user_root()}" if current().user else "_owned"
+        patterns: list[re.Pattern[str]] | None = self.__dict__.get(key)
         if patterns is None:
             patterns = [self._owned_pattern(flag) for flag in (True, False)]
             patterns += self._windows_patterns()
-            self.__dict__["_owned"] = patterns
+            self.__dict__[key] = patterns
         command = without_deadline(command.strip())
         if not self.facts.command_form:  # the fail-closed walk-up form differs in its exit code
             command = walk_up_fail_open(command)
@@ -565,6 +580,14 @@ class AgentSetup:
         the project's file, then the record's ``scope_files``."""
         from pathlib import Path
 
+        if current().user:  # the user file hookwrap keeps first, then the CLI's other user files
+            if not self.facts.user_file:
+                return []
+            path = Path(fill_path(self.facts.user_file, root, home, env))
+            return [(str(path), path, True)] + [
+                (label, Path(fill_path(spec, root, home, env)), False)
+                for label, spec, project in self.facts.scope_files
+                if not project and Path(fill_path(spec, root, home, env)) != path]
         found = [(self.facts.settings_file, root / self.facts.settings_file, True)]
         for label, spec, project in self.facts.scope_files:
             found.append((label, Path(fill_path(spec, root, home, env)), project))
@@ -572,10 +595,31 @@ class AgentSetup:
 
     def trust_findings(self, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
+        """Whether the CLI runs the hooks of the scope in force for want of no trust."""
+        if current().user:
+            return self._user_trust_findings(home, env)
         return self.trust.trust_findings(self, root, home, scopes, env)
+
+    def _user_trust_findings(self, home: Path, env: Mapping[str, str]) -> list[Finding]:
+        check = f"{self.platform.value}-trust"
+        try:
+            edits = self.trust.user_trust_edits(self, home, env, None)
+        except SettingsError as error:
+            return [Finding(check, FAIL, str(error), error.hint)]
+        hooks = list(dict.fromkeys(c.entry.hook or c.entry.what for e in edits for c in e.pending))
+        if not hooks:
+            return [Finding(check, OK, f"{self.label} needs no trust for the user hooks, or "
+                            "has it")]
+        return [Finding(check, FAIL, f"{self.label} skips the user hook"
+                        f"{'s' if len(hooks) > 1 else ''} {', '.join(hooks)} without a word: "
+                        "they are not trusted", f"run `hookwrap --user trust --platform "
+                        f"{self.platform.value}`")]
 
     def trust_edits(self, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
+        """The trust the scope in force needs: the project's (``root``), or the user's."""
+        if current().user:
+            return self.trust.user_trust_edits(self, home, env, settings_text)
         return self.trust.trust_edits(self, root, home, env, settings_text)
 
     def trust_dialog_accepted(self, root: Path, home: Path, env: Mapping[str, str]) -> bool:
@@ -606,6 +650,17 @@ def walk_up_command(platform: str, name: str, python: str, launcher: bool = True
             f'no hookwrap.toml in $PWD or above, so hook {name} cannot run" >&2; exit {code}; }}; '
             'd=${d%/*}; d=${d:-/}; done; '
             f'HOOKWRAP_PROJECT_DIR=$d exec {python} "$d/{script}" {args}--platform {platform}')
+
+
+def user_command(platform: str, name: str, python: str, launcher: bool = True) -> str:
+    """The registered command of a user-scope hook: the user folder's launcher (or script) by
+    its absolute path, then ``--user``, which makes the launcher step aside for a project hook
+    of the same name (launcher.py, ``project_wins``)."""
+    import shlex
+
+    script, args = hook_call(name, launcher)
+    return (f"{python} {shlex.quote(str(user_root() / script))} {args}--platform {platform} "
+            f"{USER_FLAG}")
 
 
 def walk_up_fail_closed(command: str) -> str:

@@ -25,6 +25,11 @@ class CommandFacts:
 
     # --- the registration file ---------------------------------------------------------------
     settings_file: str = ""           # project-relative path of the file hookwrap edits
+    # At user scope (`hookwrap --user`): the CLI's user-level file hookwrap edits, a path as in
+    # scope_files (``~/...``, ``${VAR:-default}/...``); "" when there is none, and then
+    # ``user_file_note`` says why.
+    user_file: str = ""
+    user_file_note: str = ""
     # --- the installed CLI (doctor reads its version) ----------------------------------------
     executable: str = ""              # the command that starts the CLI ("claude")
     # What a release older than the first one listed does to this repo's hooks on an event:

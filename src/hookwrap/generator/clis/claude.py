@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 # The hookwrap command's facts (checked against the version in the record).
 CLAUDE_COMMAND = CommandFacts(
     settings_file=".claude/settings.json",  # plain JSON: Claude Code rejects a file with comments
+    user_file="${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json",
     executable="claude",
     # 2.1.328 runs them with no hook at all (the same /probe made its marker file; drift review).
     version_notes=(("2.1.332", NormalizedEvent.BEFORE_TOOL,  # the release of a fact, not a pin

@@ -12,6 +12,9 @@ removed, and reported, since hookwrap's hooks for that event cannot be written b
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from ...clis._cline_protocol import block_answer
 from ...clis.cline import CLINE
 from ...names import NormalizedEvent
@@ -22,6 +25,7 @@ from ._base import (
     Matchers,
     Registration,
     TrustStore,
+    fill_path,
     nonempty_matcher_problems,
     without_deadline,
 )
@@ -51,13 +55,15 @@ from .kit import (
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any, Mapping
 
 # The hookwrap command's facts: hookwrap.json and the hook files made from it (checked against the version in the record).
 CLINE_COMMAND = CommandFacts(
     payload_has_timestamp=True,
     settings_file=".clinerules/hooks/hookwrap.json",
+    # Cline 3.0.65 runs the hook files of $CLINE_DIR/hooks/ (and ~/Documents/Cline/Hooks/) in
+    # every workspace (reference/cline.md, 3.).
+    user_file="${CLINE_DIR:-~/.cline}/hooks/hookwrap.json",
     executable="cline",
     config_folders=(".clinerules", ".cline"),
     settings_owned=True,  # hookwrap's own file: no hand-made hooks in it
@@ -102,8 +108,9 @@ class ClineRegistration(Registration):
         hooks: dict[str, Any] = found if isinstance(found, dict) else {}
         files: list[tuple[str, bytes | None]] = []
         problems: list[str] = []
+        folder = _hooks_folder(agent)
         for event in agent.facts.known_settings_events:
-            rel = f"{HOOKS_DIR}/{event}"
+            rel = f"{folder}/{event}"
             path = root / rel
             groups = hooks.get(event) or []
             mine = _is_mine(path)
@@ -243,6 +250,31 @@ def _names(groups: list[Any]) -> str:
     return ", ".join(str(n) for n in names) or "none"
 
 
+def _hooks_folder(agent: AgentSetup) -> str:
+    """The folder of hookwrap.json and the hook files in the scope in force (``HOOKS_DIR`` in a
+    project, the user-level one at user scope)."""
+    from ..scope import current
+
+    scope = current()
+    if not scope.user:
+        return HOOKS_DIR
+    return str(Path(fill_path(agent.facts.user_file, "", scope.home, scope.env)).parent)
+
+
+def _user_scope_hook_file(text: str) -> str:
+    """At user scope the hook file sits in Cline's user folder: the runtime is the user scope's
+    (its folder, written in), and the hooks' project is the folder Cline runs them in."""
+    import shlex
+
+    from ..scope import current, user_root
+
+    if not current().user:
+        return text
+    text = re.sub(r"^d=\$\(cd -- .*$", lambda _: f"d={shlex.quote(str(user_root()))}", text,
+                  count=1, flags=re.MULTILINE)
+    return text.replace('_cline_hooks.py" "$d" ', '_cline_hooks.py" "$PWD" ', 1)
+
+
 def hook_file_text(event: str, groups: list[Any]) -> str:
     """The hook file for ``event``: ``cline_hook.sh`` with the event's registrations in it."""
     import json
@@ -257,7 +289,7 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
         fallback = json.dumps(block_answer(
             "hookwrap: the fail-closed hooks of this call gave no answer in time (python or the "
             f"hook file's dispatcher could not run, or hung); the call was blocked. See "
-            f"{HOOKS_DIR}/{event}."))
+            f"{_hooks_folder(SETUP)}/{event}."))
         words = "a block, since a fail-closed hook is among them."
     else:
         fallback, words = "", "nothing (the tool runs)."
@@ -276,7 +308,7 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
     }
     for key, value in values.items():
         template = template.replace(key, value)
-    return template
+    return _user_scope_hook_file(template)
 
 
 def _python(handlers: list[dict[str, Any]]) -> str:

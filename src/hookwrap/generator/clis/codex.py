@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 # The hookwrap command's facts (checked against the version in the record).
 CODEX_COMMAND = CommandFacts(
     settings_file=".codex/hooks.json",  # strict JSON: a trailing comma voids the whole file
+    user_file="${CODEX_HOME:-~/.codex}/hooks.json",
     executable="codex",
     known_settings_events=(
         "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
@@ -181,6 +182,10 @@ class CodexTrust(TrustStore):
     def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
         return _trust_edits(root, home, env, settings_text)
+
+    def user_trust_edits(self, agent: AgentSetup, home: Path, env: Mapping[str, str],
+                         settings_text: str | None) -> list[TrustEdit]:
+        return _user_trust_edits(home, env, settings_text)
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
@@ -354,13 +359,45 @@ def codex_root(root: Path) -> Path:
 def _trust_entries(root: Path, data: Any) -> list[Any]:
     """Project trust, then one trusted_hash per hookwrap command hook of ``data`` (hooks.json)."""
     real = root.resolve()
-    hooks = [e for e in SETUP.owned_entries(data)
-             if e.event in EVENT_LABELS and e.handler.get("type") == "command"]
-    if not hooks:
+    if not _hook_entries(data):
         return []
-    source = real / ".codex" / "hooks.json"
-    entries = [TrustEntry(("projects", str(real), "trust_level"), "trusted", "the project")]
-    for e in hooks:
+    return [TrustEntry(("projects", str(real), "trust_level"), "trusted", "the project"),
+            *_hash_entries(real / ".codex" / "hooks.json", data)]
+
+
+def _hook_entries(data: Any) -> list[Any]:
+    return [e for e in SETUP.owned_entries(data)
+            if e.event in EVENT_LABELS and e.handler.get("type") == "command"]
+
+
+def _user_trust_edits(home: Path, env: Mapping[str, str],
+                      settings_text: str | None) -> list[TrustEdit]:
+    """A trusted_hash per hookwrap hook of ``$CODEX_HOME/hooks.json``: Codex CLI 0.171.0 skips
+    an untrusted user hook as silently as a project's (reference/codex-cli.md, 1.4); no project
+    trust, since a user hook runs in every folder."""
+    from ..errors import SettingsError
+    from ..fsutil import read_text
+
+    source = codex_home(home, env).resolve() / "hooks.json"
+    if settings_text is None:
+        settings_text = read_text(source, str(source))
+    data = SETUP.parse_settings_text(settings_text, str(source)) if settings_text else {}
+    entries = _hash_entries(source, data)
+    if not entries:
+        return []
+    path = codex_home(home, env) / "config.toml"
+    try:
+        text = read_text(path, str(path))
+    except SettingsError as error:
+        raise retold(error) from None
+    new_text, changes = set_toml_values(text, entries, label=str(path))
+    return [TrustEdit(Platform.CODEX, path, str(path), new_text, changes)]
+
+
+def _hash_entries(source: Path, data: Any) -> list[Any]:
+    """One trusted_hash per hookwrap command hook of ``data``, the hooks file at ``source``."""
+    entries = []
+    for e in _hook_entries(data):
         key = f"{source}:{EVENT_LABELS[e.event]}:{e.group_index}:{e.handler_index}"
         matcher = e.matcher if isinstance(e.matcher, str) else None
         entries.append(TrustEntry(("hooks", "state", key, "trusted_hash"),

@@ -17,6 +17,7 @@ from .claude import CLAUDE_COMMAND
 COPILOT_COMMAND = derive(
     CLAUDE_COMMAND,
     settings_file=".github/hooks/hookwrap.json",
+    user_file="${COPILOT_HOME:-~/.copilot}/hooks/hookwrap.json",
     executable="copilot",
     version_notes=(),
     settings_owned=True,  # hookwrap's own file: it holds no hand-made hooks

@@ -17,6 +17,7 @@ from .claude import CLAUDE_COMMAND
 DROID_COMMAND = derive(
     CLAUDE_COMMAND,
     settings_file=".factory/settings.json",
+    user_file="~/.factory/settings.json",
     executable="droid",
     version_notes=(),
     settings_comments=True,  # Droid reads comments in it (0.225.2), so hookwrap keeps them

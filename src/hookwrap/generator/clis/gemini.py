@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 # The hookwrap command's facts (checked against the version in the record).
 GEMINI_COMMAND = CommandFacts(
     settings_file=".gemini/settings.json",
+    user_file="${GEMINI_CLI_HOME:-~}/.gemini/settings.json",
     executable="gemini",
     settings_comments=True,
     known_settings_events=(

@@ -14,6 +14,7 @@ from .opencode import OPENCODE_COMMAND, plugin_setup
 KILO_COMMAND = derive(
     OPENCODE_COMMAND,
     settings_file=".kilo/plugins/hookwrap.js",
+    user_file="${XDG_CONFIG_HOME:-~/.config}/kilo/plugins/hookwrap.js",
     executable="kilo",
     config_folders=(".kilo", ".kilocode"),
     unknown_event_note="hookwrap's Kilo CLI plugin does not run it",

@@ -13,6 +13,8 @@ the record: the plugin's file, label, marker variable and platform, and the plug
 
 from __future__ import annotations
 
+import re
+
 from ...clis._base import BLOCKING
 from ...clis.opencode import OPENCODE
 from ...names import NormalizedEvent
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 # The hookwrap command's facts: the plugin is the registration file (checked against the version in the record).
 OPENCODE_COMMAND = CommandFacts(
     settings_file=".opencode/plugins/hookwrap.js",
+    user_file="${XDG_CONFIG_HOME:-~/.config}/opencode/plugins/hookwrap.js",
     executable="opencode",
     settings_generated=True,  # every byte is hookwrap's: a difference is drift
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"),
@@ -221,6 +224,25 @@ def plugin_text(data: dict[str, Any], agent: AgentSetup | None = None) -> str:
         "@KEEP_WORKING@": "true" if agent.runtime.knobs.keep_working else "false"})
 
 
+_ROOT_LINES = re.compile(r"^// This file sits in .*\nconst ROOT = .*;$", re.MULTILINE)
+
+
+def _user_scope_shim(text: str) -> str:
+    """At user scope (`hookwrap --user`) the shim sits in the CLI's global folder: ROOT, where
+    the hooks and the log live, is the user scope's folder, and a hook's project is its call's
+    working folder (HOOKWRAP_PROJECT_DIR stays unset; the guard then takes the payload's cwd)."""
+    import json
+
+    from ..scope import current, user_root
+
+    if not current().user:
+        return text
+    root = json.dumps(str(user_root()))
+    text = _ROOT_LINES.sub(lambda _: f"// hookwrap's user scope: its hooks are in {root[1:-1]}.\n"
+                           f"const ROOT = {root};", text, count=1)
+    return text.replace("HOOKWRAP_PROJECT_DIR: ROOT, ", "", 1)
+
+
 def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str:
     """A JS shim hookwrap renders whole: ``template`` (a file beside this module) with the
     shared hook runner (``hook_runner.js``, one source for every shim) at its mark, ``fills``
@@ -234,6 +256,7 @@ def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str
     text = text.replace("// @HOOK_RUNNER@\n", runner)
     for mark, value in fills.items():
         text = text.replace(mark, value)
+    text = _user_scope_shim(text)
     # The registrations go in last: a mark inside a hook's command stays as it is.
     block = "\n".join((_BEGIN, "const REGISTRATIONS = " + json.dumps(data, indent=2) + ";", _END))
     return text.replace("// @REGISTRATIONS@", block)

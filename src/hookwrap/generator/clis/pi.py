@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 PI_COMMAND = derive(
     OPENCODE_COMMAND,
     settings_file=".pi/extensions/hookwrap.js",
+    user_file="${PI_CODING_AGENT_DIR:-~/.pi/agent}/extensions/hookwrap.js",
     executable="pi",
     config_folders=(".pi",),
     known_settings_events=("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",

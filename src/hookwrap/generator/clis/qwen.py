@@ -19,6 +19,7 @@ QWEN_COMMAND = derive(
     # JSON with comments; Qwen itself rewrites the file, adding "$version", and hookwrap keeps
     # every key it finds.
     settings_file=".qwen/settings.json",
+    user_file="${QWEN_HOME:-~/.qwen}/settings.json",
     executable="qwen",
     version_notes=(),
     settings_comments=True,
