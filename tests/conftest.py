@@ -50,6 +50,11 @@ def _filesystem_of(path: Path) -> tuple[str, list[str]]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    _temp_in_memory(config)
+    _compile_hookwrap(config)
+
+
+def _temp_in_memory(config: pytest.Config) -> None:
     """Put the run's temporary folders (``tmp_path`` and the rest, pytest's base temp) in memory,
     on Linux's /dev/shm, when the temp dir is on a disk, /dev/shm is a writable tmpfs with 4 GB
     free that may run programs (not ``noexec``: tests run the scripts they write there), and
@@ -70,6 +75,27 @@ def pytest_configure(config: pytest.Config) -> None:
     except OSError:
         return
     os.environ["PYTEST_DEBUG_TEMPROOT"] = str(_MEMORY)
+
+
+def _compile_hookwrap(config: pytest.Config) -> None:
+    """Compile hookwrap's own modules once, even where PYTHONDONTWRITEBYTECODE is set (common in
+    containers): every ``hookwrap`` process the tests start (the transcripts, the docs' examples,
+    the subprocess and signal tests, the guard benchmark) otherwise compiles each module it imports
+    from source, ~0.13 s of CPU per process (`hookwrap sync` 0.36 s -> 0.22 s, `list` 0.28 s ->
+    0.15 s). The bytecode is Python's usual ``__pycache__`` beside the sources (git-ignored);
+    an installed (not editable) hookwrap has its own already. The controller only, before any
+    worker starts; what the tests start inherits the environment as it is."""
+    if not sys.dont_write_bytecode or hasattr(config, "workerinput"):
+        return
+    import compileall
+    import importlib.util
+
+    spec = importlib.util.find_spec("hookwrap")
+    if spec is None or not spec.origin:
+        return
+    package = Path(spec.origin).parent
+    if os.access(package, os.W_OK):
+        compileall.compile_dir(package, quiet=2)
 
 
 # The e2e timing lines: (CLI, seconds) of every real-CLI run, from this process (e2e.harness) and,

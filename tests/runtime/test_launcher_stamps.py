@@ -391,3 +391,25 @@ def test_the_launcher_reads_a_file_whole(tmp_path: Path, size: int) -> None:
     data = os.urandom(size)
     path.write_bytes(data)
     assert _read(str(path)) == data
+
+
+def test_a_source_changed_after_sync_checked_it_is_not_stamped_from_that_check(tmp_path: Path) -> None:
+    """Plan.apply hands the hashes compile_bytecode took to stamp_runtime: one taken before a
+    source changed (same size, so only its mtime and ctime say so) is not used."""
+    from hookwrap.generator.plan import compile_bytecode
+
+    root = initialised(tmp_path / "p")
+    lib = root / LAUNCHER_MODULE.rsplit("/", 1)[0]
+    rels = [f"{RUNTIME_DIR}/{module}" for module in RUNTIME_MODULES]
+    compile_runtime(root)  # every .pyc matches its source now
+    checked: dict = {}
+    assert compile_bytecode(root, rels, checked) == []
+    assert sorted(checked) == sorted(rels)
+    shell = lib / "hookwrap" / "shell.py"
+    text = shell.read_bytes()
+    assert text.endswith(b"\n")
+    shell.write_bytes(text[:-1] + b" ")  # the same size
+    assert stamp_runtime(root, checked)
+    stamps = (lib / STAMPS).read_text()
+    assert "hookwrap/shell.py" not in stamps
+    assert "hookwrap/guard_engine.py" in stamps

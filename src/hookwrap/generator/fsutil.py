@@ -27,7 +27,7 @@ _TEMP_RE = re.compile(r"\..+\.hookwrap-(?P<pid>[0-9]+)-[A-Za-z0-9_]+\.tmp")
 STALE_TEMP_SECONDS = 300.0
 
 
-def _link_refused(shown: str, link: Path, last: bool) -> ConflictError:
+def _link_refused(shown: str, link: str, last: bool) -> ConflictError:
     kind = "file" if last else "folder"
     return ConflictError(
         f"{shown}: is a symlink (to {os.readlink(link)}); hookwrap never writes or deletes "
@@ -37,7 +37,7 @@ def _link_refused(shown: str, link: Path, last: bool) -> ConflictError:
     )
 
 
-def _dangling_refused(shown: str, link: Path) -> ConflictError:
+def _dangling_refused(shown: str, link: str) -> ConflictError:
     return ConflictError(
         f"{shown}: is a symlink to {os.readlink(link)}, which does not exist; hookwrap will not "
         "create files outside the project through it",
@@ -61,9 +61,9 @@ def check_path(root: Path | str, rel: str | Path, *, writing: bool = True) -> No
     """
     parts = Path(rel).parts
     owned = bool(parts) and parts[0] == OWN_DIR
-    current = Path(root)
+    current = os.fspath(root)  # strings, not Paths: a sync checks ~70 paths (~0.15 ms each)
     for index, part in enumerate(parts):
-        current = current / part
+        current = os.path.join(current, part)
         shown, last = "/".join(parts[: index + 1]), index == len(parts) - 1
         try:
             mode = os.lstat(current).st_mode

@@ -120,8 +120,9 @@ class Plan:
                 raise self._partial(change, error, done, removals[index:]) from error
             done.append(change.rel)
         self._tidy(removals)
-        compile_bytecode(self.root, self.bytecode)
-        stamp_runtime(self.root)
+        checked: dict[str, tuple[tuple[int, int, int, int], bytes]] = {}
+        compile_bytecode(self.root, self.bytecode, checked)
+        stamp_runtime(self.root, checked)
 
     def _tidy(self, removals: list[FileChange]) -> None:
         """After removals: the bytecode of a removed script, then each folder the removals left
@@ -192,8 +193,23 @@ class Plan:
         )
 
 
-def compile_bytecode(root: Path, rels: list[str]) -> list[str]:
-    """Write checked-hash .pyc files for ``rels``; returns the ones compiled.
+def _file_key(status: os.stat_result) -> tuple[int, int, int, int]:
+    return status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
+
+
+def _pyc_header(path: Path) -> bytes:
+    """A .pyc file's first 16 bytes (magic, flags, source hash), not the whole file."""
+    with open(path, "rb") as handle:
+        return handle.read(16)
+
+
+def compile_bytecode(root: Path, rels: list[str],
+                     checked: dict[str, tuple[tuple[int, int, int, int], bytes]] | None = None,
+                     ) -> list[str]:
+    """Write checked-hash .pyc files for ``rels``; returns the ones compiled. ``checked``, when
+    given, gets each source whose .pyc already matched it: its file's identity (inode, size,
+    mtime, ctime, unchanged while it was read) and its hash, which ``stamp_runtime`` then
+    need not read and hash again (a sync that changes nothing: ~40 runtime files).
 
     Python caches bytecode itself, unless PYTHONDONTWRITEBYTECODE is set (common in
     containers) or the checkout is read-only: then every hook call recompiles the runtime,
@@ -211,11 +227,15 @@ def compile_bytecode(root: Path, rels: list[str]) -> list[str]:
         if not source.is_file() or not fsutil.is_safe_path(root, cache_rel):
             continue
         cache = root / cache_rel
+        before = source.stat()
         expected = importlib.util.source_hash(source.read_bytes())
         try:
-            current = cache.read_bytes()[8:16]
+            current = _pyc_header(cache)[8:16]
         except OSError:
             current = b""
+        if current == expected and checked is not None \
+                and _file_key(before) == _file_key(after := source.stat()):
+            checked[rel] = (_file_key(after), expected)
         if current != expected:
             py_compile.compile(str(source), cfile=str(cache), doraise=False, quiet=2,
                                invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
@@ -224,12 +244,15 @@ def compile_bytecode(root: Path, rels: list[str]) -> list[str]:
 
 
 
-def stamp_runtime(root: Path) -> bool:
+def stamp_runtime(root: Path,
+                  checked: dict[str, tuple[tuple[int, int, int, int], bytes]] | None = None,
+                  ) -> bool:
     """Write the size, mtime and hash of each copied runtime source whose checked-hash .pyc
     matches it now, for the launcher (``launcher.STAMPS``: while a source keeps them, a hook
     takes its .pyc without hashing the source; a module not listed is imported as usual).
     A cache like the .pyc files: git ignores it, and a missing or stale one only means that
-    every .pyc is checked. Returns whether it was written."""
+    every .pyc is checked. Returns whether it was written. ``checked``: the hashes
+    ``compile_bytecode`` took, used for a source whose identity is still the same."""
     import importlib.util
 
     from ..launcher import STAMPS, STAMPS_HEADER
@@ -245,13 +268,17 @@ def stamp_runtime(root: Path) -> bool:
         cache = root / Path(importlib.util.cache_from_source(rel)).as_posix()
         try:
             before = source.stat()
-            data = source.read_bytes()
-            header = cache.read_bytes()[:16]
-            after = source.stat()
+            known = (checked or {}).get(rel)
+            if known is not None and known[0] == _file_key(before):
+                after, source_hash = before, known[1]
+            else:
+                data = source.read_bytes()
+                after, source_hash = source.stat(), importlib.util.source_hash(data)
+            header = _pyc_header(cache)
         except OSError:
             continue
         if header[:4] == importlib.util.MAGIC_NUMBER and header[4:8] == b"\x03\x00\x00\x00" \
-                and header[8:16] == importlib.util.source_hash(data) \
+                and header[8:16] == source_hash \
                 and (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns):
             lines.append(f"{after.st_size} {after.st_mtime!r} {header[8:16].hex()} "
                          f"{rel[len(lib) + 1:]}")
