@@ -94,6 +94,15 @@ PROJECT_VARS = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR",
 # project's real path). Where the project's hook is not trusted, the user's runs: a guard that
 # runs twice beats one that runs nowhere.
 TRUST_MARKS = {"codex": ("CODEX_HOME", ".codex", "config.toml", '"{root}/.codex/hooks.json:')}
+# Gemini CLI 0.61.0 reads a folder's .gemini/settings.json, its hooks with it, only when the
+# folder is trusted as settings load, before argv is parsed (chunk-5FZXKDXH.js checkPathTrust):
+# `--skip-trust` sets GEMINI_CLI_TRUST_WORKSPACE=true after that (gemini-3HFX2LNT.js L8232), so
+# a hook sees the variable set whether the project's hooks were dropped or not. Only the
+# trusted folders file tells: its path (GEMINI_CLI_TRUSTED_FOLDERS_PATH, else
+# $GEMINI_CLI_HOME/.gemini/, else ~/.gemini/) and its levels, the longest matching rule winning.
+GEMINI_TRUSTED_FOLDERS = ("GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_HOME",
+                          os.path.join(".gemini", "trustedFolders.json"))
+GEMINI_TRUST_LEVELS = {"TRUST_FOLDER": True, "TRUST_PARENT": True, "DO_NOT_TRUST": False}
 # Set to "user" for a user-scope hook's process.
 SCOPE_VAR = "HOOKWRAP_SCOPE"
 # A hook's answer when it has no opinion, the same on every CLI (REQ-006.7.2, hookoutput.py).
@@ -689,6 +698,8 @@ def project_wins(name: str, argv: "list[str]", env: "Mapping[str, str]", cwd: st
 
 def _trusted(platform: str, folder: str, env: "Mapping[str, str]") -> bool:
     """Whether ``platform`` records trust in the project's hooks, where it asks for it."""
+    if platform == "gemini":
+        return _gemini_trusted(folder, env)
     if platform not in TRUST_MARKS:
         return True
     variable, default, name, mark = TRUST_MARKS[platform]
@@ -699,6 +710,52 @@ def _trusted(platform: str, folder: str, env: "Mapping[str, str]") -> bool:
     except (OSError, ValueError):
         return False
     return mark.format(root=os.path.realpath(folder)) in text
+
+
+def _gemini_trusted(folder: str, env: "Mapping[str, str]") -> bool:
+    """Whether Gemini CLI's trusted folders file trusts ``folder`` (its isPathTrusted: each
+    rule's folder, a TRUST_PARENT rule's parent, covers itself and what is below it; the
+    longest rule wins; comments are read as Gemini CLI strips them). A file that does not read
+    trusts nothing: the user's hook then runs too."""
+    variable, home, rel = GEMINI_TRUSTED_FOLDERS
+    path = env.get(variable) or os.path.join(env.get(home) or os.path.expanduser("~"), rel)
+    try:
+        with open(path, encoding="utf-8") as file:
+            import json
+            rules = json.loads(_strip_comments(file.read()))
+    except (OSError, ValueError, RecursionError):
+        return False
+    target, best, trusted = os.path.realpath(folder), -1, False
+    for rule, level in rules.items() if isinstance(rules, dict) else ():
+        if level not in GEMINI_TRUST_LEVELS or not isinstance(rule, str):
+            continue
+        base = os.path.realpath(os.path.dirname(rule) if level == "TRUST_PARENT" else rule)
+        if (target == base or target.startswith(base.rstrip(os.sep) + os.sep)) \
+                and len(rule) > best:
+            best, trusted = len(rule), GEMINI_TRUST_LEVELS[level]
+    return trusted
+
+
+def _strip_comments(text: str) -> str:
+    """JSON text without its ``//`` and ``/* */`` comments (those outside strings)."""
+    out, i, end = [], 0, len(text)
+    while i < end:
+        char = text[i]
+        if char == '"':
+            close = i + 1
+            while close < end and text[close] != '"':
+                close += 2 if text[close] == "\\" else 1
+            out.append(text[i:close + 1])
+            i = close + 1
+        elif text.startswith("//", i):
+            i = text.find("\n", i) if "\n" in text[i:] else end
+        elif text.startswith("/*", i):
+            close = text.find("*/", i + 2)
+            i = end if close < 0 else close + 2
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)
 
 
 def _parents(start: str) -> "list[str]":

@@ -51,6 +51,8 @@ USER_FILES = {
     "droid": {".factory/settings.json": ""},  # the harness's: the model it talks to
     "cline": {".cline/hooks/TaskComplete": "#!/bin/sh\nexit 0\n"},  # a hook file of the user's
 }
+# Gemini CLI without GEMINI_CLI_TRUST_WORKSPACE: its trusted folders file decides.
+NO_TRUST_VARIABLE = {"GEMINI_CLI_TRUST_WORKSPACE": ""}
 # CLIs that rewrite their user file when they run (Qwen Code 0.24.4 adds "$version" and
 # reformats it: reference/qwen-code.md): their change stays, so the bytes cannot come back.
 REWRITES = {"qwen"}
@@ -135,7 +137,16 @@ def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_pro
     log.unlink()
     listed = _hookwrap(sandbox, git_project, "list").stdout
     assert "project's" in listed, listed
-    result = _run(agent, git_project, **({"trust": "hashes"} if cli == "codex" else {}))
+    if cli == "gemini":  # `--skip-trust` in a folder Gemini does not trust drops the repo's
+        # hooks (its settings were read before the flag): the user's must not step aside then
+        result = _run(agent, git_project, env=NO_TRUST_VARIABLE, extra_args=("--skip-trust",))
+        assert _runs(log) == ["user", "user"], result.describe()
+        log.unlink()
+        _hookwrap(sandbox, git_project, "trust", "--platform", "gemini")
+        options = {"env": NO_TRUST_VARIABLE}
+    elif cli == "codex":
+        options = {"trust": "hashes"}
+    result = _run(agent, git_project, **options)
     assert _runs(log) == ["project", "project"], result.describe()
     if cli == "codex":  # the repo's hooks untrusted: Codex skips them, so the user's runs
         log.unlink()
