@@ -103,6 +103,15 @@ TRUST_MARKS = {"codex": ("CODEX_HOME", ".codex", "config.toml", '"{root}/.codex/
 GEMINI_TRUSTED_FOLDERS = ("GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_HOME",
                           os.path.join(".gemini", "trustedFolders.json"))
 GEMINI_TRUST_LEVELS = {"TRUST_FOLDER": True, "TRUST_PARENT": True, "DO_NOT_TRUST": False}
+# Qwen Code 0.24.4 (a fork of Gemini CLI) drops a project's hooks in an untrusted folder only
+# where its user or system settings turn folder trust on (`security.folderTrust.enabled`, off
+# by default; reference/qwen-code.md 1.4). Its system settings, by platform:
+QWEN_SYSTEM_SETTINGS = {"linux": "/etc/qwen-code/settings.json",
+                        "darwin": "/Library/Application Support/QwenCode/settings.json",
+                        "win32": "C:\\ProgramData\\qwen-code\\settings.json"}
+# Copilot CLI 1.0.102 runs a repo's hooks only in a folder it trusts; in `-p` that is
+# COPILOT_ALLOW_ALL=true, which its hooks see. A saved trust decision or `--trust-folder` a hook
+# cannot see: there the user's hook runs too (reference/copilot-cli.md).
 # Set to "user" for a user-scope hook's process.
 SCOPE_VAR = "HOOKWRAP_SCOPE"
 # A hook's answer when it has no opinion, the same on every CLI (REQ-006.7.2, hookoutput.py).
@@ -700,6 +709,10 @@ def _trusted(platform: str, folder: str, env: "Mapping[str, str]") -> bool:
     """Whether ``platform`` records trust in the project's hooks, where it asks for it."""
     if platform == "gemini":
         return _gemini_trusted(folder, env)
+    if platform == "qwen":
+        return _qwen_trusted(folder, env)
+    if platform == "copilot":  # the one trust a hook can see (COPILOT_ALLOW_ALL above)
+        return env.get("COPILOT_ALLOW_ALL") == "true"
     if platform not in TRUST_MARKS:
         return True
     variable, default, name, mark = TRUST_MARKS[platform]
@@ -719,12 +732,43 @@ def _gemini_trusted(folder: str, env: "Mapping[str, str]") -> bool:
     trusts nothing: the user's hook then runs too."""
     variable, home, rel = GEMINI_TRUSTED_FOLDERS
     path = env.get(variable) or os.path.join(env.get(home) or os.path.expanduser("~"), rel)
+    return _folders_file_trusts(path, folder)
+
+
+def _qwen_trusted(folder: str, env: "Mapping[str, str]") -> bool:
+    """Whether Qwen Code loads the project's settings: folder trust is off unless its user or
+    system settings turn it on, and then only its trusted folders file (Gemini CLI's rules)
+    trusts a folder. A settings file that does not read counts as turning it on."""
+    home = env.get("QWEN_HOME") or os.path.join(os.path.expanduser("~"), ".qwen")
+    system = env.get("QWEN_CODE_SYSTEM_SETTINGS_PATH") or QWEN_SYSTEM_SETTINGS.get(
+        sys.platform, QWEN_SYSTEM_SETTINGS["linux"])
+    for path in (os.path.join(home, "settings.json"), system):
+        settings = _read_jsonc(path, missing={})
+        security = settings.get("security") if isinstance(settings, dict) else None
+        trust = security.get("folderTrust") if isinstance(security, dict) else None
+        if settings is None or (isinstance(trust, dict) and trust.get("enabled") is True):
+            rules = env.get("QWEN_CODE_TRUSTED_FOLDERS_PATH") or os.path.join(
+                home, "trustedFolders.json")
+            return _folders_file_trusts(rules, folder)
+    return True
+
+
+def _read_jsonc(path: str, missing: "Any" = None) -> "Any":
+    """The JSON value in ``path``, comments stripped; ``missing`` where there is no such file,
+    None where it does not read."""
     try:
         with open(path, encoding="utf-8") as file:
             import json
-            rules = json.loads(_strip_comments(file.read()))
+            return json.loads(_strip_comments(file.read()))
+    except FileNotFoundError:
+        return missing
     except (OSError, ValueError, RecursionError):
-        return False
+        return None
+
+
+def _folders_file_trusts(path: str, folder: str) -> bool:
+    """Whether a Gemini CLI (or Qwen Code) trusted folders file trusts ``folder``."""
+    rules = _read_jsonc(path)
     target, best, trusted = os.path.realpath(folder), -1, False
     for rule, level in rules.items() if isinstance(rules, dict) else ():
         if level not in GEMINI_TRUST_LEVELS or not isinstance(rule, str):

@@ -164,3 +164,34 @@ def test_the_user_hook_runs_where_gemini_loaded_no_project_settings(tmp_path: Pa
     assert launcher.project_wins("guard", argv, env, str(repo))
     moved.write_text(f'{{"{repo}": "TRUST_FOLDER"', encoding="utf-8")
     assert not launcher.project_wins("guard", argv, env, str(repo))
+
+
+def test_the_user_hook_runs_where_qwen_or_copilot_would_skip_the_projects(
+        tmp_path: Path) -> None:
+    """Qwen Code 0.24.4 drops a repo's hooks in an untrusted folder once its user settings turn
+    folder trust on; Copilot CLI 1.0.102 runs them only in a trusted folder, which a hook sees
+    as COPILOT_ALLOW_ALL=true (reference/qwen-code.md 1.4, copilot-cli.md)."""
+    repo = _manifest(tmp_path / "repo", 'platforms = ["qwen", "copilot"]\n[hooks.guard]\n'
+                                        'event = "before_tool"\n')
+    qwen, copilot = (["run.py", "guard", "--platform", cli] for cli in ("qwen", "copilot"))
+    home = tmp_path / "qwen"
+    home.mkdir()
+    env = {"QWEN_HOME": str(home), "QWEN_PROJECT_DIR": str(repo),
+           "QWEN_CODE_SYSTEM_SETTINGS_PATH": str(tmp_path / "none.json")}
+    assert launcher.project_wins("guard", qwen, env, str(repo))  # folder trust off: loaded
+    (home / "settings.json").write_text('{"security": {"folderTrust": {"enabled": true}}} // on',
+                                        encoding="utf-8")
+    assert not launcher.project_wins("guard", qwen, env, str(repo))
+    (home / "trustedFolders.json").write_text(json.dumps({str(repo): "TRUST_FOLDER"}),
+                                              encoding="utf-8")
+    assert launcher.project_wins("guard", qwen, env, str(repo))
+    (home / "settings.json").write_text('{"security": ', encoding="utf-8")  # does not read
+    (home / "trustedFolders.json").unlink()
+    assert not launcher.project_wins("guard", qwen, env, str(repo))
+
+    folder = {"COPILOT_PROJECT_DIR": str(repo)}
+    assert not launcher.project_wins("guard", copilot, folder, str(repo))
+    assert not launcher.project_wins("guard", copilot, {**folder, "COPILOT_ALLOW_ALL": "1"},
+                                     str(repo))
+    assert launcher.project_wins("guard", copilot, {**folder, "COPILOT_ALLOW_ALL": "true"},
+                                 str(repo))
