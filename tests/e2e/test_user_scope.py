@@ -96,7 +96,18 @@ def _run(agent: Agent, project: Path, **options: object):
     return result
 
 
-@pytest.mark.parametrize("cli", ["claude", "gemini", "codex", "opencode", "pi", "qwen", "copilot", "droid", "cline"])
+# In CI: the issue's four (Claude Code, Gemini CLI, Codex CLI and a plugin CLI: pi, the cheapest
+# plugin CLI here). The others' cases took 14 to 50 s each on a loaded 2-core machine (opencode
+# 46 s, cline 50 s, qwen 35 s, copilot 14 s, droid 14 s): HOOKWRAP_E2E_FULL=1 runs them too.
+IN_CI = ("claude", "gemini", "codex", "pi")
+FULL = os.environ.get("HOOKWRAP_E2E_FULL") == "1"
+
+
+@pytest.mark.parametrize("cli", [
+    cli if cli in IN_CI else pytest.param(cli, marks=pytest.mark.skipif(
+        not FULL, reason="HOOKWRAP_E2E_FULL=1 runs this CLI's user-scope case"))
+    for cli in ("claude", "gemini", "codex", "pi", "opencode", "qwen", "copilot", "droid",
+                "cline")])
 def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_projects(
         cli: str, request: pytest.FixtureRequest, sandbox: Sandbox, git_project: Path) -> None:
     agent: Agent = request.getfixturevalue(cli)
