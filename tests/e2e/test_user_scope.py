@@ -96,6 +96,28 @@ def _run(agent: Agent, project: Path, **options: object):
     return result
 
 
+def _project_guard_runs_once(agent: Agent, cli: str, sandbox: Sandbox, project: Path,
+                             log: Path) -> None:
+    """The repo's own guard runs, and the user's steps aside, wherever the CLI runs the repo's
+    hooks; where it does not (Gemini CLI's --skip-trust, untrusted Codex hooks) the user's runs."""
+    options: dict[str, object] = {}
+    if cli == "gemini":  # `--skip-trust` in a folder Gemini does not trust drops the repo's
+        # hooks (its settings were read before the flag): the user's must not step aside then
+        result = _run(agent, project, env=NO_TRUST_VARIABLE, extra_args=("--skip-trust",))
+        assert _runs(log) == ["user", "user"], result.describe()
+        log.unlink()
+        _hookwrap(sandbox, project, "trust", "--platform", "gemini")
+        options = {"env": NO_TRUST_VARIABLE}
+    elif cli == "codex":
+        options = {"trust": "hashes"}
+    result = _run(agent, project, **options)
+    assert _runs(log) == ["project", "project"], result.describe()
+    if cli == "codex":  # the repo's hooks untrusted: Codex skips them, so the user's runs
+        log.unlink()
+        result = _run(agent, project, trust="project")
+        assert _runs(log) == ["user", "user"], result.describe()
+
+
 # In CI: the issue's four (Claude Code, Gemini CLI, Codex CLI and a plugin CLI: pi, the cheapest
 # plugin CLI here). The others' cases took 14 to 50 s each on a loaded 2-core machine (opencode
 # 46 s, cline 50 s, qwen 35 s, copilot 14 s, droid 14 s): HOOKWRAP_E2E_FULL=1 runs them too.
@@ -148,21 +170,7 @@ def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_pro
     log.unlink()
     listed = _hookwrap(sandbox, git_project, "list").stdout
     assert "project's" in listed, listed
-    if cli == "gemini":  # `--skip-trust` in a folder Gemini does not trust drops the repo's
-        # hooks (its settings were read before the flag): the user's must not step aside then
-        result = _run(agent, git_project, env=NO_TRUST_VARIABLE, extra_args=("--skip-trust",))
-        assert _runs(log) == ["user", "user"], result.describe()
-        log.unlink()
-        _hookwrap(sandbox, git_project, "trust", "--platform", "gemini")
-        options = {"env": NO_TRUST_VARIABLE}
-    elif cli == "codex":
-        options = {"trust": "hashes"}
-    result = _run(agent, git_project, **options)
-    assert _runs(log) == ["project", "project"], result.describe()
-    if cli == "codex":  # the repo's hooks untrusted: Codex skips them, so the user's runs
-        log.unlink()
-        result = _run(agent, git_project, trust="project")
-        assert _runs(log) == ["user", "user"], result.describe()
+    _project_guard_runs_once(agent, cli, sandbox, git_project, log)
 
     # Removing the user scope's last hook gives each user file back as it was.
     _hookwrap(sandbox, git_project, "--user", "remove", "guard")
