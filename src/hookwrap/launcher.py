@@ -707,12 +707,8 @@ def project_wins(name: str, argv: "list[str]", env: "Mapping[str, str]", cwd: st
 
 def _trusted(platform: str, folder: str, env: "Mapping[str, str]") -> bool:
     """Whether ``platform`` records trust in the project's hooks, where it asks for it."""
-    if platform == "gemini":
-        return _gemini_trusted(folder, env)
-    if platform == "qwen":
-        return _qwen_trusted(folder, env)
-    if platform == "copilot":  # the one trust a hook can see (COPILOT_ALLOW_ALL above)
-        return env.get("COPILOT_ALLOW_ALL") == "true"
+    if platform in TRUST_CHECKS:
+        return TRUST_CHECKS[platform](folder, env)
     if platform not in TRUST_MARKS:
         return True
     variable, default, name, mark = TRUST_MARKS[platform]
@@ -778,6 +774,15 @@ def _folders_file_trusts(path: str, folder: str) -> bool:
                 and len(rule) > best:
             best, trusted = len(rule), GEMINI_TRUST_LEVELS[level]
     return trusted
+
+
+def _copilot_trusted(folder: str, env: "Mapping[str, str]") -> bool:
+    """The one trust of Copilot CLI's a hook can see (the note on COPILOT_ALLOW_ALL, top)."""
+    return env.get("COPILOT_ALLOW_ALL") == "true"
+
+
+# The CLIs whose trust in a project's hooks takes more than a line in TRUST_MARKS.
+TRUST_CHECKS = {"gemini": _gemini_trusted, "qwen": _qwen_trusted, "copilot": _copilot_trusted}
 
 
 def _strip_comments(text: str) -> str:
