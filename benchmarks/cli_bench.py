@@ -1,11 +1,21 @@
-"""`run.py --cli`: what a hook costs per tool call inside each real CLI.
+"""`run.py --cli`: what a hook costs per tool call inside each real CLI, timed call by call.
 
 Each CLI runs headless against its loopback mock model (the e2e harnesses in tests/e2e), in a
-sandboxed HOME, from a fresh git project; the model makes N harmless shell calls (`echo i`),
-then answers. Every variant of a round runs the same script; a round runs the variants in an
-order that rotates. The per-call cost of a variant is (its run - the "no hook" run of the same
-round) / N, median over rounds, in CPU (user + sys of the CLI and everything it started, as
-getrusage counts children) and in wall time.
+sandboxed HOME, from a fresh git project; the model makes N harmless shell calls (`echo i`) in
+one session, then answers. A call is timed inside the session: from the mock's answer that asks
+for it to the CLI's next request (the tool's run, its hooks, the CLI's own work), so the CLI's
+start-up and the model are outside every figure; the first call of a session is a warm-up (its
+hook writes .pyc files, the server imports the hook) and is left out. At each of those requests
+the mock also reads, from /proc, the CPU of the CLI's process tree (every live descendant of
+this process and the children each has reaped) and of the resident server, apart. Each round
+runs every variant once, in an order that rotates; a variant's added cost is, per round, its
+median call minus the no-hook session's of the same round, and every figure is printed with its
+spread (interquartile range of the calls, or min to max over rounds).
+
+Where hookwrap's shim runs inside the CLI's process (the OpenCode and Kilo CLI plugin on Bun,
+the pi extension on node), each round also times the shim's resident call alone: the rendered
+file loaded on the CLI's own runtime, its PreToolUse handler called in turn against the guard's
+server (shim_bench.mjs). A session's calls vary by far more than that call costs.
 
 Two lists drive it, one entry each:
 
@@ -13,10 +23,11 @@ Two lists drive it, one entry each:
   CLI is one entry, once its harness exists in tests/e2e.
 - ``VARIANTS``: what the project has. "no hook" is the baseline; "guard" is
   `hookwrap add before_tool guard`; "resident guard" is the same guard served by `hookwrap
-  serve` (Claude Code's `type: "http"` entries; hookwrap's OpenCode and Kilo CLI plugin posts
-  too; its setup starts the server, whose own CPU is counted); "filtered audit" is an audit hook with `commands = ["git *"]`, which no call
-  matches (Claude Code's `if` skips the spawn; elsewhere the runtime answers without calling
-  the hook). A variant that does not exist on a CLI is reported as "not supported", with why.
+  serve` (Claude Code's `type: "http"` entries; hookwrap's OpenCode and Kilo CLI plugin and its
+  pi extension post too; its setup starts the server). The first three run by default; with
+  ``all_variants`` also an audit hook with `commands = ["git *"]`, which no call matches, and the
+  resident guard on write_file only (the shim loaded, nothing posted). A variant that does not
+  exist on a CLI is reported as "not supported", with why.
 
 Every hook is run by the command the CLI's settings file holds, as written by `hookwrap add`:
 nothing here builds a command line.
@@ -25,6 +36,7 @@ nothing here builds a command line.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -33,7 +45,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -89,6 +101,7 @@ CLIS: dict[str, CliCase] = {
     "droid": CliCase("droid", _start("droid"), ("droid",)),
     "pi": CliCase("pi", _start("pi"), ("pi",)),
     "kilo": CliCase("kilo", _start("kilo"), ("kilo",)),
+    "cline": CliCase("cline", _start("cline"), ("cline",)),
 }
 
 
@@ -98,6 +111,7 @@ class Running:
 
     stop: Callable[[], None]
     cpu_ms: Callable[[], float]
+    pids: frozenset[int] = frozenset()  # its processes: not the CLI's
 
 
 @dataclass(frozen=True)
@@ -153,14 +167,14 @@ def _posts(cli: str) -> bool:
                for p in CLIS[cli].platforms)
 
 
-def _resident_guard(repo: HookwrapRepo, cli: str) -> Running:
+def _resident_guard(repo: HookwrapRepo, cli: str, *options: str) -> Running:
     """The guard served by the project's server: `[serve] port`, `add --resident`, the server
     started as docs/resident.md gives its line (the repo's own runtime)."""
     port = _free_port()
     manifest = repo.root / "hookwrap.toml"
     manifest.write_text(manifest.read_text(encoding="utf-8") + f"\n[serve]\nport = {port}\n",
                         encoding="utf-8")
-    repo.add("before_tool", "guard", "--resident")
+    repo.add("before_tool", "guard", "--resident", *options)
     if not any(e.get("type") == "http" for e in _registered(repo, cli)):
         raise RuntimeError("hookwrap add --resident registered no http entry")
     server = subprocess.Popen(
@@ -183,7 +197,7 @@ def _resident_guard(repo: HookwrapRepo, cli: str) -> Running:
                 stop()
                 raise RuntimeError(f"hookwrap serve did not answer on port {port}") from None
             time.sleep(0.2)
-    return Running(stop, lambda: _proc_cpu_ms(server.pid))
+    return Running(stop, lambda: _proc_cpu_ms(server.pid), frozenset({server.pid}))
 
 
 def _filtered_audit(repo: HookwrapRepo, cli: str) -> None:
@@ -202,21 +216,114 @@ VARIANTS: list[Variant] = [
                         "hookwrap's plugins and extension post hooks to a server; this CLI runs "
                         "commands only"),
     Variant('audit filtered to commands = ["git *"]', _filtered_audit),
+    # What the CLI pays for hookwrap's plugin or extension being there, without a post: the
+    # resident guard on write_file, which the benchmark's shell calls never match.
+    Variant("guard, resident, matching write_file only (no post)",
+            lambda repo, cli: _resident_guard(repo, cli, "--matcher", "write_file"),
+            applies=_posts, unsupported="not supported: no resident hook on this CLI"),
 ]
 
 
-def _children_cpu_ms() -> float:
-    import resource
+# What `--cli` runs unless told otherwise: the baseline and the guard both ways.
+DEFAULT_VARIANTS = 3
+# The CLIs whose hookwrap shim runs inside the CLI's own process and posts from there (the
+# OpenCode and Kilo CLI plugin, the pi extension): their resident target is absolute.
+IN_PROCESS = ("opencode", "pi", "kilo")
+IN_PROCESS_TARGET_MS = 3.0
+RESIDENT_SHARE_TARGET = 1 / 3
 
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (used.ru_utime + used.ru_stime) * 1000
+
+def _tree_cpu_ms(root: int, skip: frozenset[int] = frozenset()) -> float:
+    """User + system CPU ms of ``root``'s descendants (not ``root`` itself), past and present:
+    each live one's own time and that of the children it has reaped (Linux /proc); the
+    subtrees of ``skip`` are left out."""
+    total = 0.0
+    todo = _children(root)
+    while todo:
+        pid = todo.pop()
+        if pid in skip:
+            continue
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone since: its parent counts it once it reaps it
+            continue
+        total += sum(int(f) for f in fields[11:15])
+        todo.extend(_children(pid))
+    return total * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(c) for c in (task / "children").read_text().split()]
+    except OSError:
+        pass
+    return found
+
+
+@dataclass(frozen=True)
+class Mark:
+    """The first request of one model turn: when it arrived, when the mock had its answer ready
+    (after reading the CPU figures), and the CPU ms of the CLI's process tree and the server."""
+
+    arrived: float
+    ready: float
+    cli_cpu: float
+    server_cpu: float
+
+
+@dataclass(frozen=True)
+class Session:
+    """One CLI session of N tool calls: the gap before each call's next request (ms), and the CPU
+    ms per call of the CLI's process tree and of the server, over the same calls."""
+
+    gaps: list[float]
+    cli_cpu: float
+    server_cpu: float
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.gaps)
+
+    @property
+    def cpu(self) -> float:
+        return self.cli_cpu + self.server_cpu
+
+
+def session_of(marks: dict[int, Mark], calls: int) -> Session | str:
+    """The calls 1..calls-1 of a session (the first is a warm-up: its hook's first run writes
+    .pyc files, the server imports the hook): turn k's request comes after call k-1, so call k
+    takes from turn k's answer to turn k+1's request. A string says which turn is missing."""
+    missing = [turn for turn in range(1, calls + 1) if turn not in marks]
+    if missing or calls < 2:
+        return f"no model request for turn {missing[0] if missing else 1}"
+    first, last = marks[1], marks[calls]
+    gaps = [(marks[turn + 1].arrived - marks[turn].ready) * 1000 for turn in range(1, calls)]
+    return Session(gaps, (last.cli_cpu - first.cli_cpu) / (calls - 1),
+                   (last.server_cpu - first.server_cpu) / (calls - 1))
+
+
+def _clock(server: Any, marks: dict[int, Mark], skip: Callable[[], frozenset[int]],
+           server_cpu: Callable[[], float]) -> None:
+    """Make the mock model ``server`` note a Mark for the first request of each turn."""
+    dispatch = server.dispatch
+
+    def timed(method: str, path: str, body: Any, rec: Any) -> Any:
+        answer = dispatch(method, path, body, rec)
+        if rec.turn is not None and rec.step is not None and rec.turn not in marks:
+            cli, srv = _tree_cpu_ms(os.getpid(), skip()), server_cpu()
+            marks[rec.turn] = Mark(rec.received_at, time.monotonic(), cli, srv)
+        return answer
+
+    server.dispatch = timed
 
 
 _VERSIONS: dict[str, str] = {}
 
 
-def _one_run(case: CliCase, variant: Variant, python: str, generator: str, calls: int) -> tuple[float, float] | str:
-    """(CPU ms, wall ms) of one CLI run with ``variant`` in a fresh sandbox and project, or why not."""
+def _one_session(case: CliCase, variant: Variant, python: str, calls: int) -> Session | str:
+    """One CLI session of ``calls`` shell calls with ``variant`` in a fresh sandbox and project."""
     root = Path(tempfile.mkdtemp(prefix="hw-bench-"))
     stop: Callable[[], None] | None = None
     running: Running | None = None
@@ -226,7 +333,8 @@ def _one_run(case: CliCase, variant: Variant, python: str, generator: str, calls
         if isinstance(started, str):
             return started
         agent, stop = started
-        _VERSIONS[case.name] = getattr(agent, "version", "")
+        found = re.search(r"[0-9]+\.[0-9]+\.[0-9]+", getattr(agent, "version", "") or "")
+        _VERSIONS[case.name] = found.group(0) if found else ""
         project = root / "proj"
         project.mkdir()
         from e2e.codex_harness import init_git_repo
@@ -238,18 +346,16 @@ def _one_run(case: CliCase, variant: Variant, python: str, generator: str, calls
             running = variant.setup(repo, case.name)
         except (RuntimeError, subprocess.CalledProcessError) as exc:
             return f"{variant.label}: {exc}"
+        marks: dict[int, Mark] = {}
+        server = running
+        _clock(agent.server, marks, lambda: server.pids if server else frozenset(),
+               lambda: server.cpu_ms() if server else 0.0)
+        agent.server.max_requests = calls + 20  # the CLI's own side requests (titles) too
         steps = [agent.shell(f"echo call{i}") for i in range(calls)] + [Reply("Finished.")]
-        before = _children_cpu_ms() + (running.cpu_ms() if running else 0.0)
-        start = time.perf_counter()
-        result = agent.run(project, steps, timeout=300)
-        wall = (time.perf_counter() - start) * 1000
-        cpu = _children_cpu_ms() + (running.cpu_ms() if running else 0.0) - before
+        result = agent.run(project, steps, timeout=900)
         if result.rc != 0:
             return f"{case.name} exited {result.rc}: {result.stderr.strip()[-200:]}"
-        done = len(result.requests)
-        if done < calls + 1:
-            return f"{case.name} made {done} model requests, not {calls + 1}"
-        return cpu, wall
+        return session_of(marks, calls)
     finally:
         if running:
             running.stop()
@@ -258,49 +364,255 @@ def _one_run(case: CliCase, variant: Variant, python: str, generator: str, calls
         shutil.rmtree(root, ignore_errors=True)
 
 
-def cli_table(names: list[str], python: str, generator: str, rounds: int, calls: int) -> str:
-    """The per-call table for the CLIs ``names``, ``rounds`` rounds of every variant."""
+# The CLIs whose hookwrap shim runs inside the CLI's own process, and what the shim is there:
+# its resident call is also timed alone, on the CLI's own runtime (shim_bench.mjs).
+SHIM_KINDS = {"opencode": "plugin", "kilo": "plugin", "pi": "extension"}
+SHIM_CALLS = 200
+SHIM_WARM_UP = 300
+
+
+@dataclass(frozen=True)
+class ShimCalls:
+    """The shim's PreToolUse handler called alone: each call's wall ms, and the CPU ms per call
+    of the runtime running it and of the server."""
+
+    ms: list[float]
+    cpu: float
+    server_cpu: float
+
+
+def _runtime(name: str) -> tuple[list[str], dict[str, str]] | str:
+    """The command that runs a script on CLI ``name``'s runtime: OpenCode's and Kilo CLI's
+    binaries are Bun (BUN_BE_BUN=1 makes them run a script), pi runs on node."""
+    path, info = harness.find_binary(name)
+    if path is None:
+        return info
+    if name == "pi":
+        node = shutil.which("node")
+        return ([node], {}) if node else "pi runs on node, and no node is on PATH"
+    return [str(path)], {"BUN_BE_BUN": "1"}
+
+
+def shim_calls(name: str, python: str, calls: int = SHIM_CALLS) -> ShimCalls | str:
+    """``calls`` PreToolUse calls through CLI ``name``'s rendered shim, loaded on the CLI's
+    runtime as the CLI loads it, posting the resident guard to its server; or why not."""
+    import json
+
+    runtime = _runtime(name)
+    if isinstance(runtime, str):
+        return runtime
+    root = Path(tempfile.mkdtemp(prefix="hw-bench-shim-"))
+    running: Running | None = None
+    try:
+        box = QuietSandbox(root, Path(python), []).create()
+        project = root / "proj"
+        project.mkdir()
+        repo = HookwrapRepo(project, box)
+        repo.hookwrap("init", *[w for p in CLIS[name].platforms for w in ("--platform", p)])
+        running = _resident_guard(repo, name)
+        from hookwrap.generator.clis import setup_of
+
+        shim = project / setup_of(name).facts.settings_file
+        argv, extra = runtime
+        done = subprocess.run([*argv, str(REPO / "benchmarks" / "shim_bench.mjs"), SHIM_KINDS[name],
+                               str(shim), str(project), str(calls), str(SHIM_WARM_UP),
+                               str(min(running.pids)), str(1000 / os.sysconf("SC_CLK_TCK"))],
+                              cwd=project, env={**box.env(), **extra}, capture_output=True, text=True,
+                              timeout=600, check=False)
+        if done.returncode != 0:
+            return f"the shim's calls failed: {done.stderr.strip()[-300:]}"
+        got = json.loads(done.stdout.strip().splitlines()[-1])
+        return ShimCalls(got["ms"], got["cpu_ms"] / calls, got["server_cpu_ms"] / calls)
+    finally:
+        if running:
+            running.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _spread(values: list[float], digits: int = 1) -> str:
+    """The median, and min-max in brackets."""
+    if not values:
+        return "-"
+    return (f"{statistics.median(values):.{digits}f} "
+            f"({min(values):.{digits}f} to {max(values):.{digits}f})")
+
+
+def _iqr(values: list[float]) -> str:
+    """The median, and the interquartile range in brackets."""
+    q1, q2, q3 = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
+    return f"{q2:.1f} ({q1:.1f} to {q3:.1f})"
+
+
+def _load() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+@dataclass
+class CliResult:
+    """One CLI's sessions, by variant label, one per round (in round order); or why none."""
+
+    name: str
+    variants: list[Variant]
+    sessions: dict[str, list[Session]]
+    why: str = ""
+    seconds: float = 0.0
+    shim: list[ShimCalls] = field(default_factory=list)  # one a round, where SHIM_KINDS has it
+    shim_why: str = ""
+
+    def added(self, label: str, cpu: bool = False) -> list[float]:
+        """Per round: the variant's per-call median (or CPU) minus the baseline's, same round."""
+        base = self.sessions[self.variants[0].label]
+        return [(s.cpu - b.cpu) if cpu else (s.median - b.median)
+                for s, b in zip(self.sessions[label], base)]
+
+
+def measure_cli(case: CliCase, python: str, rounds: int, calls: int,
+                variants: list[Variant]) -> CliResult:
+    """``rounds`` rounds of every variant that applies to the CLI, in an order that rotates."""
+    mine = [v for v in variants if v.applies(case.name)]
+    result = CliResult(case.name, mine, {v.label: [] for v in mine})
+    start = time.monotonic()
+    for round_no in range(rounds):
+        shift = round_no % len(mine)
+        for variant in mine[shift:] + mine[:shift]:
+            got = _one_session(case, variant, python, calls)
+            if isinstance(got, str):
+                result.why = got
+                return result
+            result.sessions[variant.label].append(got)
+        if case.name in SHIM_KINDS and any(v.applies(case.name) and "resident" in v.label for v in mine):
+            shim = shim_calls(case.name, python)
+            if isinstance(shim, str):
+                result.shim_why = shim
+            else:
+                result.shim.append(shim)
+    result.seconds = time.monotonic() - start
+    return result
+
+
+def _rows(result: CliResult, variants: list[Variant]) -> list[str]:
+    name = f"{result.name} {_VERSIONS.get(result.name, '')}".strip()
+    if result.why:
+        return [f"| {name} | - | - | - | - | - | unavailable: {result.why} |"]
+    rows = []
+    for variant in variants:
+        if variant not in result.variants:
+            rows.append(f"| {name} | {variant.label} | - | - | - | - | {variant.unsupported} |")
+            continue
+        sessions = result.sessions[variant.label]
+        gaps = [g for s in sessions for g in s.gaps]
+        cpu = _spread([s.cpu for s in sessions])
+        server = [s.server_cpu for s in sessions]
+        note = f"server's CPU {_spread(server)}" if any(server) else ""
+        if variant is result.variants[0]:
+            rows.append(f"| {name} | {variant.label} | {_iqr(gaps)} | - | {cpu} | - | {note} |")
+            continue
+        rows.append(f"| {name} | {variant.label} | {_iqr(gaps)} | {_spread(result.added(variant.label))} "
+                    f"| {cpu} | {_spread(result.added(variant.label, cpu=True))} | {note} |")
+    return rows
+
+
+def targets(result: CliResult) -> str:
+    """The resident guard against its targets: at most a third of the command guard's added
+    time; and where the shim posts from inside the CLI's process, at most 3 ms, judged by the
+    shim's call alone on the CLI's runtime (a session's calls vary by more than that)."""
+    labels = [v.label for v in result.variants]
+    if result.why or len(labels) < 3 or "resident" not in labels[2]:
+        return ""
+    command = statistics.median(result.added(labels[1]))
+    resident = statistics.median(result.added(labels[2]))
+    share = resident / command if command > 0 else float("inf")
+    cpu_command = statistics.median(result.added(labels[1], cpu=True))
+    cpu_share = statistics.median(result.added(labels[2], cpu=True)) / cpu_command if cpu_command > 0 else 0
+    met = [f"resident / command {share:.2f} ({'met' if share <= RESIDENT_SHARE_TARGET else 'NOT met'}: "
+           f"at most {RESIDENT_SHARE_TARGET:.2f}; in CPU {cpu_share:.2f})"]
+    if result.name in IN_PROCESS and result.shim:
+        alone = statistics.median([statistics.median(s.ms) for s in result.shim])
+        ok = alone <= IN_PROCESS_TARGET_MS
+        met.append(f"the shim's resident call alone {alone:.2f} ms ({'met' if ok else 'NOT met'}: at "
+                   f"most {IN_PROCESS_TARGET_MS:g} ms); in the sessions the resident guard adds "
+                   f"{_spread(result.added(labels[2]))} ms")
+    elif result.name in IN_PROCESS:
+        met.append(f"the shim's call alone: not measured ({result.shim_why or 'no round'})")
+    return f"{result.name}: " + "; ".join(met)
+
+
+def shim_table(results: list[CliResult]) -> str:
+    """The shim's resident call alone, per CLI that has one in its own process."""
+    lines = ["| CLI | the shim's PreToolUse call, ms | per round, ms | shim CPU, ms | server CPU, ms |",
+             "|---|---:|---:|---:|---:|"]
+    for r in results:
+        if r.name not in SHIM_KINDS or r.why:
+            continue
+        if not r.shim:
+            lines.append(f"| {r.name} | unavailable: {r.shim_why or 'not measured'} | | | |")
+            continue
+        every = [ms for s in r.shim for ms in s.ms]
+        lines.append(f"| {r.name} {_VERSIONS.get(r.name, '')} ({SHIM_KINDS[r.name]}) | {_iqr(every)} "
+                     f"| {_spread([statistics.median(s.ms) for s in r.shim], 2)} "
+                     f"| {_spread([s.cpu for s in r.shim], 2)} | {_spread([s.server_cpu for s in r.shim], 2)} |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
+def docs_table(results: list[CliResult]) -> str:
+    """One row per CLI, for docs/performance.md: the figures the targets are about, each with
+    its spread."""
+    lines = ["| CLI | no hook: a call takes, ms | the guard as a command adds, ms; CPU "
+             "| the guard resident adds, ms; CPU | resident / command |",
+             "|---|---:|---:|---:|---:|"]
+    for r in results:
+        if r.why:
+            lines.append(f"| {r.name} | unavailable: {r.why} | | | |")
+            continue
+        labels = [v.label for v in r.variants]
+        base = _iqr([g for s in r.sessions[labels[0]] for g in s.gaps])
+        command = f"{_spread(r.added(labels[1]))}; CPU {_spread(r.added(labels[1], cpu=True))}"
+        resident = share = "not supported"
+        if len(labels) > 2 and "resident" in labels[2]:
+            resident = f"{_spread(r.added(labels[2]))}; CPU {_spread(r.added(labels[2], cpu=True))}"
+            added = statistics.median(r.added(labels[1]))
+            share = f"{statistics.median(r.added(labels[2])) / added:.2f}" if added > 0 else "-"
+        name = f"{r.name} {_VERSIONS.get(r.name, '')}".strip()
+        lines.append(f"| {name} | {base} | {command} | {resident} | {share} |")
+    return "\n".join(lines)
+
+
+def cli_table(names: list[str], python: str, generator: str, rounds: int, calls: int,
+              all_variants: bool = False) -> str:
+    """The per-call tables for the CLIs ``names``, ``rounds`` rounds of every variant."""
     os.environ.setdefault("HOOKWRAP_E2E_PYTHON", python)
-    lines = [f"hooks run on {python}; {calls} shell calls per run, {rounds} rounds; per call = "
-             "(variant - no hook, same round) / calls, median over rounds",
-             "", "| CLI | variant | run CPU ms | run wall ms | per call CPU ms | per call wall ms |",
-             "|---|---|---:|---:|---:|---:|"]
-    notes: list[str] = []
+    variants = VARIANTS if all_variants else VARIANTS[:DEFAULT_VARIANTS]
+    began, load = time.monotonic(), _load()
+    results = []
     for name in names:
         case = CLIS.get(name)
         if case is None:
-            lines.append(f"| {name} | - | - | - | - | unknown CLI (known: {', '.join(CLIS)}) |")
+            results.append(CliResult(name, [], {}, f"unknown CLI (known: {', '.join(CLIS)})"))
             continue
-        variants = [v for v in VARIANTS if v.applies(name)]
-        samples: dict[str, list[tuple[float, float]]] = {v.label: [] for v in variants}
-        why = ""
-        load_before = os.getloadavg()[0]
-        for round_no in range(rounds):
-            shift = round_no % len(variants)
-            for variant in variants[shift:] + variants[:shift]:
-                got = _one_run(case, variant, python, generator, calls)
-                if isinstance(got, str):
-                    why = got
-                    break
-                samples[variant.label].append(got)
-            if why:
-                break
-        notes.append(f"{name} {_VERSIONS.get(name, '?')}: load average {load_before:.1f} -> "
-                     f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-        if why:
-            lines.append(f"| {name} | - | - | - | - | unavailable: {why} |")
-            continue
-        base = samples[variants[0].label]
-        for variant in VARIANTS:
-            if variant not in variants:
-                lines.append(f"| {name} | {variant.label} | - | - | - | {variant.unsupported} |")
-                continue
-            mine = samples[variant.label]
-            cpu, wall = (statistics.median(s[i] for s in mine) for i in (0, 1))
-            if variant is variants[0]:
-                lines.append(f"| {name} | {variant.label} | {cpu:.0f} | {wall:.0f} | - | - |")
-                continue
-            per_cpu = statistics.median((m[0] - b[0]) / calls for m, b in zip(mine, base))
-            per_wall = statistics.median((m[1] - b[1]) / calls for m, b in zip(mine, base))
-            lines.append(f"| {name} | {variant.label} | {cpu:.0f} | {wall:.0f} | {per_cpu:.1f} | {per_wall:.1f} |")
-    return "\n".join([*lines, "", *notes])
+        before = _load()
+        results.append(measure_cli(case, python, rounds, calls, variants))
+        results[-1].why = results[-1].why or ""
+        print(f"  {name}: {results[-1].seconds:.0f} s, load average {before} -> {_load()}",
+              file=sys.stderr, flush=True)
+    lines = [f"hooks run on {python}; {calls} shell calls a session, {rounds} rounds of "
+             "every variant (interleaved, order rotated); a call = from the mock model's answer "
+             "to the CLI's next request (the tool run, its hooks, the CLI's own work); the "
+             "first call of a session is a warm-up and left out",
+             "per call: median (interquartile range) of every call; added, CPU: median (min to "
+             "max) over rounds, each round against the no-hook session of the same round; CPU "
+             "= the CLI's process tree plus the resident server, per call, from /proc",
+             f"load average (1/5/15 min) {load} at start, {_load()} at end; "
+             f"{os.cpu_count()} CPUs; took {time.monotonic() - began:.0f} s",
+             "", "| CLI | variant | a call takes, ms | added per call, ms | CPU per call, ms "
+             "| CPU added, ms | note |", "|---|---|---:|---:|---:|---:|---|"]
+    for result in results:
+        lines += _rows(result, variants)
+    shims = shim_table(results)
+    if shims:
+        lines += ["", f"the resident call alone: the rendered shim loaded on the CLI's runtime as the "
+                  f"CLI loads it, its PreToolUse handler called {SHIM_CALLS} times a round in turn, "
+                  "posting to the guard's server (benchmarks/shim_bench.mjs); median (interquartile "
+                  "range) of every call, per-round medians, CPU per call", "", shims]
+    lines += ["", "targets (resident guard):"] + [f"- {t}" for t in map(targets, results) if t]
+    lines += ["", "for docs/performance.md:", "", docs_table(results)]
+    return "\n".join(lines)

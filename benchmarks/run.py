@@ -40,7 +40,7 @@ CLI_TARGET_MS = 300.0
 # the stricter one is kept).
 HOOK_TARGETS = {"hookwrap skeleton": (1.05, "skeleton"), "hookwrap guard": (1.10, "guard")}
 # The CLIs `--cli` measures (benchmarks/cli_bench.py has one entry per name).
-CLI_CASES = ("claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid", "pi", "kilo")
+CLI_CASES = ("claude", "gemini", "codex", "qwen", "copilot", "opencode", "droid", "pi", "kilo", "cline")
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 PAYLOAD_DIRS = (REPO / "tests" / "fixtures" / "payloads",)
@@ -585,7 +585,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure the per-call cost inside the real CLIs instead (all, or the ones named: "
                         + ", ".join(CLI_CASES) + ")")
     parser.add_argument("--cli-rounds", type=int, default=3, help="--cli: rounds of every variant (default 3)")
-    parser.add_argument("--calls", type=int, default=20, help="--cli: shell calls per CLI run (default 20)")
+    parser.add_argument("--calls", type=int, default=30, help="--cli: shell calls a session (default 30)")
+    parser.add_argument("--cli-all-variants", action="store_true",
+                        help="--cli: also the audit hook filtered to `git *` (default: no hook, "
+                        "the guard as a command, the guard resident)")
     parser.add_argument("--instructions", action="store_true",
                         help="count the hook rows' instructions with valgrind instead of timing "
                         "them: the same count whatever the machine's load (benchmarks/instructions.py)")
@@ -609,7 +612,8 @@ def main(argv: list[str] | None = None) -> int:
         from cli_bench import cli_table  # benchmarks/cli_bench.py: imports the e2e harnesses
 
         print(machine_line(python))
-        print(cli_table(args.cli or list(CLI_CASES), python, generator, args.cli_rounds, args.calls))
+        print(cli_table(args.cli or list(CLI_CASES), python, generator, args.cli_rounds, args.calls,
+                        all_variants=args.cli_all_variants))
         return 0
     if args.instructions:
         instructions(python, generator, why)

@@ -110,22 +110,38 @@ def _find_delete(command: Command, state: State) -> bool:
     return False
 
 
-def _rsync_delete(command: Command, state: State) -> bool:
-    """rsync --delete (any --delete-*) into / , your home, or outside the project."""
-    if not any(word.startswith("--del") or word in ("--remove-source-files",)
-               for word in command.args):  # --del is --delete-during
+_RSYNC_VALUES = ("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--files-from",
+                 "--exclude-from", "--include-from", "--chmod", "-B", "-T", "-M", "--rsync-path")
 
+
+def _rsync_delete(command: Command, state: State) -> bool:
+    """rsync --delete (--del, any --delete-*) into /, your home, or outside the project;
+    --remove-source-files of /, your home or the project (it moves them). Not with -n,
+    --dry-run or --list-only: those only print what it would do."""
+    args = command.args
+    deletes = any(word == "--del" or word.startswith("--delete") for word in args)
+    moves = "--remove-source-files" in args  # (--delay-updates is no delete)
+    if not (deletes or moves):
         return False
-    operands = _operands(command.args, {"-e", "--rsh", "--exclude", "--include", "--filter",
-                                        "-f", "--files-from", "--exclude-from", "--chmod"})
-    if len(operands) < 2 or ":" in operands[-1].split("/", 1)[0]:
+    values = set(_RSYNC_VALUES)
+    own = [word for index, word in enumerate(args)
+           if not (index and args[index - 1] in values and "=" not in args[index - 1])]
+    if _has_option(own, "-n|--dry-run|--list-only"):
+        return False
+    operands = _operands(args, values)
+    if len(operands) < 2:
+        return False
+    if moves and any(":" not in word.split("/", 1)[0] and state.classify(word) in (
+            "root-or-home", "system", "project-root") for word in operands[:-1]):
+        return True
+    if not deletes or ":" in operands[-1].split("/", 1)[0]:
         return False
     return state.classify(operands[-1]) in ("root-or-home", "system", "home", "outside",
                                             "project-root")
 
 
 def _mv_root_or_home(command: Command, state: State) -> bool:
-    _, sources = _copy_targets(command.args)
+    _, sources = _copy_targets(command.args, "mv")
     return any(state.classify(source) in ("root-or-home", "system", "project-root")
                for source in sources)
 
@@ -298,6 +314,8 @@ def _volume_destroy(command: Command, state: State) -> bool:
     destroy, cryptsetup luksFormat/erase, mdadm --zero-superblock, hdparm's security erase."""
     program, args = command.program, command.args
     operands = _operands(args)
+    if "--help" in args:
+        return False
     if program in ("lvremove", "vgremove", "pvremove"):
         return True
     if program == "zpool":
@@ -317,20 +335,57 @@ def _volume_destroy(command: Command, state: State) -> bool:
     return False
 
 
+# parted's commands that write the label (print, unit, align-check, help only read).
+_PARTED_WRITES = ("mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart", "resize",
+                  "move", "rescue", "name", "set", "toggle", "disk_set", "disk_toggle", "type",
+                  "cp", "mkfs")
+# sgdisk's options that only read or print (-P, --pretend, changes nothing on the disk);
+# those of them that take a value, then the others.
+_SGDISK_READ_VALUES = ("-i", "--info", "-b", "--backup", "-a", "--set-alignment")
+_SGDISK_READS = ("-p", "--print", "-v", "--verify", "-O", "--print-mbr", "-L", "--list-types",
+                 "-D", "--display-alignment", "-E", "--end-of-largest", "-f",
+                 "--first-in-largest", "-F", "--first-aligned-in-largest", "-?", "--help",
+                 "-V", "--version", "-P", "--pretend", "--usage")
+# sfdisk's getters: a partition's type, label, uuid or attributes, or the disk's id, read
+# when no new value follows (`sfdisk --part-type /dev/sda 1` prints, `... 1 83` sets).
+_SFDISK_GETS = {"--part-type": 2, "--part-label": 2, "--part-uuid": 2, "--part-attrs": 2,
+                "--disk-id": 1}
+
+
 def _partition_edit(command: Command, state: State) -> bool:
+    """fdisk, gdisk, sfdisk, sgdisk and parted that write a partition table, or open one to
+    edit it; not their listing, printing, dumping, verifying or dry-run modes."""
     args = command.args
     program = command.program
-    if _has_option(args, "-l|--list|-h|--help|-V|--version|-d|--dump|-J|--json|-s|--show-size"):
-        return program == "parted" and any(
-            word in ("mklabel", "mktable", "mkpart", "rm", "resizepart", "rescue")
-            for word in args)
+    operands = _operands(args)
     if program == "parted":
-        return any(word in ("mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart",
-                            "resize", "move", "rescue") for word in args)
+        writes = any(word in _PARTED_WRITES for word in operands[1:])
+        if writes or _has_option(args, "-l|--list|-h|--help|-v|--version"):
+            return writes
+        return len(operands) == 1  # no command: it reads them from its input
     if program == "sgdisk":
-        return not all(_has_option([word], "-p|--print|-i|--info|-v|--verify") or
-                       not word.startswith("-") for word in args)
-    return bool(_operands(args))
+        if "-P" in args or "--pretend" in args:
+            return False
+        words = iter(args)
+        for word in words:
+            name = word.split("=", 1)[0]
+            if name in _SGDISK_READ_VALUES and "=" not in word:
+                next(words, None)
+            elif word.startswith("-") and name not in _SGDISK_READ_VALUES + _SGDISK_READS:
+                return True
+        return False
+    if program == "sfdisk":
+        if _has_option(args, "-n|--no-act"):
+            return False  # does everything but write
+        gets = [option for option in _SFDISK_GETS if option in args]
+        if gets:
+            return len(operands) > _SFDISK_GETS[gets[0]]
+        return not _has_option(args, "-l|--list|-F|--list-free|-d|--dump|-J|--json|-s|"
+                                     "--show-size|-V|--verify|-g|--show-geometry|-T|"
+                                     "--list-types|-h|--help|-v|--version") and bool(operands)
+    # fdisk, gdisk, cfdisk: a device without -l opens it to edit
+    return not _has_option(args, "-l|--list|-x|--list-details|-h|--help|-V|--version|-s|"
+                                 "--getsz") and bool(operands)
 
 
 def _diskutil_erase(command: Command, state: State) -> bool:
@@ -484,15 +539,22 @@ def _dns_exfiltration(command: Command, state: State) -> bool:
 
 def _power(command: Command, state: State) -> bool:
     """shutdown, reboot, halt, poweroff; init/telinit 0 or 6; systemctl or loginctl
-    poweroff/reboot/halt/suspend; kill of every process (`kill -9 -1`)."""
+    poweroff/reboot/halt/suspend; kill of every process (`kill -9 -1`). Not what only asks
+    or cancels: `shutdown -c` (cancel), `--show`, `-k` (warnings only), `reboot -w` (a wtmp
+    record only), --help."""
     program, args = command.program, command.args
     operands = _operands(args)
     if program in ("shutdown", "reboot", "halt", "poweroff"):
-        return "--help" not in args  # (shutdown -h is halt)
+        if "--help" in args:  # (shutdown -h is halt)
+            return False
+        if program == "shutdown":
+            return not (_has_option(args, "-c|--show") or ("-k" in args and not _has_option(
+                args, "-H|--halt|-P|--poweroff|-r|--reboot|-h")))
+        return not _has_option(args, "-w|--wtmp-only")
     if program in ("init", "telinit"):
         return operands[:1] in (["0"], ["6"], ["1"])
     if program in ("systemctl", "loginctl"):
-        return operands[:1] in (["poweroff"], ["reboot"], ["halt"], ["kexec"], ["kill-user"],
+        return "--help" not in args and "-h" not in args and operands[:1] in (["poweroff"], ["reboot"], ["halt"], ["kexec"], ["kill-user"],
                                 ["kill-session"], ["terminate-user"], ["emergency"],
                                 ["rescue"])
     return "-1" in args[args.index("--") + 1:] if "--" in args else \

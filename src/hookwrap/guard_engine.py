@@ -740,7 +740,7 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
     if program in ("tee", "truncate", "sed", "perl"):
         changes += _edits(program, args, operands)
     elif program in ("cp", "mv", "install", "ln", "scp", "rsync", "ditto"):
-        targets, sources = _copy_targets(args)
+        targets, sources = _copy_targets(args, program)
         if program == "mv":
             changes += [("remove", word) for word in sources]
         elif program != "ln":
@@ -1195,4 +1195,4 @@ _CHECKS: Dict[str, Any] = {
     "fork_bomb": _fork_bomb_rule,
 }
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.
-PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "ansible_shell", "http_delete"))
+PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "kubectl_delete", "ansible_shell", "http_delete"))

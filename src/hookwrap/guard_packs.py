@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 
 def _terraform_destroy(command: Command, state: object) -> bool:
+    if _has_option(command.args, "-h|--help") or "-help" in command.args:
+        return False
     operands = [w for w in _operands(command.args) if not w.startswith("-chdir")]
     if not operands:
         return False
@@ -36,15 +38,21 @@ def _terraform_destroy(command: Command, state: object) -> bool:
 
 def _terragrunt_destroy(command: Command, state: object) -> bool:
     operands = _operands(command.args)
-    return "destroy" in operands[:3] or "-destroy" in command.args
+    if "-help" in command.args or "--help" in command.args:
+        return False
+    return "destroy" in operands[:3] or ("-destroy" in command.args and "apply" in operands[:3])
 
 
 def _pulumi_destroy(command: Command, state: object) -> bool:
+    if _has_option(command.args, "--preview-only|-h|--help"):
+        return False  # pulumi destroy --preview-only shows what it would delete
     operands = _operands(command.args, VALUE_OPTIONS["pulumi"])
     return operands[:1] in (["destroy"], ["down"]) or operands[:2] == ["stack", "rm"]
 
 
 def _container_prune(command: Command, state: object) -> bool:
+    if "--help" in command.args:
+        return False
     operands = _operands(command.args, VALUE_OPTIONS.get(command.program, ()))
     if "prune" in operands[:3]:
         return True
@@ -58,8 +66,18 @@ def _container_prune(command: Command, state: object) -> bool:
     return False
 
 
+def _kubectl_dry_run(args: List[str]) -> bool:
+    """--dry-run, --dry-run=client or =server: kubectl only shows what it would do
+    (--dry-run=none runs it)."""
+    return any(word in ("--dry-run", "--dry-run=client", "--dry-run=server") for word in args)
+
+
+def _kubectl_delete(command: Command, state: object) -> bool:
+    return not _kubectl_dry_run(command.args)
+
+
 def _kubectl_scale_zero(command: Command, state: object) -> bool:
-    return _operands(command.args, VALUE_OPTIONS["kubectl"])[:1] == ["scale"] and \
+    return not _kubectl_dry_run(command.args) and _operands(command.args, VALUE_OPTIONS["kubectl"])[:1] == ["scale"] and \
         any(word in ("--replicas=0", "0") for word in command.args)
 
 
@@ -86,7 +104,7 @@ def _cloud_delete(command: Command, state: object) -> bool:
     program, args = command.program, command.args
     operands = _operands(args, VALUE_OPTIONS.get(program, ()))
     if program == "aws":
-        if len(operands) < 2:
+        if len(operands) < 2 or "--dryrun" in args or "--dry-run" in args:
             return False
         service, action = operands[0], operands[1]
         if service == "s3":
@@ -300,6 +318,7 @@ PACK_CHECKS: Dict[str, Callable[[Command, Any], bool]] = {
     "secret_manager_delete": _secret_manager_delete,
     "terragrunt_destroy": _terragrunt_destroy,
     "kubectl_scale_zero": _kubectl_scale_zero,
+    "kubectl_delete": _kubectl_delete,
     "ansible_shell": _ansible_shell,
     "http_delete": _http_delete,
 }

@@ -33,7 +33,7 @@ from __future__ import annotations
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Dict, Iterable, List, Optional, Tuple
+    from typing import Dict, Iterable, List, Tuple
 
     from .shell import Command
 
@@ -90,10 +90,6 @@ class Rule:
             first = self.pattern.split(" ", 1)[0]
             if not any(c in first for c in "*?["):
                 self.program = (first,)
-
-    @property
-    def is_file_rule(self) -> bool:
-        return bool(self.files or self.dirs)
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r})"
@@ -416,7 +412,7 @@ def _pack_rules() -> Tuple[Rule, ...]:
         Rule("infra.kubectl-delete", "kubectl delete / drain removes cluster resources",
              "Run it with `--dry-run=client` to see what it would do, and ask the user.",
              category="infrastructure", pack="infrastructure", program=("kubectl", "oc"),
-             sub=("delete|drain|replace",), unless="--dry-run|--help|-h"),
+             sub=("delete|drain|replace",), unless="--help|-h", check="kubectl_delete"),
         Rule("infra.kubectl-scale-zero", "kubectl scale --replicas=0 takes a workload down",
              "Ask the user to scale it down.", category="infrastructure", pack="infrastructure",
              program=("kubectl", "oc"), check="kubectl_scale_zero"),
@@ -492,10 +488,6 @@ def __getattr__(name: str) -> Tuple[Rule, ...]:
 
 def rule_ids() -> Tuple[str, ...]:
     return tuple(rule.id for rule in all_rules())
-
-
-def find_rule(rule_id: str) -> Optional[Rule]:
-    return next((rule for rule in all_rules() if rule.id == rule_id), None)
 
 
 # Options that take the next word as their value, per program (so its subcommand is found):

@@ -14,8 +14,11 @@ process group of its own (a new session), and:
 - at most ``cap`` bytes of each of stdout and stderr are kept; a command that writes more is
   stopped there (``overflow``), not read until memory runs out.
 
-POSIX only (a session, ``killpg``, ``select`` on pipes), as every caller is. Stdlib only; it
-imports nothing of hookwrap, so Cline's dispatcher can load it from beside its own folder.
+These bounds are POSIX's (a session, ``killpg``, ``select`` on pipes). On Windows, where only
+Cline's dispatcher calls it (the Python form of its hook files), ``run`` bounds the wait by
+``timeout`` alone (``_run_windows``): the command is then killed, what it started is not, and
+output is capped only after it is read. Stdlib only; it imports nothing of hookwrap, so Cline's
+dispatcher can load it from beside its own folder.
 """
 
 from __future__ import annotations
@@ -70,6 +73,8 @@ def run(argv: list[str], data: bytes, *, timeout: float, cwd: str | None = None,
     ``term_wait``: on timeout, send the group SIGTERM first and SIGKILL this many seconds later
     (a hook may end what it started in a session of its own on SIGTERM); 0: SIGKILL at once.
     """
+    if os.name == "nt":
+        return _run_windows(argv, data, timeout=timeout, cwd=cwd, env=env, cap=cap, grace=grace)
     start = time.monotonic()
     try:
         process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -98,6 +103,30 @@ def run(argv: list[str], data: bytes, *, timeout: float, cwd: str | None = None,
     if code < 0:
         return Finished(None, bytes(out), bytes(err), seconds, signum=-code, lingered=lingered)
     return Finished(code, bytes(out), bytes(err), seconds, lingered=lingered)
+
+
+def _run_windows(argv: list[str], data: bytes, *, timeout: float, cwd: str | None,
+                 env: dict[str, str] | None, cap: int, grace: float) -> Finished:
+    """``run`` without process groups or ``select`` on pipes (Windows has neither): the wait
+    ends at ``timeout``; the command is then killed and its pipes read for ``grace`` s more."""
+    start = time.monotonic()
+    try:
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, cwd=cwd, env=env)
+    except (OSError, ValueError) as error:
+        return Finished(None, error=f"could not start {argv[0]}: {error}")
+    try:
+        out, err = process.communicate(data, timeout=max(timeout, 0.001))
+    except subprocess.TimeoutExpired:
+        process.kill()
+        try:
+            out, err = process.communicate(timeout=grace)
+        except subprocess.TimeoutExpired:  # what it started still holds the pipes
+            out, err = b"", b""
+        return Finished(None, out[:cap], err[:cap], time.monotonic() - start, timed_out=True)
+    overflow = len(out) > cap or len(err) > cap
+    return Finished(None if overflow else process.returncode, out[:cap], err[:cap],
+                    time.monotonic() - start, overflow=overflow)
 
 
 def _pump(process: subprocess.Popen[bytes], data: bytes, out: bytearray, err: bytearray,

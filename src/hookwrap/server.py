@@ -121,6 +121,8 @@ class HookLoader:
         self._helpers: dict[str, tuple[int, int] | None] = {}
         self._timeouts: dict[str, tuple[tuple[int, int] | None, float]] = {}
         self._lock = threading.Lock()
+        # _helper_modules' last answer, and the state of sys.modules it was read from.
+        self._scanned: tuple[tuple[int, str], dict[str, str]] | None = None
 
     def script(self, name: str) -> str:
         return os.path.join(self.root, ".hookwrap", "hooks", f"{name}.py")
@@ -169,7 +171,17 @@ class HookLoader:
                     self._helpers[module] = _stamp(path)
 
     def _helper_modules(self) -> dict[str, str]:
-        """Modules imported from .hookwrap/hooks/ (not the scripts themselves): their files."""
+        """Modules imported from .hookwrap/hooks/ (not the scripts themselves): their files.
+        Read again only when sys.modules has changed (its size, or its newest entry): going
+        through every module twice a call was most of the server's own Python work a call."""
+        modules = sys.modules
+        state = (len(modules), next(reversed(modules.keys())))
+        scanned = self._scanned
+        if scanned is None or scanned[0] != state:
+            scanned = self._scanned = (state, self._scan_modules())
+        return scanned[1]
+
+    def _scan_modules(self) -> dict[str, str]:
         prefix = self.hooks + os.sep
         found = {}
         for module, value in list(sys.modules.items()):
@@ -449,13 +461,15 @@ class _Handler(BaseHTTPRequestHandler):
         if body is None:
             return
         raw = body.decode("utf-8", errors="replace")
-        refusal = self._refusal(raw)
+        cwd = _cwd_of(raw)
+        refusal = self._refusal(cwd)
         if refusal:
             self.server.log(f"{name}: refused: {refusal}")
             self._send(409, {"error": refusal})
             return
         try:
-            text = answer(self.server.loader, platform, name, raw, self._cwd(raw))
+            text = answer(self.server.loader, platform, name, raw,
+                          cwd if cwd and os.path.isdir(cwd) else self.server.root)
         except Busy as error:  # a hung or slow call holds the server: fail, do not queue
             self.server.log(f"{name}: not run: {error}")
             self._send(503, {"error": str(error)})
@@ -467,27 +481,25 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send(200, text)
 
-    def _cwd(self, raw: str) -> str:
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            return self.server.root
-        cwd = data.get("cwd") if isinstance(data, dict) else None
-        return cwd if isinstance(cwd, str) and os.path.isdir(cwd) else self.server.root
-
-    def _refusal(self, raw: str) -> str:
-        """Why this server must not answer the call (empty: it may)."""
-        try:
-            data = json.loads(raw) if raw.strip() else {}
-        except (ValueError, RecursionError):
-            return ""  # the runtime answers a bad payload as a command run does
-        cwd = data.get("cwd") if isinstance(data, dict) else None
-        if not isinstance(cwd, str) or not cwd:
+    def _refusal(self, cwd: str) -> str:
+        """Why this server must not answer a call from ``cwd`` (empty: it may)."""
+        if not cwd:
             return ""
         project = _project_of(cwd)
         if project != self.server.root:
             return f"this server answers for {self.server.root}, not for {project or cwd}"
         return ""
+
+
+def _cwd_of(raw: str) -> str:
+    """The payload's ``cwd`` ("" when there is none, or the payload is not JSON: the runtime
+    answers a bad payload as a command run does). The body is parsed once here."""
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError):
+        return ""
+    cwd = data.get("cwd") if isinstance(data, dict) else None
+    return cwd if isinstance(cwd, str) else ""
 
 
 class HookServer(ThreadingHTTPServer):

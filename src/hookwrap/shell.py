@@ -1350,11 +1350,14 @@ def has_option(args: List[str], group: str) -> bool:
     return False
 
 
-def copy_targets(args: List[str]) -> Tuple[List[str], List[str]]:
+def copy_targets(args: List[str], program: str = "") -> Tuple[List[str], List[str]]:
     """(where cp, mv, install and ln write, what they take from): `-t DIR` or the last
-    operand; into a directory (a trailing /, or more than one source), each source's name."""
-    with_value = {"-t", "-S", "-m", "-o", "-g", "--target-directory", "--suffix", "-e", "-i",
-                  "-P", "--rsh", "-F"}
+    operand; into a directory (a trailing /, or more than one source), each source's name.
+    scp's and rsync's -i, -P, -e and -F take a value; cp's and mv's -i asks, cp's -P is a
+    flag (`mv -i notes.md ~/` moves notes.md, not ~/)."""
+    with_value = {"-t", "-S", "-m", "-o", "-g", "--target-directory", "--suffix"}
+    if program not in ("cp", "mv", "install", "ln", "ditto"):
+        with_value |= {"-e", "-i", "-P", "--rsh", "-F"}
     found = operands(args, with_value)
     directory = next((args[i + 1] for i in range(len(args) - 1)
                       if args[i] in ("-t", "--target-directory")), None)

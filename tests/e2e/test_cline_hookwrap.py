@@ -139,3 +139,33 @@ def test_remove_turns_the_guard_off(cline: Cline, tmp_path: Path) -> None:
                        prompt="run it")
 
     assert (project / "pushed").exists(), result.describe()
+
+
+@pytest.mark.parametrize("broken", [False, True], ids=["guard", "dispatcher missing"])
+def test_the_python_form_blocks_on_the_real_cline(cline: Cline, tmp_path: Path,
+                                                  broken: bool) -> None:
+    """python_windows named: the hook file is the Python form (what a Windows machine runs
+    without sh); Cline runs it here as ``python3 FILE`` and the guard blocks, or, with the
+    dispatcher gone, the file blocks itself."""
+    project = make_project(tmp_path)
+    repo = hookwrap_repo(cline, project, "cline")
+    repo.add("before_tool", "guard")
+    manifest = project / "hookwrap.toml"
+    manifest.write_text('python_windows = "python"\n' + manifest.read_text(), encoding="utf-8")
+    repo.hookwrap("sync")
+    hook_file = project / ".clinerules" / "hooks" / "PreToolUse"
+    assert hook_file.read_text(encoding="utf-8").startswith("#!/usr/bin/env python3\n")
+    if broken:
+        (project / ".hookwrap/lib/hookwrap/clis/_cline_hooks.py").unlink()
+    steps = [cline.shell(FORCED_PUSH + "; touch pushed"), cline.shell("echo ok > after.txt"),
+             Reply("Finished.")]
+    result = cline.run(project, steps, prompt="run it")
+
+    assert not (project / "pushed").exists(), result.describe()
+    assert result.finish_reason == "completed", result.describe()
+    if broken:  # every call blocked: nothing lets the tool run
+        assert not (project / "after.txt").exists(), result.describe()
+        assert _model_saw(result, "hookwrap: the fail-closed hooks"), result.describe()
+    else:
+        assert (project / "after.txt").read_text() == "ok\n", result.describe()
+        assert any("rule git.push-force" in m for m in result.user_messages(1)), result.describe()

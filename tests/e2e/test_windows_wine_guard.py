@@ -276,3 +276,75 @@ def test_plugins_spawn_the_guard_without_a_shell(node: str, prefix: Path, tmp_pa
         stopped = out[cli].get("thrown") or out[cli]["value"]["reason"]
         assert answer["reason"] in stopped, out[cli]
     assert out["pi"]["value"]["block"] is True, out["pi"]
+
+
+_CLINE_DRIVER = r"""
+const fs = require("fs");
+const { pathToFileURL } = require("url");
+(async () => {
+  process.env.USERPROFILE = @PROFILE@; // Cline's user hook folders: an empty one
+  const core = await import(pathToFileURL(@CORE@).href);
+  const out = {};
+  for (const c of @CASES@) {
+    const logs = [];
+    const hooks = core.createHookConfigFileHooks({
+      workspacePath: c.root, cwd: c.cwd, logger: { log: (message) => logs.push(String(message)) } });
+    const value = await hooks.beforeTool({
+      snapshot: { agentId: "agent", conversationId: "conv", iteration: 1 },
+      toolCall: { toolCallId: "call", toolName: "run_commands" },
+      input: { commands: [@COMMAND@] } });
+    out[c.name] = { value, logs, files: core.listHookConfigFiles(c.root).map((f) => f.path) };
+  }
+  fs.writeFileSync(process.argv[2], JSON.stringify({ platform: process.platform, out }));
+})().catch((error) => fs.writeFileSync(process.argv[2], JSON.stringify({ error: String(error.stack) })));
+"""
+
+
+def test_cline_runs_its_python_hook_file_without_sh(node: str, prefix: Path, tmp_path: Path,
+                                                    bridge: Bridge) -> None:
+    """Cline's own hook-file code (``createHookConfigFileHooks`` of @cline/core, imported by
+    Windows Node) runs the Python form of hookwrap's hook file; no sh.exe on PATH. Its ``py -3``
+    finds no py here, and Cline runs ``python FILE`` instead (its retry on ENOENT)."""
+    from .harness import cli_cache_dir
+
+    core = cli_cache_dir() / "cline" / "node_modules" / "@cline" / "core" / "dist" / "index.js"
+    if not core.is_file():
+        pytest.skip(f"no @cline/core at {core} (.ci/install-clis.sh cline)")
+    roots = {}
+    for name in ("guard", "broken guard", "no dispatcher"):
+        base = tmp_path / name.replace(" ", "-")
+        base.mkdir()
+        roots[name] = _project(base, ["cline"])
+        subprocess.run(["git", "init", "-q", str(roots[name])], check=True)
+    hook_file = roots["guard"] / ".clinerules" / "hooks" / "PreToolUse"
+    assert hook_file.read_text().startswith("#!/usr/bin/env python3\n")
+    script = roots["broken guard"] / ".hookwrap" / "hooks" / "guard.py"  # the launcher blocks
+    script.write_text(script.read_text().replace("ALLOW_SECRET_READS = False\n",
+                                                 "ALLOW_SECRET_READS = False,,\n"))
+    (roots["no dispatcher"] / ".hookwrap/lib/hookwrap/clis/_cline_hooks.py").unlink()
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    cases = [{"name": name, "root": _win(root), "cwd": _win(root / "src" / "deep")}
+             for name, root in roots.items()]
+    script_js = _CLINE_DRIVER
+    for mark, value in {"@CASES@": cases, "@CORE@": _win(core), "@PROFILE@": _win(profile),
+                        "@COMMAND@": DESTRUCTIVE}.items():
+        script_js = script_js.replace(mark, json.dumps(value))
+    result = _wine(node, prefix, tmp_path, script_js, bridge, python_link=True)
+    assert result.get("platform") == "win32", result
+    out = result["out"]
+    for name, root in roots.items():  # Cline found hookwrap's file, and only it
+        assert out[name]["files"] == [_win(root / ".clinerules" / "hooks" / "PreToolUse")], out
+        # Cline's block: an input no tool accepts, and the reason in the model's context.
+        value = out[name].get("value") or {}
+        assert value.get("input", "") is None, (name, out[name])
+        assert "hookwrap" in value["appendContext"], (name, out[name])
+    assert "rule fs.rm-root-or-home" in out["guard"]["value"]["appendContext"]
+    assert "blocked" in out["broken guard"]["value"]["appendContext"]
+    assert "gave no answer in time" in out["no dispatcher"]["value"]["appendContext"]
+    # What Cline started: python with the hook file, in the session's cwd, no shell between.
+    for run in bridge.runs:
+        root = next(r for r in roots.values() if _unix(run["args"][0]).startswith(str(r)))
+        assert [_unix(a) for a in run["args"]] == [str(root / ".clinerules/hooks/PreToolUse")]
+        assert _unix(run["cwd"]) == str(root / "src" / "deep")
+    assert len(bridge.runs) == 3, bridge.runs

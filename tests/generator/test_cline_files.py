@@ -17,7 +17,9 @@ from hookwrap.generator.project import add_plan, init_plan, remove_plan, sync_pl
 from hookwrap.names import Platform
 
 HOOK_FILE = ".clinerules/hooks/PreToolUse"
+JSON_FILE = ".clinerules/hooks/hookwrap.json"
 FORCED_PUSH = "git push --force origin main"
+DESTRUCTIVE = "rm -rf ~"  # data: the guard reads it, nothing runs it
 
 
 @pytest.fixture
@@ -173,3 +175,119 @@ def test_a_process_a_hook_leaves_behind_does_not_hold_the_answer(tmp_path: Path)
                 pass
     assert took < 5, (took, done.stderr)
     assert json.loads(done.stdout) == {"contextModification": "seen"}
+
+
+def _name_python_windows(root: Path, words: str = "python") -> str:
+    manifest = root / "hookwrap.toml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(f'python_windows = "{words}"\n' + text, encoding="utf-8")
+    sync_plan(root).apply()
+    return text
+
+
+def test_python_windows_gives_the_python_form_and_its_absence_the_sh_bytes(
+        project: Path, check_golden) -> None:
+    add_plan(project, event="before_tool", name="guard").apply()
+    posix = {rel: (project / rel).read_bytes() for rel in (HOOK_FILE, JSON_FILE)}
+    text = _name_python_windows(project)
+    check_golden("settings/cline.PreToolUse.windows.py",
+                 (project / HOOK_FILE).read_text(encoding="utf-8"))
+    handler = json.loads((project / JSON_FILE).read_text())["hooks"]["PreToolUse"][0]["hooks"][0]
+    assert handler["argvWindows"] == ["python", ".hookwrap/lib/run.py", "guard",
+                                      "--fail-closed=7", "--platform", "cline"]
+    # doctor: the hook file is the one this hookwrap writes, the Windows form lints clean.
+    found = [f for f in doctor.diagnose(project, run_hooks=False, windows=True)
+             if f.check in ("cline-hook-files", "windows-commands") and f.status != "ok"]
+    assert found == []
+    (project / "hookwrap.toml").write_text(text, encoding="utf-8")
+    sync_plan(project).apply()
+    assert {rel: (project / rel).read_bytes() for rel in posix} == posix
+
+
+def _run_python_hook_file(root: Path, payload: dict, home: Path, cwd: Path) -> dict:
+    """As Cline 3.0.65 runs a file whose first line names python3 off Windows: python3 FILE."""
+    env = {"PATH": os.environ["PATH"], "HOME": str(home)}
+    done = subprocess.run(["python3", str(root / HOOK_FILE)], input=json.dumps(payload).encode(),
+                          capture_output=True, cwd=cwd, env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_python_form_runs_the_guard_from_a_subfolder(project: Path, tmp_path: Path) -> None:
+    add_plan(project, event="before_tool", name="guard").apply()
+    _name_python_windows(project)
+    deep = project / "src" / "deep"
+    deep.mkdir(parents=True)
+    blocked = _run_python_hook_file(project, _tool_call(project, ["ls", DESTRUCTIVE]), tmp_path,
+                                    deep)
+    assert blocked["overrideInput"] is None
+    assert "rule fs.rm-root-or-home" in blocked["contextModification"]
+    assert _run_python_hook_file(project, _tool_call(project, ["ls"]), tmp_path, deep) == {}
+
+
+def test_the_python_form_blocks_itself_when_the_dispatcher_cannot_load(
+        project: Path, tmp_path: Path) -> None:
+    add_plan(project, event="before_tool", name="guard").apply()
+    _name_python_windows(project)
+    (project / ".hookwrap/lib/hookwrap/clis/_cline_hooks.py").unlink()
+    answer = _run_python_hook_file(project, _tool_call(project, ["ls"]), tmp_path, project)
+    assert answer["overrideInput"] is None
+    assert answer["contextModification"].startswith("hookwrap: the fail-closed hooks of this call")
+
+
+def test_the_dispatcher_spawns_argv_windows_without_a_shell_on_windows(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dispatcher's Windows branch (run here on Linux): the handler's argvWindows, its
+    .hookwrap/ word resolved against the project, spawned as it is; no shell reads it."""
+    import sys
+
+    from hookwrap.clis import _cline_hooks
+
+    add_plan(project, event="before_tool", name="guard").apply()
+    _name_python_windows(project)
+    groups = json.loads((project / JSON_FILE).read_text())["hooks"]["PreToolUse"]
+    handler = groups[0]["hooks"][0]
+    argv = _cline_hooks.handler_argv(str(project), handler, windows=True)
+    assert argv == ["python", os.path.join(str(project), ".hookwrap/lib/run.py"), "guard",
+                    "--fail-closed=7", "--platform", "cline"]
+    assert _cline_hooks.handler_argv(str(project), {"command": "x"}, windows=True) is None
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(sys.executable)
+    monkeypatch.setattr(_cline_hooks, "WINDOWS", True)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr(_cline_hooks, "_run_bounded", lambda: _posix_run)
+    raw = json.dumps(_tool_call(project, [DESTRUCTIVE])).encode()
+    answer = _cline_hooks.dispatch(str(project), "PreToolUse", groups, raw)
+    assert answer["overrideInput"] is None
+    assert "rule fs.rm-root-or-home" in answer["contextModification"]
+    # A fail-closed handler with no Windows form blocks there, and says why.
+    del handler["argvWindows"]
+    answer = _cline_hooks.dispatch(str(project), "PreToolUse", groups, raw)
+    assert answer["overrideInput"] is None
+    assert "no Windows form (argvWindows)" in answer["contextModification"]
+
+
+def _posix_run(argv: list[str], data: bytes, **kwargs):
+    from hookwrap import hookproc
+
+    assert argv[0] == "python", argv  # no shell between
+    return hookproc.run(argv, data, **kwargs)
+
+
+def test_hookproc_s_windows_run_reads_exit_output_and_timeout(tmp_path: Path) -> None:
+    import sys
+
+    from hookwrap import hookproc
+
+    code = "import sys; sys.stdout.write(sys.stdin.read().upper()); sys.exit(3)"
+    done = hookproc._run_windows([sys.executable, "-c", code], b"abc", timeout=30, cwd=None,
+                                 env=None, cap=hookproc.MAX_OUTPUT, grace=0.5)
+    assert (done.code, done.stdout, done.why(30)) == (3, b"ABC", "")
+    slow = hookproc._run_windows([sys.executable, "-c", "import time; time.sleep(30)"], b"",
+                                 timeout=0.5, cwd=None, env=None, cap=10, grace=0.5)
+    assert slow.timed_out and slow.code is None and "timed out" in slow.why(0.5)
+    missing = hookproc._run_windows([str(tmp_path / "nothing")], b"", timeout=1, cwd=None,
+                                    env=None, cap=10, grace=0.5)
+    assert missing.error.startswith("could not start")

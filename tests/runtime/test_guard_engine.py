@@ -144,6 +144,31 @@ def test_packs_are_off_until_named(project: Path, pack: str, line: str) -> None:
         "infra", "db", "backup")
 
 
+# The infrastructure pack's programs in a mode that only shows what they would do, each
+# beside the same call that does it (issue 31 precision, inspection modes).
+@pytest.mark.parametrize(("shown", "done", "rule"), [
+    ("terraform destroy -help", "terraform destroy", "infra.terraform-destroy"),
+    ("terragrunt plan -destroy", "terragrunt apply -destroy", "infra.terragrunt-destroy"),
+    ("pulumi destroy --preview-only", "pulumi destroy --yes", "infra.pulumi-destroy"),
+    ("kubectl delete ns prod --dry-run=client", "kubectl delete ns prod --dry-run=none",
+     "infra.kubectl-delete"),
+    ("kubectl scale deploy/web --replicas=0 --dry-run=server",
+     "kubectl scale deploy/web --replicas=0", "infra.kubectl-scale-zero"),
+    ("docker system prune --help", "docker system prune -af", "infra.container-prune"),
+    ("aws s3 rm s3://bucket/logs --recursive --dryrun", "aws s3 rm s3://bucket/logs --recursive",
+     "infra.cloud-delete"),
+    ("aws s3 sync build/ s3://bucket/site --delete --dryrun",
+     "aws s3 sync build/ s3://bucket/site --delete", "infra.cloud-delete"),
+    ("aws ec2 terminate-instances --instance-ids i-0abc --dry-run",
+     "aws ec2 terminate-instances --instance-ids i-0abc", "infra.cloud-delete"),
+])
+def test_the_infrastructure_pack_lets_its_dry_runs_through(project: Path, shown: str, done: str,
+                                                            rule: str) -> None:
+    on = guard(project, packs={"infrastructure": True})
+    assert rule_of(on, shown, project) == ""
+    assert rule_of(on, done, project) == rule
+
+
 def test_the_policy_settings(project: Path) -> None:
     assert rule_of(guard(project, block_force_with_lease=True), "git push --force-with-lease", project) == \
         "git.push-force-with-lease"

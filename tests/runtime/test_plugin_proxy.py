@@ -73,16 +73,19 @@ class Listener:
                 conn, _ = self.sock.accept()
             except OSError:
                 return
-            conn.settimeout(5)
-            try:
-                self.got.append(conn.recv(4096))
-                if self.reply is None:
-                    self.held.append(conn)  # never answered, kept open until the test ends
-                    continue
-                conn.sendall(self.reply)
-            except OSError:
-                pass
-            conn.close()
+            self._serve(conn)
+
+    def _serve(self, conn: socket.socket) -> None:
+        conn.settimeout(5)
+        try:
+            self.got.append(conn.recv(4096))
+            if self.reply is None:
+                self.held.append(conn)  # never answered, kept open until the test ends
+                return
+            conn.sendall(self.reply)
+        except OSError:
+            pass
+        conn.close()
 
     def close(self) -> None:
         self.sock.close()
@@ -180,3 +183,93 @@ def test_a_resident_hook_is_posted_with_fetch_without_a_proxy(project: tuple[Pat
     root, env = project
     _check(_drive(runtime, root, env), direct=False)
 
+
+
+# --- the post past a proxy keeps its connection --------------------------------------------
+
+KEPT_DRIVER = r"""
+const plugin = await import(process.argv[2]);
+const hooks = await plugin.HookwrapPlugin({ directory: process.argv[3], worktree: process.argv[3] });
+const out = [];
+for (let i = 0; i < 3; i++) {
+  try {
+    await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: `c${i}` },
+                                       { args: { command: `echo ${i}` } });
+    out.push("ran");
+  } catch (e) { out.push(String(e.message)); }
+  await new Promise((resolve) => setTimeout(resolve, 200)); // a closed connection is noticed
+}
+console.log(JSON.stringify(out));
+"""  # and then nothing: the process must end by itself, a kept connection must not hold it
+
+
+class KeptServer(Listener):
+    """A loopback HTTP server that answers every request `{}` with Content-Length, counting
+    connections and requests; ``close_after`` closes each connection after its answer, as a
+    server that restarts between two calls does (no `Connection: close` in the answer)."""
+
+    def __init__(self, close_after: bool) -> None:
+        self.connections = 0
+        self.requests = 0
+        self.close_after = close_after
+        super().__init__(None)
+
+    def _serve(self, conn: socket.socket) -> None:
+        self.connections += 1
+        threading.Thread(target=self._answer_each, args=(conn,), daemon=True).start()
+
+    def _answer_each(self, conn: socket.socket) -> None:
+        conn.settimeout(10)
+        buffer = b""
+        with conn:
+            while True:
+                while b"\r\n\r\n" not in buffer:
+                    try:
+                        chunk = conn.recv(65536)
+                    except OSError:
+                        return
+                    if not chunk:
+                        return
+                    buffer += chunk
+                head, _, buffer = buffer.partition(b"\r\n\r\n")
+                length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length:"))
+                while len(buffer) < length:
+                    buffer += conn.recv(65536)
+                buffer = buffer[length:]
+                self.requests += 1
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: 2\r\n\r\n{}")
+                if self.close_after:
+                    return
+
+
+@pytest.mark.parametrize("close_after", [False, True], ids=["kept", "closed-by-the-server"])
+@pytest.mark.parametrize(("name", "runtime"), _runtimes())
+def test_posts_past_a_proxy_share_one_connection_and_the_process_still_ends(
+        tmp_path: Path, name: str, runtime: list[str], close_after: bool) -> None:
+    """With a proxy set, each post once opened a connection of its own (a handshake, and a
+    thread of the server's, per call). Now a call reuses the connection the previous one left
+    open; one the server has closed meanwhile is not reused; an open one does not keep the
+    CLI's process alive."""
+    server = KeptServer(close_after)
+    agent = setup_of("kilo")
+    handler = agent.http_handler(f"http://127.0.0.1:{server.port}/hookwrap/kilo/guard", timeout_s=5,
+                                 fail_closed=True, event=NormalizedEvent.BEFORE_TOOL)
+    plugin = tmp_path / agent.facts.settings_file
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(plugin_text({"hooks": {"PreToolUse": [{"matcher": "^bash$", "hooks": [handler]}]}},
+                                  agent), encoding="utf-8")
+    (tmp_path / "driver.mjs").write_text(KEPT_DRIVER, encoding="utf-8")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "BUN_BE_BUN": "1",
+           "HTTP_PROXY": "http://127.0.0.1:9"}
+    try:
+        proc = subprocess.run([*runtime, str(tmp_path / "driver.mjs"), str(plugin), str(tmp_path)],
+                              env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                              check=False)
+    finally:
+        server.close()
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == ["ran"] * 3, proc.stderr
+    assert server.requests == 3
+    assert server.connections == (3 if close_after else 1)

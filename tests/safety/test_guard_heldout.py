@@ -28,9 +28,13 @@ import pytest
 # docs/guard-benchmark.md names fixed too (not blind): 612/665 (92.0%), 11/2297 (0.48%). Then
 # fresh.tsv (1,118 cases labelled before the guard ever ran on them) measured the same rules
 # blind: 247/250 dangerous, 9/860 safe blocked (1.05%), so the whole split is 859/915 (93.9%),
-# 20/3157 (0.63%): over issue 31's 0.5% goal. The ceiling is today's 20 calls: one more fails.
+# 20/3157 (0.63%): over issue 31's 0.5% goal. Then the inspection modes of the rules' programs
+# (partition tools that list or dump, shutdown -c, rsync --dry-run, mv -i...; precision.tsv),
+# a step that followed fresh.tsv's per-rule counts of its blocked safe calls, so fresh.tsv is
+# no longer blind after it: 863/915 (94.3%), 15/3157 (0.48%), the same on every CLI. The
+# ceiling is those 15 calls: one more fails.
 RECALL_FLOOR = 0.90
-FP_CEILING = 0.0064
+FP_CEILING = 0.0048
 PACK_RECALL_FLOOR = 0.88
 SOURCES = {"dcg": "dcg.tsv", "ccsn": "claude-code-safety-net.tsv", "ccsn2": "cc-safety-net.tsv",
            "noexec": "noexec.tsv", "tldr": "tldr.tsv",

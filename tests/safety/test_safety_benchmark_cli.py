@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -113,3 +115,40 @@ def test_the_filtered_variant_gives_claude_an_if_and_no_command_hook_for_echo(cl
     (entry,) = _claude_entries(repo)
     assert entry["if"] == "Bash(git *)", entry
     assert entry["type"] == "command", entry
+
+
+def test_a_call_is_timed_from_its_turn_s_answer_to_the_next_request(cli_bench) -> None:
+    """Turn k's request comes after call k-1: call k runs from turn k's answer (``ready``) to
+    turn k+1's request (``arrived``). The first call is left out; CPU counts per call over the
+    same calls."""
+    mark = cli_bench.Mark
+    marks = {0: mark(0.0, 0.5, 0.0, 0.0), 1: mark(1.0, 1.1, 100.0, 10.0),
+             2: mark(1.3, 1.35, 130.0, 11.0), 3: mark(1.85, 1.9, 190.0, 14.0)}
+    session = cli_bench.session_of(marks, 3)
+    assert [round(g) for g in session.gaps] == [200, 500]
+    assert (session.cli_cpu, session.server_cpu) == (45.0, 2.0)
+    assert session.median == 350.0 and session.cpu == 47.0
+    assert cli_bench.session_of({k: v for k, v in marks.items() if k != 2}, 3) == \
+        "no model request for turn 2"
+
+
+def test_the_cli_s_cpu_counts_its_live_and_reaped_children_but_not_the_server(cli_bench) -> None:
+    """A CLI's hooks are its children (reaped: counted in its own figures) or still running;
+    the resident server, a child of the benchmark too, is counted apart."""
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                               f"subprocess.run([sys.executable, '-c', {burn!r}])\n"
+                               "print('reaped', flush=True)\ntime.sleep(30)\n"],
+                              stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen([sys.executable, "-c", burn + "time.sleep(30)\n"])
+    try:
+        assert parent.stdout.readline() == "reaped\n"
+        time.sleep(0.5)  # the server burns its 0.3 s meanwhile
+        alone = cli_bench._tree_cpu_ms(os.getpid(), frozenset({server.pid}))
+        both = cli_bench._tree_cpu_ms(os.getpid())
+        assert 300 <= alone < both
+        assert both - alone >= 250
+    finally:
+        for proc in (parent, server):
+            proc.kill()
+            proc.wait()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..generator.clis import setup_of
-from ..generator.clis.kit import HookCommand, RunResult, Verdict, failure_line, parse_object
+from ..generator.clis.kit import HookCommand, RunResult, Verdict, failure_line, parse_object, settle
 from ..names import Platform
 from .host import interpret, run_command
 
@@ -39,8 +39,6 @@ def interpret_contract(raw_event: str, r: RunResult) -> Verdict:
     """The seed contract (HOOK-063..070): only exit 0 output is parsed, exit 2 always blocks
     with stderr (or a default reason), any other exit fails open; stderr is kept for
     diagnostics and never parsed for decisions."""
-    from ..generator.clis.gemini import apply_output
-
     failure = failure_line(r) or (f"exit {r.exit_code}: hook failed, proceeding"
                                   if r.exit_code not in (0, 2) else "")
     if failure:
@@ -53,10 +51,27 @@ def interpret_contract(raw_event: str, r: RunResult) -> Verdict:
         if r.stdout.strip() and not parsed:
             verdict = Verdict(system_message=r.stdout.strip(), output={"decision": "allow"})
         else:
-            # The contract's output fields are Gemini's, offered to every event.
-            verdict = replace(apply_output(raw_event, output or {}, real=False,
-                                           mod_keys=tuple(_MOD_CAPABILITY)), output=output)
+            verdict = replace(_contract_output(raw_event, output or {}), output=output)
     return _restrict(raw_event, verdict)
+
+
+def _contract_output(event: str, out: dict) -> Verdict:
+    """An output object by the contract: its fields are Gemini's, offered to every event."""
+    found = out.get("hookSpecificOutput")
+    hso = found if isinstance(found, dict) else {}
+    decision, reason = out.get("decision"), str(out.get("reason") or "")
+    base = Verdict(system_message=str(out.get("systemMessage") or ""),
+                   context=str(hso.get("additionalContext") or ""),
+                   modifications={k: hso[k] for k in _MOD_CAPABILITY if k in hso},
+                   updated_input=hso.get("tool_input") if event == "BeforeTool" else None)
+    if out.get("continue") is False:
+        base = replace(base, stop_reason=str(out.get("stopReason") or reason or "No reason provided"))
+    outcome = None
+    if decision in ("deny", "block"):
+        outcome = "kept_working" if event == "AfterAgent" else "blocked"
+    elif decision == "ask" and event == "BeforeTool":
+        outcome = "ask"
+    return settle(base, outcome, reason)
 
 
 def _restrict(event: str, v: Verdict) -> Verdict:

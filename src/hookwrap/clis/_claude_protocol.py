@@ -16,8 +16,8 @@ verdict). What a CLI does differently is a fact of its record, read here:
   (``"drop"``: continue:false on Stop means "keep working", so hookwrap's stop is sent as no
   block), ``permission_top_level`` (a PreToolUse verdict is also read at the top level),
   ``error_deny`` (where a crashed hook's block must also deny: ``"top-level"`` or
-  ``"specific"``), ``reader`` (how an external hook's answer is read: ``"claude"``, ``"qwen"``,
-  ``"copilot"``).
+  ``"specific"``), ``answer_reading`` (how an external hook's answer is read: ``read_as_qwen``,
+  ``read_as_copilot``, ``read_as_droid``; None: ``read_as_claude``).
 """
 
 from __future__ import annotations
@@ -141,66 +141,15 @@ class ClaudeProtocol(AgentCLI):
 
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
                     ) -> dict[str, Any]:
-        reader = self.knobs.reader
-        if reader == "qwen":
-            return self._read_qwen(event, exit_code, stdout, stderr)
-        if reader == "copilot":
-            fields = self._read_copilot(event, exit_code, stdout, stderr)
-        elif reader == "droid":
-            fields = self._read_droid(event, exit_code, stdout, stderr)
-        elif exit_code != 0:
-            fields = super().read_answer(event, exit_code, stdout, stderr)
-        else:
-            return self._read_claude(event, stdout, stderr)
-        return _fitted(fields, event, *_READS[reader])
+        # How this CLI reads an answer: its record's reading (Claude Code's by default).
+        return (self.knobs.answer_reading or read_as_claude)(self, event, exit_code, stdout,
+                                                              stderr)
 
-    def _read_claude(self, event: NormalizedEvent, stdout: str, stderr: str) -> dict[str, Any]:
-        """Claude Code's reading at exit 0 (claude-code-schema.md): an answer that fails
-        validation (``answer_problems``: a ``decision`` other than block or approve, a
-        hookSpecificOutput naming another event or on an event that has none, text that looks
-        like a JSON object but is not one) is a non-blocking error: nothing is read. SessionEnd's
-        output is discarded; a PermissionRequest verdict is its ``decision.behavior`` only; top-
-        level additionalContext is not Claude's."""
-        import json
-
-        text = stdout.strip()
-        data: Any = None
-        if text.startswith("{"):
-            try:
-                data, end = json.JSONDecoder().raw_decode(text)
-            except ValueError:  # looks like a JSON object but is not one: a validation error
-                return {} if text.endswith("}") else super().read_answer(event, 0, stdout, stderr)
-            if text[end:].strip():
-                data = None  # several documents: plain text
-        if not isinstance(data, dict):
-            return super().read_answer(event, 0, stdout, stderr)
-        # Valid for one of the event's names (PreToolUse or PreSkillShellCommand, Stop or
-        # SubagentStop): which one the running CLI's call stands for is not known here.
-        names = [name for name, known in self.events.items() if known is event] or [""]
-        if event is _E.SESSION_END or all(self.answer_problems(name, data) for name in names):
-            return {}
-        fields = _fields(event, data, top_context=False)
-        specific = data.get("hookSpecificOutput")
-        verdict = specific.get("decision") if isinstance(specific, dict) else None
-        if event is _E.PERMISSION_REQUEST and not isinstance(verdict, dict):
-            fields.pop("decision", None)  # no verdict: Claude shows its own dialog
-        return _fitted(fields, event, *_READS["claude"])
-
-    def _read_droid(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
-                    ) -> dict[str, Any]:
-        """Factory Droid's reading (droid.md, 0.225.2): Claude's exit codes; JSON on stdout at
-        exit 0 in Claude's words, but only ``permissionDecision`` blocks PreToolUse (a top-level
-        decision does not, and elsewhere only ``"block"`` does) and ``ask`` runs the call
-        without asking in ``droid exec``."""
-        data = json_object(stdout) if exit_code == 0 else None
-        if data is None:
-            return super().read_answer(event, exit_code, stdout, stderr)
-        if event is _E.BEFORE_TOOL or data.get("decision") != "block":
-            data = {k: v for k, v in data.items() if k != "decision"}
-        fields = _fields(event, data, top_context=False)
-        if fields.get("decision") == "ask":
-            del fields["decision"]
-        return fields
+    def read_as_exit_codes(self, event: NormalizedEvent, exit_code: int, stdout: str,
+                           stderr: str) -> dict[str, Any]:
+        """The reading every CLI shares (``AgentCLI.read_answer``), for a reading that adds to
+        it."""
+        return super().read_answer(event, exit_code, stdout, stderr)
 
     def answer_problems(self, name: str, data: dict[str, Any]) -> list[str]:
         """Why Claude Code 2.1.328 rejects ``data`` as the answer to event ``name`` (empty: it
@@ -219,74 +168,142 @@ class ClaudeProtocol(AgentCLI):
                 problems.append(f"{name} takes no hookSpecificOutput")
         return problems
 
-    def _read_qwen(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
-                   ) -> dict[str, Any]:
-        """Qwen Code's reading (qwen-code.md §1.8, docs/qwen-copilot-notes.md): a JSON object on
-        stdout (else stderr) is obeyed at any exit code but 2, so a JSON deny with exit 1
-        blocks; exit 2 reads stderr only, and with an empty stderr it is no answer; other
-        plain text is no opinion (a warning), but at exit 0 the text (stdout, else stderr) is
-        context where Claude's would be. ``continue: false`` blocks the tool, the tool result,
-        the prompt or the stop (Stop: another turn), with stopReason as the reason (§2.5)."""
-        if exit_code == 2:
-            if not stderr.strip():
-                return {}
-            data = json_object(stderr)
-            return self._qwen_fields(event, data) if data is not None else super().read_answer(
-                event, exit_code, stdout, stderr)
-        text = stdout if stdout.strip() else stderr
-        data = json_object(text)
-        if data is not None:
-            return self._qwen_fields(event, data)
-        if exit_code != 0 or text.strip().startswith("{"):  # not JSON: ignored (a warning)
+
+# How each CLI of the dialect reads an answer: the record's ``answer_reading`` knob.
+def read_as_claude(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, stdout: str,
+                   stderr: str) -> dict[str, Any]:
+    """Claude Code's reading (claude-code-schema.md): exit codes as every CLI reads them;
+    at exit 0, an answer that fails
+    validation (``answer_problems``: a ``decision`` other than block or approve, a
+    hookSpecificOutput naming another event or on an event that has none, text that looks
+    like a JSON object but is not one) is a non-blocking error: nothing is read. SessionEnd's
+    output is discarded; a PermissionRequest verdict is its ``decision.behavior`` only; top-
+    level additionalContext is not Claude's."""
+    if exit_code != 0:
+        return _fitted(cli.read_as_exit_codes(event, exit_code, stdout, stderr), event,
+                       *_READS["claude"])
+    data, broken = claude_json(stdout)
+    if broken:  # a validation error
+        return {}
+    if data is None:
+        return cli.read_as_exit_codes(event, 0, stdout, stderr)
+    # Valid for one of the event's names (PreToolUse or PreSkillShellCommand, Stop or
+    # SubagentStop): which one the running CLI's call stands for is not known here.
+    names = [name for name, known in cli.events.items() if known is event] or [""]
+    if event is _E.SESSION_END or all(cli.answer_problems(name, data) for name in names):
+        return {}
+    fields = _fields(event, data, top_context=False)
+    specific = data.get("hookSpecificOutput")
+    verdict = specific.get("decision") if isinstance(specific, dict) else None
+    if event is _E.PERMISSION_REQUEST and not isinstance(verdict, dict):
+        fields.pop("decision", None)  # no verdict: Claude shows its own dialog
+    return _fitted(fields, event, *_READS["claude"])
+
+
+def read_as_droid(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, stdout: str,
+                  stderr: str) -> dict[str, Any]:
+    """Factory Droid's reading (droid.md, 0.225.2): Claude's exit codes; JSON on stdout at
+    exit 0 in Claude's words, but only ``permissionDecision`` blocks PreToolUse (a top-level
+    decision does not, and elsewhere only ``"block"`` does) and ``ask`` runs the call
+    without asking in ``droid exec``."""
+    data = json_object(stdout) if exit_code == 0 else None
+    if data is None:
+        return _fitted(cli.read_as_exit_codes(event, exit_code, stdout, stderr), event,
+                       *_READS["droid"])
+    if event is _E.BEFORE_TOOL or data.get("decision") != "block":
+        data = {k: v for k, v in data.items() if k != "decision"}
+    fields = _fields(event, data, top_context=False)
+    if fields.get("decision") == "ask":
+        del fields["decision"]
+    return _fitted(fields, event, *_READS["droid"])
+
+
+def read_as_qwen(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, stdout: str,
+                 stderr: str) -> dict[str, Any]:
+    """Qwen Code's reading (qwen-code.md §1.8, docs/qwen-copilot-notes.md): a JSON object on
+    stdout (else stderr) is obeyed at any exit code but 2, so a JSON deny with exit 1
+    blocks; exit 2 reads stderr only, and with an empty stderr it is no answer; other
+    plain text is no opinion (a warning), but at exit 0 the text (stdout, else stderr) is
+    context where Claude's would be. ``continue: false`` blocks the tool, the tool result,
+    the prompt or the stop (Stop: another turn), with stopReason as the reason (§2.5)."""
+    if exit_code == 2:
+        if not stderr.strip():
             return {}
-        return super().read_answer(event, exit_code, text, stderr)
+        data = json_object(stderr)
+        return _qwen_fields(event, data) if data is not None else cli.read_as_exit_codes(
+            event, exit_code, stdout, stderr)
+    text = stdout if stdout.strip() else stderr
+    data = json_object(text)
+    if data is not None:
+        return _qwen_fields(event, data)
+    if exit_code != 0 or text.strip().startswith("{"):  # not JSON: ignored (a warning)
+        return {}
+    return cli.read_as_exit_codes(event, exit_code, text, stderr)
 
-    def _qwen_fields(self, event: NormalizedEvent, data: dict[str, Any]) -> dict[str, Any]:
-        fields = _fitted(_fields(event, data, top_context=False), event, *_READS["qwen"])
-        fields.pop("updated_input", None)  # read in a PermissionRequest verdict only
-        specific = data.get("hookSpecificOutput")
-        verdict = specific.get("decision") if isinstance(specific, dict) else None
-        if event is _E.PERMISSION_REQUEST and isinstance(verdict, dict) \
-                and verdict.get("behavior") == "allow" \
-                and isinstance(verdict.get("updatedInput"), dict):
-            fields["updated_input"] = verdict["updatedInput"]
-        if fields.get("continue_loop") is False and event in _QWEN_CONTINUE_BLOCKS:
-            del fields["continue_loop"]
-            stop = fields.pop("stop_reason", "")
-            fields["decision"] = "block"
-            fields["reason"] = stop or fields.get("reason", "")
-        return fields
 
-    def _read_copilot(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
-                      ) -> dict[str, Any]:
-        """Copilot CLI's reading of a PascalCase-dialect hook (copilot-cli.md §4 and §7): on
-        PreToolUse any non-zero exit denies (exit 2's stderr is not passed on; other codes are
-        "hook errored"); a top-level ``decision`` blocks only as ``"block"`` and not on
-        PreToolUse (``"deny"`` is ignored everywhere); a top-level ``permissionDecision``
-        counts; ``hookSpecificOutput.additionalContext`` is ignored on UserPromptSubmit and
-        PostToolUse (only the top-level one is read)."""
-        if exit_code != 0:
-            if event is _E.BEFORE_TOOL:  # stderr is not passed on: Copilot's own words
-                return {"decision": "deny", "reason": f"hook exited with code {exit_code}"}
-            return super().read_answer(event, exit_code, stdout, stderr)
-        data = json_object(stdout)
-        if data is None:
-            return super().read_answer(event, exit_code, stdout, stderr)
-        data = dict(data)
-        top = data.get("decision")
-        if not (isinstance(top, str) and top.lower() == "block" and event is not _E.BEFORE_TOOL):
-            data.pop("decision", None)
-        specific = data.get("hookSpecificOutput")
-        specific = dict(specific) if isinstance(specific, dict) else {}
-        for key in ("permissionDecision", "permissionDecisionReason"):
-            if key in data and key not in specific:
-                specific[key] = data[key]
-        if event is not _E.BEFORE_TOOL:
-            specific.pop("additionalContext", None)
-        elif isinstance(data.get("modifiedArgs"), dict) and "updatedInput" not in specific:
-            specific["updatedInput"] = data["modifiedArgs"]  # Copilot's own word for it
-        data["hookSpecificOutput"] = specific
-        return _fields(event, data, top_context=True)
+def _qwen_fields(event: NormalizedEvent, data: dict[str, Any]) -> dict[str, Any]:
+    fields = _fitted(_fields(event, data, top_context=False), event, *_READS["qwen"])
+    fields.pop("updated_input", None)  # read in a PermissionRequest verdict only
+    specific = data.get("hookSpecificOutput")
+    verdict = specific.get("decision") if isinstance(specific, dict) else None
+    if event is _E.PERMISSION_REQUEST and isinstance(verdict, dict) \
+            and verdict.get("behavior") == "allow" \
+            and isinstance(verdict.get("updatedInput"), dict):
+        fields["updated_input"] = verdict["updatedInput"]
+    if fields.get("continue_loop") is False and event in _QWEN_CONTINUE_BLOCKS:
+        del fields["continue_loop"]
+        stop = fields.pop("stop_reason", "")
+        fields["decision"] = "block"
+        fields["reason"] = stop or fields.get("reason", "")
+    return fields
+
+
+def read_as_copilot(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, stdout: str,
+                    stderr: str) -> dict[str, Any]:
+    """Copilot CLI's reading of a PascalCase-dialect hook (copilot-cli.md §4 and §7): on
+    PreToolUse any non-zero exit denies (exit 2's stderr is not passed on; other codes are
+    "hook errored"); a top-level ``decision`` blocks only as ``"block"`` and not on
+    PreToolUse (``"deny"`` is ignored everywhere); a top-level ``permissionDecision``
+    counts; ``hookSpecificOutput.additionalContext`` is ignored on UserPromptSubmit and
+    PostToolUse (only the top-level one is read)."""
+    if exit_code != 0 and event is _E.BEFORE_TOOL:  # stderr is not passed on: Copilot's words
+        return _fitted({"decision": "deny", "reason": f"hook exited with code {exit_code}"},
+                       event, *_READS["copilot"])
+    data = json_object(stdout) if exit_code == 0 else None
+    if data is None:
+        return _fitted(cli.read_as_exit_codes(event, exit_code, stdout, stderr), event,
+                       *_READS["copilot"])
+    data = dict(data)
+    top = data.get("decision")
+    if not (isinstance(top, str) and top.lower() == "block" and event is not _E.BEFORE_TOOL):
+        data.pop("decision", None)
+    specific = data.get("hookSpecificOutput")
+    specific = dict(specific) if isinstance(specific, dict) else {}
+    for key in ("permissionDecision", "permissionDecisionReason"):
+        if key in data and key not in specific:
+            specific[key] = data[key]
+    if event is not _E.BEFORE_TOOL:
+        specific.pop("additionalContext", None)
+    elif isinstance(data.get("modifiedArgs"), dict) and "updatedInput" not in specific:
+        specific["updatedInput"] = data["modifiedArgs"]  # Copilot's own word for it
+    data["hookSpecificOutput"] = specific
+    return _fitted(_fields(event, data, top_context=True), event, *_READS["copilot"])
+
+
+def claude_json(stdout: str) -> tuple[dict[str, Any] | None, bool]:
+    """Claude Code's reading of stdout at exit 0: (its JSON object, else None: plain text or
+    nothing; whether the text looks like a JSON object but is not one, which fails
+    validation). Several documents are plain text."""
+    import json
+
+    text = stdout.strip()
+    if not text.startswith("{"):
+        return None, False
+    try:
+        data, end = json.JSONDecoder().raw_decode(text)
+    except ValueError:
+        return None, text.endswith("}")
+    return (data if isinstance(data, dict) and not text[end:].strip() else None), False
 
 
 # Events with a hookSpecificOutput variant (Claude Code 2.1.328, and 2.1.332's

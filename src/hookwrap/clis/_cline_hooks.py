@@ -2,8 +2,10 @@
 
 Cline 3.0.65 runs one file per event, for every tool (it has no matcher), and reads one JSON
 answer. The file hookwrap generates (``generator/clis/cline_hook.sh``) runs this module with
-the project root, the event and that event's registrations (hookwrap.json's groups for it):
-each hook whose matcher selects the tool runs in turn, as ``/bin/sh -c <command>`` with the
+the project root, the event and that event's registrations (hookwrap.json's groups for it);
+its Python form (``cline_hook.py.in``, when hookwrap.toml names python_windows) loads this file
+and calls ``answer_within``. Each hook whose matcher selects the tool runs in turn, as
+``/bin/sh -c <command>`` (on Windows: its ``argvWindows``, spawned without a shell) with the
 payload on stdin, within its timeout and within ``DEADLINE_S`` for all of them; their answers
 are merged into one. A hook that cannot answer (no JSON at exit 0, a crash, a timeout) is
 reported on stderr; a fail-closed one blocks the tool call on PreToolUse.
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 DEADLINE_S = 100.0
 DEFAULT_TIMEOUT_S = 60.0
 PRE_TOOL = "PreToolUse"
+WINDOWS = os.name == "nt"  # no /bin/sh: each hook's argvWindows is spawned instead
 
 
 def block_answer(reason: str) -> dict[str, Any]:
@@ -43,6 +46,34 @@ def main() -> None:
     answer = dispatch(root, event, groups, raw)
     sys.stdout.write(json.dumps(answer) + "\n")
     sys.stdout.flush()
+
+
+def answer_within(root: str, event: str, registrations: str, fallback: str,
+                  seconds: float) -> None:
+    """The Python hook file's part: the dispatcher's answer to the payload on stdin, or
+    ``fallback`` when it has none within ``seconds``; UTF-8 with ``\n`` on every OS. Ends the
+    process (a hung hook's thread is not waited for)."""
+    import threading
+
+    raw = sys.stdin.buffer.read()
+    found: list[dict[str, Any]] = []
+
+    def work() -> None:
+        try:
+            found.append(dispatch(root, event, json.loads(registrations), raw))
+        except Exception as error:  # reported; the fallback answers
+            sys.stderr.write(f"hookwrap: Cline hook dispatcher failed: {error!r}\n")
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    out = json.dumps(found[0]) if found else fallback
+    if not found:
+        sys.stderr.write(f"hookwrap: Cline hook file {event}: its hooks gave no answer\n")
+    sys.stdout.buffer.write((out + "\n").encode("utf-8") if out else b"")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def dispatch(root: str, event: str, groups: list[Any], raw: bytes,
@@ -111,8 +142,12 @@ def run_handler(root: str, handler: dict[str, Any], raw: bytes, timeout: float
     the hook leaves behind holding its output does not hold the answer."""
     if timeout <= 0:
         return None, f"no time left of the {DEADLINE_S:g} s the hooks of one call get"
+    argv = handler_argv(root, handler, windows=WINDOWS)
+    if argv is None:
+        return None, ("no Windows form (argvWindows) to start it without a shell: hookwrap sync "
+                      "writes it when hookwrap.toml names python_windows")
     env = dict(os.environ, HOOKWRAP_PROJECT_DIR=root, HOOKWRAP_CLINE="1")
-    done = _run_bounded()(["/bin/sh", "-c", handler["command"]], raw, timeout=timeout, env=env)
+    done = _run_bounded()(argv, raw, timeout=timeout, env=env)
     if done.stderr:  # the hook's own words, where they went before: the hook file's stderr
         sys.stderr.write(done.stderr.decode("utf-8", "replace"))
     failure = done.why(timeout)
@@ -126,6 +161,17 @@ def run_handler(root: str, handler: dict[str, Any], raw: bytes, timeout: float
     if not isinstance(data, dict):
         return None, f"exit {done.code} without a JSON answer"
     return data, ""
+
+
+def handler_argv(root: str, handler: dict[str, Any], *, windows: bool) -> list[str] | None:
+    """What starts the hook: ``/bin/sh -c <command>``; on Windows its ``argvWindows`` (words,
+    a ``.hookwrap/`` one resolved against the project), None when it has none."""
+    if not windows:
+        return ["/bin/sh", "-c", handler["command"]]
+    words = handler.get("argvWindows")
+    if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
+        return None
+    return [os.path.join(root, w) if w.startswith(".hookwrap/") else w for w in words]
 
 
 def _run_bounded() -> Any:

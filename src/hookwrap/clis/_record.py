@@ -21,7 +21,7 @@ from ..names import NormalizedEvent
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import Any, Callable, TypeVar
 
     from typing_extensions import dataclass_transform
 
@@ -83,7 +83,8 @@ class Knobs:
     permission_top_level: bool = False
     stop_continue_false: str = ""
     error_deny: str = ""
-    reader: str = "claude"
+    # How an external hook's answer is read (None: Claude Code's reading, read_as_claude)
+    answer_reading: Callable[[Any, NormalizedEvent, int, str, str], dict[str, Any]] | None = None
     # CodexProtocol: each event's answer schema (its top-level and hookSpecificOutput keys),
     # and the keys never sent on an event
     output_schemas: dict[str, tuple[frozenset[str], frozenset[str]] | None] = {}

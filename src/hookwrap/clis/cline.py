@@ -96,6 +96,3 @@ CLINE = CLIRecord(
         _E.STOP_FAILURE: (("", "TaskError " + _DETACHED),),
     },
 )
-
-PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"
-MARKER_VAR = "HOOKWRAP_CLINE"

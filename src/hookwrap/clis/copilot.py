@@ -19,6 +19,7 @@ processes (not for its shell tool).
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
+from ._claude_protocol import read_as_copilot
 from ._record import Knobs, derive, pick
 from .claude import CLAUDE
 
@@ -71,5 +72,5 @@ COPILOT = derive(
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells "
                                      "the model to ask the user"),)},
     knobs=Knobs(context_top_level=True, permission_top_level=True, error_deny="top-level",
-           reader="copilot"),
+           answer_reading=read_as_copilot),
 )

@@ -14,6 +14,7 @@ block gives another turn with no cap of Droid's own. Project hooks run with no t
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
+from ._claude_protocol import read_as_droid
 from ._record import Knobs, derive, pick
 from .claude import CLAUDE
 
@@ -75,5 +76,5 @@ DROID = derive(
                           "must count too"),),
     },
     knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific",
-                reader="droid"),
+                answer_reading=read_as_droid),
 )

@@ -52,6 +52,3 @@ KILO = derive(
     knobs=Knobs(keep_working=True, disable_vars=("KILO_DISABLE_PROJECT_CONFIG", "KILO_PURE"),
            npm_plugin="@kilocode/plugin", config_folder="~/.config/kilo"),
 )
-
-PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"
-MARKER_VAR = "HOOKWRAP_KILO"

@@ -116,6 +116,3 @@ OPENCODE = CLIRecord(
            disable_vars=("OPENCODE_DISABLE_PROJECT_CONFIG", "OPENCODE_PURE"),
            npm_plugin="@opencode-ai/plugin", config_folder="~/.config/opencode"),
 )
-
-PROJECT_VAR = "HOOKWRAP_PROJECT_DIR"
-MARKER_VAR = "HOOKWRAP_OPENCODE"

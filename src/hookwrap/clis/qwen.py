@@ -12,6 +12,7 @@ each tool result, which is no prompt.
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
+from ._claude_protocol import read_as_qwen
 from ._record import Knobs, derive
 from .claude import CLAUDE
 
@@ -76,5 +77,5 @@ QWEN = derive(
                           "continue_loop=False is sent as no block (the agent stops)"),),
     },
     knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True,
-           stop_continue_false="drop", reader="qwen"),
+           stop_continue_false="drop", answer_reading=read_as_qwen),
 )

@@ -237,7 +237,8 @@ def add(
     fail_closed: bool = typer.Option(False, "--fail-closed", help="With --command: block when the command cannot start, times out or crashes."),
     resident: bool = typer.Option(False, "--resident", help="Answer it from `hookwrap serve` "
                                   f"where the CLI can post to it ({words.resident_labels()}), "
-                                  "which must then run; see docs/resident.md."),
+                                  "which must then run; see docs/resident.md (what it saves on "
+                                  "each CLI: docs/performance.md)."),
     commands: Optional[list[str]] = typer.Option(
         None, "--commands", metavar="GLOB", help='Only shell commands matching GLOB call the hook, '
         'e.g. "git *" (repeat for several; needs --matcher shell).'),

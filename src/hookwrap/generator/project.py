@@ -571,6 +571,8 @@ def _serve_notes(name: str, found, port: int) -> list[str]:
                      f"runs, {until}. Start it: `hookwrap serve` (or `hookwrap serve "
                      "--print-service systemd|launchd` to keep it running); a server already "
                      f"running picks {name} up by itself")
+        if agent.facts.resident_cost and agent.facts.resident_cost not in notes:
+            notes.append(agent.facts.resident_cost)
     return notes
 
 

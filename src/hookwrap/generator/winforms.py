@@ -12,7 +12,9 @@ every double quote, so its form is the quote-free relative one (its hooks run in
 Where a CLI has a per-OS field (``WINDOWS_FIELDS``: Codex CLI ``commandWindows``, Copilot CLI
 ``powershell``, and ``argvWindows`` in the plugins hookwrap generates for OpenCode, Kilo CLI and
 pi, which spawn it as an argument vector, no shell) registrations carry the form there; the POSIX
-command is left as it is. A CLI with one command for every OS (``ONE_COMMAND``: Claude Code,
+command is left as it is. Cline's registrations (hookwrap.json) carry ``argvWindows`` too, but
+only when hookwrap.toml names ``python_windows``: its hook files then take their Python form,
+which Cline runs with ``py -3`` on Windows, and their dispatcher spawns that vector there. A CLI with one command for every OS (``ONE_COMMAND``: Claude Code,
 Gemini CLI, Qwen Code, Factory Droid) gets the Windows form in that command only when
 hookwrap.toml names ``python_windows`` (the team runs hooks on Windows); else its command stays
 the POSIX one (``windows_registration``).
@@ -41,7 +43,10 @@ SHELLS: dict[str, tuple[str, ...]] = {
 }
 # The field that holds the Windows command, for a CLI that has one beside its POSIX `command`.
 WINDOWS_FIELDS = {"codex": "commandWindows", "copilot": "powershell",
-                  **dict.fromkeys(("opencode", "kilo", "pi"), "argvWindows")}
+                  **dict.fromkeys(("opencode", "kilo", "pi", "cline"), "argvWindows")}
+# CLIs whose Windows field is written only when hookwrap.toml names python_windows: Cline's hook
+# files then take their Python form (generator/clis/cline.py), whose dispatcher spawns it.
+_FIELD_WHEN_NAMED = frozenset({"cline"})
 # The plugins' field is a list: the program and its arguments, spawned without a shell.
 _ARGV_FIELDS = frozenset({"argvWindows"})
 # CLIs whose settings file has one command for every OS.
@@ -49,8 +54,9 @@ ONE_COMMAND = frozenset(SHELLS) - frozenset(WINDOWS_FIELDS)
 # The variable a CLI sets to the project for its hooks (read by Python, not by a shell).
 _PROJECT_VARS = {"claude": "CLAUDE_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR"}
 # Forms that run the launcher by its relative path: the CLI runs hooks in the project (Qwen
-# Code), or the plugin resolves a ".hookwrap/" argument against the project before it spawns.
-_RELATIVE = frozenset({"qwen", "opencode", "kilo", "pi"})
+# Code), or the plugin (or Cline's dispatcher) resolves a ".hookwrap/" argument against the
+# project before it spawns.
+_RELATIVE = frozenset({"qwen", "opencode", "kilo", "pi", "cline"})
 _EXIT = {False: 1, True: 2}  # no hookwrap.toml found: fail open (1) or block (2)
 
 _BOOT = ("import os,runpy,sys;p=os.path;"
@@ -78,13 +84,13 @@ def windows_command(platform: str, name: str, python: str, *, fail_closed: bool 
 def windows_registration(platform: str, handler: dict, command: str, *,
                          everywhere: bool = False) -> dict:
     """``handler`` with ``command`` (a ``windows_command``) in the CLI's per-OS field, after its
-    other keys (a plugin's as a list of words); for a CLI with one command for every OS, as that
-    command when ``everywhere`` (hookwrap.toml names python_windows); else, or for a URL
-    handler, the handler as it is."""
+    other keys (a plugin's or Cline's as a list of words; Cline's only when ``everywhere``); for
+    a CLI with one command for every OS, as that command when ``everywhere`` (hookwrap.toml
+    names python_windows); else, or for a URL handler, the handler as it is."""
     if handler.get("type", "command") != "command":
         return handler
     field = WINDOWS_FIELDS.get(platform)
-    if field is not None:
+    if field is not None and (everywhere or platform not in _FIELD_WHEN_NAMED):
         return {**handler, field: command.split() if field in _ARGV_FIELDS else command}
     if everywhere and platform in ONE_COMMAND:
         return {**handler, "command": command}

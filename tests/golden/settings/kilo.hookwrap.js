@@ -422,23 +422,39 @@ async function postFetch(url, body, signal) {
   return { status: response.status, text: await response.text() };
 }
 
-// One POST on a connection of its own, straight to the URL's host and port (never a proxy); the
-// answer is read by its Content-Length (`hookwrap serve` always sends one) or to the close.
+// A POST straight to the URL's host and port (never a proxy), on the connection the previous
+// post left open when there is one: a new connection costs a handshake and a thread of the
+// server's on every call. The answer is read by its Content-Length (`hookwrap serve` always
+// sends one) or to the close. A connection waits in IDLE only while it is open and no post uses
+// it, and unref'd, so it never keeps the CLI's process alive.
+const IDLE = new Map(); // "host:port" -> { socket, drop }: an open connection no post uses
+
 function postDirect(url, body, signal) {
   const target = new URL(url);
+  const port = Number(target.port) || 80;
+  const key = `${target.hostname}:${port}`;
+  const kept = take(key);
   const data = Buffer.from(body);
   const head = `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n` +
-    `Content-Type: application/json\r\nContent-Length: ${data.length}\r\nConnection: close\r\n\r\n`;
+    `Content-Type: application/json\r\nContent-Length: ${data.length}\r\n\r\n`;
   return new Promise((resolve, reject) => {
     let received = Buffer.alloc(0);
     let settled = false;
-    const socket = connect({ host: target.hostname, port: Number(target.port) || 80, noDelay: true });
+    const socket = kept || connect({ host: target.hostname, port, noDelay: true });
     const abort = () => finish(new Error("the request was aborted"));
-    function finish(error, answer) {
+    function onData(chunk) {
+      received = Buffer.concat([received, chunk]);
+      read(false);
+    }
+    const onEnd = () => read(true);
+    const onError = (error) => finish(error);
+    function finish(error, answer, reusable) {
       if (settled) return;
       settled = true;
       if (signal) signal.removeEventListener("abort", abort);
-      socket.destroy();
+      socket.off("data", onData).off("end", onEnd).off("close", onEnd).off("error", onError);
+      if (reusable && !IDLE.has(key)) park(key, socket);
+      else socket.destroy();
       if (error) reject(error);
       else resolve(answer);
     }
@@ -456,9 +472,11 @@ function postDirect(url, body, signal) {
       }
       const field = lines.find((line) => /^content-length:/i.test(line));
       const length = field === undefined ? -1 : Number(field.slice(field.indexOf(":") + 1));
+      const closes = lines.some((line) => /^connection:\s*close\s*$/i.test(line));
       const rest = received.subarray(end + 4);
       if (length >= 0 && rest.length >= length) {
-        finish(null, { status: Number(status[1]), text: rest.subarray(0, length).toString("utf8") });
+        const answer = { status: Number(status[1]), text: rest.subarray(0, length).toString("utf8") };
+        finish(null, answer, !ended && !closes && rest.length === length);
       } else if (ended && length < 0) {
         finish(null, { status: Number(status[1]), text: rest.toString("utf8") });
       } else if (ended) {
@@ -469,15 +487,35 @@ function postDirect(url, body, signal) {
       if (signal.aborted) return abort();
       signal.addEventListener("abort", abort);
     }
-    socket.on("connect", () => socket.write(Buffer.concat([Buffer.from(head, "latin1"), data])));
-    socket.on("data", (chunk) => {
-      received = Buffer.concat([received, chunk]);
-      read(false);
-    });
-    socket.on("end", () => read(true));
-    socket.on("close", () => read(true));
-    socket.on("error", (error) => finish(error));
+    socket.on("data", onData).on("end", onEnd).on("close", onEnd).on("error", onError);
+    const request = Buffer.concat([Buffer.from(head, "latin1"), data]); // one segment
+    if (kept) {
+      kept.ref();
+      kept.write(request);
+    } else {
+      socket.on("connect", () => socket.write(request));
+    }
   });
+}
+
+// An open connection kept for the next post, dropped as soon as the server closes it; take()
+// hands it out (null when there is none).
+function park(key, socket) {
+  const drop = () => {
+    if (IDLE.get(key) && IDLE.get(key).socket === socket) IDLE.delete(key);
+    socket.destroy();
+  };
+  socket.once("end", drop).once("close", drop).once("error", drop);
+  socket.unref();
+  IDLE.set(key, { socket, drop });
+}
+
+function take(key) {
+  const idle = IDLE.get(key);
+  IDLE.delete(key);
+  if (!idle) return null;
+  idle.socket.off("end", idle.drop).off("close", idle.drop).off("error", idle.drop);
+  return idle.socket.destroyed ? null : idle.socket;
 }
 
 // A command's run, synchronously: for the Stop hooks of a CLI that keeps the agent working.

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...clis._base import BLOCKING
-from ...clis._claude_protocol import ClaudeProtocol
+from ...clis._claude_protocol import ClaudeProtocol, claude_json
 from ...names import NormalizedEvent
 from .kit import RunResult, Verdict, failure_line, last_line, missing_script, parse_object, settle
 
@@ -63,14 +63,14 @@ def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         verdict = _claude_exit2(event, r.stderr)
         missing = missing_script(r)
         return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
-    kind, data, error = _claude_stdout(r.stdout)
-    if error:
-        return Verdict(clean=False, problems=(error,))
-    if kind == "text":
+    data, broken = claude_json(r.stdout)
+    if broken:
+        return Verdict(clean=False, problems=("stdout looks like a JSON object but is not valid JSON",))
+    if data is None and r.stdout.strip():
         if event in _TEXT_IS_CONTEXT:
             return Verdict("context", context=r.stdout.strip())
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",))
-    if kind != "json" or data is None:
+    if data is None:
         return Verdict()
     assert isinstance(agent.runtime, ClaudeProtocol)
     problems = agent.runtime.answer_problems(event, data)
@@ -91,26 +91,6 @@ def _claude_exit2(event: str, stderr: str) -> Verdict:
         return Verdict(success=False, clean=False,
                        problems=(f"exit 2 is ignored on {event}: print JSON with a deny decision",))
     return Verdict(success=False, notes=(f"exit 2 cannot block {event}: stderr is shown to the user",))
-
-
-def _claude_stdout(stdout: str) -> tuple[str, dict[str, Any] | None, str]:
-    """Claude's stdout rules: ("empty"|"text"|"json", object, validation error)."""
-    import json
-
-    text = stdout.strip()
-    if not text:
-        return "empty", None, ""
-    if not text.startswith("{"):
-        return "text", None, ""
-    try:
-        data, end = json.JSONDecoder().raw_decode(text)
-    except ValueError:
-        if text.endswith("}"):
-            return "text", None, "stdout looks like a JSON object but is not valid JSON"
-        return "text", None, ""
-    if text[end:].strip() or not isinstance(data, dict):
-        return "text", None, ""  # several documents are plain text
-    return "json", data, ""
 
 
 def _claude_json(event: str, data: dict[str, Any]) -> Verdict:
@@ -188,13 +168,13 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
                 return Verdict(success=False, clean=False,
                                problems=(f"exit 2 with empty stderr does not block on {label}",))
             output = {"decision": "deny", "reason": r.stderr.strip()}
-        fields = _reading(agent, _qwen_like(event), r.stdout, 2, r.stderr)
+        fields = runtime_reading(agent, _qwen_like(event), r.stdout, 2, r.stderr)
         verdict = replace(_qwen_json(agent, event, output or {}, fields), success=False)
         return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
     text = r.stdout.strip() or r.stderr.strip()
     output, parsed = parse_object(text)
     if parsed and output is not None:
-        fields = _reading(agent, _qwen_like(event), r.stdout, r.exit_code or 0, r.stderr)
+        fields = runtime_reading(agent, _qwen_like(event), r.stdout, r.exit_code or 0, r.stderr)
         verdict = _qwen_json(agent, event, output, fields)
         if r.exit_code != 0:
             return replace(verdict, success=False, clean=False, problems=(
@@ -263,7 +243,7 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
     output, parsed = parse_object(r.stdout.strip())
     if not parsed or output is None:
         return Verdict(notes=(f"plain stdout is ignored by {label}",)) if r.stdout.strip() else Verdict()
-    fields = _reading(agent, event, r.stdout)
+    fields = runtime_reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
     notes: tuple[str, ...] = ()
@@ -322,7 +302,7 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         if text and event in _DROID_TEXT_IS_CONTEXT:
             return Verdict("context", context=text)
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) if text else Verdict()
-    fields = _reading(agent, event, r.stdout)
+    fields = runtime_reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
     hso: dict[str, Any] = found if isinstance(found, dict) else {}
     notes: list[str] = []
@@ -347,7 +327,7 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
     return settle(base, None)
 
 
-def _reading(agent: AgentSetup, event: str, stdout: str, code: int = 0,
+def runtime_reading(agent: AgentSetup, event: str, stdout: str, code: int = 0,
              stderr: str = "") -> dict[str, Any]:
     """The runtime's reading of an answer (the bridge's too): its decision, context and new
     tool input. On an event the runtime does not map, no decision: the context alone."""

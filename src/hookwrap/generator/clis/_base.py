@@ -699,14 +699,6 @@ def fill_path(spec: str, root: Any, home: Any, env: Mapping[str, str]) -> str:
     return spec.replace("{root}", str(root))
 
 
-def nonempty_matcher_problems(group: dict[str, Any], path: str) -> list[Problem]:
-    """A group's matcher, where a CLI takes any non-empty string (Copilot CLI, OpenCode's plugin)."""
-
-    if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
-        return [Problem(f"{path}.matcher", "must be a non-empty string")]
-    return []
-
-
 def hook_call(name: str, launcher: bool = True) -> tuple[str, str]:
     """(project-relative script, what follows it) of a registered command for hook ``name``:
     the launcher and the name (``run.py guard``), or, with ``launcher=False``, the script itself

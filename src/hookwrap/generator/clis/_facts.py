@@ -87,6 +87,10 @@ class CommandFacts:
     # Where the CLI shows a hook's systemMessage, as `hookwrap test` words it ("shown to the
     # user"); "" when that was never observed.
     system_message_shown: str = ""
+    # What a resident hook's call still costs this CLI where that is more than hookwrap's own
+    # part (a post and the server's answer), measured (`hookwrap add --resident` prints it);
+    # "" when nothing beyond hookwrap's part was measured.
+    resident_cost: str = ""
     suspicious_timeout_s: float = 0      # doctor warns from this many seconds (likely ms)
     doctor_reported_paths: frozenset[str] = frozenset()  # schema paths a doctor check reports
 

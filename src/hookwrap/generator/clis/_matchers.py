@@ -12,6 +12,8 @@ A CLI's setup is composed with one of these; each reads the record's ``no_matche
 - ``FullMatch`` (Copilot CLI): a full-match regex over the tool name; any non-empty string.
 - ``SearchInName`` (Factory Droid): a case-sensitive regex searched in the name (``Exec`` matches
   ``Execute``).
+- ``RegexSearch`` (OpenCode's, Kilo's and pi's plugins; Cline's hook files): a regex searched in
+  the tool name; any non-empty string.
 """
 
 from __future__ import annotations
@@ -73,9 +75,7 @@ class NameAliasOrSearch(Matchers):
 class FullMatch(Matchers):
     def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str,
                        path: str) -> list[Problem]:
-        if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
-            return [Problem(f"{path}.matcher", "must be a non-empty string")]
-        return []
+        return nonempty_matcher_problems(group, path)
 
     def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
                         target: str | None) -> bool:
@@ -100,3 +100,38 @@ class SearchInName(Matchers):
         compiled = js_regex(matcher)  # an invalid regex matches nothing
         return compiled is not None and compiled.search(target) is not None
 
+
+
+class RegexSearch(Matchers):
+    """A regex searched in the tool name (hookwrap anchors the ones it writes); any non-empty
+    string. ``javascript``: the plugin's ``new RegExp(matcher)``; else Python's ``re.search``
+    (Cline's hook-file dispatcher)."""
+
+    def __init__(self, *, javascript: bool) -> None:
+        self.javascript = javascript
+
+    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str,
+                            path: str) -> list[Problem]:
+        return nonempty_matcher_problems(group, path)
+
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
+                        target: str | None) -> bool:
+        if target is None or matcher is None or matcher in ("", "*"):
+            return True
+        compiled = js_regex(matcher) if self.javascript else _python_regex(matcher)
+        return compiled is not None and compiled.search(target) is not None
+
+
+def _python_regex(pattern: str) -> re.Pattern[str] | None:
+    try:
+        return re.compile(pattern)
+    except re.error:
+        return None
+
+
+def nonempty_matcher_problems(group: dict[str, Any], path: str) -> list[Problem]:
+    """A group's matcher, where a CLI takes any non-empty string (Copilot CLI, the plugins,
+    Cline)."""
+    if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
+        return [Problem(f"{path}.matcher", "must be a non-empty string")]
+    return []

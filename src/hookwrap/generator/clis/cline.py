@@ -3,9 +3,10 @@
 
 The registrations live in ``.clinerules/hooks/hookwrap.json`` (Claude's nested shape, a file
 hookwrap owns and Cline ignores: its name is no event's). From it hookwrap writes one hook file
-per event, ``.clinerules/hooks/<Event>`` (``hook_files``, from ``cline_hook.sh``): a regular
-file, never a symlink (Cline 3.0.65 skips those), that runs the event's hooks through the
-dispatcher (``clis/_cline_hooks.py``) and answers within Cline's time. A hook file is hookwrap's
+per event, ``.clinerules/hooks/<Event>`` (``hook_files``, from ``cline_hook.sh``, or from
+``cline_hook.py.in`` when hookwrap.toml names python_windows: Cline runs that one on Windows
+without sh): a regular file, never a symlink (Cline 3.0.65 skips those), that runs the event's
+hooks through the dispatcher (``clis/_cline_hooks.py``) and answers within Cline's time. A hook file is hookwrap's
 when it starts with its header; any other file of that name is the user's: never changed or
 removed, and reported, since hookwrap's hooks for that event cannot be written beside it.
 """
@@ -22,14 +23,13 @@ from ._base import (
     AgentSetup,
     Handlers,
     HostRules,
-    Matchers,
     Registration,
     TrustStore,
     fill_path,
-    nonempty_matcher_problems,
     without_deadline,
 )
 from ._facts import CommandFacts
+from ._matchers import RegexSearch
 from .kit import (
     ERROR,
     FAIL,
@@ -50,6 +50,7 @@ from .kit import (
     parse_object,
     positive_number,
     settle,
+    string_list,
 )
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -90,10 +91,17 @@ CLINE_COMMAND = CommandFacts(
 
 HOOKS_DIR = ".clinerules/hooks"
 HEADER = "#!/bin/sh\n# hookwrap: generated Cline hook file"
+# The Python form's first lines (written when hookwrap.toml names python_windows): Cline 3.0.65
+# runs a file whose first line names python3 with `py -3 FILE` on Windows, `python3 FILE`
+# elsewhere (@cline/core 0.0.86, dist/index.js: Il reads the line, Bq maps the word, gl builds
+# the argv; KV retries `py -3` that is not found as `python`); a `#!/bin/sh` file is run as
+# `sh FILE` everywhere, which Windows has only with Git Bash on PATH.
+PY_HEADER = "#!/usr/bin/env python3\n# hookwrap: generated Cline hook file"
 # The hook file stops waiting for the dispatcher after this long (the dispatcher gives the hooks
 # 100 s in all); Cline kills a hook after 120 s and then lets the tool run.
 WATCHDOG_S = 110
 _SH_TEMPLATE = "cline_hook.sh"
+_PY_TEMPLATE = "cline_hook.py.in"
 
 
 class ClineRegistration(Registration):
@@ -137,22 +145,8 @@ class ClineRegistration(Registration):
         return f"{agent.label}: {found[0].message} ({found[0].fix})" if found else None
 
 
-class ClineMatchers(Matchers):
-    """The dispatcher's ``re.search`` of the matcher (hookwrap anchors it) in the tool name from Cline's own payload; any non-empty string."""
-
-    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str, path: str) -> list[Problem]:
-        return nonempty_matcher_problems(group, path)
-
-    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None, target: str | None) -> bool:
-        """The dispatcher searches the matcher (hookwrap anchors it) in the tool name."""
-        import re
-
-        if target is None or matcher is None or matcher in ("", "*"):
-            return True
-        try:
-            return re.search(matcher, target) is not None
-        except re.error:
-            return False
+class ClineMatchers(RegexSearch):
+    """The dispatcher's ``re.search`` of the matcher in the tool name from Cline's own payload."""
 
     def match_target(self, agent: AgentSetup, event: str, payload: Mapping[str, Any]) -> str | None:
         """The tool name, from Cline's own payload (``tool_call.name``)."""
@@ -166,7 +160,7 @@ class ClineHandlers(Handlers):
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
         spec = {"type": one_of("command"), "command": nonempty_string, "timeout": positive_number,
-                "name": nonempty_string, "failClosed": boolean}
+                "name": nonempty_string, "failClosed": boolean, "argvWindows": string_list}
         problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
         return problems + [Problem(f"{path}.{k}", "is not read by hookwrap's Cline hook files")
                            for k in handler if k not in spec]
@@ -239,9 +233,10 @@ def _workspace_findings(root: Path) -> list[Finding]:
 def _is_mine(path: Path) -> bool:
     try:
         with open(path, "rb") as file:
-            return file.read(len(HEADER)) == HEADER.encode()
+            start = file.read(len(PY_HEADER))
     except OSError:
         return False
+    return start.startswith(HEADER.encode()) or start == PY_HEADER.encode()
 
 
 def _names(groups: list[Any]) -> str:
@@ -261,6 +256,12 @@ def _hooks_folder(agent: AgentSetup) -> str:
     return str(Path(fill_path(agent.facts.user_file, "", scope.home, scope.env)).parent)
 
 
+def _user_scope() -> bool:
+    from ..scope import current
+
+    return current().user
+
+
 def _user_scope_hook_file(text: str) -> str:
     """At user scope the hook file sits in Cline's user folder: the runtime is the user scope's
     (its folder, written in), and the hooks' project is the folder Cline runs them in."""
@@ -276,14 +277,20 @@ def _user_scope_hook_file(text: str) -> str:
 
 
 def hook_file_text(event: str, groups: list[Any]) -> str:
-    """The hook file for ``event``: ``cline_hook.sh`` with the event's registrations in it."""
+    """The hook file for ``event`` with the event's registrations in it: ``cline_hook.sh``, or
+    ``cline_hook.py.in`` when a handler carries ``argvWindows`` (hookwrap.toml names
+    python_windows: the file must start on Windows without sh) in a project."""
     import json
     import shlex
     from importlib import resources
 
-    template = resources.files("hookwrap").joinpath("generator", "clis", _SH_TEMPLATE).read_text(
-        encoding="utf-8")
     handlers = [h for g in groups for h in g.get("hooks") or () if isinstance(h, dict)]
+    # At user scope the hook files stay sh ones (_user_scope_hook_file): the Python form finds
+    # the runtime beside itself, which only a project's hook files have.
+    python_form = any("argvWindows" in h for h in handlers) and not _user_scope()
+    template = resources.files("hookwrap").joinpath(
+        "generator", "clis", _PY_TEMPLATE if python_form else _SH_TEMPLATE).read_text(
+        encoding="utf-8")
     closed = event == "PreToolUse" and any(h.get("failClosed") is True for h in handlers)
     if closed:
         fallback = json.dumps(block_answer(
@@ -299,16 +306,17 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
             tools = group.get("matcher") or "every tool"
             closed_word = ", fail-closed" if handler.get("failClosed") is True else ""
             listed.append(f"{handler.get('name', '?')} ({tools}{closed_word})")
-    values = {
-        "@EVENT@": event, "@WATCHDOG@": str(WATCHDOG_S), "@FALLBACK_WORDS@": words,
-        "@HOOKS@": "; ".join(listed),
-        "@FALLBACK@": shlex.quote(fallback) if fallback else "''",
-        "@PYTHON@": _python(handlers),
-        "@REGISTRATIONS@": shlex.quote(json.dumps(groups, separators=(",", ":"))),
-    }
-    for key, value in values.items():
-        template = template.replace(key, value)
-    return _user_scope_hook_file(template)
+    registrations = json.dumps(groups, separators=(",", ":"))
+    if python_form:  # values inside generated Python are Python literals
+        values = {"@EVENT_LITERAL@": repr(event), "@FALLBACK@": repr(fallback),
+                  "@REGISTRATIONS@": repr(registrations)}
+    else:
+        values = {"@FALLBACK@": shlex.quote(fallback) if fallback else "''",
+                  "@PYTHON@": _python(handlers), "@REGISTRATIONS@": shlex.quote(registrations)}
+    values.update({"@EVENT@": event, "@WATCHDOG@": str(WATCHDOG_S), "@FALLBACK_WORDS@": words,
+                   "@HOOKS@": "; ".join(listed)})
+    text = re.sub("|".join(map(re.escape, values)), lambda m: values[m.group()], template)
+    return _user_scope_hook_file(text)
 
 
 def _python(handlers: list[dict[str, Any]]) -> str:
@@ -357,6 +365,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     return settle(base, None)
 
 
-SETUP = AgentSetup(CLINE, CLINE_COMMAND, registration=ClineRegistration(), matchers=ClineMatchers(),
+SETUP = AgentSetup(CLINE, CLINE_COMMAND, registration=ClineRegistration(), matchers=ClineMatchers(javascript=False),
                    handlers=ClineHandlers(), answers=read_answer, trust=ClineTrust(),
                    host=ClineHost())

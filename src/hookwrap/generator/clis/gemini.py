@@ -11,9 +11,11 @@ its trusted folders).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ...clis.gemini import GEMINI
 from ...names import NormalizedEvent, Platform
+from ._answers import runtime_reading
 from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
 from ._facts import CommandFacts
 from .kit import (
@@ -112,9 +114,7 @@ DEAD_KEYS = (("tools", "enableHooks"), ("hooks", "enabled"), ("hooks", "disabled
 SUBSTITUTED_VARS = (r"\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR"
                     r"|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)")
 _SAFE_WORD = r"([A-Za-z]:)?([#!\"$&'()*,:;<=>?@\[\\\]^`{|}~])"
-# How the reading rules group events.
-_CONTEXT = {"AfterTool", "BeforeAgent", "SessionStart"}
-_NO_FLOW = {"BeforeToolSelection", "SessionStart", "SessionEnd", "PreCompress", "Notification"}
+# What Gemini CLI 0.61.0 lets a hook change on an event, beyond its decision (gemini-cli.md §2.5).
 _MODS = {"BeforeModel": ("llm_request", "llm_response"), "AfterModel": ("llm_response",),
          "BeforeToolSelection": ("toolConfig",), "AfterTool": ("tailToolCallRequest",),
          "AfterAgent": ("clearContext",)}
@@ -345,25 +345,33 @@ def _validate_matcher(matcher: Any, event: str, path: str) -> list[Problem]:
 
 
 def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
-    """What Gemini CLI does with a finished run."""
-    from dataclasses import replace
-
+    """What Gemini CLI does with a finished run: the runtime's reading (``runtime_reading``,
+    the bridge's too), with the model changes it applies, what it ignores and how the run
+    failed."""
     failure = failure_line(r)
     if failure:  # timeouts, signals and spawn errors fail open, output discarded
         return Verdict(success=False, clean=False, problems=(failure,))
     code = r.exit_code
     text = r.stdout.strip() or r.stderr.strip()  # stderr is read only when stdout is empty
-    notes = ("stdout was empty, so Gemini read stderr",) if text and not r.stdout.strip() else ()
+    notes: tuple[str, ...] = ("stdout was empty, so Gemini read stderr",) \
+        if text and not r.stdout.strip() else ()
     output, parsed = parse_object(text)
     if text and not parsed:
-        if code == 0:
-            output = {"decision": "allow", "systemMessage": text}
-        elif code == 1:
-            output = {"decision": "allow", "systemMessage": "Warning: " + text}
-        else:
-            output = {"decision": "deny", "reason": text}
-    verdict = apply_output(event, output or {})
-    verdict = replace(verdict, output=output, success=code == 0, notes=notes + verdict.notes)
+        output = {"decision": "allow", "systemMessage": ("Warning: " if code == 1 else "") + text} \
+            if code in (0, 1) else {"decision": "deny", "reason": text}
+    fields = runtime_reading(agent, event, r.stdout, code or 0, r.stderr)
+    hso = raw if isinstance(raw := (output or {}).get("hookSpecificOutput"), dict) else {}
+    notes += tuple(f"Gemini ignores Claude's hookSpecificOutput.{k}"
+                   for k in ("permissionDecision", "updatedInput") if k in hso)
+    base = Verdict(output=output, success=code == 0, notes=notes,
+                   system_message=fields.get("system_message", ""),
+                   context=fields.get("context", ""), updated_input=fields.get("updated_input"),
+                   modifications={k: hso[k] for k in _MODS.get(event, ()) if k in hso},
+                   stop_reason=fields.get("stop_reason") if "continue_loop" in fields else None)
+    decision = fields.get("decision")
+    outcome = "ask" if decision == "ask" else None if not decision else \
+        "kept_working" if event == "AfterAgent" else "blocked"
+    verdict = settle(base, outcome, fields.get("reason", ""))
     missing = missing_script(r)
     if code == 0 or (code == 2 and verdict.outcome == "blocked" and not missing):
         return verdict
@@ -375,36 +383,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         problem = f"exit {code}: Gemini reports the hook as failed" + (
             "" if text else " and, with no output, lets the action proceed")
     return replace(verdict, clean=False, problems=(problem,))
-
-
-def apply_output(event: str, out: dict[str, Any], *, real: bool = True,
-                 mod_keys: tuple[str, ...] | None = None) -> Verdict:
-    """Read a Gemini-style output object for ``event``: by Gemini 0.61.0 (``real``), or, for the
-    seed contract, letting every event try everything (``mod_keys``: what may be modified)."""
-
-    hso = raw if isinstance(raw := out.get("hookSpecificOutput"), dict) else {}
-    decision, reason = out.get("decision"), str(out.get("reason") or "")
-    notes = [f"Gemini ignores Claude's hookSpecificOutput.{k}" for k in
-             ("permissionDecision", "updatedInput") if k in hso and real]
-    keys = _MODS.get(event, ()) if real else (mod_keys or ())
-    base = Verdict(system_message=str(out.get("systemMessage") or ""),
-                   context=str(hso.get("additionalContext") or "")
-                   if event in _CONTEXT or not real else "",
-                   modifications={k: hso[k] for k in keys if k in hso},
-                   updated_input=hso.get("tool_input") if event == "BeforeTool" else None,
-                   notes=tuple(notes))
-    if real and event in _NO_FLOW:
-        return settle(base, None)
-    if out.get("continue") is False:
-        from dataclasses import replace
-
-        base = replace(base, stop_reason=str(out.get("stopReason") or reason or "No reason provided"))
-    outcome = None
-    if decision in ("deny", "block"):
-        outcome = "kept_working" if event == "AfterAgent" else "blocked"
-    elif decision == "ask" and event == "BeforeTool":
-        outcome = "ask"
-    return settle(base, outcome, reason)
 
 
 def _trusted_folders_path(home: Any, env: Mapping[str, str]) -> Any:

@@ -18,8 +18,9 @@ import re
 from ...clis._base import BLOCKING
 from ...clis.opencode import OPENCODE
 from ...names import NormalizedEvent
-from ._base import AgentSetup, Handlers, Matchers, Registration, TrustStore, nonempty_matcher_problems
+from ._base import AgentSetup, Handlers, Registration, TrustStore
 from ._facts import CommandFacts
+from ._matchers import RegexSearch
 from .kit import (
     ERROR,
     FAIL,
@@ -33,7 +34,6 @@ from .kit import (
     boolean,
     check_keys,
     failure_line,
-    js_regex,
     last_line,
     nonempty_string,
     number_or_none,
@@ -128,21 +128,6 @@ class PluginRegistration(Registration):
         if fail_closed and event in agent.facts.fail_closed_events:
             handler["failClosed"] = True
         return handler
-
-
-class PluginMatchers(Matchers):
-    """``new RegExp(matcher)`` tested against the tool name (hookwrap anchors it); any non-empty string."""
-
-    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str, path: str) -> list[Problem]:
-        return nonempty_matcher_problems(group, path)
-
-    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None, target: str | None) -> bool:
-        """The plugin tests ``new RegExp(matcher)`` against the tool name (hookwrap anchors it)."""
-
-        if target is None or matcher is None or matcher in ("", "*"):
-            return True
-        compiled = js_regex(matcher)
-        return compiled is not None and compiled.search(target) is not None
 
 
 class PluginHandlers(Handlers):
@@ -321,7 +306,7 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
 def plugin_setup(record: CLIRecord, facts: CommandFacts) -> AgentSetup:
     """The setup of a CLI that loads OpenCode's plugin API, with its record and facts (OpenCode,
     Kilo CLI)."""
-    return AgentSetup(record, facts, registration=PluginRegistration(), matchers=PluginMatchers(),
+    return AgentSetup(record, facts, registration=PluginRegistration(), matchers=RegexSearch(javascript=True),
                       handlers=PluginHandlers(), answers=read_answer, trust=PluginTrust())
 
 

@@ -17,6 +17,7 @@ from ...clis._record import derive
 from ...clis.pi import PI
 from ...names import NormalizedEvent
 from ._base import AgentSetup, TrustStore
+from ._matchers import RegexSearch
 from .kit import (
     ERROR,
     FAIL,
@@ -36,7 +37,6 @@ from .kit import url as http_url
 from .opencode import (
     OPENCODE_COMMAND,
     PluginHandlers,
-    PluginMatchers,
     PluginRegistration,
     plugin_header,
     shim_text,
@@ -183,5 +183,5 @@ def extension_text(data: dict[str, Any]) -> str:
     return shim_text("pi_extension.js", data, {"@MARKER_ENV@": PI.marker_env})
 
 
-SETUP = AgentSetup(PI, PI_COMMAND, registration=PiRegistration(), matchers=PluginMatchers(),
+SETUP = AgentSetup(PI, PI_COMMAND, registration=PiRegistration(), matchers=RegexSearch(javascript=True),
                    handlers=PiHandlers(), answers=read_answer, trust=PiTrust())
