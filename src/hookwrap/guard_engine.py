@@ -88,7 +88,11 @@ class Guard:
                  extra_rules: Iterable[Rule] = (), name: str = "", root: str = "") -> None:
         script = os.path.abspath(script)
         self.name = name or os.path.splitext(os.path.basename(script))[0]
-        self.root = root or os.path.dirname(os.path.dirname(os.path.dirname(script)))
+        # The folder holding the policy (its hookwrap.toml); the project is that folder, except
+        # at user scope (the launcher sets HOOKWRAP_SCOPE), where the policy is the user's.
+        self.own = root or os.path.dirname(os.path.dirname(os.path.dirname(script)))
+        self.root = _user_project() if os.environ.get("HOOKWRAP_SCOPE") == "user" and not root \
+            else self.own
         self.script = script
         if isinstance(packs, dict):
             packs = [pack for pack, on in packs.items() if on]
@@ -137,7 +141,7 @@ class Guard:
 
     def _table(self) -> Dict[str, Any]:
         """The guard's settings in its hookwrap.toml table ({} when it has none)."""
-        path = os.path.join(self.root, "hookwrap.toml")
+        path = os.path.join(self.own, "hookwrap.toml")
         try:
             with open(path, "rb") as file:
                 data = file.read()
@@ -147,7 +151,7 @@ class Guard:
             return {}  # the usual case: skip parsing TOML on every call
         from .options import manifest_entry
 
-        return manifest_entry(self.root, self.name)
+        return manifest_entry(self.own, self.name)
 
     def _merge(self, table: Dict[str, Any]) -> None:
         for key, kind in SETTINGS.items():
@@ -243,7 +247,7 @@ class Guard:
         """Where the policy is, and the command that explains a block: a user-scope guard's
         (the launcher sets HOOKWRAP_SCOPE) is in the user's folder, not the project's."""
         if os.environ.get("HOOKWRAP_SCOPE") == "user":
-            return (f"(The policy is in {self.root}/.hookwrap/hooks/{self.name}.py; `hookwrap "
+            return (f"(The policy is in {self.own}/.hookwrap/hooks/{self.name}.py; `hookwrap "
                     f"--user test {self.name} --explain` shows why.)")
         return (f"(The policy is in .hookwrap/hooks/{self.name}.py; `hookwrap test {self.name} "
                 "--explain` shows why.)")
@@ -490,6 +494,22 @@ _SYSTEM_DIRS = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/b
 PROJECT_VARS = ("CLAUDE_PROJECT_DIR", "COPILOT_PROJECT_DIR", "FACTORY_PROJECT_DIR",
                 "GEMINI_PROJECT_DIR", "HOOKWRAP_PROJECT_DIR", "QWEN_PROJECT_DIR",
                 "CODEX_PROJECT_DIR")
+
+
+def _user_project() -> str:
+    """A user-scope guard's project: the running CLI's project folder, else the git root at or
+    above the working folder (a ``.git`` folder or file), else the working folder."""
+    for var in PROJECT_VARS:
+        if os.environ.get(var):
+            return os.environ[var]
+    start = folder = os.getcwd()
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return start
+        folder = parent
 
 
 class State:

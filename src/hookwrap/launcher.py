@@ -94,6 +94,24 @@ PROJECT_VARS = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR",
 # project's real path). Where the project's hook is not trusted, the user's runs: a guard that
 # runs twice beats one that runs nowhere.
 TRUST_MARKS = {"codex": ("CODEX_HOME", ".codex", "config.toml", '"{root}/.codex/hooks.json:')}
+# Gemini CLI 0.61.0 reads a folder's .gemini/settings.json, its hooks with it, only when the
+# folder is trusted as settings load, before argv is parsed (chunk-5FZXKDXH.js checkPathTrust):
+# `--skip-trust` sets GEMINI_CLI_TRUST_WORKSPACE=true after that (gemini-3HFX2LNT.js L8232), so
+# a hook sees the variable set whether the project's hooks were dropped or not. Only the
+# trusted folders file tells: its path (GEMINI_CLI_TRUSTED_FOLDERS_PATH, else
+# $GEMINI_CLI_HOME/.gemini/, else ~/.gemini/) and its levels, the longest matching rule winning.
+GEMINI_TRUSTED_FOLDERS = ("GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_HOME",
+                          os.path.join(".gemini", "trustedFolders.json"))
+GEMINI_TRUST_LEVELS = {"TRUST_FOLDER": True, "TRUST_PARENT": True, "DO_NOT_TRUST": False}
+# Qwen Code 0.24.4 (a fork of Gemini CLI) drops a project's hooks in an untrusted folder only
+# where its user or system settings turn folder trust on (`security.folderTrust.enabled`, off
+# by default; reference/qwen-code.md 1.4). Its system settings, by platform:
+QWEN_SYSTEM_SETTINGS = {"linux": "/etc/qwen-code/settings.json",
+                        "darwin": "/Library/Application Support/QwenCode/settings.json",
+                        "win32": "C:\\ProgramData\\qwen-code\\settings.json"}
+# Copilot CLI 1.0.102 runs a repo's hooks only in a folder it trusts; in `-p` that is
+# COPILOT_ALLOW_ALL=true, which its hooks see. A saved trust decision or `--trust-folder` a hook
+# cannot see: there the user's hook runs too (reference/copilot-cli.md).
 # Set to "user" for a user-scope hook's process.
 SCOPE_VAR = "HOOKWRAP_SCOPE"
 # A hook's answer when it has no opinion, the same on every CLI (REQ-006.7.2, hookoutput.py).
@@ -689,6 +707,8 @@ def project_wins(name: str, argv: "list[str]", env: "Mapping[str, str]", cwd: st
 
 def _trusted(platform: str, folder: str, env: "Mapping[str, str]") -> bool:
     """Whether ``platform`` records trust in the project's hooks, where it asks for it."""
+    if platform in TRUST_CHECKS:
+        return TRUST_CHECKS[platform](folder, env)
     if platform not in TRUST_MARKS:
         return True
     variable, default, name, mark = TRUST_MARKS[platform]
@@ -699,6 +719,92 @@ def _trusted(platform: str, folder: str, env: "Mapping[str, str]") -> bool:
     except (OSError, ValueError):
         return False
     return mark.format(root=os.path.realpath(folder)) in text
+
+
+def _gemini_trusted(folder: str, env: "Mapping[str, str]") -> bool:
+    """Whether Gemini CLI's trusted folders file trusts ``folder`` (its isPathTrusted: each
+    rule's folder, a TRUST_PARENT rule's parent, covers itself and what is below it; the
+    longest rule wins; comments are read as Gemini CLI strips them). A file that does not read
+    trusts nothing: the user's hook then runs too."""
+    variable, home, rel = GEMINI_TRUSTED_FOLDERS
+    path = env.get(variable) or os.path.join(env.get(home) or os.path.expanduser("~"), rel)
+    return _folders_file_trusts(path, folder)
+
+
+def _qwen_trusted(folder: str, env: "Mapping[str, str]") -> bool:
+    """Whether Qwen Code loads the project's settings: folder trust is off unless its user or
+    system settings turn it on, and then only its trusted folders file (Gemini CLI's rules)
+    trusts a folder. A settings file that does not read counts as turning it on."""
+    home = env.get("QWEN_HOME") or os.path.join(os.path.expanduser("~"), ".qwen")
+    system = env.get("QWEN_CODE_SYSTEM_SETTINGS_PATH") or QWEN_SYSTEM_SETTINGS.get(
+        sys.platform, QWEN_SYSTEM_SETTINGS["linux"])
+    for path in (os.path.join(home, "settings.json"), system):
+        settings = _read_jsonc(path, missing={})
+        security = settings.get("security") if isinstance(settings, dict) else None
+        trust = security.get("folderTrust") if isinstance(security, dict) else None
+        if settings is None or (isinstance(trust, dict) and trust.get("enabled") is True):
+            rules = env.get("QWEN_CODE_TRUSTED_FOLDERS_PATH") or os.path.join(
+                home, "trustedFolders.json")
+            return _folders_file_trusts(rules, folder)
+    return True
+
+
+def _read_jsonc(path: str, missing: "Any" = None) -> "Any":
+    """The JSON value in ``path``, comments stripped; ``missing`` where there is no such file,
+    None where it does not read."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            import json
+            return json.loads(_strip_comments(file.read()))
+    except FileNotFoundError:
+        return missing
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _folders_file_trusts(path: str, folder: str) -> bool:
+    """Whether a Gemini CLI (or Qwen Code) trusted folders file trusts ``folder``."""
+    rules = _read_jsonc(path)
+    target, best, trusted = os.path.realpath(folder), -1, False
+    for rule, level in rules.items() if isinstance(rules, dict) else ():
+        if level not in GEMINI_TRUST_LEVELS or not isinstance(rule, str):
+            continue
+        base = os.path.realpath(os.path.dirname(rule) if level == "TRUST_PARENT" else rule)
+        if (target == base or target.startswith(base.rstrip(os.sep) + os.sep)) \
+                and len(rule) > best:
+            best, trusted = len(rule), GEMINI_TRUST_LEVELS[level]
+    return trusted
+
+
+def _copilot_trusted(folder: str, env: "Mapping[str, str]") -> bool:
+    """The one trust of Copilot CLI's a hook can see (the note on COPILOT_ALLOW_ALL, top)."""
+    return env.get("COPILOT_ALLOW_ALL") == "true"
+
+
+# The CLIs whose trust in a project's hooks takes more than a line in TRUST_MARKS.
+TRUST_CHECKS = {"gemini": _gemini_trusted, "qwen": _qwen_trusted, "copilot": _copilot_trusted}
+
+
+def _strip_comments(text: str) -> str:
+    """JSON text without its ``//`` and ``/* */`` comments (those outside strings)."""
+    out, i, end = [], 0, len(text)
+    while i < end:
+        char = text[i]
+        if char == '"':
+            close = i + 1
+            while close < end and text[close] != '"':
+                close += 2 if text[close] == "\\" else 1
+            out.append(text[i:close + 1])
+            i = close + 1
+        elif text.startswith("//", i):
+            i = text.find("\n", i) if "\n" in text[i:] else end
+        elif text.startswith("/*", i):
+            close = text.find("*/", i + 2)
+            i = end if close < 0 else close + 2
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)
 
 
 def _parents(start: str) -> "list[str]":

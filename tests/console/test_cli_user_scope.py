@@ -263,3 +263,16 @@ def test_the_generated_shims_at_user_scope_run_the_user_folders_hooks(
     hook_file = (isolated_home / ".cline" / "hooks" / "PreToolUse").read_text(encoding="utf-8")
     assert f"\nd={user_root()}\n" in hook_file
     assert '_cline_hooks.py" "$PWD" PreToolUse' in hook_file
+
+
+def test_removing_the_last_user_hook_removes_the_folders_hookwrap_made_and_only_those(
+        tmp_path: Path, isolated_home: Path, user_files: dict[str, Path]) -> None:
+    (isolated_home / ".qwen").mkdir()  # the user's own, empty: it stays
+    _user_guard(tmp_path)
+    (isolated_home / ".factory" / "mine.txt").write_text("x", encoding="utf-8")  # made since
+    assert hw(tmp_path, "--user", "remove", "guard").code == 0
+
+    for rel in (".codex", ".copilot", ".pi", ".config/opencode", ".config/kilo", ".cline"):
+        assert not (isolated_home / rel).exists(), rel
+    for rel in (".gemini", ".claude", ".qwen", ".factory/mine.txt"):
+        assert (isolated_home / rel).exists(), rel

@@ -51,6 +51,8 @@ USER_FILES = {
     "droid": {".factory/settings.json": ""},  # the harness's: the model it talks to
     "cline": {".cline/hooks/TaskComplete": "#!/bin/sh\nexit 0\n"},  # a hook file of the user's
 }
+# Gemini CLI without GEMINI_CLI_TRUST_WORKSPACE: its trusted folders file decides.
+NO_TRUST_VARIABLE = {"GEMINI_CLI_TRUST_WORKSPACE": ""}
 # CLIs that rewrite their user file when they run (Qwen Code 0.24.4 adds "$version" and
 # reformats it: reference/qwen-code.md): their change stays, so the bytes cannot come back.
 REWRITES = {"qwen"}
@@ -94,7 +96,40 @@ def _run(agent: Agent, project: Path, **options: object):
     return result
 
 
-@pytest.mark.parametrize("cli", ["claude", "gemini", "codex", "opencode", "pi", "qwen", "copilot", "droid", "cline"])
+def _project_guard_runs_once(agent: Agent, cli: str, sandbox: Sandbox, project: Path,
+                             log: Path) -> None:
+    """The repo's own guard runs, and the user's steps aside, wherever the CLI runs the repo's
+    hooks; where it does not (Gemini CLI's --skip-trust, untrusted Codex hooks) the user's runs."""
+    options: dict[str, object] = {}
+    if cli == "gemini":  # `--skip-trust` in a folder Gemini does not trust drops the repo's
+        # hooks (its settings were read before the flag): the user's must not step aside then
+        result = _run(agent, project, env=NO_TRUST_VARIABLE, extra_args=("--skip-trust",))
+        assert _runs(log) == ["user", "user"], result.describe()
+        log.unlink()
+        _hookwrap(sandbox, project, "trust", "--platform", "gemini")
+        options = {"env": NO_TRUST_VARIABLE}
+    elif cli == "codex":
+        options = {"trust": "hashes"}
+    result = _run(agent, project, **options)
+    assert _runs(log) == ["project", "project"], result.describe()
+    if cli == "codex":  # the repo's hooks untrusted: Codex skips them, so the user's runs
+        log.unlink()
+        result = _run(agent, project, trust="project")
+        assert _runs(log) == ["user", "user"], result.describe()
+
+
+# In CI: the issue's four (Claude Code, Gemini CLI, Codex CLI and a plugin CLI: pi, the cheapest
+# plugin CLI here). The others' cases took 14 to 50 s each on a loaded 2-core machine (opencode
+# 46 s, cline 50 s, qwen 35 s, copilot 14 s, droid 14 s): HOOKWRAP_E2E_FULL=1 runs them too.
+IN_CI = ("claude", "gemini", "codex", "pi")
+FULL = os.environ.get("HOOKWRAP_E2E_FULL") == "1"
+
+
+@pytest.mark.parametrize("cli", [
+    cli if cli in IN_CI else pytest.param(cli, marks=pytest.mark.skipif(
+        not FULL, reason="HOOKWRAP_E2E_FULL=1 runs this CLI's user-scope case"))
+    for cli in ("claude", "gemini", "codex", "pi", "opencode", "qwen", "copilot", "droid",
+                "cline")])
 def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_projects(
         cli: str, request: pytest.FixtureRequest, sandbox: Sandbox, git_project: Path) -> None:
     agent: Agent = request.getfixturevalue(cli)
@@ -135,12 +170,7 @@ def test_user_guard_protects_a_repo_without_hookwrap_and_steps_aside_for_the_pro
     log.unlink()
     listed = _hookwrap(sandbox, git_project, "list").stdout
     assert "project's" in listed, listed
-    result = _run(agent, git_project, **({"trust": "hashes"} if cli == "codex" else {}))
-    assert _runs(log) == ["project", "project"], result.describe()
-    if cli == "codex":  # the repo's hooks untrusted: Codex skips them, so the user's runs
-        log.unlink()
-        result = _run(agent, git_project, trust="project")
-        assert _runs(log) == ["user", "user"], result.describe()
+    _project_guard_runs_once(agent, cli, sandbox, git_project, log)
 
     # Removing the user scope's last hook gives each user file back as it was.
     _hookwrap(sandbox, git_project, "--user", "remove", "guard")

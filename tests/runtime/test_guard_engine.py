@@ -500,3 +500,34 @@ def test_git_help_counts_before_the_double_dash_only() -> None:
 
     assert _git_help(["reset", "--hard", "-h"]) and _git_help(["push", "--help", "-f"])
     assert not _git_help(["checkout", "--", "-h"]) and not _git_help(["reset", "--hard"])
+
+
+def test_a_user_scope_guards_project_is_the_git_root_or_the_start_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At user scope (the launcher sets HOOKWRAP_SCOPE=user) the guard's script lives in the
+    user's config folder: its project is the CLI's project folder, else the git root above the
+    working folder, else the working folder; its settings stay the user manifest's."""
+    from hookwrap.guard_engine import PROJECT_VARS
+    home = Path(os.environ["HOME"])
+    script = home / ".config" / "hookwrap" / ".hookwrap" / "hooks" / "guard.py"
+    script.parent.mkdir(parents=True, exist_ok=True)
+    repo = home / "work" / "repo"
+    (repo / ".git").mkdir(parents=True, exist_ok=True)
+    (repo / "src").mkdir(exist_ok=True)
+    for var in PROJECT_VARS:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOOKWRAP_SCOPE", "user")
+    monkeypatch.chdir(repo / "src")
+    g = Guard(str(script))
+    assert g.root == str(repo)
+    assert rule_of(g, "rm -rf ..", repo / "src") == "fs.rm-project-root"
+    assert "The policy is in " + str(home / ".config" / "hookwrap") in g.block(
+        g.check_line("rm -rf ..", str(repo / "src"))).reason  # type: ignore[arg-type]
+    plain = home / "work" / "plain"
+    plain.mkdir(exist_ok=True)
+    monkeypatch.chdir(plain)
+    assert Guard(str(script)).root == str(plain)
+    monkeypatch.setenv("GEMINI_PROJECT_DIR", str(repo))
+    assert Guard(str(script)).root == str(repo)
+    monkeypatch.delenv("HOOKWRAP_SCOPE")
+    assert Guard(str(script)).root == str(script.parents[2])

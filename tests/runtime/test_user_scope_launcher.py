@@ -3,6 +3,7 @@ the project the CLI works in registers a hook of the same name on that CLI: one 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -124,3 +125,73 @@ def test_a_user_hook_steps_aside_on_old_pythons_without_starting_it(
                            text=True, timeout=60, check=False, stdin=subprocess.DEVNULL, env=env)
     assert other.returncode == 2 and "can't open file" in other.stderr
 
+
+
+def _gemini_trusting(home: Path, rules: dict[str, str]) -> Path:
+    """A GEMINI_CLI_HOME whose ``.gemini/trustedFolders.json`` holds ``rules``."""
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "trustedFolders.json").write_text(json.dumps(rules), encoding="utf-8")
+    return home
+
+
+def test_the_user_hook_runs_where_gemini_loaded_no_project_settings(tmp_path: Path) -> None:
+    """Gemini CLI 0.61.0 reads a folder's .gemini/settings.json (its hooks) only when the
+    folder was trusted as settings loaded (chunk-5FZXKDXH.js checkPathTrust), before argv is
+    parsed: `--skip-trust` then sets GEMINI_CLI_TRUST_WORKSPACE=true for the session and its
+    hooks, with the project's hooks already dropped (gemini-3HFX2LNT.js L8232). A hook cannot
+    tell that from the variable set before launch, so only trustedFolders.json counts."""
+    repo = _manifest(tmp_path / "repo", '[hooks.guard]\nevent = "before_tool"\n')
+    argv = ["run.py", "guard", "--platform", "gemini"]
+    skip_trust = {"GEMINI_PROJECT_DIR": str(repo), "GEMINI_CLI_TRUST_WORKSPACE": "true",
+                  "GEMINI_CLI_HOME": str(tmp_path / "no-home")}
+    assert not launcher.project_wins("guard", argv, skip_trust, str(repo))
+    cases = {"trusted": ({str(repo): "TRUST_FOLDER"}, True),
+             "its parent trusted": ({str(repo / "x"): "TRUST_PARENT"}, True),
+             "a folder above": ({str(tmp_path): "TRUST_FOLDER"}, True),
+             "distrusted below a trusted one": ({str(tmp_path): "TRUST_FOLDER",
+                                                 str(repo): "DO_NOT_TRUST"}, False),
+             "another folder": ({str(tmp_path / "rep"): "TRUST_FOLDER"}, False)}
+    for case, (rules, wins) in cases.items():
+        env = {**skip_trust, "GEMINI_CLI_HOME": str(_gemini_trusting(tmp_path / case, rules))}
+        assert launcher.project_wins("guard", argv, env, str(repo)) is wins, case
+    moved = tmp_path / "elsewhere.json"
+    moved.write_text(json.dumps({str(repo): "TRUST_FOLDER"}), encoding="utf-8")
+    env = {**skip_trust, "GEMINI_CLI_TRUSTED_FOLDERS_PATH": str(moved)}
+    assert launcher.project_wins("guard", argv, env, str(repo))
+    # Comments, as `hookwrap trust` keeps them; a file that does not read trusts nothing.
+    moved.write_text(f'// mine\n{{"/a//b": "DO_NOT_TRUST", /* x */ "{repo}": "TRUST_FOLDER"}}',
+                     encoding="utf-8")
+    assert launcher.project_wins("guard", argv, env, str(repo))
+    moved.write_text(f'{{"{repo}": "TRUST_FOLDER"', encoding="utf-8")
+    assert not launcher.project_wins("guard", argv, env, str(repo))
+
+
+def test_the_user_hook_runs_where_qwen_or_copilot_would_skip_the_projects(
+        tmp_path: Path) -> None:
+    """Qwen Code 0.24.4 drops a repo's hooks in an untrusted folder once its user settings turn
+    folder trust on; Copilot CLI 1.0.102 runs them only in a trusted folder, which a hook sees
+    as COPILOT_ALLOW_ALL=true (reference/qwen-code.md 1.4, copilot-cli.md)."""
+    repo = _manifest(tmp_path / "repo", 'platforms = ["qwen", "copilot"]\n[hooks.guard]\n'
+                                        'event = "before_tool"\n')
+    qwen, copilot = (["run.py", "guard", "--platform", cli] for cli in ("qwen", "copilot"))
+    home = tmp_path / "qwen"
+    home.mkdir()
+    env = {"QWEN_HOME": str(home), "QWEN_PROJECT_DIR": str(repo),
+           "QWEN_CODE_SYSTEM_SETTINGS_PATH": str(tmp_path / "none.json")}
+    assert launcher.project_wins("guard", qwen, env, str(repo))  # folder trust off: loaded
+    (home / "settings.json").write_text('{"security": {"folderTrust": {"enabled": true}}} // on',
+                                        encoding="utf-8")
+    assert not launcher.project_wins("guard", qwen, env, str(repo))
+    (home / "trustedFolders.json").write_text(json.dumps({str(repo): "TRUST_FOLDER"}),
+                                              encoding="utf-8")
+    assert launcher.project_wins("guard", qwen, env, str(repo))
+    (home / "settings.json").write_text('{"security": ', encoding="utf-8")  # does not read
+    (home / "trustedFolders.json").unlink()
+    assert not launcher.project_wins("guard", qwen, env, str(repo))
+
+    folder = {"COPILOT_PROJECT_DIR": str(repo)}
+    assert not launcher.project_wins("guard", copilot, folder, str(repo))
+    assert not launcher.project_wins("guard", copilot, {**folder, "COPILOT_ALLOW_ALL": "1"},
+                                     str(repo))
+    assert launcher.project_wins("guard", copilot, {**folder, "COPILOT_ALLOW_ALL": "true"},
+                                 str(repo))

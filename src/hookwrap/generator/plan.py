@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import fsutil
+from . import fsutil, madedirs
 from .errors import ProjectError, WriteError
 
 ACTIONS = ("create", "update", "remove", "unchanged", "conflict")
@@ -112,7 +112,9 @@ class Plan:
         writes = sorted((c for c in self.pending if c.action != "remove"),
                         key=lambda c: c.rel != "hookwrap.toml")
         removals = [c for c in self.pending if c.action == "remove"]
+        made = madedirs.missing(self.root / c.rel for c in writes if self._outside(c.rel))
         done = self._commit(writes, self._stage(writes), removals)
+        madedirs.record(self.root, made)
         for index, change in enumerate(removals):
             try:
                 fsutil.remove_file(self.root / change.rel)
@@ -134,6 +136,12 @@ class Plan:
             path = self.root / change.rel
             fsutil.remove_empty_dirs(self.root, path.parent / "__pycache__")
             fsutil.remove_empty_dirs(self.root, path.parent)
+        madedirs.remove_emptied(self.root, [self.root / c.rel for c in removals
+                                            if self._outside(c.rel)])
+
+    def _outside(self, rel: str) -> bool:
+        """Whether ``rel`` is a file outside the root (a CLI's user file, at user scope)."""
+        return Path(rel).is_absolute() and self.root not in Path(rel).parents
 
     def _sweep(self) -> None:
         # Temp files a killed command left beside these files (hookwrap.toml's in the root);
