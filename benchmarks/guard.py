@@ -225,15 +225,35 @@ _HOME_FILES = {
 def make_sandbox(generator: str, settings: dict[str, object] | None = None,
                  base: Path | None = None) -> Sandbox:
     """A fresh home, project and temp dir, with the guard rendered for every platform."""
+    box = _new_sandbox(base)
+    try:
+        return _fill_sandbox(box, generator, settings)
+    except BaseException:
+        shutil.rmtree(box.base, ignore_errors=True)
+        raise
+
+
+def copy_sandbox(source: Sandbox, generator: str, settings: dict[str, object] | None = None,
+                 base: Path | None = None) -> Sandbox:
+    """A fresh sandbox holding a copy of ``source``'s home and project (no file in them names
+    their folder), with ``settings`` then set and synced: what make_sandbox makes, without
+    running git, `init` and `add` again."""
+    box = _new_sandbox(base)
+    try:
+        shutil.copytree(source.home, box.home, symlinks=True)
+        box.tmp.mkdir()
+        _configure(box, generator, settings)
+        return box
+    except BaseException:
+        shutil.rmtree(box.base, ignore_errors=True)
+        raise
+
+
+def _new_sandbox(base: Path | None) -> Sandbox:
     parent = base or sandbox_base()
     parent.mkdir(parents=True, exist_ok=True)
     top = Path(tempfile.mkdtemp(prefix="run-", dir=parent)).resolve()
-    try:
-        return _fill_sandbox(Sandbox(top, top / "home", top / "home" / "work" / "proj", top / "tmp"),
-                             generator, settings)
-    except BaseException:
-        shutil.rmtree(top, ignore_errors=True)
-        raise
+    return Sandbox(top, top / "home", top / "home" / "work" / "proj", top / "tmp")
 
 
 def _fill_sandbox(box: Sandbox, generator: str, settings: dict[str, object] | None) -> Sandbox:
@@ -256,10 +276,14 @@ def _fill_sandbox(box: Sandbox, generator: str, settings: dict[str, object] | No
         init += ["--platform", platform.value]
     _run(init, cwd=box.root, env=env)
     _run([generator, "-m", "hookwrap", "add", "before_tool", HOOK], cwd=box.root, env=env)
+    _configure(box, generator, settings)
+    return box
+
+
+def _configure(box: Sandbox, generator: str, settings: dict[str, object] | None) -> None:
     if settings:
         apply_settings(box, settings)
-        _run([generator, "-m", "hookwrap", "sync"], cwd=box.root, env=env)
-    return box
+        _run([generator, "-m", "hookwrap", "sync"], cwd=box.root, env=box.env())
 
 
 def apply_settings(box: Sandbox, settings: dict[str, object]) -> None:
@@ -428,6 +452,16 @@ with open(out_file, "w", encoding="utf-8") as handle:
 def run_batch(box: Sandbox, reg: Registration, cases: list[Case], python: str) -> list[Outcome]:
     """Every case through the rendered hook on one platform, in one process."""
     return run_payloads(box, reg, [platform_payload(case, box, reg) for case in cases], python)
+
+
+def run_batches(box: Sandbox, regs: dict[str, Registration], cases: list[Case],
+                python: str) -> dict[str, list[Outcome]]:
+    """run_batch on each platform of ``regs``, the platforms' processes side by side."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        futures = {name: pool.submit(run_batch, box, reg, cases, python) for name, reg in regs.items()}
+        return {name: future.result() for name, future in futures.items()}
 
 
 def run_payloads(box: Sandbox, reg: Registration, payloads: list[dict | None],

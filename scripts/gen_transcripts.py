@@ -45,7 +45,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -288,6 +290,7 @@ def step_pre_commit(sandbox: Sandbox, arg: str) -> None:
 _REPEATABLE = ("init", "add", "example")
 _STATES: dict[tuple[str, tuple[str, ...]], Path] = {}
 _STATE_DIR: list[Path] = []
+_STATE_LOCK = threading.Lock()  # files render side by side (main)
 
 
 def _restore(sandbox: Sandbox, steps: list[str]) -> int:
@@ -304,9 +307,10 @@ def _restore(sandbox: Sandbox, steps: list[str]) -> int:
 
 
 def _keep(sandbox: Sandbox, steps: list[str]) -> None:
-    if not _STATE_DIR:
-        _STATE_DIR.append(Path(tempfile.mkdtemp(prefix="hookwrap-transcript-states-")))
-        atexit.register(shutil.rmtree, _STATE_DIR[0], True)
+    with _STATE_LOCK:
+        if not _STATE_DIR:
+            _STATE_DIR.append(Path(tempfile.mkdtemp(prefix="hookwrap-transcript-states-")))
+            atexit.register(shutil.rmtree, _STATE_DIR[0], True)
     kept = Path(tempfile.mkdtemp(dir=_STATE_DIR[0])) / "repo"
     shutil.copytree(sandbox.repo, kept, symlinks=True, ignore=lambda folder, names:
                     [".git"] if Path(folder) == sandbox.repo else [])
@@ -457,6 +461,15 @@ def render(root: Path, path: Path, messages: list[str], python: str = sys.execut
     return "\n".join(lines)
 
 
+def _render_file(root: Path, path: Path) -> tuple[str, list[str], Exception | None]:
+    """render() of one file: its text, its messages, or the error that stopped it."""
+    messages: list[str] = []
+    try:
+        return render(root, path, messages), messages, None
+    except (TranscriptError, ValueError) as error:
+        return "", messages, error
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path,
@@ -469,12 +482,16 @@ def main(argv: list[str] | None = None) -> int:
     root = args.root.resolve()
     files = [(root / f if not f.is_absolute() else f) for f in args.files] or doc_files(root)
     stale, messages = [], []
-    for path in files:
-        try:
-            wanted = render(root, path, messages)
-        except (TranscriptError, ValueError) as error:
+    # Each file's sandboxes are its own: the files render side by side (their commands are
+    # processes), and are compared and written in order.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        futures = [pool.submit(_render_file, root, path) for path in files]
+        results = [future.result() for future in futures]
+    for path, (wanted, file_messages, error) in zip(files, results):
+        if error is not None:
             print(f"error: {error}", file=sys.stderr)
             return 1
+        messages += file_messages
         current = path.read_text(encoding="utf-8")
         if current == wanted:
             continue

@@ -1,7 +1,7 @@
 """Fixtures of the guard's corpus and file-tool tests: the benchmark module (benchmarks/guard.py),
 its corpus, and the guard rendered for every platform in a throwaway home and project outside
-/tmp (one with the default policy, one with every opt-in pack on). Nothing is executed: the
-guard only classifies the calls it is sent.
+/tmp (one with the default policy, one with every opt-in pack on, copied from the first).
+Nothing is executed: the guard only classifies the calls it is sent.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ def cases(bench):
     return bench.load_corpus()
 
 
-def _sandbox(bench, settings=None):
+def _sandbox(bench):
     base = bench.sandbox_base()
     if bench.in_temp_dir(base):
         pytest.skip(f"the sandbox base {base} is in a temp dir; set HOOKWRAP_GUARD_SANDBOX elsewhere")
-    return bench.make_sandbox(sys.executable, settings)
+    return bench.make_sandbox(sys.executable)
 
 
 def _registered(bench, box):
@@ -66,13 +66,14 @@ def registered(bench, sandbox):
 
 @pytest.fixture(scope="session")
 def verdicts(bench, sandbox, registered, cases):
-    return {name: bench.run_batch(sandbox, reg, cases, sys.executable) for name, reg in registered.items()}
+    return bench.run_batches(sandbox, registered, cases, sys.executable)
 
 
 @pytest.fixture(scope="session")
-def packs_sandbox(bench):
-    """The guard rendered for every platform with every opt-in pack on (hookwrap.toml)."""
-    box = _sandbox(bench, {"packs": list(bench.PACKS)})
+def packs_sandbox(bench, sandbox):
+    """The guard rendered for every platform with every opt-in pack on (hookwrap.toml): a copy
+    of the default policy's sandbox, the packs set and synced."""
+    box = bench.copy_sandbox(sandbox, sys.executable, {"packs": list(bench.PACKS)})
     yield box
     shutil.rmtree(box.base, ignore_errors=True)
 

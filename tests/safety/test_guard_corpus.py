@@ -244,8 +244,7 @@ def pack_cases(cases):
 
 @pytest.fixture(scope="module")
 def pack_verdicts(bench, packs_sandbox, packs_registered, pack_cases):
-    return {name: bench.run_batch(packs_sandbox, reg, pack_cases, sys.executable)
-            for name, reg in packs_registered.items()}
+    return bench.run_batches(packs_sandbox, packs_registered, pack_cases, sys.executable)
 
 
 def test_each_pack_turned_on_in_hookwrap_toml_meets_the_bar(bench, pack_verdicts, pack_cases) -> None:
