@@ -589,6 +589,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cli-all-variants", action="store_true",
                         help="--cli: also the audit hook filtered to `git *` (default: no hook, "
                         "the guard as a command, the guard resident)")
+    parser.add_argument("--cli-check-await", action="store_true",
+                        help="--cli: also the resident guard with the shim's PreToolUse handler made "
+                        "to sleep 200 ms, where the shim runs in the CLI's process (OpenCode, pi, "
+                        "Kilo CLI): its calls must take that much longer")
     parser.add_argument("--instructions", action="store_true",
                         help="count the hook rows' instructions with valgrind instead of timing "
                         "them: the same count whatever the machine's load (benchmarks/instructions.py)")
@@ -613,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
 
         print(machine_line(python))
         print(cli_table(args.cli or list(CLI_CASES), python, generator, args.cli_rounds, args.calls,
-                        all_variants=args.cli_all_variants))
+                        all_variants=args.cli_all_variants, check_await=args.cli_check_await))
         return 0
     if args.instructions:
         instructions(python, generator, why)

@@ -152,3 +152,109 @@ def test_the_cli_s_cpu_counts_its_live_and_reaped_children_but_not_the_server(cl
         for proc in (parent, server):
             proc.kill()
             proc.wait()
+
+
+def _record(handler: str, ms: float, call_id: str | None = None, command: str | None = None,
+            sync_ms: float = 0.0, cpu_ms: float = 0.0, child_cpu_ms: float = 0.0) -> dict:
+    return {"handler": handler, "id": call_id, "command": command, "ms": ms, "sync_ms": sync_ms,
+            "cpu_ms": cpu_ms, "child_cpu_ms": child_cpu_ms}
+
+
+def test_the_handlers_of_a_call_are_summed_by_its_id_and_the_others_shared(cli_bench) -> None:
+    """A call's tool handlers are found by the id its PreToolUse record ties to `echo callN`
+    (call 0, the warm-up, is left out); the other handlers' session total is shared evenly
+    over the calls; of a handler the CLI does not await only the synchronous part counts."""
+    tools = ("tool.execute.before", "tool.execute.after")
+    records = [_record("chat.message", 3.0, cpu_ms=1.5),
+               _record("tool.execute.before", 50.0, "c0", "echo call0"),
+               _record("tool.execute.after", 1.0, "c0"),
+               _record("tool.execute.before", 4.0, "c1", "echo call1", cpu_ms=1.0, child_cpu_ms=10.0),
+               _record("event", 900.0, sync_ms=0.3),  # unawaited: its continuation is the CLI's
+               _record("tool.execute.after", 0.5, "c1", cpu_ms=0.5),
+               _record("tool.execute.before", 6.0, "c2", "echo call2", cpu_ms=2.0),
+               _record("tool.execute.after", 1.0, "c2")]
+    got = cli_bench.handlers_of(records, 3, tools, ("event",))
+    share = (3.0 + 0.3) / 3
+    assert got.ms == pytest.approx([4.5 + share, 7.0 + share])
+    assert got.cpu == pytest.approx([11.5 + (1.5 + 0.3) / 3, 2.0 + (1.5 + 0.3) / 3])
+    assert got.median == pytest.approx(5.75 + share)
+    # Awaited, the same event would count whole.
+    assert cli_bench.handlers_of(records, 3, tools).ms[0] == pytest.approx(4.5 + 903.0 / 3)
+    assert cli_bench.handlers_of(records[:4], 3, tools) == "no tool.execute.before record for call 2"
+
+
+# Loads the wrapper the benchmark writes as the CLI would (OpenCode's and Kilo CLI's plugin
+# function, pi's extension with a fake `pi`), then makes one harmless call and one the guard
+# blocks; prints what each returned.
+DRIVER = r"""
+const [kind, file, project] = process.argv.slice(2);
+const module = await import(file);
+const out = [];
+if (kind === "plugin") {
+  const hooks = await Object.values(module).find((v) => typeof v === "function")(
+    { directory: project, worktree: project, client: {} });
+  hooks.event({ event: { type: "message.updated", properties: {} } });
+  for (const [i, command] of [[1, "echo call1"], [2, "git push --force origin main"]]) {
+    try {
+      await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: `c${i}` },
+                                         { args: { command } });
+      out.push("allowed");
+    } catch (error) { out.push(`blocked: ${error.message}`); }
+    await hooks["tool.execute.after"]({ tool: "bash", sessionID: "s", callID: `c${i}` },
+                                      { output: "", title: "", metadata: {} });
+  }
+} else {
+  const handlers = {};
+  module.default({ on: (event, handler) => { handlers[event] = handler; } });
+  const ctx = { cwd: project, hasUI: false, sessionManager: { getSessionId: () => "s" } };
+  for (const [i, command] of [[1, "echo call1"], [2, "git push --force origin main"]]) {
+    const verdict = await handlers.tool_call({ toolName: "bash", toolCallId: `c${i}`, input: { command } }, ctx);
+    out.push(verdict && verdict.block ? `blocked: ${verdict.reason}` : "allowed");
+    await handlers.tool_result({ toolName: "bash", toolCallId: `c${i}`, input: { command }, content: [] }, ctx);
+  }
+}
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(__import__("shutil").which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("cli", ["opencode", "pi"])
+def test_the_wrapper_runs_the_real_shim_and_times_each_handler_the_cli_calls(
+        cli_bench, tmp_path: Path, cli: str) -> None:
+    """The CLI loads the benchmark's wrapper in place of hookwrap's shim: the shim's own
+    handlers still answer (the guard blocks a forced push), each call is logged with its id
+    and command, and a sleep probe is inside what the wrapper times."""
+    from e2e.harness import hook_python
+    from e2e.hwrepo import HookwrapRepo
+
+    box = cli_bench.QuietSandbox(tmp_path / "box", hook_python(), []).create()
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")  # node: ES modules
+    repo = HookwrapRepo(project, box)
+    repo.hookwrap("init", "--platform", cli)
+    repo.add("before_tool", "guard")
+    log = tmp_path / "handlers.jsonl"
+    assert cli_bench.wrap_shim(project, cli, log, "sleep")
+    shim = project / (".opencode/plugins" if cli == "opencode" else ".pi/extensions")
+    assert sorted(p.name for p in shim.iterdir()) == [cli_bench.WRAPPER_NAME]
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(DRIVER, encoding="utf-8")
+    done = subprocess.run(["node", str(driver), cli_bench.SHIM_KINDS[cli],
+                           str(shim / cli_bench.WRAPPER_NAME), str(project)],
+                          cwd=project, env=box.env(), capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    allowed, blocked = json.loads(done.stdout.strip().splitlines()[-1])
+    assert allowed == "allowed" and blocked.startswith("blocked: ") and "push" in blocked, blocked
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    before, after = cli_bench.WRAPPED_TOOLS[cli_bench.SHIM_KINDS[cli]]
+    pre = [r for r in records if r["handler"] == before]
+    assert [(r["id"], r["command"]) for r in pre] == [("c1", "echo call1"),
+                                                        ("c2", "git push --force origin main")]
+    assert all(r["ms"] >= cli_bench.CHECK_SLEEP_MS for r in pre), pre
+    assert sum(r["child_cpu_ms"] for r in pre) > 0  # the guard's processes, reaped: counted
+    assert [r["id"] for r in records if r["handler"] == after] == ["c1", "c2"]
+    if cli == "opencode":
+        (event,) = [r for r in records if r["handler"] == "event"]
+        assert event["sync_ms"] <= event["ms"]
