@@ -841,6 +841,9 @@ def test_add_resident_says_that_hookwrap_serve_must_run(
     out = capsys.readouterr().out
     assert "note: Claude Code posts guard to `hookwrap serve` (127.0.0.1:48620): until it runs, " \
            "Claude Code blocks every call guard matches" in out, out
+    # Once, though the guard is registered on two of Claude Code's events (PreToolUse and
+    # PreSkillShellCommand).
+    assert out.count("note: Claude Code posts guard to `hookwrap serve`") == 1, out
     # What a resident call still costs there, measured, where it is more than hookwrap's part.
     assert "note: Claude Code 2.1.332 spends about 50 ms of its own around each call it posts" in out, out
     assert main(["-C", str(project), "add", "before_prompt", "context", "--resident"]) == 0

@@ -571,9 +571,11 @@ def _serve_notes(name: str, found, port: int) -> list[str]:
                      f"runs, {until}. Start it: `hookwrap serve` (or `hookwrap serve "
                      "--print-service systemd|launchd` to keep it running); a server already "
                      f"running picks {name} up by itself")
-        if agent.facts.resident_cost and agent.facts.resident_cost not in notes:
+        if agent.facts.resident_cost:
             notes.append(agent.facts.resident_cost)
-    return notes
+    # A hook on two events of one CLI (Claude Code's PreToolUse and PreSkillShellCommand) is
+    # said once.
+    return list(dict.fromkeys(notes))
 
 
 def _committed(root: Path, rel: str) -> bool:
