@@ -195,6 +195,106 @@ async function postHook(handler, payload) {
   }
 }
 
+// A POST straight to the URL's host and port on a socket of the shim's own (node:net's connect,
+// which the shim imports; never a proxy), on the connection the previous post left open when
+// there is one: a new connection costs a handshake and a thread of the server's on every call.
+// The request goes out in one write; the answer is read by its Content-Length (`hookwrap serve`
+// always sends one) or to the close. A connection waits in IDLE only while it is open and no
+// post uses it, and unref'd, so it never keeps the CLI's process alive.
+const IDLE = new Map(); // "host:port" -> { socket, drop }: an open connection no post uses
+
+function postDirect(url, body, signal) {
+  const target = new URL(url);
+  const port = Number(target.port) || 80;
+  const key = `${target.hostname}:${port}`;
+  const kept = take(key);
+  const data = Buffer.from(body);
+  const head = `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${data.length}\r\n\r\n`;
+  return new Promise((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    let settled = false;
+    const socket = kept || connect({ host: target.hostname, port, noDelay: true });
+    const abort = () => finish(new Error("the request was aborted"));
+    function onData(chunk) {
+      received = Buffer.concat([received, chunk]);
+      read(false);
+    }
+    const onEnd = () => read(true);
+    const onError = (error) => finish(error);
+    function finish(error, answer, reusable) {
+      if (settled) return;
+      settled = true;
+      if (signal) signal.removeEventListener("abort", abort);
+      socket.off("data", onData).off("end", onEnd).off("close", onEnd).off("error", onError);
+      if (reusable && !IDLE.has(key)) park(key, socket);
+      else socket.destroy();
+      if (error) reject(error);
+      else resolve(answer);
+    }
+    function read(ended) {
+      const end = received.indexOf("\r\n\r\n");
+      if (end < 0) {
+        if (ended) finish(new Error("the connection closed without an HTTP answer"));
+        return;
+      }
+      const lines = received.subarray(0, end).toString("latin1").split("\r\n");
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
+      if (!status) {
+        finish(new Error(`not an HTTP answer: ${lines[0].slice(0, 80)}`));
+        return;
+      }
+      const field = lines.find((line) => /^content-length:/i.test(line));
+      const length = field === undefined ? -1 : Number(field.slice(field.indexOf(":") + 1));
+      // An HTTP/1.0 answer closes its connection unless it says keep-alive (RFC 9112, 9.3).
+      const closes = lines[0].startsWith("HTTP/1.0 ")
+        ? !lines.some((line) => /^connection:\s*keep-alive\s*$/i.test(line))
+        : lines.some((line) => /^connection:\s*close\s*$/i.test(line));
+      const rest = received.subarray(end + 4);
+      if (length >= 0 && rest.length >= length) {
+        const answer = { status: Number(status[1]), text: rest.subarray(0, length).toString("utf8") };
+        finish(null, answer, !ended && !closes && rest.length === length);
+      } else if (ended && length < 0) {
+        finish(null, { status: Number(status[1]), text: rest.toString("utf8") });
+      } else if (ended) {
+        finish(new Error("the connection closed in the middle of the answer"));
+      }
+    }
+    if (signal) {
+      if (signal.aborted) return abort();
+      signal.addEventListener("abort", abort);
+    }
+    socket.on("data", onData).on("end", onEnd).on("close", onEnd).on("error", onError);
+    const request = Buffer.concat([Buffer.from(head, "latin1"), data]); // one segment
+    if (kept) {
+      kept.ref();
+      kept.write(request);
+    } else {
+      socket.on("connect", () => socket.write(request));
+    }
+  });
+}
+
+// An open connection kept for the next post, dropped as soon as the server closes it; take()
+// hands it out (null when there is none).
+function park(key, socket) {
+  const drop = () => {
+    if (IDLE.get(key) && IDLE.get(key).socket === socket) IDLE.delete(key);
+    socket.destroy();
+  };
+  socket.once("end", drop).once("close", drop).once("error", drop);
+  socket.unref();
+  IDLE.set(key, { socket, drop });
+}
+
+function take(key) {
+  const idle = IDLE.get(key);
+  IDLE.delete(key);
+  if (!idle) return null;
+  idle.socket.off("end", idle.drop).off("close", idle.drop).off("error", idle.drop);
+  return idle.socket.destroyed ? null : idle.socket;
+}
+
 // A finished run's answer: the JSON object on stdout at exit 0 ({} for anything else there), or
 // null for a hook that could not answer.
 function answerOf(result) {
