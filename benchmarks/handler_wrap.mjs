@@ -11,11 +11,11 @@
 // returns its promise, holds the CLI up, and that is recorded too (sync_ms).
 // PROBE makes the PreToolUse handler a check instead: "sleep" sleeps SLEEP_MS first, inside the
 // timed part (the sessions show whether the CLI really waits for it); "floor" only GETs
-// FLOOR_URL (the server's health check) with the HTTP client the shim posts with (fetch in a
-// plugin, node:http with a kept-alive agent in the extension) and answers nothing: what any
-// handler that waits for one loopback round trip costs inside this CLI, whatever it posts.
+// FLOOR_URL (the server's health check) the way the shim posts (fetch in a plugin, a kept
+// node:net socket in the extension) and answers nothing: what any handler that waits for one
+// loopback round trip costs inside this CLI, whatever it posts.
 import { appendFileSync, readFileSync } from "node:fs";
-import { Agent, get } from "node:http";
+import { connect } from "node:net";
 import * as real from "@REAL@";
 
 const KIND = "@KIND@"; // "plugin" or "extension"
@@ -57,13 +57,35 @@ async function probe(name, handler, args) {
   if (KIND === "plugin") {
     await (await fetch(FLOOR_URL)).text();
   } else {
-    await new Promise((done, fail) => get(FLOOR_URL, { agent: FLOOR_AGENT }, (res) => {
-      res.on("data", () => {}).on("end", done).on("error", fail);
-    }).on("error", fail));
+    await floorGet();
   }
   return undefined;
 }
-const FLOOR_AGENT = new Agent({ keepAlive: true });
+
+// The extension's client is a kept node:net socket, one write a request, the answer read by its
+// Content-Length: the floor's GET goes the same way.
+let floorSocket = null;
+function floorGet() {
+  const url = new URL(FLOOR_URL);
+  if (!floorSocket || floorSocket.destroyed) {
+    floorSocket = connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+  }
+  const socket = floorSocket.ref(); // unref'd while idle: it must not keep the CLI alive
+  return new Promise((done, fail) => {
+    let received = Buffer.alloc(0);
+    const onData = (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf("\r\n\r\n");
+      const length = /content-length:\s*(\d+)/i.exec(received.subarray(0, Math.max(end, 0)).toString("latin1"));
+      if (end >= 0 && length && received.length >= end + 4 + Number(length[1])) {
+        socket.off("data", onData).off("error", fail).unref();
+        done();
+      }
+    };
+    socket.on("data", onData).on("error", fail);
+    socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+  });
+}
 
 function timed(name, handler) {
   const tool = TOOL.includes(name);
