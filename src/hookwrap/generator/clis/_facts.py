@@ -76,6 +76,9 @@ class CommandFacts:
 
     # --- what `hookwrap test` and doctor emulate ----------------------------------------------
     match_targets: dict[str, str] = {}   # event -> the payload key its matcher is tested against
+    # Events the runtime does not map (hookwrap registers nothing there) whose answer the CLI
+    # reads as another event's: event -> that event.
+    reads_like: dict[str, str] = {}
     default_timeout_s: float = 60.0      # seconds the CLI waits for a hook without a timeout
     stdin_newline: bool = False          # the payload on stdin ends with a newline
     env_file_events: frozenset[str] = frozenset()  # events whose hooks get CLAUDE_ENV_FILE
