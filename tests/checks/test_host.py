@@ -19,7 +19,7 @@ CLAUDE, GEMINI = "claude", "gemini"
 
 
 def gemini_expand(command: str, env: dict) -> str:
-    return setup_of(GEMINI).expand_command(command, env)
+    return setup_of(GEMINI).host.expand_command(setup_of(GEMINI), command, env)
 
 
 @pytest.fixture

@@ -111,7 +111,7 @@ class ClineRegistration(Registration):
                                                                  list[str]]:
         """(path, bytes or None to remove) of every hook file of hookwrap's for the
         registrations in ``text`` (None: no file), and problems hookwrap cannot fix."""
-        data = agent.parse_settings_text(text, agent.facts.settings_file) if text else {}
+        data = agent.registration.parse_settings_text(agent, text, agent.facts.settings_file) if text else {}
         found = data.get("hooks")
         hooks: dict[str, Any] = found if isinstance(found, dict) else {}
         files: list[tuple[str, bytes | None]] = []
@@ -201,7 +201,7 @@ class ClineTrust(TrustStore):
         out = [Finding("cline-trust", OK, f"Cline runs every hook file in {HOOKS_DIR}/ with no "
                        "trust prompt: whoever can change it runs code in every Cline task here")]
         out += _workspace_findings(root)
-        files, problems = agent.hook_files(root, scopes[0].path.read_text(encoding="utf-8")
+        files, problems = agent.registration.hook_files(agent, root, scopes[0].path.read_text(encoding="utf-8")
                                           if scopes[0].path.is_file() else None)
         out += [Finding("cline-hook-files", FAIL, problem) for problem in problems]
         for rel, data in files:

@@ -381,7 +381,7 @@ def _user_trust_edits(home: Path, env: Mapping[str, str],
     source = codex_home(home, env).resolve() / "hooks.json"
     if settings_text is None:
         settings_text = read_text(source, str(source))
-    data = SETUP.parse_settings_text(settings_text, str(source)) if settings_text else {}
+    data = SETUP.registration.parse_settings_text(SETUP, settings_text, str(source)) if settings_text else {}
     entries = _hash_entries(source, data)
     if not entries:
         return []
@@ -413,7 +413,7 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
 
     if settings_text is None:
         settings_text = read_text(root / SETUP.facts.settings_file, SETUP.facts.settings_file)
-    data = SETUP.parse_settings_text(settings_text, SETUP.facts.settings_file) \
+    data = SETUP.registration.parse_settings_text(SETUP, settings_text, SETUP.facts.settings_file) \
         if settings_text else {}
     entries = _trust_entries(root, data)
     if not entries:

@@ -441,7 +441,7 @@ def _read_settings(path: Any, label: str, text: str | None = None) -> Any:
 
     try:
         text = read_text(path, label) if text is None else text
-        return SETUP.parse_settings_text(text, label) if text else None
+        return SETUP.registration.parse_settings_text(SETUP, text, label) if text else None
     except SettingsError:
         return None
 
