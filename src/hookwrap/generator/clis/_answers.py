@@ -1,9 +1,11 @@
 """Answer readers: what a Claude-dialect CLI does with a finished hook run, as `hookwrap test`
 reports it (a ``Verdict``).
 
-A CLI's setup is composed with one of these readers; messages name the CLI by its ``label`` (or
-``short_label``), and an ask sent as a deny is recognised by the record's ``ask_note``, a
-rewrite sent as a deny by its ``rewrite_note``:
+Each takes what the CLI decides from the runtime's reading of the answer (``runtime_reading``,
+the bridge's too) and adds what the host does around it. A CLI's setup is composed with one of
+these readers; messages name the CLI by its ``label`` (or ``short_label``), and an ask sent as
+a deny is recognised by the record's ``ask_note``, a rewrite sent as a deny by its
+``rewrite_note``:
 
 - ``read_claude`` (Claude Code 2.1.328, 2.1.332): exit 2 blocks with stderr where the event can
   block; ``onFailure: "block"`` turns a failure into exit 2; JSON on stdout at exit 0; on

@@ -134,7 +134,15 @@ class PluginHandlers(Handlers):
     """The plugin's command and http handlers, awaited one after another."""
 
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        return _validate_handler(handler, path, agent.label)
+        if not isinstance(handler, dict):
+            return [Problem(path, "must be an object")]
+        spec = {"type": one_of("command", "http"), "command": nonempty_string, "url": url,
+                "timeout": positive_number, "failClosed": boolean, "argvWindows": string_list}
+        required = ("type", "url") if handler.get("type") == "http" else ("type", "command")
+        problems = check_keys(handler, spec, required, path, ERROR)
+        unknown = [k for k in handler if k not in spec]
+        return problems + [Problem(f"{path}.{k}", f"is not read by hookwrap's {agent.label} plugin")
+                           for k in unknown]
 
     def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return True  # the plugin awaits each command in turn
@@ -245,19 +253,6 @@ def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str
     # The registrations go in last: a mark inside a hook's command stays as it is.
     block = "\n".join((_BEGIN, "const REGISTRATIONS = " + json.dumps(data, indent=2) + ";", _END))
     return text.replace("// @REGISTRATIONS@", block)
-
-
-def _validate_handler(handler: Any, path: str, label: str) -> list[Problem]:
-
-    if not isinstance(handler, dict):
-        return [Problem(path, "must be an object")]
-    spec = {"type": one_of("command", "http"), "command": nonempty_string, "url": url,
-            "timeout": positive_number, "failClosed": boolean, "argvWindows": string_list}
-    required = ("type", "url") if handler.get("type") == "http" else ("type", "command")
-    problems = check_keys(handler, spec, required, path, ERROR)
-    unknown = [k for k in handler if k not in spec]
-    return problems + [Problem(f"{path}.{k}", f"is not read by hookwrap's {label} plugin")
-                       for k in unknown]
 
 
 def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
