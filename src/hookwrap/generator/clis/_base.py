@@ -208,13 +208,28 @@ class Handlers:
                 problems += self.validate_handler(agent, handler, event, f"{path}.hooks[{index}]")
         return problems + unknown_keys(group, agent.facts.group_keys, path, agent.label)
 
+    # What read_command reads of a handler besides its command, timeout and matcher: "name";
+    # a fail-closed key, "onFailure" (as written) or "failClosed" (true: "block"); the group's
+    # "sequential"; "env". The first of command_keys (timeout_keys) it holds is its command.
+    reads: frozenset[str] = frozenset()
+    command_keys: tuple[str, ...] = ("command",)
+    timeout_keys: tuple[str, ...] = ("timeout",)
+
     def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
-        """A settings handler as a HookCommand (timeouts converted to seconds)."""
-        matcher = group.get("matcher")
-        return HookCommand(agent.platform.value, event, str(handler.get("command", "")),
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None, None, None)
+        """A settings handler as a HookCommand (its timeout converted to seconds), with what
+        the handler shape holds of ``reads``."""
+        matcher, name, env = group.get("matcher"), handler.get("name"), handler.get("env")
+        command = next((handler[key] for key in self.command_keys if key in handler), "")
+        timeout = next((handler[key] for key in self.timeout_keys if key in handler), None)
+        closed = handler.get("onFailure") if "onFailure" in self.reads else \
+            "block" if "failClosed" in self.reads and handler.get("failClosed") is True else None
+        return HookCommand(agent.platform.value, event, str(command),
+                           agent.timeout_seconds(number_or_none(timeout)),
+                           matcher if isinstance(matcher, str) else None,
+                           name if "name" in self.reads and isinstance(name, str) else None,
+                           closed, "sequential" in self.reads and bool(group.get("sequential")),
+                           env if "env" in self.reads and isinstance(env, dict) else None)
 
     def dedup_key(self, agent: AgentSetup, cmd: HookCommand) -> str:
         """Commands with the same key run once per event."""

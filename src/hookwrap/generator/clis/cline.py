@@ -45,7 +45,6 @@ from .kit import (
     check_keys,
     failure_line,
     nonempty_string,
-    number_or_none,
     one_of,
     parse_object,
     positive_number,
@@ -156,6 +155,8 @@ class ClineMatchers(RegexSearch):
 class ClineHandlers(Handlers):
     """Command handlers the hook file's dispatcher runs in turn (``name``, ``timeout``, ``failClosed``)."""
 
+    reads = frozenset({"name", "failClosed"})
+
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
@@ -167,16 +168,6 @@ class ClineHandlers(Handlers):
 
     def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return True  # the dispatcher runs them in turn
-
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-        matcher = group.get("matcher")
-        name = handler.get("name")
-        return HookCommand(agent.platform.value, event, str(handler.get("command", "")),
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None,
-                           name if isinstance(name, str) else None,
-                           "block" if handler.get("failClosed") is True else None)
 
 
 class ClineHost(HostRules):

@@ -38,7 +38,6 @@ from .kit import (
     last_line,
     missing_script,
     nonempty_string,
-    number_or_none,
     object_,
     one_of,
     retold,
@@ -177,13 +176,6 @@ class CodexHandlers(Handlers):
             problems.append(Problem(f"{path}.timeout", f"is in seconds; {timeout:g}s looks like "
                                     "milliseconds", WARNING))
         return problems + unknown_keys(handler, frozenset(spec), path, "Codex CLI")
-
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-        matcher = group.get("matcher")
-        return HookCommand(agent.platform.value, event, handler["command"],
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None)
 
 
 class CodexHost(HostRules):

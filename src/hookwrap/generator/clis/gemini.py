@@ -42,7 +42,6 @@ from .kit import (
     last_line,
     missing_script,
     nonempty_string,
-    number_or_none,
     one_of,
     parse_object,
     read_folder_rules,
@@ -155,6 +154,8 @@ class GeminiMatchers(Matchers):
 class GeminiHandlers(Handlers):
     """Command handlers with ``name``, ``env`` and a timeout in milliseconds; entries run once per name and command, and a ``sequential`` group one after another."""
 
+    reads = frozenset({"name", "sequential", "env"})
+
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
@@ -174,18 +175,6 @@ class GeminiHandlers(Handlers):
 
     def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return any(c.sequential for c in commands)
-
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-        timeout = number_or_none(handler.get("timeout"))
-        matcher = group.get("matcher")
-        env = handler.get("env")
-        return HookCommand(agent.platform.value, event, handler["command"],
-                           None if timeout is None else timeout / agent.facts.timeout_scale,
-                           matcher if isinstance(matcher, str) else None,
-                           handler.get("name") if isinstance(handler.get("name"), str) else None,
-                           None, bool(group.get("sequential")),
-                           env if isinstance(env, dict) else None)
 
 
 class GeminiDoctor(Doctor):

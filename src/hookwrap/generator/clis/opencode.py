@@ -36,7 +36,6 @@ from .kit import (
     failure_line,
     last_line,
     nonempty_string,
-    number_or_none,
     one_of,
     positive_number,
     settle,
@@ -133,6 +132,9 @@ class PluginRegistration(Registration):
 class PluginHandlers(Handlers):
     """The plugin's command and http handlers, awaited one after another."""
 
+    reads = frozenset({"failClosed"})
+    command_keys = ("command", "url")  # a resident hook's handler: its URL
+
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
@@ -146,15 +148,6 @@ class PluginHandlers(Handlers):
 
     def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return True  # the plugin awaits each command in turn
-
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-        matcher = group.get("matcher")
-        command = handler.get("url") if handler.get("type") == "http" else handler.get("command")
-        return HookCommand(agent.platform.value, event, str(command or ""),
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None, None,
-                           "block" if handler.get("failClosed") is True else None)
 
 
 class PluginTrust(TrustStore):
