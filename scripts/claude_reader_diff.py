@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Compare Claude Code's `hookwrap test` reading (``read_claude``) at a git revision with the
-working tree's, over Claude's events and the answers hooks give.
+"""Compare a Claude-dialect CLI's `hookwrap test` reading (``read_claude``, ``read_qwen``,
+``read_copilot``, ``read_droid``) at a git revision with the working tree's, over the CLI's
+events and the answers hooks give.
 
-The events: every event Claude Code's settings may hold and those of the recorded payloads
+The events: every event the CLI's settings may hold and those of the recorded payloads
 (``--payloads DIR``). The answers: the shapes ``scripts/answer_diff.py`` lists, every JSON
 object written in the tests, and hookwrap's own answers (``denormalize_output``) on each event,
 each at exit 0, 1, 2 and 3, with and without stderr, and as failures (timeout, no start) with
@@ -10,7 +11,7 @@ and without ``onFailure: "block"``. Prints each class of difference (the Verdict
 differ, by event) with an example:
 
     PYTHONPATH=src python scripts/claude_reader_diff.py --base 498b0f9 \\
-        --payloads /path/to/payloads/claude
+        --payloads /path/to/payloads/claude [--platform qwen]
 
 Standard library and hookwrap only; no hook runs.
 """
@@ -29,8 +30,7 @@ from pathlib import Path
 
 from answer_diff import RUNS, STDOUTS
 
-from hookwrap.generator.clis import setup_of
-from hookwrap.generator.clis._answers import read_claude
+from hookwrap.generator.clis import _answers, setup_of
 from hookwrap.generator.clis.kit import RunResult
 from hookwrap.hookoutput import HookOutput, denormalize_output
 from hookwrap.names import Platform
@@ -41,14 +41,14 @@ ANSWER_KEYS = {"decision", "hookSpecificOutput", "continue", "systemMessage", "a
                "reason", "stopReason", "permissionDecision", "suppressOutput"}
 
 
-def old_reader(base: str):
-    """``read_claude`` as the module at revision ``base`` wrote it."""
+def old_reader(base: str, name: str):
+    """The reader ``name`` as the module at revision ``base`` wrote it."""
     source = subprocess.run(["git", "show", f"{base}:{MODULE}"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
     module = types.ModuleType("hookwrap.generator.clis._answers_at_base")
     module.__package__ = "hookwrap.generator.clis"
     exec(compile(source, f"{base}:{MODULE}", "exec"), module.__dict__)
-    return module.read_claude
+    return getattr(module, name)
 
 
 def test_answers() -> set[str]:
@@ -79,8 +79,22 @@ def own_answers(setup) -> set[str]:
     found = set()
     for raw, event in setup.runtime.events.items():
         for output in outputs:
-            found.add(denormalize_output(output, Platform.CLAUDE, event, raw_event=raw))
+            found.add(denormalize_output(output, setup.platform, event, raw_event=raw))
     return found
+
+
+@dataclasses.dataclass(frozen=True)
+class Raised:
+    """A reading that raised (a crash of `hookwrap test`)."""
+
+    raised: str
+
+
+def _read(reader, setup, event, result, on_failure):
+    try:
+        return reader(setup, event, result, on_failure)
+    except Exception as error:  # a crash is a finding
+        return Raised(f"{type(error).__name__}: {error}")
 
 
 def runs():
@@ -96,9 +110,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--base", default="498b0f9")
     parser.add_argument("--payloads", type=Path)
     parser.add_argument("--cases", action="store_true")
+    parser.add_argument("--platform", default="claude", choices=("claude", "qwen", "copilot", "droid"))
     args = parser.parse_args(argv)
-    old = old_reader(args.base)
-    setup = setup_of(Platform.CLAUDE)
+    old, new = old_reader(args.base, f"read_{args.platform}"), getattr(_answers, f"read_{args.platform}")
+    setup = setup_of(Platform(args.platform))
     events = set(setup.facts.known_settings_events) | set(setup.runtime.events)
     if args.payloads:
         events |= {json.loads(p.read_text())["hook_event_name"] for p in args.payloads.glob("*.json")}
@@ -111,10 +126,10 @@ def main(argv: list[str]) -> int:
                 if failure and stdout != answers[0]:
                     continue
                 result = RunResult(code, stdout, stderr, 5, **failure)
-                a, b = old(setup, event, result, on_failure), read_claude(setup, event, result, on_failure)
+                a, b = (_read(reader, setup, event, result, on_failure) for reader in (old, new))
                 total += 1
-                differ = tuple(f.name for f in dataclasses.fields(a)
-                               if getattr(a, f.name) != getattr(b, f.name))
+                differ = ("raised",) if isinstance(a, Raised) or isinstance(b, Raised) else tuple(
+                    f.name for f in dataclasses.fields(a) if getattr(a, f.name) != getattr(b, f.name))
                 if differ:
                     classes[differ].append((event, code, stdout, stderr, on_failure, failure, a, b))
     print(f"{len(events)} events, {len(answers)} answers, {total} cases, "
@@ -126,7 +141,7 @@ def main(argv: list[str]) -> int:
             print(f"  {event} exit={code} {failure or ''} onFailure={on_failure} "
                   f"stdout={stdout[:90]} stderr={stderr!r}")
             for name in differ:
-                print(f"      {name}: old={getattr(a, name)!r} new={getattr(b, name)!r}")
+                print(f"      {name}: old={getattr(a, name, a)!r} new={getattr(b, name, b)!r}")
     return 0
 
 

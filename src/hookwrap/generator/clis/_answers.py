@@ -27,7 +27,16 @@ from typing import TYPE_CHECKING, Any
 from ...clis._base import BLOCKING
 from ...clis._claude_protocol import ClaudeProtocol, claude_json
 from ...names import NormalizedEvent
-from .kit import RunResult, Verdict, failure_line, last_line, missing_script, parse_object, settle
+from .kit import (
+    RunResult,
+    Verdict,
+    failure_line,
+    is_block,
+    last_line,
+    missing_script,
+    parse_object,
+    settle,
+)
 
 if TYPE_CHECKING:
     from ._base import AgentSetup
@@ -147,9 +156,6 @@ def _claude_skill_shell(base: Verdict, hso: dict[str, Any], decision: str | None
 
 
 # --- qwen -----------------------------------------------------------------------------------
-_QWEN_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"})
-
-
 def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """Exit 2 reads stderr (text = a deny); any other exit reads stdout, else stderr, and obeys
     a JSON object whatever the exit code; plain text at exit 0 is a systemMessage (context on
@@ -185,8 +191,9 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
         return Verdict(success=False, clean=False, problems=(
             f"exit {r.exit_code}: non-blocking on {label} (only exit 2 blocks)"
             + (f" ({last_line(text)})" if text else ""),))
-    if text and event in _QWEN_TEXT_IS_CONTEXT:
-        return Verdict("context", context=text)
+    context = runtime_reading(agent, event, r.stdout, 0, r.stderr).get("context")
+    if context:
+        return Verdict("context", context=context)
     return Verdict(system_message=text) if text else Verdict()
 
 
@@ -205,7 +212,7 @@ def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any],
     if agent.runtime.rewrite_note and agent.runtime.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
         notes.append(f"updated_input cannot be applied on {label}: hookwrap sent a deny that "
                      "gives the model the new input")
-    block = data.get("decision") in BLOCKING or data.get("continue") is False
+    block = is_block(data.get("decision")) or data.get("continue") is False
     if block and event.startswith("PostToolUse") and data.get("continue") is not False:
         notes.append(f"{label} ignores a block on {event}")
     base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
@@ -260,9 +267,6 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
 
 
 # --- droid ----------------------------------------------------------------------------------
-_DROID_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
-
-
 def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """Exit 2 blocks with stderr (PreToolUse: the model gets ``Error: <stderr>``; Stop: another
     turn); any other non-zero exit goes on (on PreToolUse its stderr is prefixed to the tool
@@ -291,8 +295,9 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
     text = r.stdout.strip()
     output, parsed = parse_object(text)
     if not parsed or output is None:
-        if text and event in _DROID_TEXT_IS_CONTEXT:
-            return Verdict("context", context=text)
+        context = runtime_reading(agent, event, r.stdout).get("context")
+        if context:
+            return Verdict("context", context=context)
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) if text else Verdict()
     fields = runtime_reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
@@ -313,7 +318,7 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
             base = replace(base, notes=(*base.notes, "ask runs the call without asking in droid exec"))
     elif fields.get("decision") == "block":
         return settle(base, "kept_working", fields.get("reason", ""))
-    elif output.get("decision") in BLOCKING and event == "PostToolUse":
+    elif is_block(output.get("decision")) and event == "PostToolUse":
         base = replace(base, notes=(*base.notes, f"{label} ignores a block on PostToolUse "
                                     "(the reason reaches no model request)"))
     return settle(base, None)
@@ -354,7 +359,7 @@ def _permission_verdict(agent: AgentSetup, base: Verdict, output: dict[str, Any]
             base = replace(base, notes=(*base.notes, f"{_short(agent)} hooks cannot ask: "
                                         "hookwrap sent the ask as a deny"))
         return settle(base, "blocked", reason)
-    if output.get("decision") in BLOCKING:
+    if is_block(output.get("decision")):
         note = (f"a top-level decision does not block PreToolUse on {agent.label}; "
                 "use permissionDecision")
         return settle(replace(base, notes=(*base.notes, note)), None)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 
-from ...clis._base import BLOCKING
 from ...clis.opencode import OPENCODE
 from ...names import NormalizedEvent
 from ._base import AgentSetup, Handlers, Registration, TrustStore
@@ -34,6 +33,7 @@ from .kit import (
     boolean,
     check_keys,
     failure_line,
+    is_block,
     last_line,
     nonempty_string,
     one_of,
@@ -283,10 +283,10 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     if block:
         outcome = "kept_working" if event == "Stop" else "blocked"
         return settle(base, outcome, fields["reason"])
-    if output.get("decision") in BLOCKING and event == "Stop":
+    if is_block(output.get("decision")) and event == "Stop":
         base = replace(base, notes=(f"{agent.label} cannot keep the agent working: the answer "
                                     "is ignored",))
-    elif output.get("decision") in BLOCKING and event == "SessionStart":
+    elif is_block(output.get("decision")) and event == "SessionStart":
         base = replace(base, notes=(f"a block cannot stop a session on {agent.label}: ignored",))
     return settle(base, None)
 
