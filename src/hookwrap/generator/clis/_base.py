@@ -358,9 +358,10 @@ class Doctor:
                 continue
             else:
                 text = (cmd.matcher or "").strip() if what == "stripped matcher" else cmd.matcher or ""
-            if re.search(pattern, text):
-                out.append(Finding("commands", _LEVELS[level],
-                                   message.format(where=where, matcher=text), fix))
+            found = re.search(pattern, text)
+            if found:  # {found}: the pattern's first group
+                out.append(Finding("commands", _LEVELS[level], message.format(
+                    where=where, matcher=text, found=found.group(found.lastindex or 0)), fix))
         timeout, limit = cmd.timeout_s, agent.facts.suspicious_timeout_s
         if not limit or timeout is None or timeout < limit:
             return out

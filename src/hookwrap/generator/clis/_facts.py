@@ -107,7 +107,7 @@ class CommandFacts:
     payload_strings_in_env: bool = False
     # Doctor's checks of a registered command: (what is searched, regex, "warn"/"fail",
     # message, fix); what is "command", "matcher" (tool events only) or "stripped matcher";
-    # the message may use {where} and {matcher}.
+    # the message may use {where}, {matcher} and {found} (the regex's first group, else its match).
     doctor_command_checks: tuple[tuple[str, str, str, str, str], ...] = ()
     # Shell commands the CLI runs from a project's files without calling any hook, so no guard
     # sees them (Gemini CLI's `!{...}` in a custom command): (glob under the project, regex of

@@ -15,7 +15,7 @@ from ...clis._base import BLOCKING, answer_fields
 from ...clis._codex_protocol import CodexProtocol
 from ...clis.codex import CODEX
 from ...names import NormalizedEvent, Platform
-from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
+from ._base import AgentSetup, Handlers, HostRules, Matchers, Registration, TrustStore
 from ._facts import CommandFacts
 from .kit import (
     ERROR,
@@ -82,6 +82,18 @@ CODEX_COMMAND = CommandFacts(
     default_timeout_s=600.0,
     empty_tool_response="",  # tool_response is the text the model sees, not an object
     system_message_shown="for the user: shown in the TUI only, not by `codex exec`",
+    suspicious_timeout_s=1000,  # seconds; almost surely meant as milliseconds
+    doctor_command_checks=(
+        *(("command", var, "fail", f"{{where}}: Codex CLI sets no {var} (nor any project-dir "
+           "variable) and runs hooks in the session's cwd",
+           "run `hookwrap sync`, whose command finds the project itself")
+          for var in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")),
+        # An exact name list naming another CLI's shell tool: Codex CLI's is Bash.
+        ("matcher", r"^(?=[A-Za-z0-9_|]+$)(?:.*?\|)??(exec_command|shell|shell_command|unified_exec"
+         r"|local_shell|bash)(?:\||$)", "warn",
+         "{where}: matcher name {found!r} never matches: Codex CLI calls its shell tool Bash",
+         "use Bash"),
+    ),
 )
 
 # Hook events (as hooks.json spells them) and the labels of trust keys and hashes.
@@ -101,8 +113,6 @@ _PATCH_ALIASES = ("apply_patch", "Edit", "Write")
 _SIMPLE = re.compile(r"^[A-Za-z0-9_|]+$")  # an exact name list; anything else is a regex
 _HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
 # Shell-tool names a matcher might try; only "Bash" ever matches the shell tool.
-_DEAD_SHELL_NAMES = ("exec_command", "shell", "shell_command", "unified_exec", "local_shell", "bash")
-_SUSPICIOUS_TIMEOUT = 1000  # seconds; almost surely meant as milliseconds
 FAIL_OPEN = "Codex CLI ignores the answer (status Failed) and goes on: the tool runs"
 
 
@@ -172,7 +182,7 @@ class CodexHandlers(Handlers):
             problems.append(Problem(f"{path}.type", f"{kind} hooks are skipped by Codex CLI "
                                     "0.169.0 (\"not supported yet\")", WARNING))
         timeout = handler.get("timeout")
-        if isinstance(timeout, (int, float)) and is_number(timeout) and timeout >= _SUSPICIOUS_TIMEOUT:
+        if isinstance(timeout, (int, float)) and is_number(timeout) and timeout >= agent.facts.suspicious_timeout_s:
             problems.append(Problem(f"{path}.timeout", f"is in seconds; {timeout:g}s looks like "
                                     "milliseconds", WARNING))
         return problems + unknown_keys(handler, frozenset(spec), path, "Codex CLI")
@@ -266,30 +276,6 @@ class CodexTrust(TrustStore):
                                    "$CODEX_HOME/config.toml (hooks.state ... enabled = false)",
                                    "remove `enabled = false` from its [hooks.state] table"))
         return out or [Finding("codex-trust", OK, "Codex CLI trusts the project and every hookwrap hook")]
-
-
-class CodexDoctor(Doctor):
-    """The commands and matchers Codex CLI would skip or misread."""
-
-    def command_findings(self, agent: AgentSetup, scope: Scope, cmd: HookCommand) -> list[Finding]:
-        where = f"{scope.label}: {cmd.event} {cmd.command!r}"
-        out = []
-        for var in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"):
-            if var in cmd.command:
-                out.append(Finding("commands", FAIL, f"{where}: Codex CLI sets no {var} (nor any "
-                                   "project-dir variable) and runs hooks in the session's cwd",
-                                   "run `hookwrap sync`, whose command finds the project itself"))
-        matcher = cmd.matcher or ""
-        if cmd.event in _TOOL_EVENTS and _SIMPLE.match(matcher):
-            dead = [n for n in matcher.split("|") if n in _DEAD_SHELL_NAMES]
-            if dead:
-                out.append(Finding("commands", WARN, f"{where}: matcher name {dead[0]!r} never "
-                                   "matches: Codex CLI calls its shell tool Bash", "use Bash"))
-        if cmd.timeout_s is not None and cmd.timeout_s >= _SUSPICIOUS_TIMEOUT:
-            out.append(Finding("commands", WARN, f"{where}: timeout {cmd.timeout_s:g} is seconds on "
-                               "Codex CLI and looks like milliseconds",
-                               f"use {max(cmd.timeout_s / 1000, 1):g}"))
-        return out
 
 
 def codex_home(home: Any, env: Mapping[str, str]) -> Any:
@@ -491,4 +477,4 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 SETUP = AgentSetup(CODEX, CODEX_COMMAND, registration=CodexRegistration(), matchers=CodexMatchers(),
                    handlers=CodexHandlers(), answers=read_answer, trust=CodexTrust(),
-                   host=CodexHost(), doctor=CodexDoctor())
+                   host=CodexHost())
