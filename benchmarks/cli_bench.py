@@ -13,9 +13,12 @@ median call minus the no-hook session's of the same round, and every figure is p
 spread (interquartile range of the calls, or min to max over rounds).
 
 Where hookwrap's shim runs inside the CLI's process (the OpenCode and Kilo CLI plugin on Bun,
-the pi extension on node), each round also times the shim's resident call alone: the rendered
-file loaded on the CLI's own runtime, its PreToolUse handler called in turn against the guard's
-server (shim_bench.mjs). A session's calls vary by far more than that call costs.
+the pi extension on node), a session's calls vary by far more than a resident call costs: there
+the CLI loads the shim through handler_wrap.mjs, which logs what the CLI awaits of each of the
+shim's handlers (``Handlers``), with a floor variant (a handler that only waits for one
+loopback round trip) and, on request, a check (the PreToolUse handler made to sleep). Each
+round also times the shim's resident call alone: the rendered file loaded on the CLI's own
+runtime, its PreToolUse handler called in turn against the guard's server (shim_bench.mjs).
 
 Two lists drive it, one entry each:
 
