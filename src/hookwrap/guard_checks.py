@@ -259,8 +259,27 @@ _CREDENTIAL_COMMANDS = {
     "az": (("account", "get-access-token"),), "heroku": (("auth:token",),),
     "doctl": (("auth", "token"),), "vault": (("print", "token"),),
     "security": (("find-generic-password",), ("find-internet-password",), ("dump-keychain",)),
-    "npm": (("token", "list"),), "op": (("read",),),
+    # 1Password's own session token; `op read` reads an item, as `vault kv get` does.
+    "npm": (("token", "list"),), "op": (("signin",),),
 }
+
+
+# Logins that read the password on stdin: a token piped into one is used, never shown.
+_STDIN_LOGINS = {"docker": ("login",), "podman": ("login",), "nerdctl": ("login",),
+                 "buildah": ("login",), "skopeo": ("login",), "oras": ("login",),
+                 "helm": ("registry", "login"), "crane": ("auth", "login"),
+                 "finch": ("login",)}
+
+
+def _into_login(command: Command) -> bool:
+    """Whether the command's whole output goes down a pipe into a registry login's
+    `--password-stdin` (`aws ecr get-login-password | docker login -u AWS --password-stdin`)."""
+    login = command.piped_to
+    if login is None or any(r.fd in ("", "1") and r.op[0] in ">&" for r in command.redirects):
+        return False  # (`> file`, `>&2`, `&>`: the output goes elsewhere too)
+    shape = _STDIN_LOGINS.get(login.program)
+    return shape is not None and _has_option(login.args, "--password-stdin") and \
+        _operands(login.args, VALUE_OPTIONS.get(login.program, ()))[:len(shape)] == list(shape)
 
 
 def _prints_credentials(command: Command, state: State) -> bool:
@@ -275,6 +294,10 @@ def _prints_credentials(command: Command, state: State) -> bool:
                 return _has_option(command.args, "--raw|--flatten")
             if command.program == "security":
                 return _has_option(command.args, "-w|-g") or shape[0] == "dump-keychain"
+            if shape == ("signin",):
+                return _has_option(command.args, "--raw")
+            if _into_login(command):
+                return False
             if shape == ("configure", "get"):  # a setting: region and output are no secret
                 return any(word in operands[2].lower() for word in (
                     "key", "secret", "token", "password", "credential")) \

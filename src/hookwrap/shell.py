@@ -206,6 +206,7 @@ class Command:
         "input_text",
         "inside",
         "narrowed",
+        "piped_to",
         "program",
         "redirects",
         "roots",
@@ -227,6 +228,7 @@ class Command:
         self.inside = ""  # "$(", "`", "<(", ">(": the substitution it runs in
         self.host = ""  # the program that gets that substitution's output ("" = none)
         self.upstream: Tuple[str, ...] = ()  # the programs before it in its pipeline
+        self.piped_to: Optional[Command] = None  # the command its output is piped into
         self.stdin = ""  # "here-document", "here-string", "pipe": a shell or an interpreter
         # that reads its code from stdin, and where that comes from
         self.input_text: Optional[str] = None  # that text, when the line holds it (also for
@@ -424,6 +426,8 @@ class _Walker:
                 dynamic = False
         command = Command(given, simple.redirects, via)
         command.dynamic_args = dynamic
+        if feeder is not None and feeder[0] is not None:
+            feeder[0].piped_to = command
         if dynamic and feeder is not None and feeder[0] is not None:
             # `find build -name '*.o' | xargs rm -rf`: what it gets is what find lists
             listed = _listed(feeder[0])
