@@ -778,7 +778,8 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
-        changes += _searched(args, operands)
+        if program not in _SEARCHERS or not _prints_no_line(args, _SEARCHERS[program]):
+            changes += _searched(args, operands)
         if program in INTERPRETERS:  # awk's getline < "~/.ssh/id_rsa", perl's open
             changes += [("read", word) for word in _check("code_paths")(args, None)]
     elif program not in _USES_PATHS:
@@ -907,6 +908,35 @@ def _searched(args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
         elif word in ("--include", "-g", "--glob", "--iglob") and index + 1 < len(args):
             changes.append(("read", args[index + 1]))
     return changes
+
+
+# grep's and rg's modes that print no line of what they search: names (-l, -L), counts (-c),
+# an exit status (-q); with each one's short options that take a value, whose letter ends a
+# cluster (`-el` searches for "l").
+_SEARCHERS = {
+    **dict.fromkeys(("grep", "egrep", "fgrep", "zgrep"), "efmABCdD"),
+    "rg": "efmABCdgtTjMEr",
+}
+_NO_LINE_LETTERS = "lLcq"
+_NO_LINE_LONGS = ("--files-with-matches", "--files-without-match", "--count", "--count-matches",
+                  "--quiet", "--silent")
+
+
+def _prints_no_line(args: List[str], value_letters: str) -> bool:
+    """Whether grep or rg prints only file names, counts or nothing (`grep -q KEY .env`)."""
+    for word in args:
+        if word == "--":
+            return False
+        if word.startswith("--"):
+            if word.split("=", 1)[0] in _NO_LINE_LONGS:
+                return True
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter in _NO_LINE_LETTERS:
+                    return True
+                if letter in value_letters:
+                    break
+    return False
 
 
 def _edits_in_place(args: List[str]) -> bool:
