@@ -412,6 +412,9 @@ class Guard:
         if patterns.exempt and any(_fnmatch(name, pattern) or name.startswith(pattern + ".")
                                    for pattern in patterns.exempt):
             return False
+        if patterns.templates and _TEMPLATE_WORDS & set(
+                name.replace("-", ".").replace("_", ".").split(".")):
+            return False  # .env.local.example, .env.development.sample: a template, no secret
         if rule.dirs and any(_fnmatch(part, pattern) for part in parts for pattern in rule.dirs):
             return True
         if name in patterns.exact or lowered in patterns.exact or \
@@ -1060,6 +1063,7 @@ class _FilePatterns:
         "paths",
         "rule",
         "samples",
+        "templates",
     )
 
     def __init__(self, rule: Rule, not_secrets: List[str]) -> None:
@@ -1072,6 +1076,7 @@ class _FilePatterns:
             elif rule.id == "secrets.credentials-change":
                 exempt = (*exempt, *NOT_CREDENTIAL_FILES)
         self.exempt = tuple(pattern.lower() for pattern in exempt)
+        self.templates = rule.id.startswith("secrets.env-")
         # One pass, split so that most compare at C speed: exact names and paths in sets,
         # folders as startswith tuples, and only true globs through glob_match.
         names: List[str] = []
