@@ -828,6 +828,8 @@ def _openssl_changes(args: List[str], operands: List[str]) -> List[Tuple[str, st
         return changes
     if ("-pubout" in args or "-noout" in args) and "-text" not in args:
         return changes
+    if operands and operands[0] == "pkcs12" and "-nokeys" in args:
+        return changes  # certificates in, certificates out: no private key
     inputs = [word for word in operands[1:] + _option_values(args) if word not in written]
     return changes + [("read", word) for word in inputs]
 
