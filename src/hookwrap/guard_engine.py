@@ -600,9 +600,25 @@ class State:
             return "temp"
         if under(full, home):
             return "home"
+        if under(full, "/usr/local") and not climbs and _installed_below_usr_local(full):
+            return "allowed"
         if any(full == d or under(full, d) for d in _SYSTEM_DIRS):
             return "system"
         return "outside"
+
+
+# /usr/local's own hierarchy: each of these folders holds what many programs installed.
+_USR_LOCAL_TREE = frozenset(("bin", "sbin", "lib", "lib32", "lib64", "libexec", "include",
+                             "share", "etc", "var", "man", "src", "opt", "cellar", "homebrew",
+                             "caskroom", "frameworks"))
+
+
+def _installed_below_usr_local(full: str) -> bool:
+    """Whether a path below /usr/local is one program's (`/usr/local/go`,
+    `/usr/local/lib/node_modules/npm`), not /usr/local's own hierarchy (`/usr/local/bin`):
+    what you installed there you may remove, as Go's install steps do."""
+    parts = full[len("/usr/local/"):].split("/")
+    return len(parts) > 1 or parts[0].lower() not in _USR_LOCAL_TREE
 
 
 def _fresh_temp_dir(word: str) -> bool:
