@@ -794,6 +794,8 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
         changes += _openssl_changes(args, operands)
     elif program == "ssh-keygen":
         changes += _ssh_keygen_changes(args)
+    elif program == "keytool":
+        changes += _keytool_changes(args)
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
@@ -863,6 +865,26 @@ def _ssh_keygen_changes(args: List[str]) -> List[Tuple[str, str]]:
     if _has_option(args, "-t|-p|-c"):
         return [("write", word) for word in files]
     return []
+
+
+def _keytool_changes(args: List[str]) -> List[Tuple[str, str]]:
+    """keytool never prints a private key (-list and -exportcert show certificates); it
+    copies keys out of a keystore only with -importkeystore, from -srckeystore."""
+    if "-importkeystore" not in args:
+        return []
+    return [("copy", value) for name, value in _named_values(args) if name == "-srckeystore"]
+
+
+def _named_values(args: List[str]) -> List[Tuple[str, str]]:
+    """(option, value) of single-dash options given as `-name value` or `-name=value`."""
+    pairs = []
+    for index, word in enumerate(args):
+        name, glued, value = word.partition("=")
+        if glued:
+            pairs.append((name, value))
+        elif word.startswith("-") and index + 1 < len(args):
+            pairs.append((word, args[index + 1]))
+    return pairs
 
 
 _OPENSSL_SHOWS_NO_KEY = frozenset(("x509", "req", "crl", "verify", "s_client", "s_server",
