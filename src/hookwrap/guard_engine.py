@@ -362,6 +362,10 @@ class Guard:
                 candidates.append(real)
         except (OSError, ValueError):
             pass
+        if change in ("edit", "write", "remove") and all(
+                self._test_data(candidate) for candidate in candidates):
+            # a key made for the project's tests is no login (`tests/fixtures/id_rsa`)
+            rules = [rule for rule in rules if rule.id != "secrets.credentials-change"]
         bases = {self.root, self.real_root, home}
         # Each candidate as every rule compares it: lowered, its parts and name, and where it
         # is from the project root and from the home directory.
@@ -396,6 +400,12 @@ class Guard:
             where = inside or _relative(full, self.home) or lowered
             if os.path.isdir(full) or not any(part[:1] == "." for part in where.split("/")[:-1]):
                 return True
+        return self._test_data(full, inside)
+
+    def _test_data(self, full: str, inside: Optional[str] = None) -> bool:
+        """Whether a path is in the project's test data (under `testdata/`, `fixtures/`...)."""
+        if inside is None:
+            inside = _relative(full, self.root) or _relative(full, self.real_root)
         return inside is not None and any(part in _TEST_DATA for part in inside.split("/")[:-1])
 
     def _path_matches(self, rule: Rule,
