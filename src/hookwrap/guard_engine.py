@@ -833,6 +833,9 @@ _USES_PATHS = frozenset((
     "set", "declare", "local", "which", "type", "command", "git", "watch", "inotifywait",
     "fswatch", "entr", "open", "xdg-open", "sops", "chezmoi", "stow", "dotenv-cli", "dotenvx",
     "env-cmd", "op", "doppler", "infisical", "chamber", "aws-vault", "teller",
+    # PowerShell's cmdlets that test, list or name a path (Claude Code's PowerShell tool)
+    "test-path", "resolve-path", "convert-path", "split-path", "join-path", "get-childitem",
+    "gci", "get-item", "gi",
 ))
 def _option_values(args: List[str]) -> List[str]:
     """The values of -in/-out style options glued with `=` (`-in=key.pem`)."""
