@@ -514,7 +514,9 @@ class _Walker:
         if program.lower() in ("remove-item", "ri"):  # PowerShell is the CLI's shell
             from .shell_code import code_commands
 
-            for item in code_commands(" ".join(command.argv), "pwsh"):
+            # its words as written: PowerShell keeps the backslashes bash would take
+            # (`$env:TEMP\cache`)
+            for item in code_commands(" ".join(word.raw for word in command.words), "pwsh"):
                 if isinstance(item, list) and item:
                     self._add(_synthetic(item, (*via, "PowerShell")), inside, host, (), "")
             return
