@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from typing import Iterable, List, Optional, Tuple
 
 MAX_BODIES = 6  # bash -c, eval, interpreter code... read inside one another
+# The words of a `for NAME in WORDS` loop read as NAME's values (a longer list: NAME is unknown).
+LOOP_WORDS = 12
 MAX_ARGS_SHOWN = 60
 # Steps read() may take per character of the line (on top of a constant): bodies read inside
 # bodies (eval "$(eval ...)") stop there, and what is left counts as unread.
@@ -347,9 +349,12 @@ class _Walker:
                 assignments([word for word in words if is_assignment(word.raw)], known)
             if len(words) >= 3 and words[0].text in ("for", "select") and words[2].text == "in" \
                     and not words[0].quoted:
-                loops[words[1].text] = [word.text for word in words[3:9]]
+                loops[words[1].text] = [word.text for word in words[3:3 + LOOP_WORDS + 1]]
             if loops and any("$" in word.text for word in words):
-                for variant in _loop_variants(simple, loops):
+                variants = _loop_variants(simple, loops)
+                if variants and _loop_covers(simple, loops, script.commands):
+                    simple, variants = variants[-1], variants[:-1]  # $d is only its words
+                for variant in variants:
                     self.simple(variant, via, depth, inside, host, (), None, source)
             upstream: Tuple[str, ...] = ()
             feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple]] = None
@@ -785,6 +790,33 @@ def _names_program(text: str) -> bool:
         name in _WRAPPERS or name.startswith("mkfs.")
 
 
+def _loop_covers(simple: Simple, loops: dict[str, List[str]], line: List[Simple]) -> bool:
+    """Whether the variants of one loop variable are all the command can be: it names one
+    loop variable, whose list is short enough to be read whole and holds no word only known
+    when it runs, that nothing else on the line sets (`read d`, `printf -v d`, `d+=x`), and
+    no other expansion (`for d in build dist; do rm -rf "$d"; done`)."""
+    used = [name for name in loops if any(
+        "$" + name in word.text or "${" + name + "}" in word.text for word in simple.words)]
+    if len(used) != 1:
+        return False
+    name, values = used[0], loops[used[0]]
+    if len(values) > LOOP_WORDS or any("$" in v or "`" in v for v in values):
+        return False
+    for other in line:
+        for index, word in enumerate(other.words):
+            raw = word.raw
+            if index == 1 and other.words[0].text in ("for", "select"):
+                continue
+            if raw.strip("\"'") == name or name + "=" in raw or name + "+=" in raw or \
+                    name + "[" in raw:
+                return False
+    for word in simple.words:
+        text = word.text.replace("${" + name + "}", "").replace("$" + name, "")
+        if "$" in text or "`" in text:
+            return False
+    return not any(r.target is not None and "$" in r.target.text for r in simple.redirects)
+
+
 def _loop_variants(simple: Simple, loops: dict[str, List[str]]) -> List[Simple]:
     """The simple command with each loop variable ($d, ${d}) replaced by each of its words."""
     variants: List[Simple] = []
@@ -792,9 +824,10 @@ def _loop_variants(simple: Simple, loops: dict[str, List[str]]) -> List[Simple]:
         spellings = ("$" + name, "${" + name + "}")
         if not any(any(s in word.text for s in spellings) for word in simple.words):
             continue
-        for value in values[:6]:
+        for value in values[:LOOP_WORDS]:
             variant = Simple()
-            variant.redirects = simple.redirects
+            variant.redirects, variant.pipe_in = simple.redirects, simple.pipe_in
+            variant.lead_redirect = simple.lead_redirect
             for word in simple.words:
                 text = word.text
                 for spelling in spellings:
