@@ -23,7 +23,7 @@ from .shell import operands as _operands
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Protocol, Tuple
+    from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple
 
     class State(Protocol):
         """What the checks ask of the line a command is in (guard_engine.State)."""
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
         @property
         def guard(self) -> Any: ...
+
+        @property
+        def cwd(self) -> Optional[str]: ...
 
 
 def _named(command: Command) -> List[str]:
@@ -321,11 +324,27 @@ def _formats_device(command: Command, state: State) -> bool:
                                                                        "-O", "-E", "-U", "-N"}))
 
 
+def _images_only(words: List[str], state: State) -> bool:
+    """Whether a disk tool's operands are all files in the project or a temporary folder
+    (an image it builds, `parted -s build/disk.img mklabel gpt`): none a device, a link to
+    one, or a path only known when it runs."""
+    for word in words:
+        if word.startswith("/dev/") or "$" in word or "`" in word or \
+                state.classify(word) not in ("inside", "temp", "allowed"):
+            return False
+        if (word.startswith("/") or state.cwd) and \
+                os.path.realpath(os.path.join(state.cwd or "/", word)).startswith("/dev/"):
+            return False
+    return bool(words)
+
+
 def _wipes(command: Command, state: State) -> bool:
-    """shred/srm/wipe of a device or of files outside the project; wipefs that erases."""
+    """shred/srm/wipe of a device or of files outside the project; wipefs that erases, but
+    not an image file in the project."""
     if command.program == "wipefs":
         return _has_option(command.args, "-a|--all|-o|--offset") and \
-            not _has_option(command.args, "-n|--no-act")
+            not _has_option(command.args, "-n|--no-act") and \
+            not _images_only(_operands(command.args, {"-o", "--offset", "-t", "--types"}), state)
     return any(_is_block_device(word) or state.classify(word) in (
         "root-or-home", "system", "home", "outside", "project-root", "all-of-unknown")
         for word in _operands(command.args, {"-n", "--iterations", "-s", "--size",
@@ -347,7 +366,8 @@ def _volume_destroy(command: Command, state: State) -> bool:
         return operands[:1] == ["destroy"]
     if program == "cryptsetup":
         return bool(operands) and operands[0] in ("luksFormat", "erase", "luksErase",
-                                                  "luksKillSlot", "reencrypt")
+                                                  "luksKillSlot", "reencrypt") and \
+            not _images_only(operands[1:], state)
     if program == "mdadm":
         return _has_option(args, "--zero-superblock")
     if program == "hdparm":
@@ -381,6 +401,8 @@ def _partition_edit(command: Command, state: State) -> bool:
     args = command.args
     program = command.program
     operands = _operands(args)
+    if _images_only(operands, state):
+        return False  # an image file's table (`sgdisk -n 1:0:+100M build/disk.img`)
     if program == "parted":
         writes = any(word in _PARTED_WRITES for word in operands[1:])
         if writes or _has_option(args, "-l|--list|-h|--help|-v|--version"):
