@@ -770,6 +770,7 @@ _NO_SHAPE = frozenset((
     "history", "fc", "bind", "shopt", "getopts", "let", "expr", "seq", "yes", "base64",
     "sha256sum", "md5sum", "column", "fold", "fmt", "nl", "pr", "paste", "join", "comm",
     "uniq", "rev", "tac", "strings", "od", "xxd", "hexdump", "iconv", "patch",
+    "hookwrap",  # `hookwrap test guard --explain 'rm -rf ~'` reads the line, never runs it
 ))
 # Words that start a command a rule is about, when another program is given them.
 _PROGRAM_WORDS = frozenset((
