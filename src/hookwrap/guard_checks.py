@@ -54,10 +54,22 @@ def _targets(command: Command) -> List[str]:
 def _target_classes(command: Command, state: State) -> List[str]:
     if not command.roots:
         return state.classes(_operands(command.args))
-    classes = state.classes(command.roots)
-    if command.narrowed:  # find . -name '*.pyc' -exec rm -rf {} +
-        classes = ["inside" if c == "project-root" else c for c in classes]
+    classes = _root_classes(command.roots, command.narrowed, state)
     return classes + state.classes(_named(command))
+
+
+def _root_classes(roots: Iterable[str], narrowed: bool, state: State) -> List[str]:
+    """Where find's start paths land; with a test that takes some files only, the project
+    root itself counts as inside (`find . -name '*.pyc' -exec rm -rf {} +`), but not a folder
+    that holds it (`find .. -name node_modules`: the sibling projects' too)."""
+    classes = []
+    for root in roots:
+        where = state.classify(root)
+        if narrowed and where == "project-root" and \
+                state.classify(root.rstrip("/") + "/.hookwrap-probe") == "inside":
+            where = "inside"
+        classes.append(where)
+    return classes
 
 
 def _rm_root_or_home(command: Command, state: State) -> bool:
@@ -100,9 +112,7 @@ def _find_delete(command: Command, state: State) -> bool:
     """find -delete outside the project, or of all of it (no name, path, time or size test);
     find -exec rm (any options) outside it."""
     args = command.args
-    classes = [state.classify(root) for root in _find_roots(command)]
-    if command.narrowed:
-        classes = ["inside" if c == "project-root" else c for c in classes]
+    classes = _root_classes(_find_roots(command), command.narrowed, state)
     if "-delete" in find_own(args):  # not `-exec tool -delete {} ;`
         return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
     runs = [args[i + 1] for i in range(len(args) - 1)
