@@ -18,6 +18,7 @@ from .guard_rules import is_block_device as _is_block_device
 from .shell import Command, glob_match, program_name
 from .shell import copy_targets as _copy_targets
 from .shell import has_option as _has_option
+from .shell import listed_by as _listed_by
 from .shell import operands as _operands
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -458,7 +459,7 @@ def _rm_unknown(command: Command, state: State) -> bool:
     for target in _named(command):
         if ("$" not in target and "`" not in target) or state.classify(target) != "unknown":
             continue  # (a relative path after `cd $DIR` is cd's question, not this rule's)
-        if target.startswith(("$(mktemp", "`mktemp")):
+        if target.startswith(("$(mktemp", "`mktemp")) or _finds_inside(target, state):
             continue
         head = target[:min(i for i in (target.find("$"), target.find("`"), len(target))
                            if i >= 0)]
@@ -470,6 +471,24 @@ def _rm_unknown(command: Command, state: State) -> bool:
             continue
         return True
     return False
+
+
+def _finds_inside(target: str, state: State) -> bool:
+    """Whether an rm target is all the output of a find or fd that lists the project's,
+    a temporary folder's or ALLOWED_PATHS' files (`rm -rf $(find . -name __pycache__)`), as
+    `find . -name __pycache__ | xargs rm -rf` is read; the whole project only with a test
+    that takes some files."""
+    if target[:2] == "$(" and target[-1:] == ")" and target.count("$(") == 1:
+        inner = target[2:-1]
+    elif target[:1] == "`" and target[-1:] == "`" and target.count("`") == 2:
+        inner = target[1:-1]
+    else:
+        return False
+    listed = _listed_by(inner)
+    if listed is None:
+        return False
+    return all(where in ("inside", "temp", "allowed") for where in _root_classes(
+        listed[0], listed[1], state))
 
 
 # Your home directory's own folders: `rm -rf "$D/Documents"` with D your home loses them.

@@ -714,6 +714,19 @@ def _git_negated(argv: List[str]) -> List[str]:
     return kept
 
 
+def listed_by(line: str) -> Optional[Tuple[Tuple[str, ...], bool]]:
+    """_listed() of a line that is one find or fd printing paths, and nothing else (the
+    text of `rm -rf $(find . -name __pycache__)`'s substitution); None otherwise."""
+    reading = read(line)
+    if len(reading.commands) != 1 or reading.unread:
+        return None
+    command = reading.commands[0]
+    if command.via or command.redirects or (command.program == "find" and any(
+            word.startswith(("-exec", "-ok", "-delete", "-fprint")) for word in command.args)):
+        return None
+    return _listed(command)
+
+
 def _listed(command: Command) -> Optional[Tuple[Tuple[str, ...], bool]]:
     """Where the paths a find or fd prints are (its start paths), and whether its tests
     take some files only; None for any other program."""
