@@ -432,7 +432,10 @@ class Guard:
             return True
         # `rm .env*`: the glob takes .env. A shell glob takes a name starting with a dot only
         # when it starts with one too.
+        # (A bare `*` is the folder's contents, checked as the folder is below: `cp -r
+        # upload/* site/` as `cp -r upload/ site/`.)
         if patterns.samples and ("*" in name or "?" in name or "[" in name) and \
+                name.strip("*") and \
                 any(_fnmatch(sample, name) for sample in patterns.samples
                     if name.startswith(".") or not sample.startswith(".")):
             return True
@@ -443,18 +446,19 @@ class Guard:
                     patterns.path_folders) or any(_fnmatch(relative, pattern)
                                                   for pattern in patterns.path_globs):
                 return True
-            if removes and relative != "." and any(
-                    pattern.startswith(relative + "/") or (_is_glob(relative) and
-                                                           _check("glob_takes")(relative, pattern))
+            if relative != "." and any(
+                    (removes and pattern.startswith(relative + "/")) or (
+                        _is_glob(relative) and _check("glob_takes")(relative, pattern))
                     for pattern in patterns.paths):
-                return True  # `rm -rf .claude`; `rm -rf .c*` takes .claude/settings.json
+                return True  # `rm -rf .claude`; `rm -rf .c*` takes .claude/settings.json,
+                # `cat .aws/*` .aws/credentials
         if from_home is not None and from_home != ".":
             for pattern in patterns.home_paths:  # `~/.claude/.credentials.json`: home only
                 if from_home == pattern or (pattern[-1] == "/" and (from_home + "/").startswith(
                         pattern)) or (_is_glob(pattern) and _fnmatch(from_home, pattern)):
                     return True
-                if removes and (pattern.startswith(from_home + "/") or (
-                        _is_glob(from_home) and _check("glob_takes")(from_home, pattern))):
+                if (removes and pattern.startswith(from_home + "/")) or (
+                        _is_glob(from_home) and _check("glob_takes")(from_home, pattern)):
                     return True
         return False
 
