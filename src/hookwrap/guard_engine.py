@@ -970,20 +970,20 @@ def _searched(args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
     return changes
 
 
-# grep's and rg's modes that print no line of what they search: names (-l, -L), counts (-c),
-# an exit status (-q); with each one's short options that take a value, whose letter ends a
-# cluster (`-el` searches for "l").
+# grep's and rg's modes that print no line of what they search: names (-l; grep's -L), counts
+# (-c), an exit status (-q); and each one's short options that take a value, whose letter ends
+# a cluster (`-el` searches for "l"). rg's -L follows links: it prints lines.
 _SEARCHERS = {
-    **dict.fromkeys(("grep", "egrep", "fgrep", "zgrep"), "efmABCdD"),
-    "rg": "efmABCdgtTjMEr",
+    **dict.fromkeys(("grep", "egrep", "fgrep", "zgrep"), ("lLcq", "efmABCdD")),
+    "rg": ("lcq", "efmABCdgtTjMEr"),
 }
-_NO_LINE_LETTERS = "lLcq"
 _NO_LINE_LONGS = ("--files-with-matches", "--files-without-match", "--count", "--count-matches",
                   "--quiet", "--silent")
 
 
-def _prints_no_line(args: List[str], value_letters: str) -> bool:
+def _prints_no_line(args: List[str], letters: Tuple[str, str]) -> bool:
     """Whether grep or rg prints only file names, counts or nothing (`grep -q KEY .env`)."""
+    no_line, with_value = letters
     for word in args:
         if word == "--":
             return False
@@ -992,9 +992,9 @@ def _prints_no_line(args: List[str], value_letters: str) -> bool:
                 return True
         elif word.startswith("-"):
             for letter in word[1:]:
-                if letter in _NO_LINE_LETTERS:
+                if letter in no_line:
                     return True
-                if letter in value_letters:
+                if letter in with_value:
                     break
     return False
 
