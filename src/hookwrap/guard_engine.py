@@ -821,7 +821,32 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
         # Any other program given a protected path may show it or send it on (`ar`, `gcp`,
         # `xclip`, an editor, a script): the path counts as read.
         changes += [("read", word) for word in secret_words(args)]
-    return changes
+    return changes + [("write", word) for word in _output_files(program, args)]
+
+
+# Programs whose -o names the file they write (`gpg --dearmor -o KEYRING`, `sort -o`, a
+# compiler's output); any program's --output, --output-file or --outfile does too.
+_DASH_O_WRITES = frozenset(("gpg", "gpg2", "sort", "gcc", "g++", "cc", "c++", "clang",
+                            "clang++", "go", "rustc", "pandoc", "zstd", "xz", "age"))
+_OUTPUT_OPTIONS = ("--output", "--output-file", "--outfile")
+
+
+def _output_files(program: str, args: List[str]) -> List[str]:
+    """The files an -o/--output option makes the program write."""
+    files = []
+    dash_o = program in _DASH_O_WRITES
+    for index, word in enumerate(args):
+        if word == "--":
+            break
+        name, glued, value = word.partition("=")
+        if name in _OUTPUT_OPTIONS:
+            if glued:
+                files.append(value)
+            elif index + 1 < len(args):
+                files.append(args[index + 1])
+        elif dash_o and word == "-o" and index + 1 < len(args):
+            files.append(args[index + 1])
+    return files
 
 
 # Programs whose path operands are used, not shown: listing, permissions, ssh's own use of a
