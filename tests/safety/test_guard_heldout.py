@@ -38,7 +38,9 @@ FP_CEILING = 0.0048
 PACK_RECALL_FLOOR = 0.88
 SOURCES = {"dcg": "dcg.tsv", "ccsn": "claude-code-safety-net.tsv", "ccsn2": "cc-safety-net.tsv",
            "noexec": "noexec.tsv", "tldr": "tldr.tsv",
-           "tldr2": "fresh.tsv", "shellfirm": "fresh.tsv"}
+           "tldr2": "fresh.tsv", "shellfirm": "fresh.tsv",
+           "nl2bash": "fresh2.tsv", "cheat": "fresh2.tsv", "navi": "fresh2.tsv",
+           "orchestkit": "fresh2.tsv"}
 
 
 @pytest.fixture(scope="module")
