@@ -162,7 +162,7 @@ def _posts(cli: str) -> bool:
     from hookwrap.generator.clis import setup_of
     from hookwrap.names import NormalizedEvent
 
-    return all(setup_of(p).http_handler("http://127.0.0.1:1/x", timeout_s=1, fail_closed=True,
+    return all(setup_of(p).registration.http_handler(setup_of(p), "http://127.0.0.1:1/x", timeout_s=1, fail_closed=True,
                                         event=NormalizedEvent.BEFORE_TOOL) is not None
                for p in CLIS[cli].platforms)
 

@@ -17,6 +17,7 @@ Both trees must know the same CLIs. Standard library and hookwrap only.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -43,16 +44,24 @@ PLATFORMS = list(Platform)
 
 
 class _Setup:
-    """A CLI's setup, its record's facts and its runtime description read as one (so the script
-    also reads a tree from before the command's half held its facts and runtime apart)."""
+    """A CLI's setup, its record's facts and its runtime description read as one, and its
+    behaviours' methods as its own (so the script also reads a tree from before the command's
+    half held its facts and runtime apart, and one where the setup forwarded to its behaviours)."""
+
+    BEHAVIOURS = ("registration", "matchers", "handlers", "host", "doctor", "trust")
 
     def __init__(self, setup):
+        self._setup = setup
         self._layers = (setup, getattr(setup, "facts", None), getattr(setup, "runtime", None))
 
     def __getattr__(self, name):
         for layer in self._layers:
             if layer is not None and hasattr(layer, name):
                 return getattr(layer, name)
+        for behaviour in self.BEHAVIOURS:
+            found = getattr(getattr(self._setup, behaviour, None), name, None)
+            if found is not None:
+                return functools.partial(found, self._setup)
         raise AttributeError(name)
 
 

@@ -84,10 +84,10 @@ def test_updated_input_is_applied_and_ask_runs(project: Path) -> None:
 ])
 def test_matchers_are_case_sensitive_regexes_searched_in_the_name(matcher: str, name: str,
                                                                   hit: bool) -> None:
-    assert setup_of(DROID).matcher_matches("PreToolUse", matcher, name) is hit
+    assert setup_of(DROID).matchers.matcher_matches(setup_of(DROID), "PreToolUse", matcher, name) is hit
 
 
 def test_the_registered_matcher_is_anchored() -> None:
     agent = setup_of(DROID)
-    assert agent.tool_matcher(["Execute"]) == "^Execute$"
-    assert agent.tool_matcher(["Execute", "Create"]) == "^(Execute|Create)$"
+    assert agent.registration.tool_matcher(agent, ["Execute"]) == "^Execute$"
+    assert agent.registration.tool_matcher(agent, ["Execute", "Create"]) == "^(Execute|Create)$"

@@ -206,12 +206,24 @@ BAD_INPUT: dict[str, tuple[Callable[[Platform, dict[str, Any]], bytes], str]] = 
 }
 
 
+class _Fed:
+    """A CLI's host rules, but that it writes ``make(its payload)`` to the hook's stdin."""
+
+    def __init__(self, host: Any, make: Callable[[Platform, dict[str, Any]], bytes]) -> None:
+        self.host, self.make = host, make
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.host, name)
+
+    def stdin_bytes(self, agent: Any, payload: dict[str, Any]) -> bytes:
+        return self.make(agent.platform, dict(payload))
+
+
 def _feed(monkeypatch: pytest.MonkeyPatch, make: Callable[[Platform, dict[str, Any]], bytes]) -> None:
     """Every CLI writes ``make(its payload)`` to the hook's stdin."""
     for platform in Platform:
         agent = setup_of(platform)
-        monkeypatch.setattr(agent, "stdin_bytes",
-                            lambda payload, platform=platform: make(platform, dict(payload)))
+        monkeypatch.setattr(agent, "host", _Fed(agent.host, make))
 
 
 @pytest.mark.parametrize("kind", BAD_INPUT)

@@ -19,7 +19,7 @@ CLAUDE, GEMINI = "claude", "gemini"
 
 
 def gemini_expand(command: str, env: dict) -> str:
-    return setup_of(GEMINI).expand_command(command, env)
+    return setup_of(GEMINI).host.expand_command(setup_of(GEMINI), command, env)
 
 
 @pytest.fixture
@@ -240,6 +240,56 @@ def test_claude_permission_request_json_deny_and_continue_false() -> None:
     assert (v.outcome, v.reason) == ("blocked", "no")
     v = host.interpret(CLAUDE, "PreToolUse", result(0, '{"continue":false,"stopReason":"halt"}'))
     assert (v.outcome, v.stop_reason) == ("stopped", "halt")
+
+
+# Claude Code's events hookwrap registers nothing on, read as the event they read like
+# (claude-code-schema.md 2.2, 2.1.328).
+@pytest.mark.parametrize("event", ["TaskCreated", "PreModelSwitch", "ConfigChange", "Elicitation"])
+def test_claude_exit_2_and_a_block_cancel_a_task_a_switch_a_change_an_elicitation(event: str) -> None:
+    assert (host.interpret(CLAUDE, event, result(2, "", "no")).outcome,
+            host.interpret(CLAUDE, event, result(0, '{"decision":"block"}')).outcome) == (
+        "blocked", "blocked")
+
+
+def test_claude_pre_model_switch_reads_permission_decision() -> None:
+    deny = {"hookSpecificOutput": {"hookEventName": "PreModelSwitch", "permissionDecision": "deny",
+                                   "permissionDecisionReason": "too dear"}}
+    v = host.interpret(CLAUDE, "PreModelSwitch", result(0, json.dumps(deny)))
+    assert (v.outcome, v.reason, v.clean) == ("blocked", "too dear", True)
+
+
+def test_claude_unmapped_events_keep_their_own_readings() -> None:
+    expansion = {"hookSpecificOutput": {"hookEventName": "UserPromptExpansion",
+                                        "additionalContext": "c"}}
+    assert host.interpret(CLAUDE, "UserPromptExpansion", result(0, json.dumps(expansion))).context == "c"
+    assert host.interpret(CLAUDE, "UserPromptExpansion", result(0, "text")).outcome == "context"
+    assert host.interpret(CLAUDE, "TeammateIdle", result(2, "", "go on")).outcome == "kept_working"
+    idle = host.interpret(CLAUDE, "TaskCompleted", result(0, "", "x", timed_out=True), "block")
+    assert idle.outcome == "allowed"  # onFailure is ignored there, as on Stop
+    # continue:false stops Claude on any event (claude-code-schema.md 2.1)
+    v = host.interpret(CLAUDE, "CwdChanged", result(0, '{"continue":false,"stopReason":"s"}'))
+    assert (v.outcome, v.stop_reason) == ("stopped", "s")
+
+
+def test_claude_continue_false_wins_over_the_permission_dialog() -> None:
+    # claude-code-schema.md 2.1: continue takes precedence over event decisions; without a
+    # verdict (and without continue:false) Claude shows its own dialog.
+    v = host.interpret(CLAUDE, "PermissionRequest", result(0, '{"continue":false,"stopReason":"s"}'))
+    assert (v.outcome, v.stop_reason) == ("stopped", "s")
+    assert host.interpret(CLAUDE, "PermissionRequest", result(0, "{}")).outcome == "ask"
+
+
+def test_claude_exit_2_on_permission_denied_has_no_json_hint() -> None:
+    # claude-code-schema.md 2.2: PermissionDenied ignores exit 2, and its only answer is retry.
+    v = host.interpret(CLAUDE, "PermissionDenied", result(2, "", "x"))
+    assert v.problems == ("exit 2 is ignored on PermissionDenied",)
+
+
+def test_claude_post_tool_batch_stop_and_post_tool_block_say_what_happened() -> None:
+    v = host.interpret(CLAUDE, "PostToolBatch", result(2, "", "stop here"))
+    assert (v.outcome, v.stop_reason, v.reason) == ("stopped", "stop here", "stop here")
+    v = host.interpret(CLAUDE, "PostToolUse", result(0, '{"decision":"block","reason":"r"}'))
+    assert v.outcome == "blocked" and "the tool already ran" in v.notes[0]
 
 
 # ------------------------------------------------------------------------ Gemini's exit rules

@@ -122,7 +122,7 @@ def test_background_process_is_a_shell_call_the_guard_reads(project: Path) -> No
     result = hw(project, "test", "guard", "--platform", "kilo", "--payload", str(path))
     assert "kilo: blocked: Blocked by the guard hook" in result.out and "rule git.push-force" in result.out
     # The guard's and audit's registered matchers select it with bash.
-    registrations = setup_of("kilo").parse_settings_text((project / PLUGIN).read_text(), PLUGIN)
+    registrations = setup_of("kilo").registration.parse_settings_text(setup_of("kilo"), (project / PLUGIN).read_text(), PLUGIN)
     matchers = [g["matcher"] for g in registrations["hooks"]["PreToolUse"]]
     assert "^(bash|background_process)$" in matchers, matchers
     assert any("background_process" in m and "write" in m for m in matchers), matchers

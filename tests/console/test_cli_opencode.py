@@ -177,8 +177,8 @@ def test_rendering_is_a_pure_function_of_the_registrations() -> None:
         {"type": "command", "command": 'python3 "$HOOKWRAP_PROJECT_DIR/.hookwrap/hooks/g.py" --platform opencode',
          "timeout": 10}]}]}}
     text = plugin_text(data)
-    assert setup_of(Platform.OPENCODE).parse_settings_text(text, PLUGIN) == data
-    assert setup_of(Platform.OPENCODE).render_settings({"hooks": {}}) is None
+    assert setup_of(Platform.OPENCODE).registration.parse_settings_text(setup_of(Platform.OPENCODE), text, PLUGIN) == data
+    assert setup_of(Platform.OPENCODE).registration.render_settings(setup_of(Platform.OPENCODE), {"hooks": {}}) is None
 
 
 PATCH_DRIVER = r"""

@@ -164,8 +164,8 @@ def test_rendering_is_a_pure_function_of_the_registrations() -> None:
          "timeout": 10}]}]}}
     text = extension_text(data)
     assert text.startswith("// hookwrap: generated pi extension.")
-    assert setup_of(Platform.PI).parse_settings_text(text, EXTENSION) == data
-    assert setup_of(Platform.PI).render_settings({"hooks": {}}) is None
+    assert setup_of(Platform.PI).registration.parse_settings_text(setup_of(Platform.PI), text, EXTENSION) == data
+    assert setup_of(Platform.PI).registration.render_settings(setup_of(Platform.PI), {"hooks": {}}) is None
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")

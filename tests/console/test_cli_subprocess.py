@@ -71,7 +71,7 @@ def run_shell(root: Path, platform: str, command: str, data: dict[str, Any], bin
     """Run one registered command as the CLI would: Gemini first substitutes $VARS textually."""
     env = hook_env(root, platform, bin_dir)
     if platform == "gemini":
-        command = setup_of(Platform.GEMINI).expand_command(command, env)
+        command = setup_of(Platform.GEMINI).host.expand_command(setup_of(Platform.GEMINI), command, env)
     return subprocess.run(["bash", "-c", command], input=json.dumps(data), cwd=root, env=env,
                           capture_output=True, text=True, timeout=120)
 
@@ -231,7 +231,7 @@ def test_a_quoted_dollar_form_would_break_on_this_path(spaced_project: Path, bar
     # "$GEMINI_PROJECT_DIR/..." breaks on a path with a space, and hookwrap's form is left alone.
     ours = command_of(spaced_project, "gemini", "guard")
     env = hook_env(spaced_project, "gemini", bare_python)
-    assert setup_of(Platform.GEMINI).expand_command(ours, env) == ours
+    assert setup_of(Platform.GEMINI).host.expand_command(setup_of(Platform.GEMINI), ours, env) == ours
     naive = 'python3 "$GEMINI_PROJECT_DIR/.hookwrap/hooks/guard.py" --platform gemini'
     data = with_input("gemini", "BeforeTool.run_shell_command", spaced_project, command="ls")
     assert run_shell(spaced_project, "gemini", naive, data, bare_python).returncode != 0

@@ -31,7 +31,7 @@ def _functions(text: str) -> set[str]:
 def test_each_shim_holds_the_runner_once_and_none_of_its_functions_again(platform: str) -> None:
     agent = setup_of(platform)
     runner = _runner().replace("@MARKER_ENV@", agent.runtime.marker_env)
-    shim = agent.render_settings(DATA)
+    shim = agent.registration.render_settings(agent, DATA)
     assert shim is not None and shim.count(runner) == 1
     rest = shim.replace(runner, "")
     assert not _functions(rest) & _functions(runner)
@@ -49,6 +49,6 @@ def test_the_runner_is_a_fragment_and_every_shim_imports_what_it_uses() -> None:
     runner = _runner()
     assert not re.search(r"^(import|export) ", runner, re.MULTILINE)
     for platform in SHIMS:
-        shim = setup_of(platform).render_settings(DATA) or ""
+        shim = setup_of(platform).registration.render_settings(setup_of(platform), DATA) or ""
         imported = set(re.findall(r"\b(\w+)\b", " ".join(re.findall(r"^import \{([^}]*)\}", shim, re.MULTILINE))))
         assert {"spawn", "appendFileSync", "mkdirSync", "dirname"} <= imported, platform

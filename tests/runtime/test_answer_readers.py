@@ -309,3 +309,19 @@ def test_the_claude_dialect_readings_differ_only_where_settled(platform: Platfor
             continue  # the reason's wording at exit 2
         assert runtime[0] == "stop" and test[0] is None and platform in (Platform.COPILOT,
                                                                           Platform.QWEN), case
+
+
+@pytest.mark.parametrize("platform", list(Platform))
+@pytest.mark.parametrize("decision", ['{"behavior": "deny"}', '["block"]'])
+def test_a_decision_that_is_not_a_string_blocks_nothing_and_breaks_no_reader(
+        platform: Platform, decision: str) -> None:
+    # A PermissionRequest verdict written at the top level ({"decision": {...}}): no CLI reads
+    # it as a block (hook_runner.js compares answer.decision with "block" and "deny"; Claude
+    # Code's schema wants a string), and neither the bridge nor `hookwrap test` may fail on it.
+    from hookwrap.checks import host
+    from hookwrap.generator.clis.kit import RunResult
+
+    answer = f'{{"decision": {decision}, "reason": "r"}}'
+    assert not blocks(read(platform, E.BEFORE_TOOL, 0, answer))
+    raw = runtime_of(platform).event_names()[E.BEFORE_TOOL]
+    assert host.interpret(platform, raw, RunResult(0, answer, "", 5)).outcome != "blocked"

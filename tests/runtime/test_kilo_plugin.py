@@ -172,11 +172,11 @@ def test_a_resident_hook_is_answered_by_the_server_and_fails_closed_without_it(t
     url = f"http://127.0.0.1:{server.server_address[1]}/hookwrap/kilo/guard"
     gone = f"http://127.0.0.1:{down}/hookwrap/kilo/guard"
     data = {"hooks": {"PreToolUse": [
-        {"matcher": "^bash$", "hooks": [agent.http_handler(url, timeout_s=5, fail_closed=True,
+        {"matcher": "^bash$", "hooks": [agent.registration.http_handler(agent, url, timeout_s=5, fail_closed=True,
                                                            event=NormalizedEvent.BEFORE_TOOL)]},
-        {"matcher": "^read$", "hooks": [agent.http_handler(gone, timeout_s=5, fail_closed=True,
+        {"matcher": "^read$", "hooks": [agent.registration.http_handler(agent, gone, timeout_s=5, fail_closed=True,
                                                            event=NormalizedEvent.BEFORE_TOOL)]},
-        {"matcher": "^glob$", "hooks": [agent.http_handler(gone, timeout_s=5, fail_closed=False,
+        {"matcher": "^glob$", "hooks": [agent.registration.http_handler(agent, gone, timeout_s=5, fail_closed=False,
                                                            event=NormalizedEvent.BEFORE_TOOL)]},
     ]}}
     plugin = root / agent.facts.settings_file
@@ -200,8 +200,8 @@ def test_a_resident_hook_is_answered_by_the_server_and_fails_closed_without_it(t
     assert "hookwrap serve" in out["down"]["error"], out
     assert out["down_open"]["value"] == "ran", out
     # Stop stays a command on Kilo (its hooks run synchronously); OpenCode may post it.
-    assert agent.http_handler(url, timeout_s=5, fail_closed=False, event=NormalizedEvent.AFTER_AGENT) is None
-    assert setup_of("opencode").http_handler(url, timeout_s=5, fail_closed=False,
+    assert agent.registration.http_handler(agent, url, timeout_s=5, fail_closed=False, event=NormalizedEvent.AFTER_AGENT) is None
+    assert setup_of("opencode").registration.http_handler(setup_of("opencode"), url, timeout_s=5, fail_closed=False,
                                              event=NormalizedEvent.AFTER_AGENT) is not None
 
 

@@ -120,7 +120,7 @@ def project(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     agent = setup_of("kilo")
 
     def handler(port: int, path: str, timeout: int = 5) -> dict:
-        return agent.http_handler(f"http://127.0.0.1:{port}/hookwrap/kilo/{path}", timeout_s=timeout,
+        return agent.registration.http_handler(agent, f"http://127.0.0.1:{port}/hookwrap/kilo/{path}", timeout_s=timeout,
                                   fail_closed=True, event=NormalizedEvent.BEFORE_TOOL)
 
     data = {"hooks": {"PreToolUse": [
@@ -254,7 +254,7 @@ def test_posts_past_a_proxy_share_one_connection_and_the_process_still_ends(
     CLI's process alive."""
     server = KeptServer(close_after)
     agent = setup_of("kilo")
-    handler = agent.http_handler(f"http://127.0.0.1:{server.port}/hookwrap/kilo/guard", timeout_s=5,
+    handler = agent.registration.http_handler(agent, f"http://127.0.0.1:{server.port}/hookwrap/kilo/guard", timeout_s=5,
                                  fail_closed=True, event=NormalizedEvent.BEFORE_TOOL)
     plugin = tmp_path / agent.facts.settings_file
     plugin.parent.mkdir(parents=True)

@@ -64,7 +64,7 @@ def test_qwen_stop_with_continue_false_is_no_block() -> None:
 @pytest.mark.parametrize(("seconds", "written"), [(1, 1), (999, 999), (1000, 1_000_000), (1200, 1_200_000)])
 def test_qwen_timeout_never_silently_becomes_milliseconds(seconds: int, written: int) -> None:
     assert setup_of(QWEN).timeout_value(seconds) == written
-    cmd = setup_of(QWEN).read_command("PreToolUse", {}, {"command": "x", "timeout": written})
+    cmd = setup_of(QWEN).handlers.read_command(setup_of(QWEN), "PreToolUse", {}, {"command": "x", "timeout": written})
     assert cmd.timeout_s == seconds
 
 

@@ -37,9 +37,9 @@ def test_one_matcher_is_written_in_each_cli_s_spelling(tmp_path: Path) -> None:
     assert claude == "^(mcp__github__.*|Bash|PowerShell)$"
     assert gemini == "^(mcp_github_.*|run_shell_command)$"
     # ...and each CLI's own rules select its own MCP names with it.
-    assert setup_of("claude").matcher_matches("PreToolUse", claude, "mcp__github__create_issue")
-    assert setup_of("gemini").matcher_matches("BeforeTool", gemini, "mcp_github_create_issue")
-    assert not setup_of("gemini").matcher_matches("BeforeTool", gemini, "mcp_gitlab_create_issue")
+    assert setup_of("claude").matchers.matcher_matches(setup_of("claude"), "PreToolUse", claude, "mcp__github__create_issue")
+    assert setup_of("gemini").matchers.matcher_matches(setup_of("gemini"), "BeforeTool", gemini, "mcp_github_create_issue")
+    assert not setup_of("gemini").matchers.matcher_matches(setup_of("gemini"), "BeforeTool", gemini, "mcp_gitlab_create_issue")
 
 
 def test_gemini_s_spelling_in_a_matcher_is_refused_with_the_normalized_one(tmp_path: Path) -> None:

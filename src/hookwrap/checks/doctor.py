@@ -454,14 +454,14 @@ def check_trust(root: Path, home: Path, scopes: list[Scope], env: Mapping[str, s
 def check_hooks_enabled(scopes: list[Scope]) -> list[Finding]:
     """Nothing switches hooks off (Claude's disableAllHooks, Gemini's hooksConfig, ...)."""
     out = [finding for agent in all_setups()
-           for finding in agent.hooks_off_findings(_of(scopes, agent.platform))]
+           for finding in agent.doctor.hooks_off_findings(agent, _of(scopes, agent.platform))]
     return _result("hooks-enabled", out, "no setting turns hookwrap's hooks off", scopes)
 
 
 def check_dead_keys(scopes: list[Scope]) -> list[Finding]:
     """Settings keys that older guides mention and the CLI never reads."""
     out = [finding for agent in all_setups()
-           for finding in agent.dead_key_findings(_of(scopes, agent.platform))]
+           for finding in agent.doctor.dead_key_findings(agent, _of(scopes, agent.platform))]
     return _result("dead-keys", out, "no dead settings keys", scopes)
 
 
@@ -512,7 +512,8 @@ def _command_findings(scope: Scope, cmd) -> list[Finding]:
                            "directory, which is not always the project root",
                            f"start the path with \"$CLAUDE_PROJECT_DIR\" (Claude) or "
                            f"\"${{GEMINI_PROJECT_DIR}}\" (Gemini), or {SYNC}"))
-    return out + setup_of(scope.platform).command_findings(scope, cmd)
+    agent = setup_of(scope.platform)
+    return out + agent.doctor.command_findings(agent, scope, cmd)
 
 
 def _relative_script(command: str) -> str | None:

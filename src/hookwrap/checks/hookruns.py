@@ -84,7 +84,7 @@ def consent(root: Path, home: Path, env: Mapping[str, str], scopes: list[Scope])
             gated = bool(agent.trust_edits(root, home, env))
         except HookwrapError:
             gated = False
-        if gated or agent.trust_dialog_accepted(root, home, env):
+        if gated or agent.trust.trust_dialog_accepted(agent, root, home, env):
             trusted_by.append(agent.label)
     return Consent(refused, trusted_by)
 

@@ -40,7 +40,8 @@ def interpret(platform: Platform | str, raw_event: str, result: RunResult,
 
 def match_target(platform: Platform | str, event: str, payload: Mapping) -> str | None:
     """The payload value an event's matcher is tested against, or None when it has none."""
-    return setup_of(platform).match_target(event, payload)
+    agent = setup_of(platform)
+    return agent.matchers.match_target(agent, event, payload)
 
 
 def is_tool_event(platform: Platform | str, event: str) -> bool:
@@ -51,22 +52,24 @@ def is_tool_event(platform: Platform | str, event: str) -> bool:
 def matcher_matches(platform: Platform | str, event: str, matcher: str | None,
                     target: str | None) -> bool:
     """Does ``matcher`` select a call whose match target is ``target``, on this CLI?"""
-    return setup_of(platform).matcher_matches(event, matcher, target)
+    agent = setup_of(platform)
+    return agent.matchers.matcher_matches(agent, event, matcher, target)
 
 
 def hook_env(platform: Platform | str, payload: Mapping, *, project_dir: str | Path,
              base: Mapping[str, str] | None = None,
              extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment the CLI gives a hook: its own environment plus its hook variables."""
-    env = dict(os.environ if base is None else base)
-    env = setup_of(platform).hook_env(payload, str(project_dir), env)
+    agent = setup_of(platform)
+    env = agent.host.hook_env(agent, payload, str(project_dir), dict(os.environ if base is None else base))
     env.update(extra or {})
     return env
 
 
 def effective_timeout(cmd: HookCommand) -> float:
     """Seconds the CLI waits for ``cmd`` before it kills it."""
-    return setup_of(cmd.platform).effective_timeout(cmd)
+    agent = setup_of(cmd.platform)
+    return agent.host.effective_timeout(agent, cmd)
 
 
 def run_command(cmd: HookCommand, payload: Mapping, *, project_dir: str | Path,
@@ -78,17 +81,17 @@ def run_command(cmd: HookCommand, payload: Mapping, *, project_dir: str | Path,
     """
     agent = setup_of(cmd.platform)
     full_env = hook_env(cmd.platform, payload, project_dir=project_dir, base=env, extra=cmd.env)
-    text = agent.expand_command(cmd.command, full_env)
+    text = agent.host.expand_command(agent, cmd.command, full_env)
     env_file = None
     if agent.env_file_event(cmd.event):
         fd, env_file = tempfile.mkstemp(prefix="hookwrap-env-", suffix=".sh")
         os.close(fd)
         full_env["CLAUDE_ENV_FILE"] = env_file
     try:
-        timeout = agent.effective_timeout(cmd)
+        timeout = agent.host.effective_timeout(agent, cmd)
         if max_wait is not None and max_wait < timeout:
             timeout = max_wait
-        return _spawn([*agent.facts.hook_shell, text], agent.stdin_bytes(payload), str(project_dir),
+        return _spawn([*agent.facts.hook_shell, text], agent.host.stdin_bytes(agent, payload), str(project_dir),
                       full_env, timeout)
     finally:
         if env_file:
@@ -134,5 +137,5 @@ def commands_from_settings(platform: Platform | str, settings: Mapping) -> list[
             for handler in handlers if isinstance(handlers, list) else ():
                 if isinstance(handler, Mapping) and handler.get("type") == "command" \
                         and isinstance(handler.get("command"), str) and handler["command"]:
-                    commands.append(agent.read_command(event, group, handler))
+                    commands.append(agent.handlers.read_command(agent, event, group, handler))
     return commands

@@ -139,14 +139,14 @@ def plan(platform: Platform | str, event: str, commands: Sequence[HookCommand],
     says ``sequential``.
     """
     agent = setup_of(platform)
-    target = agent.match_target(event, payload)
+    target = agent.matchers.match_target(agent, event, payload)
     chosen: dict[str, HookCommand] = {}
     for cmd in commands:
         if cmd.platform == agent.platform and cmd.event == event and \
-                agent.matcher_matches(event, cmd.matcher, target):
-            chosen.setdefault(agent.dedup_key(cmd), cmd)
+                agent.matchers.matcher_matches(agent, event, cmd.matcher, target):
+            chosen.setdefault(agent.handlers.dedup_key(agent, cmd), cmd)
     selected = tuple(chosen.values())
-    return ExecutionPlan(selected, agent.runs_sequentially(selected))
+    return ExecutionPlan(selected, agent.handlers.runs_sequentially(agent, selected))
 
 
 @dataclass(frozen=True)

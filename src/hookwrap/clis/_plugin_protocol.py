@@ -50,7 +50,8 @@ class PluginProtocol(AgentCLI):
             if isinstance(data.get(key), str) and data[key] and (
                     field != "context" or event is not _E.AFTER_AGENT):  # Stop: no context
                 fields[field] = data[key]
-        if data.get("decision") in BLOCKING and (event in _BLOCKABLE or (
+        decision = data.get("decision")  # any JSON value: the plugin compares it with strings
+        if isinstance(decision, str) and decision in BLOCKING and (event in _BLOCKABLE or (
                 event is _E.AFTER_AGENT and self.knobs.keep_working)):
             reason = data.get("reason")
             fields.update(decision="block", reason=reason if isinstance(reason, str) and reason

@@ -211,7 +211,8 @@ def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE
         # A symlinked settings file left empty is written as {} through the link, never
         # unlinked: its target may be shared, and would keep a stale hookwrap entry.
         plan.add(rel, new, detail=detail, keep_link_as=b"{}\n")
-        files, problems = setup_of(platform).hook_files(plan.root, result.new_text)
+        agent = setup_of(platform)
+        files, problems = agent.registration.hook_files(agent, plan.root, result.new_text)
         for path, data in files:  # made from the registration file (Cline's hook files)
             plan.add(path, data)
         plan.problems.extend(problems)
@@ -224,7 +225,7 @@ def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE
             note = untrusted_note(platform, plan.root, result.new_text)
             if note:
                 plan.notes.append(note)
-            unreachable = setup_of(platform).unreachable_note(plan.root) \
+            unreachable = agent.registration.unreachable_note(agent, plan.root) \
                 if result.new_text is not None and desired[platform] \
                 and not current().user else None
             if unreachable:

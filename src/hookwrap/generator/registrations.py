@@ -157,7 +157,7 @@ def tool_matcher(matcher: str | None, platform: Platform) -> str | None:
         for name in agent.runtime.platform_tool_names(tool):
             if name not in names:
                 names.append(name)
-    return agent.tool_matcher(names) if names else None
+    return agent.registration.tool_matcher(agent, names) if names else None
 
 
 def lifecycle_matcher(matcher: str | None, event: NormalizedEvent, platform: Platform) -> str | None:
@@ -174,7 +174,7 @@ def lifecycle_matcher(matcher: str | None, event: NormalizedEvent, platform: Pla
         raise UsageError(
             f"{agent.label} never sends {event.value} with {unknown[0]!r}",
             hint=f"use one of: {', '.join(allowed)}")
-    return agent.lifecycle_matcher(values, event)
+    return agent.registration.lifecycle_matcher(agent, values, event)
 
 
 def matcher_for(matcher: str | None, event: NormalizedEvent, platform: Platform) -> str | None:
@@ -216,7 +216,7 @@ def _with_filter(handler: dict, spec, platform: Platform) -> dict:
         return handler
     agent = setup_of(platform)
     names = agent.runtime.platform_tool_names("shell")
-    return {**handler, **agent.command_filter(list(commands), names)}
+    return {**handler, **agent.registration.command_filter(agent, list(commands), names)}
 
 
 def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: bool,
@@ -230,7 +230,7 @@ def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: b
     timeout = spec.timeout or DEFAULT_TIMEOUT
     if getattr(spec, "resident", False):
         agent = setup_of(platform)
-        handler = agent.http_handler(resident_url(spec.name, platform, port), timeout_s=timeout,
+        handler = agent.registration.http_handler(agent, resident_url(spec.name, platform, port), timeout_s=timeout,
                                      fail_closed=fail_closed, event=event)
         if handler is not None:
             return _with(handler), ""

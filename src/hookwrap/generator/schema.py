@@ -23,12 +23,14 @@ from ..names import Platform
 
 def validate_handler(handler: Any, platform: Platform | str, event: str, *, path: str) -> list[Problem]:
     """Check one handler (`{"type": "command", ...}`) as it would sit under `event`."""
-    return setup_of(platform).validate_handler(handler, event, path)
+    agent = setup_of(platform)
+    return agent.handlers.validate_handler(agent, handler, event, path)
 
 
 def validate_group(group: Any, platform: Platform | str, event: str, *, path: str) -> list[Problem]:
     """Check one matcher group (`{"matcher": ..., "hooks": [...]}`) under `event`."""
-    return setup_of(platform).validate_group(group, event, path)
+    agent = setup_of(platform)
+    return agent.handlers.validate_group(agent, group, event, path)
 
 
 def known_events(platform: Platform | str) -> tuple[str, ...]:
@@ -40,7 +42,8 @@ def validate_event(event: str, groups: Any, platform: Platform | str, *,
                    path: str = "hooks") -> list[Problem]:
     """Check the value of one event key under `hooks`."""
     where = f"{path}.{event}"
-    unread = setup_of(platform).validate_event(event, groups, where)
+    agent = setup_of(platform)
+    unread = agent.doctor.validate_event(agent, event, groups, where)
     if unread is not None:
         return unread
     if not isinstance(groups, list):
@@ -65,7 +68,8 @@ def validate_settings(data: Any, platform: Platform | str) -> list[Problem]:
     """Check a parsed settings file: its `hooks` plus the CLI's cheap whole-file checks."""
     if not isinstance(data, dict):
         return [Problem("(top level)", "must be a JSON object")]
-    problems = setup_of(platform).validate_file(data)
+    agent = setup_of(platform)
+    problems = agent.doctor.validate_file(agent, data)
     if "hooks" in data:
         problems += validate_hooks(data["hooks"], platform)
     return problems

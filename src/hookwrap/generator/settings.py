@@ -122,7 +122,8 @@ def lookalikes(data: Any, platform: Platform | str) -> list[str]:
 def parse_settings(text: str, platform: Platform | str, *, label: str) -> dict[str, Any]:
     """Parse settings text: JSONC where the CLI allows comments, else plain JSON (a generated
     file, such as OpenCode's plugin, is read by its CLI's module)."""
-    return setup_of(platform).parse_settings_text(text, label)
+    agent = setup_of(platform)
+    return agent.registration.parse_settings_text(agent, text, label)
 
 
 def load_settings(path: Path | str, platform: Platform | str,
@@ -381,8 +382,9 @@ def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str
 
 
 def render_settings_file(text: str | None, old: dict, new: dict, platform: Platform, label: str) -> str | None:
-    if setup_of(platform).facts.settings_generated:
-        return setup_of(platform).render_settings(new)
+    agent = setup_of(platform)
+    if agent.facts.settings_generated:
+        return agent.registration.render_settings(agent, new)
     if text is not None and _canonical(old) == _canonical(new):
         return text
     if text is None:

@@ -61,9 +61,9 @@ def settings_files(platforms: Iterable[Platform | str] | None = None) -> str:
 def resident_labels() -> str:
     """The CLIs that can post a hook to `hookwrap serve` (their setup writes http entries)."""
     url = "http://127.0.0.1:1/"
-    return join(setup_of(p).label for p in Platform
-                if setup_of(p).http_handler(url, timeout_s=1, fail_closed=False,
-                                            event=_E.BEFORE_TOOL) is not None)
+    return join(a.label for a in map(setup_of, Platform)
+                if a.registration.http_handler(a, url, timeout_s=1, fail_closed=False,
+                                               event=_E.BEFORE_TOOL) is not None)
 
 
 def timeout_units() -> str:

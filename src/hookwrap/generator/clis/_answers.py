@@ -1,9 +1,11 @@
 """Answer readers: what a Claude-dialect CLI does with a finished hook run, as `hookwrap test`
 reports it (a ``Verdict``).
 
-A CLI's setup is composed with one of these readers; messages name the CLI by its ``label`` (or
-``short_label``), and an ask sent as a deny is recognised by the record's ``ask_note``, a
-rewrite sent as a deny by its ``rewrite_note``:
+Each takes what the CLI decides from the runtime's reading of the answer (``runtime_reading``,
+the bridge's too) and adds what the host does around it. A CLI's setup is composed with one of
+these readers; messages name the CLI by its ``label`` (or ``short_label``), and an ask sent as
+a deny is recognised by the record's ``ask_note``, a rewrite sent as a deny by its
+``rewrite_note``:
 
 - ``read_claude`` (Claude Code 2.1.328, 2.1.332): exit 2 blocks with stderr where the event can
   block; ``onFailure: "block"`` turns a failure into exit 2; JSON on stdout at exit 0; on
@@ -18,13 +20,23 @@ rewrite sent as a deny by its ``rewrite_note``:
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...clis._base import BLOCKING
 from ...clis._claude_protocol import ClaudeProtocol, claude_json
 from ...names import NormalizedEvent
-from .kit import RunResult, Verdict, failure_line, last_line, missing_script, parse_object, settle
+from .kit import (
+    RunResult,
+    Verdict,
+    failure_line,
+    is_block,
+    last_line,
+    missing_script,
+    parse_object,
+    settle,
+)
 
 if TYPE_CHECKING:
     from ._base import AgentSetup
@@ -35,112 +47,107 @@ def _short(agent: AgentSetup) -> str:
 
 
 # --- claude ---------------------------------------------------------------------------------
-_SKILL_SHELL = "PreSkillShellCommand"
-_BLOCKABLE = {"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "PostToolUse",
-              "PostToolUseFailure", _SKILL_SHELL}
-_KEEP_WORKING = {"Stop", "SubagentStop", "TeammateIdle", "TaskCompleted"}
-_EXIT2_IGNORED = {"PermissionRequest", "PermissionDenied"}
-_TEXT_IS_CONTEXT = {"SessionStart", "UserPromptSubmit", "UserPromptExpansion"}
-
-
 def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
-    # onFailure "block" turns a failure into exit 2, except where Claude ignores it.
-    blocks_on_failure = on_failure == "block" and event not in _KEEP_WORKING
+    """What Claude Code does with a finished run: the runtime's reading (``runtime_reading``,
+    the bridge's too) of the event, or of the event it reads like (``reads_like``), with what
+    the host adds: onFailure, its validation, its messages, the turn PostToolBatch stops, the
+    dialog PermissionRequest falls back to, a defer, and PreSkillShellCommand."""
+    kind = agent.runtime.events.get(agent.facts.reads_like.get(event, event))
     failure = failure_line(r)
     if not failure and r.exit_code not in (0, 2):
         failure = f"exit {r.exit_code}: non-blocking error" + (
             f" ({last_line(r.stderr)})" if r.stderr.strip() else "")
     if failure:
-        if blocks_on_failure:  # the reason is the failure itself when the hook said nothing
+        # onFailure "block" turns a failure into exit 2, except where Claude ignores it.
+        if on_failure == "block" and (kind is None or kind in agent.facts.fail_closed_events):
             reason = r.stderr if r.stderr.strip() else f'{failure} (onFailure "block")'
-            return replace(_claude_exit2(event, reason), clean=False, problems=(failure,))
+            return replace(_claude_exit2(agent, event, reason), clean=False, problems=(failure,))
         notes: tuple[str, ...] = ()
         if r.exit_code not in (None, 0) and r.stdout.strip().startswith("{"):
             notes = (f"{agent.label}'s docs say JSON is read only at exit 0; its {agent.version} "
                      "binary may still apply it: exit 0 when you print JSON",)
         return Verdict(success=False, clean=False, problems=(failure,), notes=notes)
     if r.exit_code == 2:
-        verdict = _claude_exit2(event, r.stderr)
+        verdict = _claude_exit2(agent, event, r.stderr)
         missing = missing_script(r)
         return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
     data, broken = claude_json(r.stdout)
     if broken:
         return Verdict(clean=False, problems=("stdout looks like a JSON object but is not valid JSON",))
-    if data is None and r.stdout.strip():
-        if event in _TEXT_IS_CONTEXT:
-            return Verdict("context", context=r.stdout.strip())
-        return Verdict(notes=(f"plain stdout on {event} is not shown to the model",))
     if data is None:
-        return Verdict()
+        fields = runtime_reading(agent, event, r.stdout)
+        if fields.get("context"):
+            return Verdict("context", context=fields["context"])
+        return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) \
+            if r.stdout.strip() else Verdict()
     assert isinstance(agent.runtime, ClaudeProtocol)
     problems = agent.runtime.answer_problems(event, data)
-    return Verdict(output=data, clean=False, problems=tuple(problems)) if problems \
-        else _claude_json(event, data)
+    if problems:
+        return Verdict(output=data, clean=False, problems=tuple(problems))
+    if kind is NormalizedEvent.SESSION_END:
+        return Verdict(output=data, notes=("SessionEnd output is discarded",))
+    return _claude_json(agent, event, kind, data, runtime_reading(agent, event, r.stdout))
 
 
-def _claude_exit2(event: str, stderr: str) -> Verdict:
-    reason = stderr.strip() or "No stderr output"
-    if event in _BLOCKABLE:
-        notes = ("the tool already ran; Claude is shown the reason",) if event.startswith("PostTool") else ()
-        return Verdict("blocked", reason=reason, success=False, notes=notes)
-    if event in _KEEP_WORKING:
-        return Verdict("kept_working", reason=reason, success=False)
-    if event == "PostToolBatch":
-        return Verdict("stopped", stop_reason=reason, success=False)
-    if event in _EXIT2_IGNORED:
-        return Verdict(success=False, clean=False,
-                       problems=(f"exit 2 is ignored on {event}: print JSON with a deny decision",))
+def _claude_exit2(agent: AgentSetup, event: str, stderr: str) -> Verdict:
+    """Exit 2: a block where the runtime reads one, in Claude's words ("No stderr output")."""
+    kind = agent.runtime.events.get(agent.facts.reads_like.get(event, event))
+    if runtime_reading(agent, event, "", 2, stderr).get("decision") in BLOCKING:
+        return _claude_block(kind, Verdict(success=False), stderr.strip() or "No stderr output")
+    if kind in agent.facts.tool_events:  # PermissionRequest, PermissionDenied
+        hint = ": print JSON with a deny decision" if kind is NormalizedEvent.PERMISSION_REQUEST \
+            else ""
+        return Verdict(success=False, clean=False, problems=(f"exit 2 is ignored on {event}{hint}",))
     return Verdict(success=False, notes=(f"exit 2 cannot block {event}: stderr is shown to the user",))
 
 
-def _claude_json(event: str, data: dict[str, Any]) -> Verdict:
+def _claude_block(kind: NormalizedEvent | None, base: Verdict, reason: str) -> Verdict:
+    """A block, as Claude acts on it: Stop keeps working, PostToolBatch stops the turn, after a
+    tool the tool already ran."""
+    if kind is NormalizedEvent.AFTER_AGENT:
+        return settle(base, "kept_working", reason)
+    if kind is NormalizedEvent.AFTER_TOOL_BATCH:
+        return settle(replace(base, stop_reason=reason), "stopped", reason)
+    if kind in (NormalizedEvent.AFTER_TOOL, NormalizedEvent.AFTER_TOOL_FAILURE):
+        base = replace(base, notes=(*base.notes, "the tool already ran; Claude is shown the reason"))
+    return settle(base, "blocked", reason)
+
+
+def _claude_json(agent: AgentSetup, event: str, kind: NormalizedEvent | None,
+                 data: dict[str, Any], fields: dict[str, Any]) -> Verdict:
+    """A valid JSON answer at exit 0, as the runtime reads it."""
     hso = raw if isinstance(raw := data.get("hookSpecificOutput"), dict) else {}
     base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
-                   context=str(hso.get("additionalContext") or ""),
-                   stop_reason=str(data.get("stopReason") or "") if data.get("continue") is False else None)
-    if event == "SessionEnd":
-        return Verdict(output=data, notes=("SessionEnd output is discarded",))
-    block = data.get("decision") == "block"
-    reason = str(data.get("reason") or "")
-    if event == "PreToolUse":
-        decision: Any = hso.get("permissionDecision") or ("deny" if block else None)  # any JSON value
-        reason = str(hso.get("permissionDecisionReason") or reason)
-        updated = hso.get("updatedInput") if decision not in ("deny", "defer") else None
-        outcome = {"deny": "blocked", "ask": "ask", "defer": "deferred"}.get(decision)
-        return settle(replace(base, updated_input=updated), outcome, reason)
-    if event == _SKILL_SHELL:
-        return _claude_skill_shell(base, hso, block, reason)
-    if event == "PermissionRequest":
-        choice = raw if isinstance(raw := hso.get("decision"), dict) else {}
-        # No decision object: Claude Code goes on to its own dialog, which asks the user.
-        behavior: Any = choice.get("behavior")  # any JSON value
-        outcome = {"deny": "blocked", "allow": None}.get(behavior, "ask")
-        return settle(replace(base, updated_input=choice.get("updatedInput")),
-                      outcome, str(choice.get("message") or ""))
-    if event == "PostToolUse" and "updatedToolOutput" in hso:
+                   context=fields.get("context", ""), updated_input=fields.get("updated_input"),
+                   stop_reason=fields.get("stop_reason", "") if "continue_loop" in fields else None)
+    if "updatedToolOutput" in hso and kind is NormalizedEvent.AFTER_TOOL:
         base = replace(base, modifications={"updatedToolOutput": hso["updatedToolOutput"]})
-    outcome = None
-    if block and event in _BLOCKABLE:
-        outcome = "blocked"
-    elif block and event in _KEEP_WORKING:
-        outcome = "kept_working"
-    elif block and event == "PostToolBatch":
-        base, outcome = replace(base, stop_reason=reason), "stopped"
-    return settle(base, outcome, reason)
+    decision, reason = fields.get("decision"), fields.get("reason", "")
+    if event in agent.runtime.skill_shell_events:
+        return _claude_skill_shell(base, hso, decision, reason)
+    if decision in BLOCKING:
+        return _claude_block(kind, base, reason)
+    if decision == "ask":
+        return settle(base, "ask", reason)
+    if kind is NormalizedEvent.BEFORE_TOOL and hso.get("permissionDecision") == "defer":
+        return settle(replace(base, updated_input=None), "deferred", reason)
+    if kind is NormalizedEvent.PERMISSION_REQUEST and decision is None \
+            and base.stop_reason is None:  # no verdict: Claude shows its own dialog
+        return settle(base, "ask")
+    return settle(base, None, reason)
 
 
-def _claude_skill_shell(base: Verdict, hso: dict[str, Any], block: bool, reason: str) -> Verdict:
+def _claude_skill_shell(base: Verdict, hso: dict[str, Any], decision: str | None,
+                        reason: str) -> Verdict:
     """Claude Code 2.1.332 before a skill's inline shell command: deny, ask and defer keep it
     from running, and so does any updatedInput (never applied); additionalContext is not read.
     The reasons are Claude's own words."""
-    decision = hso.get("permissionDecision")
-    reason = str(hso.get("permissionDecisionReason") or reason)
     notes = ("additionalContext is not read on PreSkillShellCommand",) \
         if hso.get("additionalContext") else ()
-    base = replace(base, context="", notes=base.notes + notes)
-    if decision == "deny" or block:
+    base = replace(base, context="", updated_input=None, notes=base.notes + notes)
+    if decision in BLOCKING:
         return settle(base, "blocked", reason)
-    if decision in ("ask", "defer"):
+    if decision == "ask" or hso.get("permissionDecision") == "defer":
         asked = "the hook asked for approval, which a skill can't wait for"
         return settle(base, "blocked", f"{reason}; {asked}" if reason else asked)
     if hso.get("updatedInput") is not None:
@@ -149,9 +156,6 @@ def _claude_skill_shell(base: Verdict, hso: dict[str, Any], block: bool, reason:
 
 
 # --- qwen -----------------------------------------------------------------------------------
-_QWEN_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"})
-
-
 def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """Exit 2 reads stderr (text = a deny); any other exit reads stdout, else stderr, and obeys
     a JSON object whatever the exit code; plain text at exit 0 is a systemMessage (context on
@@ -168,13 +172,13 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
                 return Verdict(success=False, clean=False,
                                problems=(f"exit 2 with empty stderr does not block on {label}",))
             output = {"decision": "deny", "reason": r.stderr.strip()}
-        fields = runtime_reading(agent, _qwen_like(event), r.stdout, 2, r.stderr)
+        fields = runtime_reading(agent, event, r.stdout, 2, r.stderr)
         verdict = replace(_qwen_json(agent, event, output or {}, fields), success=False)
         return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
     text = r.stdout.strip() or r.stderr.strip()
     output, parsed = parse_object(text)
     if parsed and output is not None:
-        fields = runtime_reading(agent, _qwen_like(event), r.stdout, r.exit_code or 0, r.stderr)
+        fields = runtime_reading(agent, event, r.stdout, r.exit_code or 0, r.stderr)
         verdict = _qwen_json(agent, event, output, fields)
         if r.exit_code != 0:
             return replace(verdict, success=False, clean=False, problems=(
@@ -187,15 +191,10 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
         return Verdict(success=False, clean=False, problems=(
             f"exit {r.exit_code}: non-blocking on {label} (only exit 2 blocks)"
             + (f" ({last_line(text)})" if text else ""),))
-    if text and event in _QWEN_TEXT_IS_CONTEXT:
-        return Verdict("context", context=text)
+    context = runtime_reading(agent, event, r.stdout, 0, r.stderr).get("context")
+    if context:
+        return Verdict("context", context=context)
     return Verdict(system_message=text) if text else Verdict()
-
-
-def _qwen_like(event: str) -> str:
-    """UserPromptExpansion's answer is read as UserPromptSubmit's (qwen-code.md 1.8); hookwrap
-    registers nothing there, so the runtime does not map it."""
-    return "UserPromptSubmit" if event == "UserPromptExpansion" else event
 
 
 def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any],
@@ -213,7 +212,7 @@ def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any],
     if agent.runtime.rewrite_note and agent.runtime.rewrite_note in str(hso.get("permissionDecisionReason") or ""):
         notes.append(f"updated_input cannot be applied on {label}: hookwrap sent a deny that "
                      "gives the model the new input")
-    block = data.get("decision") in BLOCKING or data.get("continue") is False
+    block = is_block(data.get("decision")) or data.get("continue") is False
     if block and event.startswith("PostToolUse") and data.get("continue") is not False:
         notes.append(f"{label} ignores a block on {event}")
     base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
@@ -268,9 +267,6 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
 
 
 # --- droid ----------------------------------------------------------------------------------
-_DROID_TEXT_IS_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit"})
-
-
 def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """Exit 2 blocks with stderr (PreToolUse: the model gets ``Error: <stderr>``; Stop: another
     turn); any other non-zero exit goes on (on PreToolUse its stderr is prefixed to the tool
@@ -299,8 +295,9 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
     text = r.stdout.strip()
     output, parsed = parse_object(text)
     if not parsed or output is None:
-        if text and event in _DROID_TEXT_IS_CONTEXT:
-            return Verdict("context", context=text)
+        context = runtime_reading(agent, event, r.stdout).get("context")
+        if context:
+            return Verdict("context", context=context)
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) if text else Verdict()
     fields = runtime_reading(agent, event, r.stdout)
     found = output.get("hookSpecificOutput")
@@ -321,21 +318,35 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
             base = replace(base, notes=(*base.notes, "ask runs the call without asking in droid exec"))
     elif fields.get("decision") == "block":
         return settle(base, "kept_working", fields.get("reason", ""))
-    elif output.get("decision") in BLOCKING and event == "PostToolUse":
+    elif is_block(output.get("decision")) and event == "PostToolUse":
         base = replace(base, notes=(*base.notes, f"{label} ignores a block on PostToolUse "
                                     "(the reason reaches no model request)"))
     return settle(base, None)
 
 
 def runtime_reading(agent: AgentSetup, event: str, stdout: str, code: int = 0,
-             stderr: str = "") -> dict[str, Any]:
+                    stderr: str = "") -> dict[str, Any]:
     """The runtime's reading of an answer (the bridge's too): its decision, context and new
-    tool input. On an event the runtime does not map, no decision: the context alone."""
+    tool input. An event the runtime does not map is read as the one it reads like
+    (``reads_like``, its hookEventName renamed to match); any other, for its context and
+    ``continue: false`` alone."""
     runtime = agent.runtime
-    if runtime.knows_event(event):
-        return runtime.read_answer(runtime.normalize_event(event), code, stdout, stderr)
+    like = agent.facts.reads_like.get(event, event)
+    if like != event:
+        stdout = _renamed(stdout, event, like)
+    if runtime.knows_event(like):
+        return runtime.read_answer(runtime.normalize_event(like), code, stdout, stderr)
     fields = runtime.read_answer(NormalizedEvent.NOTIFICATION, code, stdout, stderr)
-    return {"context": fields["context"]} if fields.get("context") else {}
+    return {k: v for k, v in fields.items() if k in ("context", "continue_loop", "stop_reason")}
+
+
+def _renamed(stdout: str, event: str, like: str) -> str:
+    """``stdout`` with a hookSpecificOutput for ``event`` renamed to ``like``."""
+    data, _ = claude_json(stdout)
+    hso = data.get("hookSpecificOutput") if data is not None else None
+    if data is None or not isinstance(hso, dict) or hso.get("hookEventName") != event:
+        return stdout
+    return json.dumps({**data, "hookSpecificOutput": {**hso, "hookEventName": like}})
 
 
 def _permission_verdict(agent: AgentSetup, base: Verdict, output: dict[str, Any], decision: Any,
@@ -348,7 +359,7 @@ def _permission_verdict(agent: AgentSetup, base: Verdict, output: dict[str, Any]
             base = replace(base, notes=(*base.notes, f"{_short(agent)} hooks cannot ask: "
                                         "hookwrap sent the ask as a deny"))
         return settle(base, "blocked", reason)
-    if output.get("decision") in BLOCKING:
+    if is_block(output.get("decision")):
         note = (f"a top-level decision does not block PreToolUse on {agent.label}; "
                 "use permissionDecision")
         return settle(replace(base, notes=(*base.notes, note)), None)

@@ -16,8 +16,9 @@ and held, not inherited) and one object per behaviour, each named for what it do
 - ``doctor``: what doctor says about the settings files beyond the schema.
 
 Every rule that is the same for all CLIs is here, read from the record's facts; a behaviour
-object's methods take the AgentSetup they serve. ``generator/clis/<platform>.py`` composes each
-CLI's (``SETUP``). Never copied into a project; a hook process never imports it.
+object's methods take the AgentSetup they serve, and generic code asks the behaviour that knows
+(``agent.matchers.matcher_matches(agent, event, matcher, name)``). ``generator/clis/<platform>.py``
+composes each CLI's (``SETUP``). Never copied into a project; a hook process never imports it.
 """
 
 from __future__ import annotations
@@ -207,13 +208,28 @@ class Handlers:
                 problems += self.validate_handler(agent, handler, event, f"{path}.hooks[{index}]")
         return problems + unknown_keys(group, agent.facts.group_keys, path, agent.label)
 
+    # What read_command reads of a handler besides its command, timeout and matcher: "name";
+    # a fail-closed key, "onFailure" (as written) or "failClosed" (true: "block"); the group's
+    # "sequential"; "env". The first of command_keys (timeout_keys) it holds is its command.
+    reads: frozenset[str] = frozenset()
+    command_keys: tuple[str, ...] = ("command",)
+    timeout_keys: tuple[str, ...] = ("timeout",)
+
     def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
                      handler: Mapping[str, Any]) -> HookCommand:
-        """A settings handler as a HookCommand (timeouts converted to seconds)."""
-        matcher = group.get("matcher")
-        return HookCommand(agent.platform.value, event, str(handler.get("command", "")),
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None, None, None)
+        """A settings handler as a HookCommand (its timeout converted to seconds), with what
+        the handler shape holds of ``reads``."""
+        matcher, name, env = group.get("matcher"), handler.get("name"), handler.get("env")
+        command = next((handler[key] for key in self.command_keys if key in handler), "")
+        timeout = next((handler[key] for key in self.timeout_keys if key in handler), None)
+        closed = handler.get("onFailure") if "onFailure" in self.reads else \
+            "block" if "failClosed" in self.reads and handler.get("failClosed") is True else None
+        return HookCommand(agent.platform.value, event, str(command),
+                           agent.timeout_seconds(number_or_none(timeout)),
+                           matcher if isinstance(matcher, str) else None,
+                           name if "name" in self.reads and isinstance(name, str) else None,
+                           closed, "sequential" in self.reads and bool(group.get("sequential")),
+                           env if "env" in self.reads and isinstance(env, dict) else None)
 
     def dedup_key(self, agent: AgentSetup, cmd: HookCommand) -> str:
         """Commands with the same key run once per event."""
@@ -342,9 +358,10 @@ class Doctor:
                 continue
             else:
                 text = (cmd.matcher or "").strip() if what == "stripped matcher" else cmd.matcher or ""
-            if re.search(pattern, text):
-                out.append(Finding("commands", _LEVELS[level],
-                                   message.format(where=where, matcher=text), fix))
+            found = re.search(pattern, text)
+            if found:  # {found}: the pattern's first group
+                out.append(Finding("commands", _LEVELS[level], message.format(
+                    where=where, matcher=text, found=found.group(found.lastindex or 0)), fix))
         timeout, limit = cmd.timeout_s, agent.facts.suspicious_timeout_s
         if not limit or timeout is None or timeout < limit:
             return out
@@ -360,7 +377,8 @@ JSON_SETTINGS = Registration()
 
 class AgentSetup:
     """One CLI as the hookwrap command sees it: its record's facts, its runtime description and
-    its behaviours. Generic code asks it; it asks the behaviour that knows."""
+    its behaviours. It answers what every CLI computes the same way from its facts (commands,
+    timeouts, ownership, scopes); generic code asks its behaviours the rest."""
 
     def __init__(self, record: CLIRecord, facts: CommandFacts, *, matchers: Matchers,
                  handlers: Handlers, answers: AnswerReader,
@@ -396,19 +414,6 @@ class AgentSetup:
         return PINS[self.platform.value].package
 
     # --- registrations ------------------------------------------------------------------------
-    def parse_settings_text(self, text: str, label: str) -> dict[str, Any]:
-        return self.registration.parse_settings_text(self, text, label)
-
-    def render_settings(self, data: dict[str, Any]) -> str | None:
-        return self.registration.render_settings(self, data)
-
-    def hook_files(self, root: Path, text: str | None) -> tuple[list[tuple[str, bytes | None]],
-                                                                 list[str]]:
-        return self.registration.hook_files(self, root, text)
-
-    def unreachable_note(self, root: Path) -> str | None:
-        return self.registration.unreachable_note(self, root)
-
     def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         """The registered command that runs hook ``name`` with ``python``: through the launcher,
         or (``launcher=False``) the older form that runs the script itself (``hook_call``)."""
@@ -419,20 +424,6 @@ class AgentSetup:
         return self.registration.handler(self, command, name=name, timeout_s=timeout_s,
                                          fail_closed=fail_closed, event=event,
                                          description=description)
-
-    def http_handler(self, url: str, *, timeout_s: int, fail_closed: bool,
-                     event: NormalizedEvent) -> dict[str, Any] | None:
-        return self.registration.http_handler(self, url, timeout_s=timeout_s,
-                                              fail_closed=fail_closed, event=event)
-
-    def command_filter(self, patterns: list[str], tool_names: list[str]) -> dict[str, Any]:
-        return self.registration.command_filter(self, patterns, tool_names)
-
-    def tool_matcher(self, names: list[str]) -> str | None:
-        return self.registration.tool_matcher(self, names)
-
-    def lifecycle_matcher(self, values: list[str], event: NormalizedEvent) -> str:
-        return self.registration.lifecycle_matcher(self, values, event)
 
     def timeout_value(self, seconds: int) -> int:
         """A timeout in the CLI's own unit (``timeout_scale``; from ``timeout_ms_from`` seconds
@@ -519,52 +510,10 @@ class AgentSetup:
                 regex.append(_PYTHON if part == _PYTHON_MARK else re.escape(part))
         return re.compile("".join(regex))
 
-    # --- validation (schema.py holds the value checks) ---------------------------------------
-    def validate_handler(self, handler: Any, event: str, path: str) -> list[Problem]:
-        return self.handlers.validate_handler(self, handler, event, path)
-
-    def validate_group(self, group: Any, event: str, path: str) -> list[Problem]:
-        return self.handlers.validate_group(self, group, event, path)
-
-    def validate_event(self, event: str, groups: Any, path: str) -> list[Problem] | None:
-        return self.doctor.validate_event(self, event, groups, path)
-
-    def validate_file(self, data: dict[str, Any]) -> list[Problem]:
-        return self.doctor.validate_file(self, data)
-
     # --- the host rules `hookwrap test` emulates ----------------------------------------------
-    def match_target(self, event: str, payload: Mapping[str, Any]) -> str | None:
-        return self.matchers.match_target(self, event, payload)
-
     def is_tool_event(self, event: str) -> bool:
         """True when ``event``'s matcher selects tool names."""
         return self.facts.match_targets.get(event) == "tool_name"
-
-    def matcher_matches(self, event: str, matcher: str | None, target: str | None) -> bool:
-        return self.matchers.matcher_matches(self, event, matcher, target)
-
-    def dedup_key(self, cmd: HookCommand) -> str:
-        return self.handlers.dedup_key(self, cmd)
-
-    def runs_sequentially(self, commands: tuple[HookCommand, ...]) -> bool:
-        return self.handlers.runs_sequentially(self, commands)
-
-    def read_command(self, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-        return self.handlers.read_command(self, event, group, handler)
-
-    def hook_env(self, payload: Mapping[str, Any], project_dir: str,
-                 env: dict[str, str]) -> dict[str, str]:
-        return self.host.hook_env(self, payload, project_dir, env)
-
-    def expand_command(self, command: str, env: Mapping[str, str]) -> str:
-        return self.host.expand_command(self, command, env)
-
-    def stdin_bytes(self, payload: Mapping[str, Any]) -> bytes:
-        return self.host.stdin_bytes(self, payload)
-
-    def effective_timeout(self, cmd: HookCommand) -> float:
-        return self.host.effective_timeout(self, cmd)
 
     def env_file_event(self, event: str) -> bool:
         """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
@@ -621,18 +570,6 @@ class AgentSetup:
         if current().user:
             return self.trust.user_trust_edits(self, home, env, settings_text)
         return self.trust.trust_edits(self, root, home, env, settings_text)
-
-    def trust_dialog_accepted(self, root: Path, home: Path, env: Mapping[str, str]) -> bool:
-        return self.trust.trust_dialog_accepted(self, root, home, env)
-
-    def hooks_off_findings(self, scopes: list[Scope]) -> list[Finding]:
-        return self.doctor.hooks_off_findings(self, scopes)
-
-    def dead_key_findings(self, scopes: list[Scope]) -> list[Finding]:
-        return self.doctor.dead_key_findings(self, scopes)
-
-    def command_findings(self, scope: Scope, cmd: HookCommand) -> list[Finding]:
-        return self.doctor.command_findings(self, scope, cmd)
 
 
 # The walk-up command's exit code when no folder above holds hookwrap.toml: 2 (a block) for a

@@ -76,6 +76,9 @@ class CommandFacts:
 
     # --- what `hookwrap test` and doctor emulate ----------------------------------------------
     match_targets: dict[str, str] = {}   # event -> the payload key its matcher is tested against
+    # Events the runtime does not map (hookwrap registers nothing there) whose answer the CLI
+    # reads as another event's: event -> that event.
+    reads_like: dict[str, str] = {}
     default_timeout_s: float = 60.0      # seconds the CLI waits for a hook without a timeout
     stdin_newline: bool = False          # the payload on stdin ends with a newline
     env_file_events: frozenset[str] = frozenset()  # events whose hooks get CLAUDE_ENV_FILE
@@ -104,7 +107,7 @@ class CommandFacts:
     payload_strings_in_env: bool = False
     # Doctor's checks of a registered command: (what is searched, regex, "warn"/"fail",
     # message, fix); what is "command", "matcher" (tool events only) or "stripped matcher";
-    # the message may use {where} and {matcher}.
+    # the message may use {where}, {matcher} and {found} (the regex's first group, else its match).
     doctor_command_checks: tuple[tuple[str, str, str, str, str], ...] = ()
     # Shell commands the CLI runs from a project's files without calling any hook, so no guard
     # sees them (Gemini CLI's `!{...}` in a custom command): (glob under the project, regex of

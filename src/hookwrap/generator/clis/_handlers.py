@@ -16,7 +16,7 @@ A CLI's setup is composed with one of these; messages name the CLI by its ``labe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ._base import Handlers
 from .kit import (
@@ -28,7 +28,6 @@ from .kit import (
     check_keys,
     is_number,
     nonempty_string,
-    number_or_none,
     object_,
     one_of,
     positive_number,
@@ -79,6 +78,8 @@ def _claude_types() -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:
 
 
 class ClaudeHandlers(Handlers):
+    reads = frozenset({"name", "onFailure"})
+
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
@@ -118,15 +119,6 @@ class ClaudeHandlers(Handlers):
             problems.append(Problem(f"{path}.type", f"http hooks are skipped on {event}", WARNING))
         return problems
 
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-             handler: Mapping[str, Any]) -> HookCommand:
-        matcher = group.get("matcher")
-        return HookCommand(agent.platform.value, event, handler["command"],
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None,
-                           handler.get("name") if isinstance(handler.get("name"), str) else None,
-                           handler.get("onFailure"))
-
 
 # --- named, with env and a digit-string timeout (Qwen Code) ------------------------------------
 def _qwen_timeout(value: Any) -> str | None:
@@ -138,6 +130,8 @@ def _qwen_timeout(value: Any) -> str | None:
 
 
 class NamedHandlers(Handlers):
+    reads = frozenset({"name", "sequential", "env"})
+
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
@@ -160,17 +154,6 @@ class NamedHandlers(Handlers):
                                     f"{agent.facts.timeout_ms_from} on are milliseconds", WARNING))
         return problems + unknown_keys(handler, frozenset(spec), path, agent.label)
 
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-             handler: Mapping[str, Any]) -> HookCommand:
-        timeout = agent.timeout_seconds(number_or_none(handler.get("timeout")))
-        matcher = group.get("matcher")
-        env = handler.get("env")
-        return HookCommand(agent.platform.value, event, handler["command"], timeout,
-                           matcher if isinstance(matcher, str) else None,
-                           handler.get("name") if isinstance(handler.get("name"), str) else None,
-                           None, bool(group.get("sequential")),
-                           env if isinstance(env, dict) else None)
-
     def dedup_key(self, agent: AgentSetup, cmd: HookCommand) -> str:
         return f"{cmd.name}:{cmd.command}" if cmd.name else cmd.command
 
@@ -180,6 +163,8 @@ class NamedHandlers(Handlers):
 
 # --- a command per shell, timeout or timeoutSec (Copilot CLI) -----------------------------------
 class ShellChoiceHandlers(Handlers):
+    command_keys, timeout_keys = ("command", "bash"), ("timeout", "timeoutSec")
+
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
@@ -193,14 +178,6 @@ class ShellChoiceHandlers(Handlers):
                 k in handler for k in ("command", "bash", "powershell", "exec")):
             problems.append(Problem(path, f"has no command; {agent.label} drops it"))
         return problems + unknown_keys(handler, frozenset(spec), path, agent.label)
-
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-             handler: Mapping[str, Any]) -> HookCommand:
-        matcher = group.get("matcher")
-        command = handler.get("command", handler.get("bash", ""))
-        timeout = handler.get("timeout", handler.get("timeoutSec"))
-        return HookCommand(agent.platform.value, event, str(command), number_or_none(timeout),
-                           matcher if isinstance(matcher, str) else None, None, None)
 
 
 # --- command only (Factory Droid) ----------------------------------------------------------------

@@ -159,10 +159,10 @@ class FolderRules(TrustFile):
             agent.scopes(root, home, env)[:2]
         try:
             user_text = read_text(user_path, user_label)
-            user = agent.parse_settings_text(user_text, user_label) if user_text else {}
+            user = agent.registration.parse_settings_text(agent, user_text, user_label) if user_text else {}
             if settings_text is None:
                 settings_text = read_text(project_path, project_label)
-            project = agent.parse_settings_text(settings_text, project_label) if settings_text else {}
+            project = agent.registration.parse_settings_text(agent, settings_text, project_label) if settings_text else {}
         except SettingsError:
             return []  # doctor reports a broken settings file
         if not (self._on(agent, user) and isinstance(project, dict) and project.get("hooks")):

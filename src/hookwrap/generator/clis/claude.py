@@ -77,6 +77,15 @@ CLAUDE_COMMAND = CommandFacts(
         "DirectoryAdded": "source", "InstructionsLoaded": "load_reason",
         "FileChanged": "file_path",  # matched by the file's name
     },
+    # claude-code-schema.md 2.2 (2.1.328): exit 2 or decision "block" blocks the expansion
+    # and plain stdout is context, as on UserPromptSubmit; exit 2 keeps a teammate working and
+    # keeps a task from being marked completed, as on Stop (onFailure ignored there too); it
+    # cancels a task, a model switch (which reads permissionDecision), a settings change and
+    # an MCP elicitation (declined), as it blocks a tool call.
+    reads_like={"UserPromptExpansion": "UserPromptSubmit", "TeammateIdle": "Stop",
+                "TaskCompleted": "Stop", "TaskCreated": "PreToolUse",
+                "PreModelSwitch": "PreToolUse", "ConfigChange": "PreToolUse",
+                "Elicitation": "PreToolUse"},
     default_timeout_s=600.0,
     stdin_newline=True,  # Claude ends the object with a newline
     env_file_events=frozenset({"SessionStart"}),  # CLAUDE_ENV_FILE, a file of exports

@@ -45,7 +45,6 @@ from .kit import (
     check_keys,
     failure_line,
     nonempty_string,
-    number_or_none,
     one_of,
     parse_object,
     positive_number,
@@ -111,7 +110,7 @@ class ClineRegistration(Registration):
                                                                  list[str]]:
         """(path, bytes or None to remove) of every hook file of hookwrap's for the
         registrations in ``text`` (None: no file), and problems hookwrap cannot fix."""
-        data = agent.parse_settings_text(text, agent.facts.settings_file) if text else {}
+        data = agent.registration.parse_settings_text(agent, text, agent.facts.settings_file) if text else {}
         found = data.get("hooks")
         hooks: dict[str, Any] = found if isinstance(found, dict) else {}
         files: list[tuple[str, bytes | None]] = []
@@ -156,6 +155,8 @@ class ClineMatchers(RegexSearch):
 class ClineHandlers(Handlers):
     """Command handlers the hook file's dispatcher runs in turn (``name``, ``timeout``, ``failClosed``)."""
 
+    reads = frozenset({"name", "failClosed"})
+
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
         if not isinstance(handler, dict):
             return [Problem(path, "must be an object")]
@@ -167,16 +168,6 @@ class ClineHandlers(Handlers):
 
     def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return True  # the dispatcher runs them in turn
-
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-        matcher = group.get("matcher")
-        name = handler.get("name")
-        return HookCommand(agent.platform.value, event, str(handler.get("command", "")),
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None,
-                           name if isinstance(name, str) else None,
-                           "block" if handler.get("failClosed") is True else None)
 
 
 class ClineHost(HostRules):
@@ -201,7 +192,7 @@ class ClineTrust(TrustStore):
         out = [Finding("cline-trust", OK, f"Cline runs every hook file in {HOOKS_DIR}/ with no "
                        "trust prompt: whoever can change it runs code in every Cline task here")]
         out += _workspace_findings(root)
-        files, problems = agent.hook_files(root, scopes[0].path.read_text(encoding="utf-8")
+        files, problems = agent.registration.hook_files(agent, root, scopes[0].path.read_text(encoding="utf-8")
                                           if scopes[0].path.is_file() else None)
         out += [Finding("cline-hook-files", FAIL, problem) for problem in problems]
         for rel, data in files:

@@ -15,7 +15,7 @@ from ...clis._base import BLOCKING, answer_fields
 from ...clis._codex_protocol import CodexProtocol
 from ...clis.codex import CODEX
 from ...names import NormalizedEvent, Platform
-from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
+from ._base import AgentSetup, Handlers, HostRules, Matchers, Registration, TrustStore
 from ._facts import CommandFacts
 from .kit import (
     ERROR,
@@ -38,7 +38,6 @@ from .kit import (
     last_line,
     missing_script,
     nonempty_string,
-    number_or_none,
     object_,
     one_of,
     retold,
@@ -83,6 +82,18 @@ CODEX_COMMAND = CommandFacts(
     default_timeout_s=600.0,
     empty_tool_response="",  # tool_response is the text the model sees, not an object
     system_message_shown="for the user: shown in the TUI only, not by `codex exec`",
+    suspicious_timeout_s=1000,  # seconds; almost surely meant as milliseconds
+    doctor_command_checks=(
+        *(("command", var, "fail", f"{{where}}: Codex CLI sets no {var} (nor any project-dir "
+           "variable) and runs hooks in the session's cwd",
+           "run `hookwrap sync`, whose command finds the project itself")
+          for var in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")),
+        # An exact name list naming another CLI's shell tool: Codex CLI's is Bash.
+        ("matcher", r"^(?=[A-Za-z0-9_|]+$)(?:.*?\|)??(exec_command|shell|shell_command|unified_exec"
+         r"|local_shell|bash)(?:\||$)", "warn",
+         "{where}: matcher name {found!r} never matches: Codex CLI calls its shell tool Bash",
+         "use Bash"),
+    ),
 )
 
 # Hook events (as hooks.json spells them) and the labels of trust keys and hashes.
@@ -102,8 +113,6 @@ _PATCH_ALIASES = ("apply_patch", "Edit", "Write")
 _SIMPLE = re.compile(r"^[A-Za-z0-9_|]+$")  # an exact name list; anything else is a regex
 _HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
 # Shell-tool names a matcher might try; only "Bash" ever matches the shell tool.
-_DEAD_SHELL_NAMES = ("exec_command", "shell", "shell_command", "unified_exec", "local_shell", "bash")
-_SUSPICIOUS_TIMEOUT = 1000  # seconds; almost surely meant as milliseconds
 FAIL_OPEN = "Codex CLI ignores the answer (status Failed) and goes on: the tool runs"
 
 
@@ -151,14 +160,32 @@ class CodexHandlers(Handlers):
     """Command handlers with a timeout in seconds (and ``statusMessage``); other handler types are skipped."""
 
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        return _validate_handler(handler, path)
-
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-        matcher = group.get("matcher")
-        return HookCommand(agent.platform.value, event, handler["command"],
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None)
+        if not isinstance(handler, dict):
+            return [Problem(path, "must be an object")]
+        kind = handler.get("type")
+        if kind not in _HANDLER_TYPES:
+            return [Problem(f"{path}.type", "must be one of " + ", ".join(map(repr, _HANDLER_TYPES)))]
+        spec: dict[str, Any] = {"type": one_of(*_HANDLER_TYPES), "timeout": _timeout_check,
+                                "async": boolean, "statusMessage": string,
+                                "additionalContextLimit": _limit_check}
+        required: tuple[str, ...] = ()
+        if kind == "command":
+            spec.update(command=nonempty_string, commandWindows=string, command_windows=string)
+            required = ("command",)
+        elif kind == "mcp_tool":
+            spec.update(server=nonempty_string, tool=nonempty_string, input=object_)
+            required = ("server", "tool")
+        else:
+            spec.update(prompt=string, model=string)
+        problems = check_keys(handler, spec, required, path, ERROR)
+        if kind in ("prompt", "agent"):
+            problems.append(Problem(f"{path}.type", f"{kind} hooks are skipped by Codex CLI "
+                                    "0.169.0 (\"not supported yet\")", WARNING))
+        timeout = handler.get("timeout")
+        if isinstance(timeout, (int, float)) and is_number(timeout) and timeout >= agent.facts.suspicious_timeout_s:
+            problems.append(Problem(f"{path}.timeout", f"is in seconds; {timeout:g}s looks like "
+                                    "milliseconds", WARNING))
+        return problems + unknown_keys(handler, frozenset(spec), path, "Codex CLI")
 
 
 class CodexHost(HostRules):
@@ -185,18 +212,70 @@ class CodexTrust(TrustStore):
 
     def user_trust_edits(self, agent: AgentSetup, home: Path, env: Mapping[str, str],
                          settings_text: str | None) -> list[TrustEdit]:
-        return _user_trust_edits(home, env, settings_text)
+        """A trusted_hash per hookwrap hook of ``$CODEX_HOME/hooks.json``: Codex CLI 0.171.0 skips
+        an untrusted user hook as silently as a project's (reference/codex-cli.md, 1.4); no project
+        trust, since a user hook runs in every folder."""
+        from ..errors import SettingsError
+        from ..fsutil import read_text
+
+        source = codex_home(home, env).resolve() / "hooks.json"
+        if settings_text is None:
+            settings_text = read_text(source, str(source))
+        data = SETUP.registration.parse_settings_text(SETUP, settings_text, str(source)) if settings_text else {}
+        entries = _hash_entries(source, data)
+        if not entries:
+            return []
+        path = codex_home(home, env) / "config.toml"
+        try:
+            text = read_text(path, str(path))
+        except SettingsError as error:
+            raise retold(error) from None
+        new_text, changes = set_toml_values(text, entries, label=str(path))
+        return [TrustEdit(Platform.CODEX, path, str(path), new_text, changes)]
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        return _trust_findings(root, home, scopes, env)
+        from ..errors import HookwrapError
 
-
-class CodexDoctor(Doctor):
-    """The commands and matchers Codex CLI would skip or misread."""
-
-    def command_findings(self, agent: AgentSetup, scope: Scope, cmd: HookCommand) -> list[Finding]:
-        return _command_findings(scope, cmd)
+        project = next((s for s in scopes if s.project), None)
+        if project is None or not _trust_entries(root, project.data or {}):
+            return [Finding("codex-trust", OK, "no hookwrap hooks for Codex CLI to trust")]
+        out = [] if (root / ".git").exists() else [Finding(
+            "codex-trust", WARN, f"{root} has no .git: Codex CLI loads its .codex/ only when started "
+            "in this directory itself", "`git init` here")]
+        try:
+            edits = _trust_edits(root, home, env, None)
+            config = _read_toml(codex_home(home, env) / "config.toml")
+        except (HookwrapError, ValueError) as error:
+            hint = getattr(error, "hint", "") or "fix $CODEX_HOME/config.toml"
+            return [*out, Finding("codex-trust", FAIL, str(error), hint)]
+        todo = [line for edit in edits for line in edit.todo]
+        if todo:  # what `hookwrap trust` cannot do, in its words
+            return [Finding("codex-trust", FAIL, line) for line in todo]
+        table = config.get("features")
+        features: dict[str, Any] = table if isinstance(table, dict) else {}
+        if features.get("hooks") is False:
+            out.append(Finding("hooks-enabled", FAIL, "$CODEX_HOME/config.toml: [features] hooks = "
+                               "false, so Codex CLI runs no hook", "remove it, or set it to true"))
+        fix = "run `hookwrap trust --platform codex`"
+        for change in (c for e in edits for c in e.pending):
+            what = change.entry.what
+            if not change.entry.hook:
+                message = f"{root} is not a trusted project: Codex CLI skips its .codex/ without a word"
+            elif change.action == "create":
+                message = f"{what} is not trusted: Codex CLI skips it without a word"
+            else:
+                message = (f"{what} changed since it was trusted (command, matcher, timeout or its "
+                           "place in .codex/hooks.json): Codex CLI skips it without a word")
+            out.append(Finding("codex-trust", FAIL, message, fix))
+        state = config.get("hooks", {}).get("state", {}) if isinstance(config.get("hooks"), dict) else {}
+        for change in (c for e in edits for c in e.changes if c.entry.hook):
+            entry = state.get(change.entry.keys[2]) if isinstance(state, dict) else None
+            if isinstance(entry, dict) and entry.get("enabled") is False:
+                out.append(Finding("hooks-enabled", FAIL, f"{change.entry.what} is disabled in "
+                                   "$CODEX_HOME/config.toml (hooks.state ... enabled = false)",
+                                   "remove `enabled = false` from its [hooks.state] table"))
+        return out or [Finding("codex-trust", OK, "Codex CLI trusts the project and every hookwrap hook")]
 
 
 def codex_home(home: Any, env: Mapping[str, str]) -> Any:
@@ -205,36 +284,6 @@ def codex_home(home: Any, env: Mapping[str, str]) -> Any:
 
     value = env.get("CODEX_HOME")
     return Path(value).expanduser() if value else Path(home) / ".codex"
-
-
-def _validate_handler(handler: Any, path: str) -> list[Problem]:
-
-    if not isinstance(handler, dict):
-        return [Problem(path, "must be an object")]
-    kind = handler.get("type")
-    if kind not in _HANDLER_TYPES:
-        return [Problem(f"{path}.type", "must be one of " + ", ".join(map(repr, _HANDLER_TYPES)))]
-    spec: dict[str, Any] = {"type": one_of(*_HANDLER_TYPES), "timeout": _timeout_check,
-                            "async": boolean, "statusMessage": string,
-                            "additionalContextLimit": _limit_check}
-    required: tuple[str, ...] = ()
-    if kind == "command":
-        spec.update(command=nonempty_string, commandWindows=string, command_windows=string)
-        required = ("command",)
-    elif kind == "mcp_tool":
-        spec.update(server=nonempty_string, tool=nonempty_string, input=object_)
-        required = ("server", "tool")
-    else:
-        spec.update(prompt=string, model=string)
-    problems = check_keys(handler, spec, required, path, ERROR)
-    if kind in ("prompt", "agent"):
-        problems.append(Problem(f"{path}.type", f"{kind} hooks are skipped by Codex CLI "
-                                "0.169.0 (\"not supported yet\")", WARNING))
-    timeout = handler.get("timeout")
-    if isinstance(timeout, (int, float)) and is_number(timeout) and timeout >= _SUSPICIOUS_TIMEOUT:
-        problems.append(Problem(f"{path}.timeout", f"is in seconds; {timeout:g}s looks like "
-                                "milliseconds", WARNING))
-    return problems + unknown_keys(handler, frozenset(spec), path, "Codex CLI")
 
 
 def _timeout_check(value: Any) -> str | None:
@@ -370,30 +419,6 @@ def _hook_entries(data: Any) -> list[Any]:
             if e.event in EVENT_LABELS and e.handler.get("type") == "command"]
 
 
-def _user_trust_edits(home: Path, env: Mapping[str, str],
-                      settings_text: str | None) -> list[TrustEdit]:
-    """A trusted_hash per hookwrap hook of ``$CODEX_HOME/hooks.json``: Codex CLI 0.171.0 skips
-    an untrusted user hook as silently as a project's (reference/codex-cli.md, 1.4); no project
-    trust, since a user hook runs in every folder."""
-    from ..errors import SettingsError
-    from ..fsutil import read_text
-
-    source = codex_home(home, env).resolve() / "hooks.json"
-    if settings_text is None:
-        settings_text = read_text(source, str(source))
-    data = SETUP.parse_settings_text(settings_text, str(source)) if settings_text else {}
-    entries = _hash_entries(source, data)
-    if not entries:
-        return []
-    path = codex_home(home, env) / "config.toml"
-    try:
-        text = read_text(path, str(path))
-    except SettingsError as error:
-        raise retold(error) from None
-    new_text, changes = set_toml_values(text, entries, label=str(path))
-    return [TrustEdit(Platform.CODEX, path, str(path), new_text, changes)]
-
-
 def _hash_entries(source: Path, data: Any) -> list[Any]:
     """One trusted_hash per hookwrap command hook of ``data``, the hooks file at ``source``."""
     entries = []
@@ -413,7 +438,7 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
 
     if settings_text is None:
         settings_text = read_text(root / SETUP.facts.settings_file, SETUP.facts.settings_file)
-    data = SETUP.parse_settings_text(settings_text, SETUP.facts.settings_file) \
+    data = SETUP.registration.parse_settings_text(SETUP, settings_text, SETUP.facts.settings_file) \
         if settings_text else {}
     entries = _trust_entries(root, data)
     if not entries:
@@ -433,51 +458,6 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
     return [TrustEdit(Platform.CODEX, path, label, new_text, changes)]
 
 
-def _trust_findings(root: Path, home: Path, scopes: list[Scope],
-                    env: Mapping[str, str]) -> list[Finding]:
-    from ..errors import HookwrapError
-
-    project = next((s for s in scopes if s.project), None)
-    if project is None or not _trust_entries(root, project.data or {}):
-        return [Finding("codex-trust", OK, "no hookwrap hooks for Codex CLI to trust")]
-    out = [] if (root / ".git").exists() else [Finding(
-        "codex-trust", WARN, f"{root} has no .git: Codex CLI loads its .codex/ only when started "
-        "in this directory itself", "`git init` here")]
-    try:
-        edits = _trust_edits(root, home, env, None)
-        config = _read_toml(codex_home(home, env) / "config.toml")
-    except (HookwrapError, ValueError) as error:
-        hint = getattr(error, "hint", "") or "fix $CODEX_HOME/config.toml"
-        return [*out, Finding("codex-trust", FAIL, str(error), hint)]
-    todo = [line for edit in edits for line in edit.todo]
-    if todo:  # what `hookwrap trust` cannot do, in its words
-        return [Finding("codex-trust", FAIL, line) for line in todo]
-    table = config.get("features")
-    features: dict[str, Any] = table if isinstance(table, dict) else {}
-    if features.get("hooks") is False:
-        out.append(Finding("hooks-enabled", FAIL, "$CODEX_HOME/config.toml: [features] hooks = "
-                           "false, so Codex CLI runs no hook", "remove it, or set it to true"))
-    fix = "run `hookwrap trust --platform codex`"
-    for change in (c for e in edits for c in e.pending):
-        what = change.entry.what
-        if not change.entry.hook:
-            message = f"{root} is not a trusted project: Codex CLI skips its .codex/ without a word"
-        elif change.action == "create":
-            message = f"{what} is not trusted: Codex CLI skips it without a word"
-        else:
-            message = (f"{what} changed since it was trusted (command, matcher, timeout or its "
-                       "place in .codex/hooks.json): Codex CLI skips it without a word")
-        out.append(Finding("codex-trust", FAIL, message, fix))
-    state = config.get("hooks", {}).get("state", {}) if isinstance(config.get("hooks"), dict) else {}
-    for change in (c for e in edits for c in e.changes if c.entry.hook):
-        entry = state.get(change.entry.keys[2]) if isinstance(state, dict) else None
-        if isinstance(entry, dict) and entry.get("enabled") is False:
-            out.append(Finding("hooks-enabled", FAIL, f"{change.entry.what} is disabled in "
-                               "$CODEX_HOME/config.toml (hooks.state ... enabled = false)",
-                               "remove `enabled = false` from its [hooks.state] table"))
-    return out or [Finding("codex-trust", OK, "Codex CLI trusts the project and every hookwrap hook")]
-
-
 def _read_toml(path: Path) -> dict[str, Any]:
     import tomllib  # novm: the generator half runs in the installed hookwrap (Python 3.11+)
 
@@ -495,28 +475,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise SettingsError(f"{path}: not valid TOML ({error})") from None
 
 
-def _command_findings(scope: Scope, cmd: HookCommand) -> list[Finding]:
-
-    where = f"{scope.label}: {cmd.event} {cmd.command!r}"
-    out = []
-    for var in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"):
-        if var in cmd.command:
-            out.append(Finding("commands", FAIL, f"{where}: Codex CLI sets no {var} (nor any "
-                               "project-dir variable) and runs hooks in the session's cwd",
-                               "run `hookwrap sync`, whose command finds the project itself"))
-    matcher = cmd.matcher or ""
-    if cmd.event in _TOOL_EVENTS and _SIMPLE.match(matcher):
-        dead = [n for n in matcher.split("|") if n in _DEAD_SHELL_NAMES]
-        if dead:
-            out.append(Finding("commands", WARN, f"{where}: matcher name {dead[0]!r} never "
-                               "matches: Codex CLI calls its shell tool Bash", "use Bash"))
-    if cmd.timeout_s is not None and cmd.timeout_s >= _SUSPICIOUS_TIMEOUT:
-        out.append(Finding("commands", WARN, f"{where}: timeout {cmd.timeout_s:g} is seconds on "
-                           "Codex CLI and looks like milliseconds",
-                           f"use {max(cmd.timeout_s / 1000, 1):g}"))
-    return out
-
-
 SETUP = AgentSetup(CODEX, CODEX_COMMAND, registration=CodexRegistration(), matchers=CodexMatchers(),
                    handlers=CodexHandlers(), answers=read_answer, trust=CodexTrust(),
-                   host=CodexHost(), doctor=CodexDoctor())
+                   host=CodexHost())

@@ -16,6 +16,7 @@ from .claude import CLAUDE_COMMAND
 # The hookwrap command's facts (Claude Code's, but for these) (checked against the version in the record).
 COPILOT_COMMAND = derive(
     CLAUDE_COMMAND,
+    reads_like={},  # none of Claude Code's unmapped events
     settings_file=".github/hooks/hookwrap.json",
     user_file="${COPILOT_HOME:-~/.copilot}/hooks/hookwrap.json",
     executable="copilot",

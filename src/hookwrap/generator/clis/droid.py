@@ -16,6 +16,7 @@ from .claude import CLAUDE_COMMAND
 # The hookwrap command's facts (Claude Code's, but for these) (checked against the version in the record).
 DROID_COMMAND = derive(
     CLAUDE_COMMAND,
+    reads_like={},  # none of Claude Code's unmapped events
     settings_file=".factory/settings.json",
     user_file="~/.factory/settings.json",
     executable="droid",

@@ -42,7 +42,6 @@ from .kit import (
     last_line,
     missing_script,
     nonempty_string,
-    number_or_none,
     one_of,
     parse_object,
     read_folder_rules,
@@ -155,26 +154,27 @@ class GeminiMatchers(Matchers):
 class GeminiHandlers(Handlers):
     """Command handlers with ``name``, ``env`` and a timeout in milliseconds; entries run once per name and command, and a ``sequential`` group one after another."""
 
+    reads = frozenset({"name", "sequential", "env"})
+
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        return _validate_handler(handler, path)
+        if not isinstance(handler, dict):
+            return [Problem(path, "must be an object")]
+        spec = _handler_spec()
+        problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
+        timeout = handler.get("timeout")
+        if isinstance(timeout, str) and timeout.strip().isdigit():
+            problems.append(Problem(f"{path}.timeout", "is a string; Gemini converts it to a number",
+                                    WARNING))
+        elif isinstance(timeout, float) and timeout > 0 and not timeout.is_integer():
+            problems.append(Problem(f"{path}.timeout", "should be a whole number of milliseconds",
+                                    WARNING))
+        return problems + unknown_keys(handler, frozenset(spec), path, "Gemini CLI")
 
     def dedup_key(self, agent: AgentSetup, cmd: HookCommand) -> str:
         return f"{cmd.name or ''}:{cmd.command}"
 
     def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return any(c.sequential for c in commands)
-
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-        timeout = number_or_none(handler.get("timeout"))
-        matcher = group.get("matcher")
-        env = handler.get("env")
-        return HookCommand(agent.platform.value, event, handler["command"],
-                           None if timeout is None else timeout / agent.facts.timeout_scale,
-                           matcher if isinstance(matcher, str) else None,
-                           handler.get("name") if isinstance(handler.get("name"), str) else None,
-                           None, bool(group.get("sequential")),
-                           env if isinstance(env, dict) else None)
 
 
 class GeminiDoctor(Doctor):
@@ -200,7 +200,25 @@ class GeminiDoctor(Doctor):
 
     def hooks_off_findings(self, agent: AgentSetup, scopes: list[Scope]) -> list[Finding]:
         """hooksConfig.enabled (the project file overrides the user's) and hooksConfig.disabled."""
-        return _hooks_off_findings(scopes)
+        out = []
+        ordered = sorted((s for s in scopes if s.data), key=lambda s: s.project)
+        configs = [(s, s.data["hooksConfig"]) for s in ordered
+                   if isinstance(s.data, dict) and isinstance(s.data.get("hooksConfig"), dict)]
+        enabled = [(s, c["enabled"]) for s, c in configs if "enabled" in c]
+        if enabled and enabled[-1][1] is False:  # the project file overrides the user file
+            scope = enabled[-1][0]
+            out.append(Finding("hooks-enabled", FAIL, f"{scope.label}: hooksConfig.enabled is false, "
+                               "so Gemini CLI runs no hooks",
+                               f"set hooksConfig.enabled to true in {scope.label}"))
+        disabled = {str(n) for s, c in configs for n in (c.get("disabled") or []) if isinstance(n, str)}
+        for scope in ordered:
+            for entry in SETUP.owned_entries(scope.data):
+                key = entry.handler.get("name") or entry.handler.get("command")
+                if key in disabled:
+                    out.append(Finding("hooks-enabled", FAIL, f"{entry.name} is listed in "
+                                       "hooksConfig.disabled", f"remove {key!r} from "
+                                       f"hooksConfig.disabled (or `/hooks enable {key}`)"))
+        return out
 
     def dead_key_findings(self, agent: AgentSetup, scopes: list[Scope]) -> list[Finding]:
         """Keys that older guides mention and 0.61.0 never reads."""
@@ -262,8 +280,38 @@ class GeminiTrust(TrustStore):
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        """Gemini runs no hooks at all in an untrusted folder (project and user hooks alike)."""
-        return _trust_findings(root, home, scopes, env)
+        """What `hookwrap trust` would do, as a finding: ok when it has nothing to do. Gemini runs
+        no hooks at all in an untrusted folder (project and user hooks alike)."""
+        from ..errors import SettingsError
+
+        def ok(message: str) -> list[Finding]:
+            return [Finding("gemini-trust", OK, message)]
+
+        if not any(s.data and s.data.get("hooks") for s in scopes):
+            return ok("no Gemini hooks to check")
+        if not _forced_untrusted(env):  # else the plan says what to do
+            if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
+                return ok("GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder")
+            user = next((s.data for s in scopes if not s.project and s.data), {})
+            if _folder_trust_off(user):
+                return ok("folder trust is off in ~/.gemini/settings.json")
+        fix = "run `hookwrap trust --platform gemini` (or trust the folder when Gemini CLI asks)"
+        try:
+            edits = _trust_edits(root, home, env, None)
+        except SettingsError as error:
+            return [Finding("gemini-trust", FAIL, f"{error.message}; Gemini CLI refuses to start",
+                            error.hint)]
+        todo = [line for edit in edits for line in edit.todo]
+        if todo:
+            return [Finding("gemini-trust", FAIL, todo[0])]
+        if any(edit.pending for edit in edits):
+            path = _trusted_folders_path(home, env)
+            verdict, winner = _decision(read_folder_rules(path, str(path))[1], root)
+            state = f"distrusted (its rule {winner!r} is DO_NOT_TRUST)" if verdict is False \
+                else "not a trusted folder"
+            return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here",
+                            fix)]
+        return ok("the folder is trusted in ~/.gemini/trustedFolders.json")
 
     def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
@@ -303,22 +351,6 @@ def _handler_spec() -> dict[str, Any]:
 
     return {"type": one_of("command"), "command": nonempty_string, "timeout": _timeout_check,
             "name": string, "description": string, "env": string_map}
-
-
-def _validate_handler(handler: Any, path: str) -> list[Problem]:
-
-    if not isinstance(handler, dict):
-        return [Problem(path, "must be an object")]
-    spec = _handler_spec()
-    problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
-    timeout = handler.get("timeout")
-    if isinstance(timeout, str) and timeout.strip().isdigit():
-        problems.append(Problem(f"{path}.timeout", "is a string; Gemini converts it to a number",
-                                WARNING))
-    elif isinstance(timeout, float) and timeout > 0 and not timeout.is_integer():
-        problems.append(Problem(f"{path}.timeout", "should be a whole number of milliseconds",
-                                WARNING))
-    return problems + unknown_keys(handler, frozenset(spec), path, "Gemini CLI")
 
 
 def _triggers(event: str) -> frozenset[str] | None:
@@ -441,7 +473,7 @@ def _read_settings(path: Any, label: str, text: str | None = None) -> Any:
 
     try:
         text = read_text(path, label) if text is None else text
-        return SETUP.parse_settings_text(text, label) if text else None
+        return SETUP.registration.parse_settings_text(SETUP, text, label) if text else None
     except SettingsError:
         return None
 
@@ -466,63 +498,6 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
         return []  # Gemini trusts every folder
     return [folder_rule_edit(Platform.GEMINI, path, label, root, _decision, "Gemini CLI",
                              strict=True)]
-
-
-def _trust_findings(root: Path, home: Path, scopes: list[Scope],
-                    env: Mapping[str, str]) -> list[Finding]:
-    """What `hookwrap trust` would do, as a finding: ok when it has nothing to do."""
-    from ..errors import SettingsError
-
-    def ok(message: str) -> list[Finding]:
-        return [Finding("gemini-trust", OK, message)]
-
-    if not any(s.data and s.data.get("hooks") for s in scopes):
-        return ok("no Gemini hooks to check")
-    if not _forced_untrusted(env):  # else the plan says what to do
-        if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
-            return ok("GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder")
-        user = next((s.data for s in scopes if not s.project and s.data), {})
-        if _folder_trust_off(user):
-            return ok("folder trust is off in ~/.gemini/settings.json")
-    fix = "run `hookwrap trust --platform gemini` (or trust the folder when Gemini CLI asks)"
-    try:
-        edits = _trust_edits(root, home, env, None)
-    except SettingsError as error:
-        return [Finding("gemini-trust", FAIL, f"{error.message}; Gemini CLI refuses to start",
-                        error.hint)]
-    todo = [line for edit in edits for line in edit.todo]
-    if todo:
-        return [Finding("gemini-trust", FAIL, todo[0])]
-    if any(edit.pending for edit in edits):
-        path = _trusted_folders_path(home, env)
-        verdict, winner = _decision(read_folder_rules(path, str(path))[1], root)
-        state = f"distrusted (its rule {winner!r} is DO_NOT_TRUST)" if verdict is False \
-            else "not a trusted folder"
-        return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here",
-                        fix)]
-    return ok("the folder is trusted in ~/.gemini/trustedFolders.json")
-
-
-def _hooks_off_findings(scopes: list[Scope]) -> list[Finding]:
-    out = []
-    ordered = sorted((s for s in scopes if s.data), key=lambda s: s.project)
-    configs = [(s, s.data["hooksConfig"]) for s in ordered
-               if isinstance(s.data, dict) and isinstance(s.data.get("hooksConfig"), dict)]
-    enabled = [(s, c["enabled"]) for s, c in configs if "enabled" in c]
-    if enabled and enabled[-1][1] is False:  # the project file overrides the user file
-        scope = enabled[-1][0]
-        out.append(Finding("hooks-enabled", FAIL, f"{scope.label}: hooksConfig.enabled is false, "
-                           "so Gemini CLI runs no hooks",
-                           f"set hooksConfig.enabled to true in {scope.label}"))
-    disabled = {str(n) for s, c in configs for n in (c.get("disabled") or []) if isinstance(n, str)}
-    for scope in ordered:
-        for entry in SETUP.owned_entries(scope.data):
-            key = entry.handler.get("name") or entry.handler.get("command")
-            if key in disabled:
-                out.append(Finding("hooks-enabled", FAIL, f"{entry.name} is listed in "
-                                   "hooksConfig.disabled", f"remove {key!r} from "
-                                   f"hooksConfig.disabled (or `/hooks enable {key}`)"))
-    return out
 
 
 def _quoted_substitution(command: str) -> bool:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 from urllib.parse import urlparse
 
+from ...clis._base import BLOCKING
 from ...names import Platform
 from ..errors import SettingsError
 
@@ -315,6 +316,11 @@ def parse_object(text: str) -> tuple[dict | None, bool]:
     except ValueError:
         return None, False
     return (value if isinstance(value, dict) else None), True
+
+
+def is_block(decision: Any) -> bool:
+    """Whether a hook's top-level ``decision`` (any JSON value) is a block or a deny."""
+    return isinstance(decision, str) and decision in BLOCKING
 
 
 def settle(verdict: Verdict, outcome: str | None, reason: str = "") -> Verdict:

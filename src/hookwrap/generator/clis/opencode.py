@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 
-from ...clis._base import BLOCKING
 from ...clis.opencode import OPENCODE
 from ...names import NormalizedEvent
 from ._base import AgentSetup, Handlers, Registration, TrustStore
@@ -34,9 +33,9 @@ from .kit import (
     boolean,
     check_keys,
     failure_line,
+    is_block,
     last_line,
     nonempty_string,
-    number_or_none,
     one_of,
     positive_number,
     settle,
@@ -133,20 +132,22 @@ class PluginRegistration(Registration):
 class PluginHandlers(Handlers):
     """The plugin's command and http handlers, awaited one after another."""
 
+    reads = frozenset({"failClosed"})
+    command_keys = ("command", "url")  # a resident hook's handler: its URL
+
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        return _validate_handler(handler, path, agent.label)
+        if not isinstance(handler, dict):
+            return [Problem(path, "must be an object")]
+        spec = {"type": one_of("command", "http"), "command": nonempty_string, "url": url,
+                "timeout": positive_number, "failClosed": boolean, "argvWindows": string_list}
+        required = ("type", "url") if handler.get("type") == "http" else ("type", "command")
+        problems = check_keys(handler, spec, required, path, ERROR)
+        unknown = [k for k in handler if k not in spec]
+        return problems + [Problem(f"{path}.{k}", f"is not read by hookwrap's {agent.label} plugin")
+                           for k in unknown]
 
     def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return True  # the plugin awaits each command in turn
-
-    def read_command(self, agent: AgentSetup, event: str, group: Mapping[str, Any],
-                     handler: Mapping[str, Any]) -> HookCommand:
-        matcher = group.get("matcher")
-        command = handler.get("url") if handler.get("type") == "http" else handler.get("command")
-        return HookCommand(agent.platform.value, event, str(command or ""),
-                           number_or_none(handler.get("timeout")),
-                           matcher if isinstance(matcher, str) else None, None,
-                           "block" if handler.get("failClosed") is True else None)
 
 
 class PluginTrust(TrustStore):
@@ -247,19 +248,6 @@ def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str
     return text.replace("// @REGISTRATIONS@", block)
 
 
-def _validate_handler(handler: Any, path: str, label: str) -> list[Problem]:
-
-    if not isinstance(handler, dict):
-        return [Problem(path, "must be an object")]
-    spec = {"type": one_of("command", "http"), "command": nonempty_string, "url": url,
-            "timeout": positive_number, "failClosed": boolean, "argvWindows": string_list}
-    required = ("type", "url") if handler.get("type") == "http" else ("type", "command")
-    problems = check_keys(handler, spec, required, path, ERROR)
-    unknown = [k for k in handler if k not in spec]
-    return problems + [Problem(f"{path}.{k}", f"is not read by hookwrap's {label} plugin")
-                       for k in unknown]
-
-
 def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """What the plugin does with a finished run: JSON on stdout at exit 0 is the answer; any
     other run is a hook that could not answer (a missing script exits 2, python3 missing 127, a
@@ -295,10 +283,10 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     if block:
         outcome = "kept_working" if event == "Stop" else "blocked"
         return settle(base, outcome, fields["reason"])
-    if output.get("decision") in BLOCKING and event == "Stop":
+    if is_block(output.get("decision")) and event == "Stop":
         base = replace(base, notes=(f"{agent.label} cannot keep the agent working: the answer "
                                     "is ignored",))
-    elif output.get("decision") in BLOCKING and event == "SessionStart":
+    elif is_block(output.get("decision")) and event == "SessionStart":
         base = replace(base, notes=(f"a block cannot stop a session on {agent.label}: ignored",))
     return settle(base, None)
 

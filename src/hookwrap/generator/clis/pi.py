@@ -112,7 +112,7 @@ class PiRegistration(PluginRegistration):
 
     def lifecycle_matcher(self, agent: AgentSetup, values: list[str], event: Any) -> str:
         # The extension tests `new RegExp(matcher)` against the reason: anchored, as for tools.
-        return agent.tool_matcher(values) or "|".join(values)
+        return agent.registration.tool_matcher(agent, values) or "|".join(values)
 
 
 class PiHandlers(PluginHandlers):

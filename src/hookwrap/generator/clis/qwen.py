@@ -49,6 +49,8 @@ QWEN_COMMAND = derive(
         NormalizedEvent.PRE_COMPACT: ("manual", "auto"),
         NormalizedEvent.POST_COMPACT: ("manual", "auto"),
     },
+    # UserPromptExpansion's answer is read as UserPromptSubmit's (qwen-code.md 1.8).
+    reads_like={"UserPromptExpansion": "UserPromptSubmit"},
     match_targets={
         **dict.fromkeys(("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
                          "PermissionDenied"), "tool_name"),
