@@ -592,11 +592,13 @@ def _interpreted(reg: Registration, outcomes: list[Outcome | None], sent: list[t
     from hookwrap.checks import host
     from hookwrap.checks.host import RunResult
 
+    read: dict[tuple[int, str, str], tuple[str, str]] = {}  # an answer's reading (a pure function)
     for (index, _), (status, out, err, cpu) in zip(sent, rows, strict=True):
-        verdict = host.interpret(reg.platform, reg.event, RunResult(status, out, err, 0),
-                                 reg.command.on_failure)
-        outcomes[index] = Outcome("block" if verdict.outcome in BLOCKING else "allow",
-                                  verdict.reason, cpu)
+        if (status, out, err) not in read:
+            verdict = host.interpret(reg.platform, reg.event, RunResult(status, out, err, 0),
+                                     reg.command.on_failure)
+            read[status, out, err] = ("block" if verdict.outcome in BLOCKING else "allow", verdict.reason)
+        outcomes[index] = Outcome(*read[status, out, err], cpu)
     return [outcome or Outcome("allow") for outcome in outcomes]
 
 
