@@ -180,7 +180,8 @@ def test_batch_verdicts_match_the_registered_command_run_as_each_cli_runs_it(ben
                 picked += [i for i, c in enumerate(cases) if c.tool == tool
                            and verdicts[name][i].verdict == verdict and verdicts[name][i].called][:1]
         assert len(picked) == 4, name
-        check = bench.process_check(sandbox, reg, cases, verdicts[name], picked, sys.executable)
+        check = bench.process_check(sandbox, reg, cases, verdicts[name], picked, sys.executable,
+                                    floor_runs=False)  # the benchmark's CPU floor: not asserted here
         assert check.runs == 4 and check.mismatches == [], (name, check.mismatches)
         checked += check.runs
     assert checked == 4 * len(registered)

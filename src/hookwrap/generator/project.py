@@ -365,8 +365,7 @@ def _beyond_platforms(manifest) -> list[str]:
 
 def guard_upgrades(root: Path, specs):
     """(script, Upgrade) for each guard hook whose script an older hookwrap rendered."""
-    from .guard_upgrade import plan_upgrade
-    from .render import render_hook_files
+    from .guard_upgrade import is_old_guard, plan_upgrade
 
     found = []
     for spec in specs:
@@ -377,6 +376,10 @@ def guard_upgrades(root: Path, specs):
             text = read_capped(root / rel).decode("utf-8")
         except (OSError, UnicodeDecodeError):  # NotARegularFile: doctor's startup says so
             continue
+        if not is_old_guard(text):  # current: nothing to render (jinja2 and the template
+            continue                # are ~40 ms of CPU of a sync that changes nothing)
+        from .render import render_hook_files
+
         upgrade = plan_upgrade(text, spec.name, render_hook_files(spec)[rel])
         if upgrade.action != "current":
             found.append((rel, upgrade))
