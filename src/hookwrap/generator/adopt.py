@@ -60,6 +60,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
         plan_new_files,
         plan_runtime,
         plan_settings,
+        timeout_warnings,
     )
 
     manifest = load_manifest(root, editable=True)
@@ -88,6 +89,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
         plan.warnings.append(f"--command: {problem}; {name} cannot start on any CLI until that "
                              f"is fixed (`hookwrap test {name}` and `hookwrap doctor` check it)")
     plan.warnings.extend(answer_warnings(spec, None))  # an external hook may answer anything
+    plan.warnings.extend(timeout_warnings(spec))
     plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)

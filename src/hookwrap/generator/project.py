@@ -523,6 +523,17 @@ def answer_warnings(spec, returns: frozenset[str] | None) -> list[str]:
     return warnings
 
 
+def timeout_warnings(spec) -> list[str]:
+    """A timeout past the longest a CLI of ``spec`` gives a hook: registered cut to it."""
+    warnings = []
+    for platform in spec.platforms:
+        facts = setup_of(platform).facts
+        if spec.timeout and facts.max_timeout_s and spec.timeout > facts.max_timeout_s:
+            warnings.append(f"{setup_of(platform).label}: timeout {spec.timeout} s is cut to "
+                            f"{facts.max_timeout_s} s: {facts.max_timeout_why}")
+    return warnings
+
+
 _SPELLED_OUT = 2  # CLIs whose limits `add` writes out one line each for a hook of any answer
 
 
@@ -549,6 +560,7 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
                                  f"event: {name} is registered on {there} only")
     info = _template_info(spec.template)
     plan.warnings.extend(answer_warnings(spec, info.returns if info is not None else None))
+    plan.warnings.extend(timeout_warnings(spec))
     plan.notes.extend(_serve_notes(spec.name, found, port_of(manifest)))
     plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
