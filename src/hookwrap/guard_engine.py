@@ -362,6 +362,10 @@ class Guard:
                 candidates.append(real)
         except (OSError, ValueError):
             pass
+        if change in ("edit", "write", "remove") and all(
+                self._test_data(candidate) for candidate in candidates):
+            # a key made for the project's tests is no login (`tests/fixtures/id_rsa`)
+            rules = [rule for rule in rules if rule.id != "secrets.credentials-change"]
         bases = {self.root, self.real_root, home}
         # Each candidate as every rule compares it: lowered, its parts and name, and where it
         # is from the project root and from the home directory.
@@ -396,6 +400,12 @@ class Guard:
             where = inside or _relative(full, self.home) or lowered
             if os.path.isdir(full) or not any(part[:1] == "." for part in where.split("/")[:-1]):
                 return True
+        return self._test_data(full, inside)
+
+    def _test_data(self, full: str, inside: Optional[str] = None) -> bool:
+        """Whether a path is in the project's test data (under `testdata/`, `fixtures/`...)."""
+        if inside is None:
+            inside = _relative(full, self.root) or _relative(full, self.real_root)
         return inside is not None and any(part in _TEST_DATA for part in inside.split("/")[:-1])
 
     def _path_matches(self, rule: Rule,
@@ -412,6 +422,9 @@ class Guard:
         if patterns.exempt and any(_fnmatch(name, pattern) or name.startswith(pattern + ".")
                                    for pattern in patterns.exempt):
             return False
+        if patterns.templates and _TEMPLATE_WORDS & set(
+                name.replace("-", ".").replace("_", ".").split(".")):
+            return False  # .env.local.example, .env.development.sample: a template, no secret
         if rule.dirs and any(_fnmatch(part, pattern) for part in parts for pattern in rule.dirs):
             return True
         if name in patterns.exact or lowered in patterns.exact or \
@@ -419,7 +432,10 @@ class Guard:
             return True
         # `rm .env*`: the glob takes .env. A shell glob takes a name starting with a dot only
         # when it starts with one too.
+        # (A bare `*` is the folder's contents, checked as the folder is below: `cp -r
+        # upload/* site/` as `cp -r upload/ site/`.)
         if patterns.samples and ("*" in name or "?" in name or "[" in name) and \
+                name.strip("*") and \
                 any(_fnmatch(sample, name) for sample in patterns.samples
                     if name.startswith(".") or not sample.startswith(".")):
             return True
@@ -430,18 +446,19 @@ class Guard:
                     patterns.path_folders) or any(_fnmatch(relative, pattern)
                                                   for pattern in patterns.path_globs):
                 return True
-            if removes and relative != "." and any(
-                    pattern.startswith(relative + "/") or (_is_glob(relative) and
-                                                           _check("glob_takes")(relative, pattern))
+            if relative != "." and any(
+                    (removes and pattern.startswith(relative + "/")) or (
+                        _is_glob(relative) and _check("glob_takes")(relative, pattern))
                     for pattern in patterns.paths):
-                return True  # `rm -rf .claude`; `rm -rf .c*` takes .claude/settings.json
+                return True  # `rm -rf .claude`; `rm -rf .c*` takes .claude/settings.json,
+                # `cat .aws/*` .aws/credentials
         if from_home is not None and from_home != ".":
             for pattern in patterns.home_paths:  # `~/.claude/.credentials.json`: home only
                 if from_home == pattern or (pattern[-1] == "/" and (from_home + "/").startswith(
                         pattern)) or (_is_glob(pattern) and _fnmatch(from_home, pattern)):
                     return True
-                if removes and (pattern.startswith(from_home + "/") or (
-                        _is_glob(from_home) and _check("glob_takes")(from_home, pattern))):
+                if (removes and pattern.startswith(from_home + "/")) or (
+                        _is_glob(from_home) and _check("glob_takes")(from_home, pattern)):
                     return True
         return False
 
@@ -597,9 +614,25 @@ class State:
             return "temp"
         if under(full, home):
             return "home"
+        if under(full, "/usr/local") and not climbs and _installed_below_usr_local(full):
+            return "allowed"
         if any(full == d or under(full, d) for d in _SYSTEM_DIRS):
             return "system"
         return "outside"
+
+
+# /usr/local's own hierarchy: each of these folders holds what many programs installed.
+_USR_LOCAL_TREE = frozenset(("bin", "sbin", "lib", "lib32", "lib64", "libexec", "include",
+                             "share", "etc", "var", "man", "src", "opt", "cellar", "homebrew",
+                             "caskroom", "frameworks"))
+
+
+def _installed_below_usr_local(full: str) -> bool:
+    """Whether a path below /usr/local is one program's (`/usr/local/go`,
+    `/usr/local/lib/node_modules/npm`), not /usr/local's own hierarchy (`/usr/local/bin`):
+    what you installed there you may remove, as Go's install steps do."""
+    parts = full[len("/usr/local/"):].split("/")
+    return len(parts) > 1 or parts[0].lower() not in _USR_LOCAL_TREE
 
 
 def _fresh_temp_dir(word: str) -> bool:
@@ -775,17 +808,45 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
         changes += _openssl_changes(args, operands)
     elif program == "ssh-keygen":
         changes += _ssh_keygen_changes(args)
+    elif program == "keytool":
+        changes += _keytool_changes(args)
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
-        changes += _searched(args, operands)
+        if program not in _SEARCHERS or not _prints_no_line(args, _SEARCHERS[program]):
+            changes += _searched(args, operands)
         if program in INTERPRETERS:  # awk's getline < "~/.ssh/id_rsa", perl's open
             changes += [("read", word) for word in _check("code_paths")(args, None)]
     elif program not in _USES_PATHS:
         # Any other program given a protected path may show it or send it on (`ar`, `gcp`,
         # `xclip`, an editor, a script): the path counts as read.
         changes += [("read", word) for word in secret_words(args)]
-    return changes
+    return changes + [("write", word) for word in _output_files(program, args)]
+
+
+# Programs whose -o names the file they write (`gpg --dearmor -o KEYRING`, `sort -o`, a
+# compiler's output); any program's --output, --output-file or --outfile does too.
+_DASH_O_WRITES = frozenset(("gpg", "gpg2", "sort", "gcc", "g++", "cc", "c++", "clang",
+                            "clang++", "go", "rustc", "pandoc", "zstd", "xz", "age"))
+_OUTPUT_OPTIONS = ("--output", "--output-file", "--outfile")
+
+
+def _output_files(program: str, args: List[str]) -> List[str]:
+    """The files an -o/--output option makes the program write."""
+    files = []
+    dash_o = program in _DASH_O_WRITES
+    for index, word in enumerate(args):
+        if word == "--":
+            break
+        name, glued, value = word.partition("=")
+        if name in _OUTPUT_OPTIONS:
+            if glued:
+                files.append(value)
+            elif index + 1 < len(args):
+                files.append(args[index + 1])
+        elif dash_o and word == "-o" and index + 1 < len(args):
+            files.append(args[index + 1])
+    return files
 
 
 # Programs whose path operands are used, not shown: listing, permissions, ssh's own use of a
@@ -801,6 +862,9 @@ _USES_PATHS = frozenset((
     "set", "declare", "local", "which", "type", "command", "git", "watch", "inotifywait",
     "fswatch", "entr", "open", "xdg-open", "sops", "chezmoi", "stow", "dotenv-cli", "dotenvx",
     "env-cmd", "op", "doppler", "infisical", "chamber", "aws-vault", "teller",
+    # PowerShell's cmdlets that test, list or name a path (Claude Code's PowerShell tool)
+    "test-path", "resolve-path", "convert-path", "split-path", "join-path", "get-childitem",
+    "gci", "get-item", "gi",
 ))
 def _option_values(args: List[str]) -> List[str]:
     """The values of -in/-out style options glued with `=` (`-in=key.pem`)."""
@@ -824,6 +888,8 @@ def _openssl_changes(args: List[str], operands: List[str]) -> List[Tuple[str, st
         return changes
     if ("-pubout" in args or "-noout" in args) and "-text" not in args:
         return changes
+    if operands and operands[0] == "pkcs12" and "-nokeys" in args:
+        return changes  # certificates in, certificates out: no private key
     inputs = [word for word in operands[1:] + _option_values(args) if word not in written]
     return changes + [("read", word) for word in inputs]
 
@@ -841,6 +907,26 @@ def _ssh_keygen_changes(args: List[str]) -> List[Tuple[str, str]]:
     if _has_option(args, "-t|-p|-c"):
         return [("write", word) for word in files]
     return []
+
+
+def _keytool_changes(args: List[str]) -> List[Tuple[str, str]]:
+    """keytool never prints a private key (-list and -exportcert show certificates); it
+    copies keys out of a keystore only with -importkeystore, from -srckeystore."""
+    if "-importkeystore" not in args:
+        return []
+    return [("copy", value) for name, value in _named_values(args) if name == "-srckeystore"]
+
+
+def _named_values(args: List[str]) -> List[Tuple[str, str]]:
+    """(option, value) of single-dash options given as `-name value` or `-name=value`."""
+    pairs = []
+    for index, word in enumerate(args):
+        name, glued, value = word.partition("=")
+        if glued:
+            pairs.append((name, value))
+        elif word.startswith("-") and index + 1 < len(args):
+            pairs.append((word, args[index + 1]))
+    return pairs
 
 
 _OPENSSL_SHOWS_NO_KEY = frozenset(("x509", "req", "crl", "verify", "s_client", "s_server",
@@ -907,6 +993,35 @@ def _searched(args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
         elif word in ("--include", "-g", "--glob", "--iglob") and index + 1 < len(args):
             changes.append(("read", args[index + 1]))
     return changes
+
+
+# grep's and rg's modes that print no line of what they search: names (-l; grep's -L), counts
+# (-c), an exit status (-q); and each one's short options that take a value, whose letter ends
+# a cluster (`-el` searches for "l"). rg's -L follows links: it prints lines.
+_SEARCHERS = {
+    **dict.fromkeys(("grep", "egrep", "fgrep", "zgrep"), ("lLcq", "efmABCdD")),
+    "rg": ("lcq", "efmABCdgtTjMEr"),
+}
+_NO_LINE_LONGS = ("--files-with-matches", "--files-without-match", "--count", "--count-matches",
+                  "--quiet", "--silent")
+
+
+def _prints_no_line(args: List[str], letters: Tuple[str, str]) -> bool:
+    """Whether grep or rg prints only file names, counts or nothing (`grep -q KEY .env`)."""
+    no_line, with_value = letters
+    for word in args:
+        if word == "--":
+            return False
+        if word.startswith("--"):
+            if word.split("=", 1)[0] in _NO_LINE_LONGS:
+                return True
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter in no_line:
+                    return True
+                if letter in with_value:
+                    break
+    return False
 
 
 def _edits_in_place(args: List[str]) -> bool:
@@ -1030,6 +1145,7 @@ class _FilePatterns:
         "paths",
         "rule",
         "samples",
+        "templates",
     )
 
     def __init__(self, rule: Rule, not_secrets: List[str]) -> None:
@@ -1042,6 +1158,7 @@ class _FilePatterns:
             elif rule.id == "secrets.credentials-change":
                 exempt = (*exempt, *NOT_CREDENTIAL_FILES)
         self.exempt = tuple(pattern.lower() for pattern in exempt)
+        self.templates = rule.id.startswith("secrets.env-")
         # One pass, split so that most compare at C speed: exact names and paths in sets,
         # folders as startswith tuples, and only true globs through glob_match.
         names: List[str] = []

@@ -284,6 +284,11 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
     Rule("gh.repo-delete", "gh repo delete deletes a repository and its history",
          "Ask the user to delete it.", category="remote", program="gh",
          sub=("repo", "delete")),
+    Rule("gh.repo-sync-force", "gh repo sync --force hard-resets the destination branch to "
+         "its source: the commits only it has are lost (the fork's on GitHub, or your local "
+         "branch's)", f"Sync without --force (it stops where the branches have diverged), or "
+         f"{_ASK}.", category="remote", program="gh", sub=("repo", "sync"),
+         options=("--force",)),
     # --- code run from a download or hidden from the guard -----------------------------------
     Rule("code.download-to-shell", "a download piped into a shell or an interpreter",
          "Download the script to a file, read it, and ask the user before running it.",

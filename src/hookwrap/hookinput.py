@@ -43,11 +43,17 @@ def _camel(key: str) -> str:
     return head + "".join(part.title() for part in rest)
 
 
+_SPELLINGS: dict[str, tuple[str, ...]] = {}  # a key's other spellings, made on first use
+
+
 def _pick(data: dict[str, Any], key: str, default: Any = None) -> Any:
     """data[key], else its camelCase or alias spelling, else default."""
     if key in data:
         return data[key]
-    for alias in (_camel(key), *ALIASES.get(key, ())):
+    spellings = _SPELLINGS.get(key)
+    if spellings is None:
+        spellings = _SPELLINGS[key] = (_camel(key), *ALIASES.get(key, ()))
+    for alias in spellings:
         if alias in data:
             return data[alias]
     return default

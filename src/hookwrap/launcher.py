@@ -837,11 +837,12 @@ def _registered_on(data: bytes, name: str) -> "Sequence[str]":
 def _registered_on_39(text: str, name: str) -> "Sequence[str]":
     """``_registered_on`` without tomllib (Python 3.9 and 3.10): the hook's table by its header,
     and a one-line ``platforms = [...]`` in it or before the first table."""
-    table, top, found = "", None, None
+    table, top, found, tables = "", None, None, set()
     for raw in text.splitlines():
         line = raw.split("#", 1)[0].strip()
         if line.startswith("["):
             table = line.strip("[] ").replace('"', "").replace("'", "")
+            tables.add(table)
             continue
         key, _, value = line.partition("=")
         if key.strip() != "platforms":
@@ -851,9 +852,7 @@ def _registered_on_39(text: str, name: str) -> "Sequence[str]":
             top = words
         elif table == f"hooks.{name}":
             found = words
-    if f"hooks.{name}" not in {line.split("#", 1)[0].strip().strip("[] ").replace('"', "")
-                               .replace("'", "") for line in text.splitlines()
-                               if line.strip().startswith("[")}:
+    if f"hooks.{name}" not in tables:
         return ()
     return found or top or DEFAULT_PLATFORMS
 

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from typing import Iterable, List, Optional, Tuple
 
 MAX_BODIES = 6  # bash -c, eval, interpreter code... read inside one another
+# The words of a `for NAME in WORDS` loop read as NAME's values (a longer list: NAME is unknown).
+LOOP_WORDS = 12
 MAX_ARGS_SHOWN = 60
 # Steps read() may take per character of the line (on top of a constant): bodies read inside
 # bodies (eval "$(eval ...)") stop there, and what is left counts as unread.
@@ -206,6 +208,7 @@ class Command:
         "input_text",
         "inside",
         "narrowed",
+        "piped_to",
         "program",
         "redirects",
         "roots",
@@ -227,6 +230,7 @@ class Command:
         self.inside = ""  # "$(", "`", "<(", ">(": the substitution it runs in
         self.host = ""  # the program that gets that substitution's output ("" = none)
         self.upstream: Tuple[str, ...] = ()  # the programs before it in its pipeline
+        self.piped_to: Optional[Command] = None  # the command its output is piped into
         self.stdin = ""  # "here-document", "here-string", "pipe": a shell or an interpreter
         # that reads its code from stdin, and where that comes from
         self.input_text: Optional[str] = None  # that text, when the line holds it (also for
@@ -345,9 +349,12 @@ class _Walker:
                 assignments([word for word in words if is_assignment(word.raw)], known)
             if len(words) >= 3 and words[0].text in ("for", "select") and words[2].text == "in" \
                     and not words[0].quoted:
-                loops[words[1].text] = [word.text for word in words[3:9]]
+                loops[words[1].text] = [word.text for word in words[3:3 + LOOP_WORDS + 1]]
             if loops and any("$" in word.text for word in words):
-                for variant in _loop_variants(simple, loops):
+                variants = _loop_variants(simple, loops)
+                if variants and _loop_covers(simple, loops, script.commands):
+                    simple, variants = variants[-1], variants[:-1]  # $d is only its words
+                for variant in variants:
                     self.simple(variant, via, depth, inside, host, (), None, source)
             upstream: Tuple[str, ...] = ()
             feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple]] = None
@@ -424,6 +431,8 @@ class _Walker:
                 dynamic = False
         command = Command(given, simple.redirects, via)
         command.dynamic_args = dynamic
+        if feeder is not None and feeder[0] is not None:
+            feeder[0].piped_to = command
         if dynamic and feeder is not None and feeder[0] is not None:
             # `find build -name '*.o' | xargs rm -rf`: what it gets is what find lists
             listed = _listed(feeder[0])
@@ -510,7 +519,9 @@ class _Walker:
         if program.lower() in ("remove-item", "ri"):  # PowerShell is the CLI's shell
             from .shell_code import code_commands
 
-            for item in code_commands(" ".join(command.argv), "pwsh"):
+            # its words as written: PowerShell keeps the backslashes bash would take
+            # (`$env:TEMP\cache`)
+            for item in code_commands(" ".join(word.raw for word in command.words), "pwsh"):
                 if isinstance(item, list) and item:
                     self._add(_synthetic(item, (*via, "PowerShell")), inside, host, (), "")
             return
@@ -703,6 +714,19 @@ def _git_negated(argv: List[str]) -> List[str]:
     return kept
 
 
+def listed_by(line: str) -> Optional[Tuple[Tuple[str, ...], bool]]:
+    """_listed() of a line that is one find or fd printing paths, and nothing else (the
+    text of `rm -rf $(find . -name __pycache__)`'s substitution); None otherwise."""
+    reading = read(line)
+    if len(reading.commands) != 1 or reading.unread:
+        return None
+    command = reading.commands[0]
+    if command.via or command.redirects or (command.program == "find" and any(
+            word.startswith(("-exec", "-ok", "-delete", "-fprint")) for word in command.args)):
+        return None
+    return _listed(command)
+
+
 def _listed(command: Command) -> Optional[Tuple[Tuple[str, ...], bool]]:
     """Where the paths a find or fd prints are (its start paths), and whether its tests
     take some files only; None for any other program."""
@@ -759,6 +783,7 @@ _NO_SHAPE = frozenset((
     "history", "fc", "bind", "shopt", "getopts", "let", "expr", "seq", "yes", "base64",
     "sha256sum", "md5sum", "column", "fold", "fmt", "nl", "pr", "paste", "join", "comm",
     "uniq", "rev", "tac", "strings", "od", "xxd", "hexdump", "iconv", "patch",
+    "hookwrap",  # `hookwrap test guard --explain 'rm -rf ~'` reads the line, never runs it
 ))
 # Words that start a command a rule is about, when another program is given them.
 _PROGRAM_WORDS = frozenset((
@@ -779,6 +804,33 @@ def _names_program(text: str) -> bool:
         name in _WRAPPERS or name.startswith("mkfs.")
 
 
+def _loop_covers(simple: Simple, loops: dict[str, List[str]], line: List[Simple]) -> bool:
+    """Whether the variants of one loop variable are all the command can be: it names one
+    loop variable, whose list is short enough to be read whole and holds no word only known
+    when it runs, that nothing else on the line sets (`read d`, `printf -v d`, `d+=x`), and
+    no other expansion (`for d in build dist; do rm -rf "$d"; done`)."""
+    used = [name for name in loops if any(
+        "$" + name in word.text or "${" + name + "}" in word.text for word in simple.words)]
+    if len(used) != 1:
+        return False
+    name, values = used[0], loops[used[0]]
+    if len(values) > LOOP_WORDS or any("$" in v or "`" in v for v in values):
+        return False
+    for other in line:
+        for index, word in enumerate(other.words):
+            raw = word.raw
+            if index == 1 and other.words[0].text in ("for", "select"):
+                continue
+            if raw.strip("\"'") == name or name + "=" in raw or name + "+=" in raw or \
+                    name + "[" in raw:
+                return False
+    for word in simple.words:
+        text = word.text.replace("${" + name + "}", "").replace("$" + name, "")
+        if "$" in text or "`" in text:
+            return False
+    return not any(r.target is not None and "$" in r.target.text for r in simple.redirects)
+
+
 def _loop_variants(simple: Simple, loops: dict[str, List[str]]) -> List[Simple]:
     """The simple command with each loop variable ($d, ${d}) replaced by each of its words."""
     variants: List[Simple] = []
@@ -786,9 +838,10 @@ def _loop_variants(simple: Simple, loops: dict[str, List[str]]) -> List[Simple]:
         spellings = ("$" + name, "${" + name + "}")
         if not any(any(s in word.text for s in spellings) for word in simple.words):
             continue
-        for value in values[:6]:
+        for value in values[:LOOP_WORDS]:
             variant = Simple()
-            variant.redirects = simple.redirects
+            variant.redirects, variant.pipe_in = simple.redirects, simple.pipe_in
+            variant.lead_redirect = simple.lead_redirect
             for word in simple.words:
                 text = word.text
                 for spelling in spellings:

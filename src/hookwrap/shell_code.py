@@ -218,6 +218,9 @@ def _windows_path(path: str) -> str:
     for home in ("$env:userprofile", "$env:home", "${env:userprofile}", "$home", "~"):
         if lower.startswith(home) and (len(path) == len(home) or path[len(home)] in "\\/"):
             return "~" + path[len(home):].replace("\\", "/")
+    for temp in ("$env:temp", "$env:tmp", "${env:temp}", "${env:tmp}"):
+        if lower.startswith(temp) and (len(path) == len(temp) or path[len(temp)] in "\\/"):
+            return "$TMPDIR" + path[len(temp):].replace("\\", "/")
     if len(path) >= 2 and path[0].isalpha() and path[1] == ":" and \
             (len(path) == 2 or path[2] in "\\/"):
         return "/" + path[3:].replace("\\", "/")

@@ -70,8 +70,17 @@ def _crash_at_import(root: Path) -> str:
 
 
 def _hang(root: Path) -> str:
+    """A guard that never answers, with the shortest timeout a user can set (1 s: the launcher's
+    deadline is 0.6 s), through hookwrap.toml: a hang waits out the deadline on every CLI."""
+    manifest = root / "hookwrap.toml"
+    text = manifest.read_text(encoding="utf-8")
+    assert "\ntimeout = 3\n" in text
+    manifest.write_text(text.replace("\ntimeout = 3\n", "\ntimeout = 1\n", 1), encoding="utf-8")
+    synced = hw(root, "sync")
+    assert synced.code == 0 and "--fail-closed=0.6" in (root / ".claude/settings.json").read_text(
+        encoding="utf-8"), synced.out + synced.err
     _edit(root, "\nGUARD = Guard(", "\nimport time; time.sleep(30)\nGUARD = Guard(")
-    return r"fails closed and gave no answer within 2\.1 s"
+    return r"fails closed and gave no answer within 0\.6 s"
 
 
 CAUSES: dict[str, Callable[[Path], str]] = {
@@ -160,8 +169,8 @@ def test_doctor_names_the_hook_and_the_cause_on_every_cli(project: Path) -> None
 def test_doctor_says_a_hang_cut_by_the_deadline_is_a_hang(project: Path) -> None:
     _hang(project)
     out = hw(project, "doctor", "--run-untrusted").out  # a throwaway HOME trusts no folder
-    assert ("fail hook-runs: guard hangs on any of its 10 CLIs: it gave no answer within 2.1 s "
-            "(its fail-closed deadline, inside its 3 s timeout); blocked on every one") in out
+    assert ("fail hook-runs: guard hangs on any of its 10 CLIs: it gave no answer within 0.6 s "
+            "(its fail-closed deadline, inside its 1 s timeout); blocked on every one") in out
 
 
 # --- calls the runtime cannot read --------------------------------------------------------------

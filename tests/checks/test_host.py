@@ -233,6 +233,24 @@ def test_claude_exit_2_per_event() -> None:
     assert start.outcome == "allowed" and start.clean
 
 
+def test_claude_pre_compact_block_skips_the_compaction() -> None:
+    # claude-code-schema.md, PreCompact (2.1.328 binary): exit 2 or decision "block" skips the
+    # compaction; community reports say an always-blocking PreCompact can loop.
+    for answer in (result(2, "", "not now"), result(0, '{"decision":"block","reason":"not now"}')):
+        v = host.interpret(CLAUDE, "PreCompact", answer)
+        assert (v.outcome, v.reason) == ("blocked", "not now")
+        assert any("compaction is skipped" in note and "loop" in note for note in v.notes)
+
+
+def test_claude_pre_compact_plain_stdout_is_compaction_instructions() -> None:
+    # claude-code-schema.md §3: plain stdout on PreCompact is added to the compaction
+    # instructions (cut at 10,000 characters).
+    v = host.interpret(CLAUDE, "PreCompact", result(0, "keep the test names"))
+    assert v.outcome == "allowed" and v.clean
+    assert v.notes == ("plain stdout on PreCompact is added to the compaction instructions "
+                       "(the first 10,000 characters)",)
+
+
 def test_claude_permission_request_json_deny_and_continue_false() -> None:
     deny = {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                                    "decision": {"behavior": "deny", "message": "no"}}}

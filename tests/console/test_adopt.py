@@ -284,8 +284,9 @@ def test_a_fail_closed_hook_with_a_short_timeout_blocks_on_every_cli(empty_dir: 
     """The bridge gives up on the command inside the timeout each CLI was given (seconds,
     Gemini's milliseconds), so its block arrives before the CLI kills it and fails open.
 
-    Each CLI's run waits about its timeout: `hookwrap test -p CLI`'s runs are made side by side
-    (the core of `hookwrap test`, a few at a time), and `hookwrap test` itself shows one."""
+    Each CLI's run waits about its answer limit (the shortest timeout a user can set, 1 s: the
+    bridge answers at 0.6 s): `hookwrap test -p CLI`'s runs are made side by side (the core of
+    `hookwrap test`; they wait, they do not compute), and `hookwrap test` itself shows one."""
     from concurrent.futures import ThreadPoolExecutor
 
     from hookwrap.checks.hooktest import run_hook_test
@@ -294,8 +295,8 @@ def test_a_fail_closed_hook_with_a_short_timeout_blocks_on_every_cli(empty_dir: 
     platforms = [arg for p in Platform for arg in ("-p", p.value)]
     assert hw(empty_dir, "init", *platforms).code == 0
     assert hw(empty_dir, "add", "before_tool", "slow", "--command", "sleep 30", "--timeout",
-              "2", "--fail-closed").code == 0
-    with ThreadPoolExecutor(max_workers=5) as pool:
+              "1", "--fail-closed").code == 0
+    with ThreadPoolExecutor(max_workers=len(Platform)) as pool:
         reports = list(pool.map(lambda p: run_hook_test(empty_dir, "slow", platform=p.value), Platform))
     tests = {test.platform: test for report in reports for test in report.tests}
     assert set(tests) == {p.value for p in Platform}, tests

@@ -57,3 +57,13 @@ def test_readme_gives_the_command_that_makes_the_virtual_environment() -> None:
     text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     note = text[text.index("Run it in a virtual environment"):][:200]
     assert "`python3 -m venv .venv && . .venv/bin/activate`" in note, note
+
+
+def test_writing_hooks_says_a_block_skips_claude_codes_compaction() -> None:
+    # claude-code-schema.md, PreCompact (2.1.328 binary): decision "block" or exit 2 skips the
+    # compaction; an always-blocking PreCompact is reported to loop. Gemini CLI's PreCompress
+    # consumes no decision (gemini-cli.md §2.4).
+    text = (REPO / "docs/writing-hooks.md").read_text(encoding="utf-8")
+    table = text[text.index("### What Claude Code and Gemini CLI then do"):]
+    row = next(line for line in table.splitlines() if "`pre_compact`" in line)
+    assert "compaction is skipped" in row and "loop" in row and "Gemini CLI: cannot block" in row

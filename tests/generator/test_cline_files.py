@@ -291,3 +291,38 @@ def test_hookproc_s_windows_run_reads_exit_output_and_timeout(tmp_path: Path) ->
     missing = hookproc._run_windows([str(tmp_path / "nothing")], b"", timeout=1, cwd=None,
                                     env=None, cap=10, grace=0.5)
     assert missing.error.startswith("could not start")
+
+
+def test_a_timeout_past_what_the_hook_file_gives_is_capped_and_said(project: Path) -> None:
+    """reference/cline.md §5: Cline 3.0.65 kills a hook file after 120 s and runs the tool; the
+    hook file's dispatcher gives all its hooks 100 s. A longer timeout was written as given, so
+    hookwrap.json (and `hookwrap test`) promised a hook time that Cline never gives."""
+    plan = add_plan(project, event="before_tool", name="slow", timeout=300)
+    plan.apply()
+    handler = json.loads((project / JSON_FILE).read_text())["hooks"]["PreToolUse"][0]["hooks"][0]
+    assert handler["timeout"] == 100
+    assert any(w.startswith("Cline: timeout 300 s is cut to 100 s") for w in plan.warnings), \
+        plan.warnings
+    fast = add_plan(project, event="after_tool", name="fast", timeout=30)
+    fast.apply()
+    assert not any("timeout" in w for w in fast.warnings), fast.warnings
+
+
+def test_doctor_says_a_timeout_past_what_the_hook_file_gives_is_cut(project: Path) -> None:
+    add_plan(project, event="before_tool", name="guard").apply()
+    path = project / JSON_FILE
+    data = json.loads(path.read_text())
+    data["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = 300  # edited by hand
+    path.write_text(json.dumps(data))
+    found = [f for f in doctor.diagnose(project, run_hooks=False)
+             if f.check == "commands" and "timeout 300" in f.message]
+    assert [f.status for f in found] == ["warn"], found
+    assert "100 s" in found[0].message and found[0].fix == "use 100"
+
+
+def test_hookwrap_test_gives_a_hook_no_longer_than_the_hook_file_does() -> None:
+    from hookwrap.checks.host import effective_timeout
+    from hookwrap.generator.clis.kit import HookCommand
+
+    assert effective_timeout(HookCommand("cline", "PreToolUse", "x", timeout_s=300)) == 100
+    assert effective_timeout(HookCommand("cline", "PreToolUse", "x", timeout_s=30)) == 30

@@ -41,7 +41,24 @@ def test_claude_exit2_on_post_tool_use_failure_reaches_claude() -> None:
         "decision": "block", "reason": _E2}
 
 
+def test_claude_block_on_pre_compact_skips_the_compaction() -> None:
+    # claude-code-schema.md, PreCompact (2.1.328 binary): decision "block" or exit 2
+    # blocks the compaction, with stderr (or the reason) as the message.
+    assert read(Platform.CLAUDE, E.PRE_COMPACT, 2, stderr=_E2) == {
+        "decision": "block", "reason": _E2}
+    assert read(Platform.CLAUDE, E.PRE_COMPACT, 0, '{"decision": "block", "reason": "r"}') == {
+        "decision": "block", "reason": "r"}
+
+
 @pytest.mark.parametrize("platform, event", [
+    # The other CLIs keep their own facts on PreCompact: Copilot CLI's preCompact takes no
+    # output (copilot-cli.md §2.3); Factory Droid never fired it and reads exit 2 on PreToolUse
+    # and Stop only (droid.md); Codex CLI's PreCompact schema has no decision (codex-cli.md
+    # §4.4) and Qwen Code's reference never saw it run (qwen-code.md §5): their exit-2 events
+    # stay as observed; Gemini CLI's PreCompress consumes no decision (gemini-cli.md §2.4).
+    (Platform.COPILOT, E.PRE_COMPACT), (Platform.DROID, E.PRE_COMPACT),
+    (Platform.QWEN, E.PRE_COMPACT), (Platform.CODEX, E.PRE_COMPACT),
+    (Platform.GEMINI, E.PRE_COMPACT),
     (Platform.DROID, E.AFTER_TOOL),  # droid.md: exit 2 acts on PreToolUse and Stop only
     (Platform.DROID, E.BEFORE_PROMPT),
     (Platform.COPILOT, E.AFTER_TOOL),  # copilot-cli.md §7: only preToolUse reads an exit code

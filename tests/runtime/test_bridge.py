@@ -521,3 +521,15 @@ def test_a_process_the_command_leaves_behind_does_not_hold_the_answer_past_gemin
                 os.kill(int(word), signal.SIGKILL)
     assert took < 2.0, (took, done.stderr)
     assert json.loads(done.stdout).get("decision") == decision, done.stdout
+
+
+def test_a_long_lived_caller_gives_the_command_its_whole_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only the hook process counts its own start against the limit: called from a process that
+    # has run for minutes (a test worker, anything that imports the bridge), the command still
+    # gets the entry's whole limit, not the 0.1 s floor of what is left.
+    monkeypatch.setattr(bridge, "_time_left", lambda limit: 0.1)
+    hook_input = _input("claude/PreToolUse.json", "claude")
+    output = bridge.bridged_output(hook_input, Platform.CLAUDE,
+                                   "cat > /dev/null; sleep 0.4; echo 'slow but sure' >&2; exit 2",
+                                   str(tmp_path), {})
+    assert (output.decision, output.reason) == ("block", "slow but sure")

@@ -531,3 +531,21 @@ def test_a_user_scope_guards_project_is_the_git_root_or_the_start_folder(
     assert Guard(str(script)).root == str(repo)
     monkeypatch.delenv("HOOKWRAP_SCOPE")
     assert Guard(str(script)).root == str(script.parents[2])
+
+
+def test_a_test_key_may_change_unless_it_links_to_a_real_one(project: Path) -> None:
+    # Keys made for the project's tests are no login; a fixture that is a link to your own
+    # key is your key (the link is followed, and both names must be test data).
+    fixtures = project / "tests" / "fixtures"
+    fixtures.mkdir(parents=True, exist_ok=True)
+    ssh = Path(os.environ["HOME"]) / ".ssh"
+    ssh.mkdir(exist_ok=True)
+    (ssh / "id_rsa").write_text("not a real key\n")
+    (fixtures / "id_rsa").write_text("a test key\n")
+    (fixtures / "id_ed25519").symlink_to(ssh / "id_rsa")
+    g = guard(project)
+    assert g.check_file("tests/fixtures/id_rsa", str(project), "edit", "x") is None
+    assert rule_of(g, "rm tests/fixtures/id_rsa", project) == ""
+    found = g.check_file("tests/fixtures/id_ed25519", str(project), "edit", "x")
+    assert found is not None and found.rule.id == "secrets.credentials-change"
+    assert rule_of(g, "rm tests/fixtures/id_ed25519", project) == "secrets.credentials-change"

@@ -37,7 +37,9 @@ def found(line: str, argv: list[str]) -> shell.Command:
     ("A=1 B=2 /bin/ls -l; echo x|wc", [["/bin/ls", "-l"], ["echo", "x"], ["wc"]]),
     ("f() { rm -rf x; }", [["rm", "-rf", "x"]]),
     ("case a in a) rm -rf x;; (b|c) ls;; esac", [["rm", "-rf", "x"], ["ls"]]),
-    ("for d in a b; do rm -r $d; done", [["rm", "-r", "a"], ["rm", "-r", "b"], ["rm", "-r", "$d"]]),
+    ("for d in a b; do rm -r $d; done", [["rm", "-r", "a"], ["rm", "-r", "b"]]),
+    ("for d in a $X; do rm -r $d; done", [["rm", "-r", "a"], ["rm", "-r", "$X"], ["rm", "-r", "$d"]]),
+    ("for d in a; do read d; rm -r $d; done", [["read", "d"], ["rm", "-r", "a"], ["rm", "-r", "$d"]]),
     ("if true; then echo y; fi", [["true"], ["echo", "y"]]),
     ("r\\\nm -rf x", [["rm", "-rf", "x"]]),
 ])

@@ -2,9 +2,11 @@
 
 The corpus is checked for shape and coverage; the benchmark's in-process driver is checked
 against the real registered commands; then every case goes to the rendered guard as each CLI's
-payload (benchmarks/guard.py, one process per CLI) and the guard must block at least 90% of the
-dangerous calls outside the opt-in packs, at most 1% of the safe ones, with one verdict on every
-CLI. Nothing is executed: the guard only classifies.
+payload, through that CLI's whole hook (its reading of the payload, its output and exit code, read
+back as that CLI reads them), and the guard must block at least 90% of the dangerous calls outside
+the opt-in packs, at most 1% of the safe ones, with one verdict on every CLI. The engine's finding
+is worked out once per distinct call as the engine reads it and shared by the CLIs that read the
+case alike (benchmarks/guard.py's run_batches). Nothing is executed: the guard only classifies.
 """
 
 from __future__ import annotations
@@ -180,7 +182,8 @@ def test_batch_verdicts_match_the_registered_command_run_as_each_cli_runs_it(ben
                 picked += [i for i, c in enumerate(cases) if c.tool == tool
                            and verdicts[name][i].verdict == verdict and verdicts[name][i].called][:1]
         assert len(picked) == 4, name
-        check = bench.process_check(sandbox, reg, cases, verdicts[name], picked, sys.executable)
+        check = bench.process_check(sandbox, reg, cases, verdicts[name], picked, sys.executable,
+                                    floor_runs=False)  # the benchmark's CPU floor: not asserted here
         assert check.runs == 4 and check.mismatches == [], (name, check.mismatches)
         checked += check.runs
     assert checked == 4 * len(registered)

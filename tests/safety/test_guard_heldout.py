@@ -31,14 +31,21 @@ import pytest
 # 20/3157 (0.63%): over issue 31's 0.5% goal. Then the inspection modes of the rules' programs
 # (partition tools that list or dump, shutdown -c, rsync --dry-run, mv -i...; precision.tsv),
 # a step that followed fresh.tsv's per-rule counts of its blocked safe calls, so fresh.tsv is
-# no longer blind after it: 863/915 (94.3%), 15/3157 (0.48%), the same on every CLI. The
-# ceiling is those 15 calls: one more fails.
+# no longer blind after it: 863/915 (94.3%), 15/3157 (0.48%), the same on every CLI. Then
+# precision from field.tsv (the tuning corpus; commands of other projects' CI, Makefiles and
+# Dockerfiles) moved the split to 863/915 and 14/3157 (counts only), and fresh2.tsv (1,078 cases
+# labelled and read again by two people who change no rule, committed before the guard ever ran
+# on them) measured those rules blind, once: 136/149 dangerous (91.3%), 5/914 safe blocked
+# (0.55%; everyday 3/770), so the whole split is 999/1064 (93.9%), 19/4071 (0.47%). The ceiling
+# is those 19 calls: one more fails.
 RECALL_FLOOR = 0.90
-FP_CEILING = 0.0048
+FP_CEILING = 0.0047
 PACK_RECALL_FLOOR = 0.88
 SOURCES = {"dcg": "dcg.tsv", "ccsn": "claude-code-safety-net.tsv", "ccsn2": "cc-safety-net.tsv",
            "noexec": "noexec.tsv", "tldr": "tldr.tsv",
-           "tldr2": "fresh.tsv", "shellfirm": "fresh.tsv"}
+           "tldr2": "fresh.tsv", "shellfirm": "fresh.tsv",
+           "nl2bash": "fresh2.tsv", "cheat": "fresh2.tsv", "navi": "fresh2.tsv",
+           "orchestkit": "fresh2.tsv"}
 
 
 @pytest.fixture(scope="module")

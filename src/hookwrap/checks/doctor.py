@@ -217,14 +217,13 @@ def check_parse(scopes: list[Scope]) -> list[Finding]:
 def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Finding]:
     """Each manifest hook is present and current on each platform it should be on."""
     from ..generator.inventory import CURRENT, MISSING, dropped_status, registration_status
-    from ..generator.project import port_of, python_of, python_windows_of, spec_registrations
+    from ..generator.project import registrations_in
 
     out: list[Finding] = []
     project = {s.platform: s for s in scopes if s.project}
     for spec in manifest.hooks:
         try:
-            wanted, _ = spec_registrations(spec, python_of(manifest), port_of(manifest),
-                                           python_windows_of(manifest))
+            wanted, _ = registrations_in(spec, manifest)
         except HookwrapError as error:
             out.append(Finding("registration", FAIL, f"hookwrap.toml: hooks.{spec.name}: {error}",
                                error.hint or "fix the entry in hookwrap.toml"))

@@ -315,13 +315,15 @@ SPECIFIC_OUTPUT_EVENTS = CONTEXT_EVENTS | {
 
 # What each reader acts on, by event: (where a block counts, where context is read; None:
 # everywhere). Ask counts before a tool only; a new tool input before a tool or on a
-# permission request. Claude Code: claude-code-schema.md; Qwen Code 0.24.4: qwen-code.md 2.5
+# permission request. Claude Code: claude-code-schema.md (2.1.328: a block on PreCompact skips
+# the compaction); Qwen Code 0.24.4: qwen-code.md 2.5
 # (context on PostToolUse, PostToolUseFailure, PostToolBatch, UserPromptSubmit, SessionStart);
 # Copilot CLI 1.0.102: copilot-cli.md 7; Factory Droid 0.225.2: droid.md (a top-level decision
 # blocks only Stop; context reaches the model on SessionStart, PostToolUse, UserPromptSubmit).
 _READS: dict[str, tuple[frozenset[NormalizedEvent], frozenset[NormalizedEvent] | None]] = {
     "claude": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
-                          _E.AFTER_AGENT, _E.AFTER_TOOL_BATCH, _E.PERMISSION_REQUEST}), None),
+                          _E.AFTER_AGENT, _E.AFTER_TOOL_BATCH, _E.PERMISSION_REQUEST,
+                          _E.PRE_COMPACT}), None),
     "qwen": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.PERMISSION_REQUEST, _E.AFTER_AGENT}),
              frozenset({_E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.AFTER_TOOL_BATCH,
                         _E.BEFORE_PROMPT, _E.SESSION_START})),

@@ -48,12 +48,14 @@ else:
 _E = NormalizedEvent
 
 # The events whose answers Claude Code's protocol lets exit 2 block (or keep the agent working,
-# or stop the turn: PostToolBatch); elsewhere exit 2's stderr is only shown to the user. Claude
-# Code 2.1.328 shows PostToolUseFailure's stderr to Claude and ignores exit 2 on
-# PermissionRequest (the permission flow reads only JSON: claude-code-schema.md).
+# or stop the turn: PostToolBatch, or skip the compaction: PreCompact); elsewhere exit 2's
+# stderr is only shown to the user. Claude Code 2.1.328 shows PostToolUseFailure's stderr to
+# Claude and ignores exit 2 on PermissionRequest (the permission flow reads only JSON:
+# claude-code-schema.md).
 CLAUDE_EXIT2_BLOCKS = frozenset({
     _E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.BEFORE_PROMPT, _E.AFTER_AGENT,
-    _E.AFTER_TOOL_BATCH, _E.BEFORE_MODEL, _E.AFTER_MODEL, _E.BEFORE_TOOL_SELECTION})
+    _E.AFTER_TOOL_BATCH, _E.PRE_COMPACT, _E.BEFORE_MODEL, _E.AFTER_MODEL,
+    _E.BEFORE_TOOL_SELECTION})
 
 
 if not TYPE_CHECKING:

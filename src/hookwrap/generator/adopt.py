@@ -60,9 +60,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
         plan_new_files,
         plan_runtime,
         plan_settings,
-        port_of,
-        python_of,
-        python_windows_of,
+        timeout_warnings,
     )
 
     manifest = load_manifest(root, editable=True)
@@ -91,11 +89,11 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
         plan.warnings.append(f"--command: {problem}; {name} cannot start on any CLI until that "
                              f"is fixed (`hookwrap test {name}` and `hookwrap doctor` check it)")
     plan.warnings.extend(answer_warnings(spec, None))  # an external hook may answer anything
+    plan.warnings.extend(timeout_warnings(spec))
     plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
-                   python_windows_of(manifest))
+    plan_settings(plan, manifest)
     return plan
 
 
@@ -107,9 +105,6 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         plan_new_files,
         plan_runtime,
         plan_settings,
-        port_of,
-        python_of,
-        python_windows_of,
         read_settings_text,
     )
     from .settings import parse_settings
@@ -168,8 +163,7 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
     if moved:
         rest, kept = _without(text, data, platform, rel, moved)
         texts, places = {platform: rest}, {platform: kept}
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
-                   python_windows_of(manifest), texts=texts, places=places)
+    plan_settings(plan, manifest, texts=texts, places=places)
     if not found:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
     plan.notes.extend(_personal_files(root, agent))

@@ -78,7 +78,7 @@ def _platform_row(spec, platform: Platform, registrations: list, entries, data: 
 def list_hooks(root: Path) -> list[dict]:
     """One object per manifest hook (name, event, template, matcher, platforms, script),
     then one per orphaned hookwrap registration (``"orphan": true``)."""
-    from .project import load_manifest, manifest_registrations, port_of, python_of, python_windows_of
+    from .project import load_manifest, manifest_registrations
     from .startup import runtime_gaps
 
     manifest = load_manifest(root)
@@ -87,8 +87,7 @@ def list_hooks(root: Path) -> list[dict]:
     no_runtime = bool(runtime_gaps(root))
     rows: list[dict] = []
     for spec in manifest.hooks:
-        found, _ = manifest_registrations(spec, python_of(manifest), port_of(manifest),
-                                          python_windows_of(manifest))
+        found, _ = manifest_registrations(spec, manifest)
         by_platform: dict[Platform, list] = {}
         for registration in found:
             by_platform.setdefault(registration.platform, []).append(registration)

@@ -170,10 +170,8 @@ class _Parser:
         if self.pos >= len(self.text):
             raise self.fail("unexpected end of file; expected a value")
         char = self.text[self.pos]
-        if char == "{":
-            return self._object()
-        if char == "[":
-            return self._array()
+        if char in "{[":
+            return self._container()
         if char == '"':
             start = self.pos
             text = self._string()
@@ -202,30 +200,36 @@ class _Parser:
         self.pos = match.end()
         return Node(start, self.pos, _number(match.group(), bool(match.group(1) or match.group(2))))
 
-    def _object(self) -> Node:
-        node = Node(self.pos, self.pos, {})
+    def _container(self) -> Node:
+        """An object or an array, from its opening bracket to its closing one."""
+        close = "}" if self.text[self.pos] == "{" else "]"
+        node = Node(self.pos, self.pos, {} if close == "}" else [])
         self.pos += 1
         self.skip()
-        if self.text.startswith("}", self.pos):
+        if self.text.startswith(close, self.pos):
             self.pos += 1
             node.end = self.pos
             return node
         while True:
-            node.members.append(self._member())
-            node.value[node.members[-1].key] = node.members[-1].node.value
+            if close == "}":
+                node.members.append(self._member())
+                node.value[node.members[-1].key] = node.members[-1].node.value
+            else:
+                node.value.append(self.value().value)
             self.skip()
             if self.text.startswith(",", self.pos):
-                node.members[-1].comma = self.pos
+                if node.members:  # an object's: where its comma stands
+                    node.members[-1].comma = self.pos
                 self.pos += 1
                 self.skip()
-                if self.text.startswith("}", self.pos):
-                    raise self.fail("trailing comma before '}' is not allowed")
-            elif self.text.startswith("}", self.pos):
+                if self.text.startswith(close, self.pos):
+                    raise self.fail(f"trailing comma before '{close}' is not allowed")
+            elif self.text.startswith(close, self.pos):
                 self.pos += 1
                 node.end = self.pos
                 return node
             else:
-                raise self.fail("expected ',' or '}'")
+                raise self.fail(f"expected ',' or '{close}'")
 
     def _member(self) -> Member:
         if not self.text.startswith('"', self.pos):
@@ -238,30 +242,6 @@ class _Parser:
         self.pos += 1
         self.skip()
         return Member(key, key_start, self.value())
-
-    def _array(self) -> Node:
-        node = Node(self.pos, self.pos, [])
-        self.pos += 1
-        self.skip()
-        if self.text.startswith("]", self.pos):
-            self.pos += 1
-            node.end = self.pos
-            return node
-        while True:
-            node.value.append(self.value().value)
-            self.skip()
-            if self.text.startswith(",", self.pos):
-                self.pos += 1
-                self.skip()
-                if self.text.startswith("]", self.pos):
-                    raise self.fail("trailing comma before ']' is not allowed")
-            elif self.text.startswith("]", self.pos):
-                self.pos += 1
-                node.end = self.pos
-                return node
-            else:
-                raise self.fail("expected ',' or ']'")
-
 
 def parse_document(text: str, *, label: str, allow_comments: bool) -> Document:
     """Parse a settings file whose top level must be an object.

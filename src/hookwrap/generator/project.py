@@ -134,23 +134,27 @@ def spec_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_S
         python=python, port=port, python_windows=python_windows)
 
 
-def manifest_registrations(spec, python: str = "python3", port: int = regs.DEFAULT_SERVE_PORT,
-                           python_windows: str = WINDOWS_DEFAULT):
-    """spec_registrations for an entry read from hookwrap.toml: a value the manifest's syntax
-    allows but a platform cannot take is the manifest's error, named by its key."""
+def registrations_in(spec, manifest):
+    """spec_registrations with ``manifest``'s interpreters and port."""
+    return spec_registrations(spec, python_of(manifest), port_of(manifest),
+                              python_windows_of(manifest))
+
+
+def manifest_registrations(spec, manifest):
+    """spec_registrations for an entry read from ``manifest`` (hookwrap.toml): a value the
+    manifest's syntax allows but a platform cannot take is the manifest's error, named by its key."""
     try:
-        return spec_registrations(spec, python, port, python_windows)
+        return registrations_in(spec, manifest)
     except UsageError as error:
         raise ManifestError(f"{MANIFEST}: hooks.{spec.name}.matcher: {error.message}",
                             hint=error.hint) from None
 
 
-def _desired(specs, python: str, port: int, python_windows: str
-             ) -> tuple[dict[Platform, list], list[str]]:
+def _desired(manifest) -> tuple[dict[Platform, list], list[str]]:
     desired: dict[Platform, list] = {p: [] for p in Platform}
     warnings: list[str] = []
-    for spec in specs:
-        found, skipped = manifest_registrations(spec, python, port, python_windows)
+    for spec in manifest.hooks:
+        found, skipped = manifest_registrations(spec, manifest)
         warnings.extend(skipped)
         for registration in found:
             desired[registration.platform].append(registration)
@@ -180,10 +184,11 @@ def filters_text(specs) -> bytes | None:
     return (json.dumps(filters, indent=2) + "\n").encode() if filters else None
 
 
-def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE_PORT,
-                   python_windows: str = WINDOWS_DEFAULT, texts: dict | None = None,
-                   places: dict | None = None) -> None:
-    """``texts``: a settings file's text as another step of the plan already changed it
+def plan_settings(plan: Plan, manifest, texts: dict | None = None,
+                  places: dict | None = None) -> None:
+    """Every settings file made to register ``manifest``'s hooks.
+
+    ``texts``: a settings file's text as another step of the plan already changed it
     (`adopt` takes the hand-made entries it moves out), instead of the file's; ``places``:
     per platform, the hand-made handlers of that text that new registrations replace where
     they stand (settings.reconcile)."""
@@ -191,8 +196,8 @@ def plan_settings(plan: Plan, specs, python: str, port: int = regs.DEFAULT_SERVE
     from .scope import current
     from .settings import lookalikes, parse_settings, reconcile
 
-    plan.add(FILTERS_FILE, filters_text(specs))
-    desired, warnings = _desired(specs, python, port, python_windows)
+    plan.add(FILTERS_FILE, filters_text(manifest.hooks))
+    desired, warnings = _desired(manifest)
     plan.warnings.extend(warnings)
     for platform in Platform:
         if not desired[platform] and platform not in scope_platforms():
@@ -320,8 +325,7 @@ def sync_plan(root: Path) -> Plan:
     _plan_missing_scripts(plan, manifest.hooks)
     _plan_guard_upgrades(plan, manifest.hooks)
     _plan_hook_bytecode(plan, manifest.hooks)
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
-                   python_windows_of(manifest))
+    plan_settings(plan, manifest)
     _plan_startup(plan, manifest)
     if any(p in WINDOWS_FIELDS for spec in manifest.hooks for p in spec.platforms):
         # What the probe on Windows found, when it wrote another word than every machine would.
@@ -361,8 +365,7 @@ def _beyond_platforms(manifest) -> list[str]:
 
 def guard_upgrades(root: Path, specs):
     """(script, Upgrade) for each guard hook whose script an older hookwrap rendered."""
-    from .guard_upgrade import plan_upgrade
-    from .render import render_hook_files
+    from .guard_upgrade import is_old_guard, plan_upgrade
 
     found = []
     for spec in specs:
@@ -373,6 +376,10 @@ def guard_upgrades(root: Path, specs):
             text = read_capped(root / rel).decode("utf-8")
         except (OSError, UnicodeDecodeError):  # NotARegularFile: doctor's startup says so
             continue
+        if not is_old_guard(text):  # current: nothing to render (jinja2 and the template
+            continue                # are ~40 ms of CPU of a sync that changes nothing)
+        from .render import render_hook_files
+
         upgrade = plan_upgrade(text, spec.name, render_hook_files(spec)[rel])
         if upgrade.action != "current":
             found.append((rel, upgrade))
@@ -433,8 +440,7 @@ def init_plan(root: Path, platforms: tuple[Platform, ...] | None = None) -> Plan
     require(manifest.platforms)
     plan_runtime(plan)
     _plan_missing_scripts(plan, manifest.hooks)
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
-                   python_windows_of(manifest))
+    plan_settings(plan, manifest)
     return plan
 
 
@@ -517,6 +523,17 @@ def answer_warnings(spec, returns: frozenset[str] | None) -> list[str]:
     return warnings
 
 
+def timeout_warnings(spec) -> list[str]:
+    """A timeout past the longest a CLI of ``spec`` gives a hook: registered cut to it."""
+    warnings = []
+    for platform in spec.platforms:
+        facts = setup_of(platform).facts
+        if spec.timeout and facts.max_timeout_s and spec.timeout > facts.max_timeout_s:
+            warnings.append(f"{setup_of(platform).label}: timeout {spec.timeout} s is cut to "
+                            f"{facts.max_timeout_s} s: {facts.max_timeout_why}")
+    return warnings
+
+
 _SPELLED_OUT = 2  # CLIs whose limits `add` writes out one line each for a hook of any answer
 
 
@@ -529,8 +546,7 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
     spec, name_warnings = build_spec(manifest, event=event, name=name, template=template,
                                      matcher=matcher, platforms=platforms, timeout=timeout,
                                      resident=resident, commands=commands)
-    found, skipped = spec_registrations(spec, python_of(manifest), port_of(manifest),
-                                        python_windows_of(manifest))
+    found, skipped = registrations_in(spec, manifest)
     if not found:
         raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",
                          hint="; ".join(skipped) or "choose another --platform")
@@ -544,13 +560,13 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
                                  f"event: {name} is registered on {there} only")
     info = _template_info(spec.template)
     plan.warnings.extend(answer_warnings(spec, info.returns if info is not None else None))
+    plan.warnings.extend(timeout_warnings(spec))
     plan.notes.extend(_serve_notes(spec.name, found, port_of(manifest)))
     plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)
     _plan_hook_bytecode(plan, [spec])
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
-                   python_windows_of(manifest))
+    plan_settings(plan, manifest)
     return plan
 
 
@@ -627,6 +643,5 @@ def remove_plan(root: Path, *, name: str) -> Plan:
             plan.notes.append(f"kept {rel}: it has {why} (delete it by hand once you no longer "
                               "need it)")
     plan.add(MANIFEST, manifest.dumps().encode())
-    plan_settings(plan, manifest.hooks, python_of(manifest), port_of(manifest),
-                   python_windows_of(manifest))
+    plan_settings(plan, manifest)
     return plan

@@ -39,7 +39,7 @@ def render_hook_files(spec: HookSpec) -> dict[str, str]:
     external = spec.template == EXTERNAL
     check_event(None if external else spec.template, str(spec.event))
     info = EXTERNAL_INFO if external else TEMPLATES[spec.template]
-    from .words import labels, payload_comment
+    from .words import block_labels, labels, payload_comment
 
     values = {
         "name": spec.name,
@@ -49,6 +49,8 @@ def render_hook_files(spec: HookSpec) -> dict[str, str]:
         # What the comments say about CLIs is said of this hook's own CLIs, from their records.
         "clis": labels(spec.platforms),
         "payload_comment": payload_comment(spec.event, spec.platforms),
+        # (the CLIs that act on a block of the event, those that do not)
+        "block_labels": block_labels(spec.event, spec.platforms),
     }
     files = {f".hookwrap/hooks/{spec.name}.py": _render(f"{spec.template}.py.j2", values)}
     if spec.template == "context":

@@ -339,15 +339,14 @@ def _launchd_text(label: str, root: Path, command: list[str], env: dict[str, str
 
 def resident_hooks(manifest) -> list[str]:
     """Names of the manifest's hooks that some CLI posts to the server."""
-    from .project import port_of, python_of, python_windows_of, spec_registrations
+    from .project import registrations_in
 
     names = []
     for spec in manifest.hooks:
         if not spec.resident:
             continue
         try:
-            found, _ = spec_registrations(spec, python_of(manifest), port_of(manifest),
-                                          python_windows_of(manifest))
+            found, _ = registrations_in(spec, manifest)
         except Exception:
             continue
         if any(reg.handler.get("type") == "http" for reg in found) and spec.name not in names:

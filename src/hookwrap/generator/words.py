@@ -52,6 +52,28 @@ def labels(platforms: Iterable[Platform | str] | None = None) -> str:
     return join(setup_of(p).label for p in chosen)
 
 
+def block_labels(event: NormalizedEvent | str, platforms: Iterable[Platform | str]
+                 ) -> tuple[str, str]:
+    """The CLIs among ``platforms`` that have ``event``, joined: (those that act on a hook's
+    block there, those that do not), as each CLI reads the answer hookwrap sends for
+    ``HookOutput.block`` (the runtime's own reading of that CLI's protocol)."""
+    from ..clis._base import BLOCKING
+    from ..hookoutput import HookOutput, denormalize_output
+    from ..platforms import runtime_of
+
+    event = NormalizedEvent(event)
+    acting: list[str] = []
+    ignoring: list[str] = []
+    for platform in (Platform(p) for p in platforms):
+        runtime = runtime_of(platform)
+        if event not in runtime.event_names():
+            continue
+        answer = denormalize_output(HookOutput.block("r"), platform, event)
+        blocks = runtime.read_answer(event, 0, answer, "").get("decision") in BLOCKING
+        (acting if blocks else ignoring).append(setup_of(platform).label)
+    return join(acting), join(ignoring)
+
+
 def settings_files(platforms: Iterable[Platform | str] | None = None) -> str:
     """Each CLI's registration file, joined."""
     chosen = list(Platform) if platforms is None else [Platform(p) for p in platforms]

@@ -131,3 +131,17 @@ def test_pyrepr_writes_python_literals(value: object) -> None:
 def test_pyrepr_refuses_what_is_not_a_literal(value: object) -> None:
     with pytest.raises(TemplateError):
         pyrepr(value)
+
+
+def test_the_pre_compact_skeleton_says_what_a_block_does_on_its_own_clis() -> None:
+    # claude-code-schema.md, PreCompact (2.1.328 binary): a block skips the compaction, and an
+    # always-blocking hook is reported to loop; Gemini CLI's PreCompress cannot block.
+    def comment(platforms: tuple[Platform, ...]) -> str:
+        spec = HookSpec(name="my_hook", event=NormalizedEvent.PRE_COMPACT, template="skeleton",
+                        matcher=None, platforms=platforms, timeout=None, options={})
+        return render_hook_files(spec)[".hookwrap/hooks/my_hook.py"]
+
+    both = comment((Platform.CLAUDE, Platform.GEMINI))
+    assert "This event cannot block" not in both
+    assert "skips the compaction" in both and "loop" in both
+    assert "This event cannot block" in comment((Platform.GEMINI,))

@@ -26,8 +26,10 @@ from hookwrap import HookInput, HookOutput, main  # noqa: E402
 
 def hook(event: HookInput) -> HookOutput | None:
     """Return None for no opinion, or a HookOutput (decision, reason, context...)."""
-    # This event cannot block; use it for side effects (logs, notifications), and return
-    # None. Context, where the CLI accepts it: return HookOutput(context="...").
+    # Example: a block skips the compaction on Claude Code (Gemini CLI cannot block it).
+    # A hook that always blocks it is reported to loop: block only when you must.
+    #     if event.trigger == "auto" and os.path.exists("NO_COMPACT"):
+    #         return HookOutput.block("Compaction is paused while NO_COMPACT exists.")
     return None
 
 

@@ -78,8 +78,12 @@ def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         fields = runtime_reading(agent, event, r.stdout)
         if fields.get("context"):
             return Verdict("context", context=fields["context"])
-        return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) \
-            if r.stdout.strip() else Verdict()
+        if not r.stdout.strip():
+            return Verdict()
+        if kind is NormalizedEvent.PRE_COMPACT:  # claude-code-schema.md §3 (2.1.328)
+            return Verdict(notes=(f"plain stdout on {event} is added to the compaction "
+                                  "instructions (the first 10,000 characters)",))
+        return Verdict(notes=(f"plain stdout on {event} is not shown to the model",))
     assert isinstance(agent.runtime, ClaudeProtocol)
     problems = agent.runtime.answer_problems(event, data)
     if problems:
@@ -103,7 +107,11 @@ def _claude_exit2(agent: AgentSetup, event: str, stderr: str) -> Verdict:
 
 def _claude_block(kind: NormalizedEvent | None, base: Verdict, reason: str) -> Verdict:
     """A block, as Claude acts on it: Stop keeps working, PostToolBatch stops the turn, after a
-    tool the tool already ran."""
+    tool the tool already ran, PreCompact skips the compaction."""
+    if kind is NormalizedEvent.PRE_COMPACT:  # claude-code-schema.md, PreCompact (2.1.328)
+        base = replace(base, notes=(*base.notes, "the compaction is skipped; a hook that always "
+                                    "blocks it is reported to make Claude Code loop: block "
+                                    "only when you must"))
     if kind is NormalizedEvent.AFTER_AGENT:
         return settle(base, "kept_working", reason)
     if kind is NormalizedEvent.AFTER_TOOL_BATCH:

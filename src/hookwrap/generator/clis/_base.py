@@ -302,11 +302,13 @@ class HostRules:
 
     def effective_timeout(self, agent: AgentSetup, cmd: HookCommand) -> float:
         """Seconds the CLI waits for ``cmd`` before it kills it (a timeout of 0 or less is
-        the default where ``nonpositive_timeout_is_default``)."""
+        the default where ``nonpositive_timeout_is_default``; never past ``max_timeout_s``)."""
         facts = agent.facts
         if cmd.timeout_s is None or (facts.nonpositive_timeout_is_default and cmd.timeout_s <= 0):
-            return facts.default_timeout_s
-        return cmd.timeout_s
+            timeout = facts.default_timeout_s
+        else:
+            timeout = cmd.timeout_s
+        return min(timeout, facts.max_timeout_s) if facts.max_timeout_s else timeout
 
 
 HOST_RULES = HostRules()
@@ -347,8 +349,8 @@ class Doctor:
 
     def command_findings(self, agent: AgentSetup, scope: Scope, cmd: HookCommand) -> list[Finding]:
         """Findings about one registered command (quoting, matcher, timeout): the record's
-        ``doctor_command_checks``, then a timeout in seconds from ``suspicious_timeout_s`` on,
-        which looks like milliseconds."""
+        ``doctor_command_checks``, then a timeout past ``max_timeout_s`` (cut to it), and a
+        timeout in seconds from ``suspicious_timeout_s`` on, which looks like milliseconds."""
         where = f"{scope.label}: {cmd.event} {cmd.command!r}"
         out = []
         for what, pattern, level, message, fix in agent.facts.doctor_command_checks:
@@ -363,6 +365,10 @@ class Doctor:
                 out.append(Finding("commands", _LEVELS[level], message.format(
                     where=where, matcher=text, found=found.group(found.lastindex or 0)), fix))
         timeout, limit = cmd.timeout_s, agent.facts.suspicious_timeout_s
+        longest = agent.facts.max_timeout_s
+        if longest and timeout is not None and timeout > longest:
+            out.append(Finding("commands", WARN, f"{where}: timeout {timeout:g} s is cut to "
+                               f"{longest} s: {agent.facts.max_timeout_why}", f"use {longest}"))
         if not limit or timeout is None or timeout < limit:
             return out
         out.append(Finding("commands", WARN, f"{where}: timeout {timeout:g} is seconds on "

@@ -70,7 +70,11 @@ class CommandFacts:
     fail_closed_events: frozenset[NormalizedEvent] = frozenset()
     timeout_scale: int = 1            # manifest seconds -> the CLI's unit
     timeout_ms_from: int = 0          # from this many seconds on, the CLI reads milliseconds
-    max_timeout_s: int = 2_147_483    # Node timers fire at once past 2**31-1 ms
+    # The longest a hook runs on this CLI whatever its timeout says (0: its timeout; every
+    # timer's own limit is hookentry.MAX_TIMEOUT): a longer timeout is registered cut to it,
+    # and `add` and doctor say so, with why (``max_timeout_why``).
+    max_timeout_s: int = 0
+    max_timeout_why: str = ""
     tool_events: frozenset[NormalizedEvent] = frozenset()   # events matched by tool name
     lifecycle_values: dict[NormalizedEvent, tuple[str, ...]] = {}
 

@@ -42,7 +42,8 @@ from .kit import (
     TrustEntry,
     folder_rule_edit,
     path_variants,
-    retold,
+    read_trust_file,
+    set_trust_member,
     within,
 )
 
@@ -244,18 +245,13 @@ class FolderList(TrustFile):
         """Add the project to ``trustedFolders`` (JSON with comments, rewritten by the CLI
         itself): every other key and comment is kept. Nothing while the project has no hooks
         file of this CLI."""
-        from ..fsutil import read_text
-        from ..jsonc import parse, rewrite_member, to_json
+        from ..jsonc import to_json
 
         if settings_text is None and not (root / agent.facts.settings_file).is_file():
             return []
         path = self.path(root, home, env)
         label = str(path)
-        try:
-            text = read_text(path, label)
-            data = parse(text, label=label, allow_comments=True) if text and text.strip() else {}
-        except SettingsError as error:
-            raise retold(error) from None
+        text, data = read_trust_file(path, label)
         key = str(root.resolve())
         entry = TrustEntry(("trustedFolders",), key, "the project")
         shown = f"trustedFolders += {to_json(key)}"
@@ -267,10 +263,6 @@ class FolderList(TrustFile):
             raise SettingsError(f"{label}: \"trustedFolders\" is not a list, so the project cannot "
                                 "be added to it", hint="make it a list of folders (or remove it), "
                                 "then run `hookwrap trust` again")
-        if text and text.strip():
-            new_text = rewrite_member(text, "trustedFolders", [*folders, key], label=label,
-                                      then="`hookwrap trust` again")
-        else:
-            new_text = to_json({"trustedFolders": [key]}, indent=2) + "\n"
+        new_text = set_trust_member(text, "trustedFolders", [*folders, key], label)
         return [TrustEdit(agent.platform, path, label, new_text,
                           [TrustChange("create", entry, shown)])]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ...clis._cline_hooks import DEADLINE_S
 from ...clis._cline_protocol import block_answer
 from ...clis.cline import CLINE
 from ...names import NormalizedEvent
@@ -77,7 +78,9 @@ CLINE_COMMAND = CommandFacts(
     fail_closed_value=True,
     fail_closed_events=frozenset({NormalizedEvent.BEFORE_TOOL}),
     # Cline kills a hook after 120 s and lets the tool run; the hook file gives its hooks 100 s.
-    max_timeout_s=100,
+    max_timeout_s=int(DEADLINE_S),
+    max_timeout_why=(f"hookwrap's Cline hook file gives its hooks {DEADLINE_S:g} s in all "
+                     "(Cline 3.0.65 kills the file after 120 s and runs the tool)"),
     tool_events=frozenset({NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL}),
     match_targets={"PreToolUse": "tool_name", "PostToolUse": "tool_name"},
     default_timeout_s=60.0,

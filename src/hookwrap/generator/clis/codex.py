@@ -215,23 +215,9 @@ class CodexTrust(TrustStore):
         """A trusted_hash per hookwrap hook of ``$CODEX_HOME/hooks.json``: Codex CLI 0.171.0 skips
         an untrusted user hook as silently as a project's (reference/codex-cli.md, 1.4); no project
         trust, since a user hook runs in every folder."""
-        from ..errors import SettingsError
-        from ..fsutil import read_text
-
         source = codex_home(home, env).resolve() / "hooks.json"
-        if settings_text is None:
-            settings_text = read_text(source, str(source))
-        data = SETUP.registration.parse_settings_text(SETUP, settings_text, str(source)) if settings_text else {}
-        entries = _hash_entries(source, data)
-        if not entries:
-            return []
-        path = codex_home(home, env) / "config.toml"
-        try:
-            text = read_text(path, str(path))
-        except SettingsError as error:
-            raise retold(error) from None
-        new_text, changes = set_toml_values(text, entries, label=str(path))
-        return [TrustEdit(Platform.CODEX, path, str(path), new_text, changes)]
+        entries = _hash_entries(source, _hooks_data(source, str(source), settings_text))
+        return _config_edits(home, env, entries) if entries else []
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
@@ -433,23 +419,35 @@ def _hash_entries(source: Path, data: Any) -> list[Any]:
 
 def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
                  settings_text: str | None) -> list[TrustEdit]:
+    rel = SETUP.facts.settings_file
+    entries = _trust_entries(root, _hooks_data(root / rel, rel, settings_text))
+    if not entries:
+        return []
+    found = codex_root(root)
+    if found != root.resolve():  # trusting this folder would change nothing Codex reads
+        path = codex_home(home, env) / "config.toml"
+        return [TrustEdit(Platform.CODEX, path, str(path), None, todo=[
+            f"Codex CLI finds a project by its .git: it reads {found}/.codex/, never "
+            f"{root}/.codex/; run hookwrap at the root of the git repository"])]
+    return _config_edits(home, env, entries)
+
+
+def _hooks_data(path: Path, label: str, text: str | None) -> Any:
+    """A hooks.json's data: ``text`` when given, else the file's; {} where there is none."""
+    from ..fsutil import read_text
+
+    if text is None:
+        text = read_text(path, label)
+    return SETUP.registration.parse_settings_text(SETUP, text, label) if text else {}
+
+
+def _config_edits(home: Path, env: Mapping[str, str], entries: list[Any]) -> list[TrustEdit]:
+    """``entries`` set in ``$CODEX_HOME/config.toml``."""
     from ..errors import SettingsError
     from ..fsutil import read_text
 
-    if settings_text is None:
-        settings_text = read_text(root / SETUP.facts.settings_file, SETUP.facts.settings_file)
-    data = SETUP.registration.parse_settings_text(SETUP, settings_text, SETUP.facts.settings_file) \
-        if settings_text else {}
-    entries = _trust_entries(root, data)
-    if not entries:
-        return []
     path = codex_home(home, env) / "config.toml"
     label = str(path)
-    found = codex_root(root)
-    if found != root.resolve():  # trusting this folder would change nothing Codex reads
-        return [TrustEdit(Platform.CODEX, path, label, None, todo=[
-            f"Codex CLI finds a project by its .git: it reads {found}/.codex/, never "
-            f"{root}/.codex/; run hookwrap at the root of the git repository"])]
     try:
         text = read_text(path, label)
     except SettingsError as error:

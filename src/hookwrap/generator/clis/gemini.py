@@ -44,7 +44,7 @@ from .kit import (
     nonempty_string,
     one_of,
     parse_object,
-    read_folder_rules,
+    read_trust_file,
     sequential_problems,
     settle,
     string,
@@ -306,7 +306,7 @@ class GeminiTrust(TrustStore):
             return [Finding("gemini-trust", FAIL, todo[0])]
         if any(edit.pending for edit in edits):
             path = _trusted_folders_path(home, env)
-            verdict, winner = _decision(read_folder_rules(path, str(path))[1], root)
+            verdict, winner = _decision(read_trust_file(path, str(path))[1], root)
             state = f"distrusted (its rule {winner!r} is DO_NOT_TRUST)" if verdict is False \
                 else "not a trusted folder"
             return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here",

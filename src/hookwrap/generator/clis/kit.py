@@ -422,8 +422,9 @@ TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST = "TRUST_FOLDER", "TRUST_PARENT", "DO_N
 FOLDER_LEVELS = (TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST)
 
 
-def read_folder_rules(path: Path, label: str) -> tuple[str | None, dict[str, Any]]:
-    """The text (None: no file) and the rules of a trustedFolders.json.
+def read_trust_file(path: Path, label: str) -> tuple[str | None, dict[str, Any]]:
+    """The text (None: no file) and the data of a trust file in JSON with comments (the rules
+    of a trustedFolders.json, a settings file's ``trustedFolders``).
 
     Raises:
         SettingsError: unreadable, not JSON with comments, or not an object (hint: `hookwrap trust`).
@@ -439,14 +440,14 @@ def read_folder_rules(path: Path, label: str) -> tuple[str | None, dict[str, Any
     return text, rules
 
 
-def set_folder_rule(text: str | None, folder: str, level: str, label: str) -> str:
-    """``text`` with ``"<folder>": "<level>"`` set (added last, or its value replaced where it
-    is): every other byte, comments included, stays."""
+def set_trust_member(text: str | None, key: str, value: Any, label: str) -> str:
+    """A trust file's ``text`` with ``"<key>": <value>`` set (added last, or its value replaced
+    where it is): every other byte, comments included, stays."""
     from ..jsonc import rewrite_member, to_json
 
     if text and text.strip():
-        return rewrite_member(text, folder, level, label=label, then="`hookwrap trust` again")
-    return to_json({folder: level}, indent=2) + "\n"
+        return rewrite_member(text, key, value, label=label, then="`hookwrap trust` again")
+    return to_json({key: value}, indent=2) + "\n"
 
 
 def folder_rule_edit(platform: Platform, path: Path, label: str, root: Path,
@@ -462,7 +463,7 @@ def folder_rule_edit(platform: Platform, path: Path, label: str, root: Path,
     """
     import json
 
-    text, rules = read_folder_rules(path, label)
+    text, rules = read_trust_file(path, label)
     bad = next(((folder, level) for folder, level in rules.items() if level not in FOLDER_LEVELS), None)
     if strict and bad is not None:
         raise SettingsError(f"{label}: {json.dumps(bad[0], ensure_ascii=False)} has the trust level "
@@ -481,7 +482,7 @@ def folder_rule_edit(platform: Platform, path: Path, label: str, root: Path,
             f"{json.dumps(rules.get(winner or ''))} in {label} wins over any entry for the project "
             "itself; remove that rule by hand"])
     action = "update" if key in rules else "create"
-    new_text = set_folder_rule(text, key, TRUST_FOLDER, label)
+    new_text = set_trust_member(text, key, TRUST_FOLDER, label)
     return TrustEdit(platform, path, label, new_text, [TrustChange(action, entry, shown)])
 
 
