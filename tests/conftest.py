@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import sys
 import tempfile
 from collections.abc import Callable, Generator, Iterator
@@ -373,3 +374,13 @@ def isolated_home(_homes: Path, monkeypatch: pytest.MonkeyPatch, interpreter_fol
     # that a stop_gate reads. (It is read when pytest starts: this run's plugins are loaded.)
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     return home
+
+
+@pytest.fixture
+def refused_port() -> Iterator[int]:
+    """A loopback port bound and never listening, held until the test ends: a connection to it is
+    refused at once, and no other test's listener can take it meanwhile (a port let go at once
+    was taken by one under xdist, and a "nothing listens" call then waited out its timeout)."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        yield int(holder.getsockname()[1])

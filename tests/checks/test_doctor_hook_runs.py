@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import time
 from pathlib import Path
 
@@ -180,10 +179,8 @@ def test_a_hook_answering_json_the_cli_ignores_fails(seven: Path) -> None:
     assert 'decision must be "approve" or "block"' in found[0].message
 
 
-def test_a_resident_hook_needs_the_server(seven: Path) -> None:
-    with socket.socket() as probe:  # a port nothing listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+def test_a_resident_hook_needs_the_server(seven: Path, refused_port: int) -> None:
+    port = refused_port  # a port nothing listens on
     manifest = seven / "hookwrap.toml"
     manifest.write_text(manifest.read_text() + f"\n[serve]\nport = {port}\n")
     add_plan(seven, event="before_tool", name="guard", resident=True, platforms=["claude"]).apply()

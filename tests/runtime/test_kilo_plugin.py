@@ -153,8 +153,8 @@ def hook(event):
 '''
 
 
-def test_a_resident_hook_is_answered_by_the_server_and_fails_closed_without_it(tmp_path: Path) -> None:
-    import socket
+def test_a_resident_hook_is_answered_by_the_server_and_fails_closed_without_it(tmp_path: Path,
+                                                                              refused_port: int) -> None:
     import threading
 
     from hookwrap.server import HookServer
@@ -165,9 +165,7 @@ def test_a_resident_hook_is_answered_by_the_server_and_fails_closed_without_it(t
     (root / ".hookwrap" / "hooks" / "guard.py").write_text(RESIDENT_HOOK)
     server = HookServer(str(root), 0)
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    with socket.socket() as probe:  # a port nothing listens on
-        probe.bind(("127.0.0.1", 0))
-        down = probe.getsockname()[1]
+    down = refused_port  # a port nothing listens on
     agent = setup_of("kilo")
     url = f"http://127.0.0.1:{server.server_address[1]}/hookwrap/kilo/guard"
     gone = f"http://127.0.0.1:{down}/hookwrap/kilo/guard"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -216,14 +215,12 @@ def http(url: str, timeout: int = 5, fail_closed: bool = False) -> dict:
     return handler
 
 
-def test_a_resident_hook_is_posted_and_fails_closed_like_a_command(tmp_path: Path) -> None:
+def test_a_resident_hook_is_posted_and_fails_closed_like_a_command(tmp_path: Path, refused_port: int) -> None:
     stub = _Stub({"/hookwrap/pi/guard": (200, '{"decision": "block", "reason": "RESIDENT-NO"}'),
                   "/hookwrap/pi/ctx": (200, '{"additionalContext": "RESIDENT-CTX"}'),
                   "/hookwrap/pi/broken": (500, '{"error": "no script"}'),
                   "/hookwrap/pi/slow": "hang"})
-    with socket.socket() as probe:  # a port nothing listens on
-        probe.bind(("127.0.0.1", 0))
-        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/hookwrap/pi/guard"
+    dead = f"http://127.0.0.1:{refused_port}/hookwrap/pi/guard"  # a port nothing listens on
     try:
         data = {"hooks": {
             "PreToolUse": [

@@ -102,7 +102,7 @@ def _runtimes() -> list[tuple[str, list[str]]]:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
+def project(tmp_path: Path, refused_port: int) -> Iterator[tuple[Path, dict[str, str]]]:
     """The project with a resident guard-like hook on bash, the plugin for Kilo CLI, a running
     server, a port nothing listens on (read) and a server that never answers (glob)."""
     from hookwrap.server import HookServer
@@ -113,9 +113,7 @@ def project(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     (root / ".hookwrap" / "hooks" / "guard.py").write_text(HOOK)
     server = HookServer(str(root), 0)
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        down = probe.getsockname()[1]
+    down = refused_port
     hung = Listener(None)
     agent = setup_of("kilo")
 
