@@ -97,35 +97,26 @@ def _compile_hookwrap(config: pytest.Config) -> None:
         return
     package = Path(spec.origin).parent
     if os.access(package, os.W_OK):
-        compileall.compile_dir(package, quiet=2)
+        compileall.compile_dir(package, quiet=2, workers=0)  # one process per core
 
 
 def _rewrite_test_modules_once(config: pytest.Config) -> None:
     """Under xdist, rewrite the asserts of every test module and conftest.py of the run once, in
     the controller before any worker starts, into pytest's cache of rewritten modules (see
-    pytest_collection below). Where that cache is empty (a fresh clone: .ci/run's) each worker
-    otherwise rewrote all of them itself, the same ~3.5 s of CPU three times over on 2 cores
-    (a run of one test: 19.1 s -> 8.5 s of CPU with the cache). The workers still check each
-    cached module against its source's hash, as pytest always does, and rewrite what does not
-    match. This takes pytest's own rewriting functions (_pytest.assertion.rewrite); where a
-    pytest no longer has them as they are called here, nothing is done and each worker
-    rewrites its modules as before."""
+    pytest_collection below), one process per core. Where that cache is empty (a fresh clone:
+    .ci/run's) each worker otherwise rewrote all of them itself, the same ~3.5 s of CPU three
+    times over on 2 cores (a run of one test with the cache empty: 19.1 s -> 12.1 s of CPU).
+    The workers still check each cached module against its source's hash, as pytest always
+    does, and rewrite what does not match. This takes pytest's own rewriting functions
+    (_pytest.assertion.rewrite); where a pytest no longer has them as they are called here,
+    nothing is done and each worker rewrites its modules as before."""
     numprocesses = getattr(config.option, "numprocesses", None)
     if hasattr(config, "workerinput") or not numprocesses \
             or config.getoption("assertmode") != "rewrite":
         return
     try:
-        from _pytest.assertion.rewrite import (
-            PYC_TAIL,
-            _read_pyc,
-            _rewrite_test,
-            _write_pyc,
-            assertstate_key,
-            get_cache_dir,
-        )
         from _pytest.pathlib import fnmatch_ex
 
-        state = config.stash[assertstate_key]
         patterns = config.getini("python_files")
         files: set[Path] = set()
         for arg in config.args:
@@ -133,16 +124,51 @@ def _rewrite_test_modules_once(config: pytest.Config) -> None:
             candidates = sorted(path.rglob("*.py")) if path.is_dir() else [path]
             files.update(file for file in candidates if file.name == "conftest.py"
                          or any(fnmatch_ex(pattern, file) for pattern in patterns))
-        for file in sorted(files):
-            cache = get_cache_dir(file)
-            pyc = cache / (file.name[:-3] + PYC_TAIL)
-            if _read_pyc(file, pyc) is not None:
-                continue
-            cache.mkdir(exist_ok=True)
-            source_hash, code = _rewrite_test(file, config)
-            _write_pyc(state, code, source_hash, pyc)
+        _rewrite_test_modules(config, sorted(files))
     except (ImportError, AttributeError, TypeError, KeyError, OSError, SyntaxError):
         return  # the workers rewrite what they import, as without this
+
+
+def _rewrite_test_modules(config: pytest.Config, files: list[Path]) -> None:
+    """_rewrite_test_module for each of ``files``: a share in each of one forked process per
+    core but one, and the rest here. A share a child does not finish is left to the workers."""
+    shares = len(os.sched_getaffinity(0)) if hasattr(os, "fork") and hasattr(os, "sched_getaffinity") else 1
+    children = []
+    for share in range(1, shares):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for file in files[share::shares]:
+                    _rewrite_test_module(config, file)
+            finally:
+                os._exit(0)
+        children.append(pid)
+    try:
+        for file in files[::shares]:
+            _rewrite_test_module(config, file)
+    finally:
+        for pid in children:
+            os.waitpid(pid, 0)
+
+
+def _rewrite_test_module(config: pytest.Config, file: Path) -> None:
+    """One test module's rewritten code into pytest's cache, unless a valid one is there."""
+    from _pytest.assertion.rewrite import (
+        PYC_TAIL,
+        _read_pyc,
+        _rewrite_test,
+        _write_pyc,
+        assertstate_key,
+        get_cache_dir,
+    )
+
+    cache = get_cache_dir(file)
+    pyc = cache / (file.name[:-3] + PYC_TAIL)
+    if _read_pyc(file, pyc) is not None:
+        return
+    cache.mkdir(exist_ok=True)
+    source_hash, code = _rewrite_test(file, config)
+    _write_pyc(config.stash[assertstate_key], code, source_hash, pyc)
 
 
 # The e2e timing lines: (CLI, seconds) of every real-CLI run, from this process (e2e.harness) and,
