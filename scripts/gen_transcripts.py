@@ -15,7 +15,8 @@ A transcript is a ``console`` block with a marker on the line before it:
 - SANDBOX names a project: the transcripts of one file with the same SANDBOX run one after the
   other in one temporary project, a fresh git repo, with a throwaway HOME (and XDG dirs,
   CODEX_HOME). ``python3`` there is the interpreter running this script; ``hookwrap`` is
-  ``python3 -m hookwrap``.
+  ``python3 -m hookwrap`` (forked from one server that has imported hookwrap already, where
+  the system can: hookwrap_forks.py).
 - ``setup`` (optional) names steps from STEPS below, run before the block's commands and not
   shown (``init``, ``add:before_tool guard``, ``example:no-push``, ...).
 - ``requires`` (optional) names a program the commands need (``pre-commit``); the block is
@@ -36,12 +37,15 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import difflib
 import json
 import os
 import re
 import shlex
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -65,6 +69,7 @@ from docblocks import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+FORKS = Path(__file__).resolve().parent / "hookwrap_forks.py"
 ALLOWED = {"hookwrap", "echo", "python3", "pre-commit"}
 TIMEOUT = 600
 _SEPARATOR = "\x1ehookwrap-transcript {}\x1e"
@@ -80,7 +85,7 @@ class TranscriptError(Exception):
 class Sandbox:
     """A temporary project with a throwaway HOME, and the PATH the transcripts run with."""
 
-    def __init__(self, root: Path, python: str = sys.executable) -> None:
+    def __init__(self, root: Path, python: str = sys.executable, fork: bool = True) -> None:
         self.root = root
         self.python = python
         self.fresh = True  # no block has run in it yet: the project is a fresh git repo
@@ -91,10 +96,6 @@ class Sandbox:
         for folder in (self.repo, self.home, self.bin):
             folder.mkdir()
         (self.bin / "python3").symlink_to(python)
-        wrapper = self.bin / "hookwrap"
-        wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m hookwrap \"$@\"\n",
-                           encoding="utf-8")
-        wrapper.chmod(0o755)
         self.env = {
             # This interpreter's folder too: the programs installed beside it (pre-commit).
             "PATH": os.pathsep.join([str(self.bin), _sandbox_path()]),
@@ -115,7 +116,17 @@ class Sandbox:
             "GIT_AUTHOR_NAME": "doc", "GIT_AUTHOR_EMAIL": "doc@example.com",
             "GIT_COMMITTER_NAME": "doc", "GIT_COMMITTER_EMAIL": "doc@example.com",
         }
+        self.fork = fork
         self.run(["git", "init", "-q", "-b", "main"])
+
+    def put_hookwrap(self) -> None:
+        """The sandbox's `hookwrap` command, before the first command that may run it (not
+        sooner: a block refused before it runs starts no server)."""
+        wrapper = self.bin / "hookwrap"
+        if not wrapper.exists():
+            wrapper.write_text(f"#!/bin/sh\n{_hookwrap_command(self.env) if self.fork else _FRESH}\n",
+                               encoding="utf-8")
+            wrapper.chmod(0o755)
 
     def close(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -130,6 +141,7 @@ class Sandbox:
         return done.stdout
 
     def hookwrap(self, *args: str) -> str:
+        self.put_hookwrap()
         return self.run([str(self.bin / "hookwrap"), *args])
 
     def replacements(self) -> list[tuple[str, str]]:
@@ -148,6 +160,50 @@ class Sandbox:
 
 
 _VERSIONS: dict[str, str] = {}  # interpreter -> its "3.x"
+
+_FRESH = f'exec {shlex.quote(sys.executable)} -m hookwrap "$@"'
+_SERVER: list[tuple[subprocess.Popen[bytes], str]] = []  # the fork server and its socket
+_SERVER_LOCK = threading.Lock()
+
+
+def _hookwrap_command(env: dict[str, str]) -> str:
+    """The sandboxes' `hookwrap`: ``python -m hookwrap`` forked from one server, started once,
+    that has imported hookwrap already (hookwrap_forks.py: ~80 ms of CPU less a command). The
+    server's environment is a sandbox's (``env``), its HOME and folders a throwaway one of its
+    own; each command gets its own sandbox's environment and folder."""
+    with _SERVER_LOCK:
+        if not _SERVER:
+            base = Path(tempfile.mkdtemp(prefix="hookwrap-transcript-server-"))
+            listen = str(base / "hookwrap.sock")
+            if len(listen) >= 100 or not hasattr(os, "fork"):  # a Unix socket's path: < 108 bytes
+                shutil.rmtree(base, ignore_errors=True)
+                return _FRESH
+            home = Path(env["HOME"]).parent
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(listen)
+            listener.listen(64)
+            server = subprocess.Popen(
+                [sys.executable, str(FORKS), "serve", str(listener.fileno())], cwd=base,
+                env={key: value.replace(str(home), str(base)) for key, value in env.items()},
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, pass_fds=[listener.fileno()],
+                start_new_session=True)
+            listener.close()
+            _SERVER.append((server, listen))
+            atexit.register(_stop_server, server, base)
+        listen = _SERVER[0][1]
+    return f"exec {shlex.quote(sys.executable)} -I -S {shlex.quote(str(FORKS))} connect " \
+           f'{shlex.quote(listen)} "$@"'
+
+
+def _stop_server(server: subprocess.Popen[bytes], base: Path) -> None:
+    """Stop the server, and any command of it still running (a timed-out one)."""
+    server.stdin.close()  # type: ignore[union-attr]
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        server.wait(timeout=5)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGKILL)
+    server.wait()
+    shutil.rmtree(base, ignore_errors=True)
 
 
 def _sandbox_path() -> str:
@@ -404,6 +460,7 @@ def run_block(sandbox: Sandbox, block: Block, steps: list[str]) -> list[str]:
         script += [f"__status=$?; printf '\\n{_SEPARATOR.format(index)}\\n'; (exit $__status)",
                    cmd.shell]
     script.append(f"printf '\\n{_SEPARATOR.format(len(cmds))}\\n'")
+    sandbox.put_hookwrap()
     done = subprocess.run(["bash", "-c", "\n".join(script)], cwd=sandbox.repo, env=sandbox.env,
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
                           timeout=TIMEOUT, check=False)

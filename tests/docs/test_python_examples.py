@@ -132,6 +132,7 @@ def _install(sandbox: gen_transcripts.Sandbox, ex: Example) -> None:
 
 def _example_runs(sandbox: gen_transcripts.Sandbox, ex: Example) -> list[dict]:
     """`hookwrap test NAME --json` in the sandbox: the report of each CLI's run."""
+    sandbox.put_hookwrap()
     done = subprocess.run([str(sandbox.bin / "hookwrap"), "test", ex.name, "--json"],
                           cwd=sandbox.repo, env=sandbox.env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=300, check=False)
