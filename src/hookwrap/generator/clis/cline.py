@@ -44,6 +44,8 @@ from .kit import (
     Verdict,
     boolean,
     check_keys,
+    fail_closed_block,
+    failed,
     failure_line,
     nonempty_string,
     one_of,
@@ -335,12 +337,8 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         failure = f"exit {r.exit_code} without a JSON answer"
     if failure:
         if on_failure == "block" and event == "PreToolUse":
-            reason = (f"hookwrap: the fail-closed hook could not answer ({failure}); the call "
-                      "was blocked")
-            return Verdict("blocked", reason=reason, success=False, clean=False,
-                           problems=(failure,))
-        return Verdict(success=False, clean=False,
-                       problems=(failure + ": the hook file reports it and the tool runs",))
+            return fail_closed_block(failure, "the fail-closed hook could not answer")
+        return failed(failure + ": the hook file reports it and the tool runs")
     assert output is not None
     fields = SETUP.runtime.read_answer(SETUP.runtime.normalize_event(event), 0, r.stdout, r.stderr)
     base = Verdict(output=output, context=str(fields.get("context", "")),

@@ -31,8 +31,10 @@ from .kit import (
     TrustEdit,
     TrustEntry,
     Verdict,
+    answered,
     boolean,
     check_keys,
+    failed,
     failure_line,
     is_number,
     last_line,
@@ -43,6 +45,7 @@ from .kit import (
     retold,
     set_toml_values,
     settle,
+    stop_or_block,
     string,
     unknown_keys,
 )
@@ -289,33 +292,27 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
 
     failure = failure_line(r)
     if failure:  # a timeout, a signal, a spawn error: Failed, fail open
-        return Verdict(success=False, clean=False, problems=(f"{failure}; {FAIL_OPEN}",))
+        return failed(f"{failure}; {FAIL_OPEN}")
     known = agent.runtime.knows_event(event)  # not Interrupt: no hook of hookwrap's runs there
     fields = agent.runtime.read_answer(agent.runtime.normalize_event(event), r.exit_code or 0,
                                        r.stdout, r.stderr) if known else {}
     if r.exit_code == 2:
         if not r.stderr.strip():
-            return Verdict(success=False, clean=False,
-                           problems=(f"exit 2 with nothing on stderr: {FAIL_OPEN}",))
+            return failed(f"exit 2 with nothing on stderr: {FAIL_OPEN}")
         if not fields:
-            return Verdict(success=False, clean=False,
-                           problems=(f"exit 2 cannot block {event} on Codex CLI: it counts as Failed",))
+            return failed(f"exit 2 cannot block {event} on Codex CLI: it counts as Failed")
         notes = ("the tool already ran; the model sees the reason instead of its output",) \
             if event == "PostToolUse" else ()
-        verdict = Verdict(_blocked(event), reason=fields["reason"], success=False, notes=notes)
+        verdict = Verdict(stop_or_block(event), reason=fields["reason"], success=False, notes=notes)
         missing = missing_script(r)
         if missing:  # python3's own exit 2 ("can't open file") is read as a deny too
             return replace(verdict, clean=False, problems=(
                 f"{missing}; Codex CLI reads this exit 2 as a block",))
         return verdict
     if r.exit_code != 0:
-        return Verdict(success=False, clean=False, problems=(
-            f"exit {r.exit_code}: {FAIL_OPEN}" + (f" ({last_line(r.stderr)})" if r.stderr.strip() else ""),))
+        return failed(f"exit {r.exit_code}: {FAIL_OPEN}" + (
+            f" ({last_line(r.stderr)})" if r.stderr.strip() else ""))
     return _stdout(agent, event, r.stdout, fields)
-
-
-def _blocked(event: str) -> str:
-    return "kept_working" if event in ("Stop", "SubagentStop") else "blocked"
 
 
 def _stdout(agent: AgentSetup, event: str, stdout: str, fields: dict[str, Any]) -> Verdict:
@@ -342,13 +339,10 @@ def _stdout(agent: AgentSetup, event: str, stdout: str, fields: dict[str, Any]) 
         fields = answer_fields(data)
     notes = ("systemMessage is not shown in `codex exec` (a warning entry in the TUI only)",) \
         if data.get("systemMessage") else ()
-    base = Verdict(output=data, system_message=fields.get("system_message", ""),
-                   context=fields.get("context", ""), notes=notes,
-                   updated_input=fields.get("updated_input"),
-                   stop_reason=fields.get("stop_reason") if "continue_loop" in fields else None)
+    base = answered(data, fields, notes=notes, system_message=fields.get("system_message", ""))
     decision = fields.get("decision")
     if decision in BLOCKING:
-        return settle(base, _blocked(event), fields.get("reason", ""))
+        return settle(base, stop_or_block(event), fields.get("reason", ""))
     # No decision on PermissionRequest: Codex goes on to its own prompt, which asks the user.
     return settle(base, "ask" if event == "PermissionRequest" and decision != "allow" else None,
                   fields.get("reason", ""))

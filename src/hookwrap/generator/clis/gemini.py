@@ -34,9 +34,12 @@ from .kit import (
     Scope,
     TrustEdit,
     Verdict,
+    answered,
     check_keys,
+    failed,
     failure_line,
     folder_rule_edit,
+    hso_of,
     is_number,
     js_regex,
     last_line,
@@ -382,7 +385,7 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     failed."""
     failure = failure_line(r)
     if failure:  # timeouts, signals and spawn errors fail open, output discarded
-        return Verdict(success=False, clean=False, problems=(failure,))
+        return failed(failure)
     code = r.exit_code
     text = r.stdout.strip() or r.stderr.strip()  # stderr is read only when stdout is empty
     notes: tuple[str, ...] = ("stdout was empty, so Gemini read stderr",) \
@@ -392,14 +395,12 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         output = {"decision": "allow", "systemMessage": ("Warning: " if code == 1 else "") + text} \
             if code in (0, 1) else {"decision": "deny", "reason": text}
     fields = runtime_reading(agent, event, r.stdout, code or 0, r.stderr)
-    hso = raw if isinstance(raw := (output or {}).get("hookSpecificOutput"), dict) else {}
+    hso = hso_of(output)
     notes += tuple(f"Gemini ignores Claude's hookSpecificOutput.{k}"
                    for k in ("permissionDecision", "updatedInput") if k in hso)
-    base = Verdict(output=output, success=code == 0, notes=notes,
-                   system_message=fields.get("system_message", ""),
-                   context=fields.get("context", ""), updated_input=fields.get("updated_input"),
-                   modifications={k: hso[k] for k in _MODS.get(event, ()) if k in hso},
-                   stop_reason=fields.get("stop_reason") if "continue_loop" in fields else None)
+    base = answered(output, fields, success=code == 0, notes=notes,
+                    system_message=fields.get("system_message", ""),
+                    modifications={k: hso[k] for k in _MODS.get(event, ()) if k in hso})
     decision = fields.get("decision")
     outcome = "ask" if decision == "ask" else None if not decision else \
         "kept_working" if event == "AfterAgent" else "blocked"

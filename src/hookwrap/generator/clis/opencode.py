@@ -30,8 +30,11 @@ from .kit import (
     RunResult,
     Scope,
     Verdict,
+    answered,
     boolean,
     check_keys,
+    fail_closed_block,
+    failed,
     failure_line,
     is_block,
     last_line,
@@ -266,10 +269,8 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
             f" ({last_line(r.stderr)})" if r.stderr.strip() else "")
     if failure:
         if on_failure == "block" and event == "PreToolUse":
-            reason = f"hookwrap: a fail-closed hook could not run ({failure}); the call was blocked"
-            return Verdict("blocked", reason=reason, success=False, clean=False, problems=(failure,))
-        return Verdict(success=False, clean=False,
-                       problems=(failure + ": the plugin reports it and the call goes on",))
+            return fail_closed_block(failure, "a fail-closed hook could not run")
+        return failed(failure + ": the plugin reports it and the call goes on")
     import json
 
     try:  # one JSON.parse, as the plugin does: a double-encoded answer is no answer
@@ -281,13 +282,9 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
             if r.stdout.strip() else Verdict()
     # The decision is the runtime's reading (the bridge's too); the notes are the test's.
     fields = agent.runtime.read_answer(agent.runtime.normalize_event(event), 0, r.stdout, "")
-    base = Verdict(output=output, context=fields.get("context", ""),
-                   system_message=fields.get("system_message", ""),
-                   updated_input=fields.get("updated_input"))
-    block = fields.get("decision") == "block"
-    if block:
-        outcome = "kept_working" if event == "Stop" else "blocked"
-        return settle(base, outcome, fields["reason"])
+    base = answered(output, fields, stop=False, system_message=fields.get("system_message", ""))
+    if fields.get("decision") == "block":
+        return settle(base, "kept_working" if event == "Stop" else "blocked", fields["reason"])
     if is_block(output.get("decision")) and event == "Stop":
         base = replace(base, notes=(f"{agent.label} cannot keep the agent working: the answer "
                                     "is ignored",))

@@ -29,6 +29,7 @@ from .kit import (
     Verdict,
     boolean,
     check_keys,
+    fail_closed_block,
     failure_line,
     one_of,
     positive_number,
@@ -138,10 +139,7 @@ def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: st
     """The plugin's reading, except that a fail-closed PreToolUse hook that times out blocks
     the call, and a PostToolUseFailure block replaces the result as PostToolUse's does."""
     if result.timed_out and on_failure == "block" and event == "PreToolUse":
-        failure = failure_line(result)
-        return Verdict("blocked", reason=f"hookwrap: a fail-closed hook could not run "
-                       f"({failure}); the call was blocked", success=False, clean=False,
-                       problems=(failure,))
+        return fail_closed_block(failure_line(result), "a fail-closed hook could not run")
     verdict = read_plugin_answer(agent, "PostToolUse" if event == "PostToolUseFailure"
                                  else event, result, on_failure)
     if event == "Stop" and verdict.notes:
