@@ -185,12 +185,11 @@ class ClineHost(HostRules):
 
 
 class ClineTrust(TrustStore):
-    """No trust gate (said so), where Cline looks for the hook files, and whether each is the one this hookwrap writes."""
+    """No trust gate (said so), where Cline looks for the hook files (the git root), and whether
+    each of hookwrap's hook files is the one this hookwrap writes."""
 
     def trust_findings(self, agent: AgentSetup, root: Any, home: Any, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        """No trust gate (said so), where Cline looks for the hook files (the git root), and
-        whether each of hookwrap's hook files is the one this hookwrap writes."""
         mine = [s for s in scopes if s.data and s.data.get("hooks")]
         if not mine:
             return [Finding("cline-trust", OK, "no Cline hook file to check")]

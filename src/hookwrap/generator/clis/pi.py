@@ -153,8 +153,6 @@ class PiTrust(TrustStore):
 
     def trust_findings(self, agent: AgentSetup, root: Any, home: Any, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        """No trust gate (said so), where pi looks for project extensions, and the extension's
-        code."""
         mine = [s for s in scopes if s.data and s.data.get("hooks")]
         if not mine:
             return [Finding("pi-trust", OK, "no pi extension to check")]
