@@ -189,7 +189,15 @@ class Handlers:
 
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str,
                          path: str) -> list[Problem]:
-        """Problems of one handler as it would sit under ``event``."""
+        """Problems of one handler as it would sit under ``event``: an object whose keys pass
+        ``object_problems``."""
+        if not isinstance(handler, dict):
+            return [Problem(path, "must be an object")]
+        return self.object_problems(agent, handler, event, path)
+
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str,
+                        path: str) -> list[Problem]:
+        """Problems of a handler that is an object."""
         raise NotImplementedError
 
     def validate_group(self, agent: AgentSetup, group: Any, event: str,

@@ -162,9 +162,7 @@ class ClineHandlers(Handlers):
 
     reads = frozenset({"name", "failClosed"})
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         spec = {"type": one_of("command"), "command": nonempty_string, "timeout": positive_number,
                 "name": nonempty_string, "failClosed": boolean, "argvWindows": string_list}
         problems = check_keys(handler, spec, ("type", "command"), path, ERROR)

@@ -162,9 +162,7 @@ class CodexMatchers(Matchers):
 class CodexHandlers(Handlers):
     """Command handlers with a timeout in seconds (and ``statusMessage``); other handler types are skipped."""
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         kind = handler.get("type")
         if kind not in _HANDLER_TYPES:
             return [Problem(f"{path}.type", "must be one of " + ", ".join(map(repr, _HANDLER_TYPES)))]

@@ -159,9 +159,7 @@ class GeminiHandlers(Handlers):
 
     reads = frozenset({"name", "sequential", "env"})
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         spec = _handler_spec()
         problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
         timeout = handler.get("timeout")

@@ -141,9 +141,7 @@ class PluginHandlers(Handlers):
     reads = frozenset({"failClosed"})
     command_keys = ("command", "url")  # a resident hook's handler: its URL
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         spec = {"type": one_of("command", "http"), "command": nonempty_string, "url": url,
                 "timeout": positive_number, "failClosed": boolean, "argvWindows": string_list}
         required = ("type", "url") if handler.get("type") == "http" else ("type", "command")

@@ -124,15 +124,15 @@ class PiRegistration(PluginRegistration):
 class PiHandlers(PluginHandlers):
     """The plugin's handlers, as the extension reads them."""
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if isinstance(handler, dict) and handler.get("type") == "http":
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
+        if handler.get("type") == "http":
             spec = {"type": one_of("http"), "url": http_url, "timeout": positive_number,
                     "failClosed": boolean}
             return check_keys(handler, spec, ("type", "url"), path, ERROR) + [
                 Problem(f"{path}.{k}", "is not read by hookwrap's pi extension")
                 for k in handler if k not in spec]
         return [replace(p, message=p.message.replace("OpenCode plugin", "pi extension"))
-                for p in super().validate_handler(agent, handler, event, path)]
+                for p in super().object_problems(agent, handler, event, path)]
 
 
 def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
