@@ -427,6 +427,14 @@ class AgentSetup:
         """Where the pinned binary comes from (generator/pins.txt)."""
         return PINS[self.platform.value].package
 
+    def settings_data(self, path: Path, label: str, text: str | None = None) -> dict[str, Any]:
+        """A settings file's data: ``text`` when given, else the file's; {} where there is none."""
+        from ..fsutil import read_text
+
+        if text is None:
+            text = read_text(path, label)
+        return self.registration.parse_settings_text(self, text, label) if text else {}
+
     # --- registrations ------------------------------------------------------------------------
     def command(self, name: str, python: str, *, launcher: bool = True) -> str:
         """The registered command that runs hook ``name`` with ``python``: through the launcher,

@@ -198,10 +198,7 @@ class CodexHost(HostRules):
         return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
     def effective_timeout(self, agent: AgentSetup, cmd: HookCommand) -> float:
-        timeout = cmd.timeout_s
-        if cmd.event in _SHUTDOWN:
-            return float(min(max(1, 1 if timeout is None else int(timeout)), 3))
-        return float(max(1, 600 if timeout is None else int(timeout)))
+        return float(_seconds(cmd.event, cmd.timeout_s))
 
 
 class CodexTrust(TrustStore):
@@ -217,7 +214,7 @@ class CodexTrust(TrustStore):
         an untrusted user hook as silently as a project's (reference/codex-cli.md, 1.4); no project
         trust, since a user hook runs in every folder."""
         source = codex_home(home, env).resolve() / "hooks.json"
-        entries = _hash_entries(source, _hooks_data(source, str(source), settings_text))
+        entries = _hash_entries(source, SETUP.settings_data(source, str(source), settings_text))
         return _config_edits(home, env, entries) if entries else []
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
@@ -359,13 +356,9 @@ def trusted_hash(event: str, handler: Mapping[str, Any], matcher: str | None = N
     import hashlib
     import json
 
-    timeout = handler.get("timeout")
-    if event in _SHUTDOWN:
-        timeout = min(max(1, 1 if timeout is None else int(timeout)), 3)
-    else:
-        timeout = max(1, 600 if timeout is None else int(timeout))
     normalized: dict[str, Any] = {"type": "command", "command": handler["command"],
-                                  "timeout": timeout, "async": bool(handler.get("async", False))}
+                                  "timeout": _seconds(event, handler.get("timeout")),
+                                  "async": bool(handler.get("async", False))}
     for key in ("statusMessage", "additionalContextLimit"):
         if handler.get(key) is not None:
             normalized[key] = handler[key]
@@ -374,6 +367,14 @@ def trusted_hash(event: str, handler: Mapping[str, Any], matcher: str | None = N
         identity["matcher"] = matcher
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _seconds(event: str, timeout: Any) -> int:
+    """How long Codex CLI gives a hook: at least 1 s, 600 s by default; on SessionEnd and
+    Interrupt 1 s by default, 1 to 3 s."""
+    if event in _SHUTDOWN:
+        return min(max(1, 1 if timeout is None else int(timeout)), 3)
+    return max(1, 600 if timeout is None else int(timeout))
 
 
 def codex_root(root: Path) -> Path:
@@ -412,7 +413,7 @@ def _hash_entries(source: Path, data: Any) -> list[Any]:
 def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
                  settings_text: str | None) -> list[TrustEdit]:
     rel = SETUP.facts.settings_file
-    entries = _trust_entries(root, _hooks_data(root / rel, rel, settings_text))
+    entries = _trust_entries(root, SETUP.settings_data(root / rel, rel, settings_text))
     if not entries:
         return []
     found = codex_root(root)
@@ -422,15 +423,6 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
             f"Codex CLI finds a project by its .git: it reads {found}/.codex/, never "
             f"{root}/.codex/; run hookwrap at the root of the git repository"])]
     return _config_edits(home, env, entries)
-
-
-def _hooks_data(path: Path, label: str, text: str | None) -> Any:
-    """A hooks.json's data: ``text`` when given, else the file's; {} where there is none."""
-    from ..fsutil import read_text
-
-    if text is None:
-        text = read_text(path, label)
-    return SETUP.registration.parse_settings_text(SETUP, text, label) if text else {}
 
 
 def _config_edits(home: Path, env: Mapping[str, str], entries: list[Any]) -> list[TrustEdit]:

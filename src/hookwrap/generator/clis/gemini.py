@@ -466,13 +466,11 @@ def _folder_trust_off(data: Any) -> bool:
 
 
 def _read_settings(path: Any, label: str, text: str | None = None) -> Any:
-    """A Gemini settings file's data; None when it is missing or broken (doctor says which)."""
+    """A Gemini settings file's data; None when it is broken (doctor says so)."""
     from ..errors import SettingsError
-    from ..fsutil import read_text
 
     try:
-        text = read_text(path, label) if text is None else text
-        return SETUP.registration.parse_settings_text(SETUP, text, label) if text else None
+        return SETUP.settings_data(path, label, text)
     except SettingsError:
         return None
 
