@@ -172,7 +172,8 @@ class PluginTrust(TrustStore):
                 out.append(Finding("hooks-enabled", FAIL, f"{var} is set: {label} loads no "
                                    "project plugin, so no hookwrap hook runs", f"unset {var}"))
         for scope in mine:
-            out += _plugin_findings(scope, agent)
+            out += changed_file(scope, plugin_text(scope.data or {}, agent),
+                                f"{agent.platform.value}-plugin", "the plugin's code")
         offline = env.get("npm_config_offline") in ("true", "1")
         out.append(Finding(f"{name}-npm", OK, f"with any plugin present {label} runs an "
                            f"`npm install {agent.runtime.knobs.npm_plugin}` in {folder}/ (writing a "
@@ -187,18 +188,16 @@ def plugin_header(agent: AgentSetup) -> str:
     return f"// hookwrap: generated {agent.label} plugin."
 
 
-def _plugin_findings(scope: Scope, agent: AgentSetup) -> list[Finding]:
-    """The plugin file is exactly what this hookwrap renders for its registrations."""
-
+def changed_file(scope: Scope, expected: str, check: str, what: str) -> list[Finding]:
+    """A failure when a generated file (the plugin, pi's extension) is not exactly what this
+    hookwrap renders for its registrations, ``expected``; ``what``: its code, named."""
     try:
         text = scope.path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
-    if text != plugin_text(scope.data or {}, agent):
-        return [Finding(f"{agent.platform.value}-plugin", FAIL, f"{scope.label}: the plugin's "
-                        "code differs from what this hookwrap writes (edited by hand, or written "
-                        "by another version)", "run `hookwrap sync`")]
-    return []
+    return [] if text == expected else [Finding(
+        check, FAIL, f"{scope.label}: {what} differs from what this hookwrap writes (edited by "
+        "hand, or written by another version)", "run `hookwrap sync`")]
 
 
 def plugin_text(data: dict[str, Any], agent: AgentSetup | None = None) -> str:

@@ -20,7 +20,6 @@ from ._base import AgentSetup, TrustStore
 from ._matchers import RegexSearch
 from .kit import (
     ERROR,
-    FAIL,
     OK,
     Finding,
     Problem,
@@ -39,6 +38,7 @@ from .opencode import (
     OPENCODE_COMMAND,
     PluginHandlers,
     PluginRegistration,
+    changed_file,
     plugin_header,
     shim_text,
 )
@@ -163,14 +163,8 @@ class PiTrust(TrustStore):
                        f"started in: start pi in {root}, not in a subfolder (and not with "
                        "`--no-extensions`), or no hookwrap hook runs")]
         for scope in mine:
-            try:
-                text = scope.path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if text != extension_text(scope.data or {}):
-                out.append(Finding("pi-extension", FAIL, f"{scope.label}: the extension's code "
-                                   "differs from what this hookwrap writes (edited by hand, or "
-                                   "written by another version)", "run `hookwrap sync`"))
+            out += changed_file(scope, extension_text(scope.data or {}), "pi-extension",
+                                "the extension's code")
         return out
 
 
