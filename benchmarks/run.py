@@ -591,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
                         "the guard as a command, the guard resident)")
     parser.add_argument("--cli-check-await", action="store_true",
                         help="--cli: also the resident guard with the shim's PreToolUse handler made "
-                        "to sleep 200 ms, where the shim runs in the CLI's process (OpenCode, pi, "
+                        "to sleep 500 ms, where the shim runs in the CLI's process (OpenCode, pi, "
                         "Kilo CLI): its calls must take that much longer")
     parser.add_argument("--instructions", action="store_true",
                         help="count the hook rows' instructions with valgrind instead of timing "

@@ -258,3 +258,67 @@ def test_the_wrapper_runs_the_real_shim_and_times_each_handler_the_cli_calls(
     if cli == "opencode":
         (event,) = [r for r in records if r["handler"] == "event"]
         assert event["sync_ms"] <= event["ms"]
+
+
+def test_the_check_s_help_names_the_sleep_the_benchmark_uses(cli_bench, capsys) -> None:
+    run = _load("hookwrap_bench_cli_help", REPO / "benchmarks" / "run.py")
+    try:
+        with pytest.raises(SystemExit):
+            run.main(["--help"])
+    finally:
+        del sys.modules["hookwrap_bench_cli_help"]
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"sleep {cli_bench.CHECK_SLEEP_MS} ms" in help_text
+
+
+_RUN = """\
+load average (1/5/15 min) 1.00/1.00/1.00 at start
+
+| CLI | variant | a call takes, ms | added per call, ms | note |
+|---|---|---:|---:|---|
+| pi 0.73.1 | no hook | 11.7 (9.5 to 17.2) | - |  |
+| pi 0.73.1 | guard (command hook) | 35.9 (32.6 to 41.1) | {added} | server's CPU 0.7 (0.7 to 1.0) |
+
+| CLI | variant | the CLI awaits hookwrap's handlers, ms a call | the session's call added, ms |
+|---|---|---:|---:|
+| pi 0.73.1 | guard (command hook) | 24.4 (22.7 to 28.4) | {added} |
+
+for docs/performance.md:
+
+| CLI | no hook: a call takes, ms | the guard as a command adds, ms; CPU |
+|---|---:|---:|
+| pi 0.73.1 | 99.0 (98.0 to 99.5) | {added}; CPU 1.0 (0.5 to 1.5) |
+"""
+
+
+def _agree(tmp_path: Path, first: str, second: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "1.txt").write_text(first)
+    (tmp_path / "2.txt").write_text(second)
+    return subprocess.run([sys.executable, str(REPO / "benchmarks" / "agree.py"),
+                           str(tmp_path / "1.txt"), str(tmp_path / "2.txt")],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_agree_pairs_every_figure_by_row_and_column_and_needs_overlapping_spreads(tmp_path: Path) -> None:
+    done = _agree(tmp_path, _RUN.format(added="25.8 (22.8 to 26.4)"),
+                  _RUN.format(added="26.1 (26.3 to 30.0)"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    # a call's two figures, the added figure, the server's note, the handlers: the repeated
+    # session figure beside the handlers and the docs' summary table are not counted again
+    assert "5 of 5 figures agree" in done.stdout
+    assert "NO" not in done.stdout
+    done = _agree(tmp_path, _RUN.format(added="25.8 (22.8 to 26.4)"),
+                  _RUN.format(added="27.0 (26.5 to 30.0)"))
+    assert done.returncode == 1
+    lines = [line for line in done.stdout.splitlines() if line.startswith("NO")]
+    assert lines == ["NO pi 0.73.1 | guard (command hook) | added per call, ms: "
+                     "25.8 (22.8 to 26.4) / 27.0 (26.5 to 30.0)"]
+    assert "4 of 5 figures agree" in done.stdout and "1 do not" in done.stdout
+
+
+def test_agree_fails_on_outputs_with_other_figures_or_none(tmp_path: Path) -> None:
+    first = _RUN.format(added="25.8 (22.8 to 26.4)")
+    done = _agree(tmp_path, first, first.replace("| pi 0.73.1 | no hook | 11.7 (9.5 to 17.2) | - |  |\n", ""))
+    assert done.returncode == 1 and "figures in one output only: 1" in done.stdout
+    done = _agree(tmp_path, "nothing here", "nor here")
+    assert done.returncode == 2 and "hint:" in done.stderr
