@@ -126,15 +126,6 @@ def _simple_commands(command: str) -> list[_Simple] | None:
     return found
 
 
-def sub_commands(command: str) -> list[str] | None:
-    """The simple commands of a shell line, each as its words joined by one space, without
-    leading reserved words and ``NAME=value`` assignments, with the program's directory
-    dropped; None when one of them may run something its first word does not show
-    (``bash -c``, ``env``, ``eval``, ``$X``, ``$(...)``, a function definition...)."""
-    found = _simple_commands(command)
-    return None if found is None else [simple.text for simple in found]
-
-
 def _is_assignment(word: str) -> bool:
     name, equals, _ = word.partition("=")
     return bool(equals) and name.replace("_", "a").isalnum() and name.isascii() \

@@ -715,7 +715,7 @@ def _config_runs_code(command: Command, state: State) -> bool:
                                  key.endswith((".clean", ".smudge", ".process")))
 
 
-def _code_paths(args: List[str]) -> List[str]:
+def _code_paths(args: List[str], _: object = None) -> List[str]:
     """Protected paths written out in code given on the command line (a quoted path)."""
     found: List[str] = []
     for word in args:
@@ -727,7 +727,7 @@ def _code_paths(args: List[str]) -> List[str]:
 
 
 
-def _sed_writes(args: List[str]) -> List[Tuple[str, str]]:
+def _sed_writes(args: List[str], _: object = None) -> List[Tuple[str, str]]:
     """The files a sed script writes with its `w FILE` command or `s///w FILE` flag."""
     scripts = [args[i + 1] for i in range(len(args) - 1) if args[i] in ("-e", "--expression")]
     if not scripts:
@@ -758,7 +758,7 @@ def _glob_takes(glob: str, pattern: str) -> bool:
     return glob_match(head, glob)
 
 
-def _public_material(path: str) -> bool:
+def _public_material(path: str, _: object = None) -> bool:
     """Whether a .pem or .key file holds certificates or a public key only: by its text when it
     can be read (a private key's block says PRIVATE KEY), else by its name (cert, chain, ca,
     bundle for a .pem; pub, public for either)."""
@@ -775,7 +775,7 @@ def _public_material(path: str) -> bool:
     return b"PRIVATE KEY" not in text and (b"CERTIFICATE" in text or b"PUBLIC KEY" in text)
 
 
-def _fork_bomb(line: str) -> bool:
+def _fork_bomb_line(line: str, _: object = None) -> bool:
     """A function that runs itself twice in the background (`:(){ :|:& };:`), or a loop of
     fork() calls in interpreter code (`perl -e 'fork while fork'`)."""
     flat = "".join(line.split())
@@ -814,62 +814,16 @@ def _unknown_program_as(command: Command, state: State) -> bool:
     return False
 
 
-def _fork_bomb_line(line: str, _: object) -> bool:
-    return _fork_bomb(line)
-
-
-def _public_material_file(path: str, _: object) -> bool:
-    return _public_material(path)
-
-
-def _sed_writes_of(args: List[str], _: object) -> List[Tuple[str, str]]:
-    return _sed_writes(args)
-
-
-def _code_paths_of(args: List[str], _: object) -> List[str]:
-    return _code_paths(args)
-
-
-CHECKS: Dict[str, Any] = {
-    "fork_bomb_line": _fork_bomb_line,
-    "public_material": _public_material_file,
-    "glob_takes": _glob_takes,
-    "sed_writes": _sed_writes_of,
-    "code_paths": _code_paths_of,
-    "unknown_program_as": _unknown_program_as,
-    "config_runs_code": _config_runs_code,
-    "power": _power,
-    "security_off": _security_off,
-    "netcat_shell": _netcat_shell,
-    "rm_unknown": _rm_unknown,
-    "switch_discards": _switch_discards,
-    "schedules": _schedules,
-    "dns_exfiltration": _dns_exfiltration,
-    "rm_root_or_home": _rm_root_or_home,
-    "rm_project_root": _rm_project_root,
-    "rm_outside": _rm_outside,
-    "rm_dynamic": _rm_dynamic,
-    "find_delete": _find_delete,
-    "mv_root_or_home": _mv_root_or_home,
-    "recursive_root_or_home": _recursive_root_or_home,
-    "checkout_discards": _checkout_discards,
-    "restore_discards": _restore_discards,
-    "branch_force_delete": _branch_force_delete,
-    "reflog_expire": _reflog_expire,
-    "push_force": _push_force,
-    "push_lease": _push_lease,
-    "push_deletes": _push_deletes,
-    "dd_device": _dd_device,
-    "partition_edit": _partition_edit,
-    "diskutil_erase": _diskutil_erase,
-    "rm_git_dir": _rm_git_dir,
-    "rm_found_outside": _rm_found_outside,
-    "rsync_delete": _rsync_delete,
-    "formats_device": _formats_device,
-    "wipes": _wipes,
-    "volume_destroy": _volume_destroy,
-    "git_rm_force": _git_rm_force,
-    "update_ref_delete": _update_ref_delete,
-    "prints_credentials": _prints_credentials,
-}
+# The checks the guard's rules name (``check=``), each the function ``_<name>`` here, called
+# with two arguments (guard_engine.py's ``_check``).
+CHECKS: Dict[str, Any] = {name: globals()["_" + name] for name in (
+    "fork_bomb_line", "public_material", "glob_takes", "sed_writes", "code_paths",
+    "unknown_program_as", "config_runs_code", "power", "security_off", "netcat_shell",
+    "rm_unknown", "switch_discards", "schedules", "dns_exfiltration", "rm_root_or_home",
+    "rm_project_root", "rm_outside", "rm_dynamic", "find_delete", "mv_root_or_home",
+    "recursive_root_or_home", "checkout_discards", "restore_discards", "branch_force_delete",
+    "reflog_expire", "push_force", "push_lease", "push_deletes", "dd_device", "partition_edit",
+    "diskutil_erase", "rm_git_dir", "rm_found_outside", "rsync_delete", "formats_device", "wipes",
+    "volume_destroy", "git_rm_force", "update_ref_delete", "prints_credentials",
+)}
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.

@@ -759,7 +759,7 @@ def _edits(program: str, args: List[str], operands: List[str]) -> List[Tuple[str
         return [("read", word) for word in operands[1:]] + (
             _check("sed_writes")(args, None) if any(" " in word for word in args) else [])
     if program == "truncate":
-        operands = _operands_skipping(args, {"-s", "-r", "--size", "--reference"})
+        operands = _operands(args, {"-s", "-r", "--size", "--reference"})
     if program in ("sed", "perl"):
         operands = operands[1:] if not any(a.startswith(("-e", "-f")) or a in (
             "--expression", "--file") for a in args) else operands
@@ -1039,11 +1039,6 @@ def _edits_in_place(args: List[str]) -> bool:
     return False
 
 
-def _operands_skipping(args: List[str], with_value: Iterable[str]) -> List[str]:
-    """Operands, not counting the values of the listed options (`-s 0`, `-t dir`)."""
-    return _operands(args, with_value)
-
-
 def writes_device(command: Command) -> bool:
     """Whether the command writes onto a block device (`> /dev/sda`, `cp img /dev/sdb`)."""
     if not command.redirects and command.program not in ("cp", "tee", "cat", "mv", "install",
@@ -1257,7 +1252,7 @@ def _unknown_program(command: Command, state: State) -> bool:
     return bool(_check("unknown_program_as")(command, state))
 
 
-def _fork_bomb_rule(command: Command, state: State) -> bool:
+def _fork_bomb(command: Command, state: State) -> bool:
     return False  # a line-level check: see Guard.check_line
 
 
@@ -1300,16 +1295,10 @@ def _no_match(command: Command, state: State) -> bool:
     return False
 
 
-# The named checks loaded so far; the others are loaded on first use (see _check).
-_CHECKS: Dict[str, Any] = {
-    "download_piped": _download_piped,
-    "download_substituted": _download_substituted,
-    "decoded_piped": _decoded_piped,
-    "unreadable": _unreadable,
-    "device_write": _device_write,
-    "unknown_program": _unknown_program,
-    "reverse_shell": _reverse_shell,
-    "fork_bomb": _fork_bomb_rule,
-}
+# The named checks loaded so far (``_<name>`` here); the others are loaded on first use (see
+# _check).
+_CHECKS: Dict[str, Any] = {name: globals()["_" + name] for name in (
+    "download_piped", "download_substituted", "decoded_piped", "unreadable", "device_write",
+    "unknown_program", "reverse_shell", "fork_bomb")}
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.
 PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "kubectl_delete", "ansible_shell", "http_delete"))

@@ -265,10 +265,14 @@ def _backup_delete(command: Command, state: object) -> bool:
     program = command.program
     if program == "tarsnap":
         return _has_option(command.args, "-d|--nuke")
-    shapes = _BACKUP_DELETES.get(program)
+    return _starts_as(command, _BACKUP_DELETES.get(program))
+
+
+def _starts_as(command: Command, shapes: Any) -> bool:
+    """Whether the command's operands start with one of ``shapes`` (words, globs, `a|b`)."""
     if not shapes:
         return False
-    operands = _operands(command.args, VALUE_OPTIONS.get(program, ()))
+    operands = _operands(command.args, VALUE_OPTIONS.get(command.program, ()))
     return any(len(operands) >= len(shape) and
                all(_one_of(word, want) for word, want in zip(operands, shape))
                for shape in shapes)
@@ -296,29 +300,12 @@ def _secret_manager_delete(command: Command, state: object) -> bool:
     if command.program in ("gpg", "gpg2"):
         return any(word.startswith(("--delete-secret-key", "--delete-key",
                                     "--delete-secret-and-public-key")) for word in command.args)
-    shapes = _SECRET_DELETES.get(command.program)
-    if not shapes:
-        return False
-    operands = _operands(command.args, VALUE_OPTIONS.get(command.program, ()))
-    return any(len(operands) >= len(shape) and
-               all(_one_of(word, want) for word, want in zip(operands, shape))
-               for shape in shapes)
+    return _starts_as(command, _SECRET_DELETES.get(command.program))
 
 
-PACK_CHECKS: Dict[str, Callable[[Command, Any], bool]] = {
-    "terraform_destroy": _terraform_destroy,
-    "pulumi_destroy": _pulumi_destroy,
-    "container_prune": _container_prune,
-    "cloud_delete": _cloud_delete,
-    "sql_destroys": _sql_destroys,
-    "redis_flush": _redis_flush,
-    "mongo_drop": _mongo_drop,
-    "database_reset": _database_reset,
-    "backup_delete": _backup_delete,
-    "secret_manager_delete": _secret_manager_delete,
-    "terragrunt_destroy": _terragrunt_destroy,
-    "kubectl_scale_zero": _kubectl_scale_zero,
-    "kubectl_delete": _kubectl_delete,
-    "ansible_shell": _ansible_shell,
-    "http_delete": _http_delete,
-}
+# The packs' checks by the name their rules give (guard_engine.py's PACK_CHECKS): ``_<name>``.
+PACK_CHECKS: Dict[str, Callable[[Command, Any], bool]] = {name: globals()["_" + name] for name in (
+    "terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys",
+    "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete",
+    "terragrunt_destroy", "kubectl_scale_zero", "kubectl_delete", "ansible_shell", "http_delete",
+)}

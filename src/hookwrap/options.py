@@ -57,7 +57,9 @@ def option(entry: dict[str, Any], key: str, default: Any) -> Any:
     return value if isinstance(value, type(default)) and not isinstance(value, bool) else default
 
 
-def _timeout(entry: dict[str, Any]) -> int:
+def timeout_of(entry: dict[str, Any]) -> int:
+    """A hook's timeout in whole seconds (what the CLI waits for it): the entry's, else the
+    default."""
     timeout = entry.get("timeout")
     if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout <= 0:
         timeout = DEFAULT_TIMEOUT
@@ -74,7 +76,7 @@ def time_limit(entry: dict[str, Any]) -> float:
 def answer_limit(entry: dict[str, Any]) -> float:
     """Seconds for an external hook's command: inside the timeout every CLI is given (whole
     seconds; 1 s is 0.6 s, 3 s is 2.1 s, 60 s is 50 s), so the bridge answers in time."""
-    timeout = _timeout(entry)
+    timeout = timeout_of(entry)
     return timeout - min(_MARGIN_MAX, max(_MARGIN_MIN, timeout * _MARGIN_SHARE))
 
 

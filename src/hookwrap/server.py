@@ -125,26 +125,18 @@ class HookLoader:
         self._scanned: tuple[tuple[int, str], dict[str, str]] | None = None
 
     def script(self, name: str) -> str:
-        return os.path.join(self.root, ".hookwrap", "hooks", f"{name}.py")
+        return os.path.join(self.hooks, f"{name}.py")
 
     def timeout(self, name: str) -> float:
         """``name``'s timeout in hookwrap.toml (what the CLI waits for an answer), in seconds."""
-        from .options import DEFAULT_TIMEOUT, manifest_entry
+        from .options import manifest_entry, timeout_of
 
-        path = os.path.join(self.root, "hookwrap.toml")
-        try:
-            info = os.stat(path)
-            stamp: tuple[int, int] | None = (info.st_mtime_ns, info.st_size)
-        except OSError:
-            stamp = None
+        stamp = _stamp(os.path.join(self.root, "hookwrap.toml"))
         with self._lock:
             cached = self._timeouts.get(name)
             if cached is not None and cached[0] == stamp:
                 return cached[1]
-        value = manifest_entry(self.root, name).get("timeout")
-        seconds = float(DEFAULT_TIMEOUT)
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            seconds = float(value)
+        seconds = float(timeout_of(manifest_entry(self.root, name)))
         with self._lock:
             self._timeouts[name] = (stamp, seconds)
         return seconds

@@ -411,8 +411,7 @@ class _Walker:
         via = via + wrappers
         if string is not None:  # env -S '...', su -c '...', watch 'a b': a line of its own
             if depth < MAX_BODIES:
-                self.script(parse(string[1], self.steps), (*via, string[0]), depth + 1,
-                            inside, host, string[1])
+                self.body(string[1], (*via, string[0]), depth, inside, host)
             else:
                 self.too_deep([string[1]])
             return None
@@ -447,6 +446,11 @@ class _Walker:
             self.too_deep([*_body_words(command), *_fed_text(simple.redirects)])
         return command
 
+    def body(self, text: str, via: Tuple[str, ...], depth: int, inside: str, host: str,
+             generated: bool = False) -> None:
+        """Read ``text``, a line found inside a command at ``depth``, one level deeper."""
+        self.script(parse(text, self.steps), via, depth + 1, inside, host, text, generated)
+
     def too_deep(self, texts: List[str]) -> None:
         """A body one level past MAX_BODIES: not read, so its text counts as unread (the guard
         fails closed on it when it names a program a rule is about), with its words as a
@@ -466,6 +470,14 @@ class _Walker:
         command.source = source
         self.found.append(command)
 
+    def nested(self, found: Command, depth: int, inside: str, host: str, source: str = "") -> None:
+        """Add ``found``, a command inside one at ``depth``, and the commands inside it."""
+        self._add(found, inside, host, (), source)
+        if depth + 1 < MAX_BODIES:
+            self.bodies(found, depth + 1, Simple(), None, inside, host)
+        elif has_body(found):
+            self.too_deep(_body_words(found))
+
     def bodies(self, command: Command, depth: int, simple: Simple,
                feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple]],
                inside: str, host: str) -> None:
@@ -474,14 +486,12 @@ class _Walker:
         program, args, via = command.program, command.args, command.via
         if (" " in program or "\n" in program or "\t" in program) and \
                 not command.words[0].expands:  # a whole line as one word: `sudo 'rm -rf /'`
-            self.script(parse(command.argv[0], self.steps), via, depth + 1, inside, host,
-                        command.argv[0])
+            self.body(command.argv[0], via, depth, inside, host)
             return
         if program in SHELLS or (program == "sh" and via[-1:] == ("busybox",)):
             body, reads_stdin = shell_body(args)
             if body is not None:
-                self.script(parse(body, self.steps), (*via, f"{program} -c"), depth + 1,
-                            inside, host, body)
+                self.body(body, (*via, f"{program} -c"), depth, inside, host)
             elif reads_stdin:
                 text, how = _stdin_text(simple, feeder)
                 command.stdin, command.input_text = how, text
@@ -489,26 +499,24 @@ class _Walker:
                 if made is not None:
                     text = made
                 if text is not None:
-                    self.script(parse(text, self.steps), (*via, f"{how} to {program}"),
-                                depth + 1, inside, host, text, generated=made is not None)
+                    self.body(text, (*via, f"{how} to {program}"), depth, inside, host,
+                              generated=made is not None)
             return
         if program == "trap" and args:  # `trap 'cmd' EXIT`: runs when the shell gets the signal
             body = next((word for word in args if word != "--"), "")
             if body and body != "-" and not body.startswith("-"):
-                self.script(parse(body, self.steps), (*via, "trap"), depth + 1, inside, host,
-                            body)
+                self.body(body, (*via, "trap"), depth, inside, host)
             return
         if program == "git" and "config" in args:  # alias.x '!cmd', core.sshCommand 'cmd'
             from .shell_parser import git_config_command
 
             body = git_config_command(args)
             if body:
-                self.script(parse(body, self.steps), (*via, "git config"), depth + 1, inside,
-                            host, body)
+                self.body(body, (*via, "git config"), depth, inside, host)
             return
         if program == "eval" and args:
             body = " ".join(args)
-            self.script(parse(body, self.steps), (*via, "eval"), depth + 1, inside, host, body)
+            self.body(body, (*via, "eval"), depth, inside, host)
             return
         if program == "find":
             self._find(command, depth, inside, host)
@@ -547,15 +555,9 @@ class _Walker:
 
             for item in code_commands(code, _LANGUAGES.get(language, language)):
                 if isinstance(item, str):
-                    self.script(parse(item, self.steps), (*via, how), depth + 1, inside,
-                                host, item)
+                    self.body(item, (*via, how), depth, inside, host)
                 elif item:
-                    found = _synthetic(item, (*via, how))
-                    self._add(found, inside, host, (), code)
-                    if depth + 1 < MAX_BODIES:
-                        self.bodies(found, depth + 1, Simple(), None, inside, host)
-                    elif has_body(found):
-                        self.too_deep(_body_words(found))
+                    self.nested(_synthetic(item, (*via, how)), depth, inside, host, code)
 
     def _given_commands(self, command: Command, depth: int, inside: str, host: str) -> None:
         """A command line given to another program as its arguments, by shape rather than by
@@ -581,28 +583,21 @@ class _Walker:
                 return
             parts = text.split(None, 1) if any(c in text for c in " \t\n") else ()
             if parts and _names_program(parts[0]):
-                self.script(parse(text, self.steps), (*via, f"{command.program} argument"),
-                            depth + 1, inside, host, text)
+                self.body(text, (*via, f"{command.program} argument"), depth, inside, host)
 
     def _given(self, host_command: Command, words: List[Word], label: str, depth: int,
                inside: str, host: str) -> None:
-        start = _command_start(words)
-        unwrapped = _unwrap(words, start) if start < len(words) else None
+        unwrapped = _unwrapped(words)
         if unwrapped is None:
             return
         at, wrappers, dynamic, string = unwrapped
         via = (*host_command.via, label, *wrappers)
         if string is not None:
-            self.script(parse(string[1], self.steps), (*via, string[0]), depth + 1, inside,
-                        host, string[1])
+            self.body(string[1], (*via, string[0]), depth, inside, host)
             return
         found = Command(words[at:], [], via)
         found.dynamic_args = dynamic
-        self._add(found, inside, host, (), "")
-        if depth + 1 < MAX_BODIES:
-            self.bodies(found, depth + 1, Simple(), None, inside, host)
-        elif has_body(found):
-            self.too_deep(_body_words(found))
+        self.nested(found, depth, inside, host)
 
     def _fd(self, command: Command, depth: int, inside: str, host: str) -> None:
         """fd PATTERN [PATHS] -x/--exec CMD: CMD runs on each file found under PATHS."""
@@ -615,19 +610,14 @@ class _Walker:
                 inner = words[index + 1:]
                 end = next((i for i, w in enumerate(inner) if w.text == ";"), len(inner))
                 inner = inner[:end]
-                start = _command_start(inner)
-                unwrapped = _unwrap(inner, start) if start < len(inner) else None
+                unwrapped = _unwrapped(inner)
                 if unwrapped is not None and unwrapped[3] is None:
                     found = Command(inner[unwrapped[0]:], [], (*command.via, f"fd {text}",
                                                                *unwrapped[1]))
                     found.dynamic_args = True
                     found.roots = tuple(operands[1:]) or (".",)
                     found.narrowed = bool(operands) and operands[0] not in (".", "", "^")
-                    self._add(found, inside, host, (), "")
-                    if depth + 1 < MAX_BODIES:
-                        self.bodies(found, depth + 1, Simple(), None, inside, host)
-                    elif has_body(found):
-                        self.too_deep(_body_words(found))
+                    self.nested(found, depth, inside, host)
                 index += 1 + end + 1
                 continue
             if text in _FD_VALUES:
@@ -661,15 +651,13 @@ class _Walker:
                 index = end + 1
                 if not inner:
                     continue
-                start = _command_start(inner)
-                unwrapped = _unwrap(inner, start) if start < len(inner) else None
+                unwrapped = _unwrapped(inner)
                 if unwrapped is None:
                     continue
                 at, wrappers, _, string = unwrapped
                 via = (*command.via, f"find {action}", *wrappers)
                 if string is not None:
-                    self.script(parse(string[1], self.steps), (*via, string[0]), depth + 1,
-                                inside, host, string[1])
+                    self.body(string[1], (*via, string[0]), depth, inside, host)
                     continue
                 found = Command(inner[at:], [], via)
                 given = found.args
@@ -683,11 +671,7 @@ class _Walker:
                     # `-execdir rm -rf build ;`: a named entry in each folder found
                     found.roots, found.narrowed = command.roots or (".",), True
                 # else `-exec rm -rf build ;` runs `rm -rf build` as written
-                self._add(found, inside, host, (), "")
-                if depth + 1 < MAX_BODIES:
-                    self.bodies(found, depth + 1, Simple(), None, inside, host)
-                elif has_body(found):
-                    self.too_deep(_body_words(found))
+                self.nested(found, depth, inside, host)
             else:
                 index += 1
 
@@ -961,6 +945,13 @@ def is_assignment(word: str) -> bool:
         name = name[:name.index("[")]
     return bool(name) and name.isascii() and (name[0].isalpha() or name[0] == "_") and \
         name.replace("_", "a").isalnum()
+
+
+def _unwrapped(words: List[Word]
+               ) -> Optional[Tuple[int, Tuple[str, ...], bool, Optional[Tuple[str, str]]]]:
+    """``_unwrap`` from the command word of ``words`` (None when there is none)."""
+    start = _command_start(words)
+    return _unwrap(words, start) if start < len(words) else None
 
 
 def _unwrap(words: List[Word], index: int

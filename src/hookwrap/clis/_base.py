@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 
-from ..names import MCP_PREFIX, NormalizedEvent, Platform, mcp_tool, split_mcp_tool
-from ._record import RUNTIME_FACTS, CLIRecord, Knobs
+from ..names import MCP_PREFIX, NormalizedEvent, mcp_tool, split_mcp_tool
+from ._record import RUNTIME_FACTS, CLIRecord
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -47,43 +47,17 @@ def json_kind(value: object) -> str:
     return "a number"
 
 
-class AgentCLI:
+# Type checkers see a record's facts on AgentCLI (its __init__ copies them from the record);
+# at run time it is a plain class.
+if TYPE_CHECKING:
+    _Facts = CLIRecord
+else:
+    _Facts = object
+
+
+class AgentCLI(_Facts):
     """One agent CLI as a hook process sees it: its record's facts, and the rules every CLI
     shares. A protocol family subclasses it and overrides what its CLIs answer differently."""
-
-    platform: Platform
-    label: str
-    events: dict[str, NormalizedEvent]
-    preferred_events: dict[NormalizedEvent, str]
-    skill_shell_events: tuple[str, ...]
-    tools: dict[str, str]
-    preferred_tools: dict[str, str]
-    extra_tool_names: dict[str, tuple[str, ...]]
-    mcp_prefix: str
-    mcp_separator: str
-    project_dir_vars: tuple[str, ...]
-    marker_env: str
-    hook_process_env: dict[str, str]
-    file_path_keys: tuple[str, ...]
-    patch_tool: str
-    patch_keys: tuple[str, ...]
-    patch_in_shell: bool
-    tool_fields: dict[str, tuple[str, ...]]
-    empty_prompt_is_no_prompt: bool
-    guest_clis: dict[str, str]
-    own_registration: str
-    shell_tool_env: dict[str, str]
-    context_to_user: frozenset[NormalizedEvent]
-    ask_note: str
-    rewrite_note: str
-    limits: dict[NormalizedEvent, tuple[tuple[str, str], ...]]
-    tool_input_keys: dict[str, dict[str, str]]
-    own_only_keys: dict[str, tuple[str, ...]]
-    text_is_context: frozenset[NormalizedEvent]
-    exit2_blocks: frozenset[NormalizedEvent]
-    payload_drops: tuple[str, ...]
-    payload_worktree: bool
-    knobs: Knobs
 
     def __init__(self, record: CLIRecord) -> None:
         self.record = record
