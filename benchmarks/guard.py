@@ -332,12 +332,13 @@ class Registration:
 def registrations(box: Sandbox, platforms: list[str]) -> dict[str, Registration]:
     """The guard's registration on each platform, read back from the settings files."""
     from hookwrap.checks import host
-    from hookwrap.checks.hooktest import owned_name, read_settings
+    from hookwrap.checks.hooktest import owned_name
+    from hookwrap.generator.settings import project_settings
     from hookwrap.platforms import Platform
 
     found = {}
     for name in platforms:
-        data = read_settings(box.root, Platform(name)) or {}
+        data = project_settings(box.root, Platform(name))[1]
         mine = [c for c in host.commands_from_settings(name, data) if owned_name(c.command) == HOOK]
         if mine:
             found[name] = Registration(name, mine[0].event, mine[0])

@@ -247,7 +247,7 @@ def test_every_platform_is_one_record_and_a_composed_setup(platform: Platform) -
     assert f"clis/{platform.value}.py" in RUNTIME_MODULES
     # What each CLI must say for itself: how it validates, matches and reads.
     assert type(agent.matchers).matcher_matches is not Matchers.matcher_matches
-    assert type(agent.handlers).validate_handler is not Handlers.validate_handler
+    assert type(agent.handlers).object_problems is not Handlers.object_problems
     assert callable(agent.answers)
 
 

@@ -115,12 +115,6 @@ def owned_name(command: str) -> str | None:
     return match.group("name") if match else None
 
 
-def read_settings(root: Path, platform: Platform) -> dict | None:
-    """A project settings file, parsed (JSONC for Gemini); None when it does not exist."""
-    text, data = project_settings(root, platform)
-    return None if text is None else data
-
-
 def run_hook_test(
     root: Path,
     name: str,
@@ -271,7 +265,7 @@ def _normalize_tool(tool: str | None) -> str | None:
 def _registered(root: Path, platform: Platform, name: str, event: str | None,
                 data: dict | None = None) -> list[HookCommand]:
     if data is None:
-        data = read_settings(root, platform)
+        data = project_settings(root, platform)[1]
     commands = host.commands_from_settings(platform.value, data or {})
     mine = [c for c in commands if owned_name(c.command) == name]
     mine += _resident_entries(platform, data or {}, name)
@@ -418,7 +412,7 @@ def own_tool_input(platform: Platform, tool: str, raw_tool: str,
 def _dropped_by(root: Path, platform: Platform, event: str) -> list[str]:
     """Errors that make the CLI drop every hook of ``event`` in the project file (Claude Code
     does; most CLIs skip an invalid entry on its own and run the others)."""
-    data = read_settings(root, platform) or {}
+    data = project_settings(root, platform)[1]
     return [str(problem) for problem in dropping_errors(data, platform, event)]
 
 

@@ -16,6 +16,7 @@ from ..names import NormalizedEvent, Platform
 from . import registrations as regs
 from .catalogue import EXTERNAL, TEMPLATES, choose_template, close_template
 from .clis import all_setups, setup_of
+from .clis.kit import boolean, nonempty_string
 from .errors import EntryError, UsageError
 
 ALL_PLATFORMS: tuple[Platform, ...] = (Platform.CLAUDE, Platform.GEMINI)
@@ -337,10 +338,6 @@ def _with_event(platforms: tuple[Platform, ...], event: NormalizedEvent) -> tupl
     return present or platforms
 
 
-def _check_string(value: object) -> str:
-    return "" if isinstance(value, str) and value.strip() else "must be a non-empty string"
-
-
 def _check_count(value: object) -> str:
     return "" if type(value) is int and value >= 0 else "must be a whole number, 0 or more"
 
@@ -357,10 +354,6 @@ def _check_suffixes(value: object) -> str:
     if isinstance(value, list) and all(isinstance(item, str) and item.startswith(".") for item in value):
         return ""
     return 'must be a list of file suffixes such as [".py"]'
-
-
-def _check_bool(value: object) -> str:
-    return "" if isinstance(value, bool) else "must be true or false"
 
 
 def _check_strings(value: object) -> str:
@@ -406,13 +399,13 @@ def unknown_rule_ids(names: list[str], known: tuple[str, ...]) -> tuple[str, str
 
 # One check per template option name (the names come from catalogue.TEMPLATES).
 _OPTION_CHECKS = {
-    "check": _check_string,
+    "check": nonempty_string,
     "max_retries": _check_count,
     "command": _check_command,
     "suffixes": _check_suffixes,
     "packs": _check_packs,
-    "block_force_with_lease": _check_bool,
-    "allow_secret_reads": _check_bool,
+    "block_force_with_lease": boolean,
+    "allow_secret_reads": boolean,
     "allowed_commands": _check_strings,
     "allowed_paths": _check_strings,
     "not_secrets": _check_strings,

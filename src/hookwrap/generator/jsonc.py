@@ -26,7 +26,6 @@ def comment_hint(key: str, then: str = SYNC) -> str:
     return f'move the comments out of "{key}" (or delete them), then run {then}'
 
 
-COMMENT_HINT = comment_hint("hooks")
 BOM_HINT = "save the file as UTF-8 without a BOM (the editor's encoding setting), then run hookwrap sync"
 REMOVE = object()  # sentinel value for rewrite_member: drop the member
 

@@ -11,8 +11,6 @@ from pathlib import Path
 from . import fsutil, madedirs
 from .errors import ProjectError, WriteError
 
-ACTIONS = ("create", "update", "remove", "unchanged", "conflict")
-
 
 @dataclass
 class FileChange:

@@ -1,11 +1,11 @@
-"""Settings-file validation: the value checks, and the walk over a `hooks` object.
+"""Settings-file validation: the walk over a `hooks` object.
 
 What each CLI accepts is its setup's business (``generator/clis/<platform>.py`` and its record:
-its events, its handler shapes, what voids a file); this module holds the checks they are built from and the
-generic walk. Each check returns `Problem`s instead of raising, so `doctor` can list them all and
-the writer can refuse an entry it is about to write. Severity "error" means the CLI drops the
-entry, event or file (or the hook can never run); "warning" means it loads but something is
-ignored or odd.
+its events, its handler shapes, what voids a file, built from the value checks in
+``generator/clis/kit.py``); this module holds the generic walk. Each check returns `Problem`s
+instead of raising, so `doctor` can list them all and the writer can refuse an entry it is about
+to write. Severity "error" means the CLI drops the entry, event or file (or the hook can never
+run); "warning" means it loads but something is ignored or odd.
 """
 
 from __future__ import annotations
@@ -15,9 +15,6 @@ from typing import Any
 from ..generator.clis import setup_of
 from ..generator.clis.kit import ERROR, Problem
 from ..names import Platform
-
-# --- value checks: each returns a message, or None when the value is fine --------------------
-
 
 # --- entry points -----------------------------------------------------------------------------
 

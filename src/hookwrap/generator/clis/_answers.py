@@ -30,12 +30,16 @@ from ...names import NormalizedEvent
 from .kit import (
     RunResult,
     Verdict,
+    answered,
+    failed,
     failure_line,
+    hso_of,
     is_block,
     last_line,
-    missing_script,
     parse_object,
     settle,
+    stop_or_block,
+    with_missing,
 )
 
 if TYPE_CHECKING:
@@ -62,15 +66,13 @@ def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         if on_failure == "block" and (kind is None or kind in agent.facts.fail_closed_events):
             reason = r.stderr if r.stderr.strip() else f'{failure} (onFailure "block")'
             return replace(_claude_exit2(agent, event, reason), clean=False, problems=(failure,))
-        notes: tuple[str, ...] = ()
         if r.exit_code not in (None, 0) and r.stdout.strip().startswith("{"):
-            notes = (f"{agent.label}'s docs say JSON is read only at exit 0; its {agent.version} "
-                     "binary may still apply it: exit 0 when you print JSON",)
-        return Verdict(success=False, clean=False, problems=(failure,), notes=notes)
+            return replace(failed(failure), notes=(
+                f"{agent.label}'s docs say JSON is read only at exit 0; its {agent.version} "
+                "binary may still apply it: exit 0 when you print JSON",))
+        return failed(failure)
     if r.exit_code == 2:
-        verdict = _claude_exit2(agent, event, r.stderr)
-        missing = missing_script(r)
-        return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
+        return with_missing(_claude_exit2(agent, event, r.stderr), r)
     data, broken = claude_json(r.stdout)
     if broken:
         return Verdict(clean=False, problems=("stdout looks like a JSON object but is not valid JSON",))
@@ -101,7 +103,7 @@ def _claude_exit2(agent: AgentSetup, event: str, stderr: str) -> Verdict:
     if kind in agent.facts.tool_events:  # PermissionRequest, PermissionDenied
         hint = ": print JSON with a deny decision" if kind is NormalizedEvent.PERMISSION_REQUEST \
             else ""
-        return Verdict(success=False, clean=False, problems=(f"exit 2 is ignored on {event}{hint}",))
+        return failed(f"exit 2 is ignored on {event}{hint}")
     return Verdict(success=False, notes=(f"exit 2 cannot block {event}: stderr is shown to the user",))
 
 
@@ -124,10 +126,8 @@ def _claude_block(kind: NormalizedEvent | None, base: Verdict, reason: str) -> V
 def _claude_json(agent: AgentSetup, event: str, kind: NormalizedEvent | None,
                  data: dict[str, Any], fields: dict[str, Any]) -> Verdict:
     """A valid JSON answer at exit 0, as the runtime reads it."""
-    hso = raw if isinstance(raw := data.get("hookSpecificOutput"), dict) else {}
-    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
-                   context=fields.get("context", ""), updated_input=fields.get("updated_input"),
-                   stop_reason=fields.get("stop_reason", "") if "continue_loop" in fields else None)
+    hso = hso_of(data)
+    base = answered(data, fields)
     if "updatedToolOutput" in hso and kind is NormalizedEvent.AFTER_TOOL:
         base = replace(base, modifications={"updatedToolOutput": hso["updatedToolOutput"]})
     decision, reason = fields.get("decision"), fields.get("reason", "")
@@ -171,18 +171,15 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
     label = agent.label
     failure = failure_line(r)
     if failure:  # timeouts and signals fail open
-        return Verdict(success=False, clean=False, problems=(failure,))
+        return failed(failure)
     if r.exit_code == 2:
-        missing = missing_script(r)
         output, parsed = parse_object(r.stderr.strip())
         if not parsed:
             if not r.stderr.strip():
-                return Verdict(success=False, clean=False,
-                               problems=(f"exit 2 with empty stderr does not block on {label}",))
+                return failed(f"exit 2 with empty stderr does not block on {label}")
             output = {"decision": "deny", "reason": r.stderr.strip()}
         fields = runtime_reading(agent, event, r.stdout, 2, r.stderr)
-        verdict = replace(_qwen_json(agent, event, output or {}, fields), success=False)
-        return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
+        return with_missing(replace(_qwen_json(agent, event, output or {}, fields), success=False), r)
     text = r.stdout.strip() or r.stderr.strip()
     output, parsed = parse_object(text)
     if parsed and output is not None:
@@ -193,12 +190,9 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
                 f"exit {r.exit_code}: {label} still obeys the JSON it printed",))
         return verdict
     if text.startswith("{"):
-        return Verdict(success=False, clean=False, problems=(
-            f"output starts with '{{' but is not JSON: {_short(agent)} ignores it",))
+        return failed(f"output starts with '{{' but is not JSON: {_short(agent)} ignores it")
     if r.exit_code != 0:
-        return Verdict(success=False, clean=False, problems=(
-            f"exit {r.exit_code}: non-blocking on {label} (only exit 2 blocks)"
-            + (f" ({last_line(text)})" if text else ""),))
+        return failed(_non_blocking(r, label, text))
     context = runtime_reading(agent, event, r.stdout, 0, r.stderr).get("context")
     if context:
         return Verdict("context", context=context)
@@ -210,8 +204,7 @@ def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any],
     """A JSON answer: what it does is the runtime's reading (``fields``); the notes say what
     Qwen leaves out."""
     label = agent.label
-    found = data.get("hookSpecificOutput")
-    hso: dict[str, Any] = found if isinstance(found, dict) else {}
+    hso = hso_of(data)
     notes = []
     if hso.get("additionalContext") and not fields.get("context"):
         notes.append(f"{label} drops additionalContext on {event}")
@@ -223,12 +216,9 @@ def _qwen_json(agent: AgentSetup, event: str, data: dict[str, Any],
     block = is_block(data.get("decision")) or data.get("continue") is False
     if block and event.startswith("PostToolUse") and data.get("continue") is not False:
         notes.append(f"{label} ignores a block on {event}")
-    base = Verdict(output=data, system_message=str(data.get("systemMessage") or ""),
-                   context=fields.get("context", ""), notes=tuple(notes),
-                   updated_input=fields.get("updated_input"))
+    base = answered(data, fields, stop=False, notes=tuple(notes))
     if fields.get("decision") in BLOCKING:
-        outcome = "kept_working" if event in ("Stop", "SubagentStop") else "blocked"
-        return settle(base, outcome, fields.get("reason", ""))
+        return settle(base, stop_or_block(event), fields.get("reason", ""))
     return settle(base, "ask" if fields.get("decision") == "ask" else None)
 
 
@@ -240,26 +230,23 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
     label = agent.label
     failure = failure_line(r)
     if failure:
-        return Verdict(success=False, clean=False, problems=(failure,))
+        return failed(failure)
     if r.exit_code != 0:
         if event == "PreToolUse":
-            return Verdict("blocked", reason=f"hook exited with code {r.exit_code}", success=False,
-                           clean=False, problems=(f"exit {r.exit_code} denies on {label} and "
-                                                  "its stderr is not shown to the model",))
-        return Verdict(success=False, clean=False, problems=(f"exit {r.exit_code}: ignored",))
+            return replace(failed(f"exit {r.exit_code} denies on {label} and its stderr is not "
+                                  "shown to the model"), outcome="blocked",
+                           reason=f"hook exited with code {r.exit_code}")
+        return failed(f"exit {r.exit_code}: ignored")
     output, parsed = parse_object(r.stdout.strip())
     if not parsed or output is None:
         return Verdict(notes=(f"plain stdout is ignored by {label}",)) if r.stdout.strip() else Verdict()
     fields = runtime_reading(agent, event, r.stdout)
-    found = output.get("hookSpecificOutput")
-    hso: dict[str, Any] = found if isinstance(found, dict) else {}
+    hso = hso_of(output)
     notes: tuple[str, ...] = ()
     if hso.get("additionalContext") and event != "PreToolUse":
         notes = (f"{label} drops hookSpecificOutput.additionalContext on {event}; "
                  "use top-level additionalContext",)
-    base = Verdict(output=output, context=fields.get("context", ""), notes=notes,
-                   system_message=str(output.get("systemMessage") or ""),
-                   updated_input=fields.get("updated_input"))
+    base = answered(output, fields, stop=False, notes=notes)
     if event == "PreToolUse":
         decision = output.get("permissionDecision") or hso.get("permissionDecision")
         reason = str(output.get("permissionDecisionReason") or hso.get("permissionDecisionReason") or "")
@@ -269,8 +256,7 @@ def read_copilot(agent: AgentSetup, event: str, r: RunResult, on_failure: str | 
             base, "ask" if decision == "ask" else None, reason)
     if fields.get("decision") == "block":
         # PostToolUse: the tool has run; the model sees "Tool result blocked: <reason>".
-        return settle(base, "kept_working" if event in ("Stop", "SubagentStop") else "blocked",
-                      fields.get("reason", ""))
+        return settle(base, stop_or_block(event), fields.get("reason", ""))
     return settle(base, None)
 
 
@@ -280,26 +266,17 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
     turn); any other non-zero exit goes on (on PreToolUse its stderr is prefixed to the tool
     result); a timeout lets the call run; JSON on stdout at exit 0 is read in Claude's words,
     except that a top-level decision does not block PreToolUse and ``ask`` runs the call."""
-    label, short = agent.label, _short(agent)
+    label = agent.label
     failure = failure_line(r)
     if failure:
-        return Verdict(success=False, clean=False, problems=(failure,))
+        return failed(failure)
     if r.exit_code == 2:
-        reason = r.stderr.strip()
-        missing = missing_script(r)
-        problems = (missing,) if missing else ()
-        if event == "PreToolUse":
-            return Verdict("blocked", reason=reason, success=False, clean=not problems,
-                           problems=problems)
-        if event in ("Stop", "SubagentStop"):
-            return Verdict("kept_working", reason=reason, success=False, clean=not problems,
-                           problems=problems)
-        return Verdict(success=False, clean=False, problems=problems or (
-            f"exit 2 on {event}: not a block {short} acts on",))
+        if event in ("PreToolUse", "Stop", "SubagentStop"):
+            return with_missing(Verdict(stop_or_block(event), reason=r.stderr.strip(),
+                                        success=False), r)
+        return with_missing(failed(f"exit 2 on {event}: not a block {_short(agent)} acts on"), r)
     if r.exit_code != 0:
-        note = f" ({last_line(r.stderr)})" if r.stderr.strip() else ""
-        return Verdict(success=False, clean=False, problems=(
-            f"exit {r.exit_code}: non-blocking on {label} (only exit 2 blocks){note}",))
+        return failed(_non_blocking(r, label, r.stderr.strip()))
     text = r.stdout.strip()
     output, parsed = parse_object(text)
     if not parsed or output is None:
@@ -308,15 +285,11 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
             return Verdict("context", context=context)
         return Verdict(notes=(f"plain stdout on {event} is not shown to the model",)) if text else Verdict()
     fields = runtime_reading(agent, event, r.stdout)
-    found = output.get("hookSpecificOutput")
-    hso: dict[str, Any] = found if isinstance(found, dict) else {}
+    hso = hso_of(output)
     notes: list[str] = []
     if hso.get("additionalContext") and not fields.get("context"):
         notes.append(f"{label} sends additionalContext on {event} to no model request")
-    base = Verdict(output=output, context=fields.get("context", ""), notes=tuple(notes),
-                   system_message=str(output.get("systemMessage") or ""),
-                   stop_reason=fields.get("stop_reason") if "continue_loop" in fields else None,
-                   updated_input=fields.get("updated_input"))
+    base = answered(output, fields, notes=tuple(notes))
     if event == "PreToolUse":
         reason = str(hso.get("permissionDecisionReason") or "")
         verdict = _permission_verdict(agent, base, output, hso.get("permissionDecision"), reason)
@@ -330,6 +303,12 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         base = replace(base, notes=(*base.notes, f"{label} ignores a block on PostToolUse "
                                     "(the reason reaches no model request)"))
     return settle(base, None)
+
+
+def _non_blocking(r: RunResult, label: str, text: str) -> str:
+    """A non-zero exit but 2, on a CLI where only exit 2 blocks: the last line of ``text``."""
+    return f"exit {r.exit_code}: non-blocking on {label} (only exit 2 blocks)" + (
+        f" ({last_line(text)})" if text else "")
 
 
 def runtime_reading(agent: AgentSetup, event: str, stdout: str, code: int = 0,

@@ -189,7 +189,15 @@ class Handlers:
 
     def validate_handler(self, agent: AgentSetup, handler: Any, event: str,
                          path: str) -> list[Problem]:
-        """Problems of one handler as it would sit under ``event``."""
+        """Problems of one handler as it would sit under ``event``: an object whose keys pass
+        ``object_problems``."""
+        if not isinstance(handler, dict):
+            return [Problem(path, "must be an object")]
+        return self.object_problems(agent, handler, event, path)
+
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str,
+                        path: str) -> list[Problem]:
+        """Problems of a handler that is an object."""
         raise NotImplementedError
 
     def validate_group(self, agent: AgentSetup, group: Any, event: str,
@@ -418,6 +426,14 @@ class AgentSetup:
     def npm_package(self) -> str:
         """Where the pinned binary comes from (generator/pins.txt)."""
         return PINS[self.platform.value].package
+
+    def settings_data(self, path: Path, label: str, text: str | None = None) -> dict[str, Any]:
+        """A settings file's data: ``text`` when given, else the file's; {} where there is none."""
+        from ..fsutil import read_text
+
+        if text is None:
+            text = read_text(path, label)
+        return self.registration.parse_settings_text(self, text, label) if text else {}
 
     # --- registrations ------------------------------------------------------------------------
     def command(self, name: str, python: str, *, launcher: bool = True) -> str:

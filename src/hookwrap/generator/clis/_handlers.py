@@ -80,9 +80,7 @@ def _claude_types() -> dict[str, tuple[tuple[str, ...], dict[str, Any]]]:
 class ClaudeHandlers(Handlers):
     reads = frozenset({"name", "onFailure"})
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         types = _claude_types()
         kind = handler.get("type")
         if kind not in types:
@@ -132,9 +130,7 @@ def _qwen_timeout(value: Any) -> str | None:
 class NamedHandlers(Handlers):
     reads = frozenset({"name", "sequential", "env"})
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         kinds = {"command": ("command",), "http": ("url",), "prompt": ("prompt",)}
         kind = handler.get("type")
         if kind not in kinds:
@@ -165,9 +161,7 @@ class NamedHandlers(Handlers):
 class ShellChoiceHandlers(Handlers):
     command_keys, timeout_keys = ("command", "bash"), ("timeout", "timeoutSec")
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         spec = {"type": one_of("command", "http", "prompt"), "command": nonempty_string,
                 "bash": nonempty_string, "powershell": nonempty_string, "exec": nonempty_string,
                 "cwd": string, "env": string_map, "timeout": positive_number,
@@ -182,9 +176,7 @@ class ShellChoiceHandlers(Handlers):
 
 # --- command only (Factory Droid) ----------------------------------------------------------------
 class CommandOnlyHandlers(Handlers):
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         spec = {"type": one_of("command"), "command": nonempty_string, "timeout": positive_number}
         problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
         return problems + unknown_keys(handler, frozenset(spec), path, agent.label)

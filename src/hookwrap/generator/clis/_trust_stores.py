@@ -154,16 +154,11 @@ class FolderRules(TrustFile):
               settings_text: str | None) -> list[TrustEdit]:
         """``"<root>": "TRUST_FOLDER"`` in the trusted folders file (JSON with comments, kept),
         when folder trust is on and the project has hooks."""
-        from ..fsutil import read_text
-
         (project_label, project_path, _), (user_label, user_path, _) = \
             agent.scopes(root, home, env)[:2]
         try:
-            user_text = read_text(user_path, user_label)
-            user = agent.registration.parse_settings_text(agent, user_text, user_label) if user_text else {}
-            if settings_text is None:
-                settings_text = read_text(project_path, project_label)
-            project = agent.registration.parse_settings_text(agent, settings_text, project_label) if settings_text else {}
+            user = agent.settings_data(user_path, user_label)
+            project = agent.settings_data(project_path, project_label, settings_text)
         except SettingsError:
             return []  # doctor reports a broken settings file
         if not (self._on(agent, user) and isinstance(project, dict) and project.get("hooks")):

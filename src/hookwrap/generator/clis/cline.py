@@ -44,6 +44,8 @@ from .kit import (
     Verdict,
     boolean,
     check_keys,
+    fail_closed_block,
+    failed,
     failure_line,
     nonempty_string,
     one_of,
@@ -160,9 +162,7 @@ class ClineHandlers(Handlers):
 
     reads = frozenset({"name", "failClosed"})
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         spec = {"type": one_of("command"), "command": nonempty_string, "timeout": positive_number,
                 "name": nonempty_string, "failClosed": boolean, "argvWindows": string_list}
         problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
@@ -183,12 +183,11 @@ class ClineHost(HostRules):
 
 
 class ClineTrust(TrustStore):
-    """No trust gate (said so), where Cline looks for the hook files, and whether each is the one this hookwrap writes."""
+    """No trust gate (said so), where Cline looks for the hook files (the git root), and whether
+    each of hookwrap's hook files is the one this hookwrap writes."""
 
     def trust_findings(self, agent: AgentSetup, root: Any, home: Any, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        """No trust gate (said so), where Cline looks for the hook files (the git root), and
-        whether each of hookwrap's hook files is the one this hookwrap writes."""
         mine = [s for s in scopes if s.data and s.data.get("hooks")]
         if not mine:
             return [Finding("cline-trust", OK, "no Cline hook file to check")]
@@ -335,12 +334,8 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         failure = f"exit {r.exit_code} without a JSON answer"
     if failure:
         if on_failure == "block" and event == "PreToolUse":
-            reason = (f"hookwrap: the fail-closed hook could not answer ({failure}); the call "
-                      "was blocked")
-            return Verdict("blocked", reason=reason, success=False, clean=False,
-                           problems=(failure,))
-        return Verdict(success=False, clean=False,
-                       problems=(failure + ": the hook file reports it and the tool runs",))
+            return fail_closed_block(failure, "the fail-closed hook could not answer")
+        return failed(failure + ": the hook file reports it and the tool runs")
     assert output is not None
     fields = SETUP.runtime.read_answer(SETUP.runtime.normalize_event(event), 0, r.stdout, r.stderr)
     base = Verdict(output=output, context=str(fields.get("context", "")),

@@ -31,8 +31,10 @@ from .kit import (
     TrustEdit,
     TrustEntry,
     Verdict,
+    answered,
     boolean,
     check_keys,
+    failed,
     failure_line,
     is_number,
     last_line,
@@ -43,6 +45,7 @@ from .kit import (
     retold,
     set_toml_values,
     settle,
+    stop_or_block,
     string,
     unknown_keys,
 )
@@ -159,9 +162,7 @@ class CodexMatchers(Matchers):
 class CodexHandlers(Handlers):
     """Command handlers with a timeout in seconds (and ``statusMessage``); other handler types are skipped."""
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         kind = handler.get("type")
         if kind not in _HANDLER_TYPES:
             return [Problem(f"{path}.type", "must be one of " + ", ".join(map(repr, _HANDLER_TYPES)))]
@@ -197,10 +198,7 @@ class CodexHost(HostRules):
         return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
     def effective_timeout(self, agent: AgentSetup, cmd: HookCommand) -> float:
-        timeout = cmd.timeout_s
-        if cmd.event in _SHUTDOWN:
-            return float(min(max(1, 1 if timeout is None else int(timeout)), 3))
-        return float(max(1, 600 if timeout is None else int(timeout)))
+        return float(_seconds(cmd.event, cmd.timeout_s))
 
 
 class CodexTrust(TrustStore):
@@ -216,7 +214,7 @@ class CodexTrust(TrustStore):
         an untrusted user hook as silently as a project's (reference/codex-cli.md, 1.4); no project
         trust, since a user hook runs in every folder."""
         source = codex_home(home, env).resolve() / "hooks.json"
-        entries = _hash_entries(source, _hooks_data(source, str(source), settings_text))
+        entries = _hash_entries(source, SETUP.settings_data(source, str(source), settings_text))
         return _config_edits(home, env, entries) if entries else []
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
@@ -289,33 +287,27 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
 
     failure = failure_line(r)
     if failure:  # a timeout, a signal, a spawn error: Failed, fail open
-        return Verdict(success=False, clean=False, problems=(f"{failure}; {FAIL_OPEN}",))
+        return failed(f"{failure}; {FAIL_OPEN}")
     known = agent.runtime.knows_event(event)  # not Interrupt: no hook of hookwrap's runs there
     fields = agent.runtime.read_answer(agent.runtime.normalize_event(event), r.exit_code or 0,
                                        r.stdout, r.stderr) if known else {}
     if r.exit_code == 2:
         if not r.stderr.strip():
-            return Verdict(success=False, clean=False,
-                           problems=(f"exit 2 with nothing on stderr: {FAIL_OPEN}",))
+            return failed(f"exit 2 with nothing on stderr: {FAIL_OPEN}")
         if not fields:
-            return Verdict(success=False, clean=False,
-                           problems=(f"exit 2 cannot block {event} on Codex CLI: it counts as Failed",))
+            return failed(f"exit 2 cannot block {event} on Codex CLI: it counts as Failed")
         notes = ("the tool already ran; the model sees the reason instead of its output",) \
             if event == "PostToolUse" else ()
-        verdict = Verdict(_blocked(event), reason=fields["reason"], success=False, notes=notes)
+        verdict = Verdict(stop_or_block(event), reason=fields["reason"], success=False, notes=notes)
         missing = missing_script(r)
         if missing:  # python3's own exit 2 ("can't open file") is read as a deny too
             return replace(verdict, clean=False, problems=(
                 f"{missing}; Codex CLI reads this exit 2 as a block",))
         return verdict
     if r.exit_code != 0:
-        return Verdict(success=False, clean=False, problems=(
-            f"exit {r.exit_code}: {FAIL_OPEN}" + (f" ({last_line(r.stderr)})" if r.stderr.strip() else ""),))
+        return failed(f"exit {r.exit_code}: {FAIL_OPEN}" + (
+            f" ({last_line(r.stderr)})" if r.stderr.strip() else ""))
     return _stdout(agent, event, r.stdout, fields)
-
-
-def _blocked(event: str) -> str:
-    return "kept_working" if event in ("Stop", "SubagentStop") else "blocked"
 
 
 def _stdout(agent: AgentSetup, event: str, stdout: str, fields: dict[str, Any]) -> Verdict:
@@ -342,13 +334,10 @@ def _stdout(agent: AgentSetup, event: str, stdout: str, fields: dict[str, Any]) 
         fields = answer_fields(data)
     notes = ("systemMessage is not shown in `codex exec` (a warning entry in the TUI only)",) \
         if data.get("systemMessage") else ()
-    base = Verdict(output=data, system_message=fields.get("system_message", ""),
-                   context=fields.get("context", ""), notes=notes,
-                   updated_input=fields.get("updated_input"),
-                   stop_reason=fields.get("stop_reason") if "continue_loop" in fields else None)
+    base = answered(data, fields, notes=notes, system_message=fields.get("system_message", ""))
     decision = fields.get("decision")
     if decision in BLOCKING:
-        return settle(base, _blocked(event), fields.get("reason", ""))
+        return settle(base, stop_or_block(event), fields.get("reason", ""))
     # No decision on PermissionRequest: Codex goes on to its own prompt, which asks the user.
     return settle(base, "ask" if event == "PermissionRequest" and decision != "allow" else None,
                   fields.get("reason", ""))
@@ -367,13 +356,9 @@ def trusted_hash(event: str, handler: Mapping[str, Any], matcher: str | None = N
     import hashlib
     import json
 
-    timeout = handler.get("timeout")
-    if event in _SHUTDOWN:
-        timeout = min(max(1, 1 if timeout is None else int(timeout)), 3)
-    else:
-        timeout = max(1, 600 if timeout is None else int(timeout))
     normalized: dict[str, Any] = {"type": "command", "command": handler["command"],
-                                  "timeout": timeout, "async": bool(handler.get("async", False))}
+                                  "timeout": _seconds(event, handler.get("timeout")),
+                                  "async": bool(handler.get("async", False))}
     for key in ("statusMessage", "additionalContextLimit"):
         if handler.get(key) is not None:
             normalized[key] = handler[key]
@@ -382,6 +367,14 @@ def trusted_hash(event: str, handler: Mapping[str, Any], matcher: str | None = N
         identity["matcher"] = matcher
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _seconds(event: str, timeout: Any) -> int:
+    """How long Codex CLI gives a hook: at least 1 s, 600 s by default; on SessionEnd and
+    Interrupt 1 s by default, 1 to 3 s."""
+    if event in _SHUTDOWN:
+        return min(max(1, 1 if timeout is None else int(timeout)), 3)
+    return max(1, 600 if timeout is None else int(timeout))
 
 
 def codex_root(root: Path) -> Path:
@@ -420,7 +413,7 @@ def _hash_entries(source: Path, data: Any) -> list[Any]:
 def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
                  settings_text: str | None) -> list[TrustEdit]:
     rel = SETUP.facts.settings_file
-    entries = _trust_entries(root, _hooks_data(root / rel, rel, settings_text))
+    entries = _trust_entries(root, SETUP.settings_data(root / rel, rel, settings_text))
     if not entries:
         return []
     found = codex_root(root)
@@ -430,15 +423,6 @@ def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
             f"Codex CLI finds a project by its .git: it reads {found}/.codex/, never "
             f"{root}/.codex/; run hookwrap at the root of the git repository"])]
     return _config_edits(home, env, entries)
-
-
-def _hooks_data(path: Path, label: str, text: str | None) -> Any:
-    """A hooks.json's data: ``text`` when given, else the file's; {} where there is none."""
-    from ..fsutil import read_text
-
-    if text is None:
-        text = read_text(path, label)
-    return SETUP.registration.parse_settings_text(SETUP, text, label) if text else {}
 
 
 def _config_edits(home: Path, env: Mapping[str, str], entries: list[Any]) -> list[TrustEdit]:

@@ -34,9 +34,12 @@ from .kit import (
     Scope,
     TrustEdit,
     Verdict,
+    answered,
     check_keys,
+    failed,
     failure_line,
     folder_rule_edit,
+    hso_of,
     is_number,
     js_regex,
     last_line,
@@ -156,9 +159,7 @@ class GeminiHandlers(Handlers):
 
     reads = frozenset({"name", "sequential", "env"})
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if not isinstance(handler, dict):
-            return [Problem(path, "must be an object")]
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
         spec = _handler_spec()
         problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
         timeout = handler.get("timeout")
@@ -382,7 +383,7 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     failed."""
     failure = failure_line(r)
     if failure:  # timeouts, signals and spawn errors fail open, output discarded
-        return Verdict(success=False, clean=False, problems=(failure,))
+        return failed(failure)
     code = r.exit_code
     text = r.stdout.strip() or r.stderr.strip()  # stderr is read only when stdout is empty
     notes: tuple[str, ...] = ("stdout was empty, so Gemini read stderr",) \
@@ -392,14 +393,12 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         output = {"decision": "allow", "systemMessage": ("Warning: " if code == 1 else "") + text} \
             if code in (0, 1) else {"decision": "deny", "reason": text}
     fields = runtime_reading(agent, event, r.stdout, code or 0, r.stderr)
-    hso = raw if isinstance(raw := (output or {}).get("hookSpecificOutput"), dict) else {}
+    hso = hso_of(output)
     notes += tuple(f"Gemini ignores Claude's hookSpecificOutput.{k}"
                    for k in ("permissionDecision", "updatedInput") if k in hso)
-    base = Verdict(output=output, success=code == 0, notes=notes,
-                   system_message=fields.get("system_message", ""),
-                   context=fields.get("context", ""), updated_input=fields.get("updated_input"),
-                   modifications={k: hso[k] for k in _MODS.get(event, ()) if k in hso},
-                   stop_reason=fields.get("stop_reason") if "continue_loop" in fields else None)
+    base = answered(output, fields, success=code == 0, notes=notes,
+                    system_message=fields.get("system_message", ""),
+                    modifications={k: hso[k] for k in _MODS.get(event, ()) if k in hso})
     decision = fields.get("decision")
     outcome = "ask" if decision == "ask" else None if not decision else \
         "kept_working" if event == "AfterAgent" else "blocked"
@@ -467,13 +466,11 @@ def _folder_trust_off(data: Any) -> bool:
 
 
 def _read_settings(path: Any, label: str, text: str | None = None) -> Any:
-    """A Gemini settings file's data; None when it is missing or broken (doctor says which)."""
+    """A Gemini settings file's data; None when it is broken (doctor says so)."""
     from ..errors import SettingsError
-    from ..fsutil import read_text
 
     try:
-        text = read_text(path, label) if text is None else text
-        return SETUP.registration.parse_settings_text(SETUP, text, label) if text else None
+        return SETUP.settings_data(path, label, text)
     except SettingsError:
         return None
 

@@ -331,6 +331,46 @@ def settle(verdict: Verdict, outcome: str | None, reason: str = "") -> Verdict:
     return replace(verdict, outcome=outcome, reason=reason if outcome != "allowed" else verdict.reason)
 
 
+def failed(*problems: str) -> Verdict:
+    """A run the CLI counts as failed, and why."""
+    return Verdict(success=False, clean=False, problems=problems)
+
+
+def with_missing(verdict: Verdict, r: RunResult) -> Verdict:
+    """``verdict``, not clean when the command or script looks missing (``missing_script``)."""
+    missing = missing_script(r)
+    return replace(verdict, clean=False, problems=(missing,)) if missing else verdict
+
+
+def hso_of(data: Any) -> dict[str, Any]:
+    """An answer's ``hookSpecificOutput`` when it is an object, else {}."""
+    found = data.get("hookSpecificOutput") if isinstance(data, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def answered(output: dict[str, Any] | None, fields: dict[str, Any], *, stop: bool = True,
+             **more: Any) -> Verdict:
+    """A JSON answer as the runtime reads it (``fields``): its context, new tool input and,
+    where ``stop``, its stop; the answer's own systemMessage unless ``more`` gives one."""
+    more.setdefault("system_message", str((output or {}).get("systemMessage") or ""))
+    return Verdict(output=output, context=fields.get("context", ""),
+                   updated_input=fields.get("updated_input"),
+                   stop_reason=fields.get("stop_reason") if stop and "continue_loop" in fields
+                   else None, **more)
+
+
+def fail_closed_block(failure: str, why: str) -> Verdict:
+    """A fail-closed PreToolUse hook that could not answer, which hookwrap's plugin (or hook
+    file) turns into a block: ``why`` it could not, then how it failed."""
+    return replace(failed(failure), outcome="blocked",
+                   reason=f"hookwrap: {why} ({failure}); the call was blocked")
+
+
+def stop_or_block(event: str) -> str:
+    """The outcome of a block: a Stop hook's keeps the agent working."""
+    return "kept_working" if event in ("Stop", "SubagentStop") else "blocked"
+
+
 # --- trust entries ------------------------------------------------------------------------------
 
 TRUST_HINT = "fix the file by hand (or move it away), then run `hookwrap trust` again"

@@ -20,7 +20,6 @@ from ._base import AgentSetup, TrustStore
 from ._matchers import RegexSearch
 from .kit import (
     ERROR,
-    FAIL,
     OK,
     Finding,
     Problem,
@@ -29,6 +28,7 @@ from .kit import (
     Verdict,
     boolean,
     check_keys,
+    fail_closed_block,
     failure_line,
     one_of,
     positive_number,
@@ -38,6 +38,7 @@ from .opencode import (
     OPENCODE_COMMAND,
     PluginHandlers,
     PluginRegistration,
+    changed_file,
     plugin_header,
     shim_text,
 )
@@ -123,25 +124,22 @@ class PiRegistration(PluginRegistration):
 class PiHandlers(PluginHandlers):
     """The plugin's handlers, as the extension reads them."""
 
-    def validate_handler(self, agent: AgentSetup, handler: Any, event: str, path: str) -> list[Problem]:
-        if isinstance(handler, dict) and handler.get("type") == "http":
+    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
+        if handler.get("type") == "http":
             spec = {"type": one_of("http"), "url": http_url, "timeout": positive_number,
                     "failClosed": boolean}
             return check_keys(handler, spec, ("type", "url"), path, ERROR) + [
                 Problem(f"{path}.{k}", "is not read by hookwrap's pi extension")
                 for k in handler if k not in spec]
         return [replace(p, message=p.message.replace("OpenCode plugin", "pi extension"))
-                for p in super().validate_handler(agent, handler, event, path)]
+                for p in super().object_problems(agent, handler, event, path)]
 
 
 def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
     """The plugin's reading, except that a fail-closed PreToolUse hook that times out blocks
     the call, and a PostToolUseFailure block replaces the result as PostToolUse's does."""
     if result.timed_out and on_failure == "block" and event == "PreToolUse":
-        failure = failure_line(result)
-        return Verdict("blocked", reason=f"hookwrap: a fail-closed hook could not run "
-                       f"({failure}); the call was blocked", success=False, clean=False,
-                       problems=(failure,))
+        return fail_closed_block(failure_line(result), "a fail-closed hook could not run")
     verdict = read_plugin_answer(agent, "PostToolUse" if event == "PostToolUseFailure"
                                  else event, result, on_failure)
     if event == "Stop" and verdict.notes:
@@ -155,8 +153,6 @@ class PiTrust(TrustStore):
 
     def trust_findings(self, agent: AgentSetup, root: Any, home: Any, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        """No trust gate (said so), where pi looks for project extensions, and the extension's
-        code."""
         mine = [s for s in scopes if s.data and s.data.get("hooks")]
         if not mine:
             return [Finding("pi-trust", OK, "no pi extension to check")]
@@ -167,14 +163,8 @@ class PiTrust(TrustStore):
                        f"started in: start pi in {root}, not in a subfolder (and not with "
                        "`--no-extensions`), or no hookwrap hook runs")]
         for scope in mine:
-            try:
-                text = scope.path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if text != extension_text(scope.data or {}):
-                out.append(Finding("pi-extension", FAIL, f"{scope.label}: the extension's code "
-                                   "differs from what this hookwrap writes (edited by hand, or "
-                                   "written by another version)", "run `hookwrap sync`"))
+            out += changed_file(scope, extension_text(scope.data or {}), "pi-extension",
+                                "the extension's code")
         return out
 
 
