@@ -34,7 +34,8 @@ def _run(args: list, *, cwd: Path | None = None, env: dict | None = None,
 def _clean_env(venv: Path) -> dict[str, str]:
     """The environment a user's shell would have with the venv's bin first on PATH."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSAFEPATH")}
+           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSAFEPATH",
+                        "PYTHONDONTWRITEBYTECODE")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["PIP_CACHE_DIR"] = PIP_CACHE
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
@@ -65,7 +66,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict:
     done = _run([sys.executable, "-m", "venv", "--without-pip", venv])
     assert done.returncode == 0, done.stderr
     env = _clean_env(venv)
-    pip = [sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "--quiet"]
+    # --no-compile: pip byte-compiles every module it installs (typer, click, jinja2, ...), half
+    # of the install's CPU; the venv's python writes the bytecode of the modules it imports.
+    pip = [sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "--quiet",
+           "--no-compile"]
     done = _run([*pip, wheel], env=env, timeout=600)
     if done.returncode != 0:  # no index: the dependencies may still be in pip's cache
         retry = _run([*pip, "--no-index", "--find-links", PIP_CACHE, wheel], env=env)
