@@ -575,6 +575,15 @@ def _iqr(values: list[float]) -> str:
     return f"{q2:.1f} ({q1:.1f} to {q3:.1f})"
 
 
+def _fixed_work_ms() -> float:
+    """The CPU of the same pure-Python loop, in ms: shows the machine's speed when a round began."""
+    start = time.process_time()
+    total = 0
+    for i in range(3_000_000):
+        total += i * i
+    return (time.process_time() - start) * 1000
+
+
 def _load() -> str:
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -598,28 +607,25 @@ class CliResult:
                 for s, b in zip(self.sessions[label], base)]
 
 
-def measure_cli(case: CliCase, python: str, rounds: int, calls: int,
-                variants: list[Variant]) -> CliResult:
-    """``rounds`` rounds of every variant that applies to the CLI, in an order that rotates."""
-    mine = [v for v in variants if v.applies(case.name)]
-    result = CliResult(case.name, mine, {v.label: [] for v in mine})
+def measure_round(case: CliCase, result: CliResult, round_no: int, python: str, calls: int) -> None:
+    """One round: every variant in ``result`` once, in an order that rotates with the round."""
     start = time.monotonic()
-    for round_no in range(rounds):
-        shift = round_no % len(mine)
-        for variant in mine[shift:] + mine[:shift]:
-            got = _one_session(case, variant, python, calls)
-            if isinstance(got, str):
-                result.why = got
-                return result
-            result.sessions[variant.label].append(got)
-        if case.name in SHIM_KINDS and any(v.applies(case.name) and "resident" in v.label for v in mine):
+    mine = result.variants
+    shift = round_no % len(mine)
+    for variant in mine[shift:] + mine[:shift]:
+        got = _one_session(case, variant, python, calls)
+        if isinstance(got, str):
+            result.why = got
+            break
+        result.sessions[variant.label].append(got)
+    else:
+        if case.name in SHIM_KINDS and any("resident" in v.label for v in mine):
             shim = shim_calls(case.name, python)
             if isinstance(shim, str):
                 result.shim_why = shim
             else:
                 result.shim.append(shim)
-    result.seconds = time.monotonic() - start
-    return result
+    result.seconds += time.monotonic() - start
 
 
 def _rows(result: CliResult, variants: list[Variant]) -> list[str]:
@@ -792,21 +798,32 @@ def cli_table(names: list[str], python: str, generator: str, rounds: int, calls:
     results = []
     for name in names:
         case = CLIS.get(name)
-        if case is None:
-            results.append(CliResult(name, [], {}, f"unknown CLI (known: {', '.join(CLIS)})"))
-            continue
-        before = _load()
-        results.append(measure_cli(case, python, rounds, calls, variants))
-        results[-1].why = results[-1].why or ""
-        print(f"  {name}: {results[-1].seconds:.0f} s, load average {before} -> {_load()}",
-              file=sys.stderr, flush=True)
+        why = "" if case else f"unknown CLI (known: {', '.join(CLIS)})"
+        mine = [v for v in variants if v.applies(name)] if case else []
+        results.append(CliResult(name, mine, {v.label: [] for v in mine}, why))
+    # Round-major: each CLI's rounds are spread over the whole run, so a figure's spread over
+    # rounds shows how the machine drifts on the scale two runs are compared at.
+    calibration = []
+    for round_no in range(rounds):
+        calibration.append(_fixed_work_ms())
+        for result in results:
+            if not result.why:
+                before = _load()
+                measure_round(CLIS[result.name], result, round_no, python, calls)
+                print(f"  round {round_no + 1}, {result.name}: load average {before} -> {_load()}",
+                      file=sys.stderr, flush=True)
+    for result in results:
+        print(f"  {result.name}: {result.seconds:.0f} s", file=sys.stderr, flush=True)
     lines = [f"hooks run on {python}; {calls} shell calls a session, {rounds} rounds of "
-             "every variant (interleaved, order rotated); a call = from the mock model's answer "
+             "every variant (interleaved, order rotated; round by round over all the CLIs, so "
+             "each CLI's rounds span the whole run); a call = from the mock model's answer "
              "to the CLI's next request (the tool run, its hooks, the CLI's own work); the "
              "first call of a session is a warm-up and left out",
              "per call: median (interquartile range) of every call; added, CPU: median (min to "
              "max) over rounds, each round against the no-hook session of the same round; CPU "
              "= the CLI's process tree plus the resident server, per call, from /proc",
+             f"the machine's speed: a fixed loop took {_spread(calibration, 1)} ms of CPU (min to "
+             "max, once a round)",
              f"load average (1/5/15 min) {load} at start, {_load()} at end; "
              f"{os.cpu_count()} CPUs; took {time.monotonic() - began:.0f} s",
              "", "| CLI | variant | a call takes, ms | added per call, ms | CPU per call, ms "

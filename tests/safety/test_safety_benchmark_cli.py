@@ -322,3 +322,25 @@ def test_agree_fails_on_outputs_with_other_figures_or_none(tmp_path: Path) -> No
     assert done.returncode == 1 and "figures in one output only: 1" in done.stdout
     done = _agree(tmp_path, "nothing here", "nor here")
     assert done.returncode == 2 and "hint:" in done.stderr
+
+
+def test_rounds_go_over_every_cli_before_the_next_round(cli_bench, monkeypatch) -> None:
+    """Each CLI's rounds span the whole run (round-major), so a spread over rounds shows the
+    machine's drift between rounds minutes apart; a CLI that fails is left out of later rounds."""
+    ran: list[tuple[str, str]] = []
+
+    def session(case, variant, python, calls):
+        ran.append((case.name, variant.label))
+        if case.name == "codex":
+            return "codex: no mock"
+        return cli_bench.Session([1.0, 2.0, float(len(ran))], 3.0, 0.0)
+
+    monkeypatch.setattr(cli_bench, "_one_session", session)
+    monkeypatch.setattr(cli_bench, "shim_calls", lambda *a, **k: "no shim here")
+    out = cli_bench.cli_table(["gemini", "codex", "droid"], sys.executable, "", 2, 3)
+    blocks = [name for i, (name, _) in enumerate(ran) if i == 0 or ran[i - 1][0] != name]
+    assert blocks == ["gemini", "codex", "droid", "gemini", "droid"]
+    gemini = [label for name, label in ran if name == "gemini"]
+    assert gemini == ["no hook", "guard (command hook)", "guard (command hook)", "no hook"]
+    assert "codex: no mock" in out
+    assert "the machine's speed: a fixed loop took" in out
