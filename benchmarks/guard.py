@@ -15,7 +15,7 @@ project is made outside /tmp (guards treat /tmp as scratch space), `hookwrap ini
 platform and `hookwrap add before_tool guard` render the guard there, and every case goes to the
 rendered hook as each CLI's payload (built from the CLI records, as `hookwrap test` builds them;
 a CLI's registered matcher decides whether the hook is called at all); the hook's answer is read
-by that CLI's rules (`hookwrap.checks.host.interpret`). Nothing is executed: the guard only classifies.
+by that CLI's rules (`AgentSetup.interpret`, `hookwrap.generator.clis`). Nothing is executed: the guard only classifies.
 
 The cases of one CLI run in one process on the hook interpreter, one after the other, each as
 `python3 .hookwrap/hooks/guard.py --platform CLI` would run them (same argv, stdin, cwd and
@@ -590,14 +590,14 @@ def _drive(box: Sandbox, label: str, jobs: list[tuple[str, dict[str, str] | None
 def _interpreted(reg: Registration, outcomes: list[Outcome | None], sent: list[tuple[int, dict]],
                  rows: list) -> list[Outcome]:
     """The outcomes with the hook's answers read as ``reg.platform`` reads them."""
-    from hookwrap.checks import host
+    from hookwrap.generator.clis import setup_of
     from hookwrap.checks.host import RunResult
 
     read: dict[tuple[int, str, str], tuple[str, str]] = {}  # an answer's reading (a pure function)
     for (index, _), (status, out, err, cpu) in zip(sent, rows, strict=True):
         if (status, out, err) not in read:
-            verdict = host.interpret(reg.platform, reg.event, RunResult(status, out, err, 0),
-                                     reg.command.on_failure)
+            verdict = setup_of(reg.platform).interpret(reg.event, RunResult(status, out, err, 0),
+                                                       reg.command.on_failure)
             read[status, out, err] = ("block" if verdict.outcome in BLOCKING else "allow", verdict.reason)
         outcomes[index] = Outcome(*read[status, out, err], cpu)
     return [outcome or Outcome("allow") for outcome in outcomes]
@@ -638,6 +638,7 @@ def process_check(box: Sandbox, reg: Registration, cases: list[Case], batch: lis
     its batch verdict; with ``floor_runs``, the cheapest hook run after each (its CPU the
     floor the benchmark's table shows)."""
     from hookwrap.checks import host
+    from hookwrap.generator.clis import setup_of
 
     check = ProcessCheck(reg.platform)
     floor = box.base / "floor.py"
@@ -655,7 +656,7 @@ def process_check(box: Sandbox, reg: Registration, cases: list[Case], batch: lis
             subprocess.run(["bash", "-c", f'python3 "{floor}"'], input=json.dumps(payload).encode(),
                            capture_output=True, cwd=box.root, env=env, check=False)
             check.floor_ms.append(children_cpu_ms() - before)
-        verdict = host.interpret(reg.platform, reg.event, result, reg.command.on_failure)
+        verdict = setup_of(reg.platform).interpret(reg.event, result, reg.command.on_failure)
         got = "block" if verdict.outcome in BLOCKING else "allow"
         check.runs += 1
         if got != batch[index].verdict:
@@ -711,7 +712,7 @@ def peer_command() -> list[str]:
 def run_peer(box: Sandbox, cases: list[Case], hook_sample: list[int]) -> tuple[list[Outcome], ProcessCheck]:
     """The peer's verdicts: shell commands through its library API (one node process), the
     file-tool calls and ``hook_sample`` through its Claude Code hook (one process each)."""
-    from hookwrap.checks import host
+    from hookwrap.generator.clis import setup_of
     from hookwrap.checks.host import RunResult
 
     env = box.env()
@@ -735,7 +736,7 @@ def run_peer(box: Sandbox, cases: list[Case], hook_sample: list[int]) -> tuple[l
         used = children_cpu_ms() - before
         result = RunResult(done.returncode, done.stdout.decode(errors="replace"),
                             done.stderr.decode(errors="replace"), int((time.monotonic() - start) * 1000))
-        verdict = host.interpret("claude", "PreToolUse", result, None)
+        verdict = setup_of("claude").interpret("PreToolUse", result, None)
         got = Outcome("block" if verdict.outcome in BLOCKING else "allow", verdict.reason, used)
         check.cpu_ms.append(used)
         check.runs += 1

@@ -271,13 +271,13 @@ for p in PLATFORMS:
                              (1, "oops"), (1, ""), (127, "python3: can't open file '/x/y.py': [Errno 2] No such file or directory")]:
                 for of in (None, "block"):
                     r = RunResult(code, so, se, 5)
-                    out("verdict", p.value, ev, so, code, se, of, safe(host.interpret, p, ev, r, of))
+                    out("verdict", p.value, ev, so, code, se, of, safe(setup_of(p).interpret, ev, r, of))
             r = RunResult(None, so, "", 5, timed_out=True)
-            out("verdict_to", p.value, ev, so, safe(host.interpret, p, ev, r, "block"))
+            out("verdict_to", p.value, ev, so, safe(setup_of(p).interpret, ev, r, "block"))
             r = RunResult(None, so, "", 5, signal=9)
-            out("verdict_sig", p.value, ev, so, safe(host.interpret, p, ev, r, None))
+            out("verdict_sig", p.value, ev, so, safe(setup_of(p).interpret, ev, r, None))
             r = RunResult(None, "", "", 5, spawn_error="nope")
-            out("verdict_spawn", p.value, ev, safe(host.interpret, p, ev, r, None))
+            out("verdict_spawn", p.value, ev, safe(setup_of(p).interpret, ev, r, None))
         # runtime read_answer
         ne = rt.events.get(ev)
         if ne is not None:

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from hookwrap.checks.host import effective_timeout, interpret, matcher_matches
+from hookwrap.checks.host import effective_timeout, matcher_matches
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.kit import HookCommand, RunResult
 
 CODEX = "codex"
@@ -60,22 +61,22 @@ DENY = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecisio
     (run(out="not json"), "allowed", True),
 ])
 def test_pre_tool_use_runs(result: RunResult, outcome: str, clean: bool) -> None:
-    verdict = interpret(CODEX, "PreToolUse", result)
+    verdict = setup_of(CODEX).interpret("PreToolUse", result)
     assert (verdict.outcome, verdict.clean) == (outcome, clean), verdict
 
 
 def test_the_interpreters_own_exit_2_blocks_and_is_flagged() -> None:
-    verdict = interpret(CODEX, "PreToolUse", run(2, err="python3: can't open file '/x/guard.py': "
+    verdict = setup_of(CODEX).interpret("PreToolUse", run(2, err="python3: can't open file '/x/guard.py': "
                                                        "[Errno 2] No such file or directory"))
     assert verdict.outcome == "blocked" and not verdict.clean
     assert "reads this exit 2 as a block" in verdict.problems[0]
 
 
 def test_other_events() -> None:
-    assert interpret(CODEX, "Stop", run(out={"decision": "block", "reason": "again"})).outcome == "kept_working"
-    assert interpret(CODEX, "Stop", run(out="plain")).clean is False
-    assert interpret(CODEX, "SessionStart", run(out="ctx")).context == "ctx"
-    assert interpret(CODEX, "SessionStart", run(2, err="x")).outcome == "allowed"
-    post = interpret(CODEX, "PostToolUse", run(out={"hookSpecificOutput": {
+    assert setup_of(CODEX).interpret("Stop", run(out={"decision": "block", "reason": "again"})).outcome == "kept_working"
+    assert setup_of(CODEX).interpret("Stop", run(out="plain")).clean is False
+    assert setup_of(CODEX).interpret("SessionStart", run(out="ctx")).context == "ctx"
+    assert setup_of(CODEX).interpret("SessionStart", run(2, err="x")).outcome == "allowed"
+    post = setup_of(CODEX).interpret("PostToolUse", run(out={"hookSpecificOutput": {
         "hookEventName": "PostToolUse", "updatedToolOutput": "x"}}))
     assert not post.clean  # not in 0.169.0

@@ -26,7 +26,7 @@ def run(event: str, command: str, project: Path, *, timeout: float | None = None
     payload = {"session_id": "s1", "cwd": str(project), "hook_event_name": event,
                "tool_name": "Execute"}
     result = host.run_command(cmd, payload, project_dir=project)
-    return result, host.interpret(DROID, event, result, None)
+    return result, setup_of(DROID).interpret(event, result, None)
 
 
 def test_env_and_cwd(project: Path) -> None:

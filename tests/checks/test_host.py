@@ -35,7 +35,7 @@ def run(platform: str, event: str, command: str, project: Path, *, payload: dict
     given = payload if payload is not None else {"session_id": "s1", "cwd": str(project),
                                                   "hook_event_name": event}
     result = host.run_command(cmd, given, project_dir=project)
-    return result, host.interpret(platform, event, result, on_failure)
+    return result, setup_of(platform).interpret(event, result, on_failure)
 
 
 def result(code: int | None, out: str = "", err: str = "", **kw) -> RunResult:
@@ -153,11 +153,11 @@ def test_claude_exit_0_json_deny_blocks(project: Path) -> None:
 
 
 def test_claude_legacy_block_and_updated_input() -> None:
-    v = host.interpret(CLAUDE, "PreToolUse", result(0, '{"decision":"block","reason":"legacy"}'))
+    v = setup_of(CLAUDE).interpret("PreToolUse", result(0, '{"decision":"block","reason":"legacy"}'))
     assert (v.outcome, v.reason) == ("blocked", "legacy")
     out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
                                   "updatedInput": {"command": "ls"}, "additionalContext": "ctx"}}
-    v = host.interpret(CLAUDE, "PreToolUse", result(0, json.dumps(out)))
+    v = setup_of(CLAUDE).interpret("PreToolUse", result(0, json.dumps(out)))
     assert (v.outcome, v.updated_input, v.context) == ("context", {"command": "ls"}, "ctx")
 
 
@@ -202,34 +202,34 @@ def test_claude_timeout_fails_open_unless_on_failure_block(project: Path) -> Non
 
 
 def test_claude_plain_text_is_context_only_on_prompt_and_session_start() -> None:
-    assert host.interpret(CLAUDE, "UserPromptSubmit", result(0, "branch: main\n")).context == "branch: main"
-    assert host.interpret(CLAUDE, "SessionStart", result(0, "hi")).outcome == "context"
-    v = host.interpret(CLAUDE, "PreToolUse", result(0, "hello"))
+    assert setup_of(CLAUDE).interpret("UserPromptSubmit", result(0, "branch: main\n")).context == "branch: main"
+    assert setup_of(CLAUDE).interpret("SessionStart", result(0, "hi")).outcome == "context"
+    v = setup_of(CLAUDE).interpret("PreToolUse", result(0, "hello"))
     assert v.outcome == "allowed" and v.clean and "not shown to the model" in v.notes[0]
 
 
 def test_claude_invalid_json_and_wrong_event_name_are_errors() -> None:
-    assert not host.interpret(CLAUDE, "PreToolUse", result(0, "{not json}")).clean
+    assert not setup_of(CLAUDE).interpret("PreToolUse", result(0, "{not json}")).clean
     wrong = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "deny"}}
-    v = host.interpret(CLAUDE, "PreToolUse", result(0, json.dumps(wrong)))
+    v = setup_of(CLAUDE).interpret("PreToolUse", result(0, json.dumps(wrong)))
     assert v.outcome == "allowed" and not v.clean and "hookEventName" in v.problems[0]
-    assert not host.interpret(CLAUDE, "Stop", result(0, '{"decision":"allow"}')).clean
+    assert not setup_of(CLAUDE).interpret("Stop", result(0, '{"decision":"allow"}')).clean
     # two JSON documents are plain text, not an error
-    assert host.interpret(CLAUDE, "PreToolUse", result(0, "{}\n{}")).clean
+    assert setup_of(CLAUDE).interpret("PreToolUse", result(0, "{}\n{}")).clean
 
 
 def test_claude_stop_block_keeps_the_agent_working() -> None:
-    v = host.interpret(CLAUDE, "Stop", result(0, '{"decision":"block","reason":"tests fail"}'))
+    v = setup_of(CLAUDE).interpret("Stop", result(0, '{"decision":"block","reason":"tests fail"}'))
     assert (v.outcome, v.reason) == ("kept_working", "tests fail")
-    assert host.interpret(CLAUDE, "Stop", result(2, "", "fix it")).outcome == "kept_working"
+    assert setup_of(CLAUDE).interpret("Stop", result(2, "", "fix it")).outcome == "kept_working"
 
 
 def test_claude_exit_2_per_event() -> None:
-    assert host.interpret(CLAUDE, "UserPromptSubmit", result(2, "", "x")).outcome == "blocked"
-    assert host.interpret(CLAUDE, "PostToolBatch", result(2, "", "x")).outcome == "stopped"
-    ignored = host.interpret(CLAUDE, "PermissionRequest", result(2, "", "x"))
+    assert setup_of(CLAUDE).interpret("UserPromptSubmit", result(2, "", "x")).outcome == "blocked"
+    assert setup_of(CLAUDE).interpret("PostToolBatch", result(2, "", "x")).outcome == "stopped"
+    ignored = setup_of(CLAUDE).interpret("PermissionRequest", result(2, "", "x"))
     assert ignored.outcome == "allowed" and not ignored.clean
-    start = host.interpret(CLAUDE, "SessionStart", result(2, "", "x"))
+    start = setup_of(CLAUDE).interpret("SessionStart", result(2, "", "x"))
     assert start.outcome == "allowed" and start.clean
 
 
@@ -237,7 +237,7 @@ def test_claude_pre_compact_block_skips_the_compaction() -> None:
     # claude-code-schema.md, PreCompact (2.1.328 binary): exit 2 or decision "block" skips the
     # compaction; community reports say an always-blocking PreCompact can loop.
     for answer in (result(2, "", "not now"), result(0, '{"decision":"block","reason":"not now"}')):
-        v = host.interpret(CLAUDE, "PreCompact", answer)
+        v = setup_of(CLAUDE).interpret("PreCompact", answer)
         assert (v.outcome, v.reason) == ("blocked", "not now")
         assert any("compaction is skipped" in note and "loop" in note for note in v.notes)
 
@@ -245,7 +245,7 @@ def test_claude_pre_compact_block_skips_the_compaction() -> None:
 def test_claude_pre_compact_plain_stdout_is_compaction_instructions() -> None:
     # claude-code-schema.md §3: plain stdout on PreCompact is added to the compaction
     # instructions (cut at 10,000 characters).
-    v = host.interpret(CLAUDE, "PreCompact", result(0, "keep the test names"))
+    v = setup_of(CLAUDE).interpret("PreCompact", result(0, "keep the test names"))
     assert v.outcome == "allowed" and v.clean
     assert v.notes == ("plain stdout on PreCompact is added to the compaction instructions "
                        "(the first 10,000 characters)",)
@@ -254,9 +254,9 @@ def test_claude_pre_compact_plain_stdout_is_compaction_instructions() -> None:
 def test_claude_permission_request_json_deny_and_continue_false() -> None:
     deny = {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
                                    "decision": {"behavior": "deny", "message": "no"}}}
-    v = host.interpret(CLAUDE, "PermissionRequest", result(0, json.dumps(deny)))
+    v = setup_of(CLAUDE).interpret("PermissionRequest", result(0, json.dumps(deny)))
     assert (v.outcome, v.reason) == ("blocked", "no")
-    v = host.interpret(CLAUDE, "PreToolUse", result(0, '{"continue":false,"stopReason":"halt"}'))
+    v = setup_of(CLAUDE).interpret("PreToolUse", result(0, '{"continue":false,"stopReason":"halt"}'))
     assert (v.outcome, v.stop_reason) == ("stopped", "halt")
 
 
@@ -264,49 +264,49 @@ def test_claude_permission_request_json_deny_and_continue_false() -> None:
 # (claude-code-schema.md 2.2, 2.1.328).
 @pytest.mark.parametrize("event", ["TaskCreated", "PreModelSwitch", "ConfigChange", "Elicitation"])
 def test_claude_exit_2_and_a_block_cancel_a_task_a_switch_a_change_an_elicitation(event: str) -> None:
-    assert (host.interpret(CLAUDE, event, result(2, "", "no")).outcome,
-            host.interpret(CLAUDE, event, result(0, '{"decision":"block"}')).outcome) == (
+    assert (setup_of(CLAUDE).interpret(event, result(2, "", "no")).outcome,
+            setup_of(CLAUDE).interpret(event, result(0, '{"decision":"block"}')).outcome) == (
         "blocked", "blocked")
 
 
 def test_claude_pre_model_switch_reads_permission_decision() -> None:
     deny = {"hookSpecificOutput": {"hookEventName": "PreModelSwitch", "permissionDecision": "deny",
                                    "permissionDecisionReason": "too dear"}}
-    v = host.interpret(CLAUDE, "PreModelSwitch", result(0, json.dumps(deny)))
+    v = setup_of(CLAUDE).interpret("PreModelSwitch", result(0, json.dumps(deny)))
     assert (v.outcome, v.reason, v.clean) == ("blocked", "too dear", True)
 
 
 def test_claude_unmapped_events_keep_their_own_readings() -> None:
     expansion = {"hookSpecificOutput": {"hookEventName": "UserPromptExpansion",
                                         "additionalContext": "c"}}
-    assert host.interpret(CLAUDE, "UserPromptExpansion", result(0, json.dumps(expansion))).context == "c"
-    assert host.interpret(CLAUDE, "UserPromptExpansion", result(0, "text")).outcome == "context"
-    assert host.interpret(CLAUDE, "TeammateIdle", result(2, "", "go on")).outcome == "kept_working"
-    idle = host.interpret(CLAUDE, "TaskCompleted", result(0, "", "x", timed_out=True), "block")
+    assert setup_of(CLAUDE).interpret("UserPromptExpansion", result(0, json.dumps(expansion))).context == "c"
+    assert setup_of(CLAUDE).interpret("UserPromptExpansion", result(0, "text")).outcome == "context"
+    assert setup_of(CLAUDE).interpret("TeammateIdle", result(2, "", "go on")).outcome == "kept_working"
+    idle = setup_of(CLAUDE).interpret("TaskCompleted", result(0, "", "x", timed_out=True), "block")
     assert idle.outcome == "allowed"  # onFailure is ignored there, as on Stop
     # continue:false stops Claude on any event (claude-code-schema.md 2.1)
-    v = host.interpret(CLAUDE, "CwdChanged", result(0, '{"continue":false,"stopReason":"s"}'))
+    v = setup_of(CLAUDE).interpret("CwdChanged", result(0, '{"continue":false,"stopReason":"s"}'))
     assert (v.outcome, v.stop_reason) == ("stopped", "s")
 
 
 def test_claude_continue_false_wins_over_the_permission_dialog() -> None:
     # claude-code-schema.md 2.1: continue takes precedence over event decisions; without a
     # verdict (and without continue:false) Claude shows its own dialog.
-    v = host.interpret(CLAUDE, "PermissionRequest", result(0, '{"continue":false,"stopReason":"s"}'))
+    v = setup_of(CLAUDE).interpret("PermissionRequest", result(0, '{"continue":false,"stopReason":"s"}'))
     assert (v.outcome, v.stop_reason) == ("stopped", "s")
-    assert host.interpret(CLAUDE, "PermissionRequest", result(0, "{}")).outcome == "ask"
+    assert setup_of(CLAUDE).interpret("PermissionRequest", result(0, "{}")).outcome == "ask"
 
 
 def test_claude_exit_2_on_permission_denied_has_no_json_hint() -> None:
     # claude-code-schema.md 2.2: PermissionDenied ignores exit 2, and its only answer is retry.
-    v = host.interpret(CLAUDE, "PermissionDenied", result(2, "", "x"))
+    v = setup_of(CLAUDE).interpret("PermissionDenied", result(2, "", "x"))
     assert v.problems == ("exit 2 is ignored on PermissionDenied",)
 
 
 def test_claude_post_tool_batch_stop_and_post_tool_block_say_what_happened() -> None:
-    v = host.interpret(CLAUDE, "PostToolBatch", result(2, "", "stop here"))
+    v = setup_of(CLAUDE).interpret("PostToolBatch", result(2, "", "stop here"))
     assert (v.outcome, v.stop_reason, v.reason) == ("stopped", "stop here", "stop here")
-    v = host.interpret(CLAUDE, "PostToolUse", result(0, '{"decision":"block","reason":"r"}'))
+    v = setup_of(CLAUDE).interpret("PostToolUse", result(0, '{"decision":"block","reason":"r"}'))
     assert v.outcome == "blocked" and "the tool already ran" in v.notes[0]
 
 
@@ -324,31 +324,31 @@ def test_gemini_exit_0_json_deny_blocks(project: Path) -> None:
 ])
 def test_gemini_plain_text_becomes_a_system_message(r: RunResult, outcome: str, message: str,
                                                     clean: bool) -> None:
-    v = host.interpret(GEMINI, "BeforeTool", r)
+    v = setup_of(GEMINI).interpret("BeforeTool", r)
     assert (v.outcome, v.system_message, v.clean) == (outcome, message, clean)
 
 
 @pytest.mark.parametrize("code", [2, 3, 127])
 def test_gemini_other_exit_codes_with_text_block(code: int) -> None:
-    v = host.interpret(GEMINI, "BeforeTool", result(code, "", "bad thing"))
+    v = setup_of(GEMINI).interpret("BeforeTool", result(code, "", "bad thing"))
     assert (v.outcome, v.reason) == ("blocked", "bad thing")
     assert v.clean is (code == 2) and not v.success
 
 
 def test_gemini_reads_json_whatever_the_exit_code() -> None:
-    v = host.interpret(GEMINI, "BeforeTool", result(2, '{"decision":"allow"}', "ignored"))
+    v = setup_of(GEMINI).interpret("BeforeTool", result(2, '{"decision":"allow"}', "ignored"))
     assert v.outcome == "allowed" and not v.clean
-    assert host.interpret(GEMINI, "BeforeTool", result(0, "", '{"decision":"deny"}')).outcome == "blocked"
-    assert host.interpret(GEMINI, "BeforeTool", result(0, json.dumps('{"decision":"deny"}'))).outcome == "blocked"
+    assert setup_of(GEMINI).interpret("BeforeTool", result(0, "", '{"decision":"deny"}')).outcome == "blocked"
+    assert setup_of(GEMINI).interpret("BeforeTool", result(0, json.dumps('{"decision":"deny"}'))).outcome == "blocked"
 
 
 def test_gemini_exit_2_without_output_allows() -> None:
-    v = host.interpret(GEMINI, "BeforeTool", result(2))
+    v = setup_of(GEMINI).interpret("BeforeTool", result(2))
     assert v.outcome == "allowed" and not v.clean
 
 
 def test_gemini_polluted_stdout_fails_open() -> None:
-    v = host.interpret(GEMINI, "BeforeTool", result(0, 'log line\n{"decision":"deny"}'))
+    v = setup_of(GEMINI).interpret("BeforeTool", result(0, 'log line\n{"decision":"deny"}'))
     assert v.outcome == "allowed"
 
 
@@ -359,21 +359,21 @@ def test_gemini_timeout_fails_open(project: Path) -> None:
 
 def test_gemini_ignores_claude_style_fields() -> None:
     out = {"hookSpecificOutput": {"hookEventName": "BeforeTool", "permissionDecision": "deny"}}
-    v = host.interpret(GEMINI, "BeforeTool", result(0, json.dumps(out)))
+    v = setup_of(GEMINI).interpret("BeforeTool", result(0, json.dumps(out)))
     assert v.outcome == "allowed" and "permissionDecision" in v.notes[0]
 
 
 def test_gemini_per_event_decisions() -> None:
-    retry = host.interpret(GEMINI, "AfterAgent", result(0, '{"decision":"deny","reason":"again"}'))
+    retry = setup_of(GEMINI).interpret("AfterAgent", result(0, '{"decision":"deny","reason":"again"}'))
     assert (retry.outcome, retry.reason) == ("kept_working", "again")
-    assert host.interpret(GEMINI, "BeforeToolSelection", result(0, '{"decision":"deny"}')).outcome == "allowed"
-    assert host.interpret(GEMINI, "SessionStart", result(2, "", "no")).outcome == "allowed"
+    assert setup_of(GEMINI).interpret("BeforeToolSelection", result(0, '{"decision":"deny"}')).outcome == "allowed"
+    assert setup_of(GEMINI).interpret("SessionStart", result(2, "", "no")).outcome == "allowed"
     ctx = {"hookSpecificOutput": {"additionalContext": "C"}}
-    assert host.interpret(GEMINI, "BeforeAgent", result(0, json.dumps(ctx))).context == "C"
-    assert host.interpret(GEMINI, "BeforeTool", result(0, json.dumps(ctx))).context == ""
+    assert setup_of(GEMINI).interpret("BeforeAgent", result(0, json.dumps(ctx))).context == "C"
+    assert setup_of(GEMINI).interpret("BeforeTool", result(0, json.dumps(ctx))).context == ""
     rewrite = {"hookSpecificOutput": {"tool_input": {"command": "ls"}}}
-    assert host.interpret(GEMINI, "BeforeTool", result(0, json.dumps(rewrite))).updated_input == {"command": "ls"}
-    stop = host.interpret(GEMINI, "BeforeTool", result(0, '{"continue":false}'))
+    assert setup_of(GEMINI).interpret("BeforeTool", result(0, json.dumps(rewrite))).updated_input == {"command": "ls"}
+    stop = setup_of(GEMINI).interpret("BeforeTool", result(0, '{"continue":false}'))
     assert (stop.outcome, stop.stop_reason) == ("stopped", "No reason provided")
 
 

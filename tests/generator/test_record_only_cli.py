@@ -180,10 +180,10 @@ def test_a_payload_is_normalized_and_answered_in_claudes_words(aurora: Any) -> N
     specific = json.loads(answer)["hookSpecificOutput"]
     assert specific["permissionDecision"] == "deny"  # no ask: the record's ask_note says why
     assert specific["permissionDecisionReason"].endswith(AURORA.ask_note)
-    verdict = host.interpret("aurora", "PreToolUse", RunResult(0, answer, "", 5), None)
+    verdict = setup_of("aurora").interpret("PreToolUse", RunResult(0, answer, "", 5), None)
     assert verdict.outcome == "blocked"
     assert "Aurora hooks cannot ask: hookwrap sent the ask as a deny" in verdict.notes
-    exit2 = host.interpret("aurora", "SessionStart", RunResult(2, "", "no", 5), None)
+    exit2 = setup_of("aurora").interpret("SessionStart", RunResult(2, "", "no", 5), None)
     assert exit2.problems == ("exit 2 on SessionStart: not a block Aurora acts on",)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from hookwrap.generator.clis import setup_of
 from hookwrap.names import NormalizedEvent as E
 from hookwrap.names import Platform
 from hookwrap.platforms import runtime_of
@@ -335,10 +336,9 @@ def test_a_decision_that_is_not_a_string_blocks_nothing_and_breaks_no_reader(
     # A PermissionRequest verdict written at the top level ({"decision": {...}}): no CLI reads
     # it as a block (hook_runner.js compares answer.decision with "block" and "deny"; Claude
     # Code's schema wants a string), and neither the bridge nor `hookwrap test` may fail on it.
-    from hookwrap.checks import host
     from hookwrap.generator.clis.kit import RunResult
 
     answer = f'{{"decision": {decision}, "reason": "r"}}'
     assert not blocks(read(platform, E.BEFORE_TOOL, 0, answer))
     raw = runtime_of(platform).event_names()[E.BEFORE_TOOL]
-    assert host.interpret(platform, raw, RunResult(0, answer, "", 5)).outcome != "blocked"
+    assert setup_of(platform).interpret(raw, RunResult(0, answer, "", 5)).outcome != "blocked"

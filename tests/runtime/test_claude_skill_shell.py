@@ -11,8 +11,8 @@ import json
 import pytest
 
 from hookwrap import HookOutput, NormalizedEvent, Platform, denormalize_output, normalize_input
-from hookwrap.checks import host
 from hookwrap.clis._claude_protocol import SKILL_SHELL_ASK_NOTE, SKILL_SHELL_REWRITE_NOTE
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.kit import RunResult
 from hookwrap.platforms import runtime_of
 
@@ -69,7 +69,7 @@ def test_context_is_not_sent_where_it_is_not_read() -> None:
 
 def _verdict(code: int, out: object = "", err: str = "", on_failure: str | None = None):
     text = out if isinstance(out, str) else json.dumps(out)
-    return host.interpret(Platform.CLAUDE, EVENT, RunResult(code, text, err, 5), on_failure)
+    return setup_of(Platform.CLAUDE).interpret(EVENT, RunResult(code, text, err, 5), on_failure)
 
 
 def _specific(**fields: object) -> dict:

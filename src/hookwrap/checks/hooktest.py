@@ -349,7 +349,7 @@ def _pick_tool(platform: Platform, cmd: HookCommand) -> str | None:
 def _other_call_hint(platform: Platform, cmd: HookCommand, given: dict | None) -> str:
     """How to give the hook a call its matcher selects: --tool names a call in every CLI's
     own words, but a --payload file goes to each CLI exactly as written."""
-    tool_event = host.is_tool_event(platform.value, cmd.event)
+    tool_event = setup_of(platform).is_tool_event(cmd.event)
     if given is None:
         return "pick another call with --tool" if tool_event else \
             "pass a payload the matcher selects with --payload"
@@ -370,7 +370,7 @@ def _payload(root: Path, platform: Platform, cmd: HookCommand, given: dict | Non
         return {"hook_event_name": cmd.event, **given}, "", False
     tool = None
     agent = setup_of(platform)
-    if host.is_tool_event(platform.value, cmd.event):
+    if setup_of(platform).is_tool_event(cmd.event):
         tool = agent.runtime.platform_tool_names(args.tool)[0] if args.tool else _pick_tool(platform, cmd)
     tool_input, said, unfit = args.tool_input, "", False
     if tool is not None and tool_input is not None:
@@ -446,7 +446,7 @@ def _test_one(root: Path, platform: Platform, cmd: HookCommand, given: dict | No
         on_run(platform.value, cmd.command)
     result = _post(cmd, payload, max_wait) if resident else host.run_command(
         cmd, payload, project_dir=root, env=env, max_wait=max_wait)
-    verdict = host.interpret(platform.value, cmd.event, result, cmd.on_failure)
+    verdict = setup_of(platform).interpret(cmd.event, result, cmd.on_failure)
     base.result, base.verdict, base.clean = result, verdict, verdict.clean and not unfit
     base.summary = describe(verdict) + shown_to_user(platform, verdict)
     base.problems.extend(verdict.problems)

@@ -9,7 +9,7 @@ reading the result) is asked of the CLI's module (``clis/<platform>.py``):
 * ``run_command``: one command: a JSON object on stdin then EOF, the CLI's shell (``bash -c``;
   ``/bin/sh -c`` in OpenCode's plugin), the project dir as cwd, the CLI's environment and
   timeout (HOOK-061);
-* ``interpret``: a finished run read by the CLI's rules (its setup's ``answers``).
+* ``AgentSetup.interpret``: a finished run read by the CLI's rules (its setup's ``answers``).
 
 ``hookwrap.checks.testing`` builds a whole event (selection, order, aggregation) on top of these.
 """
@@ -28,25 +28,13 @@ from ..generator.clis.kit import HookCommand, RunResult, Verdict
 from ..names import Platform
 
 __all__ = ["HookCommand", "RunResult", "Verdict", "commands_from_settings", "effective_timeout",
-           "hook_env", "interpret", "is_tool_event", "match_target",
-           "matcher_matches", "run_command"]
-
-
-def interpret(platform: Platform | str, raw_event: str, result: RunResult,
-              on_failure: str | None = None) -> Verdict:
-    """What the real CLI does with ``result`` for ``raw_event`` (its own event name)."""
-    return setup_of(platform).interpret(raw_event, result, on_failure)
+           "hook_env", "match_target", "matcher_matches", "run_command"]
 
 
 def match_target(platform: Platform | str, event: str, payload: Mapping) -> str | None:
     """The payload value an event's matcher is tested against, or None when it has none."""
     agent = setup_of(platform)
     return agent.matchers.match_target(agent, event, payload)
-
-
-def is_tool_event(platform: Platform | str, event: str) -> bool:
-    """True when the event's matcher selects tool names."""
-    return setup_of(platform).is_tool_event(event)
 
 
 def matcher_matches(platform: Platform | str, event: str, matcher: str | None,

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..generator.clis import setup_of
 from ..generator.clis.kit import HookCommand, RunResult, Verdict, failure_line, parse_object, settle
 from ..names import Platform
-from .host import interpret, run_command
+from .host import run_command
 
 DEFAULT_BLOCK_REASON = "Blocked by hook"  # HOOK-067b: exit 2 with empty stderr still blocks
 _PRECEDENCE = ("blocked", "kept_working", "stopped", "deferred", "ask", "context", "allowed")
@@ -171,7 +171,7 @@ class EventResult:
 def _judge(cmd: HookCommand, result: RunResult, contract: bool) -> Verdict:
     if contract:
         return interpret_contract(cmd.event, result)
-    return interpret(cmd.platform, cmd.event, result, cmd.on_failure)
+    return setup_of(cmd.platform).interpret(cmd.event, result, cmd.on_failure)
 
 
 def _chain(event: str, payload: dict, verdict: Verdict) -> dict:

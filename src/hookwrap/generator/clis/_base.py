@@ -541,7 +541,7 @@ class AgentSetup:
         """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
         return event in self.facts.env_file_events
 
-    def interpret(self, event: str, result: RunResult, on_failure: str | None) -> Verdict:
+    def interpret(self, event: str, result: RunResult, on_failure: str | None = None) -> Verdict:
         """What the CLI does with a finished run for ``event`` (its own event name)."""
         return self.answers(self, event, result, on_failure)
 
