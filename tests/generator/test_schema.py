@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from hookwrap.generator import schema
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.kit import errors_only
 from hookwrap.generator import jsonc
 from hookwrap.generator.clis.kit import ERROR, WARNING, Problem
@@ -29,8 +30,9 @@ def _claude(event: str, handler: dict, matcher: object = "Bash") -> list[Problem
 
 def test_event_lists_have_the_documented_sizes() -> None:
     # Claude Code 2.1.332: 34 (PreSkillShellCommand is new; 2.1.328 has the other 33).
-    assert len(schema.known_events("claude")) == 34 == len(set(schema.known_events("claude")))
-    assert len(schema.known_events("gemini")) == 11 == len(set(schema.known_events("gemini")))
+    claude, gemini = setup_of("claude").facts.known_settings_events, setup_of("gemini").facts.known_settings_events
+    assert len(claude) == 34 == len(set(claude))
+    assert len(gemini) == 11 == len(set(gemini))
 
 
 def test_reference_examples_are_clean() -> None:
@@ -208,9 +210,9 @@ def test_gemini_whole_file_checks() -> None:
 
 def test_validate_handler_entry_point() -> None:
     good = {"type": "command", "command": "x", "timeout": 60}
-    assert schema.validate_handler(good, "claude", "Stop", path="h") == []
-    assert schema.validate_handler(dict(good, timeout=60000), "gemini", "AfterAgent", path="h") == []
-    assert schema.known_events("gemini") == schema.known_events("gemini")
+    claude, gemini = setup_of("claude"), setup_of("gemini")
+    assert claude.handlers.validate_handler(claude, good, "Stop", "h") == []
+    assert gemini.handlers.validate_handler(gemini, dict(good, timeout=60000), "AfterAgent", "h") == []
 
 
 def test_pre_skill_shell_command_is_known_and_guards_the_permissions() -> None:

@@ -523,8 +523,7 @@ def test_load_settings(tmp_path: Path) -> None:
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from hookwrap.generator.schema import known_events
-from hookwrap.generator.clis import all_setups
+from hookwrap.generator.clis import all_setups, setup_of
 
 
 def owned_name(handler: object) -> str | None:
@@ -581,7 +580,7 @@ def _settings(platform: Platform):
     groups = st.tuples(_group(anchored), st.lists(_group(st.lists(anyone, min_size=1, max_size=3)),
                                                    max_size=2), st.integers(0, 2)).map(
         lambda t: t[1][: t[2]] + [t[0]] + t[1][t[2]:])
-    events = list(known_events(platform)) + ["Custom"]
+    events = list(setup_of(platform).facts.known_settings_events) + ["Custom"]
     hooks = st.dictionaries(st.sampled_from(events), groups, min_size=1, max_size=5)
     keys = st.text(alphabet="abxyz$_", min_size=1, max_size=5)
     return st.tuples(st.dictionaries(keys, _values, max_size=4), st.none() | hooks,

@@ -18,23 +18,6 @@ from ..names import Platform
 
 # --- entry points -----------------------------------------------------------------------------
 
-def validate_handler(handler: Any, platform: Platform | str, event: str, *, path: str) -> list[Problem]:
-    """Check one handler (`{"type": "command", ...}`) as it would sit under `event`."""
-    agent = setup_of(platform)
-    return agent.handlers.validate_handler(agent, handler, event, path)
-
-
-def validate_group(group: Any, platform: Platform | str, event: str, *, path: str) -> list[Problem]:
-    """Check one matcher group (`{"matcher": ..., "hooks": [...]}`) under `event`."""
-    agent = setup_of(platform)
-    return agent.handlers.validate_group(agent, group, event, path)
-
-
-def known_events(platform: Platform | str) -> tuple[str, ...]:
-    """The event names the platform's settings accept."""
-    return setup_of(platform).facts.known_settings_events
-
-
 def validate_event(event: str, groups: Any, platform: Platform | str, *,
                    path: str = "hooks") -> list[Problem]:
     """Check the value of one event key under `hooks`."""
@@ -47,7 +30,7 @@ def validate_event(event: str, groups: Any, platform: Platform | str, *,
         return [Problem(where, "must be a list of matcher groups")]
     problems: list[Problem] = []
     for index, group in enumerate(groups):
-        problems += validate_group(group, platform, event, path=f"{where}[{index}]")
+        problems += agent.handlers.validate_group(agent, group, event, f"{where}[{index}]")
     return problems
 
 

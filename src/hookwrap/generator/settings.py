@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookwrap.generator import jsonc, schema
+from hookwrap.generator import jsonc
 from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.kit import OwnedEntry, errors_only, iter_owned
 from hookwrap.generator.errors import SettingsError
@@ -156,14 +156,14 @@ def _new_group(registration: Registration) -> dict[str, Any]:
 
 
 def _check_registration(registration: Registration, platform: Platform, label: str) -> None:
-    name, event = registration.name, registration.event
+    name, event, agent = registration.name, registration.event, setup_of(platform)
     where = f"{label}: hooks.{event}: entry for {name!r}"
     if not NAME_RE.match(name) or owned_name(registration.handler, platform) != name:
         raise SettingsError(f"{where} does not run .hookwrap/lib/run.py {name}", hint=BUG_HINT)
-    if event not in schema.known_events(platform):
-        raise SettingsError(f"{where}: {event} is not a {setup_of(platform).label} event", hint=BUG_HINT)
-    problems = schema.validate_group(_new_group(registration), platform, event,
-                                     path=f"hooks.{event}[new]")
+    if event not in agent.facts.known_settings_events:
+        raise SettingsError(f"{where}: {event} is not a {agent.label} event", hint=BUG_HINT)
+    problems = agent.handlers.validate_group(agent, _new_group(registration), event,
+                                             f"hooks.{event}[new]")
     errors = errors_only(problems)
     if errors:
         raise SettingsError(f"{where} would be invalid: {errors[0]}", hint=BUG_HINT)
