@@ -16,11 +16,11 @@ from support.cli import ALL_ADDS, hw
 from support.projects import from_template
 
 from hookwrap.checks.doctor import diagnose
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.clis.codex import SETUP as CODEX_CLI
 from hookwrap.generator.clis.codex import trusted_hash
 from hookwrap.generator.clis.kit import TrustEntry, set_toml_values
 from hookwrap.generator.errors import SettingsError
-from hookwrap.generator.settings import owned_name
 
 CODEX = ".codex/hooks.json"
 GOLDEN_FILE = GOLDEN / "settings" / "codex.hooks.json"
@@ -97,7 +97,7 @@ def test_user_entries_survive_add_and_remove(project: Path) -> None:
     hw(project, "add", "before_tool", "guard")
     data = json.loads((project / CODEX).read_text())
     assert data["hooks"]["PreToolUse"][0] == mine["hooks"]["PreToolUse"][0]
-    assert owned_name(data["hooks"]["PreToolUse"][1]["hooks"][0], "codex") == "guard"
+    assert setup_of("codex").owned_handler(data["hooks"]["PreToolUse"][1]["hooks"][0]) == "guard"
     hw(project, "remove", "guard")
     assert json.loads((project / CODEX).read_text()) == mine
 
@@ -132,7 +132,7 @@ def test_the_command_fails_closed_and_says_why_without_a_project(tmp_path: Path)
     assert "no hookwrap.toml in" in done.stderr and "hook guard cannot run" in done.stderr
     audit = CODEX_CLI.command("audit", "python3")
     assert _run_command(audit, elsewhere).returncode == 1  # fails open: Codex goes on
-    assert owned_name({"command": audit}, "codex") == "audit"
+    assert setup_of("codex").owned_handler({"command": audit}) == "audit"
 
 
 def test_set_toml_values_keeps_every_other_line() -> None:

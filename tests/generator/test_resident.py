@@ -18,8 +18,8 @@ import pytest
 from hookwrap import commandfilter
 from hookwrap.checks import doctor
 from hookwrap.checks.hooktest import run_hook_test
-from hookwrap.generator import settings
 from hookwrap.generator import resident
+from hookwrap.generator.clis import setup_of
 from hookwrap.generator.errors import ConflictError, HookwrapError, ManifestError
 from hookwrap.generator.manifest import Manifest
 from hookwrap.generator.project import add_plan, init_plan, sync_plan
@@ -483,7 +483,7 @@ def test_sync_writes_http_entries_filters_and_keeps_commands_elsewhere(project: 
 
 def test_only_the_exact_resident_url_is_hookwrap_s() -> None:
     def own(url: str, kind: str = "http") -> str | None:
-        return settings.owned_name({"type": kind, "url": url}, Platform.CLAUDE)
+        return setup_of(Platform.CLAUDE).owned_handler({"type": kind, "url": url})
 
     assert own("http://127.0.0.1:48620/hookwrap/claude/guard") == "guard"
     assert own("http://127.0.0.1:48620/hookwrap/gemini/guard") is None

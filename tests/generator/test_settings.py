@@ -17,7 +17,6 @@ from hookwrap.generator.settings import (
     Change,
     Registration,
     load_settings,
-    owned_entries,
     reconcile,
 )
 from hookwrap.platforms import Platform
@@ -100,10 +99,10 @@ def test_owned_entries_reports_positions() -> None:
         "PreToolUse": "broken",
         "PostToolUse": [{"matcher": "Edit", "hooks": [creg("b").handler]}],
     }}
-    entries = owned_entries(settings, Platform.CLAUDE)
+    entries = setup_of(Platform.CLAUDE).owned_entries(settings)
     assert [(e.name, e.event, e.group_index, e.handler_index, e.matcher) for e in entries] == [
         ("a", "Stop", 0, 1, None), ("b", "PostToolUse", 0, 0, "Edit")]
-    assert owned_entries({"hooks": []}, Platform.CLAUDE) == []
+    assert setup_of(Platform.CLAUDE).owned_entries({"hooks": []}) == []
 
 
 # --- create, no-op, update, move, remove ----------------------------------------------------
@@ -259,7 +258,7 @@ def test_duplicates_are_collapsed_keeping_the_exact_copy() -> None:
 
 def test_registrations_of_other_platform_are_ignored() -> None:
     result = claude(None, creg("guard"), greg("guard"))
-    assert [e.name for e in owned_entries(data(result.new_text), Platform.CLAUDE)] == ["guard"]
+    assert [e.name for e in setup_of(Platform.CLAUDE).owned_entries(data(result.new_text))] == ["guard"]
     assert "BeforeTool" not in result.new_text
 
 
@@ -641,7 +640,7 @@ def _check_sequence(platform: Platform, initial: dict, sequence, prefix: str) ->
         result = reconcile(text, platform, desired, label=label)
         after = {} if result.new_text is None else jsonc.parse(result.new_text, label=label)
         assert canonical(strip_owned(after)) == foreign
-        assert _signature(owned_entries(after, platform)) == sorted(
+        assert _signature(setup_of(platform).owned_entries(after)) == sorted(
             (r.name, r.event, r.matcher, canonical(r.handler)) for r in desired)
         again = reconcile(result.new_text, platform, desired, label=label)
         assert again.new_text == result.new_text and again.changed is False

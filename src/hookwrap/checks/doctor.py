@@ -22,7 +22,6 @@ from ..generator.settings import (
     OWNED_COMMAND_RE,
     load_settings,
     lookalikes,
-    owned_entries,
     user_scope_name,
 )
 from ..names import Platform
@@ -161,7 +160,7 @@ def _manifest(root: Path):
 def _owned(scopes: list[Scope], *, project_only: bool = False):
     for scope in scopes:
         if scope.data is not None and (scope.project or not project_only):
-            for entry in owned_entries(scope.data, scope.platform.value):
+            for entry in setup_of(scope.platform).owned_entries(scope.data):
                 yield scope, entry
 
 
@@ -234,7 +233,7 @@ def check_registrations(root: Path, manifest, scopes: list[Scope]) -> list[Findi
                 continue
             # The same comparison as `list` and `sync`, so the three never disagree.
             events = [r.event for r in wanted if r.platform == reg.platform]
-            status = registration_status(reg, owned_entries(scope.data or {}, reg.platform.value),
+            status = registration_status(reg, setup_of(reg.platform).owned_entries(scope.data or {}),
                                          events)
             if status == MISSING:
                 out.append(Finding("registration", FAIL, f"{reg.name} is missing from {scope.label} "

@@ -277,11 +277,9 @@ def _registered(root: Path, platform: Platform, name: str, event: str | None,
 
 def _resident_entries(platform: Platform, data: Mapping, name: str) -> list[HookCommand]:
     """A resident hook's ``type: "http"`` entries, as HookCommands whose command is the URL."""
-    from ..generator.settings import owned_entries
-
     agent = setup_of(platform)
     found = []
-    for entry in owned_entries(data, platform.value):
+    for entry in agent.owned_entries(data):
         handler = entry.handler
         if entry.name == name and handler.get("type") == "http":
             matcher = entry.matcher if isinstance(entry.matcher, str) else None

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from ..generator import interpreter
 from ..generator.clis import setup_of
 from ..generator.clis.kit import FAIL, OK, Finding, Scope
-from ..generator.settings import owned_entries
 from ..generator.winforms import SHELLS, WINDOWS_FIELDS, lint
 
 _FORMS_DOC = "docs/windows.md"
@@ -41,7 +40,7 @@ def _commands(scopes: list[Scope]) -> list[Finding]:
         if scope.data is None or not scope.project or shells is None:
             continue
         field = WINDOWS_FIELDS.get(scope.platform.value, "command")
-        for entry in owned_entries(scope.data, scope.platform):
+        for entry in setup_of(scope.platform).owned_entries(scope.data):
             command = entry.handler.get(field) or entry.handler.get("command")
             problems = lint(str(command), shells) if command else []
             if problems:

@@ -209,7 +209,7 @@ def _personal_files(root: Path, agent: AgentSetup) -> list[str]:
 
 def _handlers(data: dict, platform: Platform, rel: str) -> list[Found]:
     """Every handler of the file that hookwrap did not write, in document order."""
-    from .settings import OWNED_COMMAND_RE, owned_name
+    from .settings import OWNED_COMMAND_RE
 
     hooks = data.get("hooks") if isinstance(data, dict) else None
     if hooks is None:
@@ -221,7 +221,7 @@ def _handlers(data: dict, platform: Platform, rel: str) -> list[Found]:
         for gi, group in enumerate(groups if isinstance(groups, list) else ()):
             handlers = group.get("hooks") if isinstance(group, dict) else None
             for hi, handler in enumerate(handlers if isinstance(handlers, list) else ()):
-                if not isinstance(handler, dict) or owned_name(handler, platform):
+                if not isinstance(handler, dict) or setup_of(platform).owned_handler(handler):
                     continue
                 item = Found(f"hooks.{event}[{gi}].hooks[{hi}]", event, group, handler)
                 command = handler.get("command")

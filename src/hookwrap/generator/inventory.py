@@ -23,9 +23,9 @@ def _settings(root: Path) -> dict[Platform, dict]:
 
 
 def _owned(data: dict[Platform, dict]) -> dict[Platform, list]:
-    from .settings import owned_entries
+    from .clis import setup_of
 
-    return {platform: owned_entries(data[platform], platform) for platform in Platform}
+    return {platform: setup_of(platform).owned_entries(data[platform]) for platform in Platform}
 
 
 def dropped_status(registration, data: dict) -> str | None:

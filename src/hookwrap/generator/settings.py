@@ -38,7 +38,7 @@ OWNED_COMMAND_RE = re.compile(
 
 __all__ = [
     "OWNED_COMMAND_RE", "Change", "OwnedEntry", "Reconciled", "Registration", "load_settings",
-    "lookalikes", "owned_entries", "owned_name", "parse_settings", "project_settings", "read_text", "reconcile",
+    "lookalikes", "parse_settings", "project_settings", "read_text", "reconcile",
     "same_handler",
 ]
 
@@ -81,12 +81,6 @@ def same_handler(a: Any, b: Any) -> bool:
     return _canonical(a) == _canonical(b)
 
 
-def owned_name(handler: Any, platform: Platform | str) -> str | None:
-    """The hook name when `handler` runs a hookwrap script in the exact form hookwrap writes
-    for `platform`, else None."""
-    return setup_of(platform).owned_handler(handler)
-
-
 def user_scope_name(command: str, platform: Platform | str) -> str | None:
     """The hook's name when ``command`` is exactly one hookwrap writes at user scope (`hookwrap
     --user`), whatever the scope in force: hookwrap's, and a hook that steps aside for a
@@ -95,11 +89,6 @@ def user_scope_name(command: str, platform: Platform | str) -> str | None:
 
     with using(Scope(user=True, home=current().home, env=current().env)):
         return setup_of(platform).owned_name(command)
-
-
-def owned_entries(data: Any, platform: Platform | str) -> list[OwnedEntry]:
-    """Every hookwrap handler in a parsed settings file, in document order."""
-    return setup_of(platform).owned_entries(data)
 
 
 def lookalikes(data: Any, platform: Platform | str) -> list[str]:
@@ -112,7 +101,7 @@ def lookalikes(data: Any, platform: Platform | str) -> list[str]:
             for hi, handler in enumerate(handlers if isinstance(handlers, list) else ()):
                 command = handler.get("command") if isinstance(handler, dict) else None
                 if isinstance(command, str) and OWNED_COMMAND_RE.search(command) \
-                        and owned_name(handler, platform) is None \
+                        and setup_of(platform).owned_handler(handler) is None \
                         and user_scope_name(command, platform) is None:
                     found.append(f"hooks.{event}[{gi}].hooks[{hi}] runs {command!r}, which is not "
                                  "a command hookwrap writes: left as it is")
@@ -158,7 +147,7 @@ def _new_group(registration: Registration) -> dict[str, Any]:
 def _check_registration(registration: Registration, platform: Platform, label: str) -> None:
     name, event, agent = registration.name, registration.event, setup_of(platform)
     where = f"{label}: hooks.{event}: entry for {name!r}"
-    if not NAME_RE.match(name) or owned_name(registration.handler, platform) != name:
+    if not NAME_RE.match(name) or agent.owned_handler(registration.handler) != name:
         raise SettingsError(f"{where} does not run .hookwrap/lib/run.py {name}", hint=BUG_HINT)
     if event not in agent.facts.known_settings_events:
         raise SettingsError(f"{where}: {event} is not a {agent.label} event", hint=BUG_HINT)
