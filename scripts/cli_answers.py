@@ -202,7 +202,7 @@ for p in PLATFORMS:
     s = _Setup(setup_of(p))
     events = sorted(set(list(s.known_settings_events) + list(s.match_targets) + ["Bogus"]))
     for ev in events:
-        out("is_tool_event", p.value, ev, safe(s.is_tool_event, ev), safe(s.env_file_event, ev))
+        out("is_tool_event", p.value, ev, safe(s.is_tool_event, ev), ev in s.env_file_events)
         for tgt in TARGETS:
             payload = {"tool_name": tgt, "source": tgt, "trigger": tgt, "reason": tgt,
                        "agent_type": tgt, "notification_type": tgt, "file_path": tgt,

@@ -123,8 +123,9 @@ def test_the_command_finds_the_project_from_a_subdirectory_with_a_space(tmp_path
 
 
 def test_the_command_fails_closed_and_says_why_without_a_project(tmp_path: Path) -> None:
-    command = CODEX_CLI.handler(CODEX_CLI.command("guard", "python3"), name="guard",
-                                timeout_s=10, fail_closed=True, event="before_tool", description="")
+    command = CODEX_CLI.registration.handler(CODEX_CLI, CODEX_CLI.command("guard", "python3"),
+                                             name="guard", timeout_s=10, fail_closed=True,
+                                             event="before_tool", description="")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     done = _run_command(command["command"], elsewhere)

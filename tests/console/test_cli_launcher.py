@@ -42,8 +42,8 @@ def test_a_fail_closed_handler_is_owned_in_both_forms(platform: Platform) -> Non
     for launcher in (True, False):
         command = agent.command("guard", "python3", launcher=launcher)
         event = next(iter(agent.runtime.events.values()))
-        handler = agent.handler(command, name="guard", timeout_s=10, fail_closed=True, event=event,
-                                description="d")
+        handler = agent.registration.handler(agent, command, name="guard", timeout_s=10,
+                                             fail_closed=True, event=event, description="d")
         assert agent.owned_name(handler["command"]) == "guard"
 
 
@@ -62,9 +62,9 @@ def test_sync_upgrades_every_cli_s_old_commands_in_place(empty_dir, launcher: bo
         agent = setup_of(platform)
         new = handler_for("guard", platform, timeout=10, fail_closed=True,
                           event=NormalizedEvent.BEFORE_TOOL, description="")["command"]
-        old = agent.handler(agent.command("guard", "python3", launcher=launcher), name="guard",
-                            timeout_s=10, fail_closed=True, event=NormalizedEvent.BEFORE_TOOL,
-                            description="")["command"]
+        old = agent.registration.handler(
+            agent, agent.command("guard", "python3", launcher=launcher), name="guard", timeout_s=10,
+            fail_closed=True, event=NormalizedEvent.BEFORE_TOOL, description="")["command"]
         assert "--fail-closed=7 " in new and "--fail-closed" not in old
         text = path.read_text()
         # JSON-escaped in the settings files (OpenCode's plugin holds JSON too).

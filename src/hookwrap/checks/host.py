@@ -71,7 +71,7 @@ def run_command(cmd: HookCommand, payload: Mapping, *, project_dir: str | Path,
     full_env = hook_env(cmd.platform, payload, project_dir=project_dir, base=env, extra=cmd.env)
     text = agent.host.expand_command(agent, cmd.command, full_env)
     env_file = None
-    if agent.env_file_event(cmd.event):
+    if cmd.event in agent.facts.env_file_events:  # a CLAUDE_ENV_FILE to append exports to
         fd, env_file = tempfile.mkstemp(prefix="hookwrap-env-", suffix=".sh")
         os.close(fd)
         full_env["CLAUDE_ENV_FILE"] = env_file

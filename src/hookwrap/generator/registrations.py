@@ -190,13 +190,13 @@ def handler_for(name: str, platform: Platform, *, timeout: int, fail_closed: boo
     hook's command carries the seconds it has to answer (``with_deadline``): within its timeout,
     less the margin an external hook's command gets (``options.answer_limit``). A timeout past
     the longest the CLI gives a hook (``max_timeout_s``) is cut to it."""
-    longest = setup_of(platform).facts.max_timeout_s
+    agent = setup_of(platform)
+    longest = agent.facts.max_timeout_s
     timeout = min(timeout, longest) if longest else timeout
     command = _with_deadline_if(command_for(name, platform, python), name, timeout=timeout,
                                 fail_closed=fail_closed, event=event)
-    return setup_of(platform).handler(command, name=name, timeout_s=timeout,
-                                      fail_closed=fail_closed, event=event,
-                                      description=description)
+    return agent.registration.handler(agent, command, name=name, timeout_s=timeout,
+                                      fail_closed=fail_closed, event=event, description=description)
 
 
 def _with_deadline_if(command: str, name: str, *, timeout: int, fail_closed: bool,

@@ -441,12 +441,6 @@ class AgentSetup:
         or (``launcher=False``) the older form that runs the script itself (``hook_call``)."""
         return self.registration.command(self, name, python, launcher)
 
-    def handler(self, command: str, *, name: str, timeout_s: int, fail_closed: bool,
-                event: NormalizedEvent, description: str) -> dict[str, Any]:
-        return self.registration.handler(self, command, name=name, timeout_s=timeout_s,
-                                         fail_closed=fail_closed, event=event,
-                                         description=description)
-
     def timeout_value(self, seconds: int) -> int:
         """A timeout in the CLI's own unit (``timeout_scale``; from ``timeout_ms_from`` seconds
         on, milliseconds: Qwen Code reads 1000 and more as milliseconds)."""
@@ -536,10 +530,6 @@ class AgentSetup:
     def is_tool_event(self, event: str) -> bool:
         """True when ``event``'s matcher selects tool names."""
         return self.facts.match_targets.get(event) == "tool_name"
-
-    def env_file_event(self, event: str) -> bool:
-        """Whether hooks of ``event`` get a CLAUDE_ENV_FILE to append exports to."""
-        return event in self.facts.env_file_events
 
     def interpret(self, event: str, result: RunResult, on_failure: str | None = None) -> Verdict:
         """What the CLI does with a finished run for ``event`` (its own event name)."""
