@@ -110,7 +110,7 @@ def check_hook_runs(root: Path, manifest, scopes: list[Scope],
                 if scope.label not in unread:
                     unread.append(scope.label)
                 continue
-            commands = registered_commands(root, platform, spec.name, scope.data or {})
+            commands = registered_commands(root, platform, spec.name, data=scope.data or {})
             why = allowed.why_not(platform) if allowed is not None and commands else None
             if why is not None:
                 withheld.setdefault(why, []).append(platform)

@@ -153,7 +153,7 @@ def run_hook_test(
     args = _ToolArgs(_normalize_tool(tool), _parse_input(tool_input))
     tests: list[PlatformTest] = []
     for plat in platforms:
-        commands = _registered(root, plat, name, event)
+        commands = registered_commands(root, plat, name, event)
         if not commands and everything:
             continue
         if not commands:
@@ -262,8 +262,10 @@ def _normalize_tool(tool: str | None) -> str | None:
     return tool
 
 
-def _registered(root: Path, platform: Platform, name: str, event: str | None,
-                data: dict | None = None) -> list[HookCommand]:
+def registered_commands(root: Path, platform: Platform, name: str, event: str | None = None,
+                        data: dict | None = None) -> list[HookCommand]:
+    """Hook ``name``'s entries in ``platform``'s project settings (``data``: already parsed), on
+    ``event`` or every event: every command that runs its script, and a resident hook's URLs."""
     if data is None:
         data = project_settings(root, platform)[1]
     commands = host.commands_from_settings(platform.value, data or {})
@@ -290,13 +292,6 @@ def _resident_entries(platform: Platform, data: Mapping, name: str) -> list[Hook
                                           number_or_none(handler.get("timeout")), matcher,
                                           on_failure="block" if closed else None))
     return found
-
-
-def registered_commands(root: Path, platform: Platform, name: str,
-                        data: dict | None = None) -> list[HookCommand]:
-    """Hook ``name``'s entries in ``platform``'s project settings (``data``: already parsed):
-    every command that runs its script, and a resident hook's URLs."""
-    return _registered(root, platform, name, None, data)
 
 
 def run_registered(root: Path, platform: Platform, cmd: HookCommand, *,

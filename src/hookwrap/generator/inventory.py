@@ -39,10 +39,6 @@ def dropped_status(registration, data: dict) -> str | None:
 def registration_status(registration, entries, events=()) -> str:
     """current, drifted or missing: how ``entries`` (a file's owned entries) hold it;
     ``events``: every event the hook is registered on in that file (its own by default)."""
-    return _status(registration, entries, events)
-
-
-def _status(registration, entries, events=()) -> str:
     from .settings import same_handler
 
     mine = [e for e in entries if e.name == registration.name]
@@ -65,7 +61,7 @@ def _platform_row(spec, platform: Platform, registrations: list, entries, data: 
     if not registrations:
         return {"status": NO_EVENT, "registered": False, "current": False}
     events = [r.event for r in registrations]
-    statuses = {_status(r, entries, events) for r in registrations}
+    statuses = {registration_status(r, entries, events) for r in registrations}
     status = statuses.pop() if len(statuses) == 1 else DRIFTED
     registration = registrations[0]  # the event's own (before_tool: PreToolUse)
     if status == CURRENT:
