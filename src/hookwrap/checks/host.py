@@ -24,7 +24,7 @@ from pathlib import Path
 
 from .. import hookproc
 from ..generator.clis import setup_of
-from ..generator.clis.kit import HookCommand, RunResult, Verdict
+from ..generator.clis.kit import HookCommand, RunResult, Verdict, iter_handlers
 from ..names import Platform
 
 __all__ = ["HookCommand", "RunResult", "Verdict", "commands_from_settings", "effective_timeout",
@@ -118,12 +118,8 @@ def commands_from_settings(platform: Platform | str, settings: Mapping) -> list[
     """
     agent = setup_of(platform)
     commands = []
-    hooks = settings.get("hooks")
-    for event, groups in (hooks.items() if isinstance(hooks, Mapping) else ()):
-        for group in groups if isinstance(groups, list) else ():
-            handlers = group.get("hooks") if isinstance(group, Mapping) else None
-            for handler in handlers if isinstance(handlers, list) else ():
-                if isinstance(handler, Mapping) and handler.get("type") == "command" \
-                        and isinstance(handler.get("command"), str) and handler["command"]:
-                    commands.append(agent.handlers.read_command(agent, event, group, handler))
+    for event, _, _, group, handler in iter_handlers(settings.get("hooks")):
+        if isinstance(handler, Mapping) and handler.get("type") == "command" \
+                and isinstance(handler.get("command"), str) and handler["command"]:
+            commands.append(agent.handlers.read_command(agent, event, group, handler))
     return commands

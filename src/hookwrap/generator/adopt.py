@@ -209,6 +209,7 @@ def _personal_files(root: Path, agent: AgentSetup) -> list[str]:
 
 def _handlers(data: dict, platform: Platform, rel: str) -> list[Found]:
     """Every handler of the file that hookwrap did not write, in document order."""
+    from .clis.kit import iter_handlers
     from .settings import OWNED_COMMAND_RE
 
     hooks = data.get("hooks") if isinstance(data, dict) else None
@@ -217,17 +218,14 @@ def _handlers(data: dict, platform: Platform, rel: str) -> list[Found]:
     if not isinstance(hooks, dict):
         raise ProjectError(f"{rel}: hooks is not an object", hint="fix it by hand, then adopt")
     found = []
-    for event, groups in hooks.items():
-        for gi, group in enumerate(groups if isinstance(groups, list) else ()):
-            handlers = group.get("hooks") if isinstance(group, dict) else None
-            for hi, handler in enumerate(handlers if isinstance(handlers, list) else ()):
-                if not isinstance(handler, dict) or setup_of(platform).owned_handler(handler):
-                    continue
-                item = Found(f"hooks.{event}[{gi}].hooks[{hi}]", event, group, handler)
-                command = handler.get("command")
-                if isinstance(command, str) and OWNED_COMMAND_RE.search(command):
-                    item.why = "it runs a hookwrap script in a form hookwrap does not write"
-                found.append(item)
+    for event, gi, hi, group, handler in iter_handlers(hooks):
+        if not isinstance(handler, dict) or setup_of(platform).owned_handler(handler):
+            continue
+        item = Found(f"hooks.{event}[{gi}].hooks[{hi}]", event, group, handler)
+        command = handler.get("command")
+        if isinstance(command, str) and OWNED_COMMAND_RE.search(command):
+            item.why = "it runs a hookwrap script in a form hookwrap does not write"
+        found.append(item)
     return found
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from hookwrap.generator import jsonc
 from hookwrap.generator.clis import setup_of
-from hookwrap.generator.clis.kit import OwnedEntry, errors_only, iter_owned
+from hookwrap.generator.clis.kit import OwnedEntry, errors_only, iter_handlers, iter_owned
 from hookwrap.generator.errors import SettingsError
 from hookwrap.generator.fsutil import read_text
 from hookwrap.generator.registrations import NAME_RE, Registration
@@ -93,18 +93,14 @@ def user_scope_name(command: str, platform: Platform | str) -> str | None:
 
 def lookalikes(data: Any, platform: Platform | str) -> list[str]:
     """Handlers that mention a hookwrap script without being hookwrap's: left alone, reported."""
-    hooks = data.get("hooks") if isinstance(data, dict) else None
     found = []
-    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
-        for gi, group in enumerate(groups if isinstance(groups, list) else ()):
-            handlers = group.get("hooks") if isinstance(group, dict) else None
-            for hi, handler in enumerate(handlers if isinstance(handlers, list) else ()):
-                command = handler.get("command") if isinstance(handler, dict) else None
-                if isinstance(command, str) and OWNED_COMMAND_RE.search(command) \
-                        and setup_of(platform).owned_handler(handler) is None \
-                        and user_scope_name(command, platform) is None:
-                    found.append(f"hooks.{event}[{gi}].hooks[{hi}] runs {command!r}, which is not "
-                                 "a command hookwrap writes: left as it is")
+    for event, gi, hi, _, handler in iter_handlers(data.get("hooks") if isinstance(data, dict) else None):
+        command = handler.get("command") if isinstance(handler, dict) else None
+        if isinstance(command, str) and OWNED_COMMAND_RE.search(command) \
+                and setup_of(platform).owned_handler(handler) is None \
+                and user_scope_name(command, platform) is None:
+            found.append(f"hooks.{event}[{gi}].hooks[{hi}] runs {command!r}, which is not "
+                         "a command hookwrap writes: left as it is")
     return found
 
 

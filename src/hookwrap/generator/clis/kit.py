@@ -144,23 +144,25 @@ class OwnedEntry:
     handler: dict[str, Any]
 
 
+def iter_handlers(hooks: Any) -> Iterator[tuple[str, int, int, dict[str, Any], Any]]:
+    """(event, group index, handler index, group, handler) of every handler of a ``hooks``
+    object, in document order; malformed parts (an event that is not a list, a group that is
+    not an object or holds no ``hooks`` list) are skipped, as the CLIs skip them."""
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+        for group_index, group in enumerate(groups if isinstance(groups, list) else ()):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for handler_index, handler in enumerate(handlers if isinstance(handlers, list) else ()):
+                yield event, group_index, handler_index, group, handler
+
+
 def iter_owned(hooks: Any, owner: Callable[[Any], str | None]
                ) -> Iterator[tuple[str, str, int, int, dict[str, Any], dict[str, Any]]]:
     """(name, event, group index, handler index, group, handler) of every handler of a
     ``hooks`` object that ``owner`` names (hookwrap's); malformed parts are skipped."""
-    if not isinstance(hooks, dict):
-        return
-    for event, groups in hooks.items():
-        if not isinstance(groups, list):
-            continue
-        for group_index, group in enumerate(groups):
-            handlers = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(handlers, list):
-                continue
-            for handler_index, handler in enumerate(handlers):
-                name = owner(handler)
-                if name:
-                    yield name, event, group_index, handler_index, group, handler
+    for event, group_index, handler_index, group, handler in iter_handlers(hooks):
+        name = owner(handler)
+        if name:
+            yield name, event, group_index, handler_index, group, handler
 
 
 # --- doctor's findings --------------------------------------------------------------------------
