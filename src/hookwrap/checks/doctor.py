@@ -24,6 +24,7 @@ from ..generator.settings import (
     lookalikes,
     user_scope_name,
 )
+from ..generator.words import join
 from ..names import Platform
 from .host import commands_from_settings
 from .scopes import check_scopes
@@ -175,7 +176,7 @@ def _result(check: str, found: list[Finding], ok: str, scopes: list[Scope], *,
     unread = [s.label for s in scopes if s.error and (s.project or not project_only)]
     if not unread:
         return found or _ok(check, ok)
-    files = unread[0] if len(unread) == 1 else ", ".join(unread[:-1]) + " and " + unread[-1]
+    files = join(unread)
     verb = "was" if len(unread) == 1 else "were"
     rest = "" if found else f"; in the other files: {ok}"
     return [*found, Finding(check, WARN, f"{files} {verb} not checked: it does not parse "

@@ -32,6 +32,7 @@ from pathlib import Path
 from ..generator.clis import all_setups, setup_of
 from ..generator.clis.kit import FAIL, OK, WARN, Finding, HookCommand, Scope, last_line
 from ..generator.errors import HookwrapError
+from ..generator.words import join
 from ..names import Platform
 from .hooktest import HOOK_ERROR_HEADER, PlatformTest, registered_commands, run_registered
 
@@ -140,10 +141,10 @@ def check_hook_runs(root: Path, manifest, scopes: list[Scope],
                                      if platform.value not in tried))
         if skipped and found:  # only the first run was made, and it did not finish
             found[-1] = replace(found[-1], message=f"{found[-1].message} (not started on "
-                                f"{_and(skipped)}: it would take as long there)")
+                                f"{join(skipped)}: it would take as long there)")
         out += found
     if unread:
-        out.append(Finding(CHECK, WARN, f"the hooks of {_and(unread)} were not run: "
+        out.append(Finding(CHECK, WARN, f"the hooks of {join(unread)} were not run: "
                            f"{'it does' if len(unread) == 1 else 'they do'} not parse "
                            "(settings-parse)", "fix the file, then run `hookwrap doctor` again"))
     out += [_withheld(why, platforms) for why, platforms in withheld.items()]
@@ -158,7 +159,7 @@ def _withheld(why: str, platforms: list[Platform]) -> Finding:
     """The hooks not run on some CLIs, and why: no CLI would run them here yet."""
     labels = list(dict.fromkeys(setup_of(p).label for p in platforms))
     count = len(platforms)
-    where = f"not run on {_and(labels)} ({count} registration{'s' if count != 1 else ''})"
+    where = f"not run on {join(labels)} ({count} registration{'s' if count != 1 else ''})"
     fix = ("`hookwrap trust` records your trust where a CLI asks for it (for Claude Code: accept "
            "its folder trust dialog), and then doctor runs them; `hookwrap doctor "
            "--run-untrusted` runs them anyway, for real (see --help)")
@@ -253,7 +254,7 @@ def _grouped(name: str, kind: str, cause: str, tests: list[PlatformTest], clis: 
     """One finding for a fault of the hook itself, naming every CLI it happened on (of the
     hook's ``clis``) and what each CLI then does."""
     labels = list(dict.fromkeys(_label(t) for t in tests))
-    where = f"any of its {clis} CLIs" if len(labels) == clis > 2 else _and(labels)
+    where = f"any of its {clis} CLIs" if len(labels) == clis > 2 else join(labels)
     retry = (f"`hookwrap test {name} -p {tests[0].platform} -v` shows its exit code, stdout and "
              "stderr")
     if kind == CUT:
@@ -312,12 +313,8 @@ def _outcomes(tests: list[PlatformTest]) -> str:
             labels.append(_label(test))
     if len(by) == 1 and len({t.platform for t in tests}) > 2:
         return f"{next(iter(by))} on every one"
-    return "; ".join(f"{does} on {_and(labels)}" for does, labels in by.items())
+    return "; ".join(f"{does} on {join(labels)}" for does, labels in by.items())
 
 
 def _label(test: PlatformTest) -> str:
     return setup_of(Platform(test.platform)).label
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -10,6 +10,7 @@ from ..options import MANIFEST
 from .clis import setup_of
 from .errors import ProjectError, UsageError
 from .plan import Plan
+from .words import join
 
 
 def _folders(platform: Platform) -> tuple[str, ...]:
@@ -41,20 +42,16 @@ def new_platforms(root: Path, given: tuple[Platform, ...] | None = None
     if given:
         chosen, why = given, "from --platform"
     elif found:
-        chosen, why = found, "the repo has " + _and([f"{_found_folder(root, p)}/" for p in found])
+        chosen, why = found, "the repo has " + join([f"{_found_folder(root, p)}/" for p in found])
     else:
         chosen, why = ALL_PLATFORMS, "the default" if user else \
             "the default: the repo has no CLI's folder yet"
     notes = [f"platforms: {', '.join(p.value for p in chosen)} ({why})"]
     others = [p.value for p in Platform if p not in chosen]
     if others:
-        notes.append(f"hookwrap also supports {_and(others)}; add one with "
+        notes.append(f"hookwrap also supports {join(others)}; add one with "
                      f"`hookwrap {'--user ' if user else ''}init --platform NAME`")
     return chosen, notes
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def enclosing_project(root: Path) -> Path | None:
@@ -96,7 +93,7 @@ def add_platforms(plan: Plan, manifest, platforms: tuple[Platform, ...]):
     if not added:
         return manifest
     manifest.set_platforms(old + added)
-    names = _and([p.value for p in added])
+    names = join([p.value for p in added])
     plan.notes.append(f"platforms: {', '.join(p.value for p in old + added)} (added {names})")
     for spec in manifest.hooks:
         if not manifest.own_platforms(spec.name):
