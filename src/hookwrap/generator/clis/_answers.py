@@ -46,10 +46,6 @@ if TYPE_CHECKING:
     from ._base import AgentSetup
 
 
-def _short(agent: AgentSetup) -> str:
-    return agent.short_label or agent.label
-
-
 # --- claude ---------------------------------------------------------------------------------
 def read_claude(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """What Claude Code does with a finished run: the runtime's reading (``runtime_reading``,
@@ -190,7 +186,7 @@ def read_qwen(agent: AgentSetup, event: str, r: RunResult, on_failure: str | Non
                 f"exit {r.exit_code}: {label} still obeys the JSON it printed",))
         return verdict
     if text.startswith("{"):
-        return failed(f"output starts with '{{' but is not JSON: {_short(agent)} ignores it")
+        return failed(f"output starts with '{{' but is not JSON: {agent.short_label} ignores it")
     if r.exit_code != 0:
         return failed(_non_blocking(r, label, text))
     context = runtime_reading(agent, event, r.stdout, 0, r.stderr).get("context")
@@ -274,7 +270,7 @@ def read_droid(agent: AgentSetup, event: str, r: RunResult, on_failure: str | No
         if event in ("PreToolUse", "Stop", "SubagentStop"):
             return with_missing(Verdict(stop_or_block(event), reason=r.stderr.strip(),
                                         success=False), r)
-        return with_missing(failed(f"exit 2 on {event}: not a block {_short(agent)} acts on"), r)
+        return with_missing(failed(f"exit 2 on {event}: not a block {agent.short_label} acts on"), r)
     if r.exit_code != 0:
         return failed(_non_blocking(r, label, r.stderr.strip()))
     text = r.stdout.strip()
@@ -343,7 +339,7 @@ def _permission_verdict(agent: AgentSetup, base: Verdict, output: dict[str, Any]
     nothing. None for any other answer."""
     if decision == "deny":
         if agent.runtime.ask_note and agent.runtime.ask_note in reason:
-            base = replace(base, notes=(*base.notes, f"{_short(agent)} hooks cannot ask: "
+            base = replace(base, notes=(*base.notes, f"{agent.short_label} hooks cannot ask: "
                                         "hookwrap sent the ask as a deny"))
         return settle(base, "blocked", reason)
     if is_block(output.get("decision")):
