@@ -168,9 +168,7 @@ def run_raw(hook: Hook, platform: Platform, raw: str, fail_closed: bool = False)
             text = unreadable_block(_hook_name(hook), why, hook_input)
         elif elsewhere or runtime_of(platform).answers_without_hook(hook_input) \
                 or _filtered_out(hook, hook_input):
-            write_stdout("{}")
-            seal_stdout()
-            return 0
+            text = "{}"
         else:
             output = _call(hook, hook_input)
             text = denormalize_output(output, platform, hook_input.event, hook_input.raw_event)
