@@ -810,10 +810,11 @@ def cli_table(names: list[str], python: str, generator: str, rounds: int, calls:
             if not result.why:
                 before = _load()
                 measure_round(CLIS[result.name], result, round_no, python, calls)
-                print(f"  round {round_no + 1}, {result.name}: load average {before} -> {_load()}",
-                      file=sys.stderr, flush=True)
+                print(f"  round {round_no + 1}, {result.name}: load average {before} -> {_load()}"
+                      + (f"; failed: {result.why}" if result.why else ""), file=sys.stderr, flush=True)
     for result in results:
-        print(f"  {result.name}: {result.seconds:.0f} s", file=sys.stderr, flush=True)
+        if result.name in CLIS:
+            print(f"  {result.name}: {result.seconds:.0f} s", file=sys.stderr, flush=True)
     lines = [f"hooks run on {python}; {calls} shell calls a session, {rounds} rounds of "
              "every variant (interleaved, order rotated; round by round over all the CLIs, so "
              "each CLI's rounds span the whole run); a call = from the mock model's answer "

@@ -324,7 +324,7 @@ def test_agree_fails_on_outputs_with_other_figures_or_none(tmp_path: Path) -> No
     assert done.returncode == 2 and "hint:" in done.stderr
 
 
-def test_rounds_go_over_every_cli_before_the_next_round(cli_bench, monkeypatch) -> None:
+def test_rounds_go_over_every_cli_before_the_next_round(cli_bench, monkeypatch, capsys) -> None:
     """Each CLI's rounds span the whole run (round-major), so a spread over rounds shows the
     machine's drift between rounds minutes apart; a CLI that fails is left out of later rounds."""
     ran: list[tuple[str, str]] = []
@@ -344,3 +344,6 @@ def test_rounds_go_over_every_cli_before_the_next_round(cli_bench, monkeypatch) 
     assert gemini == ["no hook", "guard (command hook)", "guard (command hook)", "no hook"]
     assert "codex: no mock" in out
     assert "the machine's speed: a fixed loop took" in out
+    log = capsys.readouterr().err
+    assert "round 1, codex: load average" in log and "; failed: codex: no mock" in log, log
+    assert "round 2, codex" not in log and "round 2, droid" in log, log
