@@ -14,11 +14,6 @@ import re
 
 from .shell import parse as _parse
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 FILTERS_FILE = ".hookwrap/filters.json"
 # Words that run another command given as arguments or a string, or change what a later word
 # runs (an alias, a function, a trap, a hashed path): what runs is not the first word, so a
@@ -168,14 +163,11 @@ def matches(patterns: list[str], command: str) -> bool:
     return any(_may_match(pattern, simple) for pattern in wanted for simple in commands)
 
 
-def skips(hook: Any, command: Any) -> bool:
-    """Whether a rendered hook's patterns leave out this shell ``command`` (the hook's name and
-    project come from its script's path, ``<root>/.hookwrap/hooks/<name>.py``)."""
-    script = getattr(hook, "__globals__", {}).get("__file__")
-    if not isinstance(script, str) or not isinstance(command, str):
-        return False
+def skips(script: str, lines: list[str]) -> bool:
+    """Whether the ``commands`` patterns of the hook at ``script`` (``<root>/.hookwrap/hooks/
+    <name>.py``) leave out every one of a shell call's ``lines`` (Cline's run_commands runs
+    several: each must be left out)."""
     script = os.path.abspath(script)
     root = os.path.dirname(os.path.dirname(os.path.dirname(script)))
-    name = os.path.splitext(os.path.basename(script))[0]
-    patterns = load(root).get(name)
-    return patterns is not None and bool(patterns) and not matches(patterns, command)
+    patterns = load(root).get(os.path.splitext(os.path.basename(script))[0], [])
+    return bool(patterns and lines) and not any(matches(patterns, line) for line in lines)

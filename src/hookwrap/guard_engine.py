@@ -133,9 +133,7 @@ class Guard:
         self.file_rules = [rule for rule in rules if rule.files or rule.dirs]
         self.any_rules = [rule for rule in rules if not (rule.program or rule.files or rule.dirs)]
         self.program_rules = [rule for rule in rules if rule.program]
-        self.glob_rules = [rule for rule in self.program_rules
-                           if "*" in (joined := " ".join(rule.program)) or "?" in joined or
-                           "[" in joined]
+        self.glob_rules = [rule for rule in self.program_rules if _is_glob(" ".join(rule.program))]
         self.by_program: Dict[str, List[Rule]] = {}
         self._file_patterns: Dict[str, _FilePatterns] = {}  # rule id: its patterns, lowered
 
@@ -1127,13 +1125,11 @@ class _FilePatterns:
     """A file rule's patterns as _path_matches compares them (lowered), made once per rule."""
 
     __slots__ = (
-        "absolute",
         "exact",
         "exempt",
         "folders",
         "home_paths",
         "name_globs",
-        "names",
         "path_exact",
         "path_folders",
         "path_globs",
@@ -1157,7 +1153,6 @@ class _FilePatterns:
         # One pass, split so that most compare at C speed: exact names and paths in sets,
         # folders as startswith tuples, and only true globs through glob_match.
         names: List[str] = []
-        absolute: List[str] = []
         paths: List[str] = []
         name_globs: List[str] = []
         exact: List[str] = []
@@ -1168,14 +1163,13 @@ class _FilePatterns:
         home_paths: List[str] = []
         for given in rule.files:
             pattern = given.lower()
-            glob = "*" in pattern or "?" in pattern or "[" in pattern
+            glob = _is_glob(pattern)
             if pattern[:2] == "~/":
                 home_paths.append(pattern[2:])
             elif "/" not in pattern:
                 names.append(pattern)
                 (name_globs if glob else exact).append(pattern)
             elif pattern[0] == "/":
-                absolute.append(pattern)
                 (folders if pattern[-1] == "/" else exact).append(pattern)
             else:
                 path = pattern[2:] if pattern[:2] == "./" else pattern
@@ -1186,7 +1180,7 @@ class _FilePatterns:
                     path_folders.append(path)
                 else:
                     path_exact.append(path)
-        self.names, self.absolute, self.paths = names, absolute, paths
+        self.paths = paths
         self.name_globs, self.exact, self.folders = name_globs, frozenset(exact), tuple(folders)
         self.path_exact, self.path_folders = frozenset(path_exact), tuple(path_folders)
         self.path_globs = path_globs

@@ -16,7 +16,7 @@ from .protocol import format_hook_error, output_hook_error, read_stdin, write_st
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Optional, Sequence
+    from typing import Callable, Iterator, Optional, Sequence
 
     Hook = Callable[[HookInput], Optional[HookOutput]]
 
@@ -155,8 +155,7 @@ def _filtered_out(hook: Hook, hook_input: HookInput) -> bool:
         return False
     from .commandfilter import skips
 
-    lines = hook_input.shell_lines  # Cline's run_commands runs several: each must be left out
-    return bool(lines) and all(skips(hook, line) for line in lines)
+    return skips(script, hook_input.shell_lines)
 
 
 def run_raw(hook: Hook, platform: Platform, raw: str, fail_closed: bool = False) -> int:
@@ -169,9 +168,7 @@ def run_raw(hook: Hook, platform: Platform, raw: str, fail_closed: bool = False)
             text = unreadable_block(_hook_name(hook), why, hook_input)
         elif elsewhere or runtime_of(platform).answers_without_hook(hook_input) \
                 or _filtered_out(hook, hook_input):
-            write_stdout("{}")
-            seal_stdout()
-            return 0
+            text = "{}"
         else:
             output = _call(hook, hook_input)
             text = denormalize_output(output, platform, hook_input.event, hook_input.raw_event)
@@ -258,16 +255,17 @@ def run_hook(hook: Hook, platform: Platform, *, fail_closed: bool = False) -> in
 _PLATFORM_VALUES = frozenset(platform.value for platform in Platform)
 
 
-def platform_from_argv(argv: Sequence[str]) -> Platform | None:
+def _platform_values(argv: Sequence[str]) -> Iterator[str]:
+    """Every value given with ``--platform NAME`` or ``--platform=NAME``."""
     for index, arg in enumerate(argv):
-        value = None
         if arg == "--platform" and index + 1 < len(argv):
-            value = argv[index + 1]
+            yield argv[index + 1]
         elif arg.startswith("--platform="):
-            value = arg.partition("=")[2]
-        if value in _PLATFORM_VALUES:
-            return Platform(value)
-    return None
+            yield arg.partition("=")[2]
+
+
+def platform_from_argv(argv: Sequence[str]) -> Platform | None:
+    return next((Platform(v) for v in _platform_values(argv) if v in _PLATFORM_VALUES), None)
 
 
 def fail_closed_from_argv(argv: Sequence[str]) -> bool:
@@ -306,10 +304,8 @@ def guess_platform(raw: str) -> Platform:
 def _unknown_platform(argv: Sequence[str]) -> None:
     """Say on stderr that a --platform value names no CLI (a typo in a hand run), before the
     platform is guessed from the payload instead."""
-    for index, arg in enumerate(argv):
-        value = argv[index + 1] if arg == "--platform" and index + 1 < len(argv) else \
-            arg.partition("=")[2] if arg.startswith("--platform=") else None
-        if value is not None and value not in _PLATFORM_VALUES:
+    for value in _platform_values(argv):
+        if value not in _PLATFORM_VALUES:
             names = ", ".join(sorted(_PLATFORM_VALUES))
             sys.stderr.write(f"hookwrap: --platform {value!r} is not a CLI hookwrap knows "
                              f"({names}): guessing from the payload instead\n")

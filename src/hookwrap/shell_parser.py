@@ -21,7 +21,6 @@ _BLANKS = " \t\r"
 _META = frozenset(" \t\r\n;&|()<>")
 # Characters that end a run of plain word characters.
 _WORD_SPECIAL = frozenset(" \t\r\n;&|()<>'\"\\$`")
-_SEPARATORS = frozenset(("\n", ";", "&", "&&", "||", ";;", ";&", ";;&"))
 _PIPES = frozenset(("|", "|&"))
 _REDIRECTS = (">>", ">|", ">&", ">", "<<<", "<<-", "<<", "<>", "<&", "<")
 

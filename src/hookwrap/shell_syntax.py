@@ -28,11 +28,6 @@ class Word:
         self.quoted = False  # holds quotes or backslashes
         self.tilde = False  # starts with an unquoted ~
 
-    @property
-    def dynamic(self) -> bool:
-        """Whether the shell may turn it into other text (an expansion, a glob, a ~)."""
-        return self.expands or self.glob or self.tilde
-
     def __repr__(self) -> str:
         return f"Word({self.text!r})"
 

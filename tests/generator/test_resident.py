@@ -161,16 +161,15 @@ def _script(root: Path, name: str, body: str) -> Path:
 
 
 def test_skips_reads_the_hook_s_patterns_from_filters_json(tmp_path: Path) -> None:
-    script = _script(tmp_path, "audit", "def hook(event):\n    return None\n")
-    namespace: dict = {"__file__": str(script)}
-    exec(script.read_text(), namespace)
-    hook = namespace["hook"]
-    assert not commandfilter.skips(hook, "ls")  # no filters file: every call
+    script = str(_script(tmp_path, "audit", "def hook(event):\n    return None\n"))
+    assert not commandfilter.skips(script, ["ls"])  # no filters file: every call
     (tmp_path / ".hookwrap" / "filters.json").write_text(json.dumps({"audit": ["git *"]}))
-    assert commandfilter.skips(hook, "ls")
-    assert not commandfilter.skips(hook, "git status")
+    assert commandfilter.skips(script, ["ls"])
+    assert not commandfilter.skips(script, ["git status"])
+    assert not commandfilter.skips(script, ["ls", "git status"])  # each line must be left out
+    assert not commandfilter.skips(script, [])
     (tmp_path / ".hookwrap" / "filters.json").write_text("{broken")
-    assert not commandfilter.skips(hook, "ls")  # unreadable: the hook runs
+    assert not commandfilter.skips(script, ["ls"])  # unreadable: the hook runs
 
 
 # --- the server ------------------------------------------------------------------------------

@@ -145,12 +145,6 @@ class ClaudeProtocol(AgentCLI):
         return (self.knobs.answer_reading or read_as_claude)(self, event, exit_code, stdout,
                                                               stderr)
 
-    def read_as_exit_codes(self, event: NormalizedEvent, exit_code: int, stdout: str,
-                           stderr: str) -> dict[str, Any]:
-        """The reading every CLI shares (``AgentCLI.read_answer``), for a reading that adds to
-        it."""
-        return super().read_answer(event, exit_code, stdout, stderr)
-
     def answer_problems(self, name: str, data: dict[str, Any]) -> list[str]:
         """Why Claude Code 2.1.328 rejects ``data`` as the answer to event ``name`` (empty: it
         reads it). On PreSkillShellCommand, 2.1.332 also reads an answer written for
@@ -180,13 +174,13 @@ def read_as_claude(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, 
     output is discarded; a PermissionRequest verdict is its ``decision.behavior`` only; top-
     level additionalContext is not Claude's."""
     if exit_code != 0:
-        return _fitted(cli.read_as_exit_codes(event, exit_code, stdout, stderr), event,
+        return _fitted(AgentCLI.read_answer(cli, event, exit_code, stdout, stderr), event,
                        *_READS["claude"])
     data, broken = claude_json(stdout)
     if broken:  # a validation error
         return {}
     if data is None:
-        return cli.read_as_exit_codes(event, 0, stdout, stderr)
+        return AgentCLI.read_answer(cli, event, 0, stdout, stderr)
     # Valid for one of the event's names (PreToolUse or PreSkillShellCommand, Stop or
     # SubagentStop): which one the running CLI's call stands for is not known here.
     names = [name for name, known in cli.events.items() if known is event] or [""]
@@ -208,7 +202,7 @@ def read_as_droid(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, s
     without asking in ``droid exec``."""
     data = json_object(stdout) if exit_code == 0 else None
     if data is None:
-        return _fitted(cli.read_as_exit_codes(event, exit_code, stdout, stderr), event,
+        return _fitted(AgentCLI.read_answer(cli, event, exit_code, stdout, stderr), event,
                        *_READS["droid"])
     if event is _E.BEFORE_TOOL or data.get("decision") != "block":
         data = {k: v for k, v in data.items() if k != "decision"}
@@ -230,15 +224,15 @@ def read_as_qwen(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, st
         if not stderr.strip():
             return {}
         data = json_object(stderr)
-        return _qwen_fields(event, data) if data is not None else cli.read_as_exit_codes(
-            event, exit_code, stdout, stderr)
+        return _qwen_fields(event, data) if data is not None else AgentCLI.read_answer(
+            cli, event, exit_code, stdout, stderr)
     text = stdout if stdout.strip() else stderr
     data = json_object(text)
     if data is not None:
         return _qwen_fields(event, data)
     if exit_code != 0 or text.strip().startswith("{"):  # not JSON: ignored (a warning)
         return {}
-    return cli.read_as_exit_codes(event, exit_code, text, stderr)
+    return AgentCLI.read_answer(cli, event, exit_code, text, stderr)
 
 
 def _qwen_fields(event: NormalizedEvent, data: dict[str, Any]) -> dict[str, Any]:
@@ -271,7 +265,7 @@ def read_as_copilot(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int,
                        event, *_READS["copilot"])
     data = json_object(stdout) if exit_code == 0 else None
     if data is None:
-        return _fitted(cli.read_as_exit_codes(event, exit_code, stdout, stderr), event,
+        return _fitted(AgentCLI.read_answer(cli, event, exit_code, stdout, stderr), event,
                        *_READS["copilot"])
     data = dict(data)
     top = data.get("decision")
