@@ -26,9 +26,9 @@ KILO_COMMAND = derive(
     system_message_shown="printed for the user on Kilo's stderr by the plugin",
     # benchmarks/run.py --cli: what Kilo CLI awaits of the plugin's handlers (docs/performance.md).
     resident_cost=('Kilo CLI 7.7.9 awaits even a plugin handler that only waits for one loopback answer '
-                  '3.4-3.7 ms a call on a quiet machine, 4-6 ms on a busy one (its own work runs on the '
-                  'same thread meanwhile): the resident guard is awaited 3.5-4.2 ms a call there, against '
-                  '33-36 ms as a command, not the 3 ms hookwrap aims at (docs/performance.md)'),
+                  '3.4-5.0 ms a call on a quiet machine, 4-6 ms on a busy one (its own work runs on the '
+                  'same thread meanwhile): the resident guard is awaited 3.5-4.9 ms a call there, against '
+                  '33-43 ms as a command, not the 3 ms hookwrap aims at (docs/performance.md)'),
     # As OpenCode's SessionPrompt.command (7.7.9): a command file's !`...` runs before
     # command.execute.before. A skill's runs too, when the skill is trusted.
     unhooked_shell=((".kilo/command*/**/*.md", r"!`",

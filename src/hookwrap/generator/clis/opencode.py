@@ -73,9 +73,9 @@ OPENCODE_COMMAND = CommandFacts(
     hook_shell=("/bin/sh", "-c"),  # the plugin's spawn("/bin/sh", ["-c", command])
     # benchmarks/run.py --cli: what OpenCode awaits of the plugin's handlers (docs/performance.md).
     resident_cost=('OpenCode 1.18.33 awaits even a plugin handler that only waits for one loopback answer '
-                  '3.2-3.7 ms a call on a quiet machine, 4-9 ms on a busy one (its own work runs on the same '
-                  'thread meanwhile): the resident guard is awaited 3.9-4.1 ms a call there, against '
-                  '29-32 ms as a command, not the 3 ms hookwrap aims at (docs/performance.md)'),
+                  '3.2-5.0 ms a call on a quiet machine, 4-9 ms on a busy one (its own work runs on the same '
+                  'thread meanwhile): the resident guard is awaited 3.9-5.3 ms a call there, against '
+                  '29-35 ms as a command, not the 3 ms hookwrap aims at (docs/performance.md)'),
     empty_tool_response={"output": "", "title": "", "metadata": {}},
     system_message_shown="printed for the user on OpenCode's stderr by the plugin",
     # SessionPrompt.command (1.18.33) runs a command file's !`...` before the only plugin hook

@@ -60,9 +60,9 @@ PI_COMMAND = derive(
                            "SessionStart", "Stop", "SessionEnd"),
     unknown_event_note="hookwrap's pi extension does not run it",
     # benchmarks/run.py --cli: what pi awaits of the extension's handlers (docs/performance.md).
-    resident_cost=('pi 0.73.1 awaits the resident guard 1.2-1.4 ms a call on a quiet 2-core machine '
+    resident_cost=('pi 0.73.1 awaits the resident guard 1.2-1.5 ms a call on a quiet 2-core machine '
                   "and 5.3 ms at a load average of 7, where the server's answer waits for a CPU (the "
-                  "extension's own CPU is 1.1-1.4 ms a call): under 3 ms only on a machine that is not "
+                  "extension's own CPU is 1.1-1.5 ms a call): under 3 ms only on a machine that is not "
                   'busy; the guard as a command 22-62 ms (docs/performance.md)'),
     tool_events=frozenset({NormalizedEvent.BEFORE_TOOL, NormalizedEvent.AFTER_TOOL, NormalizedEvent.AFTER_TOOL_FAILURE}),
     # session_start's and session_shutdown's `reason` (0.73.1's types); `pi -p` sends startup
