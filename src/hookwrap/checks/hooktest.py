@@ -363,7 +363,7 @@ def _payload(root: Path, platform: Platform, cmd: HookCommand, given: dict | Non
         return {"hook_event_name": cmd.event, **given}, "", False
     tool = None
     agent = setup_of(platform)
-    if setup_of(platform).is_tool_event(cmd.event):
+    if agent.is_tool_event(cmd.event):
         tool = agent.runtime.platform_tool_names(args.tool)[0] if args.tool else _pick_tool(platform, cmd)
     tool_input, said, unfit = args.tool_input, "", False
     if tool is not None and tool_input is not None:

@@ -217,9 +217,9 @@ def _handlers(data: dict, platform: Platform, rel: str) -> list[Found]:
         return []
     if not isinstance(hooks, dict):
         raise ProjectError(f"{rel}: hooks is not an object", hint="fix it by hand, then adopt")
-    found = []
+    found, agent = [], setup_of(platform)
     for event, gi, hi, group, handler in iter_handlers(hooks):
-        if not isinstance(handler, dict) or setup_of(platform).owned_handler(handler):
+        if not isinstance(handler, dict) or agent.owned_handler(handler):
             continue
         item = Found(f"hooks.{event}[{gi}].hooks[{hi}]", event, group, handler)
         command = handler.get("command")

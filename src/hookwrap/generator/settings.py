@@ -93,11 +93,11 @@ def user_scope_name(command: str, platform: Platform | str) -> str | None:
 
 def lookalikes(data: Any, platform: Platform | str) -> list[str]:
     """Handlers that mention a hookwrap script without being hookwrap's: left alone, reported."""
-    found = []
+    found, agent = [], setup_of(platform)
     for event, gi, hi, _, handler in iter_handlers(data.get("hooks") if isinstance(data, dict) else None):
         command = handler.get("command") if isinstance(handler, dict) else None
         if isinstance(command, str) and OWNED_COMMAND_RE.search(command) \
-                and setup_of(platform).owned_handler(handler) is None \
+                and agent.owned_handler(handler) is None \
                 and user_scope_name(command, platform) is None:
             found.append(f"hooks.{event}[{gi}].hooks[{hi}] runs {command!r}, which is not "
                          "a command hookwrap writes: left as it is")

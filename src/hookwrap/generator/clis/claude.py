@@ -95,8 +95,8 @@ CLAUDE_COMMAND = CommandFacts(
     system_message_shown="shown to the user",
     # benchmarks/run.py --cli: four quiet runs and nine on a busy 2-core machine (docs/performance.md).
     resident_cost=("Claude Code 2.1.332 spends 5-10 ms of CPU of its own around each call it posts "
-                   "on a quiet machine, up to 18 on a busy one (the server about 1 ms): on a quiet machine a resident guard added 3-9 ms a call "
-                   "against 24-28 ms for the guard as a command, but in three runs of thirteen, each "
+                   "(up to 18 on a busy machine; the server about 1 ms): on a quiet machine a "
+                   "resident guard added 3-9 ms a call against 24-28 ms for the guard as a command, but in three runs of thirteen, each "
                    "begun at a load average of 4 or more, over a third of it (docs/performance.md)"),
     suspicious_timeout_s=1000,  # far above the 600 s default, so almost surely meant as ms
     doctor_reported_paths=frozenset({"disableAllHooks"}),
