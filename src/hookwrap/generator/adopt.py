@@ -52,23 +52,10 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
                       fail_closed: bool = False) -> Plan:
     """`hookwrap add EVENT NAME --command CMD`: an external hook, registered everywhere."""
     from .hookentry import new_external_entry
-    from .project import (
-        MANIFEST,
-        answer_warnings,
-        load_manifest,
-        parse_platforms,
-        plan_new_files,
-        plan_runtime,
-        plan_settings,
-        timeout_warnings,
-    )
+    from .project import load_manifest, parse_platforms, plan_added, refuse_taken
 
     manifest = load_manifest(root, editable=True)
-    if manifest.get(name) is not None:
-        from .errors import ConflictError
-
-        raise ConflictError(f"a hook named {name!r} is already in {MANIFEST}",
-                            hint=f"choose another name, or `hookwrap remove {name}` first")
+    refuse_taken(manifest, name)
     try:
         spec, warnings = new_external_entry(
             name=name, event=event, command=command, speaks=speaks, matcher=matcher,
@@ -88,12 +75,7 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     if problem:
         plan.warnings.append(f"--command: {problem}; {name} cannot start on any CLI until that "
                              f"is fixed (`hookwrap test {name}` and `hookwrap doctor` check it)")
-    plan.warnings.extend(answer_warnings(spec, None))  # an external hook may answer anything
-    plan.warnings.extend(timeout_warnings(spec))
-    plan_new_files(plan, spec)
-    plan.add(MANIFEST, manifest.dumps().encode())
-    plan_runtime(plan)
-    plan_settings(plan, manifest)
+    plan_added(plan, manifest, spec)
     return plan
 
 

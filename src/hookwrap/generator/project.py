@@ -462,20 +462,11 @@ def parse_platforms(value: str | list[str] | tuple[str, ...] | None,
         raise UsageError(f"unknown platform {bad!r}", hint=f"use {names} or all") from None
 
 
-def build_spec(manifest, *, event: str, name: str, template: str | None, matcher: str | None,
-               platforms: str | list[str] | None, timeout: int | None, resident: bool = False,
-               commands: tuple[str, ...] = ()):
-    """The manifest entry `hookwrap add` would create, with the template's defaults, checked by
-    the same rules as an entry read from hookwrap.toml; returns it and its warnings."""
-    from .hookentry import check_name, new_entry
-
-    check_name(name)
+def refuse_taken(manifest, name: str) -> None:
+    """ConflictError when ``manifest`` has a hook named ``name`` already."""
     if manifest.get(name) is not None:
         raise ConflictError(f"a hook named {name!r} is already in {MANIFEST}",
                             hint=f"choose another name, or `hookwrap remove {name}` first")
-    return new_entry(name=name, event=event, template=template, matcher=matcher,
-                     platforms=parse_platforms(platforms, manifest.platforms), timeout=timeout,
-                     resident=resident, commands=commands)
 
 
 def plan_new_files(plan: Plan, spec) -> None:
@@ -542,10 +533,14 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
              timeout: int | None = None, resident: bool = False,
              commands: tuple[str, ...] = ()) -> Plan:
     """Render a hook, record it in the manifest, and register it on each platform."""
+    from .hookentry import new_entry
+
     manifest = load_manifest(root, editable=True)
-    spec, name_warnings = build_spec(manifest, event=event, name=name, template=template,
-                                     matcher=matcher, platforms=platforms, timeout=timeout,
-                                     resident=resident, commands=commands)
+    refuse_taken(manifest, name)  # an invalid name is no hook's: new_entry says what is wrong
+    # Checked by the same rules as an entry read from hookwrap.toml, with the template's defaults.
+    spec, name_warnings = new_entry(name=name, event=event, template=template, matcher=matcher,
+                                    platforms=parse_platforms(platforms, manifest.platforms),
+                                    timeout=timeout, resident=resident, commands=commands)
     found, skipped = registrations_in(spec, manifest)
     if not found:
         raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",
@@ -558,16 +553,22 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
             there = ", ".join(setup_of(p).label for p in spec.platforms)
             plan.warnings.append(f"{setup_of(platform).label} has no {spec.event.value} "
                                  f"event: {name} is registered on {there} only")
-    info = _template_info(spec.template)
+    plan.notes.extend(_serve_notes(spec.name, found, port_of(manifest)))
+    plan_added(plan, manifest, spec)
+    _plan_hook_bytecode(plan, [spec])
+    return plan
+
+
+def plan_added(plan: Plan, manifest, spec) -> None:
+    """The rest of `add` for ``spec``, in ``manifest`` now: what its CLIs cannot do with its
+    answers and timeout, its files, the manifest, the runtime and every settings file."""
+    info = _template_info(spec.template)  # None for an external hook, which may answer anything
     plan.warnings.extend(answer_warnings(spec, info.returns if info is not None else None))
     plan.warnings.extend(timeout_warnings(spec))
-    plan.notes.extend(_serve_notes(spec.name, found, port_of(manifest)))
     plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)
-    _plan_hook_bytecode(plan, [spec])
     plan_settings(plan, manifest)
-    return plan
 
 
 def _serve_notes(name: str, found, port: int) -> list[str]:
