@@ -16,6 +16,7 @@ from ..generator.clis import all_setups, setup_of
 from ..generator.clis.kit import HookCommand, RunResult, Verdict, number_or_none
 from ..generator.errors import ProjectError, UsageError
 from ..generator.hookentry import check_event
+from ..generator.project import parse_platforms
 from ..generator.samples import sample_payload, sample_tools
 from ..generator.schema import dropping_errors
 from ..generator.settings import OWNED_COMMAND_RE, project_settings
@@ -148,7 +149,7 @@ def run_hook_test(
         raise UsageError(f"{name} is a {spec.event.value} hook: --event {event} does not apply",
                          hint=f"leave --event out, or give --event {spec.event.value}")
     everything = not names or "all" in names
-    platforms = list(Platform) if everything else _platforms(names)
+    platforms = parse_platforms(names, tuple(Platform))
     given = _load_payload(payload_file) if payload_file else None
     args = _ToolArgs(_normalize_tool(tool), _parse_input(tool_input))
     tests: list[PlatformTest] = []
@@ -218,15 +219,6 @@ def _selected(tests: list[PlatformTest]) -> list[PlatformTest]:
 class _ToolArgs:
     tool: str | None
     tool_input: dict | None
-
-
-def _platforms(values: list[str]) -> list[Platform]:
-    known = {p.value for p in Platform}
-    for value in values:
-        if value not in known:
-            names = ", ".join(p.value for p in Platform)
-            raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all")
-    return list(dict.fromkeys(Platform(value) for value in values))
 
 
 def _load_payload(path: Path) -> dict:
