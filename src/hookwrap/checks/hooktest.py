@@ -42,12 +42,6 @@ class PlatformTest:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["result"] = asdict(self.result) if self.result else None
-        data["verdict"] = asdict(self.verdict) if self.verdict else None
-        return data
-
 
 @dataclass
 class HookTestReport:
@@ -65,7 +59,7 @@ class HookTestReport:
         return 0 if self.ok else 1
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "ok": self.ok, "tests": [t.to_dict() for t in self.tests]}
+        return {"name": self.name, "ok": self.ok, "tests": [asdict(t) for t in self.tests]}
 
 
 HOOK_ERROR_HEADER = "Hook Script Error"  # the first line of protocol.format_hook_error's reason
