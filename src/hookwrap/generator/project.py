@@ -363,19 +363,23 @@ def _beyond_platforms(manifest) -> list[str]:
             "or add it back to platforms)" for platform, names in beyond.items()]
 
 
+def guard_scripts(root: Path, specs):
+    """(spec, script, text) of each guard hook whose script reads as text."""
+    for spec in specs:
+        rel = regs.script_path(spec.name)
+        if spec.template == "guard":
+            try:
+                yield spec, rel, read_capped(root / rel).decode("utf-8")
+            except (OSError, UnicodeDecodeError):  # NotARegularFile: doctor's startup says so
+                continue
+
+
 def guard_upgrades(root: Path, specs):
     """(script, Upgrade) for each guard hook whose script an older hookwrap rendered."""
     from .guard_upgrade import is_old_guard, plan_upgrade
 
     found = []
-    for spec in specs:
-        if spec.template != "guard":
-            continue
-        rel = regs.script_path(spec.name)
-        try:
-            text = read_capped(root / rel).decode("utf-8")
-        except (OSError, UnicodeDecodeError):  # NotARegularFile: doctor's startup says so
-            continue
+    for spec, rel, text in guard_scripts(root, specs):
         if not is_old_guard(text):  # current: nothing to render (jinja2 and the template
             continue                # are ~40 ms of CPU of a sync that changes nothing)
         from .render import render_hook_files
