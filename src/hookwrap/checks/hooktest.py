@@ -138,7 +138,8 @@ def run_hook_test(
         UsageError: bad option values. ProjectError: the hook is registered nowhere.
     """
     names = [platform] if isinstance(platform, str) else list(platform)
-    spec = _manifest_entry(root, name)
+    manifest = _manifest(root)
+    spec = manifest.get(name) if manifest is not None else None
     if spec is not None and event is not None and check_event(None, event) != spec.event:
         raise UsageError(f"{name} is a {spec.event.value} hook: --event {event} does not apply",
                          hint=f"leave --event out, or give --event {spec.event.value}")
@@ -167,16 +168,16 @@ def run_hook_test(
     return HookTestReport(name, tests)
 
 
-def _manifest_entry(root: Path, name: str):
-    """Hook ``name``'s entry in hookwrap.toml; None when there is none (or no readable
-    manifest: `test` runs what the settings files register all the same)."""
+def _manifest(root: Path):
+    """The project's hookwrap.toml; None when there is none (or it does not read: `test` runs
+    what the settings files register all the same, and explains with python3)."""
     from ..generator.errors import HookwrapError
     from ..generator.project import load_manifest
 
     if not (root / "hookwrap.toml").is_file():
         return None
     try:
-        return load_manifest(root).get(name)
+        return load_manifest(root)
     except (HookwrapError, OSError):
         return None
 
@@ -475,10 +476,10 @@ def explain_guard(root: Path, name: str, line: str, *, cwd: Path | None = None,
     import subprocess
     import sys
 
-    from ..generator.project import load_manifest
     from ..generator.registrations import script_path
 
-    spec = _manifest_entry(root, name)
+    manifest = _manifest(root)
+    spec = manifest.get(name) if manifest is not None else None
     if spec is not None and spec.template != "guard":
         what = "an external" if "speaks" in spec.options else f"a {spec.template}"
         raise UsageError(f"{name} is {what} hook, not a guard: --explain reads only a guard",
@@ -489,10 +490,7 @@ def explain_guard(root: Path, name: str, line: str, *, cwd: Path | None = None,
         raise ProjectError(f"{script_path(name)} does not exist",
                            hint="`hookwrap list` shows the hooks; `hookwrap sync` re-renders a "
                                 "missing script")
-    try:
-        chosen = python or getattr(load_manifest(root), "python", None) or "python3"
-    except Exception:  # a broken manifest: explain with the default interpreter
-        chosen = "python3"
+    chosen = python or getattr(manifest, "python", None) or "python3"
     interpreter = shutil.which(chosen) or sys.executable
     try:
         proc = subprocess.run([interpreter, "-I", "-c", _EXPLAIN, str(script), line,

@@ -372,10 +372,7 @@ def render_settings_file(text: str | None, old: dict, new: dict, platform: Platf
         return agent.registration.render_settings(agent, new)
     if text is not None and _canonical(old) == _canonical(new):
         return text
-    if text is None:
-        return jsonc.dumps(new) if new else None
-    if setup_of(platform).facts.settings_comments and \
-            jsonc.has_comments(text, label=label):
+    if text is not None and agent.facts.settings_comments and jsonc.has_comments(text, label=label):
         # A commented file is never deleted: its comments would go with it.
         return jsonc.rewrite_member(text, "hooks", new.get("hooks", jsonc.REMOVE), label=label)
     return jsonc.dumps(new) if new else None
