@@ -184,14 +184,10 @@ def filters_text(specs) -> bytes | None:
     return (json.dumps(filters, indent=2) + "\n").encode() if filters else None
 
 
-def plan_settings(plan: Plan, manifest, texts: dict | None = None,
-                  places: dict | None = None) -> None:
-    """Every settings file made to register ``manifest``'s hooks.
-
-    ``texts``: a settings file's text as another step of the plan already changed it
-    (`adopt` takes the hand-made entries it moves out), instead of the file's; ``places``:
-    per platform, the hand-made handlers of that text that new registrations replace where
-    they stand (settings.reconcile)."""
+def plan_settings(plan: Plan, manifest, places: dict | None = None) -> None:
+    """Every settings file made to register ``manifest``'s hooks; ``places`` (`adopt`): per
+    platform, the hand-made handlers of its file that new registrations take over
+    (settings.reconcile)."""
     from .originals import restored, restored_trust
     from .scope import current
     from .settings import lookalikes, parse_settings, reconcile
@@ -203,8 +199,7 @@ def plan_settings(plan: Plan, manifest, texts: dict | None = None,
         if not desired[platform] and platform not in scope_platforms():
             continue
         rel = settings_rel(platform)
-        text = texts[platform] if texts and platform in texts else \
-            read_settings_text(plan.root, platform)
+        text = read_settings_text(plan.root, platform)
         result = reconcile(text, platform, desired[platform], label=rel,
                            places=(places or {}).get(platform))
         result = restored(plan, platform, text, result, bool(desired[platform]))
