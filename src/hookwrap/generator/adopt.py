@@ -252,14 +252,13 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str],
     entry["speaks"] = platform.value
     if handler.get("onFailure") == "block":
         entry["fail_closed"] = True
-    same = next((spec.name for spec in manifest.hooks if spec.options.get("command") == command
-                 and spec.event is event and spec.matcher == entry.get("matcher")), None)
     # The same command twice under one event and matcher runs once in Claude Code (it
     # de-duplicates identical commands): one hook for both.
-    same = same or next((other.name for other in taken_items if other.entry is not None
-                         and (other.entry["command"], other.entry["event"],
-                              other.entry.get("matcher")) == (command, event.value,
-                                                              entry.get("matcher"))), None)
+    key = (command, event.value, entry.get("matcher"))
+    same = next((spec.name for spec in manifest.hooks
+                 if (spec.options.get("command"), spec.event.value, spec.matcher) == key), None) \
+        or next((other.name for other in taken_items if other.entry is not None and (
+            other.entry["command"], other.entry["event"], other.entry.get("matcher")) == key), None)
     if same is not None:
         item.entry, item.name = entry, same
         return
