@@ -59,6 +59,7 @@ OPENCODE_COMMAND = CommandFacts(
     user_file="${XDG_CONFIG_HOME:-~/.config}/opencode/plugins/hookwrap.js",
     executable="opencode",
     settings_generated=True,  # every byte is hookwrap's: a difference is drift
+    shim_template="opencode_plugin.js",
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"),
     unknown_event_note="hookwrap's OpenCode plugin does not run it",
     command_form='{python} "$HOOKWRAP_PROJECT_DIR/{script}" {args}--platform {platform}',
@@ -90,7 +91,8 @@ _END = "// hookwrap:registrations:end"
 
 
 class PluginRegistration(Registration):
-    """A plain-JS plugin hookwrap generates whole, its registrations in a block of it; resident hooks as http handlers the plugin POSTs to."""
+    """A plain-JS plugin (pi: an extension) hookwrap generates whole, its registrations in a
+    block of it; resident hooks as http handlers the plugin POSTs to."""
 
     def parse_settings_text(self, agent: AgentSetup, text: str, label: str) -> dict[str, Any]:
         """The registrations object inside the plugin file."""
@@ -101,7 +103,7 @@ class PluginRegistration(Registration):
             return {}  # a symlinked plugin left without hooks is written as {}
         begin, end = text.find(_BEGIN), text.find(_END)
         if not text.startswith(plugin_header(agent)) or begin < 0 or end < begin:
-            raise SettingsError(f"{label}: not the plugin hookwrap writes",
+            raise SettingsError(f"{label}: not the {agent.facts.shim_noun} hookwrap writes",
                                 hint="move it away (hookwrap owns this file name), then run "
                                      "hookwrap sync")
         body = text[begin + len(_BEGIN):end].strip()
@@ -124,9 +126,10 @@ class PluginRegistration(Registration):
     def http_handler(self, agent: AgentSetup, url: str, *, timeout_s: int, fail_closed: bool,
                      event: NormalizedEvent) -> dict[str, Any] | None:
         """A resident hook: the plugin POSTs the payload to `hookwrap serve` (no process per
-        call); a refused connection, a hang past the timeout or a non-2xx answer is a hook that
-        could not answer, so a fail-closed one blocks. Stop stays a command where the plugin
-        keeps the agent working: it runs those hooks synchronously."""
+        call); a refused connection, a hang past the timeout or a non-2xx answer (pi's
+        extension: any status but 200) is a hook that could not answer, so a fail-closed one
+        blocks. Stop stays a command where the plugin keeps the agent working: it runs those
+        hooks synchronously."""
         if event is NormalizedEvent.AFTER_AGENT and agent.runtime.knobs.keep_working:
             return None
         handler: dict[str, Any] = {"type": "http", "url": url, "timeout": timeout_s}
@@ -134,21 +137,25 @@ class PluginRegistration(Registration):
             handler["failClosed"] = True
         return handler
 
+    def lifecycle_matcher(self, agent: AgentSetup, values: list[str], event: Any) -> str:
+        # The runner tests `new RegExp(matcher)` against the reason: anchored, as for tools.
+        return agent.registration.tool_matcher(agent, values) or "|".join(values)
+
 
 class PluginHandlers(Handlers):
-    """The plugin's command and http handlers, awaited one after another."""
+    """The plugin's command and http handlers (an http one is posted: no command), awaited one
+    after another."""
 
     reads = frozenset({"failClosed"})
     command_keys = ("command", "url")  # a resident hook's handler: its URL
 
     def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
-        spec = {"type": one_of("command", "http"), "command": nonempty_string, "url": url,
-                "timeout": positive_number, "failClosed": boolean, "argvWindows": string_list}
-        required = ("type", "url") if handler.get("type") == "http" else ("type", "command")
-        problems = check_keys(handler, spec, required, path, ERROR)
-        unknown = [k for k in handler if k not in spec]
-        return problems + [Problem(f"{path}.{k}", f"is not read by hookwrap's {agent.label} plugin")
-                           for k in unknown]
+        http = handler.get("type") == "http"
+        spec = {"type": one_of("command", "http"), "timeout": positive_number, "failClosed": boolean,
+                **({"url": url} if http else {"command": nonempty_string, "argvWindows": string_list})}
+        problems = check_keys(handler, spec, ("type", "url" if http else "command"), path, ERROR)
+        return problems + [Problem(f"{path}.{k}", f"is not read by hookwrap's {agent.label} {agent.facts.shim_noun}")
+                           for k in handler if k not in spec]
 
     def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return True  # the plugin awaits each command in turn
@@ -185,7 +192,7 @@ class PluginTrust(TrustStore):
 
 
 def plugin_header(agent: AgentSetup) -> str:
-    return f"// hookwrap: generated {agent.label} plugin."
+    return f"// hookwrap: generated {agent.label} {agent.facts.shim_noun}."
 
 
 def changed_file(scope: Scope, expected: str, check: str, what: str) -> list[Finding]:
@@ -201,10 +208,10 @@ def changed_file(scope: Scope, expected: str, check: str, what: str) -> list[Fin
 
 
 def plugin_text(data: dict[str, Any], agent: AgentSetup | None = None) -> str:
-    """The plugin file of ``agent``'s CLI (OpenCode's by default): the template with ``data``
-    (the registrations) in its block and the CLI's own words and settings filled in."""
+    """The plugin (or extension) file of ``agent``'s CLI (OpenCode's by default): its template
+    with ``data`` (the registrations) in its block and the CLI's own words and settings filled in."""
     agent = agent or SETUP
-    return shim_text("opencode_plugin.js", data, {
+    return shim_text(agent.facts.shim_template, data, {
         "@LABEL@": agent.label, "@PLUGIN_DIR@": agent.facts.settings_file.rsplit("/", 1)[0],
         "@PLATFORM@": agent.platform.value, "@MARKER_ENV@": agent.runtime.marker_env,
         "@KEEP_WORKING@": "true" if agent.runtime.knobs.keep_working else "false"})
