@@ -20,10 +20,10 @@ from ...clis._cline_hooks import DEADLINE_S
 from ...clis._cline_protocol import block_answer
 from ...clis.cline import CLINE
 from ...names import NormalizedEvent
+from ..scope import current, user_root
 from ._base import (
     AgentSetup,
     Handlers,
-    HostRules,
     Registration,
     TrustStore,
     fill_path,
@@ -173,15 +173,6 @@ class ClineHandlers(Handlers):
         return True  # the dispatcher runs them in turn
 
 
-class ClineHost(HostRules):
-    """The payload on stdin with no newline after it."""
-
-    def stdin_bytes(self, agent: AgentSetup, payload: Mapping[str, Any]) -> bytes:
-        import json
-
-        return json.dumps(payload).encode()
-
-
 class ClineTrust(TrustStore):
     """No trust gate (said so), where Cline looks for the hook files (the git root), and whether
     each of hookwrap's hook files is the one this hookwrap writes."""
@@ -209,8 +200,6 @@ class ClineTrust(TrustStore):
 
 def _workspace_findings(root: Path) -> list[Finding]:
     """Cline looks for project hook files in the git root above its cwd, else in the cwd."""
-    from pathlib import Path
-
     top = next((p for p in (root, *root.parents) if (p / ".git").exists()), None)
     if top is None:
         return [Finding("cline-workspace", WARN, f"{root} is not in a git repository: Cline finds "
@@ -241,26 +230,16 @@ def _names(groups: list[Any]) -> str:
 def _hooks_folder(agent: AgentSetup) -> str:
     """The folder of hookwrap.json and the hook files in the scope in force (``HOOKS_DIR`` in a
     project, the user-level one at user scope)."""
-    from ..scope import current
-
     scope = current()
     if not scope.user:
         return HOOKS_DIR
     return str(Path(fill_path(agent.facts.user_file, "", scope.home, scope.env)).parent)
 
 
-def _user_scope() -> bool:
-    from ..scope import current
-
-    return current().user
-
-
 def _user_scope_hook_file(text: str) -> str:
     """At user scope the hook file sits in Cline's user folder: the runtime is the user scope's
     (its folder, written in), and the hooks' project is the folder Cline runs them in."""
     import shlex
-
-    from ..scope import current, user_root
 
     if not current().user:
         return text
@@ -280,7 +259,7 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
     handlers = [h for g in groups for h in g.get("hooks") or () if isinstance(h, dict)]
     # At user scope the hook files stay sh ones (_user_scope_hook_file): the Python form finds
     # the runtime beside itself, which only a project's hook files have.
-    python_form = any("argvWindows" in h for h in handlers) and not _user_scope()
+    python_form = any("argvWindows" in h for h in handlers) and not current().user
     template = resources.files("hookwrap").joinpath(
         "generator", "clis", _PY_TEMPLATE if python_form else _SH_TEMPLATE).read_text(
         encoding="utf-8")
@@ -355,5 +334,4 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
 
 
 SETUP = AgentSetup(CLINE, CLINE_COMMAND, registration=ClineRegistration(), matchers=ClineMatchers(javascript=False),
-                   handlers=ClineHandlers(), answers=read_answer, trust=ClineTrust(),
-                   host=ClineHost())
+                   handlers=ClineHandlers(), answers=read_answer, trust=ClineTrust())
