@@ -23,6 +23,7 @@ from .kit import (
     OK,
     WARN,
     WARNING,
+    Check,
     Finding,
     HookCommand,
     Problem,
@@ -166,9 +167,9 @@ class CodexHandlers(Handlers):
         kind = handler.get("type")
         if kind not in _HANDLER_TYPES:
             return [Problem(f"{path}.type", "must be one of " + ", ".join(map(repr, _HANDLER_TYPES)))]
-        spec: dict[str, Any] = {"type": one_of(*_HANDLER_TYPES), "timeout": _timeout_check,
+        spec: dict[str, Any] = {"type": one_of(*_HANDLER_TYPES), "timeout": _whole_number("seconds"),
                                 "async": boolean, "statusMessage": string,
-                                "additionalContextLimit": _limit_check}
+                                "additionalContextLimit": _whole_number("tokens (0 = never spill to a file)")}
         required: tuple[str, ...] = ()
         if kind == "command":
             spec.update(command=nonempty_string, commandWindows=string, command_windows=string)
@@ -206,7 +207,17 @@ class CodexTrust(TrustStore):
 
     def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
-        return _trust_edits(root, home, env, settings_text)
+        rel = agent.facts.settings_file
+        entries = _trust_entries(root, agent.settings_data(root / rel, rel, settings_text))
+        if not entries:
+            return []
+        found = codex_root(root)
+        if found != root.resolve():  # trusting this folder would change nothing Codex reads
+            path = codex_home(home, env) / "config.toml"
+            return [TrustEdit(Platform.CODEX, path, str(path), None, todo=[
+                f"Codex CLI finds a project by its .git: it reads {found}/.codex/, never "
+                f"{root}/.codex/; run hookwrap at the root of the git repository"])]
+        return _config_edits(home, env, entries)
 
     def user_trust_edits(self, agent: AgentSetup, home: Path, env: Mapping[str, str],
                          settings_text: str | None) -> list[TrustEdit]:
@@ -228,7 +239,7 @@ class CodexTrust(TrustStore):
             "codex-trust", WARN, f"{root} has no .git: Codex CLI loads its .codex/ only when started "
             "in this directory itself", "`git init` here")]
         try:
-            edits = _trust_edits(root, home, env, None)
+            edits = self.trust_edits(agent, root, home, env, None)
             config = _read_toml(codex_home(home, env) / "config.toml")
         except (HookwrapError, ValueError) as error:
             hint = getattr(error, "hint", "") or "fix $CODEX_HOME/config.toml"
@@ -270,14 +281,12 @@ def codex_home(home: Any, env: Mapping[str, str]) -> Any:
     return Path(value).expanduser() if value else Path(home) / ".codex"
 
 
-def _timeout_check(value: Any) -> str | None:
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    return None if ok else "must be a whole number of seconds"
+def _whole_number(of: str) -> Check:
+    def check(value: Any) -> str | None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        return None if ok else f"must be a whole number of {of}"
 
-
-def _limit_check(value: Any) -> str | None:
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    return None if ok else "must be a whole number of tokens (0 = never spill to a file)"
+    return check
 
 
 def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
@@ -408,21 +417,6 @@ def _hash_entries(source: Path, data: Any) -> list[Any]:
                                   trusted_hash(e.event, e.handler, matcher),
                                   f"hook {e.name} ({e.event})", e.name))
     return entries
-
-
-def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
-                 settings_text: str | None) -> list[TrustEdit]:
-    rel = SETUP.facts.settings_file
-    entries = _trust_entries(root, SETUP.settings_data(root / rel, rel, settings_text))
-    if not entries:
-        return []
-    found = codex_root(root)
-    if found != root.resolve():  # trusting this folder would change nothing Codex reads
-        path = codex_home(home, env) / "config.toml"
-        return [TrustEdit(Platform.CODEX, path, str(path), None, todo=[
-            f"Codex CLI finds a project by its .git: it reads {found}/.codex/, never "
-            f"{root}/.codex/; run hookwrap at the root of the git repository"])]
-    return _config_edits(home, env, entries)
 
 
 def _config_edits(home: Path, env: Mapping[str, str], entries: list[Any]) -> list[TrustEdit]:

@@ -160,7 +160,8 @@ class GeminiHandlers(Handlers):
     reads = frozenset({"name", "sequential", "env"})
 
     def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
-        spec = _handler_spec()
+        spec = {"type": one_of("command"), "command": nonempty_string, "timeout": _timeout_check,
+                "name": string, "description": string, "env": string_map}
         problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
         timeout = handler.get("timeout")
         if isinstance(timeout, str) and timeout.strip().isdigit():
@@ -298,7 +299,7 @@ class GeminiTrust(TrustStore):
                 return ok("folder trust is off in ~/.gemini/settings.json")
         fix = "run `hookwrap trust --platform gemini` (or trust the folder when Gemini CLI asks)"
         try:
-            edits = _trust_edits(root, home, env, None)
+            edits = self.trust_edits(agent, root, home, env, None)
         except SettingsError as error:
             return [Finding("gemini-trust", FAIL, f"{error.message}; Gemini CLI refuses to start",
                             error.hint)]
@@ -316,8 +317,25 @@ class GeminiTrust(TrustStore):
 
     def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
-        """The project in Gemini's trusted folders (with folder trust on, its default)."""
-        return _trust_edits(root, home, env, settings_text)
+        """The project in Gemini's trusted folders (with folder trust on, its default):
+        ``"<root>": "TRUST_FOLDER"``, when it has hooks to run here: in an untrusted folder
+        Gemini CLI runs none, the user's own included."""
+        (project_label, project_path, _), (user_label, user_path, _) = agent.scopes(root, home, env)
+        project = _read_settings(project_path, project_label, settings_text)
+        user = _read_settings(user_path, user_label)
+        if not any(isinstance(d, dict) and d.get("hooks") for d in (project, user)):
+            return []
+        path = _trusted_folders_path(home, env)
+        label = str(path)
+        forced = _forced_untrusted(env)
+        if forced:
+            return [TrustEdit(Platform.GEMINI, path, label, None, todo=[
+                f"Gemini CLI treats every folder as untrusted while {forced} is set, so it runs no "
+                "hook; unset it"])]
+        if _folder_trust_off(user):
+            return []  # Gemini trusts every folder
+        return [folder_rule_edit(Platform.GEMINI, path, label, root, _decision, "Gemini CLI",
+                                 strict=True)]
 
 
 def shell_quote(value: str) -> str:
@@ -346,12 +364,6 @@ def _timeout_check(value: Any) -> str | None:
     if not is_number(value) or value < 0:
         return "must be a positive whole number of milliseconds"
     return None
-
-
-def _handler_spec() -> dict[str, Any]:
-
-    return {"type": one_of("command"), "command": nonempty_string, "timeout": _timeout_check,
-            "name": string, "description": string, "env": string_map}
 
 
 def _triggers(event: str) -> frozenset[str] | None:
@@ -473,28 +485,6 @@ def _read_settings(path: Any, label: str, text: str | None = None) -> Any:
         return SETUP.settings_data(path, label, text)
     except SettingsError:
         return None
-
-
-def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
-                 settings_text: str | None) -> list[TrustEdit]:
-    """``"<root>": "TRUST_FOLDER"`` in Gemini's trusted folders, when it has hooks to run here:
-    in an untrusted folder Gemini CLI runs none, the user's own included."""
-    (project_label, project_path, _), (user_label, user_path, _) = SETUP.scopes(root, home, env)
-    project = _read_settings(project_path, project_label, settings_text)
-    user = _read_settings(user_path, user_label)
-    if not any(isinstance(d, dict) and d.get("hooks") for d in (project, user)):
-        return []
-    path = _trusted_folders_path(home, env)
-    label = str(path)
-    forced = _forced_untrusted(env)
-    if forced:
-        return [TrustEdit(Platform.GEMINI, path, label, None, todo=[
-            f"Gemini CLI treats every folder as untrusted while {forced} is set, so it runs no "
-            "hook; unset it"])]
-    if _folder_trust_off(user):
-        return []  # Gemini trusts every folder
-    return [folder_rule_edit(Platform.GEMINI, path, label, root, _decision, "Gemini CLI",
-                             strict=True)]
 
 
 def _quoted_substitution(command: str) -> bool:

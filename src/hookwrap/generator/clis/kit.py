@@ -428,13 +428,6 @@ def retold(error: SettingsError) -> SettingsError:
     return SettingsError(error.message, hint=hint or TRUST_HINT)
 
 
-def show_entry(entry: TrustEntry) -> str:
-    """``[projects."/p"] trust_level = "trusted"``: where the value sits and what it is."""
-    from ..tomledit import shown
-
-    return shown(entry.keys, entry.value)
-
-
 def set_toml_values(text: str | None, entries: list[TrustEntry], *,
                     label: str) -> tuple[str, list[TrustChange]]:
     """Set every entry in TOML ``text`` (None: no file yet); returns the new text and changes.
@@ -447,14 +440,14 @@ def set_toml_values(text: str | None, entries: list[TrustEntry], *,
         SettingsError: the text is not TOML, a table on an entry's path is another value, or an
             entry cannot be set without changing something else (the hint says what to add).
     """
-    from ..tomledit import load, set_value
+    from ..tomledit import load, set_value, shown
 
     text = text or ""
     load(text, label=label)
     changes = []
     for entry in entries:
         text, action = set_value(text, entry.keys, entry.value, label=label)
-        changes.append(TrustChange(action, entry, show_entry(entry)))
+        changes.append(TrustChange(action, entry, shown(entry.keys, entry.value)))
     return text, changes
 
 
