@@ -16,8 +16,9 @@ from dataclasses import replace
 from ...clis.gemini import GEMINI
 from ...names import NormalizedEvent, Platform
 from ._answers import runtime_reading
-from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
+from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration
 from ._facts import CommandFacts
+from ._trust_stores import TrustFile
 from .kit import (
     DO_NOT_TRUST,
     ERROR,
@@ -277,7 +278,7 @@ class GeminiHost(HostRules):
         return re.sub(SUBSTITUTED_VARS, lambda m: shell_quote(env.get(m.group(1), "")), command)
 
 
-class GeminiTrust(TrustStore):
+class GeminiTrust(TrustFile):
     """Folder trust: Gemini runs no hook at all in an untrusted folder; `hookwrap trust` records the project in its trusted folders."""
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
@@ -307,13 +308,13 @@ class GeminiTrust(TrustStore):
         if todo:
             return [Finding("gemini-trust", FAIL, todo[0])]
         if any(edit.pending for edit in edits):
-            path = _trusted_folders_path(home, env)
+            path = self.path(root, home, env)
             verdict, winner = _decision(read_trust_file(path, str(path))[1], root)
             state = f"distrusted (its rule {winner!r} is DO_NOT_TRUST)" if verdict is False \
                 else "not a trusted folder"
             return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here",
                             fix)]
-        return ok("the folder is trusted in ~/.gemini/trustedFolders.json")
+        return ok(f"the folder is trusted in {self.shown}")
 
     def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
@@ -325,7 +326,7 @@ class GeminiTrust(TrustStore):
         user = _read_settings(user_path, user_label)
         if not any(isinstance(d, dict) and d.get("hooks") for d in (project, user)):
             return []
-        path = _trusted_folders_path(home, env)
+        path = self.path(root, home, env)
         label = str(path)
         forced = _forced_untrusted(env)
         if forced:
@@ -428,17 +429,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     return replace(verdict, clean=False, problems=(problem,))
 
 
-def _trusted_folders_path(home: Any, env: Mapping[str, str]) -> Any:
-    """``$GEMINI_CLI_TRUSTED_FOLDERS_PATH``, else ``~/.gemini/trustedFolders.json`` (``~`` is
-    ``$GEMINI_CLI_HOME`` when set)."""
-    from pathlib import Path
-
-    override = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
-    if override:
-        return Path(override)
-    return Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini" / "trustedFolders.json"
-
-
 def _decision(rules: dict[str, Any], root: Path) -> tuple[bool | None, str | None]:
     """Gemini CLI 0.61.0's reading of its trusted folders for a workspace at ``root`` (or under
     it): of the rules whose folder (a TRUST_PARENT rule's parent) holds it, real paths compared,
@@ -502,5 +492,8 @@ def _quoted_substitution(command: str) -> bool:
 
 
 SETUP = AgentSetup(GEMINI, GEMINI_COMMAND, registration=GeminiRegistration(), matchers=GeminiMatchers(),
-                   handlers=GeminiHandlers(), answers=read_answer, trust=GeminiTrust(),
+                   handlers=GeminiHandlers(), answers=read_answer,
+                   trust=GeminiTrust(file="${GEMINI_CLI_HOME:-~}/.gemini/trustedFolders.json",
+                                     file_var="GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+                                     shown="~/.gemini/trustedFolders.json"),
                    host=GeminiHost(), doctor=GeminiDoctor())
