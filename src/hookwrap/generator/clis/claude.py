@@ -11,6 +11,7 @@ permissions checks, FileChanged matched by a file's name, CLAUDE_EFFORT and its 
 from __future__ import annotations
 
 import re
+from typing import Any, Mapping
 
 from ...clis.claude import CLAUDE
 from ...names import NormalizedEvent
@@ -21,11 +22,6 @@ from ._handlers import NO_HTTP_EVENTS, ClaudeHandlers
 from ._matchers import ExactListOrSearch
 from ._trust_stores import FolderDialog
 from .kit import HookCommand, Problem, errors_only, string_list
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
 
 # The hookwrap command's facts (checked against the version in the record).
 CLAUDE_COMMAND = CommandFacts(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any, Mapping
 
 from ...clis._cline_hooks import DEADLINE_S
 from ...clis._cline_protocol import block_answer
@@ -54,11 +55,6 @@ from .kit import (
     settle,
     string_list,
 )
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
 
 # The hookwrap command's facts: hookwrap.json and the hook files made from it (checked against the version in the record).
 CLINE_COMMAND = CommandFacts(

@@ -10,6 +10,8 @@ cwd), their validation, trust (project trust and each hook's ``trusted_hash`` in
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any, Mapping
 
 from ...clis._base import BLOCKING, answer_fields
 from ...clis._codex_protocol import CodexProtocol
@@ -50,12 +52,6 @@ from .kit import (
     string,
     unknown_keys,
 )
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any, Mapping
 
 # The hookwrap command's facts (checked against the version in the record).
 CODEX_COMMAND = CommandFacts(
@@ -275,8 +271,6 @@ class CodexTrust(TrustStore):
 
 def codex_home(home: Any, env: Mapping[str, str]) -> Any:
     """``$CODEX_HOME``, else ``~/.codex``."""
-    from pathlib import Path
-
     value = env.get("CODEX_HOME")
     return Path(value).expanduser() if value else Path(home) / ".codex"
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from pathlib import Path
+from typing import Any, Mapping
 
 from ...clis.gemini import GEMINI
 from ...names import NormalizedEvent, Platform
@@ -57,12 +59,6 @@ from .kit import (
     unknown_keys,
     within,
 )
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any, Mapping
 
 # The hookwrap command's facts (checked against the version in the record).
 GEMINI_COMMAND = CommandFacts(
@@ -262,8 +258,6 @@ class GeminiHost(HostRules):
 
     def hook_env(self, agent: AgentSetup, payload: Mapping[str, Any], project_dir: str,
                  env: dict[str, str]) -> dict[str, str]:
-        from pathlib import Path
-
         session = str(payload.get("session_id", ""))
         home = Path(env.get("GEMINI_CLI_HOME") or env.get("HOME") or Path.home())
         plans = home / ".gemini" / "tmp" / Path(project_dir).name / session / "plans"

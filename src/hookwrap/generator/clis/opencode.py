@@ -14,7 +14,9 @@ the record: the plugin's file, label, marker variable and platform, and the plug
 from __future__ import annotations
 
 import re
+from typing import Any, Mapping
 
+from ...clis._record import CLIRecord
 from ...clis.opencode import OPENCODE
 from ...names import NormalizedEvent
 from ._base import AgentSetup, Handlers, Registration, TrustStore
@@ -45,13 +47,6 @@ from .kit import (
     string_list,
     url,
 )
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
-
-    from ...clis._record import CLIRecord
 
 # The hookwrap command's facts: the plugin is the registration file (checked against the version in the record).
 OPENCODE_COMMAND = CommandFacts(

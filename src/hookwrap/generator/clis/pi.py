@@ -12,6 +12,7 @@ doctor's checks.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, Mapping
 
 from ...clis._record import derive
 from ...clis.pi import PI
@@ -21,11 +22,6 @@ from ._matchers import RegexSearch
 from .kit import OK, Finding, RunResult, Scope, Verdict, fail_closed_block, failure_line
 from .opencode import OPENCODE_COMMAND, PluginHandlers, PluginRegistration, changed_file, plugin_text
 from .opencode import read_answer as read_plugin_answer
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
 
 # The hookwrap command's facts: the extension is the registration file (checked against the version in the record).
 PI_COMMAND = derive(
