@@ -23,6 +23,8 @@ composes each CLI's (``SETUP``). Never copied into a project; a hook process nev
 
 from __future__ import annotations
 
+import json
+import os
 import re
 
 from ...clis._base import FAIL_CLOSED_FLAG, LAUNCHER
@@ -289,8 +291,6 @@ class HostRules:
     def hook_env(self, agent: AgentSetup, payload: Mapping[str, Any], project_dir: str,
                  env: dict[str, str]) -> dict[str, str]:
         """``env`` plus the variables the CLI sets for its hooks."""
-        import os
-
         if agent.facts.payload_strings_in_env:
             env.update({k: v for k, v in payload.items() if isinstance(v, str) and k.isidentifier()})
         values = {"project": project_dir, "session_id": str(payload.get("session_id", "")),
@@ -304,8 +304,6 @@ class HostRules:
 
     def stdin_bytes(self, agent: AgentSetup, payload: Mapping[str, Any]) -> bytes:
         """Exactly what the CLI writes to a hook's stdin before it closes it."""
-        import json
-
         return (json.dumps(payload) + ("\n" if agent.facts.stdin_newline else "")).encode()
 
     def effective_timeout(self, agent: AgentSetup, cmd: HookCommand) -> float:

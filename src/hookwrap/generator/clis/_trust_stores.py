@@ -23,6 +23,7 @@ A CLI's setup is composed with one of these, built with the store's facts (or wi
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
@@ -83,8 +84,6 @@ class FolderDialog(TrustStore):
                               env: Mapping[str, str]) -> bool:
         """The dialog was accepted for ``root`` itself (a parent's answer is not counted: not
         seen to apply)."""
-        import json
-
         from ..fsutil import read_text
         from ._base import fill_path
 

@@ -10,6 +10,7 @@ permissions checks, FileChanged matched by a file's name, CLAUDE_EFFORT and its 
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Mapping
 
@@ -176,8 +177,6 @@ class FileNameMatchers(ExactListOrSearch):
     """Claude's matchers; FileChanged is matched by the file's name."""
 
     def match_target(self, agent: AgentSetup, event: str, payload: Mapping[str, Any]) -> str | None:
-        import os
-
         value = super().match_target(agent, event, payload)  # FileChanged is matched by the file's name
         return os.path.basename(value) if value and agent.facts.match_targets[event] == "file_path" else value
 

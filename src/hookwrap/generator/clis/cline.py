@@ -13,7 +13,9 @@ removed, and reported, since hookwrap's hooks for that event cannot be written b
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -248,7 +250,6 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
     """The hook file for ``event`` with the event's registrations in it: ``cline_hook.sh``, or
     ``cline_hook.py.in`` when a handler carries ``argvWindows`` (hookwrap.toml names
     python_windows: the file must start on Windows without sh) in a project."""
-    import json
     import shlex
     from importlib import resources
 
@@ -301,8 +302,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     """What the hook file does with one hook's run: a JSON object on stdout is the answer
     (whatever the exit code, as Cline reads its hook files); anything else is no answer (the
     tool runs), except for a fail-closed PreToolUse hook, which then blocks the call."""
-    from dataclasses import replace
-
     failure = failure_line(r)
     output, _ = parse_object(r.stdout.strip())
     if not failure and output is None:

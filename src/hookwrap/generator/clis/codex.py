@@ -9,7 +9,9 @@ cwd), their validation, trust (project trust and each hook's ``trusted_hash`` in
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -17,6 +19,7 @@ from ...clis._base import BLOCKING, answer_fields
 from ...clis._codex_protocol import CodexProtocol
 from ...clis.codex import CODEX
 from ...names import NormalizedEvent, Platform
+from ..errors import HookwrapError, SettingsError
 from ._base import AgentSetup, Handlers, HostRules, Matchers, Registration, TrustStore
 from ._facts import CommandFacts
 from .kit import (
@@ -190,8 +193,6 @@ class CodexHost(HostRules):
     """Compact JSON on stdin, and Codex's timeouts: at least 1 s, 600 s by default, 1 to 3 s on shutdown events."""
 
     def stdin_bytes(self, agent: AgentSetup, payload: Mapping[str, Any]) -> bytes:
-        import json
-
         return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
     def effective_timeout(self, agent: AgentSetup, cmd: HookCommand) -> float:
@@ -226,8 +227,6 @@ class CodexTrust(TrustStore):
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        from ..errors import HookwrapError
-
         project = next((s for s in scopes if s.project), None)
         if project is None or not _trust_entries(root, project.data or {}):
             return [Finding("codex-trust", OK, "no hookwrap hooks for Codex CLI to trust")]
@@ -286,8 +285,6 @@ def _whole_number(of: str) -> Check:
 def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """What Codex CLI does with a finished run: the runtime's reading (the bridge's too), with
     what went wrong said."""
-    from dataclasses import replace
-
     failure = failure_line(r)
     if failure:  # a timeout, a signal, a spawn error: Failed, fail open
         return failed(f"{failure}; {FAIL_OPEN}")
@@ -314,8 +311,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
 
 
 def _stdout(agent: AgentSetup, event: str, stdout: str, fields: dict[str, Any]) -> Verdict:
-    import json
-
     text = stdout.strip()
     if not text:
         return Verdict()
@@ -357,7 +352,6 @@ def trusted_hash(event: str, handler: Mapping[str, Any], matcher: str | None = N
     ``hooks/list`` (tests/e2e/test_codex_smoke.py).
     """
     import hashlib
-    import json
 
     normalized: dict[str, Any] = {"type": "command", "command": handler["command"],
                                   "timeout": _seconds(event, handler.get("timeout")),
@@ -415,7 +409,6 @@ def _hash_entries(source: Path, data: Any) -> list[Any]:
 
 def _config_edits(home: Path, env: Mapping[str, str], entries: list[Any]) -> list[TrustEdit]:
     """``entries`` set in ``$CODEX_HOME/config.toml``."""
-    from ..errors import SettingsError
     from ..fsutil import read_text
 
     path = codex_home(home, env) / "config.toml"
@@ -430,8 +423,6 @@ def _config_edits(home: Path, env: Mapping[str, str], entries: list[Any]) -> lis
 
 def _read_toml(path: Path) -> dict[str, Any]:
     import tomllib  # novm: the generator half runs in the installed hookwrap (Python 3.11+)
-
-    from ..errors import SettingsError
 
     try:
         text = path.read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ its trusted folders).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any, Mapping
 
 from ...clis.gemini import GEMINI
 from ...names import NormalizedEvent, Platform
+from ..errors import SettingsError, UsageError
 from ._answers import runtime_reading
 from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration
 from ._facts import CommandFacts
@@ -123,8 +125,6 @@ class GeminiRegistration(Registration):
     """JSONC settings whose lifecycle matcher is one exact value (Gemini CLI matches a trigger by equality)."""
 
     def lifecycle_matcher(self, agent: AgentSetup, values: list[str], event: NormalizedEvent) -> str:
-        from ..errors import UsageError
-
         if len(values) > 1:
             raise UsageError(f"Gemini CLI matches {event.value} by one exact value; "
                              f"{'|'.join(values)!r} would match nothing",
@@ -279,8 +279,6 @@ class GeminiTrust(TrustFile):
                        env: Mapping[str, str]) -> list[Finding]:
         """What `hookwrap trust` would do, as a finding: ok when it has nothing to do. Gemini runs
         no hooks at all in an untrusted folder (project and user hooks alike)."""
-        from ..errors import SettingsError
-
         def ok(message: str) -> list[Finding]:
             return [Finding("gemini-trust", OK, message)]
 
@@ -428,8 +426,6 @@ def _decision(rules: dict[str, Any], root: Path) -> tuple[bool | None, str | Non
     it): of the rules whose folder (a TRUST_PARENT rule's parent) holds it, real paths compared,
     the longest rule path wins; a key is normalized as ``path.resolve`` does, the last of two
     equal ones counts. Returns (trusted, the winning rule as written), (None, None) if none."""
-    import os
-
     location = os.path.realpath(root)
     normalized: dict[str, tuple[str, str]] = {}
     for raw, level in rules.items():
@@ -463,8 +459,6 @@ def _folder_trust_off(data: Any) -> bool:
 
 def _read_settings(path: Any, label: str, text: str | None = None) -> Any:
     """A Gemini settings file's data; None when it is broken (doctor says so)."""
-    from ..errors import SettingsError
-
     try:
         return SETUP.settings_data(path, label, text)
     except SettingsError:

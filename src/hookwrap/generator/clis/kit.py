@@ -11,8 +11,10 @@ descriptions can import this.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -496,8 +498,6 @@ def folder_rule_edit(platform: Platform, path: Path, label: str, root: Path,
     Raises:
         SettingsError: the file cannot be read, or holds a level the CLI rejects.
     """
-    import json
-
     text, rules = read_trust_file(path, label)
     bad = next(((folder, level) for folder, level in rules.items() if level not in FOLDER_LEVELS), None)
     if strict and bad is not None:
@@ -523,9 +523,6 @@ def folder_rule_edit(platform: Platform, path: Path, label: str, root: Path,
 
 def path_variants(path: str) -> set[str]:
     """A path as Node's ``path.resolve`` spells it, and its real path when it exists."""
-    import contextlib
-    import os
-
     found = {os.path.normpath(os.path.abspath(path))}
     with contextlib.suppress(OSError):
         found.add(os.path.realpath(path, strict=True))
@@ -534,8 +531,6 @@ def path_variants(path: str) -> set[str]:
 
 def within(child: str, parent: str) -> bool:
     """Node's subpath test: ``child`` is ``parent`` or below it."""
-    import os
-
     relative = os.path.relpath(child, parent)
     return relative == "." or not (relative == ".." or relative.startswith(".." + os.sep)
                                    or os.path.isabs(relative))

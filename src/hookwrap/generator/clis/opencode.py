@@ -13,12 +13,16 @@ the record: the plugin's file, label, marker variable and platform, and the plug
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import replace
 from typing import Any, Mapping
 
 from ...clis._record import CLIRecord
 from ...clis.opencode import OPENCODE
 from ...names import NormalizedEvent
+from ..errors import SettingsError
+from ..scope import current, user_root
 from ._base import AgentSetup, Handlers, Registration, TrustStore
 from ._facts import CommandFacts
 from ._matchers import RegexSearch
@@ -91,7 +95,6 @@ class PluginRegistration(Registration):
 
     def parse_settings_text(self, agent: AgentSetup, text: str, label: str) -> dict[str, Any]:
         """The registrations object inside the plugin file."""
-        from ..errors import SettingsError
         from ..jsonc import parse
 
         if text.strip() in ("", "{}"):
@@ -219,10 +222,6 @@ def _user_scope_shim(text: str) -> str:
     """At user scope (`hookwrap --user`) the shim sits in the CLI's global folder: ROOT, where
     the hooks and the log live, is the user scope's folder, and a hook's project is its call's
     working folder (HOOKWRAP_PROJECT_DIR stays unset; the guard then takes the payload's cwd)."""
-    import json
-
-    from ..scope import current, user_root
-
     if not current().user:
         return text
     root = json.dumps(str(user_root()))
@@ -235,7 +234,6 @@ def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str
     """A JS shim hookwrap renders whole: ``template`` (a file beside this module) with the
     shared hook runner (``hook_runner.js``, one source for every shim) at its mark, ``fills``
     filled in, and ``data`` (the registrations) in its block."""
-    import json
     from importlib import resources
 
     folder = resources.files("hookwrap").joinpath("generator", "clis")
@@ -254,9 +252,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     """What the plugin does with a finished run: JSON on stdout at exit 0 is the answer; any
     other run is a hook that could not answer (a missing script exits 2, python3 missing 127, a
     timeout): the call goes on, except for a fail-closed PreToolUse hook, which blocks it."""
-    from dataclasses import replace
-
-
     failure = failure_line(r)
     if not failure and r.exit_code != 0:
         failure = f"exit {r.exit_code} without an answer" + (
@@ -265,8 +260,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
         if on_failure == "block" and event == "PreToolUse":
             return fail_closed_block(failure, "a fail-closed hook could not run")
         return failed(failure + ": the plugin reports it and the call goes on")
-    import json
-
     try:  # one JSON.parse, as the plugin does: a double-encoded answer is no answer
         output = json.loads(r.stdout) if r.stdout.strip() else None
     except ValueError:
