@@ -19,13 +19,10 @@ A CLI's setup is composed with one of these; each reads the record's ``no_matche
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ._base import Matchers
+from ._base import AgentSetup, Matchers
 from .kit import Problem, js_regex, sequential_problems
-
-if TYPE_CHECKING:
-    from ._base import AgentSetup
 
 # Patterns as text, compiled (and cached by re) on first use.
 _SIMPLE_LIST = r"^[a-zA-Z0-9_|, -]+$"

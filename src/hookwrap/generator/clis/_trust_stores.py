@@ -26,10 +26,10 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from ..errors import HookwrapError, SettingsError
-from ._base import TrustStore
+from ._base import AgentSetup, TrustStore
 from .kit import (
     DO_NOT_TRUST,
     FAIL,
@@ -47,9 +47,6 @@ from .kit import (
     set_trust_member,
     within,
 )
-
-if TYPE_CHECKING:
-    from ._base import AgentSetup
 
 
 def _check(agent: AgentSetup) -> str:
