@@ -1,12 +1,14 @@
 """OpenCode: what the hookwrap command needs to know about it (a hook process needs only
 ``clis/opencode.py``). Its behaviours serve every CLI that loads OpenCode's
-plugin API (Kilo CLI: ``kilo.py`` here composes them with its record, ``plugin_setup``).
+plugin API (Kilo CLI: ``kilo.py`` here composes them with its record, ``plugin_setup``), and
+its registration and handler shape pi's extension.
 
 The plugin hookwrap renders, ``.opencode/plugins/hookwrap.js`` (from ``opencode_plugin.js`` and
 ``hook_runner.js``, the hook runner pi's extension shares), with the registrations in it; their
 validation; the rules `hookwrap test` emulates (what the plugin does with a hook's exit and
 answer); doctor's checks. What differs between the CLIs is read from
-the record: the plugin's file, label, marker variable and platform, and the plugin family's knobs
+the record: the plugin's file, template (``shim_template``), label, what messages call it
+(``shim_noun``), marker variable and platform, and the plugin family's knobs
 (``keep_working``: a Stop block is sent back as the next user message; ``disable_vars``,
 ``npm_plugin``, ``config_folder``: what doctor says).
 """
