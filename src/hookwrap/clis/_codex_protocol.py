@@ -9,7 +9,7 @@ safe side. Codex's apply_patch reads, for an external hook, as Claude Code's Wri
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import ALLOWING, BLOCKING, AgentCLI, answer_fields
+from ._base import ALLOWING, BLOCKING, AgentCLI, answer_fields, json_object
 from ._patch import claude_shape, patch_for
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -60,22 +60,14 @@ class CodexProtocol(AgentCLI):
         at exit 0 plain text is context on SessionStart and UserPromptSubmit, and a JSON object
         counts only when it fits the event's schema (``answer_problems``): otherwise the run is
         Failed and the call goes on."""
-        import json
-
         if exit_code == 2:
             reason = stderr.strip()
             return {"decision": "block", "reason": reason} \
                 if reason and event in self.exit2_blocks else {}
-        text = stdout.strip()
-        try:
-            data = json.loads(text) if exit_code == 0 and text else None
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            plain = exit_code == 0 and not text.startswith("{") and event in self.text_is_context
-            return {"context": text} if plain and text else {}
-        name = self.event_names().get(event, "")
-        if self.knobs.output_schemas.get(name, _NO_SCHEMA) is None or \
+        if exit_code != 0 or not stdout.strip().startswith("{"):
+            return super().read_answer(event, exit_code, stdout, stderr)
+        data, name = json_object(stdout), self.event_names().get(event, "")
+        if data is None or self.knobs.output_schemas.get(name, _NO_SCHEMA) is None or \
                 self.answer_problems(name, data):
             return {}  # SessionEnd has no output schema (nothing read), or Codex rejects it
         return answer_fields(data)
@@ -164,8 +156,6 @@ class CodexProtocol(AgentCLI):
             return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {
                 "behavior": "deny", "message": reason}}}
         return document
-
-
 
 
 def _permission_request(output: OutputView, decision: str) -> dict[str, Any] | None:
