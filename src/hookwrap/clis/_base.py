@@ -189,16 +189,13 @@ class AgentCLI(_Facts):
         server, found, tool = name[len(prefix):].partition(self.mcp_separator)
         return (server, tool) if found and server and tool else None
 
-    def mcp_name(self, server: str, tool: str) -> str:
-        """This CLI's name for an MCP server's tool, spelled as given (matchers are
-        case-sensitive); either part may be a regex."""
-        return f"{self.mcp_prefix}{server}{self.mcp_separator}{tool}"
-
     def mcp_pattern(self, pattern: str) -> str:
         """A normalized MCP name or pattern (``mcp__github__.*``, ``mcp__.*``) in this CLI's
         spelling (Gemini: ``mcp_github_.*``, ``mcp_.*``)."""
         mcp = split_mcp_tool(pattern)
-        return self.mcp_name(*mcp) if mcp else self.mcp_prefix + pattern[len(MCP_PREFIX):]
+        if mcp:  # either part may be a regex, spelled as given (matchers are case-sensitive)
+            return f"{self.mcp_prefix}{mcp[0]}{self.mcp_separator}{mcp[1]}"
+        return self.mcp_prefix + pattern[len(MCP_PREFIX):]
 
     # --- runtime: which runs call the hook ---------------------------------------------------
     def guest_host(self, env: Mapping[str, str]) -> str | None:
@@ -248,10 +245,6 @@ class AgentCLI(_Facts):
         """The top-level ``decision`` value for a normalized decision ("" = none)."""
         return decision
 
-    def context_in_system_message(self, event: NormalizedEvent) -> bool:
-        """Whether context is also shown to the user as systemMessage (REQ-006.6.2)."""
-        return event in self.context_to_user
-
     def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
         """The body of ``hookSpecificOutput`` (without hookEventName); {} for none."""
@@ -262,11 +255,6 @@ class AgentCLI(_Facts):
         """The last word on an answer (after raw_output is merged): a CLI with a strict schema
         drops or maps what it cannot read. Default: ``result`` as it is."""
         return result
-
-    def output_limits(self, event: NormalizedEvent) -> list[tuple[str, str]]:
-        """What a HookOutput may ask on ``event`` that this CLI cannot do, and what happens
-        instead: the record's ``limits``, (the part of the answer it is about, the text)."""
-        return list(self.limits.get(event, ()))
 
     # --- runtime: speaking this CLI's protocol to an external hook (bridge.py) -------------
 

@@ -21,7 +21,7 @@ tool's output is replaced by it; UserPromptSubmit: the prompt is refused), ``upd
 plugin never rewrites a patch), ``additionalContext`` (appended to the tool
 output, added as a prompt part, or a system string for SessionStart) and ``systemMessage``
 (printed for the user). OpenCode cannot take a Stop block, an ask, or a permission decision:
-``output_limits`` says what happens instead.
+``limits`` says what happens instead.
 
 The hookwrap command's half (the plugin's text and registrations,
 validation, `hookwrap test`'s host rules, doctor) is in ``opencode_setup.py``,
