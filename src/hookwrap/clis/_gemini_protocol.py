@@ -39,18 +39,22 @@ class GeminiProtocol(AgentCLI):
         Context is read after a tool, before the agent and at session start only; SessionStart,
         SessionEnd, PreCompress, Notification and BeforeToolSelection act on no decision and
         no ``continue`` (§2.4, §2.5)."""
+        import json
+
         text = stdout.strip() or stderr.strip()
         if not text:
             return {}
-        data = json_object(text)
-        if data is None and _is_json(text):  # a number, null, a list: no output (§3)
-            return {}
-        if data is None:
+        try:
+            json.loads(text)
+        except ValueError:  # plain text
             if exit_code == 0:
                 return {"system_message": text}
             if exit_code == 1:
                 return {"system_message": f"Warning: {text}"}
             return {} if event in _NO_FLOW else {"decision": "deny", "reason": text}
+        data = json_object(text)
+        if data is None:  # a number, null, a list: no output (§3)
+            return {}
         fields: dict[str, Any] = {}
         if event in _NO_FLOW:
             data = {key: data[key] for key in ("systemMessage", "suppressOutput",
@@ -90,13 +94,3 @@ class GeminiProtocol(AgentCLI):
         if output.updated_input is not None and event is _E.BEFORE_TOOL:
             specific["tool_input"] = output.updated_input
         return specific
-
-
-def _is_json(text: str) -> bool:
-    import json
-
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
