@@ -141,9 +141,11 @@ class ClaudeProtocol(AgentCLI):
 
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
                     ) -> dict[str, Any]:
-        # How this CLI reads an answer: its record's reading (Claude Code's by default).
-        return (self.knobs.answer_reading or read_as_claude)(self, event, exit_code, stdout,
-                                                              stderr)
+        # How this CLI reads an answer: its record's reading (Claude Code's by default), less
+        # what the CLI does not act on (_READS; Qwen Code's reading fits its own).
+        reading = self.knobs.answer_reading or read_as_claude
+        fields = reading(self, event, exit_code, stdout, stderr)
+        return _fitted(fields, event, *_READS[reading]) if reading in _READS else fields
 
     def answer_problems(self, name: str, data: dict[str, Any]) -> list[str]:
         """Why Claude Code 2.1.328 rejects ``data`` as the answer to event ``name`` (empty: it
@@ -173,14 +175,9 @@ def read_as_claude(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, 
     like a JSON object but is not one) is a non-blocking error: nothing is read. SessionEnd's
     output is discarded; a PermissionRequest verdict is its ``decision.behavior`` only; top-
     level additionalContext is not Claude's."""
-    if exit_code != 0:
-        return _fitted(AgentCLI.read_answer(cli, event, exit_code, stdout, stderr), event,
-                       *_READS["claude"])
-    data, broken = claude_json(stdout)
-    if broken:  # a validation error
-        return {}
-    if data is None:
-        return AgentCLI.read_answer(cli, event, 0, stdout, stderr)
+    data, broken = claude_json(stdout) if exit_code == 0 else (None, False)
+    if data is None:  # broken: a validation error
+        return {} if broken else AgentCLI.read_answer(cli, event, exit_code, stdout, stderr)
     # Valid for one of the event's names (PreToolUse or PreSkillShellCommand, Stop or
     # SubagentStop): which one the running CLI's call stands for is not known here.
     names = [name for name, known in cli.events.items() if known is event] or [""]
@@ -191,7 +188,7 @@ def read_as_claude(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, 
     verdict = specific.get("decision") if isinstance(specific, dict) else None
     if event is _E.PERMISSION_REQUEST and not isinstance(verdict, dict):
         fields.pop("decision", None)  # no verdict: Claude shows its own dialog
-    return _fitted(fields, event, *_READS["claude"])
+    return fields
 
 
 def read_as_droid(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, stdout: str,
@@ -202,14 +199,13 @@ def read_as_droid(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, s
     without asking in ``droid exec``."""
     data = json_object(stdout) if exit_code == 0 else None
     if data is None:
-        return _fitted(AgentCLI.read_answer(cli, event, exit_code, stdout, stderr), event,
-                       *_READS["droid"])
+        return AgentCLI.read_answer(cli, event, exit_code, stdout, stderr)
     if event is _E.BEFORE_TOOL or data.get("decision") != "block":
         data = {k: v for k, v in data.items() if k != "decision"}
     fields = _fields(event, data, top_context=False)
     if fields.get("decision") == "ask":
         del fields["decision"]
-    return _fitted(fields, event, *_READS["droid"])
+    return fields
 
 
 def read_as_qwen(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, stdout: str,
@@ -236,7 +232,7 @@ def read_as_qwen(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, st
 
 
 def _qwen_fields(event: NormalizedEvent, data: dict[str, Any]) -> dict[str, Any]:
-    fields = _fitted(_fields(event, data, top_context=False), event, *_READS["qwen"])
+    fields = _fitted(_fields(event, data, top_context=False), event, *_QWEN_READS)
     fields.pop("updated_input", None)  # read in a PermissionRequest verdict only
     specific = data.get("hookSpecificOutput")
     verdict = specific.get("decision") if isinstance(specific, dict) else None
@@ -261,12 +257,10 @@ def read_as_copilot(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int,
     counts; ``hookSpecificOutput.additionalContext`` is ignored on UserPromptSubmit and
     PostToolUse (only the top-level one is read)."""
     if exit_code != 0 and event is _E.BEFORE_TOOL:  # stderr is not passed on: Copilot's words
-        return _fitted({"decision": "deny", "reason": f"hook exited with code {exit_code}"},
-                       event, *_READS["copilot"])
+        return {"decision": "deny", "reason": f"hook exited with code {exit_code}"}
     data = json_object(stdout) if exit_code == 0 else None
     if data is None:
-        return _fitted(AgentCLI.read_answer(cli, event, exit_code, stdout, stderr), event,
-                       *_READS["copilot"])
+        return AgentCLI.read_answer(cli, event, exit_code, stdout, stderr)
     data = dict(data)
     top = data.get("decision")
     if not (isinstance(top, str) and top.lower() == "block" and event is not _E.BEFORE_TOOL):
@@ -281,7 +275,7 @@ def read_as_copilot(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int,
     elif isinstance(data.get("modifiedArgs"), dict) and "updatedInput" not in specific:
         specific["updatedInput"] = data["modifiedArgs"]  # Copilot's own word for it
     data["hookSpecificOutput"] = specific
-    return _fitted(_fields(event, data, top_context=True), event, *_READS["copilot"])
+    return _fields(event, data, top_context=True)
 
 
 def claude_json(stdout: str) -> tuple[dict[str, Any] | None, bool]:
@@ -314,18 +308,19 @@ SPECIFIC_OUTPUT_EVENTS = CONTEXT_EVENTS | {
 # (context on PostToolUse, PostToolUseFailure, PostToolBatch, UserPromptSubmit, SessionStart);
 # Copilot CLI 1.0.102: copilot-cli.md 7; Factory Droid 0.225.2: droid.md (a top-level decision
 # blocks only Stop; context reaches the model on SessionStart, PostToolUse, UserPromptSubmit).
-_READS: dict[str, tuple[frozenset[NormalizedEvent], frozenset[NormalizedEvent] | None]] = {
-    "claude": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
-                          _E.AFTER_AGENT, _E.AFTER_TOOL_BATCH, _E.PERMISSION_REQUEST,
-                          _E.PRE_COMPACT}), None),
-    "qwen": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.PERMISSION_REQUEST, _E.AFTER_AGENT}),
-             frozenset({_E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.AFTER_TOOL_BATCH,
-                        _E.BEFORE_PROMPT, _E.SESSION_START})),
-    "copilot": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL, _E.AFTER_AGENT}),
-                None),
-    "droid": (frozenset({_E.BEFORE_TOOL, _E.AFTER_AGENT}),
-              frozenset({_E.SESSION_START, _E.AFTER_TOOL, _E.BEFORE_PROMPT})),
+_READS: dict[Any, tuple[frozenset[NormalizedEvent], frozenset[NormalizedEvent] | None]] = {
+    read_as_claude: (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL,
+                                _E.AFTER_TOOL_FAILURE, _E.AFTER_AGENT, _E.AFTER_TOOL_BATCH,
+                                _E.PERMISSION_REQUEST, _E.PRE_COMPACT}), None),
+    read_as_copilot: (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL,
+                                 _E.AFTER_AGENT}), None),
+    read_as_droid: (frozenset({_E.BEFORE_TOOL, _E.AFTER_AGENT}),
+                    frozenset({_E.SESSION_START, _E.AFTER_TOOL, _E.BEFORE_PROMPT})),
 }
+_QWEN_READS = (
+    frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.PERMISSION_REQUEST, _E.AFTER_AGENT}),
+    frozenset({_E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.AFTER_TOOL_BATCH, _E.BEFORE_PROMPT,
+               _E.SESSION_START}))
 
 
 def _fields(event: NormalizedEvent, data: dict[str, Any], *, top_context: bool) -> dict[str, Any]:
