@@ -145,8 +145,39 @@ class CodexProtocol(AgentCLI):
 
     def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
-        """Fit the answer to the event's schema, mapping what Codex cannot do to the safe side."""
-        return shape_output(result, name, self.knobs.output_schemas, self.knobs.never_sent, self.ask_note)
+        """``result`` fitted to Codex 0.169.0's schema for event ``name`` (the knobs
+        ``output_schemas``: each event's top-level and hookSpecificOutput keys; ``never_sent``:
+        keys read but not acted on).
+
+        Safe mappings: on PreToolUse an ``ask``, a ``continue: false`` or a legacy block becomes a
+        deny with a reason (the call must not run), an ``allow`` without updatedInput is dropped
+        (it would void the answer; the call runs anyway); on every event a block gets a reason
+        when it has none; keys the schema does not take are dropped.
+        """
+        schema = self.knobs.output_schemas.get(name, _NO_SCHEMA)
+        if schema is None:
+            return {}
+        top_keys, inner_keys = schema
+        out = dict(result)
+        out.pop("suppressOutput", None)
+        inner = out.get("hookSpecificOutput")
+        inner = dict(inner) if isinstance(inner, dict) else None
+        if name == "PreToolUse":
+            inner = _pre_tool_use(out, inner or {}, self.ask_note) or None
+        for key in self.knobs.never_sent.get(name, ()):
+            out.pop(key, None)
+        if out.get("decision") == "block":
+            out["reason"] = _reason(out.get("reason"))
+        elif "decision" in out:
+            del out["decision"]
+        if "decision" not in out:
+            out.pop("reason", None)  # a reason without a decision voids the answer
+        kept = {k: v for k, v in (inner or {}).items() if k in inner_keys and k != "hookEventName"}
+        if kept:  # hookEventName is required, and first, as Codex writes it
+            out["hookSpecificOutput"] = {"hookEventName": name, **kept}
+        else:
+            out.pop("hookSpecificOutput", None)
+        return {k: v for k, v in out.items() if k in top_keys}
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
         # A PermissionRequest answer takes no top-level decision: a crash there must still deny
@@ -175,42 +206,6 @@ def _reason(value: Any) -> str:
     """A block's reason; Codex ignores a block whose reason is empty, so never an empty one."""
     text = value if isinstance(value, str) else ""
     return text if text.strip() else DEFAULT_BLOCK_REASON
-
-
-def shape_output(result: dict[str, Any], name: str, schemas: dict[str, Any],
-                 never: dict[str, tuple[str, ...]], ask_note: str) -> dict[str, Any]:
-    """``result`` fitted to Codex 0.169.0's schema for event ``name`` (``schemas``: each event's
-    top-level and hookSpecificOutput keys; ``never``: keys read but not acted on).
-
-    Safe mappings: on PreToolUse an ``ask``, a ``continue: false`` or a legacy block becomes a
-    deny with a reason (the call must not run), an ``allow`` without updatedInput is dropped
-    (it would void the answer; the call runs anyway); on every event a block gets a reason
-    when it has none; keys the schema does not take are dropped.
-    """
-    schema = schemas.get(name, _NO_SCHEMA)
-    if schema is None:
-        return {}
-    top_keys, inner_keys = schema
-    out = dict(result)
-    out.pop("suppressOutput", None)
-    inner = out.get("hookSpecificOutput")
-    inner = dict(inner) if isinstance(inner, dict) else None
-    if name == "PreToolUse":
-        inner = _pre_tool_use(out, inner or {}, ask_note) or None
-    for key in never.get(name, ()):
-        out.pop(key, None)
-    if out.get("decision") == "block":
-        out["reason"] = _reason(out.get("reason"))
-    elif "decision" in out:
-        del out["decision"]
-    if "decision" not in out:
-        out.pop("reason", None)  # a reason without a decision voids the answer
-    kept = {k: v for k, v in (inner or {}).items() if k in inner_keys and k != "hookEventName"}
-    if kept:  # hookEventName is required, and first, as Codex writes it
-        out["hookSpecificOutput"] = {"hookEventName": name, **kept}
-    else:
-        out.pop("hookSpecificOutput", None)
-    return {k: v for k, v in out.items() if k in top_keys}
 
 
 def _pre_tool_use(out: dict[str, Any], inner: dict[str, Any], ask_note: str) -> dict[str, Any]:
