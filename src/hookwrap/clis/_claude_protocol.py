@@ -23,10 +23,8 @@ verdict). What a CLI does differently is a fact of its record, read here:
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import ALLOWING, BLOCKING, AgentCLI, answer_fields, json_object
+from ._base import ALLOWING, BLOCKING, TYPE_CHECKING, AgentCLI, answer_fields, json_object
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -22,10 +22,8 @@ from __future__ import annotations
 import os
 
 from ..names import NormalizedEvent
-from ._base import BLOCKING, AgentCLI, json_kind
+from ._base import BLOCKING, TYPE_CHECKING, AgentCLI, json_kind
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -9,11 +9,9 @@ safe side. Codex's apply_patch reads, for an external hook, as Claude Code's Wri
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import ALLOWING, BLOCKING, AgentCLI, answer_fields, json_object
+from ._base import ALLOWING, BLOCKING, TYPE_CHECKING, AgentCLI, answer_fields, json_object
 from ._patch import claude_shape, patch_for
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

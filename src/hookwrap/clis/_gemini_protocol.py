@@ -6,10 +6,8 @@ BeforeTool), ``reason``, ``continue``/``stopReason``, ``systemMessage``, and
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import AgentCLI, json_object
+from ._base import TYPE_CHECKING, AgentCLI, json_object
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

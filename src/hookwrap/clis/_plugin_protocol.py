@@ -9,10 +9,8 @@ is sent as a block whose reason ends with the record's ``ask_note``.
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import BLOCKING, AgentCLI
+from ._base import BLOCKING, TYPE_CHECKING, AgentCLI
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
