@@ -67,7 +67,7 @@ class ClaudeProtocol(AgentCLI):
             specific["additionalContext"] = output.context
         if name == "PreToolUse":
             specific.update(_pre_tool_use(output, decision))
-            if not self.knobs.pre_tool_context:
+            if not self.pre_tool_context:
                 specific.pop("additionalContext", None)  # read by no model request
             if self.rewrite_note:
                 specific.pop("updatedInput", None)
@@ -85,18 +85,18 @@ class ClaudeProtocol(AgentCLI):
             if verdict:
                 specific["decision"] = verdict
         elif name in ("PostToolUse", "PostToolUseFailure") and decision in BLOCKING \
-                and self.knobs.post_tool_block_as_context:
+                and self.post_tool_block_as_context:
             # The CLI ignores a block after a tool; its context reaches the model.
             text = "\n\n".join(t for t in (output.reason, output.context) if t)
             if text:
                 specific["additionalContext"] = text
-        if self.knobs.context_top_level:
+        if self.context_top_level:
             specific.pop("additionalContext", None)  # sent top-level (finish_output)
         return specific
 
     def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
-        if self.knobs.context_top_level and output.context \
+        if self.context_top_level and output.context \
                 and "additionalContext" not in result:
             result["additionalContext"] = output.context
         hso = result.get("hookSpecificOutput")
@@ -105,7 +105,7 @@ class ClaudeProtocol(AgentCLI):
                 reason = "\n\n".join(t for t in (output.reason, self.ask_note) if t)
                 hso["permissionDecisionReason"] = reason
                 result["decision"], result["reason"] = "block", reason
-            if self.knobs.permission_top_level:
+            if self.permission_top_level:
                 # The CLI's own words for a verdict, read in both its formats. A deny is
                 # hookwrap's and wins over anything raw_output put at the top level.
                 for key in ("permissionDecision", "permissionDecisionReason"):
@@ -114,7 +114,7 @@ class ClaudeProtocol(AgentCLI):
                             result[key] = hso[key]
                         else:
                             result.setdefault(key, hso[key])
-        if self.knobs.stop_continue_false == "drop" and event is _E.AFTER_AGENT \
+        if self.stop_continue_false == "drop" and event is _E.AFTER_AGENT \
                 and not output.continue_loop:
             # On Stop the CLI reads continue:false as "keep working" (Claude: stop). The agent
             # stops anyway when no hook blocks, so hookwrap's stop is sent as no block at all.
@@ -126,7 +126,7 @@ class ClaudeProtocol(AgentCLI):
         return result
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
-        where = self.knobs.error_deny
+        where = self.error_deny
         if not where or event is not _E.BEFORE_TOOL or document.get("decision") != "block":
             return document
         # A top-level decision does not block PreToolUse on this CLI: fail closed in its words.
@@ -141,7 +141,7 @@ class ClaudeProtocol(AgentCLI):
                     ) -> dict[str, Any]:
         # How this CLI reads an answer: its record's reading (Claude Code's by default), less
         # what the CLI does not act on (_READS; Qwen Code's reading fits its own).
-        reading = self.knobs.answer_reading or read_as_claude
+        reading = self.answer_reading or read_as_claude
         fields = reading(self, event, exit_code, stdout, stderr)
         return _fitted(fields, event, *_READS[reading]) if reading in _READS else fields
 

@@ -48,7 +48,7 @@ class ClineProtocol(AgentCLI):
         hook = data.get("hookName")
         if not isinstance(hook, str) or "hook_event_name" in data:
             return data
-        names: dict[str, str] = self.knobs.hook_names
+        names: dict[str, str] = self.hook_names
         call = data.get("tool_call") if hook == "tool_call" else data.get("tool_result")
         fields: dict[str, Any] = {"hook_event_name": names.get(hook, hook)}
         session = data.get("sessionContext")

@@ -65,7 +65,7 @@ class CodexProtocol(AgentCLI):
         if exit_code != 0 or not stdout.strip().startswith("{"):
             return super().read_answer(event, exit_code, stdout, stderr)
         data, name = json_object(stdout), self.event_names().get(event, "")
-        if data is None or self.knobs.output_schemas.get(name, _NO_SCHEMA) is None or \
+        if data is None or self.output_schemas.get(name, _NO_SCHEMA) is None or \
                 self.answer_problems(name, data):
             return {}  # SessionEnd has no output schema (nothing read), or Codex rejects it
         return answer_fields(data)
@@ -74,7 +74,7 @@ class CodexProtocol(AgentCLI):
         """Why Codex CLI 0.169.0 would reject ``data`` as the answer to event ``name`` (empty:
         it reads it): a key the event's schema does not take, no ``hookEventName``, a
         ``decision`` other than ``block``, a block or deny without a reason, an ``ask``..."""
-        schema = self.knobs.output_schemas.get(name, _NO_SCHEMA)
+        schema = self.output_schemas.get(name, _NO_SCHEMA)
         if schema is None:
             return []
         top, inner_keys = schema
@@ -103,15 +103,15 @@ class CodexProtocol(AgentCLI):
             if isinstance(verdict, dict) and ({"updatedInput", "updatedPermissions"} & set(verdict)
                                               or verdict.get("interrupt")):
                 problems.append("updatedInput, updatedPermissions and interrupt are not supported")
-        if name in self.knobs.never_sent and data.get("continue") is False:
+        if name in self.never_sent and data.get("continue") is False:
             problems.append(f"continue: false is not supported on {name}")
-        if data.get("suppressOutput") and name in self.knobs.never_sent:
+        if data.get("suppressOutput") and name in self.never_sent:
             problems.append(f"suppressOutput is not supported on {name}")
         return problems
 
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
         if raw_event and raw_event not in self.events:
-            return raw_event if raw_event in self.knobs.output_schemas else ""
+            return raw_event if raw_event in self.output_schemas else ""
         return super().reply_event_name(event, raw_event)
 
     def top_decision(self, decision: str) -> str:
@@ -120,7 +120,7 @@ class CodexProtocol(AgentCLI):
 
     def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
-        schema = self.knobs.output_schemas.get(name)
+        schema = self.output_schemas.get(name)
         specific: dict[str, Any] = {}
         if schema is None:
             return specific
@@ -152,7 +152,7 @@ class CodexProtocol(AgentCLI):
         (it would void the answer; the call runs anyway); on every event a block gets a reason
         when it has none; keys the schema does not take are dropped.
         """
-        schema = self.knobs.output_schemas.get(name, _NO_SCHEMA)
+        schema = self.output_schemas.get(name, _NO_SCHEMA)
         if schema is None:
             return {}
         top_keys, inner_keys = schema
@@ -162,7 +162,7 @@ class CodexProtocol(AgentCLI):
         inner = dict(inner) if isinstance(inner, dict) else None
         if name == "PreToolUse":
             inner = _pre_tool_use(out, inner or {}, self.ask_note) or None
-        for key in self.knobs.never_sent.get(name, ()):
+        for key in self.never_sent.get(name, ()):
             out.pop(key, None)
         if out.get("decision") == "block":
             out["reason"] = _reason(out.get("reason"))

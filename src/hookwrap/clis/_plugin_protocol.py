@@ -50,7 +50,7 @@ class PluginProtocol(AgentCLI):
                 fields[field] = data[key]
         decision = data.get("decision")  # any JSON value: the plugin compares it with strings
         if isinstance(decision, str) and decision in BLOCKING and (event in _BLOCKABLE or (
-                event is _E.AFTER_AGENT and self.knobs.keep_working)):
+                event is _E.AFTER_AGENT and self.keep_working)):
             reason = data.get("reason")
             fields.update(decision="block", reason=reason if isinstance(reason, str) and reason
                           else "Blocked by a hookwrap hook.")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._cline_protocol import ClineProtocol
-from ._record import CLIRecord, Knobs
+from ._record import CLIRecord
 
 _E = NormalizedEvent
 
@@ -72,11 +72,11 @@ CLINE = CLIRecord(
     exit2_blocks=frozenset(),
     ask_note=("This call needs the user's confirmation, and Cline hooks cannot ask for it, so it "
               "was blocked: ask the user, and run it only if they agree."),
-    knobs=Knobs(hook_names={
+    hook_names={
         "agent_start": "TaskStart", "agent_resume": "TaskResume",
         "prompt_submit": "UserPromptSubmit", "tool_call": "PreToolUse",
         "tool_result": "PostToolUse", "agent_end": "TaskComplete", "agent_error": "TaskError",
-        "agent_abort": "TaskCancel", "session_shutdown": "SessionShutdown"}),
+        "agent_abort": "TaskCancel", "session_shutdown": "SessionShutdown"},
     limits={
         _E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a block whose reason tells the "
                           "model to ask the user"),

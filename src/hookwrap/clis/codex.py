@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._codex_protocol import CodexProtocol
-from ._record import CLIRecord, Knobs, pick
+from ._record import CLIRecord, pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -78,5 +78,5 @@ CODEX = CLIRecord(
               "so it was blocked: ask the user, and run it only if they agree."),
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells the "
                                      "model to ask the user"),)},
-    knobs=Knobs(output_schemas=_SCHEMAS, never_sent=_NEVER),
+    output_schemas=_SCHEMAS, never_sent=_NEVER,
 )

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._claude_protocol import read_as_copilot
-from ._record import Knobs, derive, pick
+from ._record import derive, pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -71,6 +71,6 @@ COPILOT = derive(
               "so it was blocked: ask the user, and run it only if they agree."),
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells "
                                      "the model to ask the user"),)},
-    knobs=Knobs(context_top_level=True, permission_top_level=True, error_deny="top-level",
-           answer_reading=read_as_copilot),
+    context_top_level=True, permission_top_level=True, error_deny="top-level",
+    answer_reading=read_as_copilot,
 )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._claude_protocol import read_as_droid
-from ._record import Knobs, derive, pick
+from ._record import derive, pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -75,6 +75,6 @@ DROID = derive(
                           "until killed; stop_gate stops after max_retries, a hand-written hook "
                           "must count too"),),
     },
-    knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific",
-                answer_reading=read_as_droid),
+    pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific",
+    answer_reading=read_as_droid,
 )

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._plugin_protocol import PluginProtocol
-from ._record import CLIRecord, Knobs
+from ._record import CLIRecord
 
 _E = NormalizedEvent
 
@@ -112,7 +112,6 @@ OPENCODE = CLIRecord(
     # The generated plugin's per-CLI settings (generator/clis/opencode.py): whether a Stop block
     # is sent back as the next user message, the variables that switch project plugins off, the
     # npm package the CLI installs beside any plugin, its global config folder.
-    knobs=Knobs(keep_working=False,
-           disable_vars=("OPENCODE_DISABLE_PROJECT_CONFIG", "OPENCODE_PURE"),
-           npm_plugin="@opencode-ai/plugin", config_folder="~/.config/opencode"),
+    keep_working=False, disable_vars=("OPENCODE_DISABLE_PROJECT_CONFIG", "OPENCODE_PURE"),
+    npm_plugin="@opencode-ai/plugin", config_folder="~/.config/opencode",
 )
