@@ -329,8 +329,6 @@ class AgentCLI(_Facts):
         and hookSpecificOutput (permissionDecision, additionalContext, updatedInput) count;
         any other exit code is a non-blocking error: no opinion ({}).
         """
-        import json
-
         if exit_code == 2:
             if event not in self.exit2_blocks:
                 return {"system_message": stderr.strip()} if stderr.strip() else {}
@@ -338,11 +336,8 @@ class AgentCLI(_Facts):
         if exit_code != 0:
             return {}
         text = stdout.strip()
-        try:
-            data = json.loads(text) if text.startswith("{") else None
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
+        data = json_object(text) if text.startswith("{") else None
+        if data is None:
             return {"context": text} if text and event in self.text_is_context else {}
         return answer_fields(data)
 

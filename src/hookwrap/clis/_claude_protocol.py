@@ -214,19 +214,15 @@ def read_as_qwen(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, st
     plain text is no opinion (a warning), but at exit 0 the text (stdout, else stderr) is
     context where Claude's would be. ``continue: false`` blocks the tool, the tool result,
     the prompt or the stop (Stop: another turn), with stopReason as the reason (§2.5)."""
-    if exit_code == 2:
-        if not stderr.strip():
-            return {}
-        data = json_object(stderr)
-        return _qwen_fields(event, data) if data is not None else AgentCLI.read_answer(
-            cli, event, exit_code, stdout, stderr)
-    text = stdout if stdout.strip() else stderr
+    if exit_code == 2 and not stderr.strip():
+        return {}
+    text = stderr if exit_code == 2 or not stdout.strip() else stdout
     data = json_object(text)
     if data is not None:
         return _qwen_fields(event, data)
-    if exit_code != 0 or text.strip().startswith("{"):  # not JSON: ignored (a warning)
-        return {}
-    return AgentCLI.read_answer(cli, event, exit_code, text, stderr)
+    if exit_code == 2 or (exit_code == 0 and not text.strip().startswith("{")):
+        return AgentCLI.read_answer(cli, event, exit_code, text, stderr)
+    return {}  # not JSON: ignored (a warning)
 
 
 def _qwen_fields(event: NormalizedEvent, data: dict[str, Any]) -> dict[str, Any]:

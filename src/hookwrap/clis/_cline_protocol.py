@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 
 from ..names import NormalizedEvent
-from ._base import BLOCKING, TYPE_CHECKING, AgentCLI, json_kind
+from ._base import BLOCKING, TYPE_CHECKING, AgentCLI, json_kind, json_object
 
 if TYPE_CHECKING:
     from typing import Any
@@ -158,8 +158,6 @@ class ClineProtocol(AgentCLI):
         whatever the exit code; anything else is no answer (the tool runs). Cline 3.0.65 reads
         only PreToolUse's and PostToolUse's: every other hook runs detached, its stdout ignored
         (cline.md §4: cancel and context had no effect on TaskStart)."""
-        from ._base import json_object
-
         if event not in (_E.BEFORE_TOOL, _E.AFTER_TOOL):
             return {}
         text = stdout

@@ -9,7 +9,7 @@ is sent as a block whose reason ends with the record's ``ask_note``.
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import BLOCKING, TYPE_CHECKING, AgentCLI
+from ._base import BLOCKING, TYPE_CHECKING, AgentCLI, json_object
 
 if TYPE_CHECKING:
     from typing import Any
@@ -35,13 +35,8 @@ class PluginProtocol(AgentCLI):
         tool) count; anything else is no answer (a failed run: the plugin reports it and the call
         goes on; fail-closed is the bridge's). A block counts before and after a tool and on a
         prompt, and on Stop only where the CLI can keep the agent working."""
-        import json
-
-        try:
-            data = json.loads(stdout) if exit_code == 0 and stdout.strip() else None
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
+        data = json_object(stdout) if exit_code == 0 else None
+        if data is None or not stdout.strip().startswith("{"):  # parsed once, not double-encoded
             return {}
         fields: dict[str, Any] = {}
         for key, field in (("systemMessage", "system_message"), ("additionalContext", "context")):
