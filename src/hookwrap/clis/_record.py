@@ -45,20 +45,6 @@ else:
         """At run time a record class is the plain class (no dataclass machinery is imported)."""
         return cls
 
-_E = NormalizedEvent
-
-# The events whose answers Claude Code's protocol lets exit 2 block (or keep the agent working,
-# or stop the turn: PostToolBatch, or skip the compaction: PreCompact); elsewhere exit 2's
-# stderr is only shown to the user. Claude Code 2.1.328 shows PostToolUseFailure's stderr to
-# Claude and ignores exit 2 on PermissionRequest (the permission flow reads only JSON:
-# claude-code-schema.md).
-CLAUDE_EXIT2_BLOCKS = frozenset({
-    _E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.BEFORE_PROMPT, _E.AFTER_AGENT,
-    _E.AFTER_TOOL_BATCH, _E.PRE_COMPACT, _E.BEFORE_MODEL, _E.AFTER_MODEL,
-    _E.BEFORE_TOOL_SELECTION})
-
-
-if not TYPE_CHECKING:
     def record_init(self, *args, **facts):
         """A record's constructor at run time: keyword facts over the class-level defaults (and
         ``platform`` first), so an instance holds only the facts it was given and ``derive`` knows
@@ -70,6 +56,23 @@ if not TYPE_CHECKING:
             if name not in names:
                 raise TypeError(f"{self.__class__.__name__} has no fact {name!r}")
             setattr(self, name, value)
+
+    def derive(record, **changes):
+        """``record`` with ``changes`` (``platform`` among them): the record of a CLI that speaks
+        ``record``'s protocol."""
+        return type(record)(**{**vars(record), **changes})
+
+_E = NormalizedEvent
+
+# The events whose answers Claude Code's protocol lets exit 2 block (or keep the agent working,
+# or stop the turn: PostToolBatch, or skip the compaction: PreCompact); elsewhere exit 2's
+# stderr is only shown to the user. Claude Code 2.1.328 shows PostToolUseFailure's stderr to
+# Claude and ignores exit 2 on PermissionRequest (the permission flow reads only JSON:
+# claude-code-schema.md).
+CLAUDE_EXIT2_BLOCKS = frozenset({
+    _E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.BEFORE_PROMPT, _E.AFTER_AGENT,
+    _E.AFTER_TOOL_BATCH, _E.PRE_COMPACT, _E.BEFORE_MODEL, _E.AFTER_MODEL,
+    _E.BEFORE_TOOL_SELECTION})
 
 
 @record_class
@@ -185,12 +188,6 @@ class CLIRecord:
 
     if not TYPE_CHECKING:
         __init__ = record_init
-
-if not TYPE_CHECKING:
-    def derive(record, **changes):
-        """``record`` with ``changes`` (``platform`` among them): the record of a CLI that speaks
-        ``record``'s protocol."""
-        return type(record)(**{**vars(record), **changes})
 
 
 def pick(table: dict[str, _V], *names: str) -> dict[str, _V]:
