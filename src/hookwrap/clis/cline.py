@@ -59,7 +59,6 @@ CLINE = CLIRecord(
                  "edit_file": ("path", "old_text", "new_text", "insert_line"),
                  "read_file": ("files",)},
     file_path_keys=("path", "file_path"),  # editor's path; file_path is read too
-    # MCP tools are not named in a way hookwrap can tell from a built-in one here.
     mcp_prefix="",
     project_dir_vars=("HOOKWRAP_PROJECT_DIR",),  # set by hookwrap's hook file: its project
     marker_env="HOOKWRAP_CLINE",                 # set by hookwrap's hook file for hooks only

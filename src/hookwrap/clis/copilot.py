@@ -12,8 +12,7 @@ hook's error document); no ``ask``; a Write carries Copilot's own keys (``path``
 ``file_text``). Copilot runs ``.claude/settings.json`` hooks too (no de-duplication): a command
 hookwrap registered for Claude Code answers ``{}`` under Copilot without calling the hook when
 ``.github/hooks/hookwrap.json`` exists (the hook runs from there, once), and is answered as
-Copilot otherwise. Copilot is recognised by ``COPILOT_PROJECT_DIR``, which it sets only for hook
-processes (not for its shell tool).
+Copilot otherwise.
 """
 
 from __future__ import annotations

@@ -23,9 +23,8 @@ output, added as a prompt part, or a system string for SessionStart) and ``syste
 (printed for the user). OpenCode cannot take a Stop block, an ask, or a permission decision:
 ``limits`` says what happens instead.
 
-The hookwrap command's half (the plugin's text and registrations,
-validation, `hookwrap test`'s host rules, doctor) is in ``opencode_setup.py``,
-whose class extends the one here.
+The hookwrap command's half (the plugin's text and registrations, validation, `hookwrap test`'s
+host rules, doctor) is in generator/clis/opencode.py.
 """
 
 from __future__ import annotations

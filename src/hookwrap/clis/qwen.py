@@ -48,7 +48,6 @@ QWEN = derive(
     },
     preferred_tools={"edit_file": "edit"},
     tool_fields={"shell": ("command",), "write_file": ("file_path", "content")},
-    # QWEN_CODE_PROJECT_DIR is Qwen's per-project state folder, not the project.
     project_dir_vars=("QWEN_PROJECT_DIR",),
     hook_process_env={},  # not Claude Code's: Qwen sets no CLAUDECODE
     shell_tool_env={},
