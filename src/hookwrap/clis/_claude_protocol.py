@@ -130,12 +130,10 @@ class ClaudeProtocol(AgentCLI):
         if not where or event is not _E.BEFORE_TOOL or document.get("decision") != "block":
             return document
         # A top-level decision does not block PreToolUse on this CLI: fail closed in its words.
+        deny = {"permissionDecision": "deny", "permissionDecisionReason": document.get("reason", "")}
         if where == "top-level":
-            return {**document, "permissionDecision": "deny",
-                    "permissionDecisionReason": document.get("reason", "")}
-        return {**document, "hookSpecificOutput": {
-            "hookEventName": "PreToolUse", "permissionDecision": "deny",
-            "permissionDecisionReason": document.get("reason", "")}}
+            return {**document, **deny}
+        return {**document, "hookSpecificOutput": {"hookEventName": "PreToolUse", **deny}}
 
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
                     ) -> dict[str, Any]:

@@ -6,7 +6,7 @@ BeforeTool), ``reason``, ``continue``/``stopReason``, ``systemMessage``, and
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import TYPE_CHECKING, AgentCLI, json_object
+from ._base import TYPE_CHECKING, AgentCLI, answer_fields, json_object
 
 if TYPE_CHECKING:
     from typing import Any
@@ -68,10 +68,8 @@ class GeminiProtocol(AgentCLI):
             fields["continue_loop"] = False
             stop = data.get("stopReason") or reason or "No reason provided"
             fields["stop_reason"] = stop if isinstance(stop, str) else "No reason provided"
-        if isinstance(data.get("systemMessage"), str) and data["systemMessage"]:
-            fields["system_message"] = data["systemMessage"]
-        if data.get("suppressOutput") is True:
-            fields["suppress_output"] = True
+        fields.update(answer_fields({key: data[key] for key in ("systemMessage", "suppressOutput")
+                                     if key in data}))
         specific = data.get("hookSpecificOutput")
         if isinstance(specific, dict):
             context = specific.get("additionalContext")
