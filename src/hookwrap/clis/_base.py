@@ -86,10 +86,7 @@ class AgentCLI(_Facts):
         if raw in self.events:
             return raw
         folded = raw.replace("-", "").replace("_", "").lower()
-        for name in self.events:
-            if name.lower() == folded:
-                return name
-        return raw
+        return next((name for name in self.events if name.lower() == folded), raw)
 
     def knows_event(self, raw: str) -> bool:
         """True when ``raw`` (in any spelling) is one of this CLI's events."""
@@ -120,13 +117,10 @@ class AgentCLI(_Facts):
 
     def patch_text(self, tool_input: Any) -> str:
         """The patch a call carries: the first string under one of ``patch_keys``."""
-        if isinstance(tool_input, dict):
-            for key in self.patch_keys:
-                if key in tool_input:
-                    text = tool_input[key]
-                    return text if isinstance(text, str) else ""
-            return ""
-        return tool_input if isinstance(tool_input, str) and self.patch_keys else ""
+        if not isinstance(tool_input, dict):
+            return tool_input if isinstance(tool_input, str) and self.patch_keys else ""
+        text = next((tool_input[k] for k in self.patch_keys if k in tool_input), "")
+        return text if isinstance(text, str) else ""
 
     def tool_files(self, tool: str, raw_tool: str, tool_input: Any) -> list[dict[str, Any]]:
         """The files a call writes, ``{"path", "action", "move_to"}`` each (InputView.files):
@@ -207,10 +201,7 @@ class AgentCLI(_Facts):
         its Bash tool), so it never decides. Only env lookups: no guest's module is imported
         unless its variable is set.
         """
-        for name, variable in self.guest_clis.items():
-            if env.get(variable):
-                return name
-        return None
+        return next((name for name, variable in self.guest_clis.items() if env.get(variable)), None)
 
     def runs_own_registration(self, env: Mapping[str, str]) -> bool:
         """Running another CLI's registration: True when this CLI runs hookwrap's hooks from its

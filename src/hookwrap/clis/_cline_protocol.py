@@ -121,7 +121,8 @@ class ClineProtocol(AgentCLI):
 
     def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
-        answer: dict[str, Any] = {}
+        # The seed's fields stay (Cline ignores them: "emit both"); Cline's own keys are
+        # hookwrap's, and raw_output filled the gaps already.
         parts = [output.context]
         blocking = decision in BLOCKING or decision == "ask"
         if blocking and event in (_E.BEFORE_TOOL, _E.AFTER_TOOL):
@@ -130,18 +131,15 @@ class ClineProtocol(AgentCLI):
                 reason = "\n\n".join(t for t in (output.reason, self.ask_note) if t)
             parts.insert(0, reason)  # after the tool it has run: the reason is context
             if event is _E.BEFORE_TOOL:
-                answer["overrideInput"] = BLOCK_INPUT
+                result["overrideInput"] = BLOCK_INPUT
         elif output.updated_input is not None and event is _E.BEFORE_TOOL:
-            answer["overrideInput"] = output.updated_input
+            result["overrideInput"] = output.updated_input
         context = "\n\n".join(part for part in parts if part)
         if context:
-            answer["contextModification"] = context
+            result["contextModification"] = context
         if not output.continue_loop:
-            answer["cancel"] = True
-            answer["errorMessage"] = output.stop_reason or output.reason or "stopped by a hook"
-        # The seed's fields stay (Cline ignores them: "emit both"); Cline's own keys are
-        # hookwrap's, and raw_output filled the gaps already.
-        result.update(answer)
+            result["cancel"] = True
+            result["errorMessage"] = output.stop_reason or output.reason or "stopped by a hook"
         return result
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
