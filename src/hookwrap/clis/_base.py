@@ -11,6 +11,7 @@ neither branches on which CLI it is.
 
 from __future__ import annotations
 
+import json
 import os
 
 from ..names import MCP_PREFIX, NormalizedEvent, mcp_tool, split_mcp_tool
@@ -340,8 +341,6 @@ def _text_of(value: Any) -> str:
 def json_object(text: str) -> dict[str, Any] | None:
     """``text`` (trimmed) as a JSON object, else None; a JSON string holding an object is read
     twice (Gemini CLI and Qwen Code accept double-encoded answers)."""
-    import json
-
     try:
         data = json.loads(text.strip()) if text.strip() else None
         if isinstance(data, str):

@@ -22,6 +22,8 @@ verdict). What a CLI does differently is a fact of its record, read here:
 
 from __future__ import annotations
 
+import json
+
 from ..names import NormalizedEvent
 from ._base import ALLOWING, BLOCKING, TYPE_CHECKING, AgentCLI, answer_fields, json_object
 
@@ -72,8 +74,6 @@ class ClaudeProtocol(AgentCLI):
             if self.rewrite_note:
                 specific.pop("updatedInput", None)
                 if output.updated_input is not None and decision not in BLOCKING:
-                    import json
-
                     specific["permissionDecision"] = "deny"
                     specific["permissionDecisionReason"] = (
                         (output.reason + "\n\n" if output.reason else "") + self.rewrite_note
@@ -274,8 +274,6 @@ def claude_json(stdout: str) -> tuple[dict[str, Any] | None, bool]:
     """Claude Code's reading of stdout at exit 0: (its JSON object, else None: plain text or
     nothing; whether the text looks like a JSON object but is not one, which fails
     validation). Several documents are plain text."""
-    import json
-
     text = stdout.strip()
     if not text.startswith("{"):
         return None, False
@@ -382,8 +380,6 @@ def _skill_shell(output: OutputView, decision: str) -> dict[str, Any]:
     if decision == "ask":
         note = SKILL_SHELL_ASK_NOTE
     elif output.updated_input is not None and decision not in BLOCKING:
-        import json
-
         note = SKILL_SHELL_REWRITE_NOTE + json.dumps(output.updated_input, ensure_ascii=False,
                                                      allow_nan=False)
     if note or decision in BLOCKING:
