@@ -9,7 +9,7 @@ is sent as a block whose reason ends with the record's ``ask_note``.
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import BLOCKING, TYPE_CHECKING, AgentCLI, json_object
+from ._base import BLOCKING, TYPE_CHECKING, AgentCLI, answer_fields, json_object
 
 if TYPE_CHECKING:
     from typing import Any
@@ -38,11 +38,8 @@ class PluginProtocol(AgentCLI):
         data = json_object(stdout) if exit_code == 0 else None
         if data is None or not stdout.strip().startswith("{"):  # parsed once, not double-encoded
             return {}
-        fields: dict[str, Any] = {}
-        for key, field in (("systemMessage", "system_message"), ("additionalContext", "context")):
-            if isinstance(data.get(key), str) and data[key] and (
-                    field != "context" or event is not _E.AFTER_AGENT):  # Stop: no context
-                fields[field] = data[key]
+        read = ("systemMessage", *(() if event is _E.AFTER_AGENT else ("additionalContext",)))
+        fields = answer_fields({key: data[key] for key in read if key in data})  # Stop: no context
         decision = data.get("decision")  # any JSON value: the plugin compares it with strings
         if isinstance(decision, str) and decision in BLOCKING and (event in _BLOCKABLE or (
                 event is _E.AFTER_AGENT and self.keep_working)):
