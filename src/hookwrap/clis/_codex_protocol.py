@@ -87,8 +87,7 @@ class CodexProtocol(AgentCLI):
                 problems.append("hookSpecificOutput has no hookEventName")
         elif inner is not None:
             problems.append("hookSpecificOutput is not an object")
-        else:
-            inner = {}
+        inner = inner if isinstance(inner, dict) else {}
         decision = data.get("decision")
         if decision not in (None, "block"):
             problems.append(f"decision {decision!r} is not supported (only \"block\")")
