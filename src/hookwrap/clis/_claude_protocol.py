@@ -96,9 +96,8 @@ class ClaudeProtocol(AgentCLI):
 
     def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
-        if self.context_top_level and output.context \
-                and "additionalContext" not in result:
-            result["additionalContext"] = output.context
+        if self.context_top_level and output.context:
+            result.setdefault("additionalContext", output.context)
         hso = result.get("hookSpecificOutput")
         if name == "PreToolUse" and isinstance(hso, dict):
             if decision == "ask" and self.ask_note:
@@ -108,12 +107,10 @@ class ClaudeProtocol(AgentCLI):
             if self.permission_top_level:
                 # The CLI's own words for a verdict, read in both its formats. A deny is
                 # hookwrap's and wins over anything raw_output put at the top level.
+                deny = hso.get("permissionDecision") == "deny"
                 for key in ("permissionDecision", "permissionDecisionReason"):
-                    if key in hso:
-                        if hso.get("permissionDecision") == "deny":
-                            result[key] = hso[key]
-                        else:
-                            result.setdefault(key, hso[key])
+                    if key in hso and (deny or key not in result):
+                        result[key] = hso[key]
         if self.stop_continue_false == "drop" and event is _E.AFTER_AGENT \
                 and not output.continue_loop:
             # On Stop the CLI reads continue:false as "keep working" (Claude: stop). The agent

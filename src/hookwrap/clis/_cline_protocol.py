@@ -158,11 +158,8 @@ class ClineProtocol(AgentCLI):
         (cline.md §4: cancel and context had no effect on TaskStart)."""
         if event not in (_E.BEFORE_TOOL, _E.AFTER_TOOL):
             return {}
-        text = stdout
-        marker = text.rfind("HOOK_CONTROL\t")
-        if marker >= 0:
-            text = text[marker + len("HOOK_CONTROL\t"):].split("\n", 1)[0]
-        data = json_object(text)
+        control = stdout.rpartition("HOOK_CONTROL\t")  # the line after the last marker, if any
+        data = json_object(control[2].split("\n", 1)[0] if control[1] else stdout)
         if data is None:
             return {}
         fields: dict[str, Any] = {}

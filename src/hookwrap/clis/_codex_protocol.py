@@ -95,8 +95,15 @@ class CodexProtocol(AgentCLI):
             problems.append("a block without a reason")
         if "reason" in data and decision is None:
             problems.append("reason without decision")
-        if name == "PreToolUse":
-            problems += _pre_tool_use_problems(inner)
+        verdict = inner.get("permissionDecision") if name == "PreToolUse" else None
+        if verdict == "ask":
+            problems.append("permissionDecision \"ask\" is not supported")
+        elif verdict == "deny" and not str(inner.get("permissionDecisionReason") or "").strip():
+            problems.append("a deny without a permissionDecisionReason")
+        elif verdict == "allow" and "updatedInput" not in inner:
+            problems.append("permissionDecision \"allow\" without updatedInput is not supported")
+        if name == "PreToolUse" and "updatedInput" in inner and verdict != "allow":
+            problems.append("updatedInput without permissionDecision \"allow\"")
         if name == "PermissionRequest":
             verdict = inner.get("decision")
             if isinstance(verdict, dict) and ({"updatedInput", "updatedPermissions"} & set(verdict)
@@ -228,17 +235,3 @@ def _pre_tool_use(out: dict[str, Any], inner: dict[str, Any], ask_note: str) -> 
         inner.pop("updatedInput", None)  # without an allow it voids the answer
         inner.pop("permissionDecisionReason", None)
     return inner
-
-
-def _pre_tool_use_problems(inner: dict[str, Any]) -> list[str]:
-    verdict = inner.get("permissionDecision")
-    problems = []
-    if verdict == "ask":
-        problems.append("permissionDecision \"ask\" is not supported")
-    elif verdict == "deny" and not str(inner.get("permissionDecisionReason") or "").strip():
-        problems.append("a deny without a permissionDecisionReason")
-    elif verdict == "allow" and "updatedInput" not in inner:
-        problems.append("permissionDecision \"allow\" without updatedInput is not supported")
-    if "updatedInput" in inner and verdict != "allow":
-        problems.append("updatedInput without permissionDecision \"allow\"")
-    return problems
