@@ -1,9 +1,7 @@
 """The protocol of hookwrap's generated plugins (OpenCode 1.18.33, and the CLIs that load
 OpenCode's plugin API): the plugin runs the hook's command and reads flat JSON on stdout at
-exit 0. ``decision: "block"`` with ``reason`` stops the tool call, replaces a tool's output or
-refuses a prompt; ``updatedInput`` changes a call's arguments in place; ``additionalContext`` and
-``systemMessage`` reach the model and the user. The plugin knows no ask and no allow: an ask
-is sent as a block whose reason ends with the record's ``ask_note``.
+exit 0, as clis/opencode.py's docstring says key by key. The plugin knows no ask and no allow:
+an ask is sent as a block whose reason ends with the record's ``ask_note``.
 """
 
 from __future__ import annotations
