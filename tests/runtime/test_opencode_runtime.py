@@ -104,7 +104,7 @@ def test_a_crash_is_a_block_the_plugin_reads() -> None:
     assert run.rc == 0 and out["decision"] == "block" and "boom" in out["reason"]
 
 
-def test_output_limits_name_what_opencode_cannot_do() -> None:
+def test_limits_name_what_opencode_cannot_do() -> None:
     agent = runtime_of(OC)
     assert any(part == "ask" and "ask" in text for part, text in agent.limits[E.BEFORE_TOOL])
     assert any(part == "block" and "keep the agent working" in text
