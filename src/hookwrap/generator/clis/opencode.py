@@ -130,7 +130,7 @@ class PluginRegistration(Registration):
         extension: any status but 200) is a hook that could not answer, so a fail-closed one
         blocks. Stop stays a command where the plugin keeps the agent working: it runs those
         hooks synchronously."""
-        if event is NormalizedEvent.AFTER_AGENT and agent.runtime.knobs.keep_working:
+        if event is NormalizedEvent.AFTER_AGENT and agent.runtime.keep_working:
             return None
         handler: dict[str, Any] = {"type": "http", "url": url, "timeout": timeout_s}
         if fail_closed and event in agent.facts.fail_closed_events:
@@ -174,7 +174,7 @@ class PluginTrust(TrustStore):
         out = [Finding(f"{name}-trust", OK, f"{label} loads {agent.facts.settings_file} (and every other "
                        f"project plugin) with no trust prompt: whoever can change {folder}/ runs "
                        f"code in every {label} session here")]
-        for var in agent.runtime.knobs.disable_vars:
+        for var in agent.runtime.disable_vars:
             if env.get(var) not in (None, "", "0", "false"):
                 out.append(Finding("hooks-enabled", FAIL, f"{var} is set: {label} loads no "
                                    "project plugin, so no hookwrap hook runs", f"unset {var}"))
@@ -183,8 +183,8 @@ class PluginTrust(TrustStore):
                                 f"{agent.platform.value}-plugin", "the plugin's code")
         offline = env.get("npm_config_offline") in ("true", "1")
         out.append(Finding(f"{name}-npm", OK, f"with any plugin present {label} runs an "
-                           f"`npm install {agent.runtime.knobs.npm_plugin}` in {folder}/ (writing a "
-                           f"{folder}/.gitignore) and in {agent.runtime.knobs.config_folder}/; "
+                           f"`npm install {agent.runtime.npm_plugin}` in {folder}/ (writing a "
+                           f"{folder}/.gitignore) and in {agent.runtime.config_folder}/; "
                            + ("npm_config_offline is set, so it fails at once"
                               if offline else "offline that can stall a run: set "
                               "npm_config_offline=true there")))
@@ -214,7 +214,7 @@ def plugin_text(data: dict[str, Any], agent: AgentSetup | None = None) -> str:
     return shim_text(agent.facts.shim_template, data, {
         "@LABEL@": agent.label, "@PLUGIN_DIR@": agent.facts.settings_file.rsplit("/", 1)[0],
         "@PLATFORM@": agent.platform.value, "@MARKER_ENV@": agent.runtime.marker_env,
-        "@KEEP_WORKING@": "true" if agent.runtime.knobs.keep_working else "false"})
+        "@KEEP_WORKING@": "true" if agent.runtime.keep_working else "false"})
 
 
 _ROOT_LINES = re.compile(r"^// This file sits in .*\nconst ROOT = .*;$", re.MULTILINE)
