@@ -261,13 +261,13 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     if failure:
         if on_failure == "block" and event == "PreToolUse":
             return fail_closed_block(failure, "a fail-closed hook could not run")
-        return failed(failure + ": the plugin reports it and the call goes on")
+        return failed(f"{failure}: the {agent.facts.shim_noun} reports it and the call goes on")
     try:  # one JSON.parse, as the plugin does: a double-encoded answer is no answer
         output = json.loads(r.stdout) if r.stdout.strip() else None
     except ValueError:
         output = None
     if not isinstance(output, dict):
-        return Verdict(notes=(f"plain stdout is ignored by hookwrap's {agent.label} plugin",)) \
+        return Verdict(notes=(f"plain stdout is ignored by hookwrap's {agent.label} {agent.facts.shim_noun}",)) \
             if r.stdout.strip() else Verdict()
     # The decision is the runtime's reading (the bridge's too); the notes are the test's.
     fields = agent.runtime.read_answer(agent.runtime.normalize_event(event), 0, r.stdout, "")
