@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 else:  # no dataclass machinery at import: see _dataclasses.py
     from ._dataclasses import field, lazy_dataclass
 
-_DICT: Any = field(default_factory=dict)  # the __init__ default of such a field
 
 # Payload keys that have a dedicated HookInput field, beside the REQ-006 ones. Every key a real
 # payload carries stays reachable through raw_input / get() too.
@@ -127,70 +126,6 @@ class HookInput:
     llm_request: Any = None
     llm_response: Any = None
     mcp_context: Any = None
-
-    def __init__(
-        self,
-        platform: Platform,
-        event: NormalizedEvent,
-        session_id: str = "",
-        transcript_path: str = "",
-        cwd: str = "",
-        tool_name: str = "",
-        tool_input: dict[str, Any] = _DICT,
-        tool_response: Any = None,
-        prompt: str = "",
-        raw_input: dict[str, Any] = _DICT,
-        raw_event: str = "",
-        raw_tool_name: str = "",
-        permission_mode: str = "",
-        tool_use_id: str = "",
-        message: str = "",
-        notification_type: str = "",
-        stop_hook_active: bool = False,
-        trigger: str = "",
-        source: str = "",
-        reason: str = "",
-        prompt_response: str = "",
-        last_assistant_message: str = "",
-        timestamp: str = "",
-        prompt_id: str = "",
-        agent_id: str = "",
-        agent_type: str = "",
-        error: Any = None,
-        llm_request: Any = None,
-        llm_response: Any = None,
-        mcp_context: Any = None,
-    ) -> None:
-        self.platform = platform
-        self.event = event
-        self.session_id = session_id
-        self.transcript_path = transcript_path
-        self.cwd = cwd
-        self.tool_name = tool_name
-        self.tool_input = {} if tool_input is _DICT else tool_input
-        self.tool_response = tool_response
-        self.prompt = prompt
-        self.raw_input = {} if raw_input is _DICT else raw_input
-        self.raw_event = raw_event
-        self.raw_tool_name = raw_tool_name
-        self.permission_mode = permission_mode
-        self.tool_use_id = tool_use_id
-        self.message = message
-        self.notification_type = notification_type
-        self.stop_hook_active = stop_hook_active
-        self.trigger = trigger
-        self.source = source
-        self.reason = reason
-        self.prompt_response = prompt_response
-        self.last_assistant_message = last_assistant_message
-        self.timestamp = timestamp
-        self.prompt_id = prompt_id
-        self.agent_id = agent_id
-        self.agent_type = agent_type
-        self.error = error
-        self.llm_request = llm_request
-        self.llm_response = llm_response
-        self.mcp_context = mcp_context
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], platform: Platform) -> HookInput:
