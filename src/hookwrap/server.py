@@ -21,6 +21,7 @@ import os
 import re
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from .names import Platform
@@ -61,15 +62,11 @@ class _Running:
     __slots__ = ("name", "started", "timeout")
 
     def __init__(self, name: str, timeout: float) -> None:
-        import time
-
         self.name = name
         self.started = time.monotonic()
         self.timeout = timeout
 
     def seconds(self) -> float:
-        import time
-
         return time.monotonic() - self.started
 
     def hung(self) -> bool:
@@ -98,14 +95,6 @@ def url(port: int, platform: str, name: str) -> str:
     return f"http://{HOST}:{port}{route(platform, name)}"
 
 
-class _Loaded:
-    __slots__ = ("hook", "stamp")
-
-    def __init__(self, stamp: tuple[int, int], hook: Callable[..., Any]) -> None:
-        self.stamp = stamp
-        self.hook = hook
-
-
 class HookLoader:
     """Each hook script's ``hook`` function, imported once and again when the file changes.
 
@@ -116,7 +105,7 @@ class HookLoader:
     def __init__(self, root: str) -> None:
         self.root = root
         self.hooks = os.path.join(root, ".hookwrap", "hooks")
-        self._loaded: dict[str, _Loaded] = {}
+        self._loaded: dict[str, tuple[tuple[int, int], Callable[..., Any]]] = {}  # stamp, hook
         # Helper modules the scripts imported from .hookwrap/hooks/, with their file's stamp.
         self._helpers: dict[str, tuple[int, int] | None] = {}
         self._timeouts: dict[str, tuple[tuple[int, int] | None, float]] = {}
@@ -150,10 +139,9 @@ class HookLoader:
             if self._helpers_changed():
                 self._forget_helpers()
             loaded = self._loaded.get(name)
-            if loaded is None or loaded.stamp != stamp:
-                loaded = _Loaded(stamp, _import(path, name))
-                self._loaded[name] = loaded
-            return loaded.hook
+            if loaded is None or loaded[0] != stamp:
+                loaded = self._loaded[name] = (stamp, _import(path, name))
+            return loaded[1]
 
     def note_helpers(self) -> None:
         """Record the stamp of each helper module a call imported for the first time."""
@@ -286,8 +274,6 @@ def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str
 def _acquire(timeout: float) -> None:
     """Take _CALL_LOCK, or raise Busy: when the running call has outlived its own timeout, or
     when this call has waited all it may (its ``timeout`` less a margin)."""
-    import time
-
     deadline = time.monotonic() + max(_MIN_WAIT, timeout - _WAIT_MARGIN)
     while True:
         left = deadline - time.monotonic()
