@@ -22,14 +22,14 @@ else:  # no dataclass machinery at import: see _dataclasses.py
     from ._dataclasses import field, lazy_dataclass
 
 
-# Payload keys that have a dedicated HookInput field, beside the REQ-006 ones. Every key a real
-# payload carries stays reachable through raw_input / get() too.
+# The HookInput fields taken from the payload key of their name as they are: as text, or as any
+# value. Every key a real payload carries stays reachable through raw_input / get() too.
 _STR_FIELDS = (
-    "permission_mode", "tool_use_id", "message", "notification_type", "trigger", "source",
-    "reason", "prompt_response", "last_assistant_message", "timestamp", "prompt_id",
-    "agent_id", "agent_type",
+    "session_id", "transcript_path", "cwd", "prompt", "permission_mode", "tool_use_id",
+    "message", "notification_type", "trigger", "source", "reason", "prompt_response",
+    "last_assistant_message", "timestamp", "prompt_id", "agent_id", "agent_type",
 )
-_ANY_FIELDS = ("error", "llm_request", "llm_response", "mcp_context")
+_ANY_FIELDS = ("tool_response", "error", "llm_request", "llm_response", "mcp_context")
 
 # Other spellings of a field, besides its camelCase one (seed 004): Gemini's older
 # `tool_parameters` (seed 001), and Copilot CLI's `tool_result` (its after-tool payloads).
@@ -151,13 +151,8 @@ class HookInput:
         return cls(
             platform=platform,
             event=agent.normalize_event(raw_event),
-            session_id=_text(_pick(fields, "session_id", "")),
-            transcript_path=_text(_pick(fields, "transcript_path", "")),
-            cwd=_text(_pick(fields, "cwd", "")),
             tool_name=_tool_name(agent, raw_tool, tool_input, extras.get("mcp_context")),
             tool_input=tool_input if isinstance(tool_input, dict) else {},
-            tool_response=_pick(fields, "tool_response"),
-            prompt=_text(_pick(fields, "prompt", "")),
             raw_input=data,
             raw_event=agent.canonical_event_name(raw_event) if raw_event else "",
             raw_tool_name=raw_tool,
