@@ -85,16 +85,6 @@ def busy() -> dict[str, Any] | None:
             "timeout": current.timeout, "hung": current.hung()}
 
 
-def route(platform: str, name: str) -> str:
-    """The path a CLI posts ``name``'s payloads to."""
-    return f"/hookwrap/{platform}/{name}"
-
-
-def url(port: int, platform: str, name: str) -> str:
-    """The URL registered for ``name`` (the exact form hookwrap owns)."""
-    return f"http://{HOST}:{port}{route(platform, name)}"
-
-
 class HookLoader:
     """Each hook script's ``hook`` function, imported once and again when the file changes.
 
