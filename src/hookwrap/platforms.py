@@ -14,8 +14,8 @@ import sys
 
 from .names import DEFAULT_PLATFORM, NormalizedEvent, Platform
 
-__all__ = ["DEFAULT_PLATFORM", "NormalizedEvent", "Platform", "all_runtimes", "canonical_event_name",
-           "detect_platform", "normalize_event", "runtime_of"]
+__all__ = ["DEFAULT_PLATFORM", "NormalizedEvent", "Platform", "all_runtimes", "detect_platform",
+           "runtime_of"]
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -49,16 +49,6 @@ def runtime_of(platform: Platform | str) -> AgentCLI:
 def all_runtimes() -> list[AgentCLI]:
     """Every CLI's runtime description, in Platform order."""
     return [runtime_of(platform) for platform in Platform]
-
-
-def canonical_event_name(raw: str, platform: Platform) -> str:
-    """Return the platform's spelling of ``raw`` (``pre-tool-use`` -> ``PreToolUse``), or ``raw``."""
-    return runtime_of(platform).canonical_event_name(raw)
-
-
-def normalize_event(raw: str, platform: Platform) -> NormalizedEvent:
-    """Map a platform event name to a NormalizedEvent; unknown names give AFTER_AGENT (REQ-006.4.4)."""
-    return runtime_of(platform).normalize_event(raw)
 
 
 def detect_platform(raw_event: str) -> Platform | None:
