@@ -93,10 +93,18 @@ def stand_in(cls: type) -> type:
 
 
 class _Metadata:
-    """``__dataclass_fields__`` / ``__dataclass_params__`` until first read, then the real one."""
+    """What a lazy dataclass takes from its stand-in on first use: ``__dataclass_fields__`` /
+    ``__dataclass_params__`` until first read, then the real one; as ``__init__.__wrapped__``,
+    the signature inspect.signature reads."""
 
     def __init__(self, owner: type, name: str) -> None:
         self.owner, self.name = owner, name
+
+    @property
+    def __signature__(self) -> Any:
+        import inspect
+
+        return inspect.signature(stand_in(self.owner).__init__)  # type: ignore[misc]
 
     def __get__(self, instance: object, owner: type | None = None) -> Any:
         cls = self.owner
@@ -134,20 +142,6 @@ def _annotations(cls: type) -> dict[str, Any]:
     return cls.__annotations__  # its own: both classes declare fields
 
 
-class _Signature:
-    """``__wrapped__`` of a lazy dataclass's ``__init__``: where inspect.signature reads the
-    stand-in's signature, made the first time it is asked for."""
-
-    def __init__(self, cls: type) -> None:
-        self.cls = cls
-
-    @property
-    def __signature__(self) -> Any:
-        import inspect
-
-        return inspect.signature(stand_in(self.cls).__init__)  # type: ignore[misc]
-
-
 def _init(cls: type, names: tuple[str, ...]) -> Callable[..., None]:
     defaults = _DEFAULTS[cls]
     known = frozenset(names)
@@ -173,7 +167,7 @@ def _init(cls: type, names: tuple[str, ...]) -> Callable[..., None]:
         self.__dict__.update(values)
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    __init__.__wrapped__ = _Signature(cls)  # type: ignore[attr-defined]
+    __init__.__wrapped__ = _Metadata(cls, "__init__")  # type: ignore[attr-defined]
     return __init__
 
 
