@@ -83,9 +83,8 @@ def stand_in(cls: type) -> type:
     if made is not None:
         return made
     dc = _import_dataclasses()
-    annotations = _annotations(cls)
     namespace: dict[str, Any] = {"__module__": cls.__module__, "__qualname__": cls.__qualname__,
-                                 "__doc__": cls.__doc__, "__annotations__": dict(annotations)}
+                                 "__doc__": cls.__doc__, "__annotations__": dict(cls.__annotations__)}
     for name, default in _DEFAULTS[cls].items():
         namespace[name] = dc.field(default_factory=default.make) if isinstance(default, Factory) else default
     made = _STAND_INS[cls] = dc.dataclass(type(cls.__name__, (), namespace))
@@ -119,7 +118,7 @@ def lazy_dataclass(cls: _T) -> _T:
     """Make ``cls`` a dataclass whose metadata is built on demand; ``__init__``, ``__repr__``,
     ``__eq__``, ``__hash__``, ``__match_args__`` and ``__replace__`` are added as
     @dataclass(eq=True) adds them on this Python."""
-    names = tuple(_annotations(cls))
+    names = tuple(cls.__annotations__)  # its own: both classes declare fields
     _DEFAULTS[cls] = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
     for name, default in _DEFAULTS[cls].items():
         if isinstance(default, Factory):  # @dataclass keeps no class attribute for these
@@ -136,10 +135,6 @@ def lazy_dataclass(cls: _T) -> _T:
         if name not in cls.__dict__:
             type.__setattr__(cls, name, value)
     return cls
-
-
-def _annotations(cls: type) -> dict[str, Any]:
-    return cls.__annotations__  # its own: both classes declare fields
 
 
 def _init(cls: type, names: tuple[str, ...]) -> Callable[..., None]:
