@@ -662,7 +662,7 @@ def _launch(argv: "list[str]") -> None:
         _arm_deadline(name, deadline)
     _pause_gc()
     _start_imports(os.path.dirname(os.path.abspath(__file__)))
-    try:
+    try:  # load's other errors (a null byte in the source, 3.9-3.11...) go to main's handler
         code = load(path, source, _cache_path(os.path.dirname(path), name))
     except SyntaxError as error:  # printed as a direct run prints it: no launcher frames
         _resume_gc()
@@ -670,12 +670,6 @@ def _launch(argv: "list[str]") -> None:
         if deadline is not None:
             _block(name, f"could not start ({type(error).__name__}: {error})")
         raise SystemExit(1) from None
-    except Exception as error:  # a null byte in the source (3.9-3.11), an unreadable cache...
-        if deadline is not None:
-            _resume_gc()
-            sys.excepthook(type(error), error, error.__traceback__)
-            _block(name, f"could not start ({type(error).__name__}: {error})")
-        raise
     _run(code, name, path, [shown, *argv[2:]], deadline)
 
 
