@@ -95,7 +95,7 @@ class HookLoader:
     def __init__(self, root: str) -> None:
         self.root = root
         self.hooks = os.path.join(root, ".hookwrap", "hooks")
-        self._loaded: dict[str, tuple[tuple[int, int], Callable[..., Any]]] = {}  # stamp, hook
+        self._loaded: dict[str, tuple[tuple[int, int] | None, Callable[..., Any]]] = {}  # stamp, hook
         # Helper modules the scripts imported from .hookwrap/hooks/, with their file's stamp.
         self._helpers: dict[str, tuple[int, int] | None] = {}
         self._timeouts: dict[str, tuple[tuple[int, int] | None, float]] = {}
@@ -123,8 +123,7 @@ class HookLoader:
     def get(self, name: str) -> Callable[..., Any]:
         """The hook function; OSError when the script is missing, any error its import raises."""
         path = self.script(name)
-        info = os.stat(path)
-        stamp = (info.st_mtime_ns, info.st_size)
+        stamp = _stamp(path)
         with self._lock:
             if self._helpers_changed():
                 self._forget_helpers()
