@@ -52,8 +52,13 @@ _MIN_WAIT = 0.5
 _POLL = 0.1
 
 
-class Busy(Exception):
-    """Another hook's call holds the server past this call's wait: answered with HTTP 503."""
+class Refused(Exception):
+    """A request answered with an HTTP error (``status``) and why, not with a hook's answer:
+    503 when another hook's call holds the server past this call's wait."""
+
+    def __init__(self, status: int, why: str) -> None:
+        super().__init__(why)
+        self.status = status
 
 
 class _Running:
@@ -261,7 +266,7 @@ def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str
 
 
 def _acquire(timeout: float) -> None:
-    """Take _CALL_LOCK, or raise Busy: when the running call has outlived its own timeout, or
+    """Take _CALL_LOCK, or refuse (503): when the running call has outlived its own timeout, or
     when this call has waited all it may (its ``timeout`` less a margin)."""
     deadline = time.monotonic() + max(_MIN_WAIT, timeout - _WAIT_MARGIN)
     while True:
@@ -270,11 +275,12 @@ def _acquire(timeout: float) -> None:
             return
         current = _running[0] if _running else None
         if current is not None and current.hung():
-            raise Busy(f"hook {current.name!r} has run for {current.seconds():.0f} s, past its "
-                       f"timeout of {current.timeout:g} s: restart the server")
+            raise Refused(503, f"hook {current.name!r} has run for {current.seconds():.0f} s, "
+                               f"past its timeout of {current.timeout:g} s: restart the server")
         if left <= 0:
             what = f"hook {current.name!r}" if current is not None else "another call"
-            raise Busy(f"{what} still runs after {max(_MIN_WAIT, timeout - _WAIT_MARGIN):g} s")
+            raise Refused(503, f"{what} still runs after "
+                               f"{max(_MIN_WAIT, timeout - _WAIT_MARGIN):g} s")
 
 
 def _declared_length(headers: Any) -> int | None:
@@ -320,7 +326,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def handle_one_request(self) -> None:
         self._unread = None
-        super().handle_one_request()
+        try:
+            super().handle_one_request()
+        except Refused as refused:
+            self._send(refused.status, {"error": str(refused)})
 
     def parse_request(self) -> bool:
         if not super().parse_request():
@@ -377,75 +386,59 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             return
 
-    def _read_body(self) -> bytes | None:
-        """The request's body, or None when it has been answered already (400 / 501)."""
+    def _read_body(self) -> bytes:
+        """The request's body; refused (501, 400) when it cannot be read."""
         if "Transfer-Encoding" in self.headers:
-            self._send(501, {"error": "Transfer-Encoding is not supported: send Content-Length"})
-            return None
+            raise Refused(501, "Transfer-Encoding is not supported: send Content-Length")
         length = self._unread
         if length is None or length > _MAX_BODY:
-            self._send(400, {"error": "bad Content-Length"})
-            return None
+            raise Refused(400, "bad Content-Length")
         self._unread = 0
         return self.rfile.read(length)
 
-    def _wrong_host(self) -> bool:
-        """Answer 403 when the request is not addressed to this very host and port: a page
-        that rebinds its DNS name to 127.0.0.1 shows its own name in Host."""
+    def _check_host(self) -> None:
+        """Refuse (403) a request not addressed to this very host and port: a page that
+        rebinds its DNS name to 127.0.0.1 shows its own name in Host."""
         expected = f"{HOST}:{self.server.server_address[1]}"
-        if self.headers.get_all("Host") == [expected]:  # one Host header: a second may differ
-            return False
-        self._send(403, {"error": f"Host must be {expected}"})
-        return True
+        if self.headers.get_all("Host") != [expected]:  # one Host header: a second may differ
+            raise Refused(403, f"Host must be {expected}")
 
     def do_GET(self) -> None:
-        if self._wrong_host():
-            return
+        self._check_host()
         if self.path != HEALTH_PATH:
-            self._send(404, {"error": f"no route {self.path}"})
-            return
+            raise Refused(404, f"no route {self.path}")
         running = busy()
         self._send(200, {"service": SERVICE, "root": self.server.root, "pid": os.getpid(),
                          "busy": running, "hung": bool(running and running["hung"])})
 
     def do_POST(self) -> None:
         match = _ROUTE.match(self.path)
-        platforms = {p.value for p in Platform}
-        if match is None or match.group("platform") not in platforms:
-            self._send(404, {"error": f"no route {self.path}"})
-            return
+        if match is None or match.group("platform") not in {p.value for p in Platform}:
+            raise Refused(404, f"no route {self.path}")
         platform, name = Platform(match.group("platform")), match.group("name")
         # A web page can post to 127.0.0.1 too: only a JSON request (which a browser sends
         # cross-site only after a preflight this server never answers) addressed to this
         # very host and port (no DNS rebinding) is a CLI's.
         content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if content_type != "application/json":
-            self._send(415, {"error": "Content-Type must be application/json"})
-            return
-        if self._wrong_host():
-            return
-        body = self._read_body()
-        if body is None:
-            return
-        raw = body.decode("utf-8", errors="replace")
+            raise Refused(415, "Content-Type must be application/json")
+        self._check_host()
+        raw = self._read_body().decode("utf-8", errors="replace")
         cwd = _cwd_of(raw)
         refusal = self._refusal(cwd)
         if refusal:
             self.server.log(f"{name}: refused: {refusal}")
-            self._send(409, {"error": refusal})
-            return
+            raise Refused(409, refusal)
         try:
             text = answer(self.server.loader, platform, name, raw,
                           cwd if cwd and os.path.isdir(cwd) else self.server.root)
-        except Busy as error:  # a hung or slow call holds the server: fail, do not queue
+        except Refused as error:  # a hung or slow call holds the server: fail, do not queue
             self.server.log(f"{name}: not run: {error}")
-            self._send(503, {"error": str(error)})
-            return
+            raise
         except BaseException as error:  # a broken script: fail as a command run would
             self.server.log(f"{name}: cannot run {self.server.loader.script(name)}: "
                             f"{type(error).__name__}: {error}")
-            self._send(500, {"error": f"{type(error).__name__}: {error}"})
-            return
+            raise Refused(500, f"{type(error).__name__}: {error}") from None
         self._send(200, text)
 
     def _refusal(self, cwd: str) -> str:
