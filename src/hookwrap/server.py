@@ -209,60 +209,40 @@ def _import(path: str, name: str) -> Callable[..., Any]:
     return hook
 
 
-class _CallContext:
-    """What a command hook would have had: the call's cwd, and the CLI's variables."""
-
-    def __init__(self, platform: Platform, root: str, cwd: str) -> None:
-        agent = runtime_of(platform)
-        self._env = dict.fromkeys(agent.project_dir_vars[:1], root)
-        self._env.update(agent.hook_process_env)
-        self._cwd = cwd
-
-    def __enter__(self) -> None:
-        self._saved_env = {key: os.environ.get(key) for key in self._env}
-        os.environ.update(self._env)
-        self._saved_cwd = os.getcwd()
-        os.chdir(self._cwd)
-        self._saved_out = sys.stdout
-        sys.stdout = io.StringIO()
-
-    def answer(self) -> str:
-        out = sys.stdout
-        return out.getvalue() if isinstance(out, io.StringIO) else ""
-
-    def __exit__(self, *exc: object) -> None:
-        sys.stdout = self._saved_out
-        os.chdir(self._saved_cwd)
-        for key, value in self._saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
 def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str) -> str:
-    """The JSON document a command run of ``name`` would print for ``raw``."""
+    """The JSON document a command run of ``name`` would print for ``raw``, run as the CLI runs
+    a command hook: in the call's ``cwd``, with the CLI's variables set."""
     from .runner import run_raw
 
+    agent = runtime_of(platform)
+    env = dict.fromkeys(agent.project_dir_vars[:1], loader.root)
+    env.update(agent.hook_process_env)
     timeout = loader.timeout(name)
     _acquire(timeout)
-    saved_path = list(sys.path)
+    saved_path, saved_out, saved_cwd = list(sys.path), sys.stdout, os.getcwd()
+    saved_env = {key: os.environ.get(key) for key in env}
     try:
         _running.append(_Running(name, timeout))
         # As in a command run, the script's directory comes first on the import path (its
         # helper modules import), and whatever the call adds to sys.path does not last.
         sys.path.insert(0, loader.hooks)
         hook = loader.get(name)
-        context = _CallContext(platform, loader.root, cwd)
-        with context:
-            run_raw(hook, platform, raw)
-            text = context.answer()
+        os.environ.update(env)
+        os.chdir(cwd)
+        sys.stdout = out = io.StringIO()
+        run_raw(hook, platform, raw)
         loader.note_helpers()
     finally:
-        sys.path[:] = saved_path
+        sys.path[:], sys.stdout = saved_path, saved_out
+        os.chdir(saved_cwd)
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
         _running.clear()
         _CALL_LOCK.release()
-    return text.strip() or "{}"
+    return out.getvalue().strip() or "{}"
 
 
 def _acquire(timeout: float) -> None:
