@@ -38,8 +38,8 @@ ALIASES = {"tool_input": ("toolInput", "tool_parameters", "toolParameters"),
 
 
 def _camel(key: str) -> str:
-    head, *rest = key.split("_")
-    return head + "".join(part.title() for part in rest)
+    head, _, rest = key.partition("_")
+    return head + rest.title().replace("_", "")  # title() starts again after each "_"
 
 
 _SPELLINGS: dict[str, tuple[str, ...]] = {}  # a key's other spellings, made on first use
