@@ -35,20 +35,20 @@ if TYPE_CHECKING:
 __all__ = ["Factory", "field", "lazy_dataclass", "stand_in"]
 
 
-class _DeferredInspect(ModuleType):
-    """Stands in for inspect inside dataclasses until an attribute is needed."""
-
-    def __getattr__(self, name: str) -> object:
-        import importlib
-
-        return getattr(importlib.import_module("inspect"), name)
-
-
 def _import_dataclasses() -> ModuleType:
     if "dataclasses" in sys.modules or "inspect" in sys.modules:
         import dataclasses
 
         return dataclasses
+
+    class _DeferredInspect(ModuleType):  # made here: a class costs a hook ~0.1 M instructions
+        """Stands in for inspect inside dataclasses until an attribute is needed."""
+
+        def __getattr__(self, name: str) -> object:
+            import importlib
+
+            return getattr(importlib.import_module("inspect"), name)
+
     placeholder = _DeferredInspect("inspect")
     sys.modules["inspect"] = placeholder
     try:
@@ -139,9 +139,9 @@ def lazy_dataclass(cls: _T) -> _T:
 
 def _init(cls: type, names: tuple[str, ...]) -> Callable[..., None]:
     defaults = _DEFAULTS[cls]
-    known = frozenset(names)
-    required = known - defaults.keys()
-    template = {name: defaults.get(name) for name in names}  # field order, as @dataclass sets them
+    required = frozenset(names).difference(defaults)
+    template = dict.fromkeys(names)  # field order, as @dataclass sets them
+    template.update(defaults)
     factories = [(name, made.make) for name, made in defaults.items() if type(made) is Factory]
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -149,13 +149,13 @@ def _init(cls: type, names: tuple[str, ...]) -> Callable[..., None]:
         if args:
             given = dict(zip(names, args))
             given.update(kwargs)
-        if type(self) is not cls or len(given) != len(args) + len(kwargs) or \
-                not required <= given.keys() <= known:
-            # A subclass may set attributes its own way; arguments that do not fit raise the
-            # TypeError of @dataclass's __init__.
+        values = {**template, **given}
+        if type(self) is not cls or len(values) != len(template) or \
+                len(given) != len(args) + len(kwargs) or not required <= given.keys():
+            # A subclass may set attributes its own way; arguments that do not fit (unknown,
+            # given twice, too many, missing) raise the TypeError of @dataclass's __init__.
             stand_in(cls).__init__(self, *args, **kwargs)  # type: ignore[misc]
             return
-        values = {**template, **given}
         for name, make in factories:
             if name not in given:
                 values[name] = make()
