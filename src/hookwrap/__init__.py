@@ -14,6 +14,7 @@ if sys.version_info < (3, 9):  # noqa: UP036  # pragma: no cover - checked by th
         f"{sys.version_info[0]}.{sys.version_info[1]} ({sys.executable}). Install a newer python3, "
         "or set `python` in hookwrap.toml to one, then run `hookwrap sync`.")
 
+from . import platforms
 from .hookinput import HookInput, normalize_input
 from .hookoutput import HookOutput, denormalize_output
 from .names import NormalizedEvent, Platform
@@ -24,8 +25,7 @@ from .tools import normalize_tool, platform_tool_names
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .platforms import EVENT_TO_NORMALIZED, NORMALIZED_TO_EVENT
-    from .tools import NORMALIZED_TO_TOOL, TOOL_TO_NORMALIZED
+    from .platforms import EVENT_TO_NORMALIZED, NORMALIZED_TO_EVENT, NORMALIZED_TO_TOOL, TOOL_TO_NORMALIZED
 
 __version__ = "0.1.0"
 
@@ -51,15 +51,10 @@ __all__ = [
     "write_stdout",
 ]
 
-_MAPS = {"EVENT_TO_NORMALIZED": "platforms", "NORMALIZED_TO_EVENT": "platforms",
-         "TOOL_TO_NORMALIZED": "tools", "NORMALIZED_TO_TOOL": "tools"}
-
 
 def __getattr__(name: str) -> object:
     """The four seed maps, built from every CLI's module on first use (REQ-006.1-3)."""
-    module = _MAPS.get(name)
-    if module is None:
+    if name not in platforms.SEED_MAPS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(sys.modules[f"{__name__}.{module}"], name)
-    globals()[name] = value
+    value = globals()[name] = getattr(platforms, name)
     return value

@@ -72,18 +72,6 @@ def command_env(root: str, speaks: Platform) -> dict[str, str]:
     return env
 
 
-def run_command(command: str, stdin: bytes, env: dict[str, str], timeout: float,
-                cwd: str | None = None) -> tuple[int | None, str, str, str]:
-    """Run ``command`` with bash in its own process group, in ``cwd`` (this process's when
-    None): (exit code or None, stdout, stderr, why it failed: "" when it exited on its own).
-    Bounded by ``hookproc.run``: on timeout the whole group is killed, and a process the
-    command leaves behind holding its output does not hold the answer past the timeout."""
-    from .hookproc import run  # here, not at the top: a pass-through run never needs it
-
-    done = run([SHELL, "-c", command], stdin, timeout=timeout, cwd=cwd, env=env)
-    return done.code, _decode(done.stdout), _decode(done.stderr), done.why(timeout)
-
-
 def _time_left(limit: float) -> float:
     """``limit`` less the time this process has run: the CLI's clock started when it started
     the hook, and Python's start can take most of a second on a loaded machine. Linux tells
@@ -107,15 +95,19 @@ def bridged_output(hook_input: HookInput, speaks: Platform, command: str, root: 
                    entry: dict[str, Any], limit: float | None = None) -> HookOutput:
     """Run ``command`` for ``hook_input`` in ``speaks``' protocol; its answer as a HookOutput.
     ``limit``: the seconds the command may take (default: the entry's whole answer limit; the
-    hook process passes what is left of it after its own start)."""
+    hook process passes what is left of it after its own start). It runs with bash in the
+    project root, bounded by ``hookproc.run``: at the limit its whole process group is killed,
+    and a process it leaves behind holding its output does not hold the answer past the limit."""
+    from .hookproc import run  # here, not at the top: a pass-through run never needs it
+
     speaker, running = runtime_of(speaks), runtime_of(hook_input.platform)
     payload = speaker.payload_for(hook_input, running)
     if payload is None:  # the command's CLI has no such event: it has nothing to say
         return HookOutput()
-    stdin = json.dumps(payload).encode("utf-8")
-    code, out, err, failure = run_command(command, stdin, command_env(root, speaks),
-                                          answer_limit(entry) if limit is None else limit,
-                                          cwd=root)
+    limit = answer_limit(entry) if limit is None else limit
+    done = run([SHELL, "-c", command], json.dumps(payload).encode("utf-8"), timeout=limit,
+               cwd=root, env=command_env(root, speaks))
+    code, out, err, failure = done.code, _decode(done.stdout), _decode(done.stderr), done.why(limit)
     if failure or code is None:
         return _failed(entry, f"external hook {command!r} {failure}", err)
     if code not in (0, 2) and entry.get("fail_closed") is True:  # Claude's onFailure: block

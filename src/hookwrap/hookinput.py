@@ -21,16 +21,15 @@ if TYPE_CHECKING:
 else:  # no dataclass machinery at import: see _dataclasses.py
     from ._dataclasses import field, lazy_dataclass
 
-_DICT: Any = field(default_factory=dict)  # the __init__ default of such a field
 
-# Payload keys that have a dedicated HookInput field, beside the REQ-006 ones. Every key a real
-# payload carries stays reachable through raw_input / get() too.
+# The HookInput fields taken from the payload key of their name as they are: as text, or as any
+# value. Every key a real payload carries stays reachable through raw_input / get() too.
 _STR_FIELDS = (
-    "permission_mode", "tool_use_id", "message", "notification_type", "trigger", "source",
-    "reason", "prompt_response", "last_assistant_message", "timestamp", "prompt_id",
-    "agent_id", "agent_type",
+    "session_id", "transcript_path", "cwd", "prompt", "permission_mode", "tool_use_id",
+    "message", "notification_type", "trigger", "source", "reason", "prompt_response",
+    "last_assistant_message", "timestamp", "prompt_id", "agent_id", "agent_type",
 )
-_ANY_FIELDS = ("error", "llm_request", "llm_response", "mcp_context")
+_ANY_FIELDS = ("tool_response", "error", "llm_request", "llm_response", "mcp_context")
 
 # Other spellings of a field, besides its camelCase one (seed 004): Gemini's older
 # `tool_parameters` (seed 001), and Copilot CLI's `tool_result` (its after-tool payloads).
@@ -39,8 +38,8 @@ ALIASES = {"tool_input": ("toolInput", "tool_parameters", "toolParameters"),
 
 
 def _camel(key: str) -> str:
-    head, *rest = key.split("_")
-    return head + "".join(part.title() for part in rest)
+    head, _, rest = key.partition("_")
+    return head + rest.title().replace("_", "")  # title() starts again after each "_"
 
 
 _SPELLINGS: dict[str, tuple[str, ...]] = {}  # a key's other spellings, made on first use
@@ -128,70 +127,6 @@ class HookInput:
     llm_response: Any = None
     mcp_context: Any = None
 
-    def __init__(
-        self,
-        platform: Platform,
-        event: NormalizedEvent,
-        session_id: str = "",
-        transcript_path: str = "",
-        cwd: str = "",
-        tool_name: str = "",
-        tool_input: dict[str, Any] = _DICT,
-        tool_response: Any = None,
-        prompt: str = "",
-        raw_input: dict[str, Any] = _DICT,
-        raw_event: str = "",
-        raw_tool_name: str = "",
-        permission_mode: str = "",
-        tool_use_id: str = "",
-        message: str = "",
-        notification_type: str = "",
-        stop_hook_active: bool = False,
-        trigger: str = "",
-        source: str = "",
-        reason: str = "",
-        prompt_response: str = "",
-        last_assistant_message: str = "",
-        timestamp: str = "",
-        prompt_id: str = "",
-        agent_id: str = "",
-        agent_type: str = "",
-        error: Any = None,
-        llm_request: Any = None,
-        llm_response: Any = None,
-        mcp_context: Any = None,
-    ) -> None:
-        self.platform = platform
-        self.event = event
-        self.session_id = session_id
-        self.transcript_path = transcript_path
-        self.cwd = cwd
-        self.tool_name = tool_name
-        self.tool_input = {} if tool_input is _DICT else tool_input
-        self.tool_response = tool_response
-        self.prompt = prompt
-        self.raw_input = {} if raw_input is _DICT else raw_input
-        self.raw_event = raw_event
-        self.raw_tool_name = raw_tool_name
-        self.permission_mode = permission_mode
-        self.tool_use_id = tool_use_id
-        self.message = message
-        self.notification_type = notification_type
-        self.stop_hook_active = stop_hook_active
-        self.trigger = trigger
-        self.source = source
-        self.reason = reason
-        self.prompt_response = prompt_response
-        self.last_assistant_message = last_assistant_message
-        self.timestamp = timestamp
-        self.prompt_id = prompt_id
-        self.agent_id = agent_id
-        self.agent_type = agent_type
-        self.error = error
-        self.llm_request = llm_request
-        self.llm_response = llm_response
-        self.mcp_context = mcp_context
-
     @classmethod
     def from_dict(cls, data: dict[str, Any], platform: Platform) -> HookInput:
         """Build a HookInput from a decoded payload.
@@ -216,13 +151,8 @@ class HookInput:
         return cls(
             platform=platform,
             event=agent.normalize_event(raw_event),
-            session_id=_text(_pick(fields, "session_id", "")),
-            transcript_path=_text(_pick(fields, "transcript_path", "")),
-            cwd=_text(_pick(fields, "cwd", "")),
             tool_name=_tool_name(agent, raw_tool, tool_input, extras.get("mcp_context")),
             tool_input=tool_input if isinstance(tool_input, dict) else {},
-            tool_response=_pick(fields, "tool_response"),
-            prompt=_text(_pick(fields, "prompt", "")),
             raw_input=data,
             raw_event=agent.canonical_event_name(raw_event) if raw_event else "",
             raw_tool_name=raw_tool,

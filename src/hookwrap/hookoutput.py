@@ -18,9 +18,6 @@ if TYPE_CHECKING:
 else:  # no dataclass machinery at import: see _dataclasses.py
     from ._dataclasses import field, lazy_dataclass
 
-_DICT: Any = field(default_factory=dict)  # the __init__ default of such a field
-
-
 _DECISIONS = ("", "block", "deny", "allow", "approve", "ask")
 
 
@@ -60,28 +57,6 @@ class HookOutput:
     raw_output: dict[str, Any] = field(default_factory=dict)
     updated_input: dict[str, Any] | None = None
     system_message: str = ""
-
-    def __init__(
-        self,
-        decision: str = "",
-        reason: str = "",
-        context: str = "",
-        continue_loop: bool = True,
-        stop_reason: str = "",
-        suppress_output: bool = False,
-        raw_output: dict[str, Any] = _DICT,
-        updated_input: dict[str, Any] | None = None,
-        system_message: str = "",
-    ) -> None:
-        self.decision = decision
-        self.reason = reason
-        self.context = context
-        self.continue_loop = continue_loop
-        self.stop_reason = stop_reason
-        self.suppress_output = suppress_output
-        self.raw_output = {} if raw_output is _DICT else raw_output
-        self.updated_input = updated_input
-        self.system_message = system_message
 
     @classmethod
     def block(cls, reason: str, **fields: Any) -> HookOutput:

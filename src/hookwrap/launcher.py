@@ -88,12 +88,9 @@ USER_FLAG = "--user"
 # checks it against the records).
 PROJECT_VARS = {"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR",
                 "qwen": "QWEN_PROJECT_DIR", "copilot": "COPILOT_PROJECT_DIR"}
-# Where a CLI keeps its trust in a project's hooks, which it otherwise skips without a word
-# (Codex CLI 0.171.0: reference/codex-cli.md 1.4): (the variable naming its home, the home's
-# default under ~, the file, what the file holds for a trusted project's hook; {root} the
-# project's real path). Where the project's hook is not trusted, the user's runs: a guard that
+# A CLI that asks for trust in a project's hooks skips them without a word until it is given
+# (TRUST_CHECKS, below). Where the project's hook is not trusted, the user's runs: a guard that
 # runs twice beats one that runs nowhere.
-TRUST_MARKS = {"codex": ("CODEX_HOME", ".codex", "config.toml", '"{root}/.codex/hooks.json:')}
 # Gemini CLI 0.61.0 reads a folder's .gemini/settings.json, its hooks with it, only when the
 # folder is trusted as settings load, before argv is parsed (chunk-5FZXKDXH.js checkPathTrust):
 # `--skip-trust` sets GEMINI_CLI_TRUST_WORKSPACE=true after that (gemini-3HFX2LNT.js L8232), so
@@ -665,7 +662,7 @@ def _launch(argv: "list[str]") -> None:
         _arm_deadline(name, deadline)
     _pause_gc()
     _start_imports(os.path.dirname(os.path.abspath(__file__)))
-    try:
+    try:  # load's other errors (a null byte in the source, 3.9-3.11...) go to main's handler
         code = load(path, source, _cache_path(os.path.dirname(path), name))
     except SyntaxError as error:  # printed as a direct run prints it: no launcher frames
         _resume_gc()
@@ -673,12 +670,6 @@ def _launch(argv: "list[str]") -> None:
         if deadline is not None:
             _block(name, f"could not start ({type(error).__name__}: {error})")
         raise SystemExit(1) from None
-    except Exception as error:  # a null byte in the source (3.9-3.11), an unreadable cache...
-        if deadline is not None:
-            _resume_gc()
-            sys.excepthook(type(error), error, error.__traceback__)
-            _block(name, f"could not start ({type(error).__name__}: {error})")
-        raise
     _run(code, name, path, [shown, *argv[2:]], deadline)
 
 
@@ -707,18 +698,19 @@ def project_wins(name: str, argv: "list[str]", env: "Mapping[str, str]", cwd: st
 
 def _trusted(platform: str, folder: str, env: "Mapping[str, str]") -> bool:
     """Whether ``platform`` records trust in the project's hooks, where it asks for it."""
-    if platform in TRUST_CHECKS:
-        return TRUST_CHECKS[platform](folder, env)
-    if platform not in TRUST_MARKS:
-        return True
-    variable, default, name, mark = TRUST_MARKS[platform]
-    home = env.get(variable) or os.path.join(os.path.expanduser("~"), default)
+    check = TRUST_CHECKS.get(platform)
+    return check is None or check(folder, env)
+
+
+def _codex_trusted(folder: str, env: "Mapping[str, str]") -> bool:
+    """Whether Codex CLI's config.toml holds a trusted hook of the project's hooks file (Codex
+    CLI 0.171.0: reference/codex-cli.md 1.4; the project by its real path)."""
+    home = env.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
     try:
-        with open(os.path.join(home, name), encoding="utf-8") as file:
-            text = file.read()
+        with open(os.path.join(home, "config.toml"), encoding="utf-8") as file:
+            return f'"{os.path.realpath(folder)}/.codex/hooks.json:' in file.read()
     except (OSError, ValueError):
         return False
-    return mark.format(root=os.path.realpath(folder)) in text
 
 
 def _gemini_trusted(folder: str, env: "Mapping[str, str]") -> bool:
@@ -781,8 +773,9 @@ def _copilot_trusted(folder: str, env: "Mapping[str, str]") -> bool:
     return env.get("COPILOT_ALLOW_ALL") == "true"
 
 
-# The CLIs whose trust in a project's hooks takes more than a line in TRUST_MARKS.
-TRUST_CHECKS = {"gemini": _gemini_trusted, "qwen": _qwen_trusted, "copilot": _copilot_trusted}
+# The CLIs that ask for trust in a project's hooks: whether it is given.
+TRUST_CHECKS = {"codex": _codex_trusted, "gemini": _gemini_trusted, "qwen": _qwen_trusted,
+                "copilot": _copilot_trusted}
 
 
 def _strip_comments(text: str) -> str:

@@ -91,19 +91,16 @@ def _call(hook: Hook, hook_input: HookInput) -> HookOutput:
 
 
 def _report_error(error: BaseException, hook_input: HookInput | None) -> None:
-    context = f"{hook_input.raw_event or hook_input.event} hook" if hook_input else "hook"
-    if hook_input is not None and hook_input.event is NormalizedEvent.AFTER_AGENT and hook_input.stop_hook_active:
+    if hook_input is None:
+        output_hook_error(error, "hook")
+        return
+    document = format_hook_error(error, f"{hook_input.raw_event or hook_input.event} hook")
+    if hook_input.event is NormalizedEvent.AFTER_AGENT and hook_input.stop_hook_active:
         # A stop hook that crashes on every retry would keep the agent looping (Gemini has no
         # cap), so a crash inside a retry is reported to the user without blocking again.
-        document = format_hook_error(error, context)
-        write_stdout(json.dumps({"systemMessage": document["reason"]}))
-        return
-    if hook_input is None:
-        output_hook_error(error, context)
-        return
-    # Some CLIs read the error document's block only in their own words (Copilot CLI).
-    document = runtime_of(hook_input.platform).error_output(format_hook_error(error, context),
-                                                     hook_input.event)
+        document = {"systemMessage": document["reason"]}
+    else:  # some CLIs read the error document's block only in their own words (Copilot CLI)
+        document = runtime_of(hook_input.platform).error_output(document, hook_input.event)
     write_stdout(json.dumps(document))
 
 

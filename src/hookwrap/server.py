@@ -21,6 +21,7 @@ import os
 import re
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from .names import Platform
@@ -51,8 +52,13 @@ _MIN_WAIT = 0.5
 _POLL = 0.1
 
 
-class Busy(Exception):
-    """Another hook's call holds the server past this call's wait: answered with HTTP 503."""
+class Refused(Exception):
+    """A request answered with an HTTP error (``status``) and why, not with a hook's answer:
+    503 when another hook's call holds the server past this call's wait."""
+
+    def __init__(self, status: int, why: str) -> None:
+        super().__init__(why)
+        self.status = status
 
 
 class _Running:
@@ -61,15 +67,11 @@ class _Running:
     __slots__ = ("name", "started", "timeout")
 
     def __init__(self, name: str, timeout: float) -> None:
-        import time
-
         self.name = name
         self.started = time.monotonic()
         self.timeout = timeout
 
     def seconds(self) -> float:
-        import time
-
         return time.monotonic() - self.started
 
     def hung(self) -> bool:
@@ -88,24 +90,6 @@ def busy() -> dict[str, Any] | None:
             "timeout": current.timeout, "hung": current.hung()}
 
 
-def route(platform: str, name: str) -> str:
-    """The path a CLI posts ``name``'s payloads to."""
-    return f"/hookwrap/{platform}/{name}"
-
-
-def url(port: int, platform: str, name: str) -> str:
-    """The URL registered for ``name`` (the exact form hookwrap owns)."""
-    return f"http://{HOST}:{port}{route(platform, name)}"
-
-
-class _Loaded:
-    __slots__ = ("hook", "stamp")
-
-    def __init__(self, stamp: tuple[int, int], hook: Callable[..., Any]) -> None:
-        self.stamp = stamp
-        self.hook = hook
-
-
 class HookLoader:
     """Each hook script's ``hook`` function, imported once and again when the file changes.
 
@@ -116,7 +100,7 @@ class HookLoader:
     def __init__(self, root: str) -> None:
         self.root = root
         self.hooks = os.path.join(root, ".hookwrap", "hooks")
-        self._loaded: dict[str, _Loaded] = {}
+        self._loaded: dict[str, tuple[tuple[int, int] | None, Callable[..., Any]]] = {}  # stamp, hook
         # Helper modules the scripts imported from .hookwrap/hooks/, with their file's stamp.
         self._helpers: dict[str, tuple[int, int] | None] = {}
         self._timeouts: dict[str, tuple[tuple[int, int] | None, float]] = {}
@@ -144,16 +128,14 @@ class HookLoader:
     def get(self, name: str) -> Callable[..., Any]:
         """The hook function; OSError when the script is missing, any error its import raises."""
         path = self.script(name)
-        info = os.stat(path)
-        stamp = (info.st_mtime_ns, info.st_size)
+        stamp = _stamp(path)
         with self._lock:
             if self._helpers_changed():
                 self._forget_helpers()
             loaded = self._loaded.get(name)
-            if loaded is None or loaded.stamp != stamp:
-                loaded = _Loaded(stamp, _import(path, name))
-                self._loaded[name] = loaded
-            return loaded.hook
+            if loaded is None or loaded[0] != stamp:
+                loaded = self._loaded[name] = (stamp, _import(path, name))
+            return loaded[1]
 
     def note_helpers(self) -> None:
         """Record the stamp of each helper module a call imported for the first time."""
@@ -227,67 +209,45 @@ def _import(path: str, name: str) -> Callable[..., Any]:
     return hook
 
 
-class _CallContext:
-    """What a command hook would have had: the call's cwd, and the CLI's variables."""
-
-    def __init__(self, platform: Platform, root: str, cwd: str) -> None:
-        agent = runtime_of(platform)
-        self._env = dict.fromkeys(agent.project_dir_vars[:1], root)
-        self._env.update(agent.hook_process_env)
-        self._cwd = cwd
-
-    def __enter__(self) -> None:
-        self._saved_env = {key: os.environ.get(key) for key in self._env}
-        os.environ.update(self._env)
-        self._saved_cwd = os.getcwd()
-        os.chdir(self._cwd)
-        self._saved_out = sys.stdout
-        sys.stdout = io.StringIO()
-
-    def answer(self) -> str:
-        out = sys.stdout
-        return out.getvalue() if isinstance(out, io.StringIO) else ""
-
-    def __exit__(self, *exc: object) -> None:
-        sys.stdout = self._saved_out
-        os.chdir(self._saved_cwd)
-        for key, value in self._saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
 def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str) -> str:
-    """The JSON document a command run of ``name`` would print for ``raw``."""
+    """The JSON document a command run of ``name`` would print for ``raw``, run as the CLI runs
+    a command hook: in the call's ``cwd``, with the CLI's variables set."""
     from .runner import run_raw
 
+    agent = runtime_of(platform)
+    env = dict.fromkeys(agent.project_dir_vars[:1], loader.root)
+    env.update(agent.hook_process_env)
     timeout = loader.timeout(name)
     _acquire(timeout)
-    saved_path = list(sys.path)
+    saved_path, saved_out, saved_cwd = list(sys.path), sys.stdout, os.getcwd()
+    saved_env = {key: os.environ.get(key) for key in env}
     try:
         _running.append(_Running(name, timeout))
         # As in a command run, the script's directory comes first on the import path (its
         # helper modules import), and whatever the call adds to sys.path does not last.
         sys.path.insert(0, loader.hooks)
         hook = loader.get(name)
-        context = _CallContext(platform, loader.root, cwd)
-        with context:
-            run_raw(hook, platform, raw)
-            text = context.answer()
+        os.environ.update(env)
+        os.chdir(cwd)
+        sys.stdout = out = io.StringIO()
+        run_raw(hook, platform, raw)
         loader.note_helpers()
     finally:
-        sys.path[:] = saved_path
+        sys.path[:], sys.stdout = saved_path, saved_out
+        os.chdir(saved_cwd)
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
         _running.clear()
         _CALL_LOCK.release()
-    return text.strip() or "{}"
+    return out.getvalue().strip() or "{}"
 
 
 def _acquire(timeout: float) -> None:
-    """Take _CALL_LOCK, or raise Busy: when the running call has outlived its own timeout, or
+    """Take _CALL_LOCK, or refuse (503): when the running call has outlived its own timeout, or
     when this call has waited all it may (its ``timeout`` less a margin)."""
-    import time
-
     deadline = time.monotonic() + max(_MIN_WAIT, timeout - _WAIT_MARGIN)
     while True:
         left = deadline - time.monotonic()
@@ -295,11 +255,12 @@ def _acquire(timeout: float) -> None:
             return
         current = _running[0] if _running else None
         if current is not None and current.hung():
-            raise Busy(f"hook {current.name!r} has run for {current.seconds():.0f} s, past its "
-                       f"timeout of {current.timeout:g} s: restart the server")
+            raise Refused(503, f"hook {current.name!r} has run for {current.seconds():.0f} s, "
+                               f"past its timeout of {current.timeout:g} s: restart the server")
         if left <= 0:
             what = f"hook {current.name!r}" if current is not None else "another call"
-            raise Busy(f"{what} still runs after {max(_MIN_WAIT, timeout - _WAIT_MARGIN):g} s")
+            raise Refused(503, f"{what} still runs after "
+                               f"{max(_MIN_WAIT, timeout - _WAIT_MARGIN):g} s")
 
 
 def _declared_length(headers: Any) -> int | None:
@@ -345,7 +306,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def handle_one_request(self) -> None:
         self._unread = None
-        super().handle_one_request()
+        try:
+            super().handle_one_request()
+        except Refused as refused:
+            self._send(refused.status, {"error": str(refused)})
 
     def parse_request(self) -> bool:
         if not super().parse_request():
@@ -402,75 +366,59 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             return
 
-    def _read_body(self) -> bytes | None:
-        """The request's body, or None when it has been answered already (400 / 501)."""
+    def _read_body(self) -> bytes:
+        """The request's body; refused (501, 400) when it cannot be read."""
         if "Transfer-Encoding" in self.headers:
-            self._send(501, {"error": "Transfer-Encoding is not supported: send Content-Length"})
-            return None
+            raise Refused(501, "Transfer-Encoding is not supported: send Content-Length")
         length = self._unread
         if length is None or length > _MAX_BODY:
-            self._send(400, {"error": "bad Content-Length"})
-            return None
+            raise Refused(400, "bad Content-Length")
         self._unread = 0
         return self.rfile.read(length)
 
-    def _wrong_host(self) -> bool:
-        """Answer 403 when the request is not addressed to this very host and port: a page
-        that rebinds its DNS name to 127.0.0.1 shows its own name in Host."""
+    def _check_host(self) -> None:
+        """Refuse (403) a request not addressed to this very host and port: a page that
+        rebinds its DNS name to 127.0.0.1 shows its own name in Host."""
         expected = f"{HOST}:{self.server.server_address[1]}"
-        if self.headers.get_all("Host") == [expected]:  # one Host header: a second may differ
-            return False
-        self._send(403, {"error": f"Host must be {expected}"})
-        return True
+        if self.headers.get_all("Host") != [expected]:  # one Host header: a second may differ
+            raise Refused(403, f"Host must be {expected}")
 
     def do_GET(self) -> None:
-        if self._wrong_host():
-            return
+        self._check_host()
         if self.path != HEALTH_PATH:
-            self._send(404, {"error": f"no route {self.path}"})
-            return
+            raise Refused(404, f"no route {self.path}")
         running = busy()
         self._send(200, {"service": SERVICE, "root": self.server.root, "pid": os.getpid(),
                          "busy": running, "hung": bool(running and running["hung"])})
 
     def do_POST(self) -> None:
         match = _ROUTE.match(self.path)
-        platforms = {p.value for p in Platform}
-        if match is None or match.group("platform") not in platforms:
-            self._send(404, {"error": f"no route {self.path}"})
-            return
+        if match is None or match.group("platform") not in {p.value for p in Platform}:
+            raise Refused(404, f"no route {self.path}")
         platform, name = Platform(match.group("platform")), match.group("name")
         # A web page can post to 127.0.0.1 too: only a JSON request (which a browser sends
         # cross-site only after a preflight this server never answers) addressed to this
         # very host and port (no DNS rebinding) is a CLI's.
         content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if content_type != "application/json":
-            self._send(415, {"error": "Content-Type must be application/json"})
-            return
-        if self._wrong_host():
-            return
-        body = self._read_body()
-        if body is None:
-            return
-        raw = body.decode("utf-8", errors="replace")
+            raise Refused(415, "Content-Type must be application/json")
+        self._check_host()
+        raw = self._read_body().decode("utf-8", errors="replace")
         cwd = _cwd_of(raw)
         refusal = self._refusal(cwd)
         if refusal:
             self.server.log(f"{name}: refused: {refusal}")
-            self._send(409, {"error": refusal})
-            return
+            raise Refused(409, refusal)
         try:
             text = answer(self.server.loader, platform, name, raw,
                           cwd if cwd and os.path.isdir(cwd) else self.server.root)
-        except Busy as error:  # a hung or slow call holds the server: fail, do not queue
+        except Refused as error:  # a hung or slow call holds the server: fail, do not queue
             self.server.log(f"{name}: not run: {error}")
-            self._send(503, {"error": str(error)})
-            return
+            raise
         except BaseException as error:  # a broken script: fail as a command run would
             self.server.log(f"{name}: cannot run {self.server.loader.script(name)}: "
                             f"{type(error).__name__}: {error}")
-            self._send(500, {"error": f"{type(error).__name__}: {error}"})
-            return
+            raise Refused(500, f"{type(error).__name__}: {error}") from None
         self._send(200, text)
 
     def _refusal(self, cwd: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
 import sys
 import threading
@@ -222,10 +223,12 @@ def _payload(cwd: Path, command: str = "ls") -> dict:
 
 def test_the_server_answers_as_a_command_run_with_the_call_s_cwd_and_session(served) -> None:
     root, port = served
+    before = os.getcwd(), os.environ.get("CLAUDE_PROJECT_DIR")
     status, body = _post(port, "rec", _payload(root / "sub"))
     assert status == 200
     context = json.loads(body)["hookSpecificOutput"]["additionalContext"]
     assert context == f"VERSION-1 cwd={root / 'sub'} project={root.resolve()} session=s-1"
+    assert (os.getcwd(), os.environ.get("CLAUDE_PROJECT_DIR")) == before  # put back after the call
 
 
 def test_the_server_reloads_a_changed_script(served) -> None:

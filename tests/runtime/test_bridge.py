@@ -214,21 +214,26 @@ def test_a_block_reads_as_a_block_in_every_cli(target: str) -> None:
 
 # --- running the command ----------------------------------------------------------------------
 
-def test_run_command_kills_the_whole_group_on_timeout(tmp_path: Path) -> None:
+def test_the_command_s_whole_group_is_killed_at_the_limit(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
     marker = tmp_path / "child-survived"
     started = time.monotonic()
-    code, _out, _err, failure = bridge.run_command(
-        f"(sleep 1; touch '{marker}') & sleep 30", b"", dict(os.environ), 0.5)
-    assert code is None and failure.startswith("timed out")
+    output = bridge.bridged_output(_input("claude/PreToolUse.json", "claude"), Platform.CLAUDE,
+                                   f"(sleep 1; touch '{marker}') & sleep 30", str(tmp_path), {}, 0.5)
+    assert output == HookOutput() and "timed out after 0.5 seconds" in capsys.readouterr().err
     assert time.monotonic() - started < 5
     time.sleep(max(0.0, started + 2.0 - time.monotonic()))  # a second after the touch was due
     assert not marker.exists(), "the command's background child outlived the timeout"
 
 
-def test_run_command_reports_exit_and_streams() -> None:
-    code, out, err, failure = bridge.run_command("cat; echo err >&2; exit 3", b"payload",
-                                                 dict(os.environ), 10)
-    assert (code, out, err.strip(), failure) == (3, "payload", "err", "")
+def test_the_command_reads_the_payload_and_its_streams_are_read(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    command = "cat > payload.json; echo '{\"decision\": \"block\", \"reason\": \"out\"}'; echo err >&2"
+    output = bridge.bridged_output(_input("claude/PreToolUse.json", "claude"), Platform.CLAUDE,
+                                   command, str(tmp_path), {})
+    assert (output.decision, output.reason) == ("block", "out")
+    assert capsys.readouterr().err == "err\n"
+    assert json.loads((tmp_path / "payload.json").read_text())["hook_event_name"] == "PreToolUse"
 
 
 # --- the generated bridge script, run as each CLI runs it ---------------------------------------

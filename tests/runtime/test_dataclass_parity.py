@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import inspect
+import pydoc
 import sys
 
 import pytest
@@ -27,7 +28,37 @@ def _params(cls: type) -> list[tuple[str, object, str]]:
 
 @CLASSES
 def test_init_takes_what_the_dataclass_takes(cls: type) -> None:
-    assert _params(cls) == _params(stand_in(cls))
+    ref = stand_in(cls)
+    assert _params(cls) == _params(ref)
+    assert str(inspect.signature(cls.__init__)) == str(inspect.signature(ref.__init__))
+    if sys.version_info >= (3, 10):  # 3.9's @dataclass leaves it __create_fn__.<locals>.__init__
+        assert cls.__init__.__qualname__ == ref.__init__.__qualname__
+    assert f"__init__{inspect.signature(ref.__init__)}" in pydoc.render_doc(cls, renderer=pydoc.plaintext)
+
+
+def _outcome(make: type, args: tuple[object, ...], kwargs: dict[str, object]) -> object:
+    try:
+        return repr(make(*args, **kwargs))
+    except TypeError as error:
+        return ("TypeError", str(error))
+
+
+@CLASSES
+@pytest.mark.parametrize("call", ["positional", "mixed", "missing", "unknown", "twice", "too many"])
+def test_arguments_are_taken_and_refused_as_the_dataclass_does(cls: type, call: str) -> None:
+    names = [f.name for f in dataclasses.fields(cls)]
+    values = [f"v{i}" for i in range(len(names))]
+    args, kwargs = {
+        "positional": (values[:3], {}),
+        "mixed": (values[:2], {names[-1]: "last", names[3]: {}}),
+        "missing": ((), {names[-1]: "last"} if cls is HookInput else {"nope": 1}),
+        "unknown": (values[:2], {"nope": 1}),
+        "twice": (values[:2], {names[1]: "again"}),
+        "too many": ([*values, "extra"], {}),
+    }[call]
+    mine = _outcome(cls, tuple(args), kwargs)
+    assert mine == _outcome(stand_in(cls), tuple(args), kwargs)
+    assert isinstance(mine, tuple) == (call not in ("positional", "mixed"))
 
 
 @CLASSES
@@ -81,3 +112,15 @@ def test_a_user_dataclass_can_extend_them() -> None:
 
     assert [f.name for f in dataclasses.fields(Mine)][-2:] == ["system_message", "extra"]
     assert Mine(decision="block", extra=2).extra == 2
+
+
+def test_a_plain_subclass_sets_each_field_as_the_dataclass_would() -> None:
+    seen: list[str] = []
+
+    class Noting(HookOutput):
+        def __setattr__(self, name: str, value: object) -> None:
+            seen.append(name)
+            super().__setattr__(name, value)
+
+    assert Noting(reason="x").reason == "x"
+    assert seen == [f.name for f in dataclasses.fields(HookOutput)]

@@ -12,7 +12,7 @@ import pytest
 from support import SRC
 
 from hookwrap import EVENT_TO_NORMALIZED, NORMALIZED_TO_EVENT, NormalizedEvent, Platform
-from hookwrap.platforms import canonical_event_name, detect_platform, normalize_event
+from hookwrap.platforms import detect_platform, runtime_of
 
 E = NormalizedEvent
 CLAUDE = Platform.CLAUDE
@@ -77,7 +77,7 @@ def test_req_006_2_2_normalized_event_is_a_str_enum() -> None:
 )
 def test_req_006_2_3_to_9_claude_event_mapping(clause: str, raw: str, expected: E) -> None:
     assert EVENT_TO_NORMALIZED[CLAUDE][raw] is expected
-    assert normalize_event(raw, CLAUDE) is expected
+    assert runtime_of(CLAUDE).normalize_event(raw) is expected
 
 
 @pytest.mark.parametrize(
@@ -95,7 +95,7 @@ def test_req_006_2_3_to_9_claude_event_mapping(clause: str, raw: str, expected: 
 )
 def test_req_006_2_10_to_17_gemini_event_mapping(clause: str, raw: str, expected: E) -> None:
     assert EVENT_TO_NORMALIZED[GEMINI][raw] is expected
-    assert normalize_event(raw, GEMINI) is expected
+    assert runtime_of(GEMINI).normalize_event(raw) is expected
 
 
 def test_req_006_2_gemini_map_covers_exactly_the_eleven_gemini_events() -> None:
@@ -182,7 +182,7 @@ def test_req_006_2_18_reverse_then_forward_is_identity(platform: Platform) -> No
 @pytest.mark.parametrize("platform", list(Platform))
 @pytest.mark.parametrize("raw", ["", "NoSuchEvent", "MessageDisplay", "stop!"])
 def test_req_006_4_4_unknown_event_normalizes_to_after_agent(platform: Platform, raw: str) -> None:
-    assert normalize_event(raw, platform) is E.AFTER_AGENT
+    assert runtime_of(platform).normalize_event(raw) is E.AFTER_AGENT
 
 
 @pytest.mark.parametrize(
@@ -201,14 +201,14 @@ def test_req_006_4_4_unknown_event_normalizes_to_after_agent(platform: Platform,
 def test_kebab_case_event_names_normalize(
     platform: Platform, raw: str, canonical: str, event: E
 ) -> None:
-    assert canonical_event_name(raw, platform) == canonical
-    assert normalize_event(raw, platform) is event
+    assert runtime_of(platform).canonical_event_name(raw) == canonical
+    assert runtime_of(platform).normalize_event(raw) is event
 
 
 def test_kebab_case_of_the_other_platform_is_not_borrowed() -> None:
     # Gemini has no PreToolUse; its kebab-case form must not map through Claude's table.
-    assert normalize_event("pre-tool-use", GEMINI) is E.AFTER_AGENT
-    assert canonical_event_name("pre-tool-use", GEMINI) == "pre-tool-use"
+    assert runtime_of(GEMINI).normalize_event("pre-tool-use") is E.AFTER_AGENT
+    assert runtime_of(GEMINI).canonical_event_name("pre-tool-use") == "pre-tool-use"
 
 
 @pytest.mark.parametrize(
