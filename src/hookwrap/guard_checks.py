@@ -46,17 +46,10 @@ def _named(command: Command) -> List[str]:
         if command.roots else _operands(command.args)
 
 
-def _targets(command: Command) -> List[str]:
-    """What an rm removes: its operands; for an rm run by find -exec or fed by find through
-    xargs, find's start paths too (`find . | xargs rm -rf ~` removes ~ as well)."""
-    return [*command.roots, *_named(command)] if command.roots else _operands(command.args)
-
-
 def _target_classes(command: Command, state: State) -> List[str]:
-    if not command.roots:
-        return state.classes(_operands(command.args))
-    classes = _root_classes(command.roots, command.narrowed, state)
-    return classes + state.classes(_named(command))
+    """Where what an rm removes lands: its operands; for an rm run by find -exec or fed by
+    find through xargs, find's start paths too (`find . | xargs rm -rf ~` removes ~ as well)."""
+    return _root_classes(command.roots, command.narrowed, state) + state.classes(_named(command))
 
 
 def _root_classes(roots: Iterable[str], narrowed: bool, state: State) -> List[str]:
@@ -98,22 +91,19 @@ def _rm_found_outside(command: Command, state: State) -> bool:
 
 
 def _rm_git_dir(command: Command, state: State) -> bool:
-    return any(posixpath.basename(target.rstrip("/")) == ".git" for target in _targets(command))
+    return any(posixpath.basename(target.rstrip("/")) == ".git"
+               for target in (*command.roots, *_named(command)))
 
 
 def _rm_dynamic(command: Command, state: State) -> bool:
     return command.dynamic_args and not command.roots
 
 
-def _find_roots(command: Command) -> List[str]:
-    return list(command.roots) or ["."]
-
-
 def _find_delete(command: Command, state: State) -> bool:
     """find -delete outside the project, or of all of it (no name, path, time or size test);
     find -exec rm (any options) outside it."""
     args = command.args
-    classes = _root_classes(_find_roots(command), command.narrowed, state)
+    classes = _root_classes(command.roots or (".",), command.narrowed, state)
     if "-delete" in find_own(args):  # not `-exec tool -delete {} ;`
         return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
     runs = [args[i + 1] for i in range(len(args) - 1)
@@ -211,21 +201,13 @@ def _reflog_expire(command: Command, state: State) -> bool:
     sub, rest = _git_subcommand(command)
     if sub in ("prune", "reflog") and _has_option(rest, "-n|--dry-run"):
         return False  # it says what it would delete
-    now = any(word.split("=", 1)[-1] in ("now", "all") for word in rest if "=" in word) or \
-        any(a in ("now", "all") for a in rest)
+    now = any(word.split("=", 1)[-1] in ("now", "all") for word in rest)  # `now`, `--expire=now`
     if sub == "reflog":
         return bool(rest) and (rest[0] == "delete" or (rest[0] == "expire" and now))
     if sub == "gc":
         return any(word.startswith("--prune=") and word.split("=", 1)[1] in ("now", "all")
                    for word in rest)
     return sub == "prune"
-
-
-def _git_rm_force(command: Command, state: State) -> bool:
-    """git rm -f (not --cached): deletes files with changes git has not stored."""
-    _, rest = _git_subcommand(command)
-    return _has_option(rest, "-f|--force") and not _has_option(rest, "--cached") and \
-        not _has_option(rest, "-n|--dry-run")
 
 
 def _update_ref_delete(command: Command, state: State) -> bool:
@@ -824,6 +806,6 @@ CHECKS: Dict[str, Any] = {name: globals()["_" + name] for name in (
     "recursive_root_or_home", "checkout_discards", "restore_discards", "branch_force_delete",
     "reflog_expire", "push_force", "push_lease", "push_deletes", "dd_device", "partition_edit",
     "diskutil_erase", "rm_git_dir", "rm_found_outside", "rsync_delete", "formats_device", "wipes",
-    "volume_destroy", "git_rm_force", "update_ref_delete", "prints_credentials",
+    "volume_destroy", "update_ref_delete", "prints_credentials",
 )}
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.

@@ -1037,7 +1037,7 @@ def _edits_in_place(args: List[str]) -> bool:
     return False
 
 
-def writes_device(command: Command) -> bool:
+def writes_device(command: Command, state: Optional[State] = None) -> bool:
     """Whether the command writes onto a block device (`> /dev/sda`, `cp img /dev/sdb`)."""
     if not command.redirects and command.program not in ("cp", "tee", "cat", "mv", "install",
                                                          "pv", "ddrescue", "cpio"):
@@ -1068,7 +1068,7 @@ def _matches(rule: Rule, command: Command, text: str, state: State) -> bool:
             return False
     if rule.unless and _has_option(args, rule.unless):
         return False
-    if rule.check and not _check(rule.check)(command, state):
+    if rule.check and not _check(rule.check, rule.pack)(command, state):
         return False
     if rule.category in ("git", "remote") and command.program == "git" and (
             _git_help(args) or (rule.category == "git" and _git_in_temp(command, state))):
@@ -1233,10 +1233,6 @@ def _decoded_piped(command: Command, state: State) -> bool:
         not any(program in _DOWNLOADERS for program in command.upstream)
 
 
-def _unreadable(command: Command, state: State) -> bool:
-    return False  # a line-level check: see Guard.check_line
-
-
 def _unknown_program(command: Command, state: State) -> bool:
     """A program word made when the line runs (`$X -rf ~`): guard_checks.py tries it as the
     programs rules are about."""
@@ -1244,14 +1240,6 @@ def _unknown_program(command: Command, state: State) -> bool:
             not command.args:
         return False
     return bool(_check("unknown_program_as")(command, state))
-
-
-def _fork_bomb(command: Command, state: State) -> bool:
-    return False  # a line-level check: see Guard.check_line
-
-
-def _device_write(command: Command, state: State) -> bool:
-    return writes_device(command)
 
 
 _NETCATS = frozenset(("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat"))
@@ -1271,17 +1259,21 @@ def _reverse_shell(command: Command, state: State) -> bool:
         for r in command.redirects)
 
 
-def _check(name: str) -> Any:
-    """The named check: guard_checks.py's, or a pack's from guard_packs.py; each module is
-    loaded the first time one of its rules gets this far. An unknown name matches nothing (a
-    test keeps every rule's check known)."""
+def _check(name: str, pack: str = "") -> Any:
+    """The named check: guard_checks.py's, or guard_packs.py's (a pack's rule, ``pack``, looks
+    there first); each module is loaded the first time one of its rules gets this far. An
+    unknown name matches nothing (a test keeps every rule's check known)."""
     check = _CHECKS.get(name)
     if check is None:
-        if name in PACK_CHECKS:
-            from .guard_packs import PACK_CHECKS as found
-        else:
-            from .guard_checks import CHECKS as found
-        check = _CHECKS[name] = found.get(name, _no_match)
+        if not pack:
+            from .guard_checks import CHECKS
+
+            check = CHECKS.get(name)
+        if check is None:
+            from .guard_packs import PACK_CHECKS
+
+            check = PACK_CHECKS.get(name, _no_match)
+        _CHECKS[name] = check
     return check
 
 
@@ -1289,10 +1281,9 @@ def _no_match(command: Command, state: State) -> bool:
     return False
 
 
-# The named checks loaded so far (``_<name>`` here); the others are loaded on first use (see
-# _check).
-_CHECKS: Dict[str, Any] = {name: globals()["_" + name] for name in (
-    "download_piped", "download_substituted", "decoded_piped", "unreadable", "device_write",
-    "unknown_program", "reverse_shell", "fork_bomb")}
-# The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.
-PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "kubectl_delete", "ansible_shell", "http_delete"))
+# The named checks loaded so far: those here (code.unreadable's and code.fork-bomb's are
+# line-level checks: see Guard.check_line); the others are loaded on first use (see _check).
+_CHECKS: Dict[str, Any] = {
+    "download_piped": _download_piped, "download_substituted": _download_substituted,
+    "decoded_piped": _decoded_piped, "unreadable": _no_match, "device_write": writes_device,
+    "unknown_program": _unknown_program, "reverse_shell": _reverse_shell, "fork_bomb": _no_match}
