@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import posixpath
 
-from .shell_syntax import Redirect, Script, Simple, Word
+from .shell_syntax import Redirect, Script, Simple, Word, literal
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -84,10 +84,7 @@ def _plain_parse(line: str, steps: List[int]) -> Optional[Script]:
         if ";" in token or "&" in token or "|" in token or token in ("case", "esac",
                                                                         "function"):
             return None
-        word = Word(token, token)
-        word.glob = "*" in token or "?" in token or "[" in token or "{" in token
-        word.tilde = token[:1] == "~"
-        current.words.append(word)
+        current.words.append(literal(token, True))
     if current.words:
         script.commands.append(current)
     return script
@@ -195,8 +192,8 @@ DATABASE_CLIENTS = frozenset((
     "cockroach", "sqlcmd", "bq", "snowsql", "pgcli", "mycli", "litecli", "usql", "trino",
     "cqlsh", "redis-cli", "valkey-cli", "keydb-cli", "mongosh", "mongo"))
 _PASS_THROUGH = frozenset(("tee", "cat", "stdbuf", "pv", "buffer", "mbuffer"))
-# Interpreter calls that delete: a literal path as their first argument becomes `rm -rf PATH`
-# (recursive ones) or `rm PATH`.
+
+
 class Command:
     """One command the line would run, after its wrappers: ``argv`` (each word's text), its
     redirections, and how it was reached (``via``, outermost first)."""
@@ -432,9 +429,8 @@ class _Walker:
         command.dynamic_args = dynamic
         if feeder is not None and feeder[0] is not None:
             feeder[0].piped_to = command
-        if dynamic and feeder is not None and feeder[0] is not None:
             # `find build -name '*.o' | xargs rm -rf`: what it gets is what find lists
-            listed = _listed(feeder[0])
+            listed = _listed(feeder[0]) if dynamic else None
             if listed is not None:
                 command.roots, command.narrowed = listed
         if command.program in DATABASE_CLIENTS:
@@ -859,13 +855,7 @@ def _xargs_input(words: List[Word], index: int, text: str) -> List[Word]:
             copy.tilde = copy.text[:1] == "~"
             made.append(copy)
         return made
-    extra = []
-    for part in line.split():
-        added = Word(part, part)
-        added.tilde = part[:1] == "~"
-        added.glob = any(c in part for c in "*?[")
-        extra.append(added)
-    return [*words[index:], *extra]
+    return [*words[index:], *map(literal, line.split())]
 
 
 def _generated(feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple]]
@@ -1266,26 +1256,20 @@ def _stdin_text(simple: Simple,
             return redirect.target.text + "\n", "here-string"
         if redirect.op == "<":
             return None, "file"
-    hops = 0
-    while feeder is not None and hops < 8:
-        hops += 1
-        command, _, source = feeder
-        if command is None:
-            return None, "pipe"
-        if command.program in ("echo", "printf"):
-            return _printed(command), "pipe"
-        if command.program in _PASS_THROUGH:
-            for redirect in reversed(source.redirects):
-                if redirect.op in ("<<", "<<-"):
-                    return redirect.body, "pipe"
-                if redirect.op == "<<<" and redirect.target is not None:
-                    return redirect.target.text + "\n", "pipe"
-            if command.program == "cat" and any(not a.startswith("-") for a in command.args):
-                return None, "pipe"
-            feeder = None  # the stage before is not known here; only its programs
-            return None, "pipe"
+    if feeder is None:
+        return None, ""
+    command, _, source = feeder
+    if command is None:
         return None, "pipe"
-    return None, "pipe" if feeder is not None else ""
+    if command.program in ("echo", "printf"):
+        return _printed(command), "pipe"
+    if command.program in _PASS_THROUGH:  # (the stage before it is not known here)
+        for redirect in reversed(source.redirects):
+            if redirect.op in ("<<", "<<-"):
+                return redirect.body, "pipe"
+            if redirect.op == "<<<" and redirect.target is not None:
+                return redirect.target.text + "\n", "pipe"
+    return None, "pipe"
 
 
 def _printed(command: Command) -> str:
@@ -1315,13 +1299,7 @@ def _printed(command: Command) -> str:
 
 def _synthetic(argv: List[str], via: Tuple[str, ...]) -> Command:
     """A command that interpreter code amounts to (shell_code.code_commands)."""
-    words = []
-    for text in argv:
-        word = Word(text, text)
-        word.tilde = text[:1] == "~"
-        word.glob = any(c in text for c in "*?[")
-        words.append(word)
-    return Command(words, [], via)
+    return Command(list(map(literal, argv)), [], via)
 
 
 # --- argv helpers the guard's rules use -------------------------------------------------------
