@@ -359,6 +359,20 @@ def _wipes(command: Command, state: State) -> bool:
                                              "--random-source"}))
 
 
+# The subcommands (first operands) that destroy a volume or switch security off, per program
+# (disk.volume-destroy's and system.security-off's checks; systemctl's are in its check).
+_DESTROYING = {
+    "zpool": ("destroy", "labelclear"), "zfs": ("destroy",), "nvme": ("format", "sanitize"),
+    "cryptsetup": ("luksFormat", "erase", "luksErase", "luksKillSlot", "reencrypt"),
+    "nft": ("flush",), "ufw": ("disable", "reset"), "csrutil": ("disable",),
+    "setenforce": ("0", "Permissive", "permissive"),
+}
+
+
+def _destroying(program: str, operands: List[str]) -> bool:
+    return bool(operands) and operands[0] in _DESTROYING.get(program, ())
+
+
 def _volume_destroy(command: Command, state: State) -> bool:
     """Deleting volumes, pools or their headers: lvremove, vgremove, zpool destroy, zfs
     destroy, cryptsetup luksFormat/erase, mdadm --zero-superblock, hdparm's security erase."""
@@ -366,24 +380,14 @@ def _volume_destroy(command: Command, state: State) -> bool:
     operands = _operands(args)
     if "--help" in args:
         return False
-    if program in ("lvremove", "vgremove", "pvremove"):
-        return True
-    if program == "zpool":
-        return operands[:1] in (["destroy"], ["labelclear"])
-    if program == "zfs":
-        return operands[:1] == ["destroy"]
     if program == "cryptsetup":
-        return bool(operands) and operands[0] in ("luksFormat", "erase", "luksErase",
-                                                  "luksKillSlot", "reencrypt") and \
-            not _images_only(operands[1:], state)
+        return _destroying(program, operands) and not _images_only(operands[1:], state)
     if program == "mdadm":
         return _has_option(args, "--zero-superblock")
     if program == "hdparm":
         return any(word.startswith(("--security-erase", "--trim-sector", "--make-bad-sector"))
                    for word in args)
-    if program == "nvme":
-        return operands[:1] in (["format"], ["sanitize"])
-    return False
+    return program in ("lvremove", "vgremove", "pvremove") or _destroying(program, operands)
 
 
 # parted's commands that write the label (print, unit, align-check, help only read).
@@ -642,25 +646,15 @@ def _security_off(command: Command, state: State) -> bool:
     if program in ("iptables", "ip6tables"):
         return _has_option(args, "-F|--flush|-X|--delete-chain") or (
             _has_option(args, "-P|--policy") and "ACCEPT" in args)
-    if program == "nft":
-        return operands[:2] in (["flush", "ruleset"],) or operands[:1] == ["flush"]
-    if program == "ufw":
-        return operands[:1] in (["disable"], ["reset"])
-    if program == "setenforce":
-        return operands[:1] in (["0"], ["Permissive"], ["permissive"])
     if program == "spctl":
         return _has_option(args, "--master-disable|--global-disable|--disable")
-    if program == "csrutil":
-        return operands[:1] in (["disable"],)
-    if program in ("aa-teardown",):
-        return True
     if program == "auditctl":
         return _has_option(args, "-D|-e") and ("-D" in args or "0" in args)
     if program in ("systemctl", "service"):
         words = [word.lower() for word in operands]
         return any(verb in words for verb in ("stop", "disable", "mask", "kill")) and \
             any(word.split(".", 1)[0] in _SECURITY_UNITS for word in words)
-    return False
+    return program == "aa-teardown" or _destroying(program, operands)
 
 
 def _netcat_shell(command: Command, state: State) -> bool:

@@ -48,6 +48,7 @@ from .shell import glob_match as _fnmatch
 from .shell import has_option as _has_option
 from .shell import one_of as _one_of
 from .shell import operands as _operands
+from .shell import option_values as _values_of
 from .shell import read as read_line
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -160,14 +161,10 @@ class Guard:
                 setattr(self, key, value)
             elif kind is list and isinstance(value, list) and \
                     all(isinstance(item, str) for item in value):
-                if key == "packs":
-                    self.packs.update(value)
-                elif key == "disabled_rules":
-                    self.disabled_rules.update(value)
-                elif key == "allowed_commands":
-                    self.allowed_commands.extend(" ".join(p.split()) for p in value)
-                else:
-                    getattr(self, key).extend(value)
+                if key == "allowed_commands":
+                    value = [" ".join(p.split()) for p in value]
+                known = getattr(self, key)  # packs and disabled_rules are sets
+                (known.update if isinstance(known, set) else known.extend)(value)
             else:
                 self.settings_problems.append(f"hookwrap.toml: hooks.{self.name}.{key}: "
                                               f"{value!r} is not a {kind.__name__}")
@@ -485,11 +482,8 @@ class Guard:
                 "rule": found.rule.id, "category": found.rule.category, "what": found.rule.what,
                 "instead": found.rule.instead, "command": found.shown,
                 "reason": self.block(found).reason},
-            "settings": {"packs": sorted(self.packs), "block_force_with_lease":
-                         self.block_force_with_lease, "allow_secret_reads":
-                         self.allow_secret_reads, "allowed_commands": self.allowed_commands,
-                         "allowed_paths": self.allowed_paths, "not_secrets": self.not_secrets,
-                         "disabled_rules": sorted(self.disabled_rules),
+            "settings": {**{key: sorted(value) if isinstance(value, set) else value
+                            for key in SETTINGS for value in [getattr(self, key)]},
                          "extra_rules": [rule.id for rule in self.extra_rules],
                          "problems": self.settings_problems},
         }
@@ -873,14 +867,7 @@ def _openssl_changes(args: List[str], operands: List[str]) -> List[Tuple[str, st
     """What openssl writes (-out, -keyout) and reads: its inputs, unless the subcommand shows
     a certificate's details (x509, req...) or what it prints is public only (`-pubout`, or
     `-noout` without `-text`: `openssl rsa -in key.pem -pubout`, `-check -noout`)."""
-    written: List[str] = []
-    for index, word in enumerate(args):
-        name, glued, value = word.partition("=")
-        if name in ("-out", "-keyout"):
-            if glued:
-                written.append(value)
-            elif index + 1 < len(args):
-                written.append(args[index + 1])
+    written = _values_of(args, ("-out", "-keyout"))
     changes = [("write", word) for word in written]
     if operands and operands[0] in _OPENSSL_SHOWS_NO_KEY:
         return changes
@@ -912,19 +899,7 @@ def _keytool_changes(args: List[str]) -> List[Tuple[str, str]]:
     copies keys out of a keystore only with -importkeystore, from -srckeystore."""
     if "-importkeystore" not in args:
         return []
-    return [("copy", value) for name, value in _named_values(args) if name == "-srckeystore"]
-
-
-def _named_values(args: List[str]) -> List[Tuple[str, str]]:
-    """(option, value) of single-dash options given as `-name value` or `-name=value`."""
-    pairs = []
-    for index, word in enumerate(args):
-        name, glued, value = word.partition("=")
-        if glued:
-            pairs.append((name, value))
-        elif word.startswith("-") and index + 1 < len(args):
-            pairs.append((word, args[index + 1]))
-    return pairs
+    return [("copy", value) for value in _values_of(args, ("-srckeystore",))]
 
 
 _OPENSSL_SHOWS_NO_KEY = frozenset(("x509", "req", "crl", "verify", "s_client", "s_server",

@@ -1349,6 +1349,20 @@ def operands(args: List[str], with_value: Iterable[str] = ()) -> List[str]:
     return found
 
 
+def option_values(args: List[str], names: Iterable[str]) -> List[str]:
+    """The values of the options ``names`` (`-out FILE`, `--command=SQL`), in order: the
+    word after one, or what follows its `=`."""
+    found: List[str] = []
+    for index, word in enumerate(args):
+        name, glued, value = word.partition("=")
+        if name in names:
+            if glued:
+                found.append(value)
+            elif index + 1 < len(args):
+                found.append(args[index + 1])
+    return found
+
+
 def has_option(args: List[str], group: str) -> bool:
     """Whether one option of ``group`` (``-f|--force``) is given before any `--`: a short
     letter also inside a cluster (``-rf``), a long one also shortened to a prefix GNU takes
