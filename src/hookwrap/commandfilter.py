@@ -127,13 +127,6 @@ def _is_assignment(word: str) -> bool:
         and not name[:1].isdigit()
 
 
-def _literal_prefix(pattern: str) -> str:
-    for index, char in enumerate(pattern):
-        if char in "*?[":
-            return pattern[:index]
-    return pattern
-
-
 def _may_match(pattern: str, simple: _Simple) -> bool:
     """Whether ``pattern`` matches, or may match once the shell expands the arguments."""
     from fnmatch import fnmatchcase
@@ -145,7 +138,7 @@ def _may_match(pattern: str, simple: _Simple) -> bool:
         return False
     # Expanded, the command still starts with its program: a pattern whose literal start
     # does not agree with it cannot match whatever the arguments become.
-    prefix, start = _literal_prefix(pattern), simple.program + " "
+    prefix, start = re.split(r"[*?[]", pattern, maxsplit=1)[0], simple.program + " "
     return start.startswith(prefix) or prefix.startswith(simple.program)
 
 

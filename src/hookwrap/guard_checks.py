@@ -24,20 +24,9 @@ from .shell import operands as _operands
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple
+    from typing import Any, Dict, Iterable, List, Tuple
 
-    class State(Protocol):
-        """What the checks ask of the line a command is in (guard_engine.State)."""
-
-        def classify(self, target: str) -> str: ...
-
-        def classes(self, targets: Iterable[str]) -> List[str]: ...
-
-        @property
-        def guard(self) -> Any: ...
-
-        @property
-        def cwd(self) -> Optional[str]: ...
+    from .guard_engine import State  # the line a command is in
 
 
 def _named(command: Command) -> List[str]:
@@ -215,13 +204,8 @@ def _update_ref_delete(command: Command, state: State) -> bool:
     return _has_option(rest, "-d") or (bool(rest) and rest[0] == "--stdin")
 
 
-def _push_args(command: Command) -> List[str]:
-    sub, rest = _git_subcommand(command)
-    return rest if sub == "push" else []
-
-
 def _push_force(command: Command, state: State) -> bool:
-    rest = _push_args(command)
+    _, rest = _git_subcommand(command)  # (the rule's sub is push)
     if any(word == "--force" or (word.startswith("--forc") and "--force".startswith(word))
            for word in rest if word != "--"):
         return True
@@ -232,13 +216,13 @@ def _push_force(command: Command, state: State) -> bool:
 
 
 def _push_lease(command: Command, state: State) -> bool:
-    rest = _push_args(command)
+    _, rest = _git_subcommand(command)
     return any(len(word.split("=", 1)[0]) > len("--force") and
                "--force-with-lease".startswith(word.split("=", 1)[0]) for word in rest)
 
 
 def _push_deletes(command: Command, state: State) -> bool:
-    rest = _push_args(command)
+    _, rest = _git_subcommand(command)
     if _has_option(rest, "-d|--delete|--mirror|--prune"):
         return True
     return any(word.lstrip("+").startswith(":") and len(word.lstrip("+")) > 1

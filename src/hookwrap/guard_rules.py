@@ -30,6 +30,8 @@ your home directory only; one without is a file name; ``dirs`` match any directo
 
 from __future__ import annotations
 
+import functools
+
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -397,8 +399,10 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
 )
 
 
-def _pack_rules() -> Tuple[Rule, ...]:
-    """The opt-in packs' rules: made only when asked for (every pack is off by default)."""
+@functools.cache
+def pack_rules() -> Tuple[Rule, ...]:
+    """The opt-in packs' rules (each with its ``pack``): made only when asked for (every pack
+    is off by default), then the same objects on every call."""
     return (
         # --- opt-in pack: infrastructure ---------------------------------------------------------
         Rule("infra.terraform-destroy", "terraform / tofu destroy deletes managed infrastructure",
@@ -468,16 +472,6 @@ def _pack_rules() -> Tuple[Rule, ...]:
              "secretsmanager, op, doppler, ...)", _ASK[0].upper() + _ASK[1:] + ".",
              category="backups", pack="backups", check="secret_manager_delete"),
     )
-
-
-_MADE: List[Tuple[Rule, ...]] = []  # the packs' rules, once made
-
-
-def pack_rules() -> Tuple[Rule, ...]:
-    """The opt-in packs' rules (each with its ``pack``), the same objects on every call."""
-    if not _MADE:
-        _MADE.append(_pack_rules())
-    return _MADE[0]
 
 
 def all_rules() -> Tuple[Rule, ...]:

@@ -441,7 +441,7 @@ def test_the_packs_rules_are_made_only_when_a_pack_is_on(tmp_path: Path) -> None
     code = ("import sys\nfrom hookwrap import guard_rules\nfrom hookwrap.guard_engine import Guard\n"
             "g = Guard(sys.argv[1], packs=sys.argv[4:])\n"
             "found = g.check_line(sys.argv[2], sys.argv[3])\n"
-            "print(found.rule.id if found else None, bool(guard_rules._MADE))\n")
+            "print(found.rule.id if found else None, bool(guard_rules.pack_rules.cache_info().currsize))\n")
     for line, packs, expected in (("terraform destroy", [], "None False"),
                                   ("git reset --hard", [], "git.reset-hard False"),
                                   ("terraform destroy", ["infrastructure"],
