@@ -995,13 +995,7 @@ def _unwrap(words: List[Word], index: int
             if given is not None:
                 return index, tuple(wrappers), dynamic, (f"{name} -c", given)
             return None  # `su user` alone: a login shell, no command from this line
-        if name == "chroot":
-            index += 1  # the new root
-            continue
-        if name == "flock":
-            index += 1  # the lock file
-            continue
-        index += positional
+        index += positional  # (chroot's new root, flock's lock file, timeout's duration...)
         if what == "dynamic":
             dynamic = True
     return None
