@@ -8,6 +8,7 @@ Stdlib only, Python 3.9+.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from .guard_rules import VALUE_OPTIONS, looks_destructive
 from .shell import Command
@@ -166,17 +167,7 @@ def _http_delete(command: Command, state: object) -> bool:
 
 def _destructive_sql(text: str) -> bool:
     """DROP TABLE/DATABASE/SCHEMA/..., TRUNCATE, DELETE FROM without WHERE, ALTER ... DROP."""
-    words: List[str] = []
-    word: List[str] = []
-    for c in text.upper() + " ":
-        if c.isalnum() or c == "_":
-            word.append(c)
-        else:
-            if word:
-                words.append("".join(word))
-                word = []
-            if c == ";":
-                words.append(";")
+    words = re.findall(r"\w+|;", text.upper())  # (\w: a letter, digit or _, as str.isalnum)
     for index, current in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
         if current == "DROP" and following in ("TABLE", "DATABASE", "SCHEMA", "VIEW", "INDEX",

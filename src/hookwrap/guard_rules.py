@@ -31,6 +31,7 @@ your home directory only; one without is a file name; ``dirs`` match any directo
 from __future__ import annotations
 
 import functools
+import re
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -529,18 +530,8 @@ def looks_destructive(texts: List[str]) -> bool:
     programs = {program for rule in all_rules() for program in rule.program if "*" not in program}
     programs |= {"curl", "wget", "eval", "sudo", "exec", "source", *SHELLS, *INTERPRETERS,
                  *string_runners()}
-    for text in texts:
-        word = []
-        for c in text + " ":
-            if c.isalnum() or c in "-_.":
-                word.append(c)
-            else:
-                if word and ("".join(word) in programs or
-                             program_name("".join(word)) in programs or
-                             "".join(word).startswith("mkfs")):
-                    return True
-                word = []
-    return False
+    return any(word in programs or program_name(word) in programs or word.startswith("mkfs")
+               for text in texts for word in re.findall(r"[\w.-]+", text))  # \w: isalnum, _
 
 
 _SAFE_DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
