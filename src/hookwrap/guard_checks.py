@@ -16,6 +16,7 @@ from .guard_rules import VALUE_OPTIONS, find_own, secret_words
 from .guard_rules import git_subcommand as _git_subcommand
 from .guard_rules import is_block_device as _is_block_device
 from .shell import Command, glob_match, program_name
+from .shell import cluster_or_long as _cluster_or_long
 from .shell import copy_targets as _copy_targets
 from .shell import has_option as _has_option
 from .shell import listed_by as _listed_by
@@ -545,22 +546,8 @@ def _named_below(tail: str, state: State) -> bool:
 def _switch_discards(command: Command, state: State) -> bool:
     """git switch/checkout -f, --force, --discard-changes; a letter after -b, -B, -c, -C or
     --orphan's is part of the new branch's name (`-bfix`, `-cfeature`)."""
-    _, rest = _git_subcommand(command)
-    for word in rest:
-        if word == "--":
-            return False
-        if word.startswith("--"):
-            name = word.split("=", 1)[0]
-            if len(name) >= 4 and ("--force".startswith(name) or
-                                   "--discard-changes".startswith(name)):
-                return True
-        elif word.startswith("-"):
-            for letter in word[1:]:
-                if letter in "bBcC":
-                    break
-                if letter == "f":
-                    return True
-    return False
+    return _cluster_or_long(_git_subcommand(command)[1], "f", "bBcC", lambda name: len(
+        name) >= 4 and ("--force".startswith(name) or "--discard-changes".startswith(name)))
 
 
 def _schedules(command: Command, state: State) -> bool:

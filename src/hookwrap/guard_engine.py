@@ -43,6 +43,7 @@ from .guard_rules import (
 )
 from .hookoutput import HookOutput
 from .shell import INTERPRETERS, SHELLS, Command
+from .shell import cluster_or_long as _cluster_or_long
 from .shell import copy_targets as _copy_targets
 from .shell import glob_match as _fnmatch
 from .shell import has_option as _has_option
@@ -745,7 +746,9 @@ def file_changes(command: Command) -> List[Tuple[str, str]]:
 
 def _edits(program: str, args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
     """What tee, truncate, sed and perl write (sed -i, perl -i) or read."""
-    if program in ("sed", "perl") and not _edits_in_place(args):
+    # sed -i, -i.bak, -Ei, --in-place; perl -i, -pi (an `e` first means `-e SCRIPT`)
+    if program in ("sed", "perl") and not _cluster_or_long(
+            args, "i", "efl", lambda name: _has_option([name], "--in-place"), False):
         if program == "perl":
             return _searched(args, operands)
         return [("read", word) for word in operands[1:]] + (
@@ -805,7 +808,8 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
-        if program not in _SEARCHERS or not _prints_no_line(args, _SEARCHERS[program]):
+        if program not in _SEARCHERS or not _cluster_or_long(args, *_SEARCHERS[program],
+                                                              _NO_LINE_LONGS.__contains__):
             changes += _searched(args, operands)
         if program in INTERPRETERS:  # awk's getline < "~/.ssh/id_rsa", perl's open
             changes += [("read", word) for word in _check("code_paths")(args, None)]
@@ -977,39 +981,6 @@ _SEARCHERS = {
 }
 _NO_LINE_LONGS = ("--files-with-matches", "--files-without-match", "--count", "--count-matches",
                   "--quiet", "--silent")
-
-
-def _prints_no_line(args: List[str], letters: Tuple[str, str]) -> bool:
-    """Whether grep or rg prints only file names, counts or nothing (`grep -q KEY .env`)."""
-    no_line, with_value = letters
-    for word in args:
-        if word == "--":
-            return False
-        if word.startswith("--"):
-            if word.split("=", 1)[0] in _NO_LINE_LONGS:
-                return True
-        elif word.startswith("-"):
-            for letter in word[1:]:
-                if letter in no_line:
-                    return True
-                if letter in with_value:
-                    break
-    return False
-
-
-def _edits_in_place(args: List[str]) -> bool:
-    """sed -i, -i.bak, -Ei, --in-place; perl -i, -pi (an `e` first means `-e SCRIPT`)."""
-    for word in args:
-        if word.startswith("--"):
-            if _has_option([word], "--in-place"):
-                return True
-        elif word.startswith("-"):
-            for letter in word[1:]:
-                if letter == "i":
-                    return True
-                if letter in "efl":  # the rest of the word is this option's value
-                    break
-    return False
 
 
 def writes_device(command: Command, state: Optional[State] = None) -> bool:

@@ -31,7 +31,7 @@ from .shell_syntax import Redirect, Script, Simple, Word, literal
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, List, Optional, Tuple
+    from typing import Callable, Iterable, List, Optional, Tuple
 
 MAX_BODIES = 6  # bash -c, eval, interpreter code... read inside one another
 # The words of a `for NAME in WORDS` loop read as NAME's values (a longer list: NAME is unknown).
@@ -1377,6 +1377,26 @@ def has_option(args: List[str], group: str) -> bool:
         elif word.startswith("-") and len(word) > 1 and letters and \
                 any(letter in word[1:] for letter in letters):
             return True
+    return False
+
+
+def cluster_or_long(args: List[str], letters: str, values: str, long: Callable[[str], bool],
+                    upto_dashes: bool = True) -> bool:
+    """Whether a short option of ``letters`` is in a cluster ahead of any of ``values`` (an
+    option whose value is the rest of the word: grep's `-el` searches for "l"), or ``long``
+    takes the name of a long option (before `=`); only before `--` when ``upto_dashes``."""
+    for word in args:
+        if word == "--" and upto_dashes:
+            return False
+        if word.startswith("--"):
+            if long(word.split("=", 1)[0]):
+                return True
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter in letters:
+                    return True
+                if letter in values:
+                    break
     return False
 
 
