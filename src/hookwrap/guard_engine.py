@@ -118,7 +118,8 @@ class Guard:
         self._ready = True
         self._merge(self._table())
         self.real_root = os.path.realpath(self.root)
-        self.allowed_roots = [p for p in (self._absolute(path) for path in self.allowed_paths) if p]
+        self.allowed_roots = [os.path.normpath(os.path.join(self.root, path)) for path in (
+            expand(given, self.root, self.root, self.home) for given in self.allowed_paths) if path]
         if self.disabled_rules:
             known = {*rule_ids(), *(rule.id for rule in self.extra_rules)}
             for unknown in sorted(self.disabled_rules - known):
@@ -315,8 +316,7 @@ class Guard:
             if record is not None and rule in candidates:
                 record["notes"].append(f"{rule.id}: no match")
         if record is not None and program in ("rm", "find", "mv", "cd", "pushd"):
-            targets = command.roots if command.roots else \
-                ((list(command.roots) or ["."]) if program == "find" else _operands(command.args))
+            targets = command.roots or (["."] if program == "find" else _operands(command.args))
             record["paths"] = {t: state.classify(t) for t in targets[:20]}
         for change, path in file_changes(command):
             found = self.check_file(path, state.cwd or state.start, change, self._shown(command),
@@ -457,12 +457,6 @@ class Guard:
                         _is_glob(from_home) and _check("glob_takes")(from_home, pattern)):
                     return True
         return False
-
-    def _absolute(self, path: str) -> str:
-        expanded = expand(path, self.root, self.root, self.home)
-        if not expanded:
-            return ""
-        return os.path.normpath(os.path.join(self.root, expanded))
 
     # -- explain ------------------------------------------------------------------------------
 

@@ -529,7 +529,7 @@ class _Walker:
                 if isinstance(item, list) and item:
                     self._add(_synthetic(item, (*via, "PowerShell")), inside, host, (), "")
             return
-        language = _interpreter(program, via)
+        language = _interpreter(program)
         if language:
             self._code(command, language, depth, simple, feeder, inside, host)
         elif program not in _NO_SHAPE and args:
@@ -865,7 +865,7 @@ def _generated(feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple
     if feeder is None or feeder[0] is None:
         return None
     command = feeder[0]
-    language = _interpreter(command.program, command.via)
+    language = _interpreter(command.program)
     if not language:
         return None
     code = interpreter_code(language, command.args)
@@ -1090,7 +1090,7 @@ def has_body(command: Command) -> bool:
         return any(word in ("-exec", "-execdir", "-ok", "-okdir") for word in args)
     if program in ("fd", "fdfind"):
         return any(word in ("-x", "--exec", "-X", "--exec-batch") for word in args)
-    language = _interpreter(program, command.via)
+    language = _interpreter(program)
     return bool(language) and (interpreter_code(language, args) is not None or
                                _reads_stdin_code(language, args))
 
@@ -1101,7 +1101,7 @@ def _body_words(command: Command) -> List[str]:
     also the strings of its code, as the code hands them on."""
     if any(c in command.program for c in " \t\n"):
         return command.argv
-    language = _interpreter(command.program, command.via)
+    language = _interpreter(command.program)
     code = interpreter_code(language, command.args) if language else None
     if not code:
         return command.args
@@ -1122,14 +1122,12 @@ def _fed_text(redirects: Iterable[Redirect]) -> List[str]:
     return texts
 
 
-def _interpreter(program: str, via: Tuple[str, ...]) -> str:
+def _interpreter(program: str) -> str:
     """The INTERPRETERS key for a program name, or ""."""
     if program in INTERPRETERS:
         return program
     if program.lower() in ("pwsh", "powershell", "pwsh.exe", "powershell.exe"):
         return "pwsh"
-    if program in ("awk",) and via[-1:] == ("busybox",):
-        return "awk"
     return ""
 
 
