@@ -270,7 +270,7 @@ class _Parser:
                 if not (c in "<>" and self.i == start and s.startswith("(", self.i + 1)):
                     break
                 self.i += 2  # <( or >( : a process substitution
-                subs.append(Sub(c + "(", self._nested(depth, c + "(")))
+                subs.append(Sub(c + "(", self._nested(depth)))
                 flags[0] = True
                 text.append(s[start:self.i])
             elif c == "$":
@@ -369,7 +369,7 @@ class _Parser:
             text.append(s[start:end])
         elif nxt == "(":
             self.i += 2
-            script = self._nested(depth, "$(")
+            script = self._nested(depth)
             subs.append(Sub("$(", script))
             flags[0] = True
             text.append(s[start:self.i])
@@ -530,13 +530,10 @@ class _Parser:
         parser.commands(depth + 1, "", script.commands)
         subs.append(Sub("`", script))
 
-    def _nested(self, depth: int, kind: str) -> Script:
+    def _nested(self, depth: int) -> Script:
         """The commands of $( <( >( up to the matching ")" (self.i is after the "(")."""
         script = Script()
-        if depth >= MAX_NESTING:
-            self._unread_until_close(self.i)
-            return script
-        self.commands(depth + 1, ")", script.commands)
+        self._group(depth, script.commands, None)
         return script
 
     def _unread_until_close(self, start: int) -> None:
