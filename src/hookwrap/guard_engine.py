@@ -1090,22 +1090,41 @@ class _FilePatterns:
                 exempt = (*exempt, *NOT_CREDENTIAL_FILES)
         self.exempt = tuple(pattern.lower() for pattern in exempt)
         self.templates = rule.id.startswith("secrets.env-")
-        # Split so that most compare at C speed: exact names and paths in sets, folders as
-        # startswith tuples, and only true globs through glob_match. A file name has no "/";
-        # an absolute path (exact, or a folder) is compared as it is.
-        files = [given.lower() for given in rule.files]
-        names = [pattern for pattern in files if "/" not in pattern]
-        rooted = [pattern for pattern in files if pattern[:1] == "/"]
-        self.home_paths = [pattern[2:] for pattern in files if pattern[:2] == "~/"]
-        self.paths = paths = [pattern[2:] if pattern[:2] == "./" else pattern for pattern in files
-                              if "/" in pattern and pattern[:1] != "/" and pattern[:2] != "~/"]
-        self.name_globs = [pattern for pattern in names if _is_glob(pattern)]
-        self.exact = frozenset([*(p for p in names if not _is_glob(p)),
-                                *(p for p in rooted if p[-1] != "/")])
-        self.folders = tuple(pattern for pattern in rooted if pattern[-1] == "/")
-        self.path_globs = [path for path in paths if _is_glob(path)]
-        self.path_exact = frozenset(path for path in paths if not _is_glob(path) and path[-1] != "/")
-        self.path_folders = tuple(path for path in paths if not _is_glob(path) and path[-1] == "/")
+        # One pass, split so that most compare at C speed: exact names and paths in sets,
+        # folders as startswith tuples, and only true globs through glob_match.
+        names: List[str] = []
+        paths: List[str] = []
+        name_globs: List[str] = []
+        exact: List[str] = []
+        folders: List[str] = []
+        path_exact: List[str] = []
+        path_folders: List[str] = []
+        path_globs: List[str] = []
+        home_paths: List[str] = []
+        for given in rule.files:
+            pattern = given.lower()
+            glob = _is_glob(pattern)
+            if pattern[:2] == "~/":
+                home_paths.append(pattern[2:])
+            elif "/" not in pattern:
+                names.append(pattern)
+                (name_globs if glob else exact).append(pattern)
+            elif pattern[0] == "/":
+                (folders if pattern[-1] == "/" else exact).append(pattern)
+            else:
+                path = pattern[2:] if pattern[:2] == "./" else pattern
+                paths.append(path)
+                if glob:
+                    path_globs.append(path)
+                elif path[-1] == "/":
+                    path_folders.append(path)
+                else:
+                    path_exact.append(path)
+        self.paths = paths
+        self.name_globs, self.exact, self.folders = name_globs, frozenset(exact), tuple(folders)
+        self.path_exact, self.path_folders = frozenset(path_exact), tuple(path_folders)
+        self.path_globs = path_globs
+        self.home_paths = home_paths
         self.samples = [] if rule.id == "secrets.credentials-change" else \
             [p.replace("*", "local") for p in names if "[" not in p and "?" not in p]
 
