@@ -541,10 +541,8 @@ _BLOCK_DEVICES = ("sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "l
 
 
 def is_block_device(path: str) -> bool:
-    if not path.startswith("/dev/") or path in _SAFE_DEVICES:
-        return False
-    name = path[5:]
-    return name.startswith(_BLOCK_DEVICES)
+    return path.startswith("/dev/") and path not in _SAFE_DEVICES and \
+        path[5:].startswith(_BLOCK_DEVICES)
 
 
 def git_subcommand(command: Command) -> Tuple[str, List[str]]:

@@ -511,8 +511,7 @@ class _Walker:
                 self.body(body, (*via, "git config"), depth, inside, host)
             return
         if program == "eval" and args:
-            body = " ".join(args)
-            self.body(body, (*via, "eval"), depth, inside, host)
+            self.body(" ".join(args), (*via, "eval"), depth, inside, host)
             return
         if program == "find":
             self._find(command, depth, inside, host)
