@@ -133,7 +133,7 @@ def _system_message(output: HookOutput, agent: AgentCLI, event: NormalizedEvent)
     # REQ-006.6.2: some CLIs also show context to the user, combined with the user notice as
     # the multi-CLI seed does.
     parts = []
-    if output.context and agent.context_in_system_message(event):
+    if output.context and event in agent.context_to_user:
         parts.append(output.context)
     if output.system_message:
         parts.append(output.system_message)

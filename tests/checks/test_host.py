@@ -586,3 +586,16 @@ def test_max_wait_cuts_a_run_shorter_than_the_timeout(project: Path) -> None:
     # a wait longer than the CLI's timeout does not extend it
     quick = HookCommand("claude", "PreToolUse", "sleep 30", 0.5)
     assert host.run_command(quick, {}, project_dir=project, max_wait=60).timed_out
+
+
+@pytest.mark.parametrize("platform, noun", [(Platform.OPENCODE, "plugin"), (Platform.KILO, "plugin"),
+                                            (Platform.PI, "extension")])
+def test_plugin_family_notes_name_what_hookwrap_generated(platform: str, noun: str) -> None:
+    # pi runs an extension, not a plugin: a note naming the wrong thing sends a user looking
+    # for a file that does not exist.
+    agent = setup_of(platform)
+    plain = agent.interpret("PreToolUse", result(0, "just text"), None)
+    assert plain.notes == (f"plain stdout is ignored by hookwrap's {agent.label} {noun}",)
+    failed = agent.interpret("PreToolUse", result(1, "", "boom"), None)
+    assert failed.problems == (f"exit 1 without an answer (boom): the {noun} reports it and the call "
+                               "goes on",)

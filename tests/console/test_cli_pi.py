@@ -15,7 +15,8 @@ from support.cli import hw
 from support.projects import from_template
 
 from hookwrap.generator.clis import setup_of
-from hookwrap.generator.clis.pi import extension_text
+from hookwrap.generator.clis.opencode import plugin_text
+from hookwrap.generator.clis.pi import SETUP as PI_SETUP
 from hookwrap.generator.settings import parse_settings
 from hookwrap.platforms import Platform
 
@@ -162,7 +163,7 @@ def test_rendering_is_a_pure_function_of_the_registrations() -> None:
     data = {"hooks": {"PreToolUse": [{"matcher": "^bash$", "hooks": [
         {"type": "command", "command": 'python3 "$HOOKWRAP_PROJECT_DIR/.hookwrap/lib/run.py" g --platform pi',
          "timeout": 10}]}]}}
-    text = extension_text(data)
+    text = plugin_text(data, PI_SETUP)
     assert text.startswith("// hookwrap: generated pi extension.")
     assert setup_of(Platform.PI).registration.parse_settings_text(setup_of(Platform.PI), text, EXTENSION) == data
     assert setup_of(Platform.PI).registration.render_settings(setup_of(Platform.PI), {"hooks": {}}) is None

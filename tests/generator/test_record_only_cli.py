@@ -23,7 +23,7 @@ import pytest
 from hookwrap import HookOutput, denormalize_output, normalize_input, platforms
 from hookwrap.checks import host
 from hookwrap.clis._claude_protocol import ClaudeProtocol
-from hookwrap.clis._record import Knobs, derive, pick
+from hookwrap.clis._record import derive, pick
 from hookwrap.clis.claude import CLAUDE
 from hookwrap.generator import clis as generator_clis
 from hookwrap.generator import schema
@@ -67,7 +67,7 @@ AURORA = derive(
     context_to_user=frozenset(),
     ask_note="Aurora hooks cannot ask the user: ask them yourself.",
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny"),)},
-    knobs=Knobs(error_deny="specific"),
+    error_deny="specific",
 )
 # What the hookwrap command reads, and the behaviours it is composed from, mixed as this CLI needs
 # (hookwrap/generator/clis/aurora.py).

@@ -229,3 +229,19 @@ def test_pre_skill_shell_command_is_known_and_guards_the_permissions() -> None:
     # Qwen Code 0.24.4 has no such event.
     assert "unknown hook event" in " ".join(
         p.message for p in schema.validate_settings(good, "qwen"))
+
+
+@pytest.mark.parametrize("platform, shim", [("opencode", "OpenCode plugin"), ("kilo", "Kilo CLI plugin"),
+                                            ("pi", "pi extension")])
+def test_a_key_the_generated_js_file_ignores_is_named_with_that_file(platform: str, shim: str) -> None:
+    """A command handler's and an http handler's keys as the hook runner reads them: an http
+    handler is posted, so a command (or argvWindows) beside its URL is never read."""
+    hooks = {"PreToolUse": [{"matcher": "^bash$", "hooks": [
+        {"type": "command", "command": "python3 x.py", "failClosed": True, "extra": 1},
+        {"type": "http", "url": "http://127.0.0.1:8/hookwrap/pi/guard", "timeout": 5,
+         "argvWindows": ["py"], "command": "x"}]}]}
+    where = "hooks.PreToolUse[0].hooks"
+    assert {(p.path, p.message) for p in schema.validate_hooks(hooks, platform)} == {
+        (f"{where}[0].extra", f"is not read by hookwrap's {shim}"),
+        (f"{where}[1].argvWindows", f"is not read by hookwrap's {shim}"),
+        (f"{where}[1].command", f"is not read by hookwrap's {shim}")}

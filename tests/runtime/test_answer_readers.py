@@ -131,7 +131,7 @@ def test_plugin_block_without_reason_has_the_plugins_reason() -> None:
 
 def test_plugin_stop_block_counts_only_where_the_cli_keeps_working() -> None:
     stdout = '{"decision": "block", "reason": "r", "additionalContext": "c"}'
-    keeps = runtime_of(Platform.OPENCODE).knobs.keep_working
+    keeps = runtime_of(Platform.OPENCODE).keep_working
     fields = read(Platform.OPENCODE, E.AFTER_AGENT, 0, stdout)
     assert blocks(fields) is bool(keeps)
     assert "context" not in fields  # Stop's context reaches no model request

@@ -188,3 +188,11 @@ def test_every_answer_fits_the_schema_and_a_block_stays_a_block(output: HookOutp
         assert document["decision"] == "block"
     elif blocking and raw_event == "PermissionRequest":
         assert document["hookSpecificOutput"]["decision"]["behavior"] == "deny"
+
+
+@pytest.mark.parametrize("name", ["PreToolUse", "PermissionRequest"])
+def test_a_hook_specific_output_that_is_no_object_is_a_problem_not_a_crash(name: str) -> None:
+    codex = runtime_of(Platform.CODEX)
+    answer = json.dumps({"hookSpecificOutput": ["deny"]})
+    assert codex.answer_problems(name, json.loads(answer)) == ["hookSpecificOutput is not an object"]
+    assert codex.read_answer(codex.normalize_event(name), 0, answer, "") == {}

@@ -104,9 +104,9 @@ def test_a_crash_is_a_block_the_plugin_reads() -> None:
     assert run.rc == 0 and out["decision"] == "block" and "boom" in out["reason"]
 
 
-def test_output_limits_name_what_opencode_cannot_do() -> None:
+def test_limits_name_what_opencode_cannot_do() -> None:
     agent = runtime_of(OC)
-    assert any(part == "ask" and "ask" in text for part, text in agent.output_limits(E.BEFORE_TOOL))
+    assert any(part == "ask" and "ask" in text for part, text in agent.limits[E.BEFORE_TOOL])
     assert any(part == "block" and "keep the agent working" in text
-               for part, text in agent.output_limits(E.AFTER_AGENT))
-    assert agent.output_limits(E.SESSION_START) == []
+               for part, text in agent.limits[E.AFTER_AGENT])
+    assert E.SESSION_START not in agent.limits

@@ -16,7 +16,8 @@ import pytest
 from support import PAYLOADS
 
 from hookwrap import HookInput, NormalizedEvent, Platform
-from hookwrap.generator.clis.pi import extension_text
+from hookwrap.generator.clis.opencode import plugin_text
+from hookwrap.generator.clis.pi import SETUP as PI_SETUP
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
@@ -61,7 +62,7 @@ def run(tmp_path: Path, data: dict, events: list[str]) -> tuple[list[dict], str,
     extensions = root / ".pi" / "extensions"
     extensions.mkdir(parents=True)
     ext = extensions / "hookwrap.mjs"  # .mjs: node reads the ES module without a package.json
-    ext.write_text(extension_text(data), encoding="utf-8")
+    ext.write_text(plugin_text(data, PI_SETUP), encoding="utf-8")
     driver = tmp_path / "driver.mjs"
     driver.write_text(DRIVER, encoding="utf-8")
     files = [str(EVENTS / f"{name}.json") for name in events]

@@ -92,9 +92,9 @@ def test_answers_are_the_extensions_flat_json() -> None:
 
 def test_limits_say_what_pi_cannot_do() -> None:
     agent = runtime_of(P)
-    stop = dict(agent.output_limits(E.AFTER_AGENT))
+    stop = dict(agent.limits[E.AFTER_AGENT])
     assert "cannot keep the agent working" in stop["block"]
-    assert {part for part, _ in agent.output_limits(E.BEFORE_TOOL)} == {"ask", "allow"}
+    assert {part for part, _ in agent.limits[E.BEFORE_TOOL]} == {"ask", "allow"}
 
 
 def test_an_external_hook_sees_pis_edit_as_claudes() -> None:

@@ -90,14 +90,14 @@ def test_a_user_hook_type_checks_and_a_wrong_call_does_not(tmp_path: Path, mypy_
 WRONG_RECORD = '''\
 from __future__ import annotations
 
-from hookwrap.clis._record import CLIRecord, Knobs, derive
+from hookwrap.clis._record import CLIRecord, derive
 from hookwrap.clis.claude import CLAUDE
 from hookwrap.generator.clis._facts import CommandFacts
 from hookwrap.names import NormalizedEvent, Platform
 
 wrong_type = CLIRecord(Platform.CLAUDE, tool_fields={"shell": "command"})
 misspelt = CLIRecord(Platform.CLAUDE, lable="Claude Code")
-misspelt_knob = Knobs(pre_tool_contxt=False)
+misspelt_knob = CLIRecord(Platform.CLAUDE, pre_tool_contxt=False)
 derived = derive(CLAUDE, platform=Platform.QWEN, mcp_prefix=3)
 command = CommandFacts(tool_events={"PreToolUse"})
 right = derive(CLAUDE, platform=Platform.QWEN, context_to_user=frozenset({NormalizedEvent.BEFORE_TOOL}))

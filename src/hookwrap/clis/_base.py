@@ -11,6 +11,7 @@ neither branches on which CLI it is.
 
 from __future__ import annotations
 
+import json
 import os
 
 from ..names import MCP_PREFIX, NormalizedEvent, mcp_tool, split_mcp_tool
@@ -86,10 +87,7 @@ class AgentCLI(_Facts):
         if raw in self.events:
             return raw
         folded = raw.replace("-", "").replace("_", "").lower()
-        for name in self.events:
-            if name.lower() == folded:
-                return name
-        return raw
+        return next((name for name in self.events if name.lower() == folded), raw)
 
     def knows_event(self, raw: str) -> bool:
         """True when ``raw`` (in any spelling) is one of this CLI's events."""
@@ -120,13 +118,10 @@ class AgentCLI(_Facts):
 
     def patch_text(self, tool_input: Any) -> str:
         """The patch a call carries: the first string under one of ``patch_keys``."""
-        if isinstance(tool_input, dict):
-            for key in self.patch_keys:
-                if key in tool_input:
-                    text = tool_input[key]
-                    return text if isinstance(text, str) else ""
-            return ""
-        return tool_input if isinstance(tool_input, str) and self.patch_keys else ""
+        if not isinstance(tool_input, dict):
+            return tool_input if isinstance(tool_input, str) and self.patch_keys else ""
+        text = next((tool_input[k] for k in self.patch_keys if k in tool_input), "")
+        return text if isinstance(text, str) else ""
 
     def tool_files(self, tool: str, raw_tool: str, tool_input: Any) -> list[dict[str, Any]]:
         """The files a call writes, ``{"path", "action", "move_to"}`` each (InputView.files):
@@ -189,16 +184,13 @@ class AgentCLI(_Facts):
         server, found, tool = name[len(prefix):].partition(self.mcp_separator)
         return (server, tool) if found and server and tool else None
 
-    def mcp_name(self, server: str, tool: str) -> str:
-        """This CLI's name for an MCP server's tool, spelled as given (matchers are
-        case-sensitive); either part may be a regex."""
-        return f"{self.mcp_prefix}{server}{self.mcp_separator}{tool}"
-
     def mcp_pattern(self, pattern: str) -> str:
         """A normalized MCP name or pattern (``mcp__github__.*``, ``mcp__.*``) in this CLI's
         spelling (Gemini: ``mcp_github_.*``, ``mcp_.*``)."""
         mcp = split_mcp_tool(pattern)
-        return self.mcp_name(*mcp) if mcp else self.mcp_prefix + pattern[len(MCP_PREFIX):]
+        if mcp:  # either part may be a regex, spelled as given (matchers are case-sensitive)
+            return f"{self.mcp_prefix}{mcp[0]}{self.mcp_separator}{mcp[1]}"
+        return self.mcp_prefix + pattern[len(MCP_PREFIX):]
 
     # --- runtime: which runs call the hook ---------------------------------------------------
     def guest_host(self, env: Mapping[str, str]) -> str | None:
@@ -210,10 +202,7 @@ class AgentCLI(_Facts):
         its Bash tool), so it never decides. Only env lookups: no guest's module is imported
         unless its variable is set.
         """
-        for name, variable in self.guest_clis.items():
-            if env.get(variable):
-                return name
-        return None
+        return next((name for name, variable in self.guest_clis.items() if env.get(variable)), None)
 
     def runs_own_registration(self, env: Mapping[str, str]) -> bool:
         """Running another CLI's registration: True when this CLI runs hookwrap's hooks from its
@@ -248,10 +237,6 @@ class AgentCLI(_Facts):
         """The top-level ``decision`` value for a normalized decision ("" = none)."""
         return decision
 
-    def context_in_system_message(self, event: NormalizedEvent) -> bool:
-        """Whether context is also shown to the user as systemMessage (REQ-006.6.2)."""
-        return event in self.context_to_user
-
     def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
         """The body of ``hookSpecificOutput`` (without hookEventName); {} for none."""
@@ -262,11 +247,6 @@ class AgentCLI(_Facts):
         """The last word on an answer (after raw_output is merged): a CLI with a strict schema
         drops or maps what it cannot read. Default: ``result`` as it is."""
         return result
-
-    def output_limits(self, event: NormalizedEvent) -> list[tuple[str, str]]:
-        """What a HookOutput may ask on ``event`` that this CLI cannot do, and what happens
-        instead: the record's ``limits``, (the part of the answer it is about, the text)."""
-        return list(self.limits.get(event, ()))
 
     # --- runtime: speaking this CLI's protocol to an external hook (bridge.py) -------------
 
@@ -341,8 +321,6 @@ class AgentCLI(_Facts):
         and hookSpecificOutput (permissionDecision, additionalContext, updatedInput) count;
         any other exit code is a non-blocking error: no opinion ({}).
         """
-        import json
-
         if exit_code == 2:
             if event not in self.exit2_blocks:
                 return {"system_message": stderr.strip()} if stderr.strip() else {}
@@ -350,11 +328,8 @@ class AgentCLI(_Facts):
         if exit_code != 0:
             return {}
         text = stdout.strip()
-        try:
-            data = json.loads(text) if text.startswith("{") else None
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
+        data = json_object(text) if text.startswith("{") else None
+        if data is None:
             return {"context": text} if text and event in self.text_is_context else {}
         return answer_fields(data)
 
@@ -366,8 +341,6 @@ def _text_of(value: Any) -> str:
 def json_object(text: str) -> dict[str, Any] | None:
     """``text`` (trimmed) as a JSON object, else None; a JSON string holding an object is read
     twice (Gemini CLI and Qwen Code accept double-encoded answers)."""
-    import json
-
     try:
         data = json.loads(text.strip()) if text.strip() else None
         if isinstance(data, str):

@@ -22,11 +22,11 @@ verdict). What a CLI does differently is a fact of its record, read here:
 
 from __future__ import annotations
 
-from ..names import NormalizedEvent
-from ._base import ALLOWING, BLOCKING, AgentCLI, answer_fields, json_object
+import json
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
+from ..names import NormalizedEvent
+from ._base import ALLOWING, BLOCKING, TYPE_CHECKING, AgentCLI, answer_fields, json_object
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -69,13 +69,11 @@ class ClaudeProtocol(AgentCLI):
             specific["additionalContext"] = output.context
         if name == "PreToolUse":
             specific.update(_pre_tool_use(output, decision))
-            if not self.knobs.pre_tool_context:
+            if not self.pre_tool_context:
                 specific.pop("additionalContext", None)  # read by no model request
             if self.rewrite_note:
                 specific.pop("updatedInput", None)
                 if output.updated_input is not None and decision not in BLOCKING:
-                    import json
-
                     specific["permissionDecision"] = "deny"
                     specific["permissionDecisionReason"] = (
                         (output.reason + "\n\n" if output.reason else "") + self.rewrite_note
@@ -87,36 +85,33 @@ class ClaudeProtocol(AgentCLI):
             if verdict:
                 specific["decision"] = verdict
         elif name in ("PostToolUse", "PostToolUseFailure") and decision in BLOCKING \
-                and self.knobs.post_tool_block_as_context:
+                and self.post_tool_block_as_context:
             # The CLI ignores a block after a tool; its context reaches the model.
             text = "\n\n".join(t for t in (output.reason, output.context) if t)
             if text:
                 specific["additionalContext"] = text
-        if self.knobs.context_top_level:
+        if self.context_top_level:
             specific.pop("additionalContext", None)  # sent top-level (finish_output)
         return specific
 
     def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
-        if self.knobs.context_top_level and output.context \
-                and "additionalContext" not in result:
-            result["additionalContext"] = output.context
+        if self.context_top_level and output.context:
+            result.setdefault("additionalContext", output.context)
         hso = result.get("hookSpecificOutput")
         if name == "PreToolUse" and isinstance(hso, dict):
             if decision == "ask" and self.ask_note:
                 reason = "\n\n".join(t for t in (output.reason, self.ask_note) if t)
                 hso["permissionDecisionReason"] = reason
                 result["decision"], result["reason"] = "block", reason
-            if self.knobs.permission_top_level:
+            if self.permission_top_level:
                 # The CLI's own words for a verdict, read in both its formats. A deny is
                 # hookwrap's and wins over anything raw_output put at the top level.
+                deny = hso.get("permissionDecision") == "deny"
                 for key in ("permissionDecision", "permissionDecisionReason"):
-                    if key in hso:
-                        if hso.get("permissionDecision") == "deny":
-                            result[key] = hso[key]
-                        else:
-                            result.setdefault(key, hso[key])
-        if self.knobs.stop_continue_false == "drop" and event is _E.AFTER_AGENT \
+                    if key in hso and (deny or key not in result):
+                        result[key] = hso[key]
+        if self.stop_continue_false == "drop" and event is _E.AFTER_AGENT \
                 and not output.continue_loop:
             # On Stop the CLI reads continue:false as "keep working" (Claude: stop). The agent
             # stops anyway when no hook blocks, so hookwrap's stop is sent as no block at all.
@@ -128,22 +123,22 @@ class ClaudeProtocol(AgentCLI):
         return result
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
-        where = self.knobs.error_deny
+        where = self.error_deny
         if not where or event is not _E.BEFORE_TOOL or document.get("decision") != "block":
             return document
         # A top-level decision does not block PreToolUse on this CLI: fail closed in its words.
+        deny = {"permissionDecision": "deny", "permissionDecisionReason": document.get("reason", "")}
         if where == "top-level":
-            return {**document, "permissionDecision": "deny",
-                    "permissionDecisionReason": document.get("reason", "")}
-        return {**document, "hookSpecificOutput": {
-            "hookEventName": "PreToolUse", "permissionDecision": "deny",
-            "permissionDecisionReason": document.get("reason", "")}}
+            return {**document, **deny}
+        return {**document, "hookSpecificOutput": {"hookEventName": "PreToolUse", **deny}}
 
     def read_answer(self, event: NormalizedEvent, exit_code: int, stdout: str, stderr: str
                     ) -> dict[str, Any]:
-        # How this CLI reads an answer: its record's reading (Claude Code's by default).
-        return (self.knobs.answer_reading or read_as_claude)(self, event, exit_code, stdout,
-                                                              stderr)
+        # How this CLI reads an answer: its record's reading (Claude Code's by default), less
+        # what the CLI does not act on (_READS; Qwen Code's reading fits its own).
+        reading = self.answer_reading or read_as_claude
+        fields = reading(self, event, exit_code, stdout, stderr)
+        return _fitted(fields, event, *_READS[reading]) if reading in _READS else fields
 
     def answer_problems(self, name: str, data: dict[str, Any]) -> list[str]:
         """Why Claude Code 2.1.328 rejects ``data`` as the answer to event ``name`` (empty: it
@@ -173,14 +168,9 @@ def read_as_claude(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, 
     like a JSON object but is not one) is a non-blocking error: nothing is read. SessionEnd's
     output is discarded; a PermissionRequest verdict is its ``decision.behavior`` only; top-
     level additionalContext is not Claude's."""
-    if exit_code != 0:
-        return _fitted(AgentCLI.read_answer(cli, event, exit_code, stdout, stderr), event,
-                       *_READS["claude"])
-    data, broken = claude_json(stdout)
-    if broken:  # a validation error
-        return {}
-    if data is None:
-        return AgentCLI.read_answer(cli, event, 0, stdout, stderr)
+    data, broken = claude_json(stdout) if exit_code == 0 else (None, False)
+    if data is None:  # broken: a validation error
+        return {} if broken else AgentCLI.read_answer(cli, event, exit_code, stdout, stderr)
     # Valid for one of the event's names (PreToolUse or PreSkillShellCommand, Stop or
     # SubagentStop): which one the running CLI's call stands for is not known here.
     names = [name for name, known in cli.events.items() if known is event] or [""]
@@ -191,7 +181,7 @@ def read_as_claude(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, 
     verdict = specific.get("decision") if isinstance(specific, dict) else None
     if event is _E.PERMISSION_REQUEST and not isinstance(verdict, dict):
         fields.pop("decision", None)  # no verdict: Claude shows its own dialog
-    return _fitted(fields, event, *_READS["claude"])
+    return fields
 
 
 def read_as_droid(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, stdout: str,
@@ -202,14 +192,13 @@ def read_as_droid(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, s
     without asking in ``droid exec``."""
     data = json_object(stdout) if exit_code == 0 else None
     if data is None:
-        return _fitted(AgentCLI.read_answer(cli, event, exit_code, stdout, stderr), event,
-                       *_READS["droid"])
+        return AgentCLI.read_answer(cli, event, exit_code, stdout, stderr)
     if event is _E.BEFORE_TOOL or data.get("decision") != "block":
         data = {k: v for k, v in data.items() if k != "decision"}
     fields = _fields(event, data, top_context=False)
     if fields.get("decision") == "ask":
         del fields["decision"]
-    return _fitted(fields, event, *_READS["droid"])
+    return fields
 
 
 def read_as_qwen(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, stdout: str,
@@ -220,23 +209,19 @@ def read_as_qwen(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int, st
     plain text is no opinion (a warning), but at exit 0 the text (stdout, else stderr) is
     context where Claude's would be. ``continue: false`` blocks the tool, the tool result,
     the prompt or the stop (Stop: another turn), with stopReason as the reason (§2.5)."""
-    if exit_code == 2:
-        if not stderr.strip():
-            return {}
-        data = json_object(stderr)
-        return _qwen_fields(event, data) if data is not None else AgentCLI.read_answer(
-            cli, event, exit_code, stdout, stderr)
-    text = stdout if stdout.strip() else stderr
+    if exit_code == 2 and not stderr.strip():
+        return {}
+    text = stderr if exit_code == 2 or not stdout.strip() else stdout
     data = json_object(text)
     if data is not None:
         return _qwen_fields(event, data)
-    if exit_code != 0 or text.strip().startswith("{"):  # not JSON: ignored (a warning)
-        return {}
-    return AgentCLI.read_answer(cli, event, exit_code, text, stderr)
+    if exit_code == 2 or (exit_code == 0 and not text.strip().startswith("{")):
+        return AgentCLI.read_answer(cli, event, exit_code, text, stderr)
+    return {}  # not JSON: ignored (a warning)
 
 
 def _qwen_fields(event: NormalizedEvent, data: dict[str, Any]) -> dict[str, Any]:
-    fields = _fitted(_fields(event, data, top_context=False), event, *_READS["qwen"])
+    fields = _fitted(_fields(event, data, top_context=False), event, *_QWEN_READS)
     fields.pop("updated_input", None)  # read in a PermissionRequest verdict only
     specific = data.get("hookSpecificOutput")
     verdict = specific.get("decision") if isinstance(specific, dict) else None
@@ -261,12 +246,10 @@ def read_as_copilot(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int,
     counts; ``hookSpecificOutput.additionalContext`` is ignored on UserPromptSubmit and
     PostToolUse (only the top-level one is read)."""
     if exit_code != 0 and event is _E.BEFORE_TOOL:  # stderr is not passed on: Copilot's words
-        return _fitted({"decision": "deny", "reason": f"hook exited with code {exit_code}"},
-                       event, *_READS["copilot"])
+        return {"decision": "deny", "reason": f"hook exited with code {exit_code}"}
     data = json_object(stdout) if exit_code == 0 else None
     if data is None:
-        return _fitted(AgentCLI.read_answer(cli, event, exit_code, stdout, stderr), event,
-                       *_READS["copilot"])
+        return AgentCLI.read_answer(cli, event, exit_code, stdout, stderr)
     data = dict(data)
     top = data.get("decision")
     if not (isinstance(top, str) and top.lower() == "block" and event is not _E.BEFORE_TOOL):
@@ -281,15 +264,13 @@ def read_as_copilot(cli: ClaudeProtocol, event: NormalizedEvent, exit_code: int,
     elif isinstance(data.get("modifiedArgs"), dict) and "updatedInput" not in specific:
         specific["updatedInput"] = data["modifiedArgs"]  # Copilot's own word for it
     data["hookSpecificOutput"] = specific
-    return _fitted(_fields(event, data, top_context=True), event, *_READS["copilot"])
+    return _fields(event, data, top_context=True)
 
 
 def claude_json(stdout: str) -> tuple[dict[str, Any] | None, bool]:
     """Claude Code's reading of stdout at exit 0: (its JSON object, else None: plain text or
     nothing; whether the text looks like a JSON object but is not one, which fails
     validation). Several documents are plain text."""
-    import json
-
     text = stdout.strip()
     if not text.startswith("{"):
         return None, False
@@ -314,18 +295,19 @@ SPECIFIC_OUTPUT_EVENTS = CONTEXT_EVENTS | {
 # (context on PostToolUse, PostToolUseFailure, PostToolBatch, UserPromptSubmit, SessionStart);
 # Copilot CLI 1.0.102: copilot-cli.md 7; Factory Droid 0.225.2: droid.md (a top-level decision
 # blocks only Stop; context reaches the model on SessionStart, PostToolUse, UserPromptSubmit).
-_READS: dict[str, tuple[frozenset[NormalizedEvent], frozenset[NormalizedEvent] | None]] = {
-    "claude": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE,
-                          _E.AFTER_AGENT, _E.AFTER_TOOL_BATCH, _E.PERMISSION_REQUEST,
-                          _E.PRE_COMPACT}), None),
-    "qwen": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.PERMISSION_REQUEST, _E.AFTER_AGENT}),
-             frozenset({_E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.AFTER_TOOL_BATCH,
-                        _E.BEFORE_PROMPT, _E.SESSION_START})),
-    "copilot": (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL, _E.AFTER_AGENT}),
-                None),
-    "droid": (frozenset({_E.BEFORE_TOOL, _E.AFTER_AGENT}),
-              frozenset({_E.SESSION_START, _E.AFTER_TOOL, _E.BEFORE_PROMPT})),
+_READS: dict[Any, tuple[frozenset[NormalizedEvent], frozenset[NormalizedEvent] | None]] = {
+    read_as_claude: (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL,
+                                _E.AFTER_TOOL_FAILURE, _E.AFTER_AGENT, _E.AFTER_TOOL_BATCH,
+                                _E.PERMISSION_REQUEST, _E.PRE_COMPACT}), None),
+    read_as_copilot: (frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.AFTER_TOOL,
+                                 _E.AFTER_AGENT}), None),
+    read_as_droid: (frozenset({_E.BEFORE_TOOL, _E.AFTER_AGENT}),
+                    frozenset({_E.SESSION_START, _E.AFTER_TOOL, _E.BEFORE_PROMPT})),
 }
+_QWEN_READS = (
+    frozenset({_E.BEFORE_TOOL, _E.BEFORE_PROMPT, _E.PERMISSION_REQUEST, _E.AFTER_AGENT}),
+    frozenset({_E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.AFTER_TOOL_BATCH, _E.BEFORE_PROMPT,
+               _E.SESSION_START}))
 
 
 def _fields(event: NormalizedEvent, data: dict[str, Any], *, top_context: bool) -> dict[str, Any]:
@@ -395,8 +377,6 @@ def _skill_shell(output: OutputView, decision: str) -> dict[str, Any]:
     if decision == "ask":
         note = SKILL_SHELL_ASK_NOTE
     elif output.updated_input is not None and decision not in BLOCKING:
-        import json
-
         note = SKILL_SHELL_REWRITE_NOTE + json.dumps(output.updated_input, ensure_ascii=False,
                                                      allow_nan=False)
     if note or decision in BLOCKING:

@@ -22,10 +22,8 @@ from __future__ import annotations
 import os
 
 from ..names import NormalizedEvent
-from ._base import BLOCKING, AgentCLI, json_kind
+from ._base import BLOCKING, TYPE_CHECKING, AgentCLI, json_kind, json_object
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -50,7 +48,7 @@ class ClineProtocol(AgentCLI):
         hook = data.get("hookName")
         if not isinstance(hook, str) or "hook_event_name" in data:
             return data
-        names: dict[str, str] = self.knobs.hook_names
+        names: dict[str, str] = self.hook_names
         call = data.get("tool_call") if hook == "tool_call" else data.get("tool_result")
         fields: dict[str, Any] = {"hook_event_name": names.get(hook, hook)}
         session = data.get("sessionContext")
@@ -123,7 +121,8 @@ class ClineProtocol(AgentCLI):
 
     def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
-        answer: dict[str, Any] = {}
+        # The seed's fields stay (Cline ignores them: "emit both"); Cline's own keys are
+        # hookwrap's, and raw_output filled the gaps already.
         parts = [output.context]
         blocking = decision in BLOCKING or decision == "ask"
         if blocking and event in (_E.BEFORE_TOOL, _E.AFTER_TOOL):
@@ -132,18 +131,15 @@ class ClineProtocol(AgentCLI):
                 reason = "\n\n".join(t for t in (output.reason, self.ask_note) if t)
             parts.insert(0, reason)  # after the tool it has run: the reason is context
             if event is _E.BEFORE_TOOL:
-                answer["overrideInput"] = BLOCK_INPUT
+                result["overrideInput"] = BLOCK_INPUT
         elif output.updated_input is not None and event is _E.BEFORE_TOOL:
-            answer["overrideInput"] = output.updated_input
+            result["overrideInput"] = output.updated_input
         context = "\n\n".join(part for part in parts if part)
         if context:
-            answer["contextModification"] = context
+            result["contextModification"] = context
         if not output.continue_loop:
-            answer["cancel"] = True
-            answer["errorMessage"] = output.stop_reason or output.reason or "stopped by a hook"
-        # The seed's fields stay (Cline ignores them: "emit both"); Cline's own keys are
-        # hookwrap's, and raw_output filled the gaps already.
-        result.update(answer)
+            result["cancel"] = True
+            result["errorMessage"] = output.stop_reason or output.reason or "stopped by a hook"
         return result
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
@@ -160,15 +156,10 @@ class ClineProtocol(AgentCLI):
         whatever the exit code; anything else is no answer (the tool runs). Cline 3.0.65 reads
         only PreToolUse's and PostToolUse's: every other hook runs detached, its stdout ignored
         (cline.md §4: cancel and context had no effect on TaskStart)."""
-        from ._base import json_object
-
         if event not in (_E.BEFORE_TOOL, _E.AFTER_TOOL):
             return {}
-        text = stdout
-        marker = text.rfind("HOOK_CONTROL\t")
-        if marker >= 0:
-            text = text[marker + len("HOOK_CONTROL\t"):].split("\n", 1)[0]
-        data = json_object(text)
+        control = stdout.rpartition("HOOK_CONTROL\t")  # the line after the last marker, if any
+        data = json_object(control[2].split("\n", 1)[0] if control[1] else stdout)
         if data is None:
             return {}
         fields: dict[str, Any] = {}

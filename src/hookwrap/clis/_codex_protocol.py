@@ -9,11 +9,9 @@ safe side. Codex's apply_patch reads, for an external hook, as Claude Code's Wri
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import ALLOWING, BLOCKING, AgentCLI, answer_fields
+from ._base import ALLOWING, BLOCKING, TYPE_CHECKING, AgentCLI, answer_fields, json_object
 from ._patch import claude_shape, patch_for
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -60,22 +58,14 @@ class CodexProtocol(AgentCLI):
         at exit 0 plain text is context on SessionStart and UserPromptSubmit, and a JSON object
         counts only when it fits the event's schema (``answer_problems``): otherwise the run is
         Failed and the call goes on."""
-        import json
-
         if exit_code == 2:
             reason = stderr.strip()
             return {"decision": "block", "reason": reason} \
                 if reason and event in self.exit2_blocks else {}
-        text = stdout.strip()
-        try:
-            data = json.loads(text) if exit_code == 0 and text else None
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            plain = exit_code == 0 and not text.startswith("{") and event in self.text_is_context
-            return {"context": text} if plain and text else {}
-        name = self.event_names().get(event, "")
-        if self.knobs.output_schemas.get(name, _NO_SCHEMA) is None or \
+        if exit_code != 0 or not stdout.strip().startswith("{"):
+            return super().read_answer(event, exit_code, stdout, stderr)
+        data, name = json_object(stdout), self.event_names().get(event, "")
+        if data is None or self.output_schemas.get(name, _NO_SCHEMA) is None or \
                 self.answer_problems(name, data):
             return {}  # SessionEnd has no output schema (nothing read), or Codex rejects it
         return answer_fields(data)
@@ -84,7 +74,7 @@ class CodexProtocol(AgentCLI):
         """Why Codex CLI 0.169.0 would reject ``data`` as the answer to event ``name`` (empty:
         it reads it): a key the event's schema does not take, no ``hookEventName``, a
         ``decision`` other than ``block``, a block or deny without a reason, an ``ask``..."""
-        schema = self.knobs.output_schemas.get(name, _NO_SCHEMA)
+        schema = self.output_schemas.get(name, _NO_SCHEMA)
         if schema is None:
             return []
         top, inner_keys = schema
@@ -97,8 +87,7 @@ class CodexProtocol(AgentCLI):
                 problems.append("hookSpecificOutput has no hookEventName")
         elif inner is not None:
             problems.append("hookSpecificOutput is not an object")
-        else:
-            inner = {}
+        inner = inner if isinstance(inner, dict) else {}
         decision = data.get("decision")
         if decision not in (None, "block"):
             problems.append(f"decision {decision!r} is not supported (only \"block\")")
@@ -106,22 +95,29 @@ class CodexProtocol(AgentCLI):
             problems.append("a block without a reason")
         if "reason" in data and decision is None:
             problems.append("reason without decision")
-        if name == "PreToolUse":
-            problems += _pre_tool_use_problems(inner)
+        verdict = inner.get("permissionDecision") if name == "PreToolUse" else None
+        if verdict == "ask":
+            problems.append("permissionDecision \"ask\" is not supported")
+        elif verdict == "deny" and not str(inner.get("permissionDecisionReason") or "").strip():
+            problems.append("a deny without a permissionDecisionReason")
+        elif verdict == "allow" and "updatedInput" not in inner:
+            problems.append("permissionDecision \"allow\" without updatedInput is not supported")
+        if name == "PreToolUse" and "updatedInput" in inner and verdict != "allow":
+            problems.append("updatedInput without permissionDecision \"allow\"")
         if name == "PermissionRequest":
             verdict = inner.get("decision")
             if isinstance(verdict, dict) and ({"updatedInput", "updatedPermissions"} & set(verdict)
                                               or verdict.get("interrupt")):
                 problems.append("updatedInput, updatedPermissions and interrupt are not supported")
-        if name in self.knobs.never_sent and data.get("continue") is False:
+        if name in self.never_sent and data.get("continue") is False:
             problems.append(f"continue: false is not supported on {name}")
-        if data.get("suppressOutput") and name in self.knobs.never_sent:
+        if data.get("suppressOutput") and name in self.never_sent:
             problems.append(f"suppressOutput is not supported on {name}")
         return problems
 
     def reply_event_name(self, event: NormalizedEvent, raw_event: str | None) -> str:
         if raw_event and raw_event not in self.events:
-            return raw_event if raw_event in self.knobs.output_schemas else ""
+            return raw_event if raw_event in self.output_schemas else ""
         return super().reply_event_name(event, raw_event)
 
     def top_decision(self, decision: str) -> str:
@@ -130,7 +126,7 @@ class CodexProtocol(AgentCLI):
 
     def specific_output(self, output: OutputView, event: NormalizedEvent, name: str,
                         decision: str) -> dict[str, Any]:
-        schema = self.knobs.output_schemas.get(name)
+        schema = self.output_schemas.get(name)
         specific: dict[str, Any] = {}
         if schema is None:
             return specific
@@ -153,8 +149,39 @@ class CodexProtocol(AgentCLI):
 
     def finish_output(self, result: dict[str, Any], output: OutputView, event: NormalizedEvent,
                       name: str, decision: str) -> dict[str, Any]:
-        """Fit the answer to the event's schema, mapping what Codex cannot do to the safe side."""
-        return shape_output(result, name, self.knobs.output_schemas, self.knobs.never_sent, self.ask_note)
+        """``result`` fitted to Codex 0.169.0's schema for event ``name`` (the knobs
+        ``output_schemas``: each event's top-level and hookSpecificOutput keys; ``never_sent``:
+        keys read but not acted on).
+
+        Safe mappings: on PreToolUse an ``ask``, a ``continue: false`` or a legacy block becomes a
+        deny with a reason (the call must not run), an ``allow`` without updatedInput is dropped
+        (it would void the answer; the call runs anyway); on every event a block gets a reason
+        when it has none; keys the schema does not take are dropped.
+        """
+        schema = self.output_schemas.get(name, _NO_SCHEMA)
+        if schema is None:
+            return {}
+        top_keys, inner_keys = schema
+        out = dict(result)
+        out.pop("suppressOutput", None)
+        inner = out.get("hookSpecificOutput")
+        inner = dict(inner) if isinstance(inner, dict) else None
+        if name == "PreToolUse":
+            inner = _pre_tool_use(out, inner or {}, self.ask_note) or None
+        for key in self.never_sent.get(name, ()):
+            out.pop(key, None)
+        if out.get("decision") == "block":
+            out["reason"] = _reason(out.get("reason"))
+        elif "decision" in out:
+            del out["decision"]
+        if "decision" not in out:
+            out.pop("reason", None)  # a reason without a decision voids the answer
+        kept = {k: v for k, v in (inner or {}).items() if k in inner_keys and k != "hookEventName"}
+        if kept:  # hookEventName is required, and first, as Codex writes it
+            out["hookSpecificOutput"] = {"hookEventName": name, **kept}
+        else:
+            out.pop("hookSpecificOutput", None)
+        return {k: v for k, v in out.items() if k in top_keys}
 
     def error_output(self, document: dict[str, Any], event: NormalizedEvent | None) -> dict[str, Any]:
         # A PermissionRequest answer takes no top-level decision: a crash there must still deny
@@ -164,8 +191,6 @@ class CodexProtocol(AgentCLI):
             return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {
                 "behavior": "deny", "message": reason}}}
         return document
-
-
 
 
 def _permission_request(output: OutputView, decision: str) -> dict[str, Any] | None:
@@ -185,42 +210,6 @@ def _reason(value: Any) -> str:
     """A block's reason; Codex ignores a block whose reason is empty, so never an empty one."""
     text = value if isinstance(value, str) else ""
     return text if text.strip() else DEFAULT_BLOCK_REASON
-
-
-def shape_output(result: dict[str, Any], name: str, schemas: dict[str, Any],
-                 never: dict[str, tuple[str, ...]], ask_note: str) -> dict[str, Any]:
-    """``result`` fitted to Codex 0.169.0's schema for event ``name`` (``schemas``: each event's
-    top-level and hookSpecificOutput keys; ``never``: keys read but not acted on).
-
-    Safe mappings: on PreToolUse an ``ask``, a ``continue: false`` or a legacy block becomes a
-    deny with a reason (the call must not run), an ``allow`` without updatedInput is dropped
-    (it would void the answer; the call runs anyway); on every event a block gets a reason
-    when it has none; keys the schema does not take are dropped.
-    """
-    schema = schemas.get(name, _NO_SCHEMA)
-    if schema is None:
-        return {}
-    top_keys, inner_keys = schema
-    out = dict(result)
-    out.pop("suppressOutput", None)
-    inner = out.get("hookSpecificOutput")
-    inner = dict(inner) if isinstance(inner, dict) else None
-    if name == "PreToolUse":
-        inner = _pre_tool_use(out, inner or {}, ask_note) or None
-    for key in never.get(name, ()):
-        out.pop(key, None)
-    if out.get("decision") == "block":
-        out["reason"] = _reason(out.get("reason"))
-    elif "decision" in out:
-        del out["decision"]
-    if "decision" not in out:
-        out.pop("reason", None)  # a reason without a decision voids the answer
-    kept = {k: v for k, v in (inner or {}).items() if k in inner_keys and k != "hookEventName"}
-    if kept:  # hookEventName is required, and first, as Codex writes it
-        out["hookSpecificOutput"] = {"hookEventName": name, **kept}
-    else:
-        out.pop("hookSpecificOutput", None)
-    return {k: v for k, v in out.items() if k in top_keys}
 
 
 def _pre_tool_use(out: dict[str, Any], inner: dict[str, Any], ask_note: str) -> dict[str, Any]:
@@ -246,17 +235,3 @@ def _pre_tool_use(out: dict[str, Any], inner: dict[str, Any], ask_note: str) -> 
         inner.pop("updatedInput", None)  # without an allow it voids the answer
         inner.pop("permissionDecisionReason", None)
     return inner
-
-
-def _pre_tool_use_problems(inner: dict[str, Any]) -> list[str]:
-    verdict = inner.get("permissionDecision")
-    problems = []
-    if verdict == "ask":
-        problems.append("permissionDecision \"ask\" is not supported")
-    elif verdict == "deny" and not str(inner.get("permissionDecisionReason") or "").strip():
-        problems.append("a deny without a permissionDecisionReason")
-    elif verdict == "allow" and "updatedInput" not in inner:
-        problems.append("permissionDecision \"allow\" without updatedInput is not supported")
-    if "updatedInput" in inner and verdict != "allow":
-        problems.append("updatedInput without permissionDecision \"allow\"")
-    return problems

@@ -6,10 +6,8 @@ BeforeTool), ``reason``, ``continue``/``stopReason``, ``systemMessage``, and
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import AgentCLI, json_object
+from ._base import TYPE_CHECKING, AgentCLI, answer_fields, json_object
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -39,18 +37,22 @@ class GeminiProtocol(AgentCLI):
         Context is read after a tool, before the agent and at session start only; SessionStart,
         SessionEnd, PreCompress, Notification and BeforeToolSelection act on no decision and
         no ``continue`` (§2.4, §2.5)."""
+        import json
+
         text = stdout.strip() or stderr.strip()
         if not text:
             return {}
-        data = json_object(text)
-        if data is None and _is_json(text):  # a number, null, a list: no output (§3)
-            return {}
-        if data is None:
+        try:
+            json.loads(text)
+        except ValueError:  # plain text
             if exit_code == 0:
                 return {"system_message": text}
             if exit_code == 1:
                 return {"system_message": f"Warning: {text}"}
             return {} if event in _NO_FLOW else {"decision": "deny", "reason": text}
+        data = json_object(text)
+        if data is None:  # a number, null, a list: no output (§3)
+            return {}
         fields: dict[str, Any] = {}
         if event in _NO_FLOW:
             data = {key: data[key] for key in ("systemMessage", "suppressOutput",
@@ -66,10 +68,8 @@ class GeminiProtocol(AgentCLI):
             fields["continue_loop"] = False
             stop = data.get("stopReason") or reason or "No reason provided"
             fields["stop_reason"] = stop if isinstance(stop, str) else "No reason provided"
-        if isinstance(data.get("systemMessage"), str) and data["systemMessage"]:
-            fields["system_message"] = data["systemMessage"]
-        if data.get("suppressOutput") is True:
-            fields["suppress_output"] = True
+        fields.update(answer_fields({key: data[key] for key in ("systemMessage", "suppressOutput")
+                                     if key in data}))
         specific = data.get("hookSpecificOutput")
         if isinstance(specific, dict):
             context = specific.get("additionalContext")
@@ -90,13 +90,3 @@ class GeminiProtocol(AgentCLI):
         if output.updated_input is not None and event is _E.BEFORE_TOOL:
             specific["tool_input"] = output.updated_input
         return specific
-
-
-def _is_json(text: str) -> bool:
-    import json
-
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True

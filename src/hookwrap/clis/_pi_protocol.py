@@ -5,10 +5,9 @@ an external hook of Claude's protocol reads as Edit's ``old_string`` / ``new_str
 
 from __future__ import annotations
 
+from ._base import TYPE_CHECKING
 from ._plugin_protocol import PluginProtocol
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

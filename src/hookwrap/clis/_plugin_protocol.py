@@ -1,18 +1,14 @@
 """The protocol of hookwrap's generated plugins (OpenCode 1.18.33, and the CLIs that load
 OpenCode's plugin API): the plugin runs the hook's command and reads flat JSON on stdout at
-exit 0. ``decision: "block"`` with ``reason`` stops the tool call, replaces a tool's output or
-refuses a prompt; ``updatedInput`` changes a call's arguments in place; ``additionalContext`` and
-``systemMessage`` reach the model and the user. The plugin knows no ask and no allow: an ask
-is sent as a block whose reason ends with the record's ``ask_note``.
+exit 0, as clis/opencode.py's docstring says key by key. The plugin knows no ask and no allow:
+an ask is sent as a block whose reason ends with the record's ``ask_note``.
 """
 
 from __future__ import annotations
 
 from ..names import NormalizedEvent
-from ._base import BLOCKING, AgentCLI
+from ._base import BLOCKING, TYPE_CHECKING, AgentCLI, answer_fields, json_object
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -37,22 +33,14 @@ class PluginProtocol(AgentCLI):
         tool) count; anything else is no answer (a failed run: the plugin reports it and the call
         goes on; fail-closed is the bridge's). A block counts before and after a tool and on a
         prompt, and on Stop only where the CLI can keep the agent working."""
-        import json
-
-        try:
-            data = json.loads(stdout) if exit_code == 0 and stdout.strip() else None
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
+        data = json_object(stdout) if exit_code == 0 else None
+        if data is None or not stdout.strip().startswith("{"):  # parsed once, not double-encoded
             return {}
-        fields: dict[str, Any] = {}
-        for key, field in (("systemMessage", "system_message"), ("additionalContext", "context")):
-            if isinstance(data.get(key), str) and data[key] and (
-                    field != "context" or event is not _E.AFTER_AGENT):  # Stop: no context
-                fields[field] = data[key]
+        read = ("systemMessage", *(() if event is _E.AFTER_AGENT else ("additionalContext",)))
+        fields = answer_fields({key: data[key] for key in read if key in data})  # Stop: no context
         decision = data.get("decision")  # any JSON value: the plugin compares it with strings
         if isinstance(decision, str) and decision in BLOCKING and (event in _BLOCKABLE or (
-                event is _E.AFTER_AGENT and self.knobs.keep_working)):
+                event is _E.AFTER_AGENT and self.keep_working)):
             reason = data.get("reason")
             fields.update(decision="block", reason=reason if isinstance(reason, str) and reason
                           else "Blocked by a hookwrap hook.")

@@ -4,7 +4,7 @@ Each ``clis/<platform>.py`` holds one record and nothing else. A CLI that speaks
 protocol is that CLI's record with its differences (``derive(CLAUDE, ...)``), so what one CLI does
 differently is in one place. Behaviour that really differs between CLIs lives in a handful of
 protocol families (``clis/_claude_protocol.py``, ...; the generator's in ``generator/clis/``),
-which read the record's ``Knobs``; a record names its family in ``protocol``.
+which read the record's knobs; a record names its family in ``protocol``.
 
 Every fact carries the CLI version it was checked against, in a comment; the pinned release
 (``AgentSetup.version``) is in ``generator/pins.txt``, the one place pins are written. The record
@@ -38,27 +38,13 @@ if TYPE_CHECKING:
 
     from dataclasses import replace as derive
 
-    __all__ = ["CLAUDE_EXIT2_BLOCKS", "RUNTIME_FACTS", "CLIRecord", "Knobs",
-               "derive", "pick", "record_class"]
+    __all__ = ["CLAUDE_EXIT2_BLOCKS", "RUNTIME_FACTS", "CLIRecord", "derive", "pick",
+               "record_class"]
 else:
     def record_class(cls):
         """At run time a record class is the plain class (no dataclass machinery is imported)."""
         return cls
 
-_E = NormalizedEvent
-
-# The events whose answers Claude Code's protocol lets exit 2 block (or keep the agent working,
-# or stop the turn: PostToolBatch, or skip the compaction: PreCompact); elsewhere exit 2's
-# stderr is only shown to the user. Claude Code 2.1.328 shows PostToolUseFailure's stderr to
-# Claude and ignores exit 2 on PermissionRequest (the permission flow reads only JSON:
-# claude-code-schema.md).
-CLAUDE_EXIT2_BLOCKS = frozenset({
-    _E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.BEFORE_PROMPT, _E.AFTER_AGENT,
-    _E.AFTER_TOOL_BATCH, _E.PRE_COMPACT, _E.BEFORE_MODEL, _E.AFTER_MODEL,
-    _E.BEFORE_TOOL_SELECTION})
-
-
-if not TYPE_CHECKING:
     def record_init(self, *args, **facts):
         """A record's constructor at run time: keyword facts over the class-level defaults (and
         ``platform`` first), so an instance holds only the facts it was given and ``derive`` knows
@@ -71,36 +57,22 @@ if not TYPE_CHECKING:
                 raise TypeError(f"{self.__class__.__name__} has no fact {name!r}")
             setattr(self, name, value)
 
+    def derive(record, **changes):
+        """``record`` with ``changes`` (``platform`` among them): the record of a CLI that speaks
+        ``record``'s protocol."""
+        return type(record)(**{**vars(record), **changes})
 
-@record_class
-class Knobs:
-    """What a protocol family reads beyond the facts every CLI has (documented in the family's
-    module): Claude Code's dialects, Codex CLI's output schemas, Cline's hook names, the
-    OpenCode plugin's switches."""
+_E = NormalizedEvent
 
-    # ClaudeProtocol (clis/_claude_protocol.py)
-    pre_tool_context: bool = True
-    post_tool_block_as_context: bool = False
-    context_top_level: bool = False
-    permission_top_level: bool = False
-    stop_continue_false: str = ""
-    error_deny: str = ""
-    # How an external hook's answer is read (None: Claude Code's reading, read_as_claude)
-    answer_reading: Callable[[Any, NormalizedEvent, int, str, str], dict[str, Any]] | None = None
-    # CodexProtocol: each event's answer schema (its top-level and hookSpecificOutput keys),
-    # and the keys never sent on an event
-    output_schemas: dict[str, tuple[frozenset[str], frozenset[str]] | None] = {}
-    never_sent: dict[str, tuple[str, ...]] = {}
-    # ClineProtocol: the payload's hookName -> the hook file's name
-    hook_names: dict[str, str] = {}
-    # The plugin families (OpenCode, Kilo, pi)
-    keep_working: bool = False
-    disable_vars: tuple[str, ...] = ()
-    npm_plugin: str = ""
-    config_folder: str = ""
-
-    if not TYPE_CHECKING:
-        __init__ = record_init
+# The events whose answers Claude Code's protocol lets exit 2 block (or keep the agent working,
+# or stop the turn: PostToolBatch, or skip the compaction: PreCompact); elsewhere exit 2's
+# stderr is only shown to the user. Claude Code 2.1.328 shows PostToolUseFailure's stderr to
+# Claude and ignores exit 2 on PermissionRequest (the permission flow reads only JSON:
+# claude-code-schema.md).
+CLAUDE_EXIT2_BLOCKS = frozenset({
+    _E.BEFORE_TOOL, _E.AFTER_TOOL, _E.AFTER_TOOL_FAILURE, _E.BEFORE_PROMPT, _E.AFTER_AGENT,
+    _E.AFTER_TOOL_BATCH, _E.PRE_COMPACT, _E.BEFORE_MODEL, _E.AFTER_MODEL,
+    _E.BEFORE_TOOL_SELECTION})
 
 
 @record_class
@@ -193,20 +165,29 @@ class CLIRecord:
     payload_worktree: bool = False
 
     # --- knobs of a protocol family (documented where the family reads them) -----------------
-    knobs: Knobs = Knobs()
+    # ClaudeProtocol (clis/_claude_protocol.py)
+    pre_tool_context: bool = True
+    post_tool_block_as_context: bool = False
+    context_top_level: bool = False
+    permission_top_level: bool = False
+    stop_continue_false: str = ""
+    error_deny: str = ""
+    # How an external hook's answer is read (None: Claude Code's reading, read_as_claude)
+    answer_reading: Callable[[Any, NormalizedEvent, int, str, str], dict[str, Any]] | None = None
+    # CodexProtocol: each event's answer schema (its top-level and hookSpecificOutput keys),
+    # and the keys never sent on an event
+    output_schemas: dict[str, tuple[frozenset[str], frozenset[str]] | None] = {}
+    never_sent: dict[str, tuple[str, ...]] = {}
+    # ClineProtocol: the payload's hookName -> the hook file's name
+    hook_names: dict[str, str] = {}
+    # The plugin families (OpenCode, Kilo, pi)
+    keep_working: bool = False
+    disable_vars: tuple[str, ...] = ()
+    npm_plugin: str = ""
+    config_folder: str = ""
 
     if not TYPE_CHECKING:
         __init__ = record_init
-
-if not TYPE_CHECKING:
-    def derive(record, **changes):
-        """``record`` with ``changes`` (``platform`` among them): the record of a CLI that speaks
-        ``record``'s protocol. ``knobs`` merge knob by knob."""
-        facts = dict(vars(record))
-        if "knobs" in changes:
-            changes["knobs"] = Knobs(**{**vars(record.knobs), **vars(changes["knobs"])})
-        facts.update(changes)
-        return type(record)(**facts)
 
 
 def pick(table: dict[str, _V], *names: str) -> dict[str, _V]:

@@ -42,9 +42,6 @@ CLAUDE = CLIRecord(
     # Stop and SubagentStop share after_agent: registrations go to Stop; before_tool's go to
     # PreToolUse, and to PreSkillShellCommand for the shell (skill_shell_events below).
     preferred_events={_E.AFTER_AGENT: "Stop", _E.BEFORE_TOOL: "PreToolUse"},
-    # 2.1.332 runs skills' and slash commands' inline shell commands past PreToolUse and asks
-    # PreSkillShellCommand instead: a before_tool hook that selects the shell is registered
-    # there too, with the shell's tool names as matcher.
     skill_shell_events=("PreSkillShellCommand",),
     tools={
         "Write": "write_file",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._cline_protocol import ClineProtocol
-from ._record import CLIRecord, Knobs
+from ._record import CLIRecord
 
 _E = NormalizedEvent
 
@@ -59,7 +59,6 @@ CLINE = CLIRecord(
                  "edit_file": ("path", "old_text", "new_text", "insert_line"),
                  "read_file": ("files",)},
     file_path_keys=("path", "file_path"),  # editor's path; file_path is read too
-    # MCP tools are not named in a way hookwrap can tell from a built-in one here.
     mcp_prefix="",
     project_dir_vars=("HOOKWRAP_PROJECT_DIR",),  # set by hookwrap's hook file: its project
     marker_env="HOOKWRAP_CLINE",                 # set by hookwrap's hook file for hooks only
@@ -72,11 +71,11 @@ CLINE = CLIRecord(
     exit2_blocks=frozenset(),
     ask_note=("This call needs the user's confirmation, and Cline hooks cannot ask for it, so it "
               "was blocked: ask the user, and run it only if they agree."),
-    knobs=Knobs(hook_names={
+    hook_names={
         "agent_start": "TaskStart", "agent_resume": "TaskResume",
         "prompt_submit": "UserPromptSubmit", "tool_call": "PreToolUse",
         "tool_result": "PostToolUse", "agent_end": "TaskComplete", "agent_error": "TaskError",
-        "agent_abort": "TaskCancel", "session_shutdown": "SessionShutdown"}),
+        "agent_abort": "TaskCancel", "session_shutdown": "SessionShutdown"},
     limits={
         _E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a block whose reason tells the "
                           "model to ask the user"),

@@ -4,17 +4,15 @@ binary: its 23 embedded command-hook input and output schemas and its output-val
 are those of 0.169.0, and the end-to-end tests pass on it.
 
 The shell tool arrives as ``Bash``; ``apply_patch`` carries raw patch text, read into the files
-it adds, updates, deletes or moves. Codex's output schemas are strict: one unknown key, a
-missing hookEventName, a deny without a reason or an ``ask`` makes Codex ignore the answer and
-run the tool, so every answer is filtered to the keys the event's schema takes
-(``output_schemas``) and what Codex cannot express is mapped to the safe side.
+it adds, updates, deletes or moves. Codex's output schemas are strict (``output_schemas``; how
+answers are fitted to them: ``_codex_protocol.py``).
 """
 
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._codex_protocol import CodexProtocol
-from ._record import CLIRecord, Knobs, pick
+from ._record import CLIRecord, pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -80,5 +78,5 @@ CODEX = CLIRecord(
               "so it was blocked: ask the user, and run it only if they agree."),
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells the "
                                      "model to ask the user"),)},
-    knobs=Knobs(output_schemas=_SCHEMAS, never_sent=_NEVER),
+    output_schemas=_SCHEMAS, never_sent=_NEVER,
 )

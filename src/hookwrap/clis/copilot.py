@@ -12,15 +12,14 @@ hook's error document); no ``ask``; a Write carries Copilot's own keys (``path``
 ``file_text``). Copilot runs ``.claude/settings.json`` hooks too (no de-duplication): a command
 hookwrap registered for Claude Code answers ``{}`` under Copilot without calling the hook when
 ``.github/hooks/hookwrap.json`` exists (the hook runs from there, once), and is answered as
-Copilot otherwise. Copilot is recognised by ``COPILOT_PROJECT_DIR``, which it sets only for hook
-processes (not for its shell tool).
+Copilot otherwise.
 """
 
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._claude_protocol import read_as_copilot
-from ._record import Knobs, derive, pick
+from ._record import derive, pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -71,6 +70,6 @@ COPILOT = derive(
               "so it was blocked: ask the user, and run it only if they agree."),
     limits={_E.BEFORE_TOOL: (("ask", "has no ask: an ask is sent as a deny whose reason tells "
                                      "the model to ask the user"),)},
-    knobs=Knobs(context_top_level=True, permission_top_level=True, error_deny="top-level",
-           answer_reading=read_as_copilot),
+    context_top_level=True, permission_top_level=True, error_deny="top-level",
+    answer_reading=read_as_copilot,
 )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._claude_protocol import read_as_droid
-from ._record import Knobs, derive, pick
+from ._record import derive, pick
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -49,8 +49,6 @@ DROID = derive(
     tool_input_keys={"edit_file": {"old_str": "old_string", "new_str": "new_string",
                                    "change_all": "replace_all"}},
     own_only_keys={"shell": ("riskLevel", "riskLevelReason")},
-    # The registered command sets HOOKWRAP_PROJECT_DIR to the folder holding hookwrap.toml;
-    # Droid's own variable is the session's cwd, which may be a subfolder.
     project_dir_vars=("HOOKWRAP_PROJECT_DIR", "FACTORY_PROJECT_DIR"),
     marker_env="FACTORY_PROJECT_DIR",  # set for hook processes only (not for Execute)
     hook_process_env={},  # not Claude Code's: Droid sets no CLAUDECODE
@@ -60,7 +58,6 @@ DROID = derive(
     # Exit 2 blocks PreToolUse (the model gets `Error: <stderr>`) and keeps Stop working; on
     # other events Droid 0.225.2 acts on no exit code (droid.md).
     exit2_blocks=frozenset({_E.BEFORE_TOOL, _E.AFTER_AGENT}),
-    # Droid runs a PreToolUse "ask" without asking in `droid exec`: hookwrap sends it as a deny.
     ask_note=("This call needs the user's confirmation, and Droid hooks cannot ask for it, so it "
               "was blocked: ask the user, and run it only if they agree."),
     limits={
@@ -75,6 +72,6 @@ DROID = derive(
                           "until killed; stop_gate stops after max_retries, a hand-written hook "
                           "must count too"),),
     },
-    knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific",
-                answer_reading=read_as_droid),
+    pre_tool_context=False, post_tool_block_as_context=True, error_deny="specific",
+    answer_reading=read_as_droid,
 )

@@ -12,7 +12,7 @@ keeps the agent working (the plugin sends the reason as the next user message).
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
-from ._record import Knobs, derive
+from ._record import derive
 from .opencode import OPENCODE
 
 _E = NormalizedEvent
@@ -49,6 +49,6 @@ KILO = derive(
         _E.BEFORE_PROMPT: (("block", "a block refuses the prompt, and `kilo run` then exits 1 "
                             "with an opaque error (the reason is printed by the plugin)"),),
     },
-    knobs=Knobs(keep_working=True, disable_vars=("KILO_DISABLE_PROJECT_CONFIG", "KILO_PURE"),
-           npm_plugin="@kilocode/plugin", config_folder="~/.config/kilo"),
+    keep_working=True, disable_vars=("KILO_DISABLE_PROJECT_CONFIG", "KILO_PURE"),
+    npm_plugin="@kilocode/plugin", config_folder="~/.config/kilo",
 )

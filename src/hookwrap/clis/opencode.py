@@ -21,18 +21,17 @@ tool's output is replaced by it; UserPromptSubmit: the prompt is refused), ``upd
 plugin never rewrites a patch), ``additionalContext`` (appended to the tool
 output, added as a prompt part, or a system string for SessionStart) and ``systemMessage``
 (printed for the user). OpenCode cannot take a Stop block, an ask, or a permission decision:
-``output_limits`` says what happens instead.
+``limits`` says what happens instead.
 
-The hookwrap command's half (the plugin's text and registrations,
-validation, `hookwrap test`'s host rules, doctor) is in ``opencode_setup.py``,
-whose class extends the one here.
+The hookwrap command's half (the plugin's text and registrations, validation, `hookwrap test`'s
+host rules, doctor) is in generator/clis/opencode.py.
 """
 
 from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._plugin_protocol import PluginProtocol
-from ._record import CLIRecord, Knobs
+from ._record import CLIRecord
 
 _E = NormalizedEvent
 
@@ -112,7 +111,6 @@ OPENCODE = CLIRecord(
     # The generated plugin's per-CLI settings (generator/clis/opencode.py): whether a Stop block
     # is sent back as the next user message, the variables that switch project plugins off, the
     # npm package the CLI installs beside any plugin, its global config folder.
-    knobs=Knobs(keep_working=False,
-           disable_vars=("OPENCODE_DISABLE_PROJECT_CONFIG", "OPENCODE_PURE"),
-           npm_plugin="@opencode-ai/plugin", config_folder="~/.config/opencode"),
+    keep_working=False, disable_vars=("OPENCODE_DISABLE_PROJECT_CONFIG", "OPENCODE_PURE"),
+    npm_plugin="@opencode-ai/plugin", config_folder="~/.config/opencode",
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..names import NormalizedEvent, Platform
 from ._claude_protocol import read_as_qwen
-from ._record import Knobs, derive
+from ._record import derive
 from .claude import CLAUDE
 
 _E = NormalizedEvent
@@ -48,7 +48,6 @@ QWEN = derive(
     },
     preferred_tools={"edit_file": "edit"},
     tool_fields={"shell": ("command",), "write_file": ("file_path", "content")},
-    # QWEN_CODE_PROJECT_DIR is Qwen's per-project state folder, not the project.
     project_dir_vars=("QWEN_PROJECT_DIR",),
     hook_process_env={},  # not Claude Code's: Qwen sets no CLAUDECODE
     shell_tool_env={},
@@ -76,6 +75,6 @@ QWEN = derive(
         _E.AFTER_AGENT: (("continue_loop", "reads continue:false on Stop as 'keep working': "
                           "continue_loop=False is sent as no block (the agent stops)"),),
     },
-    knobs=Knobs(pre_tool_context=False, post_tool_block_as_context=True,
-           stop_continue_false="drop", answer_reading=read_as_qwen),
+    pre_tool_context=False, post_tool_block_as_context=True, stop_continue_false="drop",
+    answer_reading=read_as_qwen,
 )

@@ -30,7 +30,7 @@ class TemplateInfo:
         returns: the parts of a HookOutput the rendered script may return ("block", "ask",
             "allow", "updated_input", "context", "system_message", "continue_loop"); None when
             it may return anything (the skeleton, an external hook). `hookwrap add` warns only
-            about what a CLI cannot do with these (``AgentCLI.output_limits``).
+            about what a CLI cannot do with these (its record's ``limits``).
         settings: more options its table may hold, which `add` does not write.
     """
 

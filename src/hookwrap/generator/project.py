@@ -505,7 +505,7 @@ def answer_warnings(spec, returns: frozenset[str] | None) -> list[str]:
     unknown: dict[str, list[str]] = {}  # part -> the CLIs that cannot do it
     for platform in spec.platforms:
         agent = setup_of(platform)
-        limits = agent.runtime.output_limits(spec.event)
+        limits = agent.runtime.limits.get(spec.event, ())
         lines.append((agent.label, [text for part, text in limits if not part],
                       [text for part, text in limits
                        if part and (returns is None or part in returns)]))

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...clis._base import BLOCKING
 from ...clis._claude_protocol import ClaudeProtocol, claude_json
 from ...names import NormalizedEvent
+from ._base import AgentSetup
 from .kit import (
     RunResult,
     Verdict,
@@ -41,9 +42,6 @@ from .kit import (
     stop_or_block,
     with_missing,
 )
-
-if TYPE_CHECKING:
-    from ._base import AgentSetup
 
 
 # --- claude ---------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ composes each CLI's (``SETUP``). Never copied into a project; a hook process nev
 
 from __future__ import annotations
 
+import json
+import os
 import re
 
 from ...clis._base import FAIL_CLOSED_FLAG, LAUNCHER
@@ -115,7 +117,7 @@ class Registration:
         walk-up command then also blocks when it finds no hookwrap.toml)."""
         facts = agent.facts
         if fail_closed and not facts.command_form:
-            command = walk_up_fail_closed(command)
+            command = walk_up_exit(command, True)
         values = {"type": "command", "command": command, "name": name,
                   "timeout": agent.timeout_value(timeout_s), "description": description}
         handler = {key: values[key] for key in facts.handler_keys}
@@ -289,8 +291,6 @@ class HostRules:
     def hook_env(self, agent: AgentSetup, payload: Mapping[str, Any], project_dir: str,
                  env: dict[str, str]) -> dict[str, str]:
         """``env`` plus the variables the CLI sets for its hooks."""
-        import os
-
         if agent.facts.payload_strings_in_env:
             env.update({k: v for k, v in payload.items() if isinstance(v, str) and k.isidentifier()})
         values = {"project": project_dir, "session_id": str(payload.get("session_id", "")),
@@ -304,8 +304,6 @@ class HostRules:
 
     def stdin_bytes(self, agent: AgentSetup, payload: Mapping[str, Any]) -> bytes:
         """Exactly what the CLI writes to a hook's stdin before it closes it."""
-        import json
-
         return (json.dumps(payload) + ("\n" if agent.facts.stdin_newline else "")).encode()
 
     def effective_timeout(self, agent: AgentSetup, cmd: HookCommand) -> float:
@@ -473,7 +471,7 @@ class AgentSetup:
             self.__dict__[key] = patterns
         command = without_deadline(command.strip())
         if not self.facts.command_form:  # the fail-closed walk-up form differs in its exit code
-            command = walk_up_fail_open(command)
+            command = walk_up_exit(command, False)
         for pattern in patterns:
             match = pattern.fullmatch(command)
             if match:
@@ -592,7 +590,7 @@ WALK_UP_EXIT = {True: 2, False: 1}
 def walk_up_command(platform: str, name: str, python: str, launcher: bool = True) -> str:
     """The registered command of a CLI whose hooks run in the session's cwd: a POSIX-sh loop
     that walks up to the folder holding hookwrap.toml and runs hook ``name`` there (exit 1, a
-    fail-open error, when there is none; ``walk_up_fail_closed`` makes it 2)."""
+    fail-open error, when there is none; ``walk_up_exit`` makes it 2)."""
     script, args = hook_call(name, launcher)
     code = WALK_UP_EXIT[False]
     return ('d=$PWD; until [ -f "$d/hookwrap.toml" ]; do [ "$d" = / ] && { echo "hookwrap: '
@@ -612,14 +610,11 @@ def user_command(platform: str, name: str, python: str, launcher: bool = True) -
             f"{USER_FLAG}")
 
 
-def walk_up_fail_closed(command: str) -> str:
-    """A walk-up command that blocks (exit 2) when it finds no hookwrap.toml."""
-    return command.replace(f"exit {WALK_UP_EXIT[False]}; }}", f"exit {WALK_UP_EXIT[True]}; }}", 1)
-
-
-def walk_up_fail_open(command: str) -> str:
-    """The fail-open form of a walk-up command (the two differ only in that exit code)."""
-    return command.replace(f"exit {WALK_UP_EXIT[True]}; }}", f"exit {WALK_UP_EXIT[False]}; }}", 1)
+def walk_up_exit(command: str, fail_closed: bool) -> str:
+    """A walk-up command that, when it finds no hookwrap.toml, blocks (exit 2: ``fail_closed``)
+    or fails open (exit 1); the two forms differ only in that exit code."""
+    return command.replace(f"exit {WALK_UP_EXIT[not fail_closed]}; }}",
+                           f"exit {WALK_UP_EXIT[fail_closed]}; }}", 1)
 
 
 _DEADLINE_RE = re.compile(rf" {FAIL_CLOSED_FLAG}=[0-9]+(?:\.[0-9]+)?(?= --platform )")

@@ -39,8 +39,11 @@ class CommandFacts:
     # default the settings file's top folder.
     config_folders: tuple[str, ...] = ()
     settings_comments: bool = False   # JSONC: comments are read, and kept
-    # A file hookwrap generates whole (OpenCode's plugin): any byte that differs is drift.
+    # A file hookwrap generates whole (OpenCode's plugin): any byte that differs is drift; a JS
+    # one from ``shim_template`` (beside this module), which messages call a ``shim_noun``.
     settings_generated: bool = False
+    shim_template: str = ""
+    shim_noun: str = "plugin"
     # A file hookwrap owns (Copilot CLI's .github/hooks/hookwrap.json): it holds no hand-made
     # hooks, so `adopt --from` refuses it.
     settings_owned: bool = False

@@ -16,9 +16,9 @@ A CLI's setup is composed with one of these; messages name the CLI by its ``labe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ._base import Handlers
+from ._base import AgentSetup, Handlers
 from .kit import (
     ERROR,
     WARNING,
@@ -37,10 +37,6 @@ from .kit import (
     unknown_keys,
     url,
 )
-
-if TYPE_CHECKING:
-    from ._base import AgentSetup
-
 
 # --- Claude Code's shape ----------------------------------------------------------------------
 _CLAUDE_INTERNAL_KEYS = frozenset({"rewakeMessage", "rewakeSummary", "cloud"})

@@ -19,13 +19,10 @@ A CLI's setup is composed with one of these; each reads the record's ``no_matche
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ._base import Matchers
+from ._base import AgentSetup, Matchers
 from .kit import Problem, js_regex, sequential_problems
-
-if TYPE_CHECKING:
-    from ._base import AgentSetup
 
 # Patterns as text, compiled (and cached by re) on first use.
 _SIMPLE_LIST = r"^[a-zA-Z0-9_|, -]+$"
@@ -72,21 +69,6 @@ class NameAliasOrSearch(Matchers):
         return compiled is not None and compiled.search(target) is not None
 
 
-class FullMatch(Matchers):
-    def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str,
-                       path: str) -> list[Problem]:
-        return nonempty_matcher_problems(group, path)
-
-    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
-                        target: str | None) -> bool:
-        if target is None or matcher is None or matcher.strip() in ("", "*"):
-            return True
-        try:
-            return re.fullmatch(matcher, target) is not None
-        except re.error:
-            return False
-
-
 class SearchInName(Matchers):
     def ignored(self, group: dict[str, Any]) -> bool:
         return bool(group.get("matcher"))  # an empty matcher is no matcher
@@ -107,12 +89,14 @@ class RegexSearch(Matchers):
     string. ``javascript``: the plugin's ``new RegExp(matcher)``; else Python's ``re.search``
     (Cline's hook-file dispatcher)."""
 
-    def __init__(self, *, javascript: bool) -> None:
+    def __init__(self, *, javascript: bool = False) -> None:
         self.javascript = javascript
 
     def validate_group_keys(self, agent: AgentSetup, group: dict[str, Any], event: str,
                             path: str) -> list[Problem]:
-        return nonempty_matcher_problems(group, path)
+        if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
+            return [Problem(f"{path}.matcher", "must be a non-empty string")]
+        return []
 
     def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
                         target: str | None) -> bool:
@@ -122,16 +106,21 @@ class RegexSearch(Matchers):
         return compiled is not None and compiled.search(target) is not None
 
 
+class FullMatch(RegexSearch):
+    """A full-match regex over the tool name (Python's ``re``); any non-empty string."""
+
+    def matcher_matches(self, agent: AgentSetup, event: str, matcher: str | None,
+                        target: str | None) -> bool:
+        if target is None or matcher is None or matcher.strip() in ("", "*"):
+            return True
+        try:
+            return re.fullmatch(matcher, target) is not None
+        except re.error:
+            return False
+
+
 def _python_regex(pattern: str) -> re.Pattern[str] | None:
     try:
         return re.compile(pattern)
     except re.error:
         return None
-
-
-def nonempty_matcher_problems(group: dict[str, Any], path: str) -> list[Problem]:
-    """A group's matcher, where a CLI takes any non-empty string (Copilot CLI, the plugins,
-    Cline)."""
-    if "matcher" in group and (not isinstance(group["matcher"], str) or not group["matcher"]):
-        return [Problem(f"{path}.matcher", "must be a non-empty string")]
-    return []

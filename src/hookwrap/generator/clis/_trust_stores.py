@@ -23,12 +23,13 @@ A CLI's setup is composed with one of these, built with the store's facts (or wi
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from ..errors import HookwrapError, SettingsError
-from ._base import TrustStore
+from ._base import AgentSetup, TrustStore
 from .kit import (
     DO_NOT_TRUST,
     FAIL,
@@ -46,9 +47,6 @@ from .kit import (
     set_trust_member,
     within,
 )
-
-if TYPE_CHECKING:
-    from ._base import AgentSetup
 
 
 def _check(agent: AgentSetup) -> str:
@@ -83,8 +81,6 @@ class FolderDialog(TrustStore):
                               env: Mapping[str, str]) -> bool:
         """The dialog was accepted for ``root`` itself (a parent's answer is not counted: not
         seen to apply)."""
-        import json
-
         from ..fsutil import read_text
         from ._base import fill_path
 

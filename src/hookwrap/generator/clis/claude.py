@@ -10,7 +10,9 @@ permissions checks, FileChanged matched by a file's name, CLAUDE_EFFORT and its 
 
 from __future__ import annotations
 
+import os
 import re
+from typing import Any, Mapping
 
 from ...clis.claude import CLAUDE
 from ...names import NormalizedEvent
@@ -21,11 +23,6 @@ from ._handlers import NO_HTTP_EVENTS, ClaudeHandlers
 from ._matchers import ExactListOrSearch
 from ._trust_stores import FolderDialog
 from .kit import HookCommand, Problem, errors_only, string_list
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
 
 # The hookwrap command's facts (checked against the version in the record).
 CLAUDE_COMMAND = CommandFacts(
@@ -180,8 +177,6 @@ class FileNameMatchers(ExactListOrSearch):
     """Claude's matchers; FileChanged is matched by the file's name."""
 
     def match_target(self, agent: AgentSetup, event: str, payload: Mapping[str, Any]) -> str | None:
-        import os
-
         value = super().match_target(agent, event, payload)  # FileChanged is matched by the file's name
         return os.path.basename(value) if value and agent.facts.match_targets[event] == "file_path" else value
 

@@ -13,17 +13,20 @@ removed, and reported, since hookwrap's hooks for that event cannot be written b
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import replace
 from pathlib import Path
+from typing import Any, Mapping
 
 from ...clis._cline_hooks import DEADLINE_S
 from ...clis._cline_protocol import block_answer
 from ...clis.cline import CLINE
 from ...names import NormalizedEvent
+from ..scope import current, user_root
 from ._base import (
     AgentSetup,
     Handlers,
-    HostRules,
     Registration,
     TrustStore,
     fill_path,
@@ -54,11 +57,6 @@ from .kit import (
     settle,
     string_list,
 )
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
 
 # The hookwrap command's facts: hookwrap.json and the hook files made from it (checked against the version in the record).
 CLINE_COMMAND = CommandFacts(
@@ -173,15 +171,6 @@ class ClineHandlers(Handlers):
         return True  # the dispatcher runs them in turn
 
 
-class ClineHost(HostRules):
-    """The payload on stdin with no newline after it."""
-
-    def stdin_bytes(self, agent: AgentSetup, payload: Mapping[str, Any]) -> bytes:
-        import json
-
-        return json.dumps(payload).encode()
-
-
 class ClineTrust(TrustStore):
     """No trust gate (said so), where Cline looks for the hook files (the git root), and whether
     each of hookwrap's hook files is the one this hookwrap writes."""
@@ -209,8 +198,6 @@ class ClineTrust(TrustStore):
 
 def _workspace_findings(root: Path) -> list[Finding]:
     """Cline looks for project hook files in the git root above its cwd, else in the cwd."""
-    from pathlib import Path
-
     top = next((p for p in (root, *root.parents) if (p / ".git").exists()), None)
     if top is None:
         return [Finding("cline-workspace", WARN, f"{root} is not in a git repository: Cline finds "
@@ -241,26 +228,16 @@ def _names(groups: list[Any]) -> str:
 def _hooks_folder(agent: AgentSetup) -> str:
     """The folder of hookwrap.json and the hook files in the scope in force (``HOOKS_DIR`` in a
     project, the user-level one at user scope)."""
-    from ..scope import current
-
     scope = current()
     if not scope.user:
         return HOOKS_DIR
     return str(Path(fill_path(agent.facts.user_file, "", scope.home, scope.env)).parent)
 
 
-def _user_scope() -> bool:
-    from ..scope import current
-
-    return current().user
-
-
 def _user_scope_hook_file(text: str) -> str:
     """At user scope the hook file sits in Cline's user folder: the runtime is the user scope's
     (its folder, written in), and the hooks' project is the folder Cline runs them in."""
     import shlex
-
-    from ..scope import current, user_root
 
     if not current().user:
         return text
@@ -273,14 +250,13 @@ def hook_file_text(event: str, groups: list[Any]) -> str:
     """The hook file for ``event`` with the event's registrations in it: ``cline_hook.sh``, or
     ``cline_hook.py.in`` when a handler carries ``argvWindows`` (hookwrap.toml names
     python_windows: the file must start on Windows without sh) in a project."""
-    import json
     import shlex
     from importlib import resources
 
     handlers = [h for g in groups for h in g.get("hooks") or () if isinstance(h, dict)]
     # At user scope the hook files stay sh ones (_user_scope_hook_file): the Python form finds
     # the runtime beside itself, which only a project's hook files have.
-    python_form = any("argvWindows" in h for h in handlers) and not _user_scope()
+    python_form = any("argvWindows" in h for h in handlers) and not current().user
     template = resources.files("hookwrap").joinpath(
         "generator", "clis", _PY_TEMPLATE if python_form else _SH_TEMPLATE).read_text(
         encoding="utf-8")
@@ -326,8 +302,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     """What the hook file does with one hook's run: a JSON object on stdout is the answer
     (whatever the exit code, as Cline reads its hook files); anything else is no answer (the
     tool runs), except for a fail-closed PreToolUse hook, which then blocks the call."""
-    from dataclasses import replace
-
     failure = failure_line(r)
     output, _ = parse_object(r.stdout.strip())
     if not failure and output is None:
@@ -355,5 +329,4 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
 
 
 SETUP = AgentSetup(CLINE, CLINE_COMMAND, registration=ClineRegistration(), matchers=ClineMatchers(javascript=False),
-                   handlers=ClineHandlers(), answers=read_answer, trust=ClineTrust(),
-                   host=ClineHost())
+                   handlers=ClineHandlers(), answers=read_answer, trust=ClineTrust())

@@ -9,12 +9,17 @@ cwd), their validation, trust (project trust and each hook's ``trusted_hash`` in
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Mapping
 
 from ...clis._base import BLOCKING, answer_fields
 from ...clis._codex_protocol import CodexProtocol
 from ...clis.codex import CODEX
 from ...names import NormalizedEvent, Platform
+from ..errors import HookwrapError, SettingsError
 from ._base import AgentSetup, Handlers, HostRules, Matchers, Registration, TrustStore
 from ._facts import CommandFacts
 from .kit import (
@@ -23,6 +28,7 @@ from .kit import (
     OK,
     WARN,
     WARNING,
+    Check,
     Finding,
     HookCommand,
     Problem,
@@ -49,12 +55,6 @@ from .kit import (
     string,
     unknown_keys,
 )
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any, Mapping
 
 # The hookwrap command's facts (checked against the version in the record).
 CODEX_COMMAND = CommandFacts(
@@ -166,9 +166,9 @@ class CodexHandlers(Handlers):
         kind = handler.get("type")
         if kind not in _HANDLER_TYPES:
             return [Problem(f"{path}.type", "must be one of " + ", ".join(map(repr, _HANDLER_TYPES)))]
-        spec: dict[str, Any] = {"type": one_of(*_HANDLER_TYPES), "timeout": _timeout_check,
+        spec: dict[str, Any] = {"type": one_of(*_HANDLER_TYPES), "timeout": _whole_number("seconds"),
                                 "async": boolean, "statusMessage": string,
-                                "additionalContextLimit": _limit_check}
+                                "additionalContextLimit": _whole_number("tokens (0 = never spill to a file)")}
         required: tuple[str, ...] = ()
         if kind == "command":
             spec.update(command=nonempty_string, commandWindows=string, command_windows=string)
@@ -193,8 +193,6 @@ class CodexHost(HostRules):
     """Compact JSON on stdin, and Codex's timeouts: at least 1 s, 600 s by default, 1 to 3 s on shutdown events."""
 
     def stdin_bytes(self, agent: AgentSetup, payload: Mapping[str, Any]) -> bytes:
-        import json
-
         return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
     def effective_timeout(self, agent: AgentSetup, cmd: HookCommand) -> float:
@@ -206,7 +204,17 @@ class CodexTrust(TrustStore):
 
     def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
-        return _trust_edits(root, home, env, settings_text)
+        rel = agent.facts.settings_file
+        entries = _trust_entries(root, agent.settings_data(root / rel, rel, settings_text))
+        if not entries:
+            return []
+        found = codex_root(root)
+        if found != root.resolve():  # trusting this folder would change nothing Codex reads
+            path = codex_home(home, env) / "config.toml"
+            return [TrustEdit(Platform.CODEX, path, str(path), None, todo=[
+                f"Codex CLI finds a project by its .git: it reads {found}/.codex/, never "
+                f"{root}/.codex/; run hookwrap at the root of the git repository"])]
+        return _config_edits(home, env, entries)
 
     def user_trust_edits(self, agent: AgentSetup, home: Path, env: Mapping[str, str],
                          settings_text: str | None) -> list[TrustEdit]:
@@ -219,8 +227,6 @@ class CodexTrust(TrustStore):
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
-        from ..errors import HookwrapError
-
         project = next((s for s in scopes if s.project), None)
         if project is None or not _trust_entries(root, project.data or {}):
             return [Finding("codex-trust", OK, "no hookwrap hooks for Codex CLI to trust")]
@@ -228,7 +234,7 @@ class CodexTrust(TrustStore):
             "codex-trust", WARN, f"{root} has no .git: Codex CLI loads its .codex/ only when started "
             "in this directory itself", "`git init` here")]
         try:
-            edits = _trust_edits(root, home, env, None)
+            edits = self.trust_edits(agent, root, home, env, None)
             config = _read_toml(codex_home(home, env) / "config.toml")
         except (HookwrapError, ValueError) as error:
             hint = getattr(error, "hint", "") or "fix $CODEX_HOME/config.toml"
@@ -264,27 +270,21 @@ class CodexTrust(TrustStore):
 
 def codex_home(home: Any, env: Mapping[str, str]) -> Any:
     """``$CODEX_HOME``, else ``~/.codex``."""
-    from pathlib import Path
-
     value = env.get("CODEX_HOME")
     return Path(value).expanduser() if value else Path(home) / ".codex"
 
 
-def _timeout_check(value: Any) -> str | None:
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    return None if ok else "must be a whole number of seconds"
+def _whole_number(of: str) -> Check:
+    def check(value: Any) -> str | None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        return None if ok else f"must be a whole number of {of}"
 
-
-def _limit_check(value: Any) -> str | None:
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    return None if ok else "must be a whole number of tokens (0 = never spill to a file)"
+    return check
 
 
 def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | None) -> Verdict:
     """What Codex CLI does with a finished run: the runtime's reading (the bridge's too), with
     what went wrong said."""
-    from dataclasses import replace
-
     failure = failure_line(r)
     if failure:  # a timeout, a signal, a spawn error: Failed, fail open
         return failed(f"{failure}; {FAIL_OPEN}")
@@ -311,8 +311,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
 
 
 def _stdout(agent: AgentSetup, event: str, stdout: str, fields: dict[str, Any]) -> Verdict:
-    import json
-
     text = stdout.strip()
     if not text:
         return Verdict()
@@ -354,7 +352,6 @@ def trusted_hash(event: str, handler: Mapping[str, Any], matcher: str | None = N
     ``hooks/list`` (tests/e2e/test_codex_smoke.py).
     """
     import hashlib
-    import json
 
     normalized: dict[str, Any] = {"type": "command", "command": handler["command"],
                                   "timeout": _seconds(event, handler.get("timeout")),
@@ -410,24 +407,8 @@ def _hash_entries(source: Path, data: Any) -> list[Any]:
     return entries
 
 
-def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
-                 settings_text: str | None) -> list[TrustEdit]:
-    rel = SETUP.facts.settings_file
-    entries = _trust_entries(root, SETUP.settings_data(root / rel, rel, settings_text))
-    if not entries:
-        return []
-    found = codex_root(root)
-    if found != root.resolve():  # trusting this folder would change nothing Codex reads
-        path = codex_home(home, env) / "config.toml"
-        return [TrustEdit(Platform.CODEX, path, str(path), None, todo=[
-            f"Codex CLI finds a project by its .git: it reads {found}/.codex/, never "
-            f"{root}/.codex/; run hookwrap at the root of the git repository"])]
-    return _config_edits(home, env, entries)
-
-
 def _config_edits(home: Path, env: Mapping[str, str], entries: list[Any]) -> list[TrustEdit]:
     """``entries`` set in ``$CODEX_HOME/config.toml``."""
-    from ..errors import SettingsError
     from ..fsutil import read_text
 
     path = codex_home(home, env) / "config.toml"
@@ -442,8 +423,6 @@ def _config_edits(home: Path, env: Mapping[str, str], entries: list[Any]) -> lis
 
 def _read_toml(path: Path) -> dict[str, Any]:
     import tomllib  # novm: the generator half runs in the installed hookwrap (Python 3.11+)
-
-    from ..errors import SettingsError
 
     try:
         text = path.read_text(encoding="utf-8")

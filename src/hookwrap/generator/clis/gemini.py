@@ -10,14 +10,19 @@ its trusted folders).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
+from pathlib import Path
+from typing import Any, Mapping
 
 from ...clis.gemini import GEMINI
 from ...names import NormalizedEvent, Platform
+from ..errors import SettingsError, UsageError
 from ._answers import runtime_reading
-from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration, TrustStore
+from ._base import AgentSetup, Doctor, Handlers, HostRules, Matchers, Registration
 from ._facts import CommandFacts
+from ._trust_stores import TrustFile
 from .kit import (
     DO_NOT_TRUST,
     ERROR,
@@ -56,12 +61,6 @@ from .kit import (
     unknown_keys,
     within,
 )
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any, Mapping
 
 # The hookwrap command's facts (checked against the version in the record).
 GEMINI_COMMAND = CommandFacts(
@@ -126,8 +125,6 @@ class GeminiRegistration(Registration):
     """JSONC settings whose lifecycle matcher is one exact value (Gemini CLI matches a trigger by equality)."""
 
     def lifecycle_matcher(self, agent: AgentSetup, values: list[str], event: NormalizedEvent) -> str:
-        from ..errors import UsageError
-
         if len(values) > 1:
             raise UsageError(f"Gemini CLI matches {event.value} by one exact value; "
                              f"{'|'.join(values)!r} would match nothing",
@@ -160,7 +157,8 @@ class GeminiHandlers(Handlers):
     reads = frozenset({"name", "sequential", "env"})
 
     def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
-        spec = _handler_spec()
+        spec = {"type": one_of("command"), "command": nonempty_string, "timeout": _timeout_check,
+                "name": string, "description": string, "env": string_map}
         problems = check_keys(handler, spec, ("type", "command"), path, ERROR)
         timeout = handler.get("timeout")
         if isinstance(timeout, str) and timeout.strip().isdigit():
@@ -260,8 +258,6 @@ class GeminiHost(HostRules):
 
     def hook_env(self, agent: AgentSetup, payload: Mapping[str, Any], project_dir: str,
                  env: dict[str, str]) -> dict[str, str]:
-        from pathlib import Path
-
         session = str(payload.get("session_id", ""))
         home = Path(env.get("GEMINI_CLI_HOME") or env.get("HOME") or Path.home())
         plans = home / ".gemini" / "tmp" / Path(project_dir).name / session / "plans"
@@ -276,15 +272,13 @@ class GeminiHost(HostRules):
         return re.sub(SUBSTITUTED_VARS, lambda m: shell_quote(env.get(m.group(1), "")), command)
 
 
-class GeminiTrust(TrustStore):
+class GeminiTrust(TrustFile):
     """Folder trust: Gemini runs no hook at all in an untrusted folder; `hookwrap trust` records the project in its trusted folders."""
 
     def trust_findings(self, agent: AgentSetup, root: Path, home: Path, scopes: list[Scope],
                        env: Mapping[str, str]) -> list[Finding]:
         """What `hookwrap trust` would do, as a finding: ok when it has nothing to do. Gemini runs
         no hooks at all in an untrusted folder (project and user hooks alike)."""
-        from ..errors import SettingsError
-
         def ok(message: str) -> list[Finding]:
             return [Finding("gemini-trust", OK, message)]
 
@@ -298,7 +292,7 @@ class GeminiTrust(TrustStore):
                 return ok("folder trust is off in ~/.gemini/settings.json")
         fix = "run `hookwrap trust --platform gemini` (or trust the folder when Gemini CLI asks)"
         try:
-            edits = _trust_edits(root, home, env, None)
+            edits = self.trust_edits(agent, root, home, env, None)
         except SettingsError as error:
             return [Finding("gemini-trust", FAIL, f"{error.message}; Gemini CLI refuses to start",
                             error.hint)]
@@ -306,18 +300,35 @@ class GeminiTrust(TrustStore):
         if todo:
             return [Finding("gemini-trust", FAIL, todo[0])]
         if any(edit.pending for edit in edits):
-            path = _trusted_folders_path(home, env)
+            path = self.path(root, home, env)
             verdict, winner = _decision(read_trust_file(path, str(path))[1], root)
             state = f"distrusted (its rule {winner!r} is DO_NOT_TRUST)" if verdict is False \
                 else "not a trusted folder"
             return [Finding("gemini-trust", FAIL, f"{root} is {state}: Gemini CLI runs no hooks here",
                             fix)]
-        return ok("the folder is trusted in ~/.gemini/trustedFolders.json")
+        return ok(f"the folder is trusted in {self.shown}")
 
     def trust_edits(self, agent: AgentSetup, root: Path, home: Path, env: Mapping[str, str],
                     settings_text: str | None = None) -> list[TrustEdit]:
-        """The project in Gemini's trusted folders (with folder trust on, its default)."""
-        return _trust_edits(root, home, env, settings_text)
+        """The project in Gemini's trusted folders (with folder trust on, its default):
+        ``"<root>": "TRUST_FOLDER"``, when it has hooks to run here: in an untrusted folder
+        Gemini CLI runs none, the user's own included."""
+        (project_label, project_path, _), (user_label, user_path, _) = agent.scopes(root, home, env)
+        project = _read_settings(project_path, project_label, settings_text)
+        user = _read_settings(user_path, user_label)
+        if not any(isinstance(d, dict) and d.get("hooks") for d in (project, user)):
+            return []
+        path = self.path(root, home, env)
+        label = str(path)
+        forced = _forced_untrusted(env)
+        if forced:
+            return [TrustEdit(Platform.GEMINI, path, label, None, todo=[
+                f"Gemini CLI treats every folder as untrusted while {forced} is set, so it runs no "
+                "hook; unset it"])]
+        if _folder_trust_off(user):
+            return []  # Gemini trusts every folder
+        return [folder_rule_edit(Platform.GEMINI, path, label, root, _decision, "Gemini CLI",
+                                 strict=True)]
 
 
 def shell_quote(value: str) -> str:
@@ -346,12 +357,6 @@ def _timeout_check(value: Any) -> str | None:
     if not is_number(value) or value < 0:
         return "must be a positive whole number of milliseconds"
     return None
-
-
-def _handler_spec() -> dict[str, Any]:
-
-    return {"type": one_of("command"), "command": nonempty_string, "timeout": _timeout_check,
-            "name": string, "description": string, "env": string_map}
 
 
 def _triggers(event: str) -> frozenset[str] | None:
@@ -416,24 +421,11 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     return replace(verdict, clean=False, problems=(problem,))
 
 
-def _trusted_folders_path(home: Any, env: Mapping[str, str]) -> Any:
-    """``$GEMINI_CLI_TRUSTED_FOLDERS_PATH``, else ``~/.gemini/trustedFolders.json`` (``~`` is
-    ``$GEMINI_CLI_HOME`` when set)."""
-    from pathlib import Path
-
-    override = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
-    if override:
-        return Path(override)
-    return Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini" / "trustedFolders.json"
-
-
 def _decision(rules: dict[str, Any], root: Path) -> tuple[bool | None, str | None]:
     """Gemini CLI 0.61.0's reading of its trusted folders for a workspace at ``root`` (or under
     it): of the rules whose folder (a TRUST_PARENT rule's parent) holds it, real paths compared,
     the longest rule path wins; a key is normalized as ``path.resolve`` does, the last of two
     equal ones counts. Returns (trusted, the winning rule as written), (None, None) if none."""
-    import os
-
     location = os.path.realpath(root)
     normalized: dict[str, tuple[str, str]] = {}
     for raw, level in rules.items():
@@ -467,34 +459,10 @@ def _folder_trust_off(data: Any) -> bool:
 
 def _read_settings(path: Any, label: str, text: str | None = None) -> Any:
     """A Gemini settings file's data; None when it is broken (doctor says so)."""
-    from ..errors import SettingsError
-
     try:
         return SETUP.settings_data(path, label, text)
     except SettingsError:
         return None
-
-
-def _trust_edits(root: Path, home: Path, env: Mapping[str, str],
-                 settings_text: str | None) -> list[TrustEdit]:
-    """``"<root>": "TRUST_FOLDER"`` in Gemini's trusted folders, when it has hooks to run here:
-    in an untrusted folder Gemini CLI runs none, the user's own included."""
-    (project_label, project_path, _), (user_label, user_path, _) = SETUP.scopes(root, home, env)
-    project = _read_settings(project_path, project_label, settings_text)
-    user = _read_settings(user_path, user_label)
-    if not any(isinstance(d, dict) and d.get("hooks") for d in (project, user)):
-        return []
-    path = _trusted_folders_path(home, env)
-    label = str(path)
-    forced = _forced_untrusted(env)
-    if forced:
-        return [TrustEdit(Platform.GEMINI, path, label, None, todo=[
-            f"Gemini CLI treats every folder as untrusted while {forced} is set, so it runs no "
-            "hook; unset it"])]
-    if _folder_trust_off(user):
-        return []  # Gemini trusts every folder
-    return [folder_rule_edit(Platform.GEMINI, path, label, root, _decision, "Gemini CLI",
-                             strict=True)]
 
 
 def _quoted_substitution(command: str) -> bool:
@@ -512,5 +480,8 @@ def _quoted_substitution(command: str) -> bool:
 
 
 SETUP = AgentSetup(GEMINI, GEMINI_COMMAND, registration=GeminiRegistration(), matchers=GeminiMatchers(),
-                   handlers=GeminiHandlers(), answers=read_answer, trust=GeminiTrust(),
+                   handlers=GeminiHandlers(), answers=read_answer,
+                   trust=GeminiTrust(file="${GEMINI_CLI_HOME:-~}/.gemini/trustedFolders.json",
+                                     file_var="GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+                                     shown="~/.gemini/trustedFolders.json"),
                    host=GeminiHost(), doctor=GeminiDoctor())

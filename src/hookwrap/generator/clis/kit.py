@@ -11,8 +11,10 @@ descriptions can import this.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -428,13 +430,6 @@ def retold(error: SettingsError) -> SettingsError:
     return SettingsError(error.message, hint=hint or TRUST_HINT)
 
 
-def show_entry(entry: TrustEntry) -> str:
-    """``[projects."/p"] trust_level = "trusted"``: where the value sits and what it is."""
-    from ..tomledit import shown
-
-    return shown(entry.keys, entry.value)
-
-
 def set_toml_values(text: str | None, entries: list[TrustEntry], *,
                     label: str) -> tuple[str, list[TrustChange]]:
     """Set every entry in TOML ``text`` (None: no file yet); returns the new text and changes.
@@ -447,14 +442,14 @@ def set_toml_values(text: str | None, entries: list[TrustEntry], *,
         SettingsError: the text is not TOML, a table on an entry's path is another value, or an
             entry cannot be set without changing something else (the hint says what to add).
     """
-    from ..tomledit import load, set_value
+    from ..tomledit import load, set_value, shown
 
     text = text or ""
     load(text, label=label)
     changes = []
     for entry in entries:
         text, action = set_value(text, entry.keys, entry.value, label=label)
-        changes.append(TrustChange(action, entry, show_entry(entry)))
+        changes.append(TrustChange(action, entry, shown(entry.keys, entry.value)))
     return text, changes
 
 
@@ -503,8 +498,6 @@ def folder_rule_edit(platform: Platform, path: Path, label: str, root: Path,
     Raises:
         SettingsError: the file cannot be read, or holds a level the CLI rejects.
     """
-    import json
-
     text, rules = read_trust_file(path, label)
     bad = next(((folder, level) for folder, level in rules.items() if level not in FOLDER_LEVELS), None)
     if strict and bad is not None:
@@ -530,9 +523,6 @@ def folder_rule_edit(platform: Platform, path: Path, label: str, root: Path,
 
 def path_variants(path: str) -> set[str]:
     """A path as Node's ``path.resolve`` spells it, and its real path when it exists."""
-    import contextlib
-    import os
-
     found = {os.path.normpath(os.path.abspath(path))}
     with contextlib.suppress(OSError):
         found.add(os.path.realpath(path, strict=True))
@@ -541,8 +531,6 @@ def path_variants(path: str) -> set[str]:
 
 def within(child: str, parent: str) -> bool:
     """Node's subpath test: ``child`` is ``parent`` or below it."""
-    import os
-
     relative = os.path.relpath(child, parent)
     return relative == "." or not (relative == ".." or relative.startswith(".." + os.sep)
                                    or os.path.isabs(relative))

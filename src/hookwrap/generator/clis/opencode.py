@@ -1,22 +1,30 @@
 """OpenCode: what the hookwrap command needs to know about it (a hook process needs only
 ``clis/opencode.py``). Its behaviours serve every CLI that loads OpenCode's
-plugin API (Kilo CLI: ``kilo.py`` here composes them with its record, ``plugin_setup``).
+plugin API (Kilo CLI: ``kilo.py`` here composes them with its record, ``plugin_setup``), and
+its registration and handler shape pi's extension.
 
 The plugin hookwrap renders, ``.opencode/plugins/hookwrap.js`` (from ``opencode_plugin.js`` and
 ``hook_runner.js``, the hook runner pi's extension shares), with the registrations in it; their
 validation; the rules `hookwrap test` emulates (what the plugin does with a hook's exit and
 answer); doctor's checks. What differs between the CLIs is read from
-the record: the plugin's file, label, marker variable and platform, and the plugin family's knobs
+the record: the plugin's file, template (``shim_template``), label, what messages call it
+(``shim_noun``), marker variable and platform, and the plugin family's knobs
 (``keep_working``: a Stop block is sent back as the next user message; ``disable_vars``,
 ``npm_plugin``, ``config_folder``: what doctor says).
 """
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import replace
+from typing import Any, Mapping
 
+from ...clis._record import CLIRecord
 from ...clis.opencode import OPENCODE
 from ...names import NormalizedEvent
+from ..errors import SettingsError
+from ..scope import current, user_root
 from ._base import AgentSetup, Handlers, Registration, TrustStore
 from ._facts import CommandFacts
 from ._matchers import RegexSearch
@@ -46,19 +54,13 @@ from .kit import (
     url,
 )
 
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
-
-    from ...clis._record import CLIRecord
-
 # The hookwrap command's facts: the plugin is the registration file (checked against the version in the record).
 OPENCODE_COMMAND = CommandFacts(
     settings_file=".opencode/plugins/hookwrap.js",
     user_file="${XDG_CONFIG_HOME:-~/.config}/opencode/plugins/hookwrap.js",
     executable="opencode",
     settings_generated=True,  # every byte is hookwrap's: a difference is drift
+    shim_template="opencode_plugin.js",
     known_settings_events=("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "Stop"),
     unknown_event_note="hookwrap's OpenCode plugin does not run it",
     command_form='{python} "$HOOKWRAP_PROJECT_DIR/{script}" {args}--platform {platform}',
@@ -90,18 +92,18 @@ _END = "// hookwrap:registrations:end"
 
 
 class PluginRegistration(Registration):
-    """A plain-JS plugin hookwrap generates whole, its registrations in a block of it; resident hooks as http handlers the plugin POSTs to."""
+    """A plain-JS plugin (pi: an extension) hookwrap generates whole, its registrations in a
+    block of it; resident hooks as http handlers the plugin POSTs to."""
 
     def parse_settings_text(self, agent: AgentSetup, text: str, label: str) -> dict[str, Any]:
         """The registrations object inside the plugin file."""
-        from ..errors import SettingsError
         from ..jsonc import parse
 
         if text.strip() in ("", "{}"):
             return {}  # a symlinked plugin left without hooks is written as {}
         begin, end = text.find(_BEGIN), text.find(_END)
         if not text.startswith(plugin_header(agent)) or begin < 0 or end < begin:
-            raise SettingsError(f"{label}: not the plugin hookwrap writes",
+            raise SettingsError(f"{label}: not the {agent.facts.shim_noun} hookwrap writes",
                                 hint="move it away (hookwrap owns this file name), then run "
                                      "hookwrap sync")
         body = text[begin + len(_BEGIN):end].strip()
@@ -124,31 +126,36 @@ class PluginRegistration(Registration):
     def http_handler(self, agent: AgentSetup, url: str, *, timeout_s: int, fail_closed: bool,
                      event: NormalizedEvent) -> dict[str, Any] | None:
         """A resident hook: the plugin POSTs the payload to `hookwrap serve` (no process per
-        call); a refused connection, a hang past the timeout or a non-2xx answer is a hook that
-        could not answer, so a fail-closed one blocks. Stop stays a command where the plugin
-        keeps the agent working: it runs those hooks synchronously."""
-        if event is NormalizedEvent.AFTER_AGENT and agent.runtime.knobs.keep_working:
+        call); a refused connection, a hang past the timeout or a non-2xx answer (pi's
+        extension: any status but 200) is a hook that could not answer, so a fail-closed one
+        blocks. Stop stays a command where the plugin keeps the agent working: it runs those
+        hooks synchronously."""
+        if event is NormalizedEvent.AFTER_AGENT and agent.runtime.keep_working:
             return None
         handler: dict[str, Any] = {"type": "http", "url": url, "timeout": timeout_s}
         if fail_closed and event in agent.facts.fail_closed_events:
             handler["failClosed"] = True
         return handler
 
+    def lifecycle_matcher(self, agent: AgentSetup, values: list[str], event: Any) -> str:
+        # The runner tests `new RegExp(matcher)` against the reason: anchored, as for tools.
+        return agent.registration.tool_matcher(agent, values) or "|".join(values)
+
 
 class PluginHandlers(Handlers):
-    """The plugin's command and http handlers, awaited one after another."""
+    """The plugin's command and http handlers (an http one is posted: no command), awaited one
+    after another."""
 
     reads = frozenset({"failClosed"})
     command_keys = ("command", "url")  # a resident hook's handler: its URL
 
     def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
-        spec = {"type": one_of("command", "http"), "command": nonempty_string, "url": url,
-                "timeout": positive_number, "failClosed": boolean, "argvWindows": string_list}
-        required = ("type", "url") if handler.get("type") == "http" else ("type", "command")
-        problems = check_keys(handler, spec, required, path, ERROR)
-        unknown = [k for k in handler if k not in spec]
-        return problems + [Problem(f"{path}.{k}", f"is not read by hookwrap's {agent.label} plugin")
-                           for k in unknown]
+        http = handler.get("type") == "http"
+        spec = {"type": one_of("command", "http"), "timeout": positive_number, "failClosed": boolean,
+                **({"url": url} if http else {"command": nonempty_string, "argvWindows": string_list})}
+        problems = check_keys(handler, spec, ("type", "url" if http else "command"), path, ERROR)
+        return problems + [Problem(f"{path}.{k}", f"is not read by hookwrap's {agent.label} {agent.facts.shim_noun}")
+                           for k in handler if k not in spec]
 
     def runs_sequentially(self, agent: AgentSetup, commands: tuple[HookCommand, ...]) -> bool:
         return True  # the plugin awaits each command in turn
@@ -167,7 +174,7 @@ class PluginTrust(TrustStore):
         out = [Finding(f"{name}-trust", OK, f"{label} loads {agent.facts.settings_file} (and every other "
                        f"project plugin) with no trust prompt: whoever can change {folder}/ runs "
                        f"code in every {label} session here")]
-        for var in agent.runtime.knobs.disable_vars:
+        for var in agent.runtime.disable_vars:
             if env.get(var) not in (None, "", "0", "false"):
                 out.append(Finding("hooks-enabled", FAIL, f"{var} is set: {label} loads no "
                                    "project plugin, so no hookwrap hook runs", f"unset {var}"))
@@ -176,8 +183,8 @@ class PluginTrust(TrustStore):
                                 f"{agent.platform.value}-plugin", "the plugin's code")
         offline = env.get("npm_config_offline") in ("true", "1")
         out.append(Finding(f"{name}-npm", OK, f"with any plugin present {label} runs an "
-                           f"`npm install {agent.runtime.knobs.npm_plugin}` in {folder}/ (writing a "
-                           f"{folder}/.gitignore) and in {agent.runtime.knobs.config_folder}/; "
+                           f"`npm install {agent.runtime.npm_plugin}` in {folder}/ (writing a "
+                           f"{folder}/.gitignore) and in {agent.runtime.config_folder}/; "
                            + ("npm_config_offline is set, so it fails at once"
                               if offline else "offline that can stall a run: set "
                               "npm_config_offline=true there")))
@@ -185,7 +192,7 @@ class PluginTrust(TrustStore):
 
 
 def plugin_header(agent: AgentSetup) -> str:
-    return f"// hookwrap: generated {agent.label} plugin."
+    return f"// hookwrap: generated {agent.label} {agent.facts.shim_noun}."
 
 
 def changed_file(scope: Scope, expected: str, check: str, what: str) -> list[Finding]:
@@ -201,13 +208,13 @@ def changed_file(scope: Scope, expected: str, check: str, what: str) -> list[Fin
 
 
 def plugin_text(data: dict[str, Any], agent: AgentSetup | None = None) -> str:
-    """The plugin file of ``agent``'s CLI (OpenCode's by default): the template with ``data``
-    (the registrations) in its block and the CLI's own words and settings filled in."""
+    """The plugin (or extension) file of ``agent``'s CLI (OpenCode's by default): its template
+    with ``data`` (the registrations) in its block and the CLI's own words and settings filled in."""
     agent = agent or SETUP
-    return shim_text("opencode_plugin.js", data, {
+    return shim_text(agent.facts.shim_template, data, {
         "@LABEL@": agent.label, "@PLUGIN_DIR@": agent.facts.settings_file.rsplit("/", 1)[0],
         "@PLATFORM@": agent.platform.value, "@MARKER_ENV@": agent.runtime.marker_env,
-        "@KEEP_WORKING@": "true" if agent.runtime.knobs.keep_working else "false"})
+        "@KEEP_WORKING@": "true" if agent.runtime.keep_working else "false"})
 
 
 _ROOT_LINES = re.compile(r"^// This file sits in .*\nconst ROOT = .*;$", re.MULTILINE)
@@ -217,10 +224,6 @@ def _user_scope_shim(text: str) -> str:
     """At user scope (`hookwrap --user`) the shim sits in the CLI's global folder: ROOT, where
     the hooks and the log live, is the user scope's folder, and a hook's project is its call's
     working folder (HOOKWRAP_PROJECT_DIR stays unset; the guard then takes the payload's cwd)."""
-    import json
-
-    from ..scope import current, user_root
-
     if not current().user:
         return text
     root = json.dumps(str(user_root()))
@@ -233,7 +236,6 @@ def shim_text(template: str, data: dict[str, Any], fills: dict[str, str]) -> str
     """A JS shim hookwrap renders whole: ``template`` (a file beside this module) with the
     shared hook runner (``hook_runner.js``, one source for every shim) at its mark, ``fills``
     filled in, and ``data`` (the registrations) in its block."""
-    import json
     from importlib import resources
 
     folder = resources.files("hookwrap").joinpath("generator", "clis")
@@ -252,9 +254,6 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     """What the plugin does with a finished run: JSON on stdout at exit 0 is the answer; any
     other run is a hook that could not answer (a missing script exits 2, python3 missing 127, a
     timeout): the call goes on, except for a fail-closed PreToolUse hook, which blocks it."""
-    from dataclasses import replace
-
-
     failure = failure_line(r)
     if not failure and r.exit_code != 0:
         failure = f"exit {r.exit_code} without an answer" + (
@@ -262,15 +261,13 @@ def read_answer(agent: AgentSetup, event: str, r: RunResult, on_failure: str | N
     if failure:
         if on_failure == "block" and event == "PreToolUse":
             return fail_closed_block(failure, "a fail-closed hook could not run")
-        return failed(failure + ": the plugin reports it and the call goes on")
-    import json
-
+        return failed(f"{failure}: the {agent.facts.shim_noun} reports it and the call goes on")
     try:  # one JSON.parse, as the plugin does: a double-encoded answer is no answer
         output = json.loads(r.stdout) if r.stdout.strip() else None
     except ValueError:
         output = None
     if not isinstance(output, dict):
-        return Verdict(notes=(f"plain stdout is ignored by hookwrap's {agent.label} plugin",)) \
+        return Verdict(notes=(f"plain stdout is ignored by hookwrap's {agent.label} {agent.facts.shim_noun}",)) \
             if r.stdout.strip() else Verdict()
     # The decision is the runtime's reading (the bridge's too); the notes are the test's.
     fields = agent.runtime.read_answer(agent.runtime.normalize_event(event), 0, r.stdout, "")

@@ -12,42 +12,16 @@ doctor's checks.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, Mapping
 
 from ...clis._record import derive
 from ...clis.pi import PI
 from ...names import NormalizedEvent
 from ._base import AgentSetup, TrustStore
 from ._matchers import RegexSearch
-from .kit import (
-    ERROR,
-    OK,
-    Finding,
-    Problem,
-    RunResult,
-    Scope,
-    Verdict,
-    boolean,
-    check_keys,
-    fail_closed_block,
-    failure_line,
-    one_of,
-    positive_number,
-)
-from .kit import url as http_url
-from .opencode import (
-    OPENCODE_COMMAND,
-    PluginHandlers,
-    PluginRegistration,
-    changed_file,
-    plugin_header,
-    shim_text,
-)
+from .kit import OK, Finding, RunResult, Scope, Verdict, fail_closed_block, failure_line
+from .opencode import OPENCODE_COMMAND, PluginHandlers, PluginRegistration, changed_file, plugin_text
 from .opencode import read_answer as read_plugin_answer
-
-# For type checkers only: importing typing costs ~5 ms (see hookinput.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Mapping
 
 # The hookwrap command's facts: the extension is the registration file (checked against the version in the record).
 PI_COMMAND = derive(
@@ -55,6 +29,8 @@ PI_COMMAND = derive(
     settings_file=".pi/extensions/hookwrap.js",
     user_file="${PI_CODING_AGENT_DIR:-~/.pi/agent}/extensions/hookwrap.js",
     executable="pi",
+    shim_template="pi_extension.js",
+    shim_noun="extension",
     config_folders=(".pi",),
     known_settings_events=("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
                            "SessionStart", "Stop", "SessionEnd"),
@@ -82,59 +58,6 @@ PI_COMMAND = derive(
     unhooked_shell=(),
 )
 
-EXTENSION_FILE = PI_COMMAND.settings_file
-_HEADER = "// hookwrap: generated pi extension."
-
-
-class PiRegistration(PluginRegistration):
-    """The plugin's registrations, in a generated JS extension; lifecycle matchers anchored as tool matchers are."""
-
-    def parse_settings_text(self, agent: AgentSetup, text: str, label: str) -> dict[str, Any]:
-        """The registrations object inside the extension (the plugin's block, read by the
-        plugin's reader)."""
-        from ..errors import SettingsError
-
-        if text.strip() in ("", "{}"):
-            return {}  # a symlinked extension left without hooks is written as {}
-        if not text.startswith(_HEADER):
-            raise SettingsError(f"{label}: not the extension hookwrap writes",
-                                hint="move it away (hookwrap owns this file name), then run "
-                                     "hookwrap sync")
-        return super().parse_settings_text(agent, plugin_header(agent) + text[len(_HEADER):], label)
-
-    def render_settings(self, agent: AgentSetup, data: dict[str, Any]) -> str | None:
-        """The whole extension for ``data``; None (no file) when it holds no hook."""
-        return extension_text(data) if data.get("hooks") else None
-
-    def http_handler(self, agent: AgentSetup, url: str, *, timeout_s: int, fail_closed: bool,
-                     event: NormalizedEvent) -> dict[str, Any] | None:
-        """A resident hook: the extension posts the payload to `hookwrap serve` instead of
-        starting a process; a refused connection, a hang or a status other than 200 is a hook
-        that could not answer (a fail-closed one blocks), as for a command."""
-        handler: dict[str, Any] = {"type": "http", "url": url, "timeout": timeout_s}
-        if fail_closed and event in agent.facts.fail_closed_events:
-            handler[agent.facts.fail_closed_key] = agent.facts.fail_closed_value
-        return handler
-
-    def lifecycle_matcher(self, agent: AgentSetup, values: list[str], event: Any) -> str:
-        # The extension tests `new RegExp(matcher)` against the reason: anchored, as for tools.
-        return agent.registration.tool_matcher(agent, values) or "|".join(values)
-
-
-class PiHandlers(PluginHandlers):
-    """The plugin's handlers, as the extension reads them."""
-
-    def object_problems(self, agent: AgentSetup, handler: dict[str, Any], event: str, path: str) -> list[Problem]:
-        if handler.get("type") == "http":
-            spec = {"type": one_of("http"), "url": http_url, "timeout": positive_number,
-                    "failClosed": boolean}
-            return check_keys(handler, spec, ("type", "url"), path, ERROR) + [
-                Problem(f"{path}.{k}", "is not read by hookwrap's pi extension")
-                for k in handler if k not in spec]
-        return [replace(p, message=p.message.replace("OpenCode plugin", "pi extension"))
-                for p in super().object_problems(agent, handler, event, path)]
-
-
 def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: str | None) -> Verdict:
     """The plugin's reading, except that a fail-closed PreToolUse hook that times out blocks
     the call, and a PostToolUseFailure block replaces the result as PostToolUse's does."""
@@ -145,7 +68,7 @@ def read_answer(agent: AgentSetup, event: str, result: RunResult, on_failure: st
     if event == "Stop" and verdict.notes:
         verdict = replace(verdict, notes=("pi cannot keep the agent working: the extension "
                                           "prints the reason and the run ends",))
-    return replace(verdict, problems=_ours(verdict.problems), notes=_ours(verdict.notes))
+    return verdict
 
 
 class PiTrust(TrustStore):
@@ -156,27 +79,17 @@ class PiTrust(TrustStore):
         mine = [s for s in scopes if s.data and s.data.get("hooks")]
         if not mine:
             return [Finding("pi-trust", OK, "no pi extension to check")]
-        out = [Finding("pi-trust", OK, f"pi loads {EXTENSION_FILE} (and every other project "
+        out = [Finding("pi-trust", OK, f"pi loads {agent.facts.settings_file} (and every other project "
                        "extension) with no trust prompt: whoever can change .pi/ runs code in "
                        "every pi session started here"),
                Finding("pi-cwd", OK, "pi looks for project extensions only in the folder it is "
                        f"started in: start pi in {root}, not in a subfolder (and not with "
                        "`--no-extensions`), or no hookwrap hook runs")]
         for scope in mine:
-            out += changed_file(scope, extension_text(scope.data or {}), "pi-extension",
+            out += changed_file(scope, plugin_text(scope.data or {}, agent), "pi-extension",
                                 "the extension's code")
         return out
 
 
-def _ours(lines: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(line.replace("OpenCode plugin", "pi extension").replace("OpenCode", "pi")
-                 for line in lines)
-
-
-def extension_text(data: dict[str, Any]) -> str:
-    """The extension file: the template with ``data`` (the registrations) in the plugin's block."""
-    return shim_text("pi_extension.js", data, {"@MARKER_ENV@": PI.marker_env})
-
-
-SETUP = AgentSetup(PI, PI_COMMAND, registration=PiRegistration(), matchers=RegexSearch(javascript=True),
-                   handlers=PiHandlers(), answers=read_answer, trust=PiTrust())
+SETUP = AgentSetup(PI, PI_COMMAND, registration=PluginRegistration(), matchers=RegexSearch(javascript=True),
+                   handlers=PluginHandlers(), answers=read_answer, trust=PiTrust())
