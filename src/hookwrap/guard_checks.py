@@ -25,9 +25,21 @@ from .shell import operands as _operands
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Tuple
+    from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple
 
-    from .guard_engine import State  # the line a command is in
+    class State(Protocol):
+        """What the checks ask of the line a command is in (guard_engine.State; not imported
+        from there: tests/test_architecture.py counts that as an import cycle)."""
+
+        def classify(self, target: str) -> str: ...
+
+        def classes(self, targets: Iterable[str]) -> List[str]: ...
+
+        @property
+        def guard(self) -> Any: ...
+
+        @property
+        def cwd(self) -> Optional[str]: ...
 
 
 def _named(command: Command) -> List[str]:
