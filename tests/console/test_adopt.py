@@ -280,6 +280,17 @@ def test_the_same_command_twice_becomes_one_hook(empty_dir: Path) -> None:
         'python3 "$CLAUDE_PROJECT_DIR"/.hookwrap/lib/run.py check --platform claude']
 
 
+def test_adopt_leaves_an_event_list_it_moves_nothing_out_of(empty_dir: Path) -> None:
+    """Only the groups and events adopt empties go; a list the user left empty stays, in place."""
+    settings = {"hooks": {"Stop": [], "PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "./hooks/check.sh"}]}]}}
+    (empty_dir / ".claude").mkdir()
+    (empty_dir / ".claude/settings.json").write_text(json.dumps(settings))
+    assert hw(empty_dir, "adopt").code == 0
+    hooks = read_json(empty_dir, ".claude/settings.json")["hooks"]
+    assert list(hooks) == ["Stop", "PreToolUse"] and hooks["Stop"] == []
+
+
 def test_a_fail_closed_hook_with_a_short_timeout_blocks_on_every_cli(empty_dir: Path) -> None:
     """The bridge gives up on the command inside the timeout each CLI was given (seconds,
     Gemini's milliseconds), so its block arrives before the CLI kills it and fails open.

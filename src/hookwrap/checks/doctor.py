@@ -16,7 +16,6 @@ from ..generator import schema
 from ..generator.clis import all_setups, setup_of
 from ..generator.clis.kit import ERROR, FAIL, OK, WARN, Finding, Problem, Scope
 from ..generator.errors import HookwrapError
-from ..generator.fsutil import read_capped
 from ..generator.registrations import script_path
 from ..generator.settings import (
     OWNED_COMMAND_RE,
@@ -351,7 +350,7 @@ def check_shim(python: str, env: Mapping[str, str]) -> list[Finding]:
 def check_guards(root: Path, manifest) -> list[Finding]:
     """A guard rendered by an older hookwrap: `sync` upgrades it, or says why it cannot; a
     guard whose DISABLED_RULES names no rule (a typo switches nothing off)."""
-    from ..generator.project import guard_upgrades
+    from ..generator.project import guard_scripts, guard_upgrades
 
     out = []
     older = set()
@@ -363,15 +362,8 @@ def check_guards(root: Path, manifest) -> list[Finding]:
         else:
             out.append(Finding("guard", WARN, f"{rel} was rendered by an older hookwrap: its "
                                "rules stop short of today's", SYNC))
-    for spec in manifest.hooks:
-        rel = script_path(spec.name)
-        if spec.template != "guard" or rel in older:
-            continue
-        try:
-            text = read_capped(root / rel).decode("utf-8")
-        except (OSError, UnicodeDecodeError):  # NotARegularFile: startup says so
-            continue
-        problem = disabled_rule_problem(text)
+    for _, rel, text in guard_scripts(root, manifest.hooks):
+        problem = None if rel in older else disabled_rule_problem(text)
         if problem:
             out.append(Finding("guard", WARN, f"{rel}: DISABLED_RULES {problem[0]}", problem[1]))
     return out or _ok("guard", "every guard runs the runtime's rules")

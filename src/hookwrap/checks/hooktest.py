@@ -16,6 +16,7 @@ from ..generator.clis import all_setups, setup_of
 from ..generator.clis.kit import HookCommand, RunResult, Verdict, number_or_none
 from ..generator.errors import ProjectError, UsageError
 from ..generator.hookentry import check_event
+from ..generator.project import parse_platforms
 from ..generator.samples import sample_payload, sample_tools
 from ..generator.schema import dropping_errors
 from ..generator.settings import OWNED_COMMAND_RE, project_settings
@@ -41,12 +42,6 @@ class PlatformTest:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["result"] = asdict(self.result) if self.result else None
-        data["verdict"] = asdict(self.verdict) if self.verdict else None
-        return data
-
 
 @dataclass
 class HookTestReport:
@@ -64,7 +59,7 @@ class HookTestReport:
         return 0 if self.ok else 1
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "ok": self.ok, "tests": [t.to_dict() for t in self.tests]}
+        return {"name": self.name, "ok": self.ok, "tests": [asdict(t) for t in self.tests]}
 
 
 HOOK_ERROR_HEADER = "Hook Script Error"  # the first line of protocol.format_hook_error's reason
@@ -143,12 +138,13 @@ def run_hook_test(
         UsageError: bad option values. ProjectError: the hook is registered nowhere.
     """
     names = [platform] if isinstance(platform, str) else list(platform)
-    spec = _manifest_entry(root, name)
+    manifest = _manifest(root)
+    spec = manifest.get(name) if manifest is not None else None
     if spec is not None and event is not None and check_event(None, event) != spec.event:
         raise UsageError(f"{name} is a {spec.event.value} hook: --event {event} does not apply",
                          hint=f"leave --event out, or give --event {spec.event.value}")
     everything = not names or "all" in names
-    platforms = list(Platform) if everything else _platforms(names)
+    platforms = parse_platforms(names, tuple(Platform))
     given = _load_payload(payload_file) if payload_file else None
     args = _ToolArgs(_normalize_tool(tool), _parse_input(tool_input))
     tests: list[PlatformTest] = []
@@ -172,16 +168,16 @@ def run_hook_test(
     return HookTestReport(name, tests)
 
 
-def _manifest_entry(root: Path, name: str):
-    """Hook ``name``'s entry in hookwrap.toml; None when there is none (or no readable
-    manifest: `test` runs what the settings files register all the same)."""
+def _manifest(root: Path):
+    """The project's hookwrap.toml; None when there is none (or it does not read: `test` runs
+    what the settings files register all the same, and explains with python3)."""
     from ..generator.errors import HookwrapError
     from ..generator.project import load_manifest
 
     if not (root / "hookwrap.toml").is_file():
         return None
     try:
-        return load_manifest(root).get(name)
+        return load_manifest(root)
     except (HookwrapError, OSError):
         return None
 
@@ -218,15 +214,6 @@ def _selected(tests: list[PlatformTest]) -> list[PlatformTest]:
 class _ToolArgs:
     tool: str | None
     tool_input: dict | None
-
-
-def _platforms(values: list[str]) -> list[Platform]:
-    known = {p.value for p in Platform}
-    for value in values:
-        if value not in known:
-            names = ", ".join(p.value for p in Platform)
-            raise UsageError(f"unknown platform {value!r}", hint=f"use {names} or all")
-    return list(dict.fromkeys(Platform(value) for value in values))
 
 
 def _load_payload(path: Path) -> dict:
@@ -489,10 +476,10 @@ def explain_guard(root: Path, name: str, line: str, *, cwd: Path | None = None,
     import subprocess
     import sys
 
-    from ..generator.project import load_manifest
     from ..generator.registrations import script_path
 
-    spec = _manifest_entry(root, name)
+    manifest = _manifest(root)
+    spec = manifest.get(name) if manifest is not None else None
     if spec is not None and spec.template != "guard":
         what = "an external" if "speaks" in spec.options else f"a {spec.template}"
         raise UsageError(f"{name} is {what} hook, not a guard: --explain reads only a guard",
@@ -503,10 +490,7 @@ def explain_guard(root: Path, name: str, line: str, *, cwd: Path | None = None,
         raise ProjectError(f"{script_path(name)} does not exist",
                            hint="`hookwrap list` shows the hooks; `hookwrap sync` re-renders a "
                                 "missing script")
-    try:
-        chosen = python or getattr(load_manifest(root), "python", None) or "python3"
-    except Exception:  # a broken manifest: explain with the default interpreter
-        chosen = "python3"
+    chosen = python or getattr(manifest, "python", None) or "python3"
     interpreter = shutil.which(chosen) or sys.executable
     try:
         proc = subprocess.run([interpreter, "-I", "-c", _EXPLAIN, str(script), line,

@@ -11,7 +11,6 @@ byte for byte, and is reported.
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 import shlex
@@ -39,6 +38,7 @@ class Found:
     """One hand-made handler of the settings file and what adopt does with it."""
 
     where: str            # hooks.PreToolUse[0].hooks[1]
+    place: tuple[int, int]  # (0, 1): its group's index in the event's list, its own in the group
     event: str
     group: dict
     handler: dict
@@ -52,23 +52,10 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
                       fail_closed: bool = False) -> Plan:
     """`hookwrap add EVENT NAME --command CMD`: an external hook, registered everywhere."""
     from .hookentry import new_external_entry
-    from .project import (
-        MANIFEST,
-        answer_warnings,
-        load_manifest,
-        parse_platforms,
-        plan_new_files,
-        plan_runtime,
-        plan_settings,
-        timeout_warnings,
-    )
+    from .project import load_manifest, parse_platforms, plan_added, refuse_taken
 
     manifest = load_manifest(root, editable=True)
-    if manifest.get(name) is not None:
-        from .errors import ConflictError
-
-        raise ConflictError(f"a hook named {name!r} is already in {MANIFEST}",
-                            hint=f"choose another name, or `hookwrap remove {name}` first")
+    refuse_taken(manifest, name)
     try:
         spec, warnings = new_external_entry(
             name=name, event=event, command=command, speaks=speaks, matcher=matcher,
@@ -88,26 +75,15 @@ def add_external_plan(root: Path, *, event: str, name: str, command: str, speaks
     if problem:
         plan.warnings.append(f"--command: {problem}; {name} cannot start on any CLI until that "
                              f"is fixed (`hookwrap test {name}` and `hookwrap doctor` check it)")
-    plan.warnings.extend(answer_warnings(spec, None))  # an external hook may answer anything
-    plan.warnings.extend(timeout_warnings(spec))
-    plan_new_files(plan, spec)
-    plan.add(MANIFEST, manifest.dumps().encode())
-    plan_runtime(plan)
-    plan_settings(plan, manifest)
+    plan_added(plan, manifest, spec)
     return plan
 
 
 def adopt_plan(root: Path, source: str = "claude") -> Plan:
     """`hookwrap adopt [--from CLI]`: the hand-made hooks of ``source``'s project settings file
     become external hooks of hookwrap.toml, registered on every platform of the manifest."""
-    from .project import (
-        MANIFEST,
-        plan_new_files,
-        plan_runtime,
-        plan_settings,
-        read_settings_text,
-    )
-    from .settings import parse_settings
+    from .project import MANIFEST, plan_new_files, plan_runtime, plan_settings
+    from .settings import project_settings
 
     try:
         platform = Platform(source)
@@ -121,8 +97,7 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
                          hint=f"move {agent.label}'s hooks by hand with `hookwrap add EVENT NAME "
                               "--command CMD --speaks " + platform.value + "`")
     rel = agent.facts.settings_file
-    text = read_settings_text(root, platform)
-    data = {} if text is None else parse_settings(text, platform, label=rel)
+    data = project_settings(root, platform)[1]
     plan = Plan(root)
     manifest = _manifest(plan)
     if platform not in manifest.platforms:
@@ -159,11 +134,12 @@ def adopt_plan(root: Path, source: str = "claude") -> Plan:
         plan_new_files(plan, spec)  # refuses to overwrite a file hookwrap did not write
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)
-    texts = places = None
-    if moved:
-        rest, kept = _without(text, data, platform, rel, moved)
-        texts, places = {platform: rest}, {platform: kept}
-    plan_settings(plan, manifest, texts=texts, places=places)
+    # Each hook's registration takes the place of its first hand-made handler (N-L6: a moved
+    # entry keeps its position); the others go (settings.reconcile).
+    places: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for item in moved:
+        places.setdefault((item.name, item.event), []).append(item.place)
+    plan_settings(plan, manifest, places={platform: places})
     if not found:
         plan.notes.append(f"{rel}: no hand-made hooks to adopt")
     plan.notes.extend(_personal_files(root, agent))
@@ -221,7 +197,7 @@ def _handlers(data: dict, platform: Platform, rel: str) -> list[Found]:
     for event, gi, hi, group, handler in iter_handlers(hooks):
         if not isinstance(handler, dict) or agent.owned_handler(handler):
             continue
-        item = Found(f"hooks.{event}[{gi}].hooks[{hi}]", event, group, handler)
+        item = Found(f"hooks.{event}[{gi}].hooks[{hi}]", (gi, hi), event, group, handler)
         command = handler.get("command")
         if isinstance(command, str) and OWNED_COMMAND_RE.search(command):
             item.why = "it runs a hookwrap script in a form hookwrap does not write"
@@ -276,14 +252,13 @@ def _translate(item: Found, platform: Platform, manifest, taken: set[str],
     entry["speaks"] = platform.value
     if handler.get("onFailure") == "block":
         entry["fail_closed"] = True
-    same = next((spec.name for spec in manifest.hooks if spec.options.get("command") == command
-                 and spec.event is event and spec.matcher == entry.get("matcher")), None)
     # The same command twice under one event and matcher runs once in Claude Code (it
     # de-duplicates identical commands): one hook for both.
-    same = same or next((other.name for other in taken_items if other.entry is not None
-                         and (other.entry["command"], other.entry["event"],
-                              other.entry.get("matcher")) == (command, event.value,
-                                                              entry.get("matcher"))), None)
+    key = (command, event.value, entry.get("matcher"))
+    same = next((spec.name for spec in manifest.hooks
+                 if (spec.options.get("command"), spec.event.value, spec.matcher) == key), None) \
+        or next((other.name for other in taken_items if other.entry is not None and (
+            other.entry["command"], other.entry["event"], other.entry.get("matcher")) == key), None)
     if same is not None:
         item.entry, item.name = entry, same
         return
@@ -359,49 +334,6 @@ def _name(command: str, taken: set[str]) -> str:
     while name in taken or not regs.NAME_RE.match(name):
         name, n = f"{base}-{n}", n + 1
     return name
-
-
-def _without(text: str | None, data: dict, platform: Platform, rel: str, moved: list[Found]
-             ) -> tuple[str | None, dict[tuple[str, str], tuple[int, int]]]:
-    """The settings text without the handlers that moved (groups and events left empty go),
-    but the first of each hook: its registration takes that one's place (N-L6: a moved entry
-    keeps its position); and those places, (name, event) -> (group, handler) indexes."""
-    from .settings import render_settings_file
-
-    if text is None:
-        return None, {}
-    firsts: dict[int, tuple[str, str]] = {}
-    for item in moved:
-        if (item.name, item.event) not in firsts.values():
-            firsts[id(item.handler)] = (item.name, item.event)
-    doomed = {id(item.handler) for item in moved} - set(firsts)
-    new = copy.deepcopy(data)
-    hooks = new["hooks"]
-    places = {}
-    for event, groups in list(data["hooks"].items()):
-        if not isinstance(groups, list):
-            continue
-        kept_groups = []
-        for gi, group in enumerate(groups):
-            handlers = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(handlers, list):
-                kept_groups.append(hooks[event][gi])
-                continue
-            kept = [h for h in handlers if id(h) not in doomed]
-            if kept == [] and len(handlers) > 0:
-                continue
-            places.update({firsts[id(h)]: (len(kept_groups), hi) for hi, h in enumerate(kept)
-                           if id(h) in firsts})
-            copied = hooks[event][gi]
-            copied["hooks"] = [copy.deepcopy(h) for h in kept]
-            kept_groups.append(copied)
-        if kept_groups:
-            hooks[event] = kept_groups
-        else:
-            del hooks[event]
-    if not hooks:
-        del new["hooks"]
-    return render_settings_file(text, data, new, platform, rel), places
 
 
 _SHELL_WORDS = frozenset({"exec", "env", "command", "builtin", "time", "nice", "nohup", "sh", "bash"})

@@ -20,8 +20,7 @@ class TemplateInfo:
     Attributes:
         name: the template's name, also its file ``templates/<name>.py.j2``.
         summary: one line for `hookwrap add --help` and `hookwrap list`.
-        events: the events it handles; None = any event.
-        default_event: the event to suggest when none is given.
+        events: the events it handles, the first one its default; None = any event.
         default_matcher: normalized tool names joined by "|", or None = every call.
         default_timeout: seconds, or None for hookwrap's default (60 s on both CLIs).
         fail_closed: True when a crash or timeout of the hook should stop the action
@@ -36,14 +35,18 @@ class TemplateInfo:
 
     name: str
     summary: str
-    events: tuple[NormalizedEvent, ...] | None
-    default_event: NormalizedEvent
+    events: tuple[NormalizedEvent, ...] | None = None
     default_matcher: str | None = None
     default_timeout: int | None = None
     fail_closed: bool = False
     default_options: dict[str, object] = field(default_factory=dict)
     returns: frozenset[str] | None = None
     settings: tuple[str, ...] = ()
+
+    @property
+    def default_event(self) -> NormalizedEvent:
+        """The event to suggest when none is given."""
+        return self.events[0] if self.events else _E.BEFORE_TOOL
 
 
 TEMPLATES: dict[str, TemplateInfo] = {
@@ -53,7 +56,6 @@ TEMPLATES: dict[str, TemplateInfo] = {
             name="guard",
             summary="block dangerous shell commands and edits to .env files or .git/",
             events=(_E.BEFORE_TOOL,),
-            default_event=_E.BEFORE_TOOL,
             default_matcher="shell|write_file|edit_file|read_file",
             default_timeout=10,
             fail_closed=True,
@@ -65,15 +67,12 @@ TEMPLATES: dict[str, TemplateInfo] = {
             name="context",
             summary="add the text of .hookwrap/<name>.md to the model's context",
             events=(_E.SESSION_START, _E.BEFORE_PROMPT),
-            default_event=_E.SESSION_START,
             default_timeout=10,
             returns=frozenset({"context"}),
         ),
         TemplateInfo(
             name="audit",
             summary="append one JSON line per event to .hookwrap/logs/<name>.jsonl",
-            events=None,
-            default_event=_E.BEFORE_TOOL,
             default_timeout=10,
             returns=frozenset(),  # never an opinion: always None
         ),
@@ -81,7 +80,6 @@ TEMPLATES: dict[str, TemplateInfo] = {
             name="stop_gate",
             summary="keep the agent working until a check command passes",
             events=(_E.AFTER_AGENT,),
-            default_event=_E.AFTER_AGENT,
             # The check runs inside the hook: the script gives it this minus a margin.
             default_timeout=300,
             default_options={"check": "python3 -m pytest -q", "max_retries": 3},
@@ -91,7 +89,6 @@ TEMPLATES: dict[str, TemplateInfo] = {
             name="format",
             summary="run a formatter on each file the agent writes or edits",
             events=(_E.AFTER_TOOL,),
-            default_event=_E.AFTER_TOOL,
             default_matcher="write_file|edit_file",
             default_timeout=30,
             default_options={"command": ["ruff", "format", "--quiet"], "suffixes": [".py", ".pyi"]},
@@ -100,8 +97,6 @@ TEMPLATES: dict[str, TemplateInfo] = {
         TemplateInfo(
             name="skeleton",
             summary="a minimal hook for any event, to fill in",
-            events=None,
-            default_event=_E.BEFORE_TOOL,
         ),
     )
 }
@@ -113,8 +108,6 @@ EXTERNAL = "external"
 EXTERNAL_INFO = TemplateInfo(
     name=EXTERNAL,
     summary="run a hook command written for one CLI's protocol on every CLI",
-    events=None,
-    default_event=_E.BEFORE_TOOL,
 )
 
 

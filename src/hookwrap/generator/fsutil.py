@@ -10,7 +10,7 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -307,16 +307,18 @@ def remove_bytecode(source: Path | str) -> None:
                 os.unlink(pyc)
 
 
-def remove_empty_dirs(root: Path | str, start: Path | str) -> list[Path]:
-    """Remove ``start``, then each parent below ``root``, while it is an empty real folder;
-    returns the folders removed.
+def remove_empty_dirs(root: Path | str, start: Path | str,
+                      mine: Callable[[Path], bool] | None = None) -> list[Path]:
+    """Remove ``start``, then each parent below ``root`` (or each that is ``mine``), while it
+    is an empty real folder; returns the folders removed.
 
     Only what a removal left empty goes: ``os.rmdir`` refuses a folder holding anything at all
     (a file of the user's, a hidden one), and a symlink to a folder is never followed.
     """
     root, folder = Path(root), Path(start)
     removed: list[Path] = []
-    while root in folder.parents and not folder.is_symlink() and folder.is_dir():
+    while (mine(folder) if mine else root in folder.parents) and not folder.is_symlink() \
+            and folder.is_dir():
         try:
             os.rmdir(folder)
         except OSError:

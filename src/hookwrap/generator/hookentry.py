@@ -219,19 +219,25 @@ def check_entry(name: str, entry: Any, *, default_platforms: tuple[Platform, ...
     check_name(name)
     if not isinstance(entry, dict):
         raise EntryError("", "must be a table")
-    if "command" in entry and "template" not in entry:
-        return _check_external(name, entry, default_platforms)
-    template = check_template(entry.get("template", "skeleton"))
+    external = "command" in entry and "template" not in entry
+    options = _external_options(entry) if external else None
+    template = EXTERNAL if external else check_template(entry.get("template", "skeleton"))
     if "event" not in entry:
         raise EntryError("", "has no event", hint="add e.g. event = \"before_tool\"")
-    event = check_event(template, entry["event"])
+    event = check_event(None if external else template, entry["event"])
+    speaker = setup_of(str(options["speaks"])) if options else None
+    if speaker is not None and event not in speaker.runtime.event_names():
+        raise EntryError("event", f"{speaker.label} has no {event.value} event, so a command "
+                         f"speaking its protocol cannot read it",
+                         hint="set speaks to the CLI the command was written for")
     platforms = check_platforms(entry.get("platforms", list(default_platforms)))
     timeout = check_timeout(entry.get("timeout"))
     warnings = check_matcher(entry.get("matcher"), event, platforms)
     resident = check_resident(entry.get("resident"))
     commands = check_commands(entry.get("commands"), template, event, entry.get("matcher"))
     spec = HookSpec(name=name, event=event, template=template, matcher=entry.get("matcher"),
-                    platforms=platforms, timeout=timeout, options=check_options(template, entry),
+                    platforms=platforms, timeout=timeout,
+                    options=check_options(template, entry) if options is None else options,
                     resident=resident, commands=commands)
     return spec, warnings
 
@@ -240,9 +246,9 @@ def check_entry(name: str, entry: Any, *, default_platforms: tuple[Platform, ...
 EXTERNAL_KEYS = ("event", "matcher", "platforms", "timeout", "command", "speaks", "fail_closed")
 
 
-def _check_external(name: str, entry: dict[str, Any], default_platforms: tuple[Platform, ...]
-                    ) -> tuple[HookSpec, list[str]]:
-    """An external hook: a shell command speaking one CLI's protocol, bridged on the others."""
+def _external_options(entry: dict[str, Any]) -> dict[str, object]:
+    """The options of an external hook (a shell command speaking one CLI's protocol, bridged
+    on the others): its command, the CLI it speaks, and fail_closed when set."""
     for key in entry:
         if key not in EXTERNAL_KEYS:
             raise EntryError(key, "unknown key for an external hook (one with a command)",
@@ -259,23 +265,7 @@ def _check_external(name: str, entry: dict[str, Any], default_platforms: tuple[P
     fail_closed = entry.get("fail_closed", False)
     if not isinstance(fail_closed, bool):
         raise EntryError("fail_closed", f"{show(fail_closed)} must be true or false")
-    if "event" not in entry:
-        raise EntryError("", "has no event", hint="add e.g. event = \"before_tool\"")
-    event = check_event(None, entry["event"])
-    speaker = setup_of(speaks)
-    if event not in speaker.runtime.event_names():
-        raise EntryError("event", f"{speaker.label} has no {event.value} event, so a command "
-                         f"speaking its protocol cannot read it",
-                         hint="set speaks to the CLI the command was written for")
-    platforms = check_platforms(entry.get("platforms", list(default_platforms)))
-    timeout = check_timeout(entry.get("timeout"))
-    warnings = check_matcher(entry.get("matcher"), event, platforms)
-    options: dict[str, object] = {"command": command, "speaks": speaks}
-    if fail_closed:
-        options["fail_closed"] = True
-    spec = HookSpec(name=name, event=event, template=EXTERNAL, matcher=entry.get("matcher"),
-                    platforms=platforms, timeout=timeout, options=options)
-    return spec, warnings
+    return {"command": command, "speaks": speaks, **({"fail_closed": True} if fail_closed else {})}
 
 
 def new_external_entry(*, name: str, event: str, command: str, speaks: str | None,
@@ -286,16 +276,11 @@ def new_external_entry(*, name: str, event: str, command: str, speaks: str | Non
     normalized = check_event(None, event)
     if matcher is not None:
         matcher = "|".join(regs.split_matcher(matcher)) or None
-    entry: dict[str, Any] = {"event": normalized.value,
-                             "platforms": [p.value for p in _with_event(platforms, normalized)],
-                             "command": command, "speaks": speaks or "claude"}
-    if matcher is not None:
-        entry["matcher"] = matcher
-    if timeout is not None:
-        entry["timeout"] = timeout
-    if fail_closed:
-        entry["fail_closed"] = True
-    return check_entry(name, entry)
+    entry = {"event": normalized.value,
+             "platforms": [p.value for p in _with_event(platforms, normalized)],
+             "command": command, "speaks": speaks or "claude", "matcher": matcher,
+             "timeout": timeout, "fail_closed": fail_closed or None}
+    return check_entry(name, {k: v for k, v in entry.items() if v is not None})
 
 
 def new_entry(*, name: str, event: str, template: str | None, matcher: str | None,
@@ -318,16 +303,11 @@ def new_entry(*, name: str, event: str, template: str | None, matcher: str | Non
         matcher = "|".join(regs.split_matcher(matcher)) or None
     elif any(normalized in agent.facts.tool_events for agent in all_setups()):
         matcher = info.default_matcher
-    entry: dict[str, Any] = {"event": normalized.value, "template": chosen,
-                             "platforms": [p.value for p in _with_event(platforms, normalized)],
-                             "timeout": timeout if timeout is not None else info.default_timeout}
-    if matcher is not None:
-        entry["matcher"] = matcher
-    if resident:
-        entry["resident"] = True
-    if commands:
-        entry["commands"] = list(commands)
-    entry.update(info.default_options)
+    entry = {"event": normalized.value, "template": chosen,
+             "platforms": [p.value for p in _with_event(platforms, normalized)],
+             "timeout": timeout if timeout is not None else info.default_timeout,
+             "matcher": matcher, "resident": resident or None, "commands": list(commands) or None,
+             **info.default_options}
     return check_entry(name, {k: v for k, v in entry.items() if v is not None})
 
 

@@ -16,18 +16,6 @@ NO_RUNTIME, NO_SCRIPT = "no runtime", "no script"
 REPLACED = "project's"
 
 
-def _settings(root: Path) -> dict[Platform, dict]:
-    from .settings import project_settings
-
-    return {platform: project_settings(root, platform)[1] for platform in Platform}
-
-
-def _owned(data: dict[Platform, dict]) -> dict[Platform, list]:
-    from .clis import setup_of
-
-    return {platform: setup_of(platform).owned_entries(data[platform]) for platform in Platform}
-
-
 def dropped_status(registration, data: dict) -> str | None:
     """DROPPED when the CLI drops every hook of the registration's event in this file (an
     invalid entry beside it), as `hookwrap test` reports it; else None."""
@@ -74,12 +62,14 @@ def _platform_row(spec, platform: Platform, registrations: list, entries, data: 
 def list_hooks(root: Path) -> list[dict]:
     """One object per manifest hook (name, event, template, matcher, platforms, script),
     then one per orphaned hookwrap registration (``"orphan": true``)."""
+    from .clis import setup_of
     from .project import load_manifest, manifest_registrations
+    from .settings import project_settings
     from .startup import runtime_gaps
 
     manifest = load_manifest(root)
-    data = _settings(root)
-    owned = _owned(data)
+    data = {platform: project_settings(root, platform)[1] for platform in Platform}
+    owned = {platform: setup_of(platform).owned_entries(data[platform]) for platform in Platform}
     no_runtime = bool(runtime_gaps(root))
     rows: list[dict] = []
     for spec in manifest.hooks:

@@ -353,8 +353,9 @@ def _line_indent(text: str, offset: int) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-def _member_indent(text: str, obj: Node) -> str:
-    for member in obj.members:
+def _member_indent(text: str, obj: Node, first: Member | None = None) -> str:
+    """The indent of ``first``'s line, else of ``obj``'s first member to start a line."""
+    for member in ([first] if first else []) + obj.members:
         start = _line_start(text, member.key_start)
         if _blank(text, start, member.key_start):
             return text[start:member.key_start]
@@ -386,12 +387,8 @@ def _present(obj: Node, key: str) -> int:
 
 
 def _replace_value(text: str, obj: Node, member: Member, value: Any) -> str:
-    line_start = _line_start(text, member.key_start)
-    if _blank(text, line_start, member.key_start):
-        indent = text[line_start:member.key_start]
-    else:
-        indent = _member_indent(text, obj)
-    return _apply(text, [(member.node.start, member.node.end, _value_text(value, indent))])
+    new = _value_text(value, _member_indent(text, obj, member))
+    return _apply(text, [(member.node.start, member.node.end, new)])
 
 
 def _add_member(text: str, obj: Node, key: str, value: Any) -> str:

@@ -10,7 +10,6 @@ and empty (``os.rmdir`` refuses anything else: a file the user put there since k
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -61,15 +60,8 @@ def remove_emptied(root: Path, removed: Iterable[Path]) -> None:
     known = _read(root)
     if not known:
         return
-    left = list(known)
-    for path in removed:
-        folder = path.parent
-        while str(folder) in left and not folder.is_symlink() and folder.is_dir():
-            try:
-                os.rmdir(folder)
-            except OSError:
-                break
-            left.remove(str(folder))
-            folder = folder.parent
+    gone = {str(folder) for path in removed
+            for folder in fsutil.remove_empty_dirs(path.parent, path.parent, lambda f: str(f) in known)}
+    left = [folder for folder in known if folder not in gone]
     if left != known:
         _write(root, left)

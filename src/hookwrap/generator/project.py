@@ -184,14 +184,10 @@ def filters_text(specs) -> bytes | None:
     return (json.dumps(filters, indent=2) + "\n").encode() if filters else None
 
 
-def plan_settings(plan: Plan, manifest, texts: dict | None = None,
-                  places: dict | None = None) -> None:
-    """Every settings file made to register ``manifest``'s hooks.
-
-    ``texts``: a settings file's text as another step of the plan already changed it
-    (`adopt` takes the hand-made entries it moves out), instead of the file's; ``places``:
-    per platform, the hand-made handlers of that text that new registrations replace where
-    they stand (settings.reconcile)."""
+def plan_settings(plan: Plan, manifest, places: dict | None = None) -> None:
+    """Every settings file made to register ``manifest``'s hooks; ``places`` (`adopt`): per
+    platform, the hand-made handlers of its file that new registrations take over
+    (settings.reconcile)."""
     from .originals import restored, restored_trust
     from .scope import current
     from .settings import lookalikes, parse_settings, reconcile
@@ -203,8 +199,7 @@ def plan_settings(plan: Plan, manifest, texts: dict | None = None,
         if not desired[platform] and platform not in scope_platforms():
             continue
         rel = settings_rel(platform)
-        text = texts[platform] if texts and platform in texts else \
-            read_settings_text(plan.root, platform)
+        text = read_settings_text(plan.root, platform)
         result = reconcile(text, platform, desired[platform], label=rel,
                            places=(places or {}).get(platform))
         result = restored(plan, platform, text, result, bool(desired[platform]))
@@ -363,19 +358,23 @@ def _beyond_platforms(manifest) -> list[str]:
             "or add it back to platforms)" for platform, names in beyond.items()]
 
 
+def guard_scripts(root: Path, specs):
+    """(spec, script, text) of each guard hook whose script reads as text."""
+    for spec in specs:
+        rel = regs.script_path(spec.name)
+        if spec.template == "guard":
+            try:
+                yield spec, rel, read_capped(root / rel).decode("utf-8")
+            except (OSError, UnicodeDecodeError):  # NotARegularFile: doctor's startup says so
+                continue
+
+
 def guard_upgrades(root: Path, specs):
     """(script, Upgrade) for each guard hook whose script an older hookwrap rendered."""
     from .guard_upgrade import is_old_guard, plan_upgrade
 
     found = []
-    for spec in specs:
-        if spec.template != "guard":
-            continue
-        rel = regs.script_path(spec.name)
-        try:
-            text = read_capped(root / rel).decode("utf-8")
-        except (OSError, UnicodeDecodeError):  # NotARegularFile: doctor's startup says so
-            continue
+    for spec, rel, text in guard_scripts(root, specs):
         if not is_old_guard(text):  # current: nothing to render (jinja2 and the template
             continue                # are ~40 ms of CPU of a sync that changes nothing)
         from .render import render_hook_files
@@ -462,20 +461,11 @@ def parse_platforms(value: str | list[str] | tuple[str, ...] | None,
         raise UsageError(f"unknown platform {bad!r}", hint=f"use {names} or all") from None
 
 
-def build_spec(manifest, *, event: str, name: str, template: str | None, matcher: str | None,
-               platforms: str | list[str] | None, timeout: int | None, resident: bool = False,
-               commands: tuple[str, ...] = ()):
-    """The manifest entry `hookwrap add` would create, with the template's defaults, checked by
-    the same rules as an entry read from hookwrap.toml; returns it and its warnings."""
-    from .hookentry import check_name, new_entry
-
-    check_name(name)
+def refuse_taken(manifest, name: str) -> None:
+    """ConflictError when ``manifest`` has a hook named ``name`` already."""
     if manifest.get(name) is not None:
         raise ConflictError(f"a hook named {name!r} is already in {MANIFEST}",
                             hint=f"choose another name, or `hookwrap remove {name}` first")
-    return new_entry(name=name, event=event, template=template, matcher=matcher,
-                     platforms=parse_platforms(platforms, manifest.platforms), timeout=timeout,
-                     resident=resident, commands=commands)
 
 
 def plan_new_files(plan: Plan, spec) -> None:
@@ -542,10 +532,14 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
              timeout: int | None = None, resident: bool = False,
              commands: tuple[str, ...] = ()) -> Plan:
     """Render a hook, record it in the manifest, and register it on each platform."""
+    from .hookentry import new_entry
+
     manifest = load_manifest(root, editable=True)
-    spec, name_warnings = build_spec(manifest, event=event, name=name, template=template,
-                                     matcher=matcher, platforms=platforms, timeout=timeout,
-                                     resident=resident, commands=commands)
+    refuse_taken(manifest, name)  # an invalid name is no hook's: new_entry says what is wrong
+    # Checked by the same rules as an entry read from hookwrap.toml, with the template's defaults.
+    spec, name_warnings = new_entry(name=name, event=event, template=template, matcher=matcher,
+                                    platforms=parse_platforms(platforms, manifest.platforms),
+                                    timeout=timeout, resident=resident, commands=commands)
     found, skipped = registrations_in(spec, manifest)
     if not found:
         raise UsageError(f"{spec.event.value} exists on none of the chosen platforms",
@@ -558,16 +552,22 @@ def add_plan(root: Path, *, event: str, name: str, template: str | None = None,
             there = ", ".join(setup_of(p).label for p in spec.platforms)
             plan.warnings.append(f"{setup_of(platform).label} has no {spec.event.value} "
                                  f"event: {name} is registered on {there} only")
-    info = _template_info(spec.template)
+    plan.notes.extend(_serve_notes(spec.name, found, port_of(manifest)))
+    plan_added(plan, manifest, spec)
+    _plan_hook_bytecode(plan, [spec])
+    return plan
+
+
+def plan_added(plan: Plan, manifest, spec) -> None:
+    """The rest of `add` for ``spec``, in ``manifest`` now: what its CLIs cannot do with its
+    answers and timeout, its files, the manifest, the runtime and every settings file."""
+    info = _template_info(spec.template)  # None for an external hook, which may answer anything
     plan.warnings.extend(answer_warnings(spec, info.returns if info is not None else None))
     plan.warnings.extend(timeout_warnings(spec))
-    plan.notes.extend(_serve_notes(spec.name, found, port_of(manifest)))
     plan_new_files(plan, spec)
     plan.add(MANIFEST, manifest.dumps().encode())
     plan_runtime(plan)
-    _plan_hook_bytecode(plan, [spec])
     plan_settings(plan, manifest)
-    return plan
 
 
 def _serve_notes(name: str, found, port: int) -> list[str]:

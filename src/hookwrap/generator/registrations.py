@@ -223,20 +223,17 @@ def _with_filter(handler: dict, spec, platform: Platform) -> dict:
 
 
 def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: bool,
-             description: str, python: str, port: int, python_windows: str = WINDOWS_DEFAULT,
-             command_filter: bool = True) -> tuple[dict, str]:
-    """The handler, and a warning when a resident hook stays a command on this CLI; with
-    ``command_filter``, narrowed to the spec's shell commands where the CLI can."""
-    def _with(handler: dict) -> dict:
-        return _with_filter(handler, spec, platform) if command_filter else handler
-
+             description: str, python: str, port: int, python_windows: str = WINDOWS_DEFAULT
+             ) -> tuple[dict, str]:
+    """The handler (before ``_with_filter``), and a warning when a resident hook stays a
+    command on this CLI."""
     timeout = spec.timeout or DEFAULT_TIMEOUT
     if getattr(spec, "resident", False):
         agent = setup_of(platform)
         handler = agent.registration.http_handler(agent, resident_url(spec.name, platform, port), timeout_s=timeout,
                                      fail_closed=fail_closed, event=event)
         if handler is not None:
-            return _with(handler), ""
+            return handler, ""
         warning = (f"{spec.name}: resident has no effect: {agent.label} runs only command "
                    f"hooks on {event.value} (see docs/resident.md)")
     else:
@@ -247,12 +244,12 @@ def _handler(spec, platform: Platform, event: NormalizedEvent, *, fail_closed: b
     # plugins' argvWindows) gets the Windows form there; its POSIX command stays as it is. A CLI
     # with one command for every OS gets it there when hookwrap.toml names python_windows.
     if current().user:  # the Windows forms find a project's runtime: none at user scope yet
-        return _with(handler), warning
+        return handler, warning
     windows = windows_command(platform.value, spec.name, python_windows, fail_closed=fail_closed)
     handler = windows_registration(platform.value, handler, _with_deadline_if(
         windows, spec.name, timeout=timeout, fail_closed=fail_closed, event=event),
         everywhere=getattr(python_windows, "named", False))
-    return _with(handler), warning
+    return handler, warning
 
 
 def selects_shell(matcher: str | None) -> bool:
@@ -262,21 +259,16 @@ def selects_shell(matcher: str | None) -> bool:
     return not parts or any(re.fullmatch(f"(?:{part})", "shell") for part in parts)
 
 
-def _skill_shell_registrations(spec, platform: Platform, event: NormalizedEvent, *,
-                               fail_closed: bool, description: str, python: str,
-                               port: int, python_windows: str = WINDOWS_DEFAULT
-                               ) -> list[Registration]:
+def _skill_shell_registrations(spec, platform: Platform, event: NormalizedEvent,
+                               handler: dict) -> list[Registration]:
     """A before_tool hook that selects the shell, registered again on each event the CLI asks
     before a skill's inline shell command (``skill_shell_events``), for the shell's tool names.
     An external hook is not: it was written for the CLI's tool events, and sees the payload
-    as is. The `if` filter is left out: the runtime's filter does its work there."""
+    as is. The `if` filter is left out of ``handler``: the runtime's filter does its work there."""
     agent = setup_of(platform)
     if event is not NormalizedEvent.BEFORE_TOOL or spec.template == EXTERNAL \
             or not selects_shell(spec.matcher):
         return []
-    handler, _ = _handler(spec, platform, event, fail_closed=fail_closed,
-                          description=description, python=python, port=port,
-                          python_windows=python_windows, command_filter=False)
     return [Registration(spec.name, platform, name, tool_matcher("shell", platform), handler)
             for name in agent.runtime.skill_shell_events if name in agent.runtime.events]
 
@@ -304,10 +296,9 @@ def registrations_for(spec, *, fail_closed: bool = False, summary: str = "",
         if warning:
             commands_only.append(warning)
         registrations.append(Registration(spec.name, platform, event_name,
-                                          matcher_for(spec.matcher, event, platform), handler))
-        registrations += _skill_shell_registrations(spec, platform, event, fail_closed=fail_closed,
-                                                    description=description, python=python,
-                                                    port=port, python_windows=python_windows)
+                                          matcher_for(spec.matcher, event, platform),
+                                          _with_filter(handler, spec, platform)))
+        registrations += _skill_shell_registrations(spec, platform, event, handler)
     if commands_only and not any(r.handler.get("type") == "http" for r in registrations):
         warnings.extend(commands_only)  # resident = true changes nothing anywhere: say so
     return registrations, warnings

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -320,23 +320,24 @@ def _prune(data: dict, drops: list[_Slot]) -> None:
         del data["hooks"]
 
 
-def _places(hooks: Any, places: Mapping[tuple[str, str], tuple[int, int]], label: str
-            ) -> dict[tuple[str, str], _Slot]:
+def _places(hooks: Any, places: Mapping[tuple[str, str], Sequence[tuple[int, int]]], label: str
+            ) -> dict[tuple[str, str], list[_Slot]]:
     """The hand-made handlers ``places`` names, as slots of the hooks that take their place."""
-    found = {}
-    for (name, event), (gi, hi) in places.items():
-        try:
-            group = hooks[event][gi]
-            handler = group["hooks"][hi]
-        except (KeyError, IndexError, TypeError):
-            raise SettingsError(f"{label}: hooks.{event}[{gi}].hooks[{hi}]: no handler there to "
-                                f"replace with {name!r}", hint=BUG_HINT) from None
-        found[(name, event)] = _Slot(name, event, group, handler)
+    found: dict[tuple[str, str], list[_Slot]] = {}
+    for (name, event), spots in places.items():
+        for gi, hi in spots:
+            try:
+                group = hooks[event][gi]
+                handler = group["hooks"][hi]
+            except (KeyError, IndexError, TypeError):
+                raise SettingsError(f"{label}: hooks.{event}[{gi}].hooks[{hi}]: no handler there "
+                                    f"to replace with {name!r}", hint=BUG_HINT) from None
+            found.setdefault((name, event), []).append(_Slot(name, event, group, handler))
     return found
 
 
 def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str,
-          places: Mapping[tuple[str, str], tuple[int, int]]) -> list[Change]:
+          places: Mapping[tuple[str, str], Sequence[tuple[int, int]]]) -> list[Change]:
     # A present `"hooks": null` is as malformed as a list: only a missing key means "none yet".
     hooks: Any = data.get("hooks")  # any JSON value, or None when the key is missing
     if "hooks" in data and not isinstance(hooks, dict):
@@ -346,8 +347,10 @@ def _edit(data: dict, platform: Platform, wanted: list[Registration], label: str
         return []
     slots = [_Slot(name, event, group, handler)
              for name, event, _, _, group, handler in iter_owned(hooks, setup_of(platform).owned_handler)]
-    anchors = _places(hooks, places, label)
+    found = _places(hooks, places, label)
+    anchors = {key: spots[0] for key, spots in found.items()}
     changes, keeps, appends, drops = _plan(slots, wanted, platform)
+    drops += [slot for spots in found.values() for slot in spots[1:]]  # the place's duplicates
     for slot in drops:
         _drop(slot)
     for registration, slot in keeps:
@@ -372,27 +375,25 @@ def render_settings_file(text: str | None, old: dict, new: dict, platform: Platf
         return agent.registration.render_settings(agent, new)
     if text is not None and _canonical(old) == _canonical(new):
         return text
-    if text is None:
-        return jsonc.dumps(new) if new else None
-    if setup_of(platform).facts.settings_comments and \
-            jsonc.has_comments(text, label=label):
+    if text is not None and agent.facts.settings_comments and jsonc.has_comments(text, label=label):
         # A commented file is never deleted: its comments would go with it.
         return jsonc.rewrite_member(text, "hooks", new.get("hooks", jsonc.REMOVE), label=label)
     return jsonc.dumps(new) if new else None
 
 
 def reconcile(text: str | None, platform: Platform | str, desired: list[Registration], *,
-              label: str, places: Mapping[tuple[str, str], tuple[int, int]] | None = None
+              label: str, places: Mapping[tuple[str, str], Sequence[tuple[int, int]]] | None = None
               ) -> Reconciled:
     """Make the settings text hold exactly the `desired` hookwrap registrations of `platform`.
 
     `text` None means the file does not exist; `new_text` None means it should not exist.
     Registrations of other platforms are ignored. Nothing is written here.
 
-    `places` (`adopt`): (hook name, event) -> (group index, handler index) in `hooks.<event>`
-    of `text`, a hand-made handler that the hook's new registration replaces where it stands
-    (the group's matcher kept for the handlers beside it) instead of joining the end of the
-    list. A place whose hook is registered elsewhere already is removed.
+    `places` (`adopt`): (hook name, event) -> the (group index, handler index) in
+    `hooks.<event>` of `text` of each hand-made handler the hook takes over. The hook's new
+    registration replaces the first where it stands (the group's matcher kept for the handlers
+    beside it) instead of joining the end of the list; the others are removed, and so is the
+    first when the hook is registered elsewhere already.
 
     Raises:
         SettingsError: the text does not parse, a part hookwrap must edit is malformed, a

@@ -51,18 +51,17 @@ def record_trust(root: Path, platforms: list[Platform] | None = None, *,
 
     edits = trust_plan(root, platforms, home=home, env=env)
     for _ in range(3):  # a file that only needs a change once another process wrote: lock it too
-        targets = sorted({shared_lock_path(e.path) for e in edits if e.pending})
-        if not targets:
-            return edits
         files = {shared_lock_path(e.path): e.path for e in edits if e.pending}
+        if not files:
+            return edits
         for path in files.values():
             _refuse_dangling(path)
         with contextlib.ExitStack() as locks:
-            for target in targets:  # always in one order: two commands never wait on each other
+            for target in sorted(files):  # always in one order: two commands never wait on each other
                 with _unchanged_on_error(files[target], target):
                     locks.enter_context(shared_file_lock(files[target]))
             edits = trust_plan(root, platforms, home=home, env=env)
-            if {shared_lock_path(e.path) for e in edits if e.pending} <= set(targets):
+            if {shared_lock_path(e.path) for e in edits if e.pending} <= set(files):
                 for edit in edits:
                     if edit.pending and edit.new_text is not None:
                         with _unchanged_on_error(edit.path):

@@ -128,9 +128,6 @@ def payload_field(key: str) -> str:
 _FIELD_OF = {alias: field for field, aliases in ALIASES.items() for alias in aliases}
 
 
-_field = payload_field
-
-
 def _sample_keys(platform: Platform, name: str) -> list[str] | None:
     from .samples import has_sample, load_sample
 
@@ -210,19 +207,19 @@ def _field_lines(event: NormalizedEvent, platforms: list[Platform]) -> list[str]
     lines = []
     if common:
         where = "each of them" if len(captured) > 1 else captured[0]
-        lines += _wrap(f"#   Sent by {where}:", ", ".join(_field(k) for k in common) + ".", 7)
+        lines += _wrap(f"#   Sent by {where}:", ", ".join(payload_field(k) for k in common) + ".", 7)
     for label in captured:
         own = [k for k, clis in keys.items() if label in clis and k not in common]
         if own and len(captured) > 1:
             # "only" where no other CLI sends any of them; else "also" (some others do too).
             only = all(keys[k] == [label] for k in own)
             head = f"#   Sent by {label} only:" if only else f"#   Also sent by {label}:"
-            lines += _wrap(head, ", ".join(_field(k) for k in own) + ".", 7)
+            lines += _wrap(head, ", ".join(payload_field(k) for k in own) + ".", 7)
     missing = [setup_of(p).label for p in platforms if setup_of(p).label not in captured]
     if missing:
         lines += _wrap("#   No payload of it was captured from", join(missing) + ".", 7)
     lines += [line for key, text in _NOTES.get(event, ()) if key in keys
-              for line in _wrap(f"#   {_field(key)}:", text, 7)]
+              for line in _wrap(f"#   {payload_field(key)}:", text, 7)]
     return lines
 
 
