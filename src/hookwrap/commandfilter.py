@@ -64,22 +64,12 @@ def load(root: str) -> dict[str, list[str]]:
     return filters
 
 
-class _Simple:
-    """A simple command: its program's file name, and its words as the shell reads them;
-    ``certain`` is False when an argument holds an expansion or a glob."""
-
-    __slots__ = ("certain", "program", "text")
-
-    def __init__(self, program: str, text: str, certain: bool) -> None:
-        self.program = program
-        self.text = text
-        self.certain = certain
-
-
-def _simple_commands(command: str) -> list[_Simple] | None:
-    """The simple commands of a shell line; None when one of them may run something its first
-    word does not show. The filter skips a call only on what this reads for certain, so the
-    rule is an allow-list: every program word must be a plain literal."""
+def _simple_commands(command: str) -> list[tuple[str, str, bool]] | None:
+    """The simple commands of a shell line: each one's program's file name, its words as the
+    shell reads them, and whether that text is certain (False when an argument holds an
+    expansion or a glob); None when one of them may run something its first word does not
+    show. The filter skips a call only on what this reads for certain, so the rule is an
+    allow-list: every program word must be a plain literal."""
     if any(mark in command for mark in ("$(", "`", "<(", ">(", "$'", '$"')):
         return None  # a substitution runs commands no first word shows; $'\x72m' is rm
     if (len(command) - len(command.rstrip("\\"))) % 2 == 1:
@@ -90,7 +80,7 @@ def _simple_commands(command: str) -> list[_Simple] | None:
     # ((...)) arithmetic (as `let`).
     if script.problems or script.unread or script.notes:
         return None
-    found: list[_Simple] = []
+    found: list[tuple[str, str, bool]] = []
     for simple in script.commands:
         if simple.lead_redirect:
             return None  # `>out rm -rf x`: the program word is not the first word
@@ -117,7 +107,7 @@ def _simple_commands(command: str) -> list[_Simple] | None:
                 arguments.append(target.text)
                 raws.append(target.raw)
         certain = not any(_UNCERTAIN.intersection(raw) for raw in raws)
-        found.append(_Simple(program, " ".join([program, *arguments]), certain))
+        found.append((program, " ".join([program, *arguments]), certain))
     return found
 
 
@@ -127,26 +117,20 @@ def _is_assignment(word: str) -> bool:
         and not name[:1].isdigit()
 
 
-def _literal_prefix(pattern: str) -> str:
-    for index, char in enumerate(pattern):
-        if char in "*?[":
-            return pattern[:index]
-    return pattern
-
-
-def _may_match(pattern: str, simple: _Simple) -> bool:
-    """Whether ``pattern`` matches, or may match once the shell expands the arguments."""
+def _may_match(pattern: str, program: str, text: str, certain: bool) -> bool:
+    """Whether ``pattern`` matches a simple command, or may match once the shell expands the
+    arguments."""
     from fnmatch import fnmatchcase
 
     bare = pattern[:-2] if pattern.endswith(" *") else None
-    if fnmatchcase(simple.text, pattern) or simple.text == bare:
+    if fnmatchcase(text, pattern) or text == bare:
         return True
-    if simple.certain:
+    if certain:
         return False
     # Expanded, the command still starts with its program: a pattern whose literal start
     # does not agree with it cannot match whatever the arguments become.
-    prefix, start = _literal_prefix(pattern), simple.program + " "
-    return start.startswith(prefix) or prefix.startswith(simple.program)
+    prefix = re.split(r"[*?[]", pattern, maxsplit=1)[0]
+    return (program + " ").startswith(prefix) or prefix.startswith(program)
 
 
 def matches(patterns: list[str], command: str) -> bool:
@@ -160,7 +144,7 @@ def matches(patterns: list[str], command: str) -> bool:
     if commands is None:
         return True
     wanted = [" ".join(pattern.split()) for pattern in patterns]
-    return any(_may_match(pattern, simple) for pattern in wanted for simple in commands)
+    return any(_may_match(pattern, *simple) for pattern in wanted for simple in commands)
 
 
 def skips(script: str, lines: list[str]) -> bool:

@@ -16,6 +16,7 @@ from .guard_rules import VALUE_OPTIONS, find_own, secret_words
 from .guard_rules import git_subcommand as _git_subcommand
 from .guard_rules import is_block_device as _is_block_device
 from .shell import Command, glob_match, program_name
+from .shell import cluster_or_long as _cluster_or_long
 from .shell import copy_targets as _copy_targets
 from .shell import has_option as _has_option
 from .shell import listed_by as _listed_by
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
     from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple
 
     class State(Protocol):
-        """What the checks ask of the line a command is in (guard_engine.State)."""
+        """What the checks ask of the line a command is in (guard_engine.State; not imported
+        from there: tests/test_architecture.py counts that as an import cycle)."""
 
         def classify(self, target: str) -> str: ...
 
@@ -46,17 +48,10 @@ def _named(command: Command) -> List[str]:
         if command.roots else _operands(command.args)
 
 
-def _targets(command: Command) -> List[str]:
-    """What an rm removes: its operands; for an rm run by find -exec or fed by find through
-    xargs, find's start paths too (`find . | xargs rm -rf ~` removes ~ as well)."""
-    return [*command.roots, *_named(command)] if command.roots else _operands(command.args)
-
-
 def _target_classes(command: Command, state: State) -> List[str]:
-    if not command.roots:
-        return state.classes(_operands(command.args))
-    classes = _root_classes(command.roots, command.narrowed, state)
-    return classes + state.classes(_named(command))
+    """Where what an rm removes lands: its operands; for an rm run by find -exec or fed by
+    find through xargs, find's start paths too (`find . | xargs rm -rf ~` removes ~ as well)."""
+    return _root_classes(command.roots, command.narrowed, state) + state.classes(_named(command))
 
 
 def _root_classes(roots: Iterable[str], narrowed: bool, state: State) -> List[str]:
@@ -98,22 +93,19 @@ def _rm_found_outside(command: Command, state: State) -> bool:
 
 
 def _rm_git_dir(command: Command, state: State) -> bool:
-    return any(posixpath.basename(target.rstrip("/")) == ".git" for target in _targets(command))
+    return any(posixpath.basename(target.rstrip("/")) == ".git"
+               for target in (*command.roots, *_named(command)))
 
 
 def _rm_dynamic(command: Command, state: State) -> bool:
     return command.dynamic_args and not command.roots
 
 
-def _find_roots(command: Command) -> List[str]:
-    return list(command.roots) or ["."]
-
-
 def _find_delete(command: Command, state: State) -> bool:
     """find -delete outside the project, or of all of it (no name, path, time or size test);
     find -exec rm (any options) outside it."""
     args = command.args
-    classes = _root_classes(_find_roots(command), command.narrowed, state)
+    classes = _root_classes(command.roots or (".",), command.narrowed, state)
     if "-delete" in find_own(args):  # not `-exec tool -delete {} ;`
         return any(c not in ("inside", "temp", "allowed", "unknown") for c in classes)
     runs = [args[i + 1] for i in range(len(args) - 1)
@@ -211,8 +203,7 @@ def _reflog_expire(command: Command, state: State) -> bool:
     sub, rest = _git_subcommand(command)
     if sub in ("prune", "reflog") and _has_option(rest, "-n|--dry-run"):
         return False  # it says what it would delete
-    now = any(word.split("=", 1)[-1] in ("now", "all") for word in rest if "=" in word) or \
-        any(a in ("now", "all") for a in rest)
+    now = any(word.split("=", 1)[-1] in ("now", "all") for word in rest)  # `now`, `--expire=now`
     if sub == "reflog":
         return bool(rest) and (rest[0] == "delete" or (rest[0] == "expire" and now))
     if sub == "gc":
@@ -221,25 +212,13 @@ def _reflog_expire(command: Command, state: State) -> bool:
     return sub == "prune"
 
 
-def _git_rm_force(command: Command, state: State) -> bool:
-    """git rm -f (not --cached): deletes files with changes git has not stored."""
-    _, rest = _git_subcommand(command)
-    return _has_option(rest, "-f|--force") and not _has_option(rest, "--cached") and \
-        not _has_option(rest, "-n|--dry-run")
-
-
 def _update_ref_delete(command: Command, state: State) -> bool:
     _, rest = _git_subcommand(command)
     return _has_option(rest, "-d") or (bool(rest) and rest[0] == "--stdin")
 
 
-def _push_args(command: Command) -> List[str]:
-    sub, rest = _git_subcommand(command)
-    return rest if sub == "push" else []
-
-
 def _push_force(command: Command, state: State) -> bool:
-    rest = _push_args(command)
+    _, rest = _git_subcommand(command)  # (the rule's sub is push)
     if any(word == "--force" or (word.startswith("--forc") and "--force".startswith(word))
            for word in rest if word != "--"):
         return True
@@ -250,13 +229,13 @@ def _push_force(command: Command, state: State) -> bool:
 
 
 def _push_lease(command: Command, state: State) -> bool:
-    rest = _push_args(command)
+    _, rest = _git_subcommand(command)
     return any(len(word.split("=", 1)[0]) > len("--force") and
                "--force-with-lease".startswith(word.split("=", 1)[0]) for word in rest)
 
 
 def _push_deletes(command: Command, state: State) -> bool:
-    rest = _push_args(command)
+    _, rest = _git_subcommand(command)
     if _has_option(rest, "-d|--delete|--mirror|--prune"):
         return True
     return any(word.lstrip("+").startswith(":") and len(word.lstrip("+")) > 1
@@ -377,6 +356,20 @@ def _wipes(command: Command, state: State) -> bool:
                                              "--random-source"}))
 
 
+# The subcommands (first operands) that destroy a volume or switch security off, per program
+# (disk.volume-destroy's and system.security-off's checks; systemctl's are in its check).
+_DESTROYING = {
+    "zpool": ("destroy", "labelclear"), "zfs": ("destroy",), "nvme": ("format", "sanitize"),
+    "cryptsetup": ("luksFormat", "erase", "luksErase", "luksKillSlot", "reencrypt"),
+    "nft": ("flush",), "ufw": ("disable", "reset"), "csrutil": ("disable",),
+    "setenforce": ("0", "Permissive", "permissive"),
+}
+
+
+def _destroying(program: str, operands: List[str]) -> bool:
+    return bool(operands) and operands[0] in _DESTROYING.get(program, ())
+
+
 def _volume_destroy(command: Command, state: State) -> bool:
     """Deleting volumes, pools or their headers: lvremove, vgremove, zpool destroy, zfs
     destroy, cryptsetup luksFormat/erase, mdadm --zero-superblock, hdparm's security erase."""
@@ -384,24 +377,14 @@ def _volume_destroy(command: Command, state: State) -> bool:
     operands = _operands(args)
     if "--help" in args:
         return False
-    if program in ("lvremove", "vgremove", "pvremove"):
-        return True
-    if program == "zpool":
-        return operands[:1] in (["destroy"], ["labelclear"])
-    if program == "zfs":
-        return operands[:1] == ["destroy"]
     if program == "cryptsetup":
-        return bool(operands) and operands[0] in ("luksFormat", "erase", "luksErase",
-                                                  "luksKillSlot", "reencrypt") and \
-            not _images_only(operands[1:], state)
+        return _destroying(program, operands) and not _images_only(operands[1:], state)
     if program == "mdadm":
         return _has_option(args, "--zero-superblock")
     if program == "hdparm":
         return any(word.startswith(("--security-erase", "--trim-sector", "--make-bad-sector"))
                    for word in args)
-    if program == "nvme":
-        return operands[:1] in (["format"], ["sanitize"])
-    return False
+    return program in ("lvremove", "vgremove", "pvremove") or _destroying(program, operands)
 
 
 # parted's commands that write the label (print, unit, align-check, help only read).
@@ -575,22 +558,8 @@ def _named_below(tail: str, state: State) -> bool:
 def _switch_discards(command: Command, state: State) -> bool:
     """git switch/checkout -f, --force, --discard-changes; a letter after -b, -B, -c, -C or
     --orphan's is part of the new branch's name (`-bfix`, `-cfeature`)."""
-    _, rest = _git_subcommand(command)
-    for word in rest:
-        if word == "--":
-            return False
-        if word.startswith("--"):
-            name = word.split("=", 1)[0]
-            if len(name) >= 4 and ("--force".startswith(name) or
-                                   "--discard-changes".startswith(name)):
-                return True
-        elif word.startswith("-"):
-            for letter in word[1:]:
-                if letter in "bBcC":
-                    break
-                if letter == "f":
-                    return True
-    return False
+    return _cluster_or_long(_git_subcommand(command)[1], "f", "bBcC", lambda name: len(
+        name) >= 4 and ("--force".startswith(name) or "--discard-changes".startswith(name)))
 
 
 def _schedules(command: Command, state: State) -> bool:
@@ -660,25 +629,15 @@ def _security_off(command: Command, state: State) -> bool:
     if program in ("iptables", "ip6tables"):
         return _has_option(args, "-F|--flush|-X|--delete-chain") or (
             _has_option(args, "-P|--policy") and "ACCEPT" in args)
-    if program == "nft":
-        return operands[:2] in (["flush", "ruleset"],) or operands[:1] == ["flush"]
-    if program == "ufw":
-        return operands[:1] in (["disable"], ["reset"])
-    if program == "setenforce":
-        return operands[:1] in (["0"], ["Permissive"], ["permissive"])
     if program == "spctl":
         return _has_option(args, "--master-disable|--global-disable|--disable")
-    if program == "csrutil":
-        return operands[:1] in (["disable"],)
-    if program in ("aa-teardown",):
-        return True
     if program == "auditctl":
         return _has_option(args, "-D|-e") and ("-D" in args or "0" in args)
     if program in ("systemctl", "service"):
         words = [word.lower() for word in operands]
         return any(verb in words for verb in ("stop", "disable", "mask", "kill")) and \
             any(word.split(".", 1)[0] in _SECURITY_UNITS for word in words)
-    return False
+    return program == "aa-teardown" or _destroying(program, operands)
 
 
 def _netcat_shell(command: Command, state: State) -> bool:
@@ -824,6 +783,6 @@ CHECKS: Dict[str, Any] = {name: globals()["_" + name] for name in (
     "recursive_root_or_home", "checkout_discards", "restore_discards", "branch_force_delete",
     "reflog_expire", "push_force", "push_lease", "push_deletes", "dd_device", "partition_edit",
     "diskutil_erase", "rm_git_dir", "rm_found_outside", "rsync_delete", "formats_device", "wipes",
-    "volume_destroy", "git_rm_force", "update_ref_delete", "prints_credentials",
+    "volume_destroy", "update_ref_delete", "prints_credentials",
 )}
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.

@@ -43,11 +43,13 @@ from .guard_rules import (
 )
 from .hookoutput import HookOutput
 from .shell import INTERPRETERS, SHELLS, Command
+from .shell import cluster_or_long as _cluster_or_long
 from .shell import copy_targets as _copy_targets
 from .shell import glob_match as _fnmatch
 from .shell import has_option as _has_option
 from .shell import one_of as _one_of
 from .shell import operands as _operands
+from .shell import option_values as _values_of
 from .shell import read as read_line
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
@@ -116,7 +118,8 @@ class Guard:
         self._ready = True
         self._merge(self._table())
         self.real_root = os.path.realpath(self.root)
-        self.allowed_roots = [p for p in (self._absolute(path) for path in self.allowed_paths) if p]
+        self.allowed_roots = [os.path.normpath(os.path.join(self.root, path)) for path in (
+            expand(given, self.root, self.root, self.home) for given in self.allowed_paths) if path]
         if self.disabled_rules:
             known = {*rule_ids(), *(rule.id for rule in self.extra_rules)}
             for unknown in sorted(self.disabled_rules - known):
@@ -160,14 +163,10 @@ class Guard:
                 setattr(self, key, value)
             elif kind is list and isinstance(value, list) and \
                     all(isinstance(item, str) for item in value):
-                if key == "packs":
-                    self.packs.update(value)
-                elif key == "disabled_rules":
-                    self.disabled_rules.update(value)
-                elif key == "allowed_commands":
-                    self.allowed_commands.extend(" ".join(p.split()) for p in value)
-                else:
-                    getattr(self, key).extend(value)
+                if key == "allowed_commands":
+                    value = [" ".join(p.split()) for p in value]
+                known = getattr(self, key)  # packs and disabled_rules are sets
+                (known.update if isinstance(known, set) else known.extend)(value)
             else:
                 self.settings_problems.append(f"hookwrap.toml: hooks.{self.name}.{key}: "
                                               f"{value!r} is not a {kind.__name__}")
@@ -317,8 +316,7 @@ class Guard:
             if record is not None and rule in candidates:
                 record["notes"].append(f"{rule.id}: no match")
         if record is not None and program in ("rm", "find", "mv", "cd", "pushd"):
-            targets = command.roots if command.roots else \
-                ((list(command.roots) or ["."]) if program == "find" else _operands(command.args))
+            targets = command.roots or (["."] if program == "find" else _operands(command.args))
             record["paths"] = {t: state.classify(t) for t in targets[:20]}
         for change, path in file_changes(command):
             found = self.check_file(path, state.cwd or state.start, change, self._shown(command),
@@ -460,12 +458,6 @@ class Guard:
                     return True
         return False
 
-    def _absolute(self, path: str) -> str:
-        expanded = expand(path, self.root, self.root, self.home)
-        if not expanded:
-            return ""
-        return os.path.normpath(os.path.join(self.root, expanded))
-
     # -- explain ------------------------------------------------------------------------------
 
     def explain(self, line: str, cwd: str = "") -> Dict[str, Any]:
@@ -485,11 +477,8 @@ class Guard:
                 "rule": found.rule.id, "category": found.rule.category, "what": found.rule.what,
                 "instead": found.rule.instead, "command": found.shown,
                 "reason": self.block(found).reason},
-            "settings": {"packs": sorted(self.packs), "block_force_with_lease":
-                         self.block_force_with_lease, "allow_secret_reads":
-                         self.allow_secret_reads, "allowed_commands": self.allowed_commands,
-                         "allowed_paths": self.allowed_paths, "not_secrets": self.not_secrets,
-                         "disabled_rules": sorted(self.disabled_rules),
+            "settings": {**{key: sorted(value) if isinstance(value, set) else value
+                            for key in SETTINGS for value in [getattr(self, key)]},
                          "extra_rules": [rule.id for rule in self.extra_rules],
                          "problems": self.settings_problems},
         }
@@ -751,7 +740,9 @@ def file_changes(command: Command) -> List[Tuple[str, str]]:
 
 def _edits(program: str, args: List[str], operands: List[str]) -> List[Tuple[str, str]]:
     """What tee, truncate, sed and perl write (sed -i, perl -i) or read."""
-    if program in ("sed", "perl") and not _edits_in_place(args):
+    # sed -i, -i.bak, -Ei, --in-place; perl -i, -pi (an `e` first means `-e SCRIPT`)
+    if program in ("sed", "perl") and not _cluster_or_long(
+            args, "i", "efl", lambda name: _has_option([name], "--in-place"), False):
         if program == "perl":
             return _searched(args, operands)
         return [("read", word) for word in operands[1:]] + (
@@ -811,7 +802,8 @@ def _tool_changes(command: Command, program: str, args: List[str]) -> List[Tuple
     elif program in _READERS and program not in _NOT_READS:
         changes += [("read", word) for word in operands]
     elif program in _PATTERN_FIRST:
-        if program not in _SEARCHERS or not _prints_no_line(args, _SEARCHERS[program]):
+        if program not in _SEARCHERS or not _cluster_or_long(args, *_SEARCHERS[program],
+                                                              _NO_LINE_LONGS.__contains__):
             changes += _searched(args, operands)
         if program in INTERPRETERS:  # awk's getline < "~/.ssh/id_rsa", perl's open
             changes += [("read", word) for word in _check("code_paths")(args, None)]
@@ -873,14 +865,7 @@ def _openssl_changes(args: List[str], operands: List[str]) -> List[Tuple[str, st
     """What openssl writes (-out, -keyout) and reads: its inputs, unless the subcommand shows
     a certificate's details (x509, req...) or what it prints is public only (`-pubout`, or
     `-noout` without `-text`: `openssl rsa -in key.pem -pubout`, `-check -noout`)."""
-    written: List[str] = []
-    for index, word in enumerate(args):
-        name, glued, value = word.partition("=")
-        if name in ("-out", "-keyout"):
-            if glued:
-                written.append(value)
-            elif index + 1 < len(args):
-                written.append(args[index + 1])
+    written = _values_of(args, ("-out", "-keyout"))
     changes = [("write", word) for word in written]
     if operands and operands[0] in _OPENSSL_SHOWS_NO_KEY:
         return changes
@@ -912,19 +897,7 @@ def _keytool_changes(args: List[str]) -> List[Tuple[str, str]]:
     copies keys out of a keystore only with -importkeystore, from -srckeystore."""
     if "-importkeystore" not in args:
         return []
-    return [("copy", value) for name, value in _named_values(args) if name == "-srckeystore"]
-
-
-def _named_values(args: List[str]) -> List[Tuple[str, str]]:
-    """(option, value) of single-dash options given as `-name value` or `-name=value`."""
-    pairs = []
-    for index, word in enumerate(args):
-        name, glued, value = word.partition("=")
-        if glued:
-            pairs.append((name, value))
-        elif word.startswith("-") and index + 1 < len(args):
-            pairs.append((word, args[index + 1]))
-    return pairs
+    return [("copy", value) for value in _values_of(args, ("-srckeystore",))]
 
 
 _OPENSSL_SHOWS_NO_KEY = frozenset(("x509", "req", "crl", "verify", "s_client", "s_server",
@@ -1004,40 +977,7 @@ _NO_LINE_LONGS = ("--files-with-matches", "--files-without-match", "--count", "-
                   "--quiet", "--silent")
 
 
-def _prints_no_line(args: List[str], letters: Tuple[str, str]) -> bool:
-    """Whether grep or rg prints only file names, counts or nothing (`grep -q KEY .env`)."""
-    no_line, with_value = letters
-    for word in args:
-        if word == "--":
-            return False
-        if word.startswith("--"):
-            if word.split("=", 1)[0] in _NO_LINE_LONGS:
-                return True
-        elif word.startswith("-"):
-            for letter in word[1:]:
-                if letter in no_line:
-                    return True
-                if letter in with_value:
-                    break
-    return False
-
-
-def _edits_in_place(args: List[str]) -> bool:
-    """sed -i, -i.bak, -Ei, --in-place; perl -i, -pi (an `e` first means `-e SCRIPT`)."""
-    for word in args:
-        if word.startswith("--"):
-            if _has_option([word], "--in-place"):
-                return True
-        elif word.startswith("-"):
-            for letter in word[1:]:
-                if letter == "i":
-                    return True
-                if letter in "efl":  # the rest of the word is this option's value
-                    break
-    return False
-
-
-def writes_device(command: Command) -> bool:
+def writes_device(command: Command, state: Optional[State] = None) -> bool:
     """Whether the command writes onto a block device (`> /dev/sda`, `cp img /dev/sdb`)."""
     if not command.redirects and command.program not in ("cp", "tee", "cat", "mv", "install",
                                                          "pv", "ddrescue", "cpio"):
@@ -1068,7 +1008,7 @@ def _matches(rule: Rule, command: Command, text: str, state: State) -> bool:
             return False
     if rule.unless and _has_option(args, rule.unless):
         return False
-    if rule.check and not _check(rule.check)(command, state):
+    if rule.check and not _check(rule.check, rule.pack)(command, state):
         return False
     if rule.category in ("git", "remote") and command.program == "git" and (
             _git_help(args) or (rule.category == "git" and _git_in_temp(command, state))):
@@ -1233,10 +1173,6 @@ def _decoded_piped(command: Command, state: State) -> bool:
         not any(program in _DOWNLOADERS for program in command.upstream)
 
 
-def _unreadable(command: Command, state: State) -> bool:
-    return False  # a line-level check: see Guard.check_line
-
-
 def _unknown_program(command: Command, state: State) -> bool:
     """A program word made when the line runs (`$X -rf ~`): guard_checks.py tries it as the
     programs rules are about."""
@@ -1244,14 +1180,6 @@ def _unknown_program(command: Command, state: State) -> bool:
             not command.args:
         return False
     return bool(_check("unknown_program_as")(command, state))
-
-
-def _fork_bomb(command: Command, state: State) -> bool:
-    return False  # a line-level check: see Guard.check_line
-
-
-def _device_write(command: Command, state: State) -> bool:
-    return writes_device(command)
 
 
 _NETCATS = frozenset(("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat"))
@@ -1271,17 +1199,21 @@ def _reverse_shell(command: Command, state: State) -> bool:
         for r in command.redirects)
 
 
-def _check(name: str) -> Any:
-    """The named check: guard_checks.py's, or a pack's from guard_packs.py; each module is
-    loaded the first time one of its rules gets this far. An unknown name matches nothing (a
-    test keeps every rule's check known)."""
+def _check(name: str, pack: str = "") -> Any:
+    """The named check: guard_checks.py's, or guard_packs.py's (a pack's rule, ``pack``, looks
+    there first); each module is loaded the first time one of its rules gets this far. An
+    unknown name matches nothing (a test keeps every rule's check known)."""
     check = _CHECKS.get(name)
     if check is None:
-        if name in PACK_CHECKS:
-            from .guard_packs import PACK_CHECKS as found
-        else:
-            from .guard_checks import CHECKS as found
-        check = _CHECKS[name] = found.get(name, _no_match)
+        if not pack:
+            from .guard_checks import CHECKS
+
+            check = CHECKS.get(name)
+        if check is None:
+            from .guard_packs import PACK_CHECKS
+
+            check = PACK_CHECKS.get(name, _no_match)
+        _CHECKS[name] = check
     return check
 
 
@@ -1289,10 +1221,9 @@ def _no_match(command: Command, state: State) -> bool:
     return False
 
 
-# The named checks loaded so far (``_<name>`` here); the others are loaded on first use (see
-# _check).
-_CHECKS: Dict[str, Any] = {name: globals()["_" + name] for name in (
-    "download_piped", "download_substituted", "decoded_piped", "unreadable", "device_write",
-    "unknown_program", "reverse_shell", "fork_bomb")}
-# The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.
-PACK_CHECKS = frozenset(("terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys", "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete", "terragrunt_destroy", "kubectl_scale_zero", "kubectl_delete", "ansible_shell", "http_delete"))
+# The named checks loaded so far: those here (code.unreadable's and code.fork-bomb's are
+# line-level checks: see Guard.check_line); the others are loaded on first use (see _check).
+_CHECKS: Dict[str, Any] = {
+    "download_piped": _download_piped, "download_substituted": _download_substituted,
+    "decoded_piped": _decoded_piped, "unreadable": _no_match, "device_write": writes_device,
+    "unknown_program": _unknown_program, "reverse_shell": _reverse_shell, "fork_bomb": _no_match}

@@ -8,12 +8,14 @@ Stdlib only, Python 3.9+.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from .guard_rules import VALUE_OPTIONS, looks_destructive
 from .shell import Command
 from .shell import has_option as _has_option
 from .shell import one_of as _one_of
 from .shell import operands as _operands
+from .shell import option_values as _option_values
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -135,15 +137,8 @@ def _cloud_delete(command: Command, state: object) -> bool:
 def _sql_texts(command: Command) -> List[str]:
     """The SQL a database client is given: -c/-e/--command/--execute/-q/-Q, operands after
     the database (sqlite3, duckdb, bq query), or text on stdin."""
-    texts: List[str] = []
     args = command.args
-    options = {"-c", "--command", "-e", "--execute", "-q", "--query", "-Q"}
-    for index, word in enumerate(args):
-        name, equals, value = word.partition("=")
-        if word in options and index + 1 < len(args):
-            texts.append(args[index + 1])
-        elif equals and name in options:
-            texts.append(value)
+    texts = _option_values(args, ("-c", "--command", "-e", "--execute", "-q", "--query", "-Q"))
     if command.program in ("sqlite3", "sqlite", "duckdb", "bq", "litecli", "usql", "trino",
                            "cqlsh"):
         texts.extend(_operands(args)[1:])
@@ -172,17 +167,7 @@ def _http_delete(command: Command, state: object) -> bool:
 
 def _destructive_sql(text: str) -> bool:
     """DROP TABLE/DATABASE/SCHEMA/..., TRUNCATE, DELETE FROM without WHERE, ALTER ... DROP."""
-    words: List[str] = []
-    word: List[str] = []
-    for c in text.upper() + " ":
-        if c.isalnum() or c == "_":
-            word.append(c)
-        else:
-            if word:
-                words.append("".join(word))
-                word = []
-            if c == ";":
-                words.append(";")
+    words = re.findall(r"\w+|;", text.upper())  # (\w: a letter, digit or _, as str.isalnum)
     for index, current in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
         if current == "DROP" and following in ("TABLE", "DATABASE", "SCHEMA", "VIEW", "INDEX",

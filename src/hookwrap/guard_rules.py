@@ -30,6 +30,9 @@ your home directory only; one without is a file name; ``dirs`` match any directo
 
 from __future__ import annotations
 
+import functools
+import re
+
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -247,7 +250,8 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
          sub=("worktree", "remove"), options=("-f|--force",)),
     Rule("git.rm-force", "git rm -f deletes files along with changes git has not stored",
          f"Use `git rm --cached` to stop tracking a file and keep it, or {_STASH}.",
-         category="git", program="git", sub=("rm",), check="git_rm_force"),
+         category="git", program="git", sub=("rm",), options=("-f|--force",),
+         unless="--cached|-n|--dry-run"),
     Rule("git.update-ref-delete", "git update-ref -d deletes a branch or ref without checks",
          "Use `git branch -d` (it refuses to delete unmerged work), or ask the user.",
          category="git", program="git", sub=("update-ref",), check="update_ref_delete"),
@@ -396,8 +400,10 @@ DEFAULT_RULES: Tuple[Rule, ...] = (
 )
 
 
-def _pack_rules() -> Tuple[Rule, ...]:
-    """The opt-in packs' rules: made only when asked for (every pack is off by default)."""
+@functools.cache
+def pack_rules() -> Tuple[Rule, ...]:
+    """The opt-in packs' rules (each with its ``pack``): made only when asked for (every pack
+    is off by default), then the same objects on every call."""
     return (
         # --- opt-in pack: infrastructure ---------------------------------------------------------
         Rule("infra.terraform-destroy", "terraform / tofu destroy deletes managed infrastructure",
@@ -469,16 +475,6 @@ def _pack_rules() -> Tuple[Rule, ...]:
     )
 
 
-_MADE: List[Tuple[Rule, ...]] = []  # the packs' rules, once made
-
-
-def pack_rules() -> Tuple[Rule, ...]:
-    """The opt-in packs' rules (each with its ``pack``), the same objects on every call."""
-    if not _MADE:
-        _MADE.append(_pack_rules())
-    return _MADE[0]
-
-
 def all_rules() -> Tuple[Rule, ...]:
     """Every rule: the ones on by default, then the packs'."""
     return DEFAULT_RULES + pack_rules()
@@ -534,18 +530,8 @@ def looks_destructive(texts: List[str]) -> bool:
     programs = {program for rule in all_rules() for program in rule.program if "*" not in program}
     programs |= {"curl", "wget", "eval", "sudo", "exec", "source", *SHELLS, *INTERPRETERS,
                  *string_runners()}
-    for text in texts:
-        word = []
-        for c in text + " ":
-            if c.isalnum() or c in "-_.":
-                word.append(c)
-            else:
-                if word and ("".join(word) in programs or
-                             program_name("".join(word)) in programs or
-                             "".join(word).startswith("mkfs")):
-                    return True
-                word = []
-    return False
+    return any(word in programs or program_name(word) in programs or word.startswith("mkfs")
+               for text in texts for word in re.findall(r"[\w.-]+", text))  # \w: isalnum, _
 
 
 _SAFE_DEVICES = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin",
@@ -555,10 +541,8 @@ _BLOCK_DEVICES = ("sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "l
 
 
 def is_block_device(path: str) -> bool:
-    if not path.startswith("/dev/") or path in _SAFE_DEVICES:
-        return False
-    name = path[5:]
-    return name.startswith(_BLOCK_DEVICES)
+    return path.startswith("/dev/") and path not in _SAFE_DEVICES and \
+        path[5:].startswith(_BLOCK_DEVICES)
 
 
 def git_subcommand(command: Command) -> Tuple[str, List[str]]:

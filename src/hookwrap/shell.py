@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import posixpath
 
-from .shell_syntax import Redirect, Script, Simple, Word
+from .shell_syntax import Redirect, Script, Simple, Word, literal
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable, List, Optional, Tuple
+    from typing import Callable, Iterable, List, Optional, Tuple
 
 MAX_BODIES = 6  # bash -c, eval, interpreter code... read inside one another
 # The words of a `for NAME in WORDS` loop read as NAME's values (a longer list: NAME is unknown).
@@ -84,10 +84,7 @@ def _plain_parse(line: str, steps: List[int]) -> Optional[Script]:
         if ";" in token or "&" in token or "|" in token or token in ("case", "esac",
                                                                         "function"):
             return None
-        word = Word(token, token)
-        word.glob = "*" in token or "?" in token or "[" in token or "{" in token
-        word.tilde = token[:1] == "~"
-        current.words.append(word)
+        current.words.append(literal(token, True))
     if current.words:
         script.commands.append(current)
     return script
@@ -195,8 +192,8 @@ DATABASE_CLIENTS = frozenset((
     "cockroach", "sqlcmd", "bq", "snowsql", "pgcli", "mycli", "litecli", "usql", "trino",
     "cqlsh", "redis-cli", "valkey-cli", "keydb-cli", "mongosh", "mongo"))
 _PASS_THROUGH = frozenset(("tee", "cat", "stdbuf", "pv", "buffer", "mbuffer"))
-# Interpreter calls that delete: a literal path as their first argument becomes `rm -rf PATH`
-# (recursive ones) or `rm PATH`.
+
+
 class Command:
     """One command the line would run, after its wrappers: ``argv`` (each word's text), its
     redirections, and how it was reached (``via``, outermost first)."""
@@ -432,9 +429,8 @@ class _Walker:
         command.dynamic_args = dynamic
         if feeder is not None and feeder[0] is not None:
             feeder[0].piped_to = command
-        if dynamic and feeder is not None and feeder[0] is not None:
             # `find build -name '*.o' | xargs rm -rf`: what it gets is what find lists
-            listed = _listed(feeder[0])
+            listed = _listed(feeder[0]) if dynamic else None
             if listed is not None:
                 command.roots, command.narrowed = listed
         if command.program in DATABASE_CLIENTS:
@@ -515,8 +511,7 @@ class _Walker:
                 self.body(body, (*via, "git config"), depth, inside, host)
             return
         if program == "eval" and args:
-            body = " ".join(args)
-            self.body(body, (*via, "eval"), depth, inside, host)
+            self.body(" ".join(args), (*via, "eval"), depth, inside, host)
             return
         if program == "find":
             self._find(command, depth, inside, host)
@@ -533,7 +528,7 @@ class _Walker:
                 if isinstance(item, list) and item:
                     self._add(_synthetic(item, (*via, "PowerShell")), inside, host, (), "")
             return
-        language = _interpreter(program, via)
+        language = _interpreter(program)
         if language:
             self._code(command, language, depth, simple, feeder, inside, host)
         elif program not in _NO_SHAPE and args:
@@ -859,13 +854,7 @@ def _xargs_input(words: List[Word], index: int, text: str) -> List[Word]:
             copy.tilde = copy.text[:1] == "~"
             made.append(copy)
         return made
-    extra = []
-    for part in line.split():
-        added = Word(part, part)
-        added.tilde = part[:1] == "~"
-        added.glob = any(c in part for c in "*?[")
-        extra.append(added)
-    return [*words[index:], *extra]
+    return [*words[index:], *map(literal, line.split())]
 
 
 def _generated(feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple]]
@@ -875,7 +864,7 @@ def _generated(feeder: Optional[Tuple[Optional[Command], Tuple[str, ...], Simple
     if feeder is None or feeder[0] is None:
         return None
     command = feeder[0]
-    language = _interpreter(command.program, command.via)
+    language = _interpreter(command.program)
     if not language:
         return None
     code = interpreter_code(language, command.args)
@@ -1005,13 +994,7 @@ def _unwrap(words: List[Word], index: int
             if given is not None:
                 return index, tuple(wrappers), dynamic, (f"{name} -c", given)
             return None  # `su user` alone: a login shell, no command from this line
-        if name == "chroot":
-            index += 1  # the new root
-            continue
-        if name == "flock":
-            index += 1  # the lock file
-            continue
-        index += positional
+        index += positional  # (chroot's new root, flock's lock file, timeout's duration...)
         if what == "dynamic":
             dynamic = True
     return None
@@ -1106,7 +1089,7 @@ def has_body(command: Command) -> bool:
         return any(word in ("-exec", "-execdir", "-ok", "-okdir") for word in args)
     if program in ("fd", "fdfind"):
         return any(word in ("-x", "--exec", "-X", "--exec-batch") for word in args)
-    language = _interpreter(program, command.via)
+    language = _interpreter(program)
     return bool(language) and (interpreter_code(language, args) is not None or
                                _reads_stdin_code(language, args))
 
@@ -1117,7 +1100,7 @@ def _body_words(command: Command) -> List[str]:
     also the strings of its code, as the code hands them on."""
     if any(c in command.program for c in " \t\n"):
         return command.argv
-    language = _interpreter(command.program, command.via)
+    language = _interpreter(command.program)
     code = interpreter_code(language, command.args) if language else None
     if not code:
         return command.args
@@ -1138,14 +1121,12 @@ def _fed_text(redirects: Iterable[Redirect]) -> List[str]:
     return texts
 
 
-def _interpreter(program: str, via: Tuple[str, ...]) -> str:
+def _interpreter(program: str) -> str:
     """The INTERPRETERS key for a program name, or ""."""
     if program in INTERPRETERS:
         return program
     if program.lower() in ("pwsh", "powershell", "pwsh.exe", "powershell.exe"):
         return "pwsh"
-    if program in ("awk",) and via[-1:] == ("busybox",):
-        return "awk"
     return ""
 
 
@@ -1266,26 +1247,20 @@ def _stdin_text(simple: Simple,
             return redirect.target.text + "\n", "here-string"
         if redirect.op == "<":
             return None, "file"
-    hops = 0
-    while feeder is not None and hops < 8:
-        hops += 1
-        command, _, source = feeder
-        if command is None:
-            return None, "pipe"
-        if command.program in ("echo", "printf"):
-            return _printed(command), "pipe"
-        if command.program in _PASS_THROUGH:
-            for redirect in reversed(source.redirects):
-                if redirect.op in ("<<", "<<-"):
-                    return redirect.body, "pipe"
-                if redirect.op == "<<<" and redirect.target is not None:
-                    return redirect.target.text + "\n", "pipe"
-            if command.program == "cat" and any(not a.startswith("-") for a in command.args):
-                return None, "pipe"
-            feeder = None  # the stage before is not known here; only its programs
-            return None, "pipe"
+    if feeder is None:
+        return None, ""
+    command, _, source = feeder
+    if command is None:
         return None, "pipe"
-    return None, "pipe" if feeder is not None else ""
+    if command.program in ("echo", "printf"):
+        return _printed(command), "pipe"
+    if command.program in _PASS_THROUGH:  # (the stage before it is not known here)
+        for redirect in reversed(source.redirects):
+            if redirect.op in ("<<", "<<-"):
+                return redirect.body, "pipe"
+            if redirect.op == "<<<" and redirect.target is not None:
+                return redirect.target.text + "\n", "pipe"
+    return None, "pipe"
 
 
 def _printed(command: Command) -> str:
@@ -1315,13 +1290,7 @@ def _printed(command: Command) -> str:
 
 def _synthetic(argv: List[str], via: Tuple[str, ...]) -> Command:
     """A command that interpreter code amounts to (shell_code.code_commands)."""
-    words = []
-    for text in argv:
-        word = Word(text, text)
-        word.tilde = text[:1] == "~"
-        word.glob = any(c in text for c in "*?[")
-        words.append(word)
-    return Command(words, [], via)
+    return Command(list(map(literal, argv)), [], via)
 
 
 # --- argv helpers the guard's rules use -------------------------------------------------------
@@ -1371,6 +1340,20 @@ def operands(args: List[str], with_value: Iterable[str] = ()) -> List[str]:
     return found
 
 
+def option_values(args: List[str], names: Iterable[str]) -> List[str]:
+    """The values of the options ``names`` (`-out FILE`, `--command=SQL`), in order: the
+    word after one, or what follows its `=`."""
+    found: List[str] = []
+    for index, word in enumerate(args):
+        name, glued, value = word.partition("=")
+        if name in names:
+            if glued:
+                found.append(value)
+            elif index + 1 < len(args):
+                found.append(args[index + 1])
+    return found
+
+
 def has_option(args: List[str], group: str) -> bool:
     """Whether one option of ``group`` (``-f|--force``) is given before any `--`: a short
     letter also inside a cluster (``-rf``), a long one also shortened to a prefix GNU takes
@@ -1391,6 +1374,26 @@ def has_option(args: List[str], group: str) -> bool:
         elif word.startswith("-") and len(word) > 1 and letters and \
                 any(letter in word[1:] for letter in letters):
             return True
+    return False
+
+
+def cluster_or_long(args: List[str], letters: str, values: str, long: Callable[[str], bool],
+                    upto_dashes: bool = True) -> bool:
+    """Whether a short option of ``letters`` is in a cluster ahead of any of ``values`` (an
+    option whose value is the rest of the word: grep's `-el` searches for "l"), or ``long``
+    takes the name of a long option (before `=`); only before `--` when ``upto_dashes``."""
+    for word in args:
+        if word == "--" and upto_dashes:
+            return False
+        if word.startswith("--"):
+            if long(word.split("=", 1)[0]):
+                return True
+        elif word.startswith("-"):
+            for letter in word[1:]:
+                if letter in letters:
+                    return True
+                if letter in values:
+                    break
     return False
 
 

@@ -9,7 +9,7 @@ Stdlib only and Python 3.9+; one pass, no regular expression; never raises.
 
 from __future__ import annotations
 
-from .shell_syntax import Redirect, Script, Simple, Sub, Word
+from .shell_syntax import Redirect, Script, Simple, Sub, Word, literal
 
 # For type checkers only: importing typing costs ~5 ms (see hookinput.py).
 TYPE_CHECKING = False
@@ -161,7 +161,7 @@ class _Parser:
             level.case_depth -= 1
             level.finish(False)
             return
-        self._add_word(current, word, level.into)
+        current.words.append(word)  # (a redirection before it made it lead_redirect)
         words = current.words
         if len(words) == 3 and words[2].text == "in" and words[0].text == "case" and \
                 not words[0].quoted:
@@ -171,11 +171,6 @@ class _Parser:
         elif len(words) == 2 and words[0].text == "function" and not words[0].quoted:
             current.words = []  # `function name`: a definition, then its body
             self.script.notes.add("function")
-
-    def _add_word(self, current: Simple, word: Word, into: List[Simple]) -> None:
-        if not current.words and current.redirects:
-            current.lead_redirect = True
-        current.words.append(word)
 
     def _group(self, depth: int, into: List[Simple], upstream: Optional[Simple]) -> None:
         if depth >= MAX_NESTING:
@@ -254,11 +249,7 @@ class _Parser:
             # A plain word (the usual case): no quote, no expansion.
             self.steps[0] += 1
             self.i = j
-            raw = s[start:j]
-            word = Word(raw, raw)
-            word.glob = "*" in raw or "?" in raw or "[" in raw or "{" in raw
-            word.tilde = raw[:1] == "~"
-            return word
+            return literal(s[start:j], True)
         text: List[str] = []
         subs: List[Sub] = []
         flags = [False, False, False]  # expands, glob, quoted
@@ -279,7 +270,7 @@ class _Parser:
                 if not (c in "<>" and self.i == start and s.startswith("(", self.i + 1)):
                     break
                 self.i += 2  # <( or >( : a process substitution
-                subs.append(Sub(c + "(", self._nested(depth, c + "(")))
+                subs.append(Sub(c + "(", self._nested(depth)))
                 flags[0] = True
                 text.append(s[start:self.i])
             elif c == "$":
@@ -378,7 +369,7 @@ class _Parser:
             text.append(s[start:end])
         elif nxt == "(":
             self.i += 2
-            script = self._nested(depth, "$(")
+            script = self._nested(depth)
             subs.append(Sub("$(", script))
             flags[0] = True
             text.append(s[start:self.i])
@@ -539,13 +530,10 @@ class _Parser:
         parser.commands(depth + 1, "", script.commands)
         subs.append(Sub("`", script))
 
-    def _nested(self, depth: int, kind: str) -> Script:
+    def _nested(self, depth: int) -> Script:
         """The commands of $( <( >( up to the matching ")" (self.i is after the "(")."""
         script = Script()
-        if depth >= MAX_NESTING:
-            self._unread_until_close(self.i)
-            return script
-        self.commands(depth + 1, ")", script.commands)
+        self._group(depth, script.commands, None)
         return script
 
     def _unread_until_close(self, start: int) -> None:
@@ -719,9 +707,7 @@ def brace_expanded(simple: Simple) -> Simple:
             made.words.append(word)
             continue
         for text in texts:
-            copy = Word(text, text)
-            copy.tilde = text[:1] == "~"
-            copy.glob = any(c in text for c in "*?[")
+            copy = literal(text)
             copy.expands = word.expands
             made.words.append(copy)
     return made

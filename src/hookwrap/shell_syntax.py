@@ -32,6 +32,15 @@ class Word:
         return f"Word({self.text!r})"
 
 
+def literal(text: str, braces: bool = False) -> Word:
+    """A word as written, with no quote or expansion in it: a glob when it holds * ? [ (or a
+    brace, where ``braces``: as the parser reads a line), a tilde word when it starts with ~."""
+    word = Word(text, text)
+    word.glob = "*" in text or "?" in text or "[" in text or (braces and "{" in text)
+    word.tilde = text[:1] == "~"
+    return word
+
+
 class Sub:
     """A substitution inside a word: ``$(...)``, a backquote, ``<(...)`` or ``>(...)``."""
 
