@@ -219,27 +219,29 @@ def answer(loader: HookLoader, platform: Platform, name: str, raw: str, cwd: str
     env.update(agent.hook_process_env)
     timeout = loader.timeout(name)
     _acquire(timeout)
-    saved_path, saved_out, saved_cwd = list(sys.path), sys.stdout, os.getcwd()
-    saved_env = {key: os.environ.get(key) for key in env}
-    try:
-        _running.append(_Running(name, timeout))
-        # As in a command run, the script's directory comes first on the import path (its
-        # helper modules import), and whatever the call adds to sys.path does not last.
-        sys.path.insert(0, loader.hooks)
-        hook = loader.get(name)
-        os.environ.update(env)
-        os.chdir(cwd)
-        sys.stdout = out = io.StringIO()
-        run_raw(hook, platform, raw)
-        loader.note_helpers()
+    try:  # the lock goes back whatever fails below, a restore included (a deleted cwd)
+        saved_path, saved_out, saved_cwd = list(sys.path), sys.stdout, os.getcwd()
+        saved_env = {key: os.environ.get(key) for key in env}
+        try:
+            _running.append(_Running(name, timeout))
+            # As in a command run, the script's directory comes first on the import path (its
+            # helper modules import), and whatever the call adds to sys.path does not last.
+            sys.path.insert(0, loader.hooks)
+            hook = loader.get(name)
+            os.environ.update(env)
+            os.chdir(cwd)
+            sys.stdout = out = io.StringIO()
+            run_raw(hook, platform, raw)
+            loader.note_helpers()
+        finally:
+            sys.path[:], sys.stdout = saved_path, saved_out
+            for key, value in saved_env.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+            os.chdir(saved_cwd)
     finally:
-        sys.path[:], sys.stdout = saved_path, saved_out
-        os.chdir(saved_cwd)
-        for key, value in saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
         _running.clear()
         _CALL_LOCK.release()
     return out.getvalue().strip() or "{}"

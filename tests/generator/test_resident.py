@@ -960,3 +960,31 @@ def test_serve_says_that_its_server_died_and_exits_128_plus_the_signal(
     err = capsys.readouterr().err
     assert "hookwrap serve: the server stopped: killed by signal 15 (SIGTERM)" in err
     assert "hint: " in err
+
+
+def test_a_call_whose_cwd_cannot_be_restored_still_frees_the_server(tmp_path: Path) -> None:
+    # The server's own working directory removed during a call: putting it back fails, and that
+    # failure must not keep the call lock (every later call would be refused with 503).
+    from hookwrap import server as server_module
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "hookwrap.toml").write_text("version = 1\n")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    _script(root, "rm_cwd", "import os\nfrom hookwrap import HookOutput\n\n"
+                            f"def hook(event):\n    os.rmdir({str(gone)!r})\n    return HookOutput()\n")
+    loader = server_module.HookLoader(str(root))
+    raw = json.dumps(_payload(root))
+    before = os.getcwd(), os.environ.get("CLAUDE_PROJECT_DIR")
+    os.chdir(gone)
+    try:
+        with pytest.raises(FileNotFoundError):
+            server_module.answer(loader, Platform.CLAUDE, "rm_cwd", raw, str(root))
+    finally:
+        os.chdir(before[0])
+    assert not server_module._CALL_LOCK.locked()
+    assert server_module._running == []
+    assert os.environ.get("CLAUDE_PROJECT_DIR") == before[1]
+    _script(root, "ok", RECORDING_HOOK)
+    assert "VERSION-1" in server_module.answer(loader, Platform.CLAUDE, "ok", raw, str(root))
