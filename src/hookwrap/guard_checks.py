@@ -212,6 +212,13 @@ def _reflog_expire(command: Command, state: State) -> bool:
     return sub == "prune"
 
 
+def _git_rm_force(command: Command, state: State) -> bool:
+    """git rm -f (not --cached): deletes files with changes git has not stored. Read after
+    `rm` only: git's own options before it (`git -C -n rm -f`) are not rm's."""
+    _, rest = _git_subcommand(command)
+    return _has_option(rest, "-f|--force") and not _has_option(rest, "--cached|-n|--dry-run")
+
+
 def _update_ref_delete(command: Command, state: State) -> bool:
     _, rest = _git_subcommand(command)
     return _has_option(rest, "-d") or (bool(rest) and rest[0] == "--stdin")
@@ -783,6 +790,6 @@ CHECKS: Dict[str, Any] = {name: globals()["_" + name] for name in (
     "recursive_root_or_home", "checkout_discards", "restore_discards", "branch_force_delete",
     "reflog_expire", "push_force", "push_lease", "push_deletes", "dd_device", "partition_edit",
     "diskutil_erase", "rm_git_dir", "rm_found_outside", "rsync_delete", "formats_device", "wipes",
-    "volume_destroy", "update_ref_delete", "prints_credentials",
+    "volume_destroy", "git_rm_force", "update_ref_delete", "prints_credentials",
 )}
 # The opt-in packs' checks: guard_packs.py, loaded only when a pack is on.

@@ -56,6 +56,7 @@ CASES = {
         ("git stash clear", "git.stash-drop"), ("git branch -D topic", "git.branch-force-delete"),
         ("git switch --discard-changes main", "git.switch-discard"),
         ("git worktree remove --force wt", "git.worktree-remove-force"), ("git rm -rf .", "git.rm-force"),
+        ("git -C -n rm -f a", "git.rm-force"),  # -n is git's -C folder, not rm's dry run
         ("git push --force", "git.push-force"), ("git push origin +main", "git.push-force"),
         ("git push origin :feature", "git.push-delete"), ("git push --mirror", "git.push-delete"),
         ("git ls-files -m | xargs git checkout --", "git.checkout-discard"),
@@ -112,6 +113,7 @@ ALLOWED = [
     "dd if=/dev/zero of=/dev/null bs=1M count=1", "curl -s https://x.example | python3 -m json.tool",
     "echo 'rm -rf /'", "python3 -c \"print('rm -rf /')\"", "cd /tmp/build-1 && rm -rf *",
     "terraform destroy", "kubectl delete pod x", "psql -c 'DROP TABLE t'",
+    "git -C -f rm a",  # -f is git's -C folder, not rm's force
 ]
 
 
