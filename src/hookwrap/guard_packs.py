@@ -288,7 +288,7 @@ def _secret_manager_delete(command: Command, state: object) -> bool:
     return _starts_as(command, _SECRET_DELETES.get(command.program))
 
 
-# The packs' checks by the name their rules give (guard_engine.py's PACK_CHECKS): ``_<name>``.
+# The packs' checks by the name their rules give, where the engine looks them up: ``_<name>``.
 PACK_CHECKS: Dict[str, Callable[[Command, Any], bool]] = {name: globals()["_" + name] for name in (
     "terraform_destroy", "pulumi_destroy", "container_prune", "cloud_delete", "sql_destroys",
     "redis_flush", "mongo_drop", "database_reset", "backup_delete", "secret_manager_delete",
